@@ -1,0 +1,265 @@
+/* codec.c — the codec handle: a backend (optional) followed by transforms. */
+#include "stage_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct codec {
+    size_t count;
+    char *spec;             /* "json | zstd:3 | base64", owned */
+    codec_stage stages[];   /* stages[0] may be a backend */
+};
+
+static const codec_allocator *heap(void)
+{
+    return codec_default_allocator();
+}
+
+static int nomem(codec_error *err, const char *stage)
+{
+    return codec_error_set(err, CODEC_E_NOMEM, 0, stage, CODEC_NO_OFFSET, "out of memory");
+}
+
+void codec_stage_destroy(codec_stage *s)
+{
+    if (s->ops && s->ops->destroy)
+        s->ops->destroy(s);
+    s->ops = NULL;
+    s->state = NULL;
+}
+
+int codec_stage_check_cap(const codec_stage *s, size_t needed, codec_error *err)
+{
+    if (s->max_output && needed > s->max_output)
+        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT, CODEC_NO_OFFSET,
+                          "decoded size %zu exceeds the limit of %zu bytes (raise max=)",
+                          needed, s->max_output);
+    return CODEC_OK;
+}
+
+static codec *codec_alloc(size_t count)
+{
+    codec *c = heap()->alloc(NULL, sizeof *c + count * sizeof c->stages[0]);
+    if (c) {
+        c->count = 0;
+        c->spec = NULL;
+    }
+    return c;
+}
+
+static void codec_release_shell(codec *c)
+{
+    if (c->spec)
+        heap()->release(NULL, c->spec, strlen(c->spec) + 1);
+    heap()->release(NULL, c, sizeof *c + c->count * sizeof c->stages[0]);
+}
+
+/* Joins the stage specs with " | " into c->spec. */
+static int codec_build_spec(codec *c, codec_error *err)
+{
+    size_t len = 1;
+    for (size_t i = 0; i < c->count; i++)
+        len += strlen(c->stages[i].spec) + (i ? 3 : 0);
+    c->spec = heap()->alloc(NULL, len);
+    if (!c->spec)
+        return nomem(err, "codec");
+    size_t used = 0;
+    c->spec[0] = '\0';
+    for (size_t i = 0; i < c->count; i++)
+        used += (size_t)snprintf(c->spec + used, len - used, "%s%s", i ? " | " : "",
+                                 c->stages[i].spec);
+    return CODEC_OK;
+}
+
+void codec_free(codec *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->count; i++)
+        codec_stage_destroy(&c->stages[i]);
+    codec_release_shell(c);
+}
+
+codec *codec_parse(const char *spec, const codec_type *type, codec_error *err)
+{
+    if (!spec) {
+        codec_error_set(err, CODEC_E_USAGE, CODEC_D_SPEC, "spec", CODEC_NO_OFFSET, "no spec");
+        return NULL;
+    }
+    size_t cap = codec_spec_stage_bound(spec);
+    codec *c = codec_alloc(cap);
+    if (!c) {
+        nomem(err, "spec");
+        return NULL;
+    }
+    size_t count = 0;
+    if (codec_spec_parse(spec, type, c->stages, cap, &count, err)) {
+        codec_release_shell(c);
+        return NULL;
+    }
+    c->count = count;
+    if (codec_build_spec(c, err)) {
+        codec_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+codec *codec_from_stage(const codec_stage *s, codec_error *err)
+{
+    codec *c = codec_alloc(1);
+    if (!c) {
+        codec_stage tmp = *s;
+        codec_stage_destroy(&tmp);
+        nomem(err, s->name);
+        return NULL;
+    }
+    c->stages[0] = *s;
+    c->count = 1;
+    if (codec_build_spec(c, err)) {
+        codec_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+codec *codec_make(const char *name, const char *args_text, const codec_type *type,
+                  codec_error *err)
+{
+    char spec[512];
+    int w = snprintf(spec, sizeof spec, "%s%s%s", name, args_text && *args_text ? ":" : "",
+                     args_text ? args_text : "");
+    if (w < 0 || (size_t)w >= sizeof spec) {
+        codec_error_set(err, CODEC_E_USAGE, CODEC_D_SPEC, name, CODEC_NO_OFFSET,
+                        "arguments too long");
+        return NULL;
+    }
+    return codec_parse(spec, type, err);
+}
+
+codec *codec_then(codec *first, codec *next, codec_error *err)
+{
+    codec *c = NULL;
+    if (!first || !next) {
+        codec_error_set(err, CODEC_E_USAGE, 0, "codec", CODEC_NO_OFFSET,
+                        "codec_then needs two codecs");
+    } else if (next->count && next->stages[0].kind == CODEC_KIND_BACKEND) {
+        codec_error_set(err, CODEC_E_USAGE, 0, next->stages[0].name, CODEC_NO_OFFSET,
+                        "a backend can only be the first stage");
+    } else if (!(c = codec_alloc(first->count + next->count))) {
+        nomem(err, "codec");
+    } else {
+        /* Move the stages (and the ownership of their state) into c. */
+        memcpy(c->stages, first->stages, first->count * sizeof c->stages[0]);
+        memcpy(c->stages + first->count, next->stages, next->count * sizeof c->stages[0]);
+        c->count = first->count + next->count;
+        first->count = next->count = 0;
+        if (codec_build_spec(c, err)) {
+            codec_free(c);
+            c = NULL;
+        }
+    }
+    codec_free(first);
+    codec_free(next);
+    return c;
+}
+
+const char *codec_spec(const codec *c)
+{
+    return c->spec;
+}
+
+size_t codec_stage_count(const codec *c)
+{
+    return c->count;
+}
+
+static bool has_backend(const codec *c)
+{
+    return c->count && c->stages[0].kind == CODEC_KIND_BACKEND;
+}
+
+/* The spare buffer that multi-stage encodes ping-pong through. */
+static codec_buf *spare_of(codec_buf *out)
+{
+    if (!out->spare) {
+        out->spare = out->alloc->alloc(out->alloc->ctx, sizeof *out->spare);
+        if (out->spare)
+            codec_buf_init(out->spare, out->alloc);
+    }
+    return out->spare;
+}
+
+int codec_encode(const codec *c, const void *value, codec_buf *out, codec_error *err)
+{
+    if (!c || !value || !out)
+        return codec_error_set(err, CODEC_E_USAGE, 0, "codec", CODEC_NO_OFFSET,
+                               "codec_encode needs a codec, a value and a buffer");
+    size_t base = out->len;
+    size_t first = has_backend(c) ? 1 : 0;
+    size_t transforms = c->count - first;
+    codec_buf *spare = transforms > 0 && c->count > 1 ? spare_of(out) : NULL;
+    if (c->count > 1 && !spare)
+        return nomem(err, "codec");
+
+    /* Stage i writes to `out` when (count - 1 - i) is even, else to the spare,
+     * so the last stage always lands in `out` and no stage reads what it writes. */
+    const uint8_t *cur = NULL;
+    size_t cur_len = 0;
+    if (first) {
+        codec_buf *dst = (c->count - 1) % 2 == 0 ? out : spare;
+        dst->len = dst == out ? base : 0;
+        int rc = c->stages[0].ops->encode_value(&c->stages[0], value, dst, err);
+        if (rc) {
+            out->len = base;
+            return rc;
+        }
+        cur = dst->data + (dst == out ? base : 0);
+        cur_len = dst->len - (dst == out ? base : 0);
+    } else {
+        const codec_bytes *in = value;
+        cur = in->data;
+        cur_len = in->len;
+    }
+    for (size_t i = first; i < c->count; i++) {
+        codec_buf *dst = (c->count - 1 - i) % 2 == 0 ? out : spare;
+        size_t start = dst == out ? base : 0;
+        dst->len = start;
+        int rc = codec_stage_encode(&c->stages[i], cur ? cur : (const uint8_t *)"", cur_len,
+                                    dst, err);
+        if (rc) {
+            out->len = base;
+            return rc;
+        }
+        cur = dst->data + start;
+        cur_len = dst->len - start;
+    }
+    return CODEC_OK;
+}
+
+int codec_decode(const codec *c, const uint8_t *in, size_t n, void *value_out,
+                 codec_arena *arena, codec_error *err)
+{
+    if (!c || (!in && n) || !value_out || !arena)
+        return codec_error_set(err, CODEC_E_USAGE, 0, "codec", CODEC_NO_OFFSET,
+                               "codec_decode needs a codec, input, an output and an arena");
+    size_t first = has_backend(c) ? 1 : 0;
+    const uint8_t *cur = in ? in : (const uint8_t *)"";
+    size_t cur_len = n;
+    for (size_t i = c->count; i-- > first;) {
+        codec_buf dst;
+        codec_buf_init(&dst, codec_arena_allocator(arena));
+        int rc = codec_stage_decode(&c->stages[i], cur, cur_len, &dst, err);
+        if (rc)
+            return rc;
+        cur = dst.data ? dst.data : (const uint8_t *)"";
+        cur_len = dst.len;
+    }
+    if (first)
+        return c->stages[0].ops->decode_value(&c->stages[0], cur, cur_len, value_out, arena,
+                                              err);
+    codec_bytes *bytes = value_out;
+    bytes->data = cur;
+    bytes->len = cur_len;
+    return CODEC_OK;
+}

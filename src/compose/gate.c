@@ -1,0 +1,71 @@
+/* gate.c — the opt-in size gate of compression stages (`zstd:3,gate=256`).
+ *
+ * Inputs shorter than the gate, and inputs that would not shrink, are stored
+ * raw behind a one-byte marker, so no value ever grows by more than one byte.
+ * Layout (docs/formats/size-gate.md): [0x00][raw bytes] or
+ * [0x01][compressed bytes]. */
+#include "stage_internal.h"
+
+#define GATE_RAW 0x00
+#define GATE_COMPRESSED 0x01
+
+int codec_stage_apply_gate(codec_stage *s, codec_args *args, codec_error *err)
+{
+    if (s->kind != CODEC_KIND_COMPRESSION)
+        return CODEC_OK;
+    return codec_args_size(args, "gate", false, 0, 1, SIZE_MAX, &s->gate, err);
+}
+
+static int store_raw(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                     size_t base, codec_error *err)
+{
+    out->len = base;
+    uint8_t marker = GATE_RAW;
+    if (codec_buf_reserve(out, n + 1))
+        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+    codec_buf_append(out, &marker, 1);
+    codec_buf_append(out, src, n);
+    return CODEC_OK;
+}
+
+int codec_stage_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                       codec_error *err)
+{
+    if (!s->gate)
+        return s->ops->encode(s, src, n, out, err);
+    size_t base = out->len;
+    if (n < s->gate)
+        return store_raw(s, src, n, out, base, err);
+    uint8_t marker = GATE_COMPRESSED;
+    if (codec_buf_append(out, &marker, 1))
+        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+    int rc = s->ops->encode(s, src, n, out, err);
+    if (rc) {
+        out->len = base;
+        return rc;
+    }
+    if (out->len - base - 1 >= n)
+        return store_raw(s, src, n, out, base, err);
+    return CODEC_OK;
+}
+
+int codec_stage_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                       codec_error *err)
+{
+    if (!s->gate)
+        return s->ops->decode(s, src, n, out, err);
+    if (n == 0)
+        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, 0,
+                          "missing size-gate marker");
+    if (src[0] == GATE_COMPRESSED)
+        return s->ops->decode(s, src + 1, n - 1, out, err);
+    if (src[0] != GATE_RAW)
+        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, 0,
+                          "bad size-gate marker 0x%02x (expected 0x00 or 0x01)", src[0]);
+    int rc = codec_stage_check_cap(s, n - 1, err);
+    if (rc)
+        return rc;
+    if (codec_buf_append(out, src + 1, n - 1))
+        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+    return CODEC_OK;
+}

@@ -1,0 +1,144 @@
+/* stage_internal.h — how a stage (backend or transform) plugs into compose.
+ *
+ * Every stage is a `codec_stage`: a table of functions plus its own state.
+ * A transform implements encode/decode over bytes; a backend implements
+ * encode_value/decode_value over a typed value. compose builds pipelines of
+ * stages; the registry (registry.c) maps spec names to constructors.
+ *
+ * Adding a transform = one .c file that defines a constructor of type
+ * codec_stage_ctor, plus one row in registry.c.
+ */
+#ifndef CODEC_STAGE_INTERNAL_H
+#define CODEC_STAGE_INTERNAL_H
+
+#include "codec/compose.h"
+
+#include <stdbool.h>
+
+typedef struct codec_stage codec_stage;
+
+/** The function table of a stage. Transforms set encode/decode; backends set
+ * encode_value/decode_value. destroy may be NULL when state needs no care. */
+typedef struct codec_stage_ops {
+    /* Appends the transform of src[0..n) to out. */
+    int (*encode)(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                  codec_error *err);
+    /* Appends the inverse of src[0..n) to out. Must respect s->max_output. */
+    int (*decode)(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                  codec_error *err);
+    /* Backends: value -> bytes appended to out. */
+    int (*encode_value)(const codec_stage *s, const void *value, codec_buf *out,
+                        codec_error *err);
+    /* Backends: bytes -> value, allocations in arena. */
+    int (*decode_value)(const codec_stage *s, const uint8_t *src, size_t n, void *value_out,
+                        codec_arena *arena, codec_error *err);
+    /* Releases state (not the stage itself). */
+    void (*destroy)(codec_stage *s);
+} codec_stage_ops;
+
+struct codec_stage {
+    const codec_stage_ops *ops;
+    codec_stage_kind kind;
+    char name[24];          /* registry name, used as the error stage */
+    char spec[96];          /* normalised spec text of this stage */
+    size_t max_output;      /* decode cap (decompressors), 0 = none */
+    size_t gate;            /* compression size gate (see compose/gate.c), 0 = off */
+    void *state;            /* owned by the stage; freed by ops->destroy */
+    const codec_type *type; /* backends only */
+};
+
+/* ---------------------------------------------------------------------------
+ * Arguments of one stage in a spec: `name:pos,key=value,...`
+ * ------------------------------------------------------------------------ */
+
+#define CODEC_MAX_ARGS 8
+
+typedef struct codec_arg {
+    char key[24];           /* "" for the positional argument */
+    char value[256];
+    bool used;              /* set by the getters; unused keys are an error */
+} codec_arg;
+
+typedef struct codec_args {
+    const char *stage;      /* stage name, for error messages */
+    size_t offset;          /* offset of the stage in the spec */
+    size_t count;
+    codec_arg items[CODEC_MAX_ARGS];
+} codec_args;
+
+/* Each getter looks up `key` (or, when `positional` is true, the positional
+ * argument as well), validates it and marks it used. A missing argument
+ * leaves *out at `def` and returns 0; a malformed one returns CODEC_E_USAGE
+ * with a message that names the stage, the key and what is allowed. */
+int codec_args_int(codec_args *a, const char *key, bool positional, long def, long min,
+                   long max, long *out, codec_error *err);
+/* Sizes accept k, m, g suffixes (powers of 1024): "64m". */
+int codec_args_size(codec_args *a, const char *key, bool positional, size_t def, size_t min,
+                    size_t max, size_t *out, codec_error *err);
+/* Picks one of `choices` (NULL-terminated); *out is its index. */
+int codec_args_choice(codec_args *a, const char *key, bool positional,
+                      const char *const *choices, size_t def, size_t *out, codec_error *err);
+/* A free string; *out points into `a` (valid while `a` is) or is NULL. */
+int codec_args_string(codec_args *a, const char *key, bool positional, const char **out,
+                      codec_error *err);
+/* After the getters: an argument nobody asked for is CODEC_E_USAGE naming it
+ * and `allowed` (the registry's argument summary). */
+int codec_args_finish(const codec_args *a, const char *allowed, codec_error *err);
+
+/* Decode cap default for every decompressor (64 MiB), and the max= getter
+ * shared by all of them. */
+#define CODEC_DEFAULT_MAX_OUTPUT ((size_t)64 << 20)
+int codec_args_max_output(codec_args *a, size_t *out, codec_error *err);
+
+/** A constructor: fills `s` (ops, state, max_output, kind is preset) from
+ * `args`. `type` is the descriptor for backends (NULL for transforms).
+ * @return 0 or a status with `err` filled. On failure it must leave nothing
+ * allocated. */
+typedef int (*codec_stage_ctor)(codec_stage *s, codec_args *args, const codec_type *type,
+                                codec_error *err);
+
+/** One registry row. */
+typedef struct codec_registry_row {
+    codec_stage_info info;
+    codec_stage_ctor ctor;
+} codec_registry_row;
+
+/* Spec parsing (spec.c). The bound is the most stages `spec` can hold. */
+size_t codec_spec_stage_bound(const char *spec);
+int codec_spec_parse(const char *spec, const codec_type *type, codec_stage *stages,
+                     size_t cap, size_t *count_out, codec_error *err);
+
+/* Releases a stage's state. */
+void codec_stage_destroy(codec_stage *s);
+
+/* Reads the `gate=SIZE` argument of compression stages (gate.c). */
+int codec_stage_apply_gate(codec_stage *s, codec_args *args, codec_error *err);
+
+/* Runs one transform stage, through the size gate when the stage has one. */
+int codec_stage_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                       codec_error *err);
+int codec_stage_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                       codec_error *err);
+
+/** Finds a row by name (exact match). NULL when unknown. */
+const codec_registry_row *codec_registry_find(const char *name);
+
+/* Error helpers shared by stages: set stage name from s. */
+#define CODEC_FAIL(err, s, family, detail, offset, ...) \
+    codec_error_set((err), (family), (detail), (s)->name, (uint64_t)(offset), __VA_ARGS__)
+
+/** Fails with the decode-cap error when `needed` > s->max_output (and
+ * max_output != 0). Every decompressor calls this before committing memory. */
+int codec_stage_check_cap(const codec_stage *s, size_t needed, codec_error *err);
+
+/** Builds a single-stage codec around a filled stage (takes ownership of its
+ * state). Used by the typed constructors (codec_zstd(), codec_json(), ...).
+ * On failure the stage is destroyed. */
+codec *codec_from_stage(const codec_stage *s, codec_error *err);
+
+/** Builds a single-stage codec from registry name + spec-style argument text
+ * ("3,max=1m"); the typed public constructors use it. */
+codec *codec_make(const char *name, const char *args_text, const codec_type *type,
+                  codec_error *err);
+
+#endif /* CODEC_STAGE_INTERNAL_H */

@@ -1,0 +1,163 @@
+/* arena.c — bump allocation in blocks that survive reset. */
+#include "codec/core.h"
+
+#include <string.h>
+
+struct codec_arena_block {
+    struct codec_arena_block *next;
+    size_t size;  /* usable bytes after the header */
+    size_t used;
+    uint8_t data[];
+};
+
+#define ARENA_DEFAULT_FIRST ((size_t)4096)
+#define ARENA_MAX_ALIGN ((size_t)64)
+
+static void *arena_view_alloc(void *ctx, size_t size);
+static void *arena_view_resize(void *ctx, void *ptr, size_t old_size, size_t new_size);
+static void arena_view_release(void *ctx, void *ptr, size_t size);
+
+void codec_arena_init(codec_arena *arena, const codec_allocator *alloc, size_t first_block)
+{
+    arena->head = NULL;
+    arena->free = NULL;
+    arena->alloc = alloc ? alloc : codec_default_allocator();
+    arena->block_size = first_block ? first_block : ARENA_DEFAULT_FIRST;
+    arena->used = 0;
+    arena->as_allocator = (codec_allocator){arena_view_alloc, arena_view_resize,
+                                            arena_view_release, arena};
+}
+
+/* Offset of the next free byte of `b` aligned (as an address) to `align`. */
+static size_t block_offset(const struct codec_arena_block *b, size_t align)
+{
+    uintptr_t at = (uintptr_t)(b->data + b->used);
+    return b->used + (size_t)(((at + align - 1) & ~(uintptr_t)(align - 1)) - at);
+}
+
+/* Takes a kept block large enough for `need` bytes, or makes a new one. */
+static struct codec_arena_block *arena_block_for(codec_arena *arena, size_t need)
+{
+    for (struct codec_arena_block **pp = &arena->free; *pp; pp = &(*pp)->next) {
+        if ((*pp)->size >= need) {
+            struct codec_arena_block *b = *pp;
+            *pp = b->next;
+            return b;
+        }
+    }
+    size_t size = arena->block_size > need ? arena->block_size : need;
+    if (size > SIZE_MAX - sizeof(struct codec_arena_block))
+        return NULL;
+    struct codec_arena_block *b =
+        arena->alloc->alloc(arena->alloc->ctx, sizeof(struct codec_arena_block) + size);
+    if (!b)
+        return NULL;
+    b->size = size;
+    /* Geometric growth keeps the number of blocks logarithmic. */
+    if (arena->block_size < ((size_t)1 << 30))
+        arena->block_size *= 2;
+    return b;
+}
+
+void *codec_arena_alloc(codec_arena *arena, size_t size, size_t align)
+{
+    if (align == 0)
+        align = 16;
+    if (align > ARENA_MAX_ALIGN || (align & (align - 1)))
+        return NULL;
+    struct codec_arena_block *b = arena->head;
+    if (b) {
+        size_t start = block_offset(b, align);
+        if (start <= b->size && size <= b->size - start) {
+            b->used = start + size;
+            arena->used += size;
+            return b->data + start;
+        }
+    }
+    if (size > SIZE_MAX - ARENA_MAX_ALIGN)
+        return NULL;
+    /* The slack lets any alignment fit, whatever the block's address. */
+    b = arena_block_for(arena, size + align - 1);
+    if (!b)
+        return NULL;
+    b->used = 0;
+    size_t start = block_offset(b, align);
+    b->used = start + size;
+    b->next = arena->head;
+    arena->head = b;
+    arena->used += size;
+    return b->data + start;
+}
+
+void codec_arena_reset(codec_arena *arena)
+{
+    while (arena->head) {
+        struct codec_arena_block *b = arena->head;
+        arena->head = b->next;
+        b->used = 0;
+        b->next = arena->free;
+        arena->free = b;
+    }
+    arena->used = 0;
+}
+
+static void release_list(codec_arena *arena, struct codec_arena_block *b)
+{
+    while (b) {
+        struct codec_arena_block *next = b->next;
+        arena->alloc->release(arena->alloc->ctx, b, sizeof *b + b->size);
+        b = next;
+    }
+}
+
+void codec_arena_free(codec_arena *arena)
+{
+    if (!arena)
+        return;
+    release_list(arena, arena->head);
+    release_list(arena, arena->free);
+    arena->head = NULL;
+    arena->free = NULL;
+    arena->used = 0;
+}
+
+size_t codec_arena_used(const codec_arena *arena)
+{
+    return arena->used;
+}
+
+const codec_allocator *codec_arena_allocator(codec_arena *arena)
+{
+    return &arena->as_allocator;
+}
+
+static void *arena_view_alloc(void *ctx, size_t size)
+{
+    return codec_arena_alloc(ctx, size, 16);
+}
+
+static void *arena_view_resize(void *ctx, void *ptr, size_t old_size, size_t new_size)
+{
+    codec_arena *arena = ctx;
+    struct codec_arena_block *b = arena->head;
+    /* The latest allocation can grow or shrink in place. */
+    if (ptr && b && (uint8_t *)ptr + old_size == b->data + b->used &&
+        (size_t)((uint8_t *)ptr - b->data) + new_size <= b->size) {
+        b->used = (size_t)((uint8_t *)ptr - b->data) + new_size;
+        arena->used = arena->used - old_size + new_size;
+        return ptr;
+    }
+    if (new_size <= old_size)
+        return ptr;
+    void *p = codec_arena_alloc(arena, new_size, 16);
+    if (p && ptr)
+        memcpy(p, ptr, old_size);
+    return p;
+}
+
+static void arena_view_release(void *ctx, void *ptr, size_t size)
+{
+    (void)ctx;
+    (void)ptr;
+    (void)size;
+}

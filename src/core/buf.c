@@ -1,0 +1,66 @@
+/* buf.c — the caller-owned growable output buffer. */
+#include "codec/core.h"
+
+#include <string.h>
+
+void codec_buf_init(codec_buf *buf, const codec_allocator *alloc)
+{
+    buf->data = NULL;
+    buf->len = 0;
+    buf->cap = 0;
+    buf->alloc = alloc ? alloc : codec_default_allocator();
+    buf->spare = NULL;
+}
+
+int codec_buf_reserve(codec_buf *buf, size_t extra)
+{
+    if (extra <= buf->cap - buf->len)
+        return CODEC_OK;
+    if (extra > SIZE_MAX - buf->len)
+        return CODEC_E_NOMEM;
+    size_t need = buf->len + extra;
+    /* Grow by half again so appends are amortised O(1). */
+    size_t cap = buf->cap < 64 ? 64 : buf->cap + buf->cap / 2;
+    if (cap < need || cap < buf->cap)
+        cap = need;
+    uint8_t *p = buf->data ? buf->alloc->resize(buf->alloc->ctx, buf->data, buf->cap, cap)
+                           : buf->alloc->alloc(buf->alloc->ctx, cap);
+    if (!p)
+        return CODEC_E_NOMEM;
+    buf->data = p;
+    buf->cap = cap;
+    return CODEC_OK;
+}
+
+int codec_buf_append(codec_buf *buf, const void *src, size_t n)
+{
+    if (n == 0)
+        return CODEC_OK;
+    int rc = codec_buf_reserve(buf, n);
+    if (rc)
+        return rc;
+    memcpy(buf->data + buf->len, src, n);
+    buf->len += n;
+    return CODEC_OK;
+}
+
+void codec_buf_clear(codec_buf *buf)
+{
+    buf->len = 0;
+}
+
+void codec_buf_free(codec_buf *buf)
+{
+    if (!buf)
+        return;
+    if (buf->spare) {
+        codec_buf_free(buf->spare);
+        buf->alloc->release(buf->alloc->ctx, buf->spare, sizeof *buf->spare);
+    }
+    if (buf->data)
+        buf->alloc->release(buf->alloc->ctx, buf->data, buf->cap);
+    buf->data = NULL;
+    buf->len = 0;
+    buf->cap = 0;
+    buf->spare = NULL;
+}

@@ -1,0 +1,49 @@
+/* error.c — status names and the error report. */
+#include "codec/core.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *codec_status_name(int status)
+{
+    switch (status) {
+    case CODEC_OK: return "ok";
+    case CODEC_E_INVALID_PAYLOAD: return "invalid payload";
+    case CODEC_E_USAGE: return "usage";
+    case CODEC_E_UNSUPPORTED: return "unsupported";
+    case CODEC_E_TRANSIENT: return "transient";
+    case CODEC_E_INVALID_VALUE: return "invalid value";
+    case CODEC_E_NOMEM: return "out of memory";
+    default: return "unknown";
+    }
+}
+
+int codec_error_set(codec_error *err, int family, int detail, const char *stage,
+                    uint64_t offset, const char *fmt, ...)
+{
+    if (err) {
+        err->family = family;
+        err->detail = detail;
+        err->offset = offset;
+        snprintf(err->stage, sizeof err->stage, "%s", stage ? stage : "");
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+    }
+    return family;
+}
+
+char *codec_error_format(const codec_error *err, char *dst, size_t dst_cap)
+{
+    if (dst_cap == 0)
+        return dst;
+    const char *stage = err->stage[0] ? err->stage : "codec";
+    if (err->offset == CODEC_NO_OFFSET)
+        snprintf(dst, dst_cap, "%s: %s", stage, err->message);
+    else
+        snprintf(dst, dst_cap, "%s: %s (offset %llu)", stage, err->message,
+                 (unsigned long long)err->offset);
+    return dst;
+}
