@@ -1,0 +1,408 @@
+/* codec/types.h — descriptors of C types, and schemaless values.
+ *
+ * Layer `types`. A backend (JSON, protobuf, CBOR, MessagePack, Fory) walks a
+ * `codec_type` to turn a C value into bytes and back. Descriptors are plain
+ * `static const` data declared next to the C struct they describe; nothing
+ * is registered at run time:
+ *
+ *   typedef struct person {
+ *       codec_string name;
+ *       int32_t age;
+ *       bool active;
+ *       codec_string email;
+ *   } person;
+ *
+ *   CODEC_STRUCT(person_type, person,
+ *       CODEC_FIELD(person, name, 1, CODEC_STRING),
+ *       CODEC_FIELD(person, age, 2, CODEC_INT32),
+ *       CODEC_FIELD(person, active, 3, CODEC_BOOL),
+ *       CODEC_FIELD(person, email, 4, CODEC_STRING));
+ *
+ *   codec *c = codec_parse("json", &person_type, &err);
+ *
+ * Building a codec runs codec_type_check() on the descriptor, which catches
+ * a field whose C size does not match its kind, duplicate names or tags,
+ * offsets outside the struct, and missing element types.
+ *
+ * C layouts, one per kind (what a field of that kind must be in C):
+ *
+ *   kind            C type                                   note
+ *   BOOL            bool
+ *   INT8..INT64     int8_t..int64_t
+ *   UINT8..UINT64   uint8_t..uint64_t
+ *   FLOAT, DOUBLE   float, double
+ *   STRING          codec_string                             UTF-8, not NUL-terminated
+ *   BYTES           codec_bytes
+ *   ENUM            int32_t (or a C enum of that size)       names <-> numbers
+ *   STRUCT          the struct                               fields at offsetof
+ *   LIST            CODEC_LIST_OF(T) = { T *items; size_t count; }
+ *   MAP             CODEC_MAP_OF(K, V) = { K *keys; V *values; size_t count; }
+ *                   parallel arrays; entry i is keys[i] -> values[i]; order kept
+ *   OPTIONAL        CODEC_OPTIONAL_OF(T) = { bool has; T value; }
+ *                   has == false is "absent" (distinct from a zero value)
+ *   UUID            codec_uuid    (16 bytes, RFC 9562 byte order)
+ *   DATE            codec_date    (days since 1970-01-01, proleptic Gregorian)
+ *   TIMESTAMP       codec_timestamp (UTC seconds + nanos + offset minutes)
+ *   DECIMAL         codec_string  (exact decimal text, JSON number grammar)
+ *   XMAP            any C type; user functions map it to/from a wire type
+ *   VALUE           codec_value   (schemaless: null, bool, numbers, ...)
+ *
+ * Ownership: decoders put every string, byte string, list and map they
+ * produce in the caller's codec_arena. Encoders only read the value.
+ * Thread-safety: descriptors are immutable; the per-struct field index is
+ * built once, lazily, with atomics, so descriptors may be shared by threads.
+ */
+#ifndef CODEC_TYPES_H
+#define CODEC_TYPES_H
+
+#include "compose.h"
+
+#include <stdalign.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------
+ * C value layouts
+ * ------------------------------------------------------------------------ */
+
+/** A UTF-8 string: `len` bytes at `ptr` (not NUL-terminated; ptr may be NULL
+ * when len is 0). */
+typedef struct codec_string {
+    const char *ptr;
+    size_t len;
+} codec_string;
+
+/** A string literal as a codec_string: CODEC_STR("Ada"). */
+#define CODEC_STR(lit) ((codec_string){(lit), sizeof(lit) - 1})
+
+/** The generic view of every list: `count` items of the element's size. */
+typedef struct codec_list {
+    void *items;
+    size_t count;
+} codec_list;
+
+/** The generic view of every map: two parallel arrays of `count` entries. */
+typedef struct codec_map {
+    void *keys;
+    void *values;
+    size_t count;
+} codec_map;
+
+/** Typed spellings of the same layouts, for struct members. */
+#define CODEC_LIST_OF(T) struct { T *items; size_t count; }
+#define CODEC_MAP_OF(K, V) struct { K *keys; V *values; size_t count; }
+#define CODEC_OPTIONAL_OF(T) struct { bool has; T value; }
+
+/** 16 bytes in network order ("00112233-4455-..." prints bytes[0] first). */
+typedef struct codec_uuid {
+    uint8_t bytes[16];
+} codec_uuid;
+
+/** A calendar date as days since 1970-01-01 (negative before). */
+typedef struct codec_date {
+    int32_t days;
+} codec_date;
+
+/** An instant with the UTC offset it was written in. `seconds` counts from
+ * 1970-01-01T00:00:00Z (UTC, whatever the offset), `nanos` is 0..999999999,
+ * `offset_minutes` is -1439..1439 and only says how to display the local time. */
+typedef struct codec_timestamp {
+    int64_t seconds;
+    int32_t nanos;
+    int32_t offset_minutes;
+} codec_timestamp;
+
+/* ---------------------------------------------------------------------------
+ * Descriptors
+ * ------------------------------------------------------------------------ */
+
+/** The kinds. The numbers are stable (schemas may store them). */
+typedef enum codec_type_kind {
+    CODEC_T_BOOL = 1,
+    CODEC_T_INT8, CODEC_T_INT16, CODEC_T_INT32, CODEC_T_INT64,
+    CODEC_T_UINT8, CODEC_T_UINT16, CODEC_T_UINT32, CODEC_T_UINT64,
+    CODEC_T_FLOAT, CODEC_T_DOUBLE,
+    CODEC_T_STRING, CODEC_T_BYTES,
+    CODEC_T_ENUM, CODEC_T_STRUCT, CODEC_T_LIST, CODEC_T_MAP, CODEC_T_OPTIONAL,
+    CODEC_T_UUID, CODEC_T_DATE, CODEC_T_TIMESTAMP, CODEC_T_DECIMAL,
+    CODEC_T_XMAP, CODEC_T_VALUE
+} codec_type_kind;
+
+/** Field flags. */
+enum codec_field_flag {
+    /** Decoding fails when the field is missing, whatever the backend options. */
+    CODEC_FIELD_REQUIRED = 1u << 0
+};
+
+/** One field of a struct. Use CODEC_FIELD()/CODEC_FIELD_EX() to fill it. */
+typedef struct codec_field {
+    const char *name;          /* wire name (JSON key); unique in the struct */
+    uint32_t tag;              /* wire number (protobuf field, CBOR key...); 1.., unique */
+    uint32_t flags;            /* codec_field_flag bits */
+    size_t offset;             /* offsetof(struct, member) */
+    size_t size;               /* sizeof the member, checked against type->size */
+    const struct codec_type *type;
+} codec_field;
+
+/** One value of an enum. */
+typedef struct codec_enum_value {
+    const char *name;
+    int32_t number;
+} codec_enum_value;
+
+/** A custom adapter ("xmap"): the C value is converted to a value of `wire`
+ * for encoding and back for decoding.
+ *  - to_wire: fill *wire_value (of wire->size bytes, zeroed) from *c_value.
+ *    Strings it produces may point into c_value, static data or `scratch`
+ *    (CODEC_XMAP_SCRATCH bytes, valid until the backend has written them).
+ *    Return 0, or non-zero when the value cannot be represented
+ *    (the backend fails with CODEC_E_INVALID_VALUE).
+ *  - from_wire: fill *c_value from *wire_value; allocate in `arena` if needed.
+ *    Return 0, or non-zero to reject the payload (CODEC_E_INVALID_PAYLOAD).
+ * Both must be thread-safe if the codec is shared. */
+#define CODEC_XMAP_SCRATCH 128
+typedef struct codec_xmap {
+    const struct codec_type *wire;    /* its size must be <= CODEC_XMAP_MAX_WIRE */
+    int (*to_wire)(void *ctx, const void *c_value, void *wire_value, char *scratch);
+    int (*from_wire)(void *ctx, const void *wire_value, void *c_value, codec_arena *arena);
+    void *ctx;
+} codec_xmap;
+#define CODEC_XMAP_MAX_WIRE 256
+
+/** Mutable, lazily built per-struct lookup tables (name and tag indexes).
+ * Declared by CODEC_STRUCT next to the descriptor; treat as private. */
+typedef struct codec_type_cache {
+    void *index;               /* written once with atomics */
+} codec_type_cache;
+
+/** A type descriptor. Fill it with the macros below; which members matter
+ * depends on `kind` (the others stay zero). */
+struct codec_type {
+    codec_type_kind kind;
+    const char *name;                     /* for messages and schemas */
+    size_t size;                          /* sizeof the C value */
+    size_t align;                         /* alignof the C value */
+    const struct codec_type *elem;        /* LIST item, MAP value, OPTIONAL value */
+    const struct codec_type *key;         /* MAP key */
+    const codec_field *fields;            /* STRUCT */
+    const codec_enum_value *values;       /* ENUM */
+    size_t count;                         /* number of fields or enum values */
+    size_t value_offset;                  /* OPTIONAL: offset of `value` */
+    const codec_xmap *xmap;               /* XMAP */
+    codec_type_cache *cache;              /* STRUCT: lookup index */
+};
+
+/** The built-in scalar and leaf types. */
+CODEC_API extern const codec_type codec_type_bool, codec_type_int8, codec_type_int16,
+    codec_type_int32, codec_type_int64, codec_type_uint8, codec_type_uint16,
+    codec_type_uint32, codec_type_uint64, codec_type_float, codec_type_double,
+    codec_type_string, codec_type_bytes, codec_type_uuid, codec_type_date,
+    codec_type_timestamp, codec_type_decimal;
+
+#define CODEC_BOOL (&codec_type_bool)
+#define CODEC_INT8 (&codec_type_int8)
+#define CODEC_INT16 (&codec_type_int16)
+#define CODEC_INT32 (&codec_type_int32)
+#define CODEC_INT64 (&codec_type_int64)
+#define CODEC_UINT8 (&codec_type_uint8)
+#define CODEC_UINT16 (&codec_type_uint16)
+#define CODEC_UINT32 (&codec_type_uint32)
+#define CODEC_UINT64 (&codec_type_uint64)
+#define CODEC_FLOAT (&codec_type_float)
+#define CODEC_DOUBLE (&codec_type_double)
+#define CODEC_STRING (&codec_type_string)
+#define CODEC_BYTES (&codec_type_bytes)
+#define CODEC_UUID (&codec_type_uuid)
+#define CODEC_DATE (&codec_type_date)
+#define CODEC_TIMESTAMP (&codec_type_timestamp)
+#define CODEC_DECIMAL (&codec_type_decimal)
+
+/* ---------------------------------------------------------------------------
+ * Declaration macros (each defines a `static const codec_type IDENT`)
+ * ------------------------------------------------------------------------ */
+
+/** A field named like its member. `tag` is its wire number (1.., unique). */
+#define CODEC_FIELD(S, member, tag, type_ptr) \
+    CODEC_FIELD_EX(S, member, #member, tag, type_ptr, 0)
+
+/** A field with an explicit wire name and flags. */
+#define CODEC_FIELD_EX(S, member, wire_name, tag_, type_ptr, flags_)                    \
+    {.name = (wire_name), .tag = (tag_), .flags = (flags_), .offset = offsetof(S, member), \
+     .size = sizeof(((S *)0)->member), .type = (type_ptr)}
+
+/** A struct type: CODEC_STRUCT(ident, S, CODEC_FIELD(...), ...). Fields are
+ * encoded in the order given. */
+#define CODEC_STRUCT(ident, S, ...)                                                 \
+    static const codec_field ident##_fields_[] = {__VA_ARGS__};                     \
+    static codec_type_cache ident##_cache_;                                         \
+    static const codec_type ident = {                                               \
+        .kind = CODEC_T_STRUCT, .name = #S, .size = sizeof(S), .align = alignof(S), \
+        .fields = ident##_fields_,                                                  \
+        .count = sizeof ident##_fields_ / sizeof ident##_fields_[0],                \
+        .cache = &ident##_cache_}
+
+/** An enum type: CODEC_ENUM(ident, {"JAVA", 0}, {"FLASH", 1}). */
+#define CODEC_ENUM(ident, ...)                                                   \
+    static const codec_enum_value ident##_values_[] = {__VA_ARGS__};             \
+    static const codec_type ident = {                                            \
+        .kind = CODEC_T_ENUM, .name = #ident, .size = sizeof(int32_t),           \
+        .align = alignof(int32_t), .values = ident##_values_,                    \
+        .count = sizeof ident##_values_ / sizeof ident##_values_[0]}
+
+/** A list of `elem` (C layout CODEC_LIST_OF(T)). */
+#define CODEC_LIST(ident, elem_ptr)                                              \
+    static const codec_type ident = {.kind = CODEC_T_LIST, .name = #ident,       \
+                                     .size = sizeof(codec_list),                 \
+                                     .align = alignof(codec_list), .elem = (elem_ptr)}
+
+/** A map from `key` to `value` (C layout CODEC_MAP_OF(K, V)). */
+#define CODEC_MAP(ident, key_ptr, value_ptr)                                     \
+    static const codec_type ident = {.kind = CODEC_T_MAP, .name = #ident,        \
+                                     .size = sizeof(codec_map),                  \
+                                     .align = alignof(codec_map),                \
+                                     .key = (key_ptr), .elem = (value_ptr)}
+
+/** An optional `elem` whose C type is T (layout CODEC_OPTIONAL_OF(T)). */
+#define CODEC_OPTIONAL(ident, T, elem_ptr)                                       \
+    static const codec_type ident = {                                            \
+        .kind = CODEC_T_OPTIONAL, .name = #ident,                                \
+        .size = sizeof(CODEC_OPTIONAL_OF(T)), .align = alignof(CODEC_OPTIONAL_OF(T)), \
+        .elem = (elem_ptr), .value_offset = alignof(T)}
+
+/** A custom adapter for C type T; `xmap_ptr` points to a codec_xmap. */
+#define CODEC_XMAP(ident, T, xmap_ptr)                                           \
+    static const codec_type ident = {.kind = CODEC_T_XMAP, .name = #T,           \
+                                     .size = sizeof(T), .align = alignof(T),     \
+                                     .xmap = (xmap_ptr)}
+
+/* ---------------------------------------------------------------------------
+ * Checking and lookup
+ * ------------------------------------------------------------------------ */
+
+/** codec_type_check() — validates `t` and every type it reaches: field
+ * offset + size inside the struct, field size equal to its type's size,
+ * names present and unique, tags non-zero and unique, enum names and numbers
+ * unique, element/key types present, optional layout consistent, xmap
+ * functions present and its wire type small enough. Builds the field indexes
+ * of the structs it reaches. Backends call it when a codec is built, so a
+ * bad descriptor fails at codec_parse() rather than at the first encode.
+ * @return 0, or CODEC_E_USAGE with `err` naming the path
+ *         ("order.items[].quantity: ...") and the problem; CODEC_E_NOMEM.
+ * Threads: safe. */
+CODEC_API int codec_type_check(const codec_type *t, codec_error *err);
+
+/** codec_type_field_by_name() — the field of struct type `t` whose name is
+ * name[0..len), or NULL. Hash lookup (built once per type, thread-safe);
+ * no scan of the fields. */
+CODEC_API const codec_field *codec_type_field_by_name(const codec_type *t, const char *name,
+                                                      size_t len);
+
+/** codec_type_field_by_tag() — the field of struct `t` with wire number
+ * `tag`, or NULL. Same index as above. */
+CODEC_API const codec_field *codec_type_field_by_tag(const codec_type *t, uint32_t tag);
+
+/** codec_type_field_index() — the position (0..count-1) of `f` in its struct;
+ * backends use it to keep a "seen" bitmap. */
+static inline size_t codec_type_field_index(const codec_type *t, const codec_field *f)
+{
+    return (size_t)(f - t->fields);
+}
+
+/** codec_enum_by_name() / codec_enum_by_number() — NULL when not a value. */
+CODEC_API const codec_enum_value *codec_enum_by_name(const codec_type *t, const char *name,
+                                                     size_t len);
+CODEC_API const codec_enum_value *codec_enum_by_number(const codec_type *t, int32_t number);
+
+/* ---------------------------------------------------------------------------
+ * Scalar helpers shared by backends
+ * ------------------------------------------------------------------------ */
+
+/** True for INT8..INT64 and UINT8..UINT64 respectively. */
+static inline bool codec_kind_is_signed(codec_type_kind k)
+{
+    return k >= CODEC_T_INT8 && k <= CODEC_T_INT64;
+}
+static inline bool codec_kind_is_unsigned(codec_type_kind k)
+{
+    return k >= CODEC_T_UINT8 && k <= CODEC_T_UINT64;
+}
+
+/** Reads a signed / unsigned integer field of kind `k` at `p`. */
+CODEC_API int64_t codec_int_load(codec_type_kind k, const void *p);
+CODEC_API uint64_t codec_uint_load(codec_type_kind k, const void *p);
+
+/** Stores `v` into an integer of kind `k` (signed or unsigned) at `p`.
+ * @return 0, or -1 when `v` does not fit that width (nothing is written):
+ * backends report that as CODEC_E_INVALID_PAYLOAD, never wrap. */
+CODEC_API int codec_int_store(codec_type_kind k, void *p, int64_t v);
+CODEC_API int codec_uint_store(codec_type_kind k, void *p, uint64_t v);
+
+/** Converts between days since 1970-01-01 and a proleptic Gregorian date
+ * (month 1..12, day 1..31). codec_date_from_ymd returns -1 for an invalid
+ * date (e.g. Feb 30) or a year outside -9999..9999. */
+CODEC_API int codec_date_from_ymd(int32_t year, int month, int day, codec_date *out);
+CODEC_API void codec_date_to_ymd(codec_date d, int32_t *year, int *month, int *day);
+
+/* ---------------------------------------------------------------------------
+ * Schemaless values
+ * ------------------------------------------------------------------------ */
+
+typedef enum codec_value_kind {
+    CODEC_V_NULL = 0,
+    CODEC_V_BOOL,
+    CODEC_V_INT,      /* fits int64 */
+    CODEC_V_UINT,     /* above INT64_MAX (decoders use INT whenever it fits) */
+    CODEC_V_DOUBLE,
+    CODEC_V_STRING,
+    CODEC_V_BYTES,
+    CODEC_V_ARRAY,
+    CODEC_V_OBJECT    /* ordered string keys -> values */
+} codec_value_kind;
+
+typedef struct codec_member codec_member;
+
+/** A dynamic value. Decoders build it in the arena; zero is null. */
+typedef struct codec_value {
+    codec_value_kind kind;
+    union {
+        bool b;
+        int64_t i;
+        uint64_t u;
+        double d;
+        codec_string s;
+        codec_bytes bytes;
+        struct {
+            struct codec_value *items;
+            size_t count;
+        } array;
+        struct {
+            codec_member *members;   /* in document order */
+            size_t count;
+        } object;
+    } as;
+} codec_value;
+
+/** One key/value pair of an object. */
+struct codec_member {
+    codec_string key;
+    codec_value value;
+};
+
+/** codec_value_type() — the descriptor of `codec_value`, for schemaless
+ * codecs: codec_parse("json | zstd", codec_value_type(), &err) encodes from
+ * and decodes to a codec_value. Never NULL. */
+CODEC_API const codec_type *codec_value_type(void);
+
+/** codec_value_get() — the value of the first member named key[0..len) of
+ * object `v`, or NULL (also when v is not an object). Linear. */
+CODEC_API const codec_value *codec_value_get(const codec_value *v, const char *key, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CODEC_TYPES_H */

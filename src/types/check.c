@@ -1,0 +1,200 @@
+/* check.c — codec_type_check(): validates a descriptor graph once, when a
+ * codec is built, so that encoders and decoders can trust it. */
+#include "codec/types.h"
+#include "types/index_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The deepest type graph accepted (structs in structs in lists...). */
+#define CHECK_MAX_DEPTH 64
+
+typedef struct checker {
+    codec_error *err;
+    char path[160];                        /* "order.items[].sku" */
+    const codec_type *stack[CHECK_MAX_DEPTH];
+    size_t depth;
+} checker;
+
+static int fail(checker *c, const char *fmt, const char *a, size_t x, size_t y)
+{
+    char what[128];
+    snprintf(what, sizeof what, fmt, a, x, y);
+    return codec_error_set(c->err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, "types",
+                           CODEC_NO_OFFSET, "%s: %s", c->path[0] ? c->path : "type", what);
+}
+
+/* Appends `part` to the path; returns the old length to restore it. */
+static size_t path_push(checker *c, const char *part)
+{
+    size_t old = strlen(c->path);
+    snprintf(c->path + old, sizeof c->path - old, "%s", part);
+    return old;
+}
+
+static int check_type(checker *c, const codec_type *t);
+
+static bool leaf_kind(codec_type_kind k)
+{
+    return (k >= CODEC_T_BOOL && k <= CODEC_T_BYTES) || (k >= CODEC_T_UUID && k <= CODEC_T_DECIMAL) ||
+           k == CODEC_T_VALUE;
+}
+
+static int check_child(checker *c, const codec_type *t, const char *part)
+{
+    size_t old = path_push(c, part);
+    int rc = check_type(c, t);
+    c->path[old] = '\0';
+    return rc;
+}
+
+static int check_fields(checker *c, const codec_type *t)
+{
+    if (!t->fields || t->count == 0)
+        return fail(c, "struct %s has no fields", t->name ? t->name : "?", 0, 0);
+    if (t->count > UINT32_MAX / 4)
+        return fail(c, "struct %s has too many fields", t->name ? t->name : "?", 0, 0);
+    for (size_t i = 0; i < t->count; i++) {
+        const codec_field *f = &t->fields[i];
+        if (!f->name || !f->name[0])
+            return fail(c, "field %s%zu has no name", "#", i, 0);
+        if (!f->type)
+            return fail(c, "field '%s' has no type", f->name, 0, 0);
+        if (f->tag == 0)
+            return fail(c, "field '%s' has tag 0 (tags start at 1)", f->name, 0, 0);
+        if (f->offset > t->size || f->size > t->size - f->offset)
+            return fail(c, "field '%s' at offset %zu lies outside the struct (size %zu)", f->name,
+                        f->offset, t->size);
+        if (f->size != f->type->size)
+            return fail(c, "field '%s' is %zu bytes in C but its type needs %zu", f->name,
+                        f->size, f->type->size);
+        if (f->type->align && f->offset % f->type->align)
+            return fail(c, "field '%s' offset %zu is not aligned to %zu", f->name, f->offset,
+                        f->type->align);
+        for (size_t j = 0; j < i; j++) {
+            if (strcmp(t->fields[j].name, f->name) == 0)
+                return fail(c, "duplicate field name '%s'", f->name, 0, 0);
+            if (t->fields[j].tag == f->tag)
+                return fail(c, "field '%s' repeats tag %zu", f->name, f->tag, 0);
+        }
+    }
+    for (size_t i = 0; i < t->count; i++) {
+        char part[80];
+        snprintf(part, sizeof part, ".%s", t->fields[i].name);
+        int rc = check_child(c, t->fields[i].type, part);
+        if (rc)
+            return rc;
+    }
+    if (codec_type_index_ready(t))
+        return codec_error_set(c->err, CODEC_E_NOMEM, 0, "types", CODEC_NO_OFFSET,
+                               "out of memory");
+    return CODEC_OK;
+}
+
+static int check_struct(checker *c, const codec_type *t)
+{
+    /* A struct already being checked is a recursive reference (through a
+     * list or map, since C cannot embed a struct in itself): fine. */
+    for (size_t i = 0; i < c->depth; i++)
+        if (c->stack[i] == t)
+            return CODEC_OK;
+    if (!t->cache)
+        return fail(c, "struct %s has no cache (declare it with CODEC_STRUCT)",
+                    t->name ? t->name : "?", 0, 0);
+    if (c->depth == CHECK_MAX_DEPTH)
+        return fail(c, "%stypes nest deeper than %zu levels", "", CHECK_MAX_DEPTH, 0);
+    c->stack[c->depth++] = t;
+    int rc = check_fields(c, t);
+    c->depth--;
+    return rc;
+}
+
+static int check_enum(checker *c, const codec_type *t)
+{
+    if (!t->values || t->count == 0)
+        return fail(c, "enum %s has no values", t->name ? t->name : "?", 0, 0);
+    if (t->size != sizeof(int32_t))
+        return fail(c, "enum %s must be stored as int32 (size %zu)", t->name ? t->name : "?",
+                    t->size, 0);
+    for (size_t i = 0; i < t->count; i++) {
+        if (!t->values[i].name || !t->values[i].name[0])
+            return fail(c, "enum value %s%zu has no name", "#", i, 0);
+        for (size_t j = 0; j < i; j++) {
+            if (strcmp(t->values[j].name, t->values[i].name) == 0)
+                return fail(c, "duplicate enum name '%s'", t->values[i].name, 0, 0);
+            if (t->values[j].number == t->values[i].number)
+                return fail(c, "enum value '%s' repeats number %zu", t->values[i].name,
+                            (size_t)(uint32_t)t->values[i].number, 0);
+        }
+    }
+    return CODEC_OK;
+}
+
+static int check_map(checker *c, const codec_type *t)
+{
+    if (!t->key || !t->elem)
+        return fail(c, "map %s needs a key and a value type", t->name ? t->name : "?", 0, 0);
+    codec_type_kind k = t->key->kind;
+    if (!(k == CODEC_T_STRING || k == CODEC_T_BOOL || codec_kind_is_signed(k) ||
+          codec_kind_is_unsigned(k) || k == CODEC_T_ENUM || k == CODEC_T_UUID ||
+          k == CODEC_T_DATE))
+        return fail(c, "map key type %s is not a scalar", t->key->name ? t->key->name : "?", 0,
+                    0);
+    int rc = check_child(c, t->key, "{key}");
+    return rc ? rc : check_child(c, t->elem, "{}");
+}
+
+static int check_optional(checker *c, const codec_type *t)
+{
+    if (!t->elem)
+        return fail(c, "optional %s has no value type", t->name ? t->name : "?", 0, 0);
+    if (t->value_offset < sizeof(bool) || t->value_offset > t->size ||
+        t->elem->size > t->size - t->value_offset)
+        return fail(c, "%soptional layout: value at %zu does not fit in %zu bytes", "",
+                    t->value_offset, t->size);
+    return check_child(c, t->elem, "?");
+}
+
+static int check_xmap(checker *c, const codec_type *t)
+{
+    const codec_xmap *x = t->xmap;
+    if (!x || !x->wire || !x->to_wire || !x->from_wire)
+        return fail(c, "xmap %s needs a wire type and both functions", t->name ? t->name : "?",
+                    0, 0);
+    if (x->wire->size > CODEC_XMAP_MAX_WIRE)
+        return fail(c, "xmap %s wire type is %zu bytes (max %zu)", t->name ? t->name : "?",
+                    x->wire->size, CODEC_XMAP_MAX_WIRE);
+    return check_child(c, x->wire, "(wire)");
+}
+
+static int check_type(checker *c, const codec_type *t)
+{
+    if (!t)
+        return fail(c, "missing type%s", "", 0, 0);
+    if (t->size == 0 || t->align == 0 || (t->align & (t->align - 1)))
+        return fail(c, "type %s has size %zu and alignment %zu", t->name ? t->name : "?",
+                    t->size, t->align);
+    switch (t->kind) {
+    case CODEC_T_STRUCT: return check_struct(c, t);
+    case CODEC_T_ENUM: return check_enum(c, t);
+    case CODEC_T_LIST:
+        if (!t->elem)
+            return fail(c, "list %s has no element type", t->name ? t->name : "?", 0, 0);
+        return check_child(c, t->elem, "[]");
+    case CODEC_T_MAP: return check_map(c, t);
+    case CODEC_T_OPTIONAL: return check_optional(c, t);
+    case CODEC_T_XMAP: return check_xmap(c, t);
+    default:
+        if (!leaf_kind(t->kind))
+            return fail(c, "%sunknown kind %zu", "", (size_t)t->kind, 0);
+        return CODEC_OK;
+    }
+}
+
+int codec_type_check(const codec_type *t, codec_error *err)
+{
+    checker c = {.err = err};
+    if (t && t->name)
+        snprintf(c.path, sizeof c.path, "%s", t->name);
+    return check_type(&c, t);
+}
