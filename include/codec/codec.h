@@ -10,5 +10,6 @@
 #include "core.h"
 #include "compose.h"
 #include "types.h"
+#include "json.h"
 
 #endif

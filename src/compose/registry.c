@@ -10,8 +10,15 @@
                                 codec_error *err)
 
 CODEC_STAGE_CTOR(hex);
+CODEC_STAGE_CTOR(json);
 
 static const codec_registry_row rows[] = {
+    /* backends */
+    {{"json", CODEC_KIND_BACKEND,
+      "compact|pretty (default compact), unknown=skip|reject, require=none|all, "
+      "duplicates=reject|allow, max-depth=N (128), max-size=SIZE (64m), "
+      "max-string=SIZE (16m), max-elements=N (16m)",
+      "JSON (RFC 8259), strict; typed or schemaless"}, codec_stage_ctor_json},
     /* text encodings */
     {{"hex", CODEC_KIND_TEXT, "lower|upper (default lower)",
       "base16; decode accepts both cases"}, codec_stage_ctor_hex},

@@ -1,0 +1,566 @@
+/* bind.c — descriptor-driven JSON: walks a codec_type to write a C value as
+ * JSON, and to read JSON tokens straight into a C value (no DOM). */
+#include "formats/json/json_internal.h"
+#include "formats/json/json_text.h"
+#include "types/index_internal.h"
+#include "core/number_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------------------
+ * Encoding
+ * ------------------------------------------------------------------------ */
+
+typedef struct enc {
+    codec_json_writer w;
+    codec_error *err;
+} enc;
+
+static int enc_any(enc *e, const codec_type *t, const void *v);
+
+static int enc_status(enc *e, int rc, const codec_type *t, const char *what)
+{
+    if (rc == CODEC_E_NOMEM)
+        return JSON_NOMEM(e->err);
+    if (rc)
+        return codec_error_set(e->err, rc, 0, "json", CODEC_NO_OFFSET, "%s value: %s",
+                               t->name ? t->name : "?", what);
+    return CODEC_OK;
+}
+
+static int enc_text(enc *e, const char *s, size_t n)
+{
+    return codec_json_write_string(&e->w, s, n);
+}
+
+/* The text of a map key (JSON object keys are strings). */
+static int key_text(const codec_type *k, const void *v, char *tmp, const char **s, size_t *n)
+{
+    int len;
+    switch (k->kind) {
+    case CODEC_T_STRING: {
+        const codec_string *str = v;
+        *s = str->ptr ? str->ptr : "";
+        *n = str->len;
+        return 0;
+    }
+    case CODEC_T_BOOL:
+        *s = *(const bool *)v ? "true" : "false";
+        *n = strlen(*s);
+        return 0;
+    case CODEC_T_ENUM: {
+        const codec_enum_value *ev = codec_enum_by_number(k, *(const int32_t *)v);
+        if (!ev)
+            return -1;
+        *s = ev->name;
+        *n = strlen(ev->name);
+        return 0;
+    }
+    case CODEC_T_UUID:
+        *s = tmp;
+        *n = json_format_uuid(v, tmp);
+        return 0;
+    case CODEC_T_DATE:
+        len = json_format_date(*(const codec_date *)v, tmp);
+        *s = tmp;
+        *n = (size_t)len;
+        return len < 0 ? -1 : 0;
+    default:
+        if (codec_kind_is_signed(k->kind))
+            len = snprintf(tmp, 24, "%lld", (long long)codec_int_load(k->kind, v));
+        else
+            len = snprintf(tmp, 24, "%llu", (unsigned long long)codec_uint_load(k->kind, v));
+        *s = tmp;
+        *n = (size_t)len;
+        return 0;
+    }
+}
+
+static int enc_struct(enc *e, const codec_type *t, const uint8_t *v)
+{
+    int rc = codec_json_write_object_start(&e->w);
+    for (size_t i = 0; i < t->count && !rc; i++) {
+        const codec_field *f = &t->fields[i];
+        const uint8_t *fv = v + f->offset;
+        /* An absent optional field is left out rather than written as null. */
+        if (f->type->kind == CODEC_T_OPTIONAL && !*(const bool *)fv)
+            continue;
+        rc = codec_json_write_key(&e->w, f->name, strlen(f->name));
+        if (rc)
+            return enc_status(e, rc, t, "field name is not valid UTF-8");
+        rc = enc_any(e, f->type, fv);
+    }
+    return rc ? rc : enc_status(e, codec_json_write_object_end(&e->w), t, "");
+}
+
+static int enc_list(enc *e, const codec_type *t, const codec_list *l)
+{
+    int rc = codec_json_write_array_start(&e->w);
+    const uint8_t *item = l->items;
+    for (size_t i = 0; i < l->count && !rc; i++, item += t->elem->size)
+        rc = enc_any(e, t->elem, item);
+    return rc ? enc_status(e, rc, t, "") : enc_status(e, codec_json_write_array_end(&e->w), t, "");
+}
+
+static int enc_map(enc *e, const codec_type *t, const codec_map *m)
+{
+    int rc = codec_json_write_object_start(&e->w);
+    const uint8_t *k = m->keys, *v = m->values;
+    for (size_t i = 0; i < m->count && !rc; i++, k += t->key->size, v += t->elem->size) {
+        char tmp[48];
+        const char *s;
+        size_t n;
+        if (key_text(t->key, k, tmp, &s, &n))
+            return enc_status(e, CODEC_E_INVALID_VALUE, t, "map key has no text form");
+        if ((rc = codec_json_write_key(&e->w, s, n)))
+            return enc_status(e, rc, t, "map key is not valid UTF-8");
+        rc = enc_any(e, t->elem, v);
+    }
+    return rc ? rc : enc_status(e, codec_json_write_object_end(&e->w), t, "");
+}
+
+static int enc_xmap(enc *e, const codec_type *t, const void *v)
+{
+    _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
+    char scratch[CODEC_XMAP_SCRATCH];
+    memset(wire, 0, t->xmap->wire->size);
+    if (t->xmap->to_wire(t->xmap->ctx, v, wire, scratch))
+        return enc_status(e, CODEC_E_INVALID_VALUE, t, "rejected by its xmap adapter");
+    return enc_any(e, t->xmap->wire, wire);
+}
+
+static int enc_leaf(enc *e, const codec_type *t, const void *v)
+{
+    char tmp[JSON_TIMESTAMP_MAX_CHARS + 13];
+    int len;
+    switch (t->kind) {
+    case CODEC_T_BOOL:
+        return enc_status(e, codec_json_write_bool(&e->w, *(const bool *)v), t, "");
+    case CODEC_T_FLOAT: {
+        float f = *(const float *)v;
+        if (!isfinite(f))
+            return enc_status(e, CODEC_E_INVALID_VALUE, t, "NaN or infinity");
+        char num[CODEC_NUMBER_MAX_CHARS];
+        return enc_status(e, json_write_raw_number(&e->w, num, codec_format_float(f, num)), t, "");
+    }
+    case CODEC_T_DOUBLE:
+        return enc_status(e, codec_json_write_double(&e->w, *(const double *)v), t,
+                          "NaN or infinity");
+    case CODEC_T_STRING: {
+        const codec_string *s = v;
+        return enc_status(e, enc_text(e, s->ptr ? s->ptr : "", s->len), t,
+                          "string is not valid UTF-8");
+    }
+    case CODEC_T_DECIMAL: {
+        const codec_string *s = v;
+        if (json_check_number(s->ptr, s->len))
+            return enc_status(e, CODEC_E_INVALID_VALUE, t, "not a decimal number");
+        return enc_status(e, json_write_raw_number(&e->w, s->ptr, s->len), t, "");
+    }
+    case CODEC_T_BYTES:
+        return enc_status(e, json_write_base64(&e->w, v), t, "");
+    case CODEC_T_UUID:
+        return enc_status(e, enc_text(e, tmp, json_format_uuid(v, tmp)), t, "");
+    case CODEC_T_DATE:
+        len = json_format_date(*(const codec_date *)v, tmp);
+        return enc_status(e, len < 0 ? CODEC_E_INVALID_VALUE : enc_text(e, tmp, (size_t)len),
+                          t, "year outside 0..9999");
+    case CODEC_T_TIMESTAMP:
+        len = json_format_timestamp(v, tmp);
+        return enc_status(e, len < 0 ? CODEC_E_INVALID_VALUE : enc_text(e, tmp, (size_t)len),
+                          t, "out of range (years 0..9999, nanos, offset)");
+    default:
+        if (codec_kind_is_signed(t->kind))
+            return enc_status(e, codec_json_write_int64(&e->w, codec_int_load(t->kind, v)), t,
+                              "");
+        return enc_status(e, codec_json_write_uint64(&e->w, codec_uint_load(t->kind, v)), t, "");
+    }
+}
+
+static int enc_any(enc *e, const codec_type *t, const void *v)
+{
+    switch (t->kind) {
+    case CODEC_T_STRUCT: return enc_struct(e, t, v);
+    case CODEC_T_LIST: return enc_list(e, t, v);
+    case CODEC_T_MAP: return enc_map(e, t, v);
+    case CODEC_T_OPTIONAL:
+        if (!*(const bool *)v)
+            return enc_status(e, codec_json_write_null(&e->w), t, "");
+        return enc_any(e, t->elem, (const uint8_t *)v + t->value_offset);
+    case CODEC_T_ENUM: {
+        const codec_enum_value *ev = codec_enum_by_number(t, *(const int32_t *)v);
+        if (!ev)
+            return codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "json", CODEC_NO_OFFSET,
+                                   "%s value: %d is not one of its names",
+                                   t->name ? t->name : "enum", (int)*(const int32_t *)v);
+        return enc_status(e, enc_text(e, ev->name, strlen(ev->name)), t, "");
+    }
+    case CODEC_T_XMAP: return enc_xmap(e, t, v);
+    case CODEC_T_VALUE: return json_write_value(&e->w, v, e->err);
+    default: return enc_leaf(e, t, v);
+    }
+}
+
+int json_encode_typed(const codec_type *t, const void *value, const codec_json_options *o,
+                      codec_buf *out, codec_error *err)
+{
+    enc e = {.err = err};
+    codec_json_writer_init(&e.w, out, o->pretty);
+    return enc_any(&e, t, value);
+}
+
+/* ---------------------------------------------------------------------------
+ * Decoding
+ * ------------------------------------------------------------------------ */
+
+typedef struct dec {
+    codec_json_reader r;
+    const codec_json_options *o;
+    codec_arena *arena;
+    codec_error *err;
+} dec;
+
+static int dec_any(dec *d, const codec_type *t, void *v, codec_json_token tok);
+
+static int dec_fail(dec *d, int detail, const char *what, const codec_type *t)
+{
+    return JSON_FAIL(d->err, detail, d->r.token_offset, "%s (%s)", what,
+                     t && t->name ? t->name : "value");
+}
+
+void *json_grow(codec_arena *arena, void *items, size_t count, size_t *cap, size_t esz)
+{
+    if (count < *cap)
+        return items;
+    size_t ncap = *cap ? *cap * 2 : 4;
+    if (ncap > SIZE_MAX / esz)
+        return NULL;
+    const codec_allocator *a = codec_arena_allocator(arena);
+    void *p = a->resize(a->ctx, items, *cap * esz, ncap * esz);
+    if (p)
+        *cap = ncap;
+    return p;
+}
+
+codec_string json_keep_text(codec_json_reader *r, codec_arena *arena, codec_string s)
+{
+    /* Unescaped strings are already in the arena; in-place ones are copied so
+     * the value does not depend on the input buffer. */
+    if (s.len && (const uint8_t *)s.ptr >= r->base && (const uint8_t *)s.ptr < r->end) {
+        char *p = codec_arena_alloc(arena, s.len, 1);
+        if (!p)
+            return (codec_string){NULL, SIZE_MAX};
+        memcpy(p, s.ptr, s.len);
+        s.ptr = p;
+    }
+    return s;
+}
+
+static int dec_string(dec *d, codec_string *out)
+{
+    codec_string s = json_keep_text(&d->r, d->arena, d->r.text);
+    if (s.len == SIZE_MAX)
+        return JSON_NOMEM(d->err);
+    *out = s;
+    return CODEC_OK;
+}
+
+static int dec_struct(dec *d, const codec_type *t, uint8_t *v)
+{
+    uint64_t seen_small[4] = {0, 0, 0, 0};
+    uint64_t *seen = seen_small;
+    size_t words = (t->count + 63) / 64;
+    if (words > 4 && !(seen = codec_arena_alloc(d->arena, words * 8, 8)))
+        return JSON_NOMEM(d->err);
+    if (words > 4)
+        memset(seen, 0, words * 8);
+    size_t members = 0;
+    codec_json_token tok;
+    int rc;
+    while (!(rc = codec_json_next(&d->r, &tok, d->err)) && tok == CODEC_JSON_KEY) {
+        if (++members > d->o->max_elements)
+            return dec_fail(d, CODEC_D_LIMIT, "more members than max-elements", t);
+        codec_string k = d->r.text;
+        size_t key_at = d->r.token_offset;
+        const codec_field *f = codec_type_field_by_name_hashed(t, k.ptr, k.len,
+                                                               codec_name_hash(k.ptr, k.len));
+        if ((rc = codec_json_next(&d->r, &tok, d->err)))
+            return rc;
+        if (!f) {
+            if (d->o->reject_unknown)
+                return JSON_FAIL(d->err, CODEC_D_CORRUPT, key_at, "unknown field '%.*s' (%s)",
+                                 (int)(k.len > 64 ? 64 : k.len), k.ptr, t->name);
+            if ((rc = codec_json_skip(&d->r, tok, d->err)))
+                return rc;
+            continue;
+        }
+        size_t i = codec_type_field_index(t, f);
+        if (seen[i / 64] >> (i % 64) & 1) {
+            if (!d->o->allow_duplicates)
+                return JSON_FAIL(d->err, CODEC_D_CORRUPT, key_at, "duplicate key '%s' (%s)",
+                                 f->name, t->name);
+            memset(v + f->offset, 0, f->size);
+        }
+        seen[i / 64] |= 1ull << (i % 64);
+        if ((rc = dec_any(d, f->type, v + f->offset, tok)))
+            return rc;
+    }
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < t->count; i++) {
+        const codec_field *f = &t->fields[i];
+        bool required = (f->flags & CODEC_FIELD_REQUIRED) ||
+                        (d->o->require_all && f->type->kind != CODEC_T_OPTIONAL);
+        if (required && !(seen[i / 64] >> (i % 64) & 1))
+            return JSON_FAIL(d->err, CODEC_D_CORRUPT, d->r.token_offset,
+                             "missing field '%s' (%s)", f->name, t->name);
+    }
+    return CODEC_OK;
+}
+
+static int dec_list(dec *d, const codec_type *t, codec_list *l)
+{
+    size_t esz = t->elem->size, cap = 0, count = 0;
+    uint8_t *items = NULL;
+    codec_json_token tok;
+    int rc;
+    while (!(rc = codec_json_next(&d->r, &tok, d->err)) && tok != CODEC_JSON_ARRAY_END) {
+        if (count == d->o->max_elements)
+            return dec_fail(d, CODEC_D_LIMIT, "more items than max-elements", t);
+        if (!(items = json_grow(d->arena, items, count, &cap, esz)))
+            return JSON_NOMEM(d->err);
+        memset(items + count * esz, 0, esz);
+        if ((rc = dec_any(d, t->elem, items + count * esz, tok)))
+            return rc;
+        count++;
+    }
+    l->items = items;
+    l->count = count;
+    return rc;
+}
+
+/* Parses the text of a map key into a key of type k. */
+static int parse_key(dec *d, const codec_type *k, codec_string s, void *out)
+{
+    switch (k->kind) {
+    case CODEC_T_STRING: return dec_string(d, out);
+    case CODEC_T_BOOL:
+        if (s.len == 4 && memcmp(s.ptr, "true", 4) == 0)
+            *(bool *)out = true;
+        else if (!(s.len == 5 && memcmp(s.ptr, "false", 5) == 0))
+            return -1;
+        return 0;
+    case CODEC_T_ENUM: {
+        const codec_enum_value *ev = codec_enum_by_name(k, s.ptr, s.len);
+        if (!ev)
+            return -1;
+        *(int32_t *)out = ev->number;
+        return 0;
+    }
+    case CODEC_T_UUID: return json_parse_uuid(s.ptr, s.len, out);
+    case CODEC_T_DATE: return json_parse_date(s.ptr, s.len, out);
+    default: {
+        /* Integer keys: the same grammar and range rules as number values. */
+        codec_json_reader kr;
+        codec_json_token tok;
+        codec_json_reader_init(&kr, (const uint8_t *)s.ptr, s.len, NULL, NULL);
+        if (codec_json_next(&kr, &tok, NULL) || tok != CODEC_JSON_NUMBER ||
+            codec_json_next(&kr, &tok, NULL) || tok != CODEC_JSON_END)
+            return -1;
+        int64_t i;
+        uint64_t u;
+        if (codec_kind_is_signed(k->kind))
+            return codec_json_reader_int64(&kr, &i) ? -1 : codec_int_store(k->kind, out, i);
+        return codec_json_reader_uint64(&kr, &u) ? -1 : codec_uint_store(k->kind, out, u);
+    }
+    }
+}
+
+static int dec_map(dec *d, const codec_type *t, codec_map *m)
+{
+    size_t ksz = t->key->size, vsz = t->elem->size, kcap = 0, vcap = 0, count = 0;
+    uint8_t *keys = NULL, *values = NULL;
+    codec_json_token tok;
+    int rc;
+    while (!(rc = codec_json_next(&d->r, &tok, d->err)) && tok == CODEC_JSON_KEY) {
+        if (count == d->o->max_elements)
+            return dec_fail(d, CODEC_D_LIMIT, "more entries than max-elements", t);
+        if (!(keys = json_grow(d->arena, keys, count, &kcap, ksz)) ||
+            !(values = json_grow(d->arena, values, count, &vcap, vsz)))
+            return JSON_NOMEM(d->err);
+        memset(keys + count * ksz, 0, ksz);
+        memset(values + count * vsz, 0, vsz);
+        rc = parse_key(d, t->key, d->r.text, keys + count * ksz);
+        if (rc == CODEC_E_NOMEM)
+            return rc;
+        if (rc)
+            return dec_fail(d, CODEC_D_CORRUPT, "map key is not a valid key", t->key);
+        if ((rc = codec_json_next(&d->r, &tok, d->err)) ||
+            (rc = dec_any(d, t->elem, values + count * vsz, tok)))
+            return rc;
+        count++;
+    }
+    if (rc)
+        return rc;
+    if (!d->o->allow_duplicates) {
+        long dup = json_find_duplicate(keys, ksz, count,
+                                       t->key->kind == CODEC_T_STRING ? 0 : ksz, d->arena);
+        if (dup == -2)
+            return JSON_NOMEM(d->err);
+        if (dup >= 0)
+            return dec_fail(d, CODEC_D_CORRUPT, "duplicate map key", t);
+    }
+    m->keys = keys;
+    m->values = values;
+    m->count = count;
+    return CODEC_OK;
+}
+
+static int dec_xmap(dec *d, const codec_type *t, void *v, codec_json_token tok)
+{
+    _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
+    size_t at = d->r.token_offset;
+    memset(wire, 0, t->xmap->wire->size);
+    int rc = dec_any(d, t->xmap->wire, wire, tok);
+    if (rc)
+        return rc;
+    if (t->xmap->from_wire(t->xmap->ctx, wire, v, d->arena))
+        return JSON_FAIL(d->err, CODEC_D_CORRUPT, at, "value rejected by the %s adapter",
+                         t->name);
+    return CODEC_OK;
+}
+
+static int dec_number(dec *d, const codec_type *t, void *v)
+{
+    if (codec_kind_is_signed(t->kind) || codec_kind_is_unsigned(t->kind)) {
+        int64_t i;
+        uint64_t u;
+        if (!d->r.number_is_int)
+            return dec_fail(d, CODEC_D_CORRUPT, "expected an integer", t);
+        int bad = codec_kind_is_signed(t->kind)
+                      ? codec_json_reader_int64(&d->r, &i) || codec_int_store(t->kind, v, i)
+                      : codec_json_reader_uint64(&d->r, &u) || codec_uint_store(t->kind, v, u);
+        return bad ? dec_fail(d, CODEC_D_CORRUPT, "integer out of range", t) : CODEC_OK;
+    }
+    double x;
+    if (codec_json_reader_double(&d->r, &x))
+        return dec_fail(d, CODEC_D_CORRUPT, "number out of range", t);
+    if (t->kind == CODEC_T_FLOAT) {
+        float f = (float)x;
+        if (isinf(f))
+            return dec_fail(d, CODEC_D_CORRUPT, "number out of range", t);
+        *(float *)v = f;
+    } else {
+        *(double *)v = x;
+    }
+    return CODEC_OK;
+}
+
+static int dec_text_leaf(dec *d, const codec_type *t, void *v)
+{
+    codec_string s = d->r.text;
+    switch (t->kind) {
+    case CODEC_T_STRING: return dec_string(d, v);
+    case CODEC_T_ENUM: {
+        const codec_enum_value *ev = codec_enum_by_name(t, s.ptr, s.len);
+        if (!ev)
+            return dec_fail(d, CODEC_D_CORRUPT, "unknown enum name", t);
+        *(int32_t *)v = ev->number;
+        return CODEC_OK;
+    }
+    case CODEC_T_BYTES: {
+        uint8_t *p = codec_arena_alloc(d->arena, s.len / 4 * 3 + 1, 1);
+        size_t n;
+        if (!p)
+            return JSON_NOMEM(d->err);
+        if (json_base64_decode(s.ptr, s.len, p, &n))
+            return dec_fail(d, CODEC_D_CORRUPT, "invalid base64", t);
+        *(codec_bytes *)v = (codec_bytes){p, n};
+        return CODEC_OK;
+    }
+    case CODEC_T_UUID:
+        return json_parse_uuid(s.ptr, s.len, v) ? dec_fail(d, CODEC_D_CORRUPT, "invalid UUID", t)
+                                                 : CODEC_OK;
+    case CODEC_T_DATE:
+        return json_parse_date(s.ptr, s.len, v) ? dec_fail(d, CODEC_D_CORRUPT, "invalid date", t)
+                                                 : CODEC_OK;
+    case CODEC_T_TIMESTAMP:
+        return json_parse_timestamp(s.ptr, s.len, v)
+                   ? dec_fail(d, CODEC_D_CORRUPT, "invalid RFC 3339 timestamp", t)
+                   : CODEC_OK;
+    default:
+        return dec_fail(d, CODEC_D_CORRUPT, "unexpected string", t);
+    }
+}
+
+static bool wants_string(codec_type_kind k)
+{
+    return k == CODEC_T_STRING || k == CODEC_T_ENUM || k == CODEC_T_BYTES || k == CODEC_T_UUID ||
+           k == CODEC_T_DATE || k == CODEC_T_TIMESTAMP;
+}
+
+static int dec_any(dec *d, const codec_type *t, void *v, codec_json_token tok)
+{
+    switch (t->kind) {
+    case CODEC_T_STRUCT:
+        if (tok != CODEC_JSON_OBJECT_START)
+            return dec_fail(d, CODEC_D_CORRUPT, "expected an object", t);
+        return dec_struct(d, t, v);
+    case CODEC_T_LIST:
+        if (tok != CODEC_JSON_ARRAY_START)
+            return dec_fail(d, CODEC_D_CORRUPT, "expected an array", t);
+        return dec_list(d, t, v);
+    case CODEC_T_MAP:
+        if (tok != CODEC_JSON_OBJECT_START)
+            return dec_fail(d, CODEC_D_CORRUPT, "expected an object", t);
+        return dec_map(d, t, v);
+    case CODEC_T_OPTIONAL:
+        if (tok == CODEC_JSON_NULL) {
+            memset(v, 0, t->size);
+            return CODEC_OK;
+        }
+        *(bool *)v = true;
+        return dec_any(d, t->elem, (uint8_t *)v + t->value_offset, tok);
+    case CODEC_T_XMAP: return dec_xmap(d, t, v, tok);
+    case CODEC_T_VALUE: return json_read_value(&d->r, tok, v, d->o, d->err);
+    case CODEC_T_BOOL:
+        if (tok != CODEC_JSON_TRUE && tok != CODEC_JSON_FALSE)
+            return dec_fail(d, CODEC_D_CORRUPT, "expected true or false", t);
+        *(bool *)v = tok == CODEC_JSON_TRUE;
+        return CODEC_OK;
+    case CODEC_T_DECIMAL: {
+        if (tok != CODEC_JSON_NUMBER)
+            return dec_fail(d, CODEC_D_CORRUPT, "expected a number", t);
+        return dec_string(d, v);
+    }
+    default:
+        if (wants_string(t->kind)) {
+            if (tok != CODEC_JSON_STRING)
+                return dec_fail(d, CODEC_D_CORRUPT, "expected a string", t);
+            return dec_text_leaf(d, t, v);
+        }
+        if (tok != CODEC_JSON_NUMBER)
+            return dec_fail(d, CODEC_D_CORRUPT, "expected a number", t);
+        return dec_number(d, t, v);
+    }
+}
+
+int json_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
+                      const codec_json_options *o, codec_arena *arena, codec_error *err)
+{
+    if (n > o->max_size)
+        return JSON_FAIL(err, CODEC_D_LIMIT, 0, "document of %zu bytes exceeds max-size (%zu)",
+                         n, o->max_size);
+    dec d = {.o = o, .arena = arena, .err = err};
+    codec_json_reader_init(&d.r, in, n, arena, o);
+    memset(value, 0, t->size);
+    codec_json_token tok;
+    int rc = codec_json_next(&d.r, &tok, err);
+    if (!rc)
+        rc = dec_any(&d, t, value, tok);
+    if (!rc)
+        rc = codec_json_next(&d.r, &tok, err);
+    return rc;
+}

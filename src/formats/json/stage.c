@@ -1,0 +1,131 @@
+/* stage.c — the `json` backend stage and codec_json(). The stage state is
+ * the resolved option block; the type is checked once, here. */
+#include "compose/stage_internal.h"
+#include "formats/json/json_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void json_options_resolve(const codec_json_options *in, codec_json_options *out)
+{
+    static const codec_json_options zero;
+    *out = in ? *in : zero;
+    if (!out->max_depth)
+        out->max_depth = CODEC_JSON_DEFAULT_MAX_DEPTH;
+    if (out->max_depth > CODEC_JSON_MAX_DEPTH_LIMIT)
+        out->max_depth = CODEC_JSON_MAX_DEPTH_LIMIT;
+    if (!out->max_size)
+        out->max_size = CODEC_JSON_DEFAULT_MAX_SIZE;
+    if (!out->max_string)
+        out->max_string = CODEC_JSON_DEFAULT_MAX_STRING;
+    if (!out->max_elements)
+        out->max_elements = CODEC_JSON_DEFAULT_MAX_ELEMENTS;
+}
+
+static int json_encode_value(const codec_stage *s, const void *value, codec_buf *out,
+                             codec_error *err)
+{
+    size_t base = out->len;
+    int rc = json_encode_typed(s->type, value, s->state, out, err);
+    if (rc)
+        out->len = base;
+    return rc;
+}
+
+static int json_decode_value(const codec_stage *s, const uint8_t *src, size_t n,
+                             void *value_out, codec_arena *arena, codec_error *err)
+{
+    return json_decode_typed(s->type, src, n, value_out, s->state, arena, err);
+}
+
+static void json_destroy(codec_stage *s)
+{
+    const codec_allocator *a = codec_default_allocator();
+    a->release(a->ctx, s->state, sizeof(codec_json_options));
+}
+
+static const codec_stage_ops json_ops = {
+    .encode_value = json_encode_value,
+    .decode_value = json_decode_value,
+    .destroy = json_destroy,
+};
+
+static int read_options(codec_args *a, codec_json_options *o, codec_error *err)
+{
+    static const char *const styles[] = {"compact", "pretty", NULL};
+    static const char *const unknown[] = {"skip", "reject", NULL};
+    static const char *const require[] = {"none", "all", NULL};
+    static const char *const dups[] = {"reject", "allow", NULL};
+    size_t style, unk, req, dup, depth, elements;
+    int rc;
+    if ((rc = codec_args_choice(a, "style", true, styles, 0, &style, err)) ||
+        (rc = codec_args_choice(a, "unknown", false, unknown, 0, &unk, err)) ||
+        (rc = codec_args_choice(a, "require", false, require, 0, &req, err)) ||
+        (rc = codec_args_choice(a, "duplicates", false, dups, 0, &dup, err)) ||
+        (rc = codec_args_size(a, "max-depth", false, CODEC_JSON_DEFAULT_MAX_DEPTH, 1,
+                              CODEC_JSON_MAX_DEPTH_LIMIT, &depth, err)) ||
+        (rc = codec_args_size(a, "max-size", false, CODEC_JSON_DEFAULT_MAX_SIZE, 1, SIZE_MAX,
+                              &o->max_size, err)) ||
+        (rc = codec_args_size(a, "max-string", false, CODEC_JSON_DEFAULT_MAX_STRING, 0,
+                              SIZE_MAX, &o->max_string, err)) ||
+        (rc = codec_args_size(a, "max-elements", false, CODEC_JSON_DEFAULT_MAX_ELEMENTS, 0,
+                              SIZE_MAX, &elements, err)))
+        return rc;
+    o->pretty = style == 1;
+    o->reject_unknown = unk == 1;
+    o->require_all = req == 1;
+    o->allow_duplicates = dup == 1;
+    o->max_depth = depth;
+    o->max_elements = elements;
+    return CODEC_OK;
+}
+
+int codec_stage_ctor_json(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
+{
+    codec_json_options o = {0};
+    int rc = read_options(a, &o, err);
+    if (rc)
+        return rc;
+    if ((rc = codec_type_check(t, err)))
+        return rc;
+    const codec_allocator *al = codec_default_allocator();
+    codec_json_options *state = al->alloc(al->ctx, sizeof *state);
+    if (!state)
+        return codec_error_set(err, CODEC_E_NOMEM, 0, "json", CODEC_NO_OFFSET, "out of memory");
+    json_options_resolve(&o, state);
+    s->ops = &json_ops;
+    s->state = state;
+    s->type = t;
+    return CODEC_OK;
+}
+
+codec *codec_json(const codec_type *t, const codec_json_options *o, codec_error *err)
+{
+    codec_json_options r;
+    json_options_resolve(o, &r);
+    char args[256];
+    /* The spec text is what codec_spec() shows; defaults are left out. */
+    int n = snprintf(args, sizeof args, "%s", r.pretty ? "pretty" : "");
+    const struct {
+        bool on;
+        const char *text;
+    } flags[] = {{r.reject_unknown, "unknown=reject"},
+                 {r.require_all, "require=all"},
+                 {r.allow_duplicates, "duplicates=allow"}};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (flags[i].on)
+            n += snprintf(args + n, sizeof args - (size_t)n, "%s%s", n ? "," : "",
+                          flags[i].text);
+    const struct {
+        size_t value, def;
+        const char *key;
+    } limits[] = {{r.max_depth, CODEC_JSON_DEFAULT_MAX_DEPTH, "max-depth"},
+                  {r.max_size, CODEC_JSON_DEFAULT_MAX_SIZE, "max-size"},
+                  {r.max_string, CODEC_JSON_DEFAULT_MAX_STRING, "max-string"},
+                  {r.max_elements, CODEC_JSON_DEFAULT_MAX_ELEMENTS, "max-elements"}};
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
+        if (limits[i].value != limits[i].def)
+            n += snprintf(args + n, sizeof args - (size_t)n, "%s%s=%zu", n ? "," : "",
+                          limits[i].key, limits[i].value);
+    return codec_make("json", args, t, err);
+}

@@ -1,0 +1,213 @@
+/* value.c — schemaless JSON: codec_value trees to text and back. */
+#include "formats/json/json_internal.h"
+
+#include <string.h>
+
+/* Turns a writer status into a filled error. */
+static int writer_status(int rc, const codec_value *v, codec_error *err)
+{
+    if (rc == CODEC_E_NOMEM)
+        return JSON_NOMEM(err);
+    if (rc)
+        return codec_error_set(err, rc, 0, "json", CODEC_NO_OFFSET,
+                               "value of kind %d: NaN, infinity or invalid UTF-8", (int)v->kind);
+    return CODEC_OK;
+}
+
+static int write_members(codec_json_writer *w, const codec_value *v, codec_error *err)
+{
+    int rc = writer_status(codec_json_write_object_start(w), v, err);
+    for (size_t i = 0; i < v->as.object.count && !rc; i++) {
+        const codec_member *m = &v->as.object.members[i];
+        rc = writer_status(codec_json_write_key(w, m->key.ptr ? m->key.ptr : "", m->key.len), v,
+                           err);
+        if (!rc)
+            rc = json_write_value(w, &m->value, err);
+    }
+    return rc ? rc : writer_status(codec_json_write_object_end(w), v, err);
+}
+
+int json_write_value(codec_json_writer *w, const codec_value *v, codec_error *err)
+{
+    int rc;
+    switch (v->kind) {
+    case CODEC_V_NULL: rc = codec_json_write_null(w); break;
+    case CODEC_V_BOOL: rc = codec_json_write_bool(w, v->as.b); break;
+    case CODEC_V_INT: rc = codec_json_write_int64(w, v->as.i); break;
+    case CODEC_V_UINT: rc = codec_json_write_uint64(w, v->as.u); break;
+    case CODEC_V_DOUBLE: rc = codec_json_write_double(w, v->as.d); break;
+    case CODEC_V_STRING:
+        rc = codec_json_write_string(w, v->as.s.ptr ? v->as.s.ptr : "", v->as.s.len);
+        break;
+    case CODEC_V_BYTES: rc = json_write_base64(w, &v->as.bytes); break;
+    case CODEC_V_ARRAY:
+        rc = writer_status(codec_json_write_array_start(w), v, err);
+        for (size_t i = 0; i < v->as.array.count && !rc; i++)
+            rc = json_write_value(w, &v->as.array.items[i], err);
+        return rc ? rc : writer_status(codec_json_write_array_end(w), v, err);
+    case CODEC_V_OBJECT:
+        return write_members(w, v, err);
+    default:
+        rc = CODEC_E_INVALID_VALUE;
+    }
+    return writer_status(rc, v, err);
+}
+
+static int read_number(codec_json_reader *r, codec_value *out, codec_error *err)
+{
+    if (!codec_json_reader_int64(r, &out->as.i)) {
+        out->kind = CODEC_V_INT;
+    } else if (!codec_json_reader_uint64(r, &out->as.u)) {
+        out->kind = CODEC_V_UINT;
+    } else if (!codec_json_reader_double(r, &out->as.d)) {
+        out->kind = CODEC_V_DOUBLE;
+    } else {
+        return JSON_FAIL(err, CODEC_D_CORRUPT, r->token_offset, "number out of range");
+    }
+    return CODEC_OK;
+}
+
+static int read_array(codec_json_reader *r, codec_value *out, const codec_json_options *o,
+                      codec_error *err)
+{
+    codec_value *items = NULL;
+    size_t count = 0, cap = 0;
+    codec_json_token tok;
+    int rc;
+    while (!(rc = codec_json_next(r, &tok, err)) && tok != CODEC_JSON_ARRAY_END) {
+        if (count == o->max_elements)
+            return JSON_FAIL(err, CODEC_D_LIMIT, r->token_offset, "more items than max-elements");
+        if (!(items = json_grow(r->arena, items, count, &cap, sizeof *items)))
+            return JSON_NOMEM(err);
+        if ((rc = json_read_value(r, tok, &items[count], o, err)))
+            return rc;
+        count++;
+    }
+    out->kind = CODEC_V_ARRAY;
+    out->as.array.items = items;
+    out->as.array.count = count;
+    return rc;
+}
+
+static int read_object(codec_json_reader *r, codec_value *out, const codec_json_options *o,
+                       codec_error *err)
+{
+    codec_member *members = NULL;
+    size_t count = 0, cap = 0, start = r->token_offset;
+    codec_json_token tok;
+    int rc;
+    while (!(rc = codec_json_next(r, &tok, err)) && tok == CODEC_JSON_KEY) {
+        if (count == o->max_elements)
+            return JSON_FAIL(err, CODEC_D_LIMIT, r->token_offset,
+                             "more members than max-elements");
+        if (!(members = json_grow(r->arena, members, count, &cap, sizeof *members)))
+            return JSON_NOMEM(err);
+        codec_member *m = &members[count];
+        m->key = json_keep_text(r, r->arena, r->text);
+        if (m->key.len == SIZE_MAX)
+            return JSON_NOMEM(err);
+        if ((rc = codec_json_next(r, &tok, err)) || (rc = json_read_value(r, tok, &m->value, o, err)))
+            return rc;
+        count++;
+    }
+    if (rc)
+        return rc;
+    if (!o->allow_duplicates) {
+        long dup = json_find_duplicate(members, sizeof *members, count, 0, r->arena);
+        if (dup == -2)
+            return JSON_NOMEM(err);
+        if (dup >= 0)
+            return JSON_FAIL(err, CODEC_D_CORRUPT, start, "duplicate key '%.*s' in an object",
+                             (int)(members[dup].key.len > 64 ? 64 : members[dup].key.len),
+                             members[dup].key.ptr);
+    }
+    out->kind = CODEC_V_OBJECT;
+    out->as.object.members = members;
+    out->as.object.count = count;
+    return CODEC_OK;
+}
+
+int json_read_value(codec_json_reader *r, codec_json_token tok, codec_value *out,
+                    const codec_json_options *o, codec_error *err)
+{
+    memset(out, 0, sizeof *out);
+    switch (tok) {
+    case CODEC_JSON_NULL: return CODEC_OK;
+    case CODEC_JSON_TRUE:
+    case CODEC_JSON_FALSE:
+        out->kind = CODEC_V_BOOL;
+        out->as.b = tok == CODEC_JSON_TRUE;
+        return CODEC_OK;
+    case CODEC_JSON_NUMBER: return read_number(r, out, err);
+    case CODEC_JSON_STRING:
+        out->kind = CODEC_V_STRING;
+        out->as.s = json_keep_text(r, r->arena, r->text);
+        return out->as.s.len == SIZE_MAX ? JSON_NOMEM(err) : CODEC_OK;
+    case CODEC_JSON_ARRAY_START: return read_array(r, out, o, err);
+    case CODEC_JSON_OBJECT_START: return read_object(r, out, o, err);
+    default:
+        return JSON_FAIL(err, CODEC_D_CORRUPT, r->token_offset, "expected a value");
+    }
+}
+
+/* ---------------------------------------------------------------------------
+ * Duplicate keys
+ * ------------------------------------------------------------------------ */
+
+static const uint8_t *key_bytes(const void *keys, size_t stride, size_t i, size_t raw_size,
+                                size_t *len)
+{
+    const uint8_t *k = (const uint8_t *)keys + i * stride;
+    if (raw_size) {
+        *len = raw_size;
+        return k;
+    }
+    const codec_string *s = (const codec_string *)k;
+    *len = s->len;
+    return (const uint8_t *)s->ptr;
+}
+
+static bool same_key(const void *keys, size_t stride, size_t a, size_t b, size_t raw_size)
+{
+    size_t la, lb;
+    const uint8_t *ka = key_bytes(keys, stride, a, raw_size, &la);
+    const uint8_t *kb = key_bytes(keys, stride, b, raw_size, &lb);
+    return la == lb && (la == 0 || memcmp(ka, kb, la) == 0);
+}
+
+long json_find_duplicate(const void *keys, size_t stride, size_t n, size_t raw_size,
+                         codec_arena *arena)
+{
+    if (n <= 16) {
+        for (size_t i = 1; i < n; i++)
+            for (size_t j = 0; j < i; j++)
+                if (same_key(keys, stride, i, j, raw_size))
+                    return (long)i;
+        return -1;
+    }
+    if (n >= UINT32_MAX / 2)
+        return -2;
+    size_t size = 32;
+    while (size < n * 2)
+        size <<= 1;
+    uint32_t *table = codec_arena_alloc(arena, size * sizeof *table, 4);
+    if (!table)
+        return -2;
+    memset(table, 0, size * sizeof *table);
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        const uint8_t *k = key_bytes(keys, stride, i, raw_size, &len);
+        uint64_t h = 1469598103934665603ull;
+        for (size_t b = 0; b < len; b++)
+            h = (h ^ k[b]) * 1099511628211ull;
+        for (size_t j = (size_t)h & (size - 1);; j = (j + 1) & (size - 1)) {
+            if (!table[j]) {
+                table[j] = (uint32_t)i + 1;
+                break;
+            }
+            if (same_key(keys, stride, table[j] - 1, i, raw_size))
+                return (long)i;
+        }
+    }
+    return -1;
+}
