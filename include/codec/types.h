@@ -202,7 +202,7 @@ CODEC_API extern const codec_type codec_type_bool, codec_type_int8, codec_type_i
     codec_type_int32, codec_type_int64, codec_type_uint8, codec_type_uint16,
     codec_type_uint32, codec_type_uint64, codec_type_float, codec_type_double,
     codec_type_string, codec_type_bytes, codec_type_uuid, codec_type_date,
-    codec_type_timestamp, codec_type_decimal;
+    codec_type_timestamp, codec_type_decimal, codec_type_value;
 
 #define CODEC_BOOL (&codec_type_bool)
 #define CODEC_INT8 (&codec_type_int8)
@@ -221,6 +221,7 @@ CODEC_API extern const codec_type codec_type_bool, codec_type_int8, codec_type_i
 #define CODEC_DATE (&codec_type_date)
 #define CODEC_TIMESTAMP (&codec_type_timestamp)
 #define CODEC_DECIMAL (&codec_type_decimal)
+#define CODEC_VALUE (&codec_type_value)   /* a codec_value field (schemaless) */
 
 /* ---------------------------------------------------------------------------
  * Declaration macros (each defines a `static const codec_type IDENT`)
@@ -395,7 +396,7 @@ struct codec_member {
 
 /** codec_value_type() — the descriptor of `codec_value`, for schemaless
  * codecs: codec_parse("json | zstd", codec_value_type(), &err) encodes from
- * and decodes to a codec_value. Never NULL. */
+ * and decodes to a codec_value. Never NULL; the same as CODEC_VALUE. */
 CODEC_API const codec_type *codec_value_type(void);
 
 /** codec_value_get() — the value of the first member named key[0..len) of

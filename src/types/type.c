@@ -24,13 +24,11 @@ LEAF(codec_type_date, CODEC_T_DATE, codec_date, "date");
 LEAF(codec_type_timestamp, CODEC_T_TIMESTAMP, codec_timestamp, "timestamp");
 LEAF(codec_type_decimal, CODEC_T_DECIMAL, codec_string, "decimal");
 
-static const codec_type value_type = {
-    .kind = CODEC_T_VALUE, .name = "value", .size = sizeof(codec_value),
-    .align = alignof(codec_value)};
+LEAF(codec_type_value, CODEC_T_VALUE, codec_value, "value");
 
 const codec_type *codec_value_type(void)
 {
-    return &value_type;
+    return &codec_type_value;
 }
 
 const codec_value *codec_value_get(const codec_value *v, const char *key, size_t len)

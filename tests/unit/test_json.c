@@ -169,8 +169,415 @@ static void test_options(void)
     codec_buf_free(&out);
 }
 
+/* ---------------------------------------------------------------------------
+ * Every kind
+ * ------------------------------------------------------------------------ */
+
+typedef enum color { RED = 1, GREEN = 2, BLUE = 40 } color;
+CODEC_ENUM(color_type, {"RED", RED}, {"GREEN", GREEN}, {"BLUE", BLUE});
+
+/* An xmap: a C `struct cents { int64_t v; }` travels as the string "12.34". */
+typedef struct cents {
+    int64_t v;
+} cents;
+
+static int cents_to_wire(void *ctx, const void *c_value, void *wire, char *scratch)
+{
+    (void)ctx;
+    int64_t v = ((const cents *)c_value)->v;
+    if (v < 0)
+        return -1;
+    int n = snprintf(scratch, CODEC_XMAP_SCRATCH, "%lld.%02lld", (long long)(v / 100),
+                     (long long)(v % 100));
+    *(codec_string *)wire = (codec_string){scratch, (size_t)n};
+    return 0;
+}
+
+static int cents_from_wire(void *ctx, const void *wire, void *c_value, codec_arena *arena)
+{
+    (void)ctx, (void)arena;
+    const codec_string *s = wire;
+    char tmp[32];
+    if (s->len >= sizeof tmp)
+        return -1;
+    memcpy(tmp, s->ptr, s->len);
+    tmp[s->len] = 0;
+    long long whole, frac;
+    if (sscanf(tmp, "%lld.%2lld", &whole, &frac) != 2)
+        return -1;
+    ((cents *)c_value)->v = whole * 100 + frac;
+    return 0;
+}
+
+static const codec_xmap cents_xmap = {CODEC_STRING, cents_to_wire, cents_from_wire, NULL};
+CODEC_XMAP(cents_type, cents, &cents_xmap);
+
+typedef struct all_kinds {
+    bool b;
+    int8_t i8;
+    int16_t i16;
+    int32_t i32;
+    int64_t i64;
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    float f;
+    double d;
+    codec_string s;
+    codec_bytes bytes;
+    int32_t color;
+    CODEC_LIST_OF(int64_t) ints;
+    CODEC_MAP_OF(codec_string, double) weights;
+    CODEC_MAP_OF(int32_t, bool) flags;
+    CODEC_OPTIONAL_OF(int32_t) maybe;
+    CODEC_OPTIONAL_OF(codec_string) note;
+    codec_uuid id;
+    codec_date day;
+    codec_timestamp at;
+    codec_string amount;
+    cents price;
+    codec_value extra;
+    CODEC_LIST_OF(CODEC_OPTIONAL_OF(double)) holes;
+} all_kinds;
+
+CODEC_LIST(i64_list_type, CODEC_INT64);
+CODEC_MAP(weights_type, CODEC_STRING, CODEC_DOUBLE);
+CODEC_MAP(flags_type, CODEC_INT32, CODEC_BOOL);
+CODEC_OPTIONAL(maybe_type, int32_t, CODEC_INT32);
+CODEC_OPTIONAL(note_type, codec_string, CODEC_STRING);
+CODEC_OPTIONAL(opt_double_type, double, CODEC_DOUBLE);
+CODEC_LIST(holes_type, &opt_double_type);
+
+CODEC_STRUCT(all_kinds_type, all_kinds,
+             CODEC_FIELD(all_kinds, b, 1, CODEC_BOOL),
+             CODEC_FIELD(all_kinds, i8, 2, CODEC_INT8),
+             CODEC_FIELD(all_kinds, i16, 3, CODEC_INT16),
+             CODEC_FIELD(all_kinds, i32, 4, CODEC_INT32),
+             CODEC_FIELD(all_kinds, i64, 5, CODEC_INT64),
+             CODEC_FIELD(all_kinds, u8, 6, CODEC_UINT8),
+             CODEC_FIELD(all_kinds, u16, 7, CODEC_UINT16),
+             CODEC_FIELD(all_kinds, u32, 8, CODEC_UINT32),
+             CODEC_FIELD(all_kinds, u64, 9, CODEC_UINT64),
+             CODEC_FIELD(all_kinds, f, 10, CODEC_FLOAT),
+             CODEC_FIELD(all_kinds, d, 11, CODEC_DOUBLE),
+             CODEC_FIELD(all_kinds, s, 12, CODEC_STRING),
+             CODEC_FIELD(all_kinds, bytes, 13, CODEC_BYTES),
+             CODEC_FIELD(all_kinds, color, 14, &color_type),
+             CODEC_FIELD(all_kinds, ints, 15, &i64_list_type),
+             CODEC_FIELD(all_kinds, weights, 16, &weights_type),
+             CODEC_FIELD(all_kinds, flags, 17, &flags_type),
+             CODEC_FIELD(all_kinds, maybe, 18, &maybe_type),
+             CODEC_FIELD(all_kinds, note, 19, &note_type),
+             CODEC_FIELD(all_kinds, id, 20, CODEC_UUID),
+             CODEC_FIELD(all_kinds, day, 21, CODEC_DATE),
+             CODEC_FIELD(all_kinds, at, 22, CODEC_TIMESTAMP),
+             CODEC_FIELD(all_kinds, amount, 23, CODEC_DECIMAL),
+             CODEC_FIELD(all_kinds, price, 24, &cents_type),
+             CODEC_FIELD(all_kinds, extra, 25, CODEC_VALUE),
+             CODEC_FIELD(all_kinds, holes, 26, &holes_type));
+
+/* Doubles worth testing: subnormals, extremes, integers above 2^53. */
+static double random_double(uint64_t *rng)
+{
+    static const double special[] = {0.0, -0.0, 5e-324, -5e-324, 2.2250738585072009e-308,
+                                     2.2250738585072014e-308, DBL_MAX, -DBL_MAX, 9007199254740993.0,
+                                     18446744073709551616.0, 0.1, 1e21, 1e-7, 123456789012345680.0};
+    uint64_t r = check_rand(rng);
+    if (r % 4 == 0)
+        return special[(r >> 8) % (sizeof special / sizeof special[0])];
+    double d;
+    uint64_t bits = check_rand(rng);
+    memcpy(&d, &bits, 8);
+    return isfinite(d) ? d : (double)(int64_t)bits;
+}
+
+static char text_pool[1 << 16];
+static size_t text_used;
+
+/* A random UTF-8 string with escapes-worthy characters. */
+static codec_string random_text(uint64_t *rng)
+{
+    static const char *const parts[] = {"a", "Z", "\"", "\\", "/", "\n", "\t", "\x01", "\x1f",
+                                        "\x7f", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80",
+                                        " ", "\xef\xbf\xbf", "\0"};
+    size_t n = check_rand(rng) % 12, start = text_used;
+    for (size_t i = 0; i < n; i++) {
+        const char *p = parts[check_rand(rng) % 16];
+        size_t len = p[0] ? strlen(p) : 1;
+        memcpy(text_pool + text_used, p, len);
+        text_used += len;
+    }
+    return (codec_string){text_pool + start, text_used - start};
+}
+
+static void random_all_kinds(all_kinds *v, uint64_t *rng, void *store)
+{
+    memset(v, 0, sizeof *v);
+    uint64_t r = check_rand(rng);
+    v->b = r & 1;
+    v->i8 = (int8_t)r;
+    v->i16 = (int16_t)(r >> 8);
+    v->i32 = (int32_t)(r >> 16);
+    v->i64 = (int64_t)check_rand(rng) >> (r % 64);
+    v->u8 = (uint8_t)(r >> 24);
+    v->u16 = (uint16_t)(r >> 32);
+    v->u32 = (uint32_t)(r >> 20);
+    v->u64 = check_rand(rng) >> (r % 64);
+    double fd = random_double(rng);
+    v->f = fabs(fd) < FLT_MAX ? (float)fd : (float)(r % 1000) / 7.0f;
+    v->d = random_double(rng);
+    v->s = random_text(rng);
+    uint8_t *bytes = store;
+    size_t nb = r % 9;
+    for (size_t i = 0; i < nb; i++)
+        bytes[i] = (uint8_t)check_rand(rng);
+    v->bytes = (codec_bytes){bytes, nb};
+    v->color = (int32_t[]){RED, GREEN, BLUE}[r % 3];
+    int64_t *ints = (int64_t *)(bytes + 16);
+    v->ints.count = r % 5;
+    for (size_t i = 0; i < v->ints.count; i++)
+        ints[i] = (int64_t)check_rand(rng);
+    v->ints.items = ints;
+    static codec_string keys[3];
+    static double weights[3];
+    static int32_t fkeys[2];
+    static bool fvals[2];
+    v->weights.count = r % 4;
+    for (size_t i = 0; i < v->weights.count; i++) {
+        char *k = text_pool + text_used;
+        text_used += (size_t)sprintf(k, "k%zu", i);
+        keys[i] = (codec_string){k, strlen(k)};
+        weights[i] = random_double(rng);
+    }
+    v->weights.keys = keys;
+    v->weights.values = weights;
+    fkeys[0] = INT32_MIN, fkeys[1] = (int32_t)r;
+    fvals[0] = true, fvals[1] = false;
+    v->flags.count = fkeys[0] == fkeys[1] ? 1 : 2;
+    v->flags.keys = fkeys;
+    v->flags.values = fvals;
+    v->maybe.has = r >> 40 & 1;
+    v->maybe.value = v->maybe.has ? (int32_t)(r >> 3) : 0;
+    v->note.has = r >> 41 & 1;
+    v->note.value = v->note.has ? random_text(rng) : (codec_string){0};
+    for (int i = 0; i < 16; i++)
+        v->id.bytes[i] = (uint8_t)check_rand(rng);
+    v->day.days = (int32_t)(check_rand(rng) % 2900000) - 719528;
+    v->at.seconds = (int64_t)(check_rand(rng) % 250000000000ull) - 62000000000;
+    v->at.nanos = (int32_t)(check_rand(rng) % 1000000000);
+    if (r & 2)
+        v->at.nanos -= v->at.nanos % 1000000;
+    v->at.offset_minutes = (int32_t)(check_rand(rng) % 2879) - 1439;
+    v->amount = (r & 4) ? CODEC_STR("-12345678901234567890.000000000000000001e-5") : CODEC_STR("0");
+    v->price.v = (int64_t)(check_rand(rng) % 100000000);
+    v->extra.kind = CODEC_V_UINT;
+    v->extra.as.u = UINT64_MAX - (r % 5);
+    static CODEC_OPTIONAL_OF(double) holes[3];
+    holes[0].has = false;
+    holes[1].has = true, holes[1].value = random_double(rng);
+    holes[2].has = true, holes[2].value = -0.0;
+    v->holes.items = (void *)holes;
+    v->holes.count = r % 4;
+}
+
+static bool same_double(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+static bool same_all_kinds(const all_kinds *a, const all_kinds *b)
+{
+    bool ok = a->b == b->b && a->i8 == b->i8 && a->i16 == b->i16 && a->i32 == b->i32 &&
+              a->i64 == b->i64 && a->u8 == b->u8 && a->u16 == b->u16 && a->u32 == b->u32 &&
+              a->u64 == b->u64 && memcmp(&a->f, &b->f, 4) == 0 && same_double(a->d, b->d) &&
+              a->s.len == b->s.len && (a->s.len == 0 || !memcmp(a->s.ptr, b->s.ptr, a->s.len)) &&
+              a->bytes.len == b->bytes.len &&
+              (!a->bytes.len || !memcmp(a->bytes.data, b->bytes.data, a->bytes.len)) &&
+              a->color == b->color && a->ints.count == b->ints.count &&
+              a->weights.count == b->weights.count && a->flags.count == b->flags.count &&
+              a->maybe.has == b->maybe.has && a->maybe.value == b->maybe.value &&
+              a->note.has == b->note.has && a->note.value.len == b->note.value.len &&
+              !memcmp(&a->id, &b->id, 16) && a->day.days == b->day.days &&
+              a->at.seconds == b->at.seconds && a->at.nanos == b->at.nanos &&
+              a->at.offset_minutes == b->at.offset_minutes && a->amount.len == b->amount.len &&
+              !memcmp(a->amount.ptr, b->amount.ptr, a->amount.len) && a->price.v == b->price.v &&
+              b->extra.kind == CODEC_V_UINT && a->extra.as.u == b->extra.as.u &&
+              a->holes.count == b->holes.count;
+    for (size_t i = 0; ok && i < a->ints.count; i++)
+        ok = a->ints.items[i] == b->ints.items[i];
+    for (size_t i = 0; ok && i < a->weights.count; i++)
+        ok = same_double(a->weights.values[i], b->weights.values[i]) &&
+             a->weights.keys[i].len == b->weights.keys[i].len;
+    for (size_t i = 0; ok && i < a->flags.count; i++)
+        ok = a->flags.keys[i] == b->flags.keys[i] && a->flags.values[i] == b->flags.values[i];
+    for (size_t i = 0; ok && i < a->holes.count; i++)
+        ok = a->holes.items[i].has == b->holes.items[i].has &&
+             same_double(a->holes.items[i].value, b->holes.items[i].value);
+    return ok;
+}
+
+static void test_all_kinds(void)
+{
+    codec_error err = {0};
+    const char *specs[] = {"json", "json:pretty"};
+    uint64_t rng = 0x1234567;
+    for (int s = 0; s < 2; s++) {
+        codec *c = codec_parse(specs[s], &all_kinds_type, &err);
+        CHECK(c != NULL);
+        if (!c) {
+            fprintf(stderr, "%s\n", err.message);
+            return;
+        }
+        codec_buf out;
+        codec_buf_init(&out, NULL);
+        codec_arena arena;
+        codec_arena_init(&arena, NULL, 0);
+        int bad = 0;
+        for (int i = 0; i < 2000; i++) {
+            text_used = 0;
+            uint8_t store[64];
+            all_kinds v, back;
+            random_all_kinds(&v, &rng, store);
+            codec_arena_reset(&arena);
+            if (encode_with(c, &v, &out) ||
+                codec_decode(c, out.data, out.len, &back, &arena, &err) ||
+                !same_all_kinds(&v, &back)) {
+                if (bad++ < 3)
+                    fprintf(stderr, "round trip %d: %s\n%.*s\n", i, err.message, (int)out.len,
+                            (const char *)out.data);
+            }
+        }
+        CHECK_INT(bad, 0);
+        codec_arena_free(&arena);
+        codec_buf_free(&out);
+        codec_free(c);
+    }
+}
+
+static void test_kind_text(void)
+{
+    codec_error err = {0};
+    codec *c = codec_parse("json", &all_kinds_type, &err);
+    all_kinds v;
+    memset(&v, 0, sizeof v);
+    v.f = 0.1f;
+    v.d = 12.0;
+    v.s = CODEC_STR("\"\\\x01/\xc3\xa9");
+    v.bytes = (codec_bytes){(const uint8_t *)"\xff\x00", 2};
+    v.color = BLUE;
+    v.id.bytes[0] = 0xAB;
+    v.id.bytes[15] = 0x01;
+    codec_date_from_ymd(2026, 11, 30, &v.day);
+    v.at = (codec_timestamp){1764505800, 500000000, 60};
+    v.amount = CODEC_STR("1.10");
+    v.price.v = 1234;
+    v.maybe.has = true;
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    CHECK_INT(encode_with(c, &v, &out), 0);
+    const char *want =
+        "{\"b\":false,\"i8\":0,\"i16\":0,\"i32\":0,\"i64\":0,\"u8\":0,\"u16\":0,\"u32\":0,"
+        "\"u64\":0,\"f\":0.1,\"d\":12.0,\"s\":\"\\\"\\\\\\u0001/\xc3\xa9\",\"bytes\":\"/wA=\","
+        "\"color\":\"BLUE\",\"ints\":[],\"weights\":{},\"flags\":{},\"maybe\":0,"
+        "\"id\":\"ab000000-0000-0000-0000-000000000001\",\"day\":\"2026-11-30\","
+        "\"at\":\"2025-11-30T13:30:00.500+01:00\",\"amount\":1.10,\"price\":\"12.34\","
+        "\"extra\":null,\"holes\":[]}";
+    CHECK_MEM(out.data, out.len, want, strlen(want));
+    if (out.len != strlen(want) || memcmp(out.data, want, out.len))
+        fprintf(stderr, "got  %.*s\nwant %s\n", (int)out.len, (const char *)out.data, want);
+
+    /* Values that cannot be encoded. */
+    all_kinds bad = v;
+    bad.d = NAN;
+    CHECK_INT(codec_encode(c, &bad, &out, &err), CODEC_E_INVALID_VALUE);
+    bad.d = INFINITY;
+    CHECK_INT(codec_encode(c, &bad, &out, &err), CODEC_E_INVALID_VALUE);
+    bad = v;
+    bad.s = CODEC_STR("\xc3");
+    CHECK_INT(codec_encode(c, &bad, &out, &err), CODEC_E_INVALID_VALUE);
+    bad = v;
+    bad.color = 3;
+    CHECK_INT(codec_encode(c, &bad, &out, &err), CODEC_E_INVALID_VALUE);
+    bad = v;
+    bad.amount = CODEC_STR("01");
+    CHECK_INT(codec_encode(c, &bad, &out, &err), CODEC_E_INVALID_VALUE);
+    bad = v;
+    bad.price.v = -1;
+    size_t before = out.len;
+    CHECK_INT(codec_encode(c, &bad, &out, &err), CODEC_E_INVALID_VALUE);
+    CHECK_INT(out.len, before);
+    codec_buf_free(&out);
+    codec_free(c);
+}
+
+/* Every integer width refuses the first value past each end. */
+static void test_int_ranges(void)
+{
+    static const struct {
+        const char *field, *low, *high, *lowbad, *highbad;
+    } cases[] = {
+        {"i8", "-128", "127", "-129", "128"},
+        {"i16", "-32768", "32767", "-32769", "32768"},
+        {"i32", "-2147483648", "2147483647", "-2147483649", "2147483648"},
+        {"i64", "-9223372036854775808", "9223372036854775807", "-9223372036854775809",
+         "9223372036854775808"},
+        {"u8", "0", "255", "-1", "256"},
+        {"u16", "0", "65535", "-1", "65536"},
+        {"u32", "0", "4294967295", "-1", "4294967296"},
+        {"u64", "0", "18446744073709551615", "-1", "18446744073709551616"},
+    };
+    codec_error err = {0};
+    codec *c = codec_parse("json", &all_kinds_type, &err);
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *vals[] = {cases[i].low, cases[i].high, cases[i].lowbad, cases[i].highbad};
+        for (int k = 0; k < 4; k++) {
+            char doc[128];
+            snprintf(doc, sizeof doc, "{\"%s\":%s}", cases[i].field, vals[k]);
+            all_kinds v;
+            int rc = decode_text(c, doc, &v, &arena, &err);
+            CHECK_INT(rc, k < 2 ? 0 : CODEC_E_INVALID_PAYLOAD);
+            if (k >= 2)
+                CHECK(strstr(err.message, "out of range") != NULL);
+        }
+    }
+    all_kinds v;
+    CHECK_INT(decode_text(c, "{\"u64\":18446744073709551615,\"i64\":-9223372036854775808}", &v,
+                          &arena, &err), 0);
+    CHECK(v.u64 == UINT64_MAX && v.i64 == INT64_MIN);
+    CHECK_INT(decode_text(c, "{\"f\":1e39}", &v, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(decode_text(c, "{\"d\":1e309}", &v, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(decode_text(c, "{\"d\":-0}", &v, &arena, &err), 0);
+    CHECK(v.d == 0 && signbit(v.d));
+    CHECK_INT(decode_text(c, "{\"d\":9007199254740993}", &v, &arena, &err), 0);
+    CHECK(v.d == 9007199254740992.0);
+    CHECK_INT(decode_text(c, "{\"flags\":{\"01\":true}}", &v, &arena, &err),
+              CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(decode_text(c, "{\"flags\":{\"1\":true,\"1\":false}}", &v, &arena, &err),
+              CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(decode_text(c, "{\"color\":\"PINK\"}", &v, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(decode_text(c, "{\"bytes\":\"/w==\"}", &v, &arena, &err), 0);
+    CHECK_INT(decode_text(c, "{\"bytes\":\"/x==\"}", &v, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(decode_text(c, "{\"day\":\"2023-02-29\"}", &v, &arena, &err),
+              CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(decode_text(c, "{\"at\":\"2026-11-30T25:00:00Z\"}", &v, &arena, &err),
+              CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(decode_text(c, "{\"maybe\":null,\"note\":\"x\"}", &v, &arena, &err), 0);
+    CHECK(!v.maybe.has && v.note.has && str_eq(v.note.value, "x"));
+    CHECK_INT(decode_text(c, "{\"i32\":null}", &v, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(decode_text(c, "{\"price\":\"x\"}", &v, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK(strstr(err.message, "adapter") != NULL);
+    codec_arena_free(&arena);
+    codec_free(c);
+}
+
 int main(void)
 {
+    test_all_kinds();
+    test_kind_text();
+    test_int_ranges();
     test_options();
     test_person();
     test_order();
