@@ -573,8 +573,263 @@ static void test_int_ranges(void)
     codec_free(c);
 }
 
+/* ---------------------------------------------------------------------------
+ * Limits, truncation, allocation
+ * ------------------------------------------------------------------------ */
+
+static int value_from(const char *spec, const char *text, codec_error *err)
+{
+    codec *c = codec_parse(spec, codec_value_type(), err);
+    if (!c)
+        return -1;
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    codec_value v;
+    int rc = decode_text(c, text, &v, &arena, err);
+    codec_arena_free(&arena);
+    codec_free(c);
+    return rc;
+}
+
+static void test_limits(void)
+{
+    codec_error err = {0};
+    CHECK_INT(value_from("json:max-depth=2", "[[1]]", &err), 0);
+    CHECK_INT(value_from("json:max-depth=2", "[[[1]]]", &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.detail, CODEC_D_LIMIT);
+    CHECK_INT(err.offset, 2);
+    CHECK_INT(value_from("json:max-size=5", "[1,2]", &err), 0);
+    CHECK_INT(value_from("json:max-size=5", "[1,2 ]", &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.detail, CODEC_D_LIMIT);
+    CHECK_INT(value_from("json:max-string=3", "[\"abc\"]", &err), 0);
+    CHECK_INT(value_from("json:max-string=3", "[\"abcd\"]", &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(value_from("json:max-string=3", "[\"a\\u00e9\"]", &err), 0);
+    CHECK_INT(value_from("json:max-string=3", "{\"abcd\":1}", &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(value_from("json:max-elements=3", "[1,2,3]", &err), 0);
+    CHECK_INT(value_from("json:max-elements=3", "[1,2,3,4]", &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.offset, 7);
+    CHECK_INT(value_from("json:max-elements=1", "{\"a\":1,\"b\":2}", &err),
+              CODEC_E_INVALID_PAYLOAD);
+    /* Typed lists and struct members obey max-elements too. */
+    codec *c = codec_parse("json:max-elements=2", &all_kinds_type, &err);
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    all_kinds v;
+    CHECK_INT(decode_text(c, "{\"ints\":[1,2]}", &v, &arena, &err), 0);
+    CHECK_INT(decode_text(c, "{\"ints\":[1,2,3]}", &v, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(decode_text(c, "{\"i8\":1,\"i16\":2,\"i32\":3}", &v, &arena, &err),
+              CODEC_E_INVALID_PAYLOAD);
+    codec_free(c);
+    /* Deeply nested input stops at the depth limit, without recursion trouble. */
+    static char deep[200001];
+    memset(deep, '[', 200000);
+    c = codec_parse("json:max-depth=4096", codec_value_type(), &err);
+    CHECK_INT(codec_decode(c, (const uint8_t *)deep, 200000, &v, &arena, &err),
+              CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.offset, 4096);
+    codec_free(c);
+    codec_arena_free(&arena);
+}
+
+/* Cutting a valid document anywhere gives a clean error at or before the cut. */
+static void test_truncation(void)
+{
+    codec_error err = {0};
+    codec *c = codec_parse("json", &all_kinds_type, &err);
+    codec *cv = codec_parse("json", codec_value_type(), &err);
+    uint64_t rng = 99;
+    uint8_t store[64];
+    all_kinds v;
+    text_used = 0;
+    random_all_kinds(&v, &rng, store);
+    v.weights.count = 2;
+    v.ints.count = 3;
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    CHECK_INT(encode_with(c, &v, &out), 0);
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    int bad = 0;
+    for (size_t cut = 0; cut < out.len; cut++) {
+        uint8_t *copy = malloc(cut ? cut : 1);   /* exact size: ASan sees any over-read */
+        memcpy(copy, out.data, cut);
+        all_kinds back;
+        codec_value val;
+        codec_arena_reset(&arena);
+        int rc = codec_decode(c, copy, cut, &back, &arena, &err);
+        if (rc != CODEC_E_INVALID_PAYLOAD || err.offset > cut)
+            bad++;
+        rc = codec_decode(cv, copy, cut, &val, &arena, &err);
+        if (rc != CODEC_E_INVALID_PAYLOAD || err.offset > cut)
+            bad++;
+        free(copy);
+    }
+    CHECK_INT(bad, 0);
+    codec_arena_free(&arena);
+    codec_buf_free(&out);
+    codec_free(c);
+    codec_free(cv);
+}
+
+typedef struct counts {
+    size_t allocs, resizes;
+} counts;
+static void *count_alloc(void *ctx, size_t n)
+{
+    ((counts *)ctx)->allocs++;
+    return malloc(n);
+}
+static void *count_resize(void *ctx, void *p, size_t old, size_t n)
+{
+    (void)old;
+    ((counts *)ctx)->resizes++;
+    return realloc(p, n);
+}
+static void count_release(void *ctx, void *p, size_t n)
+{
+    (void)ctx, (void)n;
+    free(p);
+}
+
+/* Steady state: decoding into a reset arena and encoding into a reused
+ * buffer allocate nothing. */
+static void test_no_alloc(void)
+{
+    counts n = {0, 0};
+    codec_allocator a = {count_alloc, count_resize, count_release, &n};
+    codec_error err = {0};
+    codec *c = codec_parse("json", &order_type, &err);
+    codec *cv = codec_parse("json", codec_value_type(), &err);
+    line_item items[100];
+    char text[100 * 64];
+    order o = payload_order(items, text);
+    codec_buf out;
+    codec_buf_init(&out, &a);
+    codec_arena arena;
+    codec_arena_init(&arena, &a, 0);
+    CHECK_INT(encode_with(c, &o, &out), 0);
+    order back;
+    codec_value val;
+    for (int round = 0; round < 3; round++) {
+        codec_arena_reset(&arena);
+        CHECK_INT(codec_decode(c, out.data, out.len, &back, &arena, &err), 0);
+        codec_arena_reset(&arena);
+        CHECK_INT(codec_decode(cv, out.data, out.len, &val, &arena, &err), 0);
+    }
+    size_t before = n.allocs + n.resizes;
+    for (int round = 0; round < 20; round++) {
+        codec_arena_reset(&arena);
+        CHECK_INT(codec_decode(c, out.data, out.len, &back, &arena, &err), 0);
+        codec_arena_reset(&arena);
+        CHECK_INT(codec_decode(cv, out.data, out.len, &val, &arena, &err), 0);
+        codec_buf_clear(&out);
+        CHECK_INT(codec_encode(c, &o, &out, &err), 0);
+    }
+    CHECK_INT(n.allocs + n.resizes, before);
+    CHECK_INT(back.items.count, 100);
+    CHECK_INT(val.kind, CODEC_V_OBJECT);
+    codec_arena_free(&arena);
+    codec_buf_free(&out);
+    codec_free(c);
+    codec_free(cv);
+}
+
+/* ---------------------------------------------------------------------------
+ * Streaming
+ * ------------------------------------------------------------------------ */
+
+static void test_streaming(void)
+{
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    codec_json_writer w;
+    codec_json_writer_init(&w, &out, false);
+    CHECK_INT(codec_json_write_object_start(&w), 0);
+    codec_json_write_key(&w, "a", 1);
+    codec_json_write_array_start(&w);
+    codec_json_write_int64(&w, INT64_MIN);
+    codec_json_write_uint64(&w, UINT64_MAX);
+    codec_json_write_double(&w, 1.5e300);
+    codec_json_write_double(&w, 3.0);
+    codec_json_write_bool(&w, true);
+    codec_json_write_null(&w);
+    codec_json_write_string(&w, "\x1f\n", 2);
+    codec_json_write_array_end(&w);
+    codec_json_write_key(&w, "b", 1);
+    codec_json_write_object_start(&w);
+    codec_json_write_object_end(&w);
+    CHECK_INT(codec_json_write_object_end(&w), 0);
+    CHECK_INT(codec_json_write_double(&w, NAN), CODEC_E_INVALID_VALUE);
+    CHECK_INT(codec_json_write_string(&w, "\xff", 1), CODEC_E_INVALID_VALUE);
+    const char *want = "{\"a\":[-9223372036854775808,18446744073709551615,1.5e+300,3.0,true,null,"
+                       "\"\\u001f\\n\"],\"b\":{}}";
+    CHECK_MEM(out.data, out.len, want, strlen(want));
+
+    /* Read it back token by token. */
+    static const codec_json_token expect[] = {
+        CODEC_JSON_OBJECT_START, CODEC_JSON_KEY,  CODEC_JSON_ARRAY_START, CODEC_JSON_NUMBER,
+        CODEC_JSON_NUMBER,       CODEC_JSON_NUMBER, CODEC_JSON_NUMBER,   CODEC_JSON_TRUE,
+        CODEC_JSON_NULL,         CODEC_JSON_STRING, CODEC_JSON_ARRAY_END, CODEC_JSON_KEY,
+        CODEC_JSON_OBJECT_START, CODEC_JSON_OBJECT_END, CODEC_JSON_OBJECT_END, CODEC_JSON_END};
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    codec_json_reader r;
+    codec_json_reader_init(&r, out.data, out.len, &arena, NULL);
+    codec_error err = {0};
+    for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++) {
+        codec_json_token tok;
+        CHECK_INT(codec_json_next(&r, &tok, &err), 0);
+        CHECK_INT(tok, expect[i]);
+        int64_t i64;
+        uint64_t u64;
+        double d;
+        if (i == 3)
+            CHECK(codec_json_reader_int64(&r, &i64) == 0 && i64 == INT64_MIN &&
+                  codec_json_reader_uint64(&r, &u64) == -1);
+        if (i == 4)
+            CHECK(codec_json_reader_uint64(&r, &u64) == 0 && u64 == UINT64_MAX &&
+                  codec_json_reader_int64(&r, &i64) == -1);
+        if (i == 5)
+            CHECK(codec_json_reader_double(&r, &d) == 0 && d == 1.5e300 &&
+                  codec_json_reader_int64(&r, &i64) == -1);
+        if (i == 9)
+            CHECK(str_eq(codec_json_reader_text(&r), "\x1f\n"));
+        if (i == 11)
+            CHECK(str_eq(codec_json_reader_text(&r), "b") && codec_json_reader_offset(&r) == 83);
+    }
+    /* Skipping a whole value. */
+    const char *doc = "[{\"x\":[1,[2,{}]]},7]";
+    codec_json_reader_init(&r, (const uint8_t *)doc, strlen(doc), &arena, NULL);
+    codec_json_token tok;
+    CHECK_INT(codec_json_next(&r, &tok, &err), 0);
+    CHECK_INT(codec_json_next(&r, &tok, &err), 0);
+    CHECK_INT(codec_json_skip(&r, tok, &err), 0);
+    CHECK_INT(codec_json_next(&r, &tok, &err), 0);
+    CHECK(tok == CODEC_JSON_NUMBER && str_eq(codec_json_reader_text(&r), "7"));
+
+    /* Pretty writer nesting. */
+    codec_buf_clear(&out);
+    codec_json_writer_init(&w, &out, true);
+    codec_json_write_array_start(&w);
+    codec_json_write_array_start(&w);
+    codec_json_write_array_end(&w);
+    codec_json_write_object_start(&w);
+    codec_json_write_key(&w, "k", 1);
+    codec_json_write_int64(&w, 1);
+    codec_json_write_object_end(&w);
+    codec_json_write_array_end(&w);
+    const char *pretty = "[\n  [],\n  {\n    \"k\": 1\n  }\n]";
+    CHECK_MEM(out.data, out.len, pretty, strlen(pretty));
+    codec_arena_free(&arena);
+    codec_buf_free(&out);
+}
+
 int main(void)
 {
+    test_limits();
+    test_truncation();
+    test_no_alloc();
+    test_streaming();
     test_all_kinds();
     test_kind_text();
     test_int_ranges();
