@@ -80,19 +80,10 @@ int codec_type_index_ready(const codec_type *t)
     return !t->cache || index_of(t) ? 0 : -1;
 }
 
-/* True when the C string `field` is exactly name[0..len) (name may hold NULs). */
-static bool name_equals(const char *field, const char *name, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        if (field[i] != name[i] || field[i] == '\0')
-            return false;
-    return field[len] == '\0';
-}
-
 static const codec_field *scan_name(const codec_type *t, const char *name, size_t len)
 {
     for (size_t i = 0; i < t->count; i++)
-        if (name_equals(t->fields[i].name, name, len))
+        if (codec_name_equals(t->fields[i].name, name, len))
             return &t->fields[i];
     return NULL;
 }
@@ -109,7 +100,7 @@ const codec_field *codec_type_field_by_name_hashed(const codec_type *t, const ch
             return NULL;
         if (s->hash == h) {
             const codec_field *f = &t->fields[s->field - 1];
-            if (name_equals(f->name, name, len))
+            if (codec_name_equals(f->name, name, len))
                 return f;
         }
     }

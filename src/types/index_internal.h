@@ -14,6 +14,15 @@ static inline uint32_t codec_name_hash(const char *s, size_t n)
     return h;
 }
 
+/* True when the C string `field` is exactly name[0..len) (name may hold NULs). */
+static inline bool codec_name_equals(const char *field, const char *name, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (field[i] != name[i] || field[i] == '\0')
+            return false;
+    return field[len] == '\0';
+}
+
 /* Lookup with a hash the caller already has. */
 const codec_field *codec_type_field_by_name_hashed(const codec_type *t, const char *name,
                                                    size_t len, uint32_t hash);

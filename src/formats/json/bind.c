@@ -276,7 +276,7 @@ static int dec_struct(dec *d, const codec_type *t, uint8_t *v)
         return JSON_NOMEM(d->err);
     if (words > 4)
         memset(seen, 0, words * 8);
-    size_t members = 0;
+    size_t members = 0, expect = 0;
     codec_json_token tok;
     int rc;
     while (!(rc = codec_json_next(&d->r, &tok, d->err)) && tok == CODEC_JSON_KEY) {
@@ -284,8 +284,11 @@ static int dec_struct(dec *d, const codec_type *t, uint8_t *v)
             return dec_fail(d, CODEC_D_LIMIT, "more members than max-elements", t);
         codec_string k = d->r.text;
         size_t key_at = d->r.token_offset;
-        const codec_field *f = codec_type_field_by_name_hashed(t, k.ptr, k.len,
-                                                               codec_name_hash(k.ptr, k.len));
+        /* Keys usually come in declaration order: try the next field first. */
+        const codec_field *f =
+            expect < t->count && codec_name_equals(t->fields[expect].name, k.ptr, k.len)
+                ? &t->fields[expect]
+                : codec_type_field_by_name_hashed(t, k.ptr, k.len, codec_name_hash(k.ptr, k.len));
         if ((rc = codec_json_next(&d->r, &tok, d->err)))
             return rc;
         if (!f) {
@@ -297,6 +300,7 @@ static int dec_struct(dec *d, const codec_type *t, uint8_t *v)
             continue;
         }
         size_t i = codec_type_field_index(t, f);
+        expect = i + 1;
         if (seen[i / 64] >> (i % 64) & 1) {
             if (!d->o->allow_duplicates)
                 return JSON_FAIL(d->err, CODEC_D_CORRUPT, key_at, "duplicate key '%s' (%s)",
