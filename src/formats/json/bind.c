@@ -277,6 +277,7 @@ static int dec_struct(dec *d, const codec_type *t, uint8_t *v)
     if (words > 4)
         memset(seen, 0, words * 8);
     size_t members = 0, expect = 0;
+    const uint32_t *lens = codec_type_name_lengths(t);
     codec_json_token tok;
     int rc;
     while (!(rc = codec_json_next(&d->r, &tok, d->err)) && tok == CODEC_JSON_KEY) {
@@ -286,7 +287,8 @@ static int dec_struct(dec *d, const codec_type *t, uint8_t *v)
         size_t key_at = d->r.token_offset;
         /* Keys usually come in declaration order: try the next field first. */
         const codec_field *f =
-            expect < t->count && codec_name_equals(t->fields[expect].name, k.ptr, k.len)
+            expect < t->count && lens && lens[expect] == k.len &&
+                    memcmp(t->fields[expect].name, k.ptr, k.len) == 0
                 ? &t->fields[expect]
                 : codec_type_field_by_name_hashed(t, k.ptr, k.len, codec_name_hash(k.ptr, k.len));
         if ((rc = codec_json_next(&d->r, &tok, d->err)))

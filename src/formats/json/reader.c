@@ -217,7 +217,7 @@ static size_t unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t *
 
 /* Scans the string whose opening quote is at r->p; sets r->text and moves
  * past the closing quote. */
-static int read_string(codec_json_reader *r, codec_error *err)
+static inline __attribute__((always_inline)) int read_string(codec_json_reader *r, codec_error *err)
 {
     const uint8_t *start = r->p + 1, *p = start, *end = r->end;
     bool escaped = false;
