@@ -2,19 +2,7 @@
  * the field index, integer range checks, calendar arithmetic. */
 #include "check.h"
 #include "codec/codec.h"
-
-typedef struct person {
-    codec_string name;
-    int32_t age;
-    bool active;
-    codec_string email;
-} person;
-
-CODEC_STRUCT(person_type, person,
-             CODEC_FIELD(person, name, 1, CODEC_STRING),
-             CODEC_FIELD(person, age, 2, CODEC_INT32),
-             CODEC_FIELD(person, active, 3, CODEC_BOOL),
-             CODEC_FIELD(person, email, 4, CODEC_STRING));
+#include "json_payloads.h"   /* the person struct and its descriptor */
 
 /* Misuse 1: a member declared int64 in the descriptor but int32 in C. */
 CODEC_STRUCT(wrong_size_type, person,

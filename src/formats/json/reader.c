@@ -80,38 +80,6 @@ static inline uint64_t special_bytes(uint64_t x)
     return (zq | zb | lt | x) & HIGHS;
 }
 
-/* Length of the valid UTF-8 sequence at p (lead byte >= 0x80), or 0. */
-static size_t utf8_sequence(const uint8_t *p, const uint8_t *end)
-{
-    uint8_t c = p[0];
-    size_t need;
-    uint8_t lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF)
-        need = 1;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        need = 2;
-        if (c == 0xE0)
-            lo = 0xA0;
-        else if (c == 0xED)
-            hi = 0x9F;   /* no UTF-16 surrogates */
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        need = 3;
-        if (c == 0xF0)
-            lo = 0x90;
-        else if (c == 0xF4)
-            hi = 0x8F;   /* nothing above U+10FFFF */
-    } else
-        return 0;
-    if ((size_t)(end - p) <= need)
-        return 0;
-    if (p[1] < lo || p[1] > hi)
-        return 0;
-    for (size_t i = 2; i <= need; i++)
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-    return need + 1;
-}
-
 static int hex4(const uint8_t *p, uint32_t *out)
 {
     uint32_t v = 0;
@@ -265,7 +233,7 @@ static inline __attribute__((always_inline)) int read_string(codec_json_reader *
         } else if (*p < 0x20) {
             return fail(r, err, CODEC_D_CORRUPT, p, "control character in a string");
         } else {
-            size_t k = utf8_sequence(p, end);
+            size_t k = json_utf8_sequence(p, end);
             if (!k)
                 return fail(r, err, CODEC_D_CORRUPT, p, "invalid UTF-8 in a string");
             p += k;
