@@ -267,6 +267,17 @@ static int dec_string(dec *d, codec_string *out)
     return CODEC_OK;
 }
 
+/* memcmp for the short names keys usually are, without a call. */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+    if (n > 16)
+        return memcmp(a, b, n) == 0;
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
 static int dec_struct(dec *d, const codec_type *t, uint8_t *v)
 {
     uint64_t seen_small[4] = {0, 0, 0, 0};
@@ -288,7 +299,7 @@ static int dec_struct(dec *d, const codec_type *t, uint8_t *v)
         /* Keys usually come in declaration order: try the next field first. */
         const codec_field *f =
             expect < t->count && lens && lens[expect] == k.len &&
-                    memcmp(t->fields[expect].name, k.ptr, k.len) == 0
+                    same_bytes(t->fields[expect].name, k.ptr, k.len)
                 ? &t->fields[expect]
                 : codec_type_field_by_name_hashed(t, k.ptr, k.len, codec_name_hash(k.ptr, k.len));
         if ((rc = codec_json_next(&d->r, &tok, d->err)))
