@@ -166,6 +166,15 @@ static void test_options(void)
     CHECK(c != NULL);
     CHECK_STR(codec_spec(c), "json:pretty,unknown=reject,max-depth=10");
     codec_free(c);
+    /* Every option at once still fits a stage's spec text. */
+    codec_json_options all = {true, true, true, true, 4096, (size_t)3 << 30, (size_t)5 << 20,
+                              (size_t)7 << 20};
+    c = codec_json(&person_type, &all, &err);
+    CHECK(c != NULL);
+    if (c)
+        CHECK_STR(codec_spec(c), "json:pretty,unknown=reject,require=all,duplicates=allow,"
+                                 "max-depth=4k,max-size=3g,max-string=5m,max-elements=7m");
+    codec_free(c);
     codec_buf_free(&out);
 }
 
