@@ -291,19 +291,19 @@ static int dec_struct(dec *d, const codec_type *t, uint8_t *v)
     const uint32_t *lens = codec_type_name_lengths(t);
     codec_json_token tok;
     int rc;
-    while (!(rc = codec_json_next(&d->r, &tok, d->err)) && tok == CODEC_JSON_KEY) {
+    codec_string k;
+    size_t key_at;
+    while (!(rc = json_next_member(&d->r, &k, &key_at, &tok, d->err)) &&
+           tok != CODEC_JSON_OBJECT_END) {
         if (++members > d->o->max_elements)
-            return dec_fail(d, CODEC_D_LIMIT, "more members than max-elements", t);
-        codec_string k = d->r.text;
-        size_t key_at = d->r.token_offset;
+            return JSON_FAIL(d->err, CODEC_D_LIMIT, key_at, "more members than max-elements (%s)",
+                             t->name);
         /* Keys usually come in declaration order: try the next field first. */
         const codec_field *f =
             expect < t->count && lens && lens[expect] == k.len &&
                     same_bytes(t->fields[expect].name, k.ptr, k.len)
                 ? &t->fields[expect]
                 : codec_type_field_by_name_hashed(t, k.ptr, k.len, codec_name_hash(k.ptr, k.len));
-        if ((rc = codec_json_next(&d->r, &tok, d->err)))
-            return rc;
         if (!f) {
             if (d->o->reject_unknown)
                 return JSON_FAIL(d->err, CODEC_D_CORRUPT, key_at, "unknown field '%.*s' (%s)",
@@ -362,7 +362,13 @@ static int dec_list(dec *d, const codec_type *t, codec_list *l)
 static int parse_key(dec *d, const codec_type *k, codec_string s, void *out)
 {
     switch (k->kind) {
-    case CODEC_T_STRING: return dec_string(d, out);
+    case CODEC_T_STRING: {
+        codec_string kept = json_keep_text(&d->r, d->arena, s);
+        if (kept.len == SIZE_MAX)
+            return JSON_NOMEM(d->err);
+        *(codec_string *)out = kept;
+        return 0;
+    }
     case CODEC_T_BOOL:
         if (s.len == 4 && memcmp(s.ptr, "true", 4) == 0)
             *(bool *)out = true;
@@ -401,21 +407,25 @@ static int dec_map(dec *d, const codec_type *t, codec_map *m)
     uint8_t *keys = NULL, *values = NULL;
     codec_json_token tok;
     int rc;
-    while (!(rc = codec_json_next(&d->r, &tok, d->err)) && tok == CODEC_JSON_KEY) {
+    codec_string k;
+    size_t key_at;
+    while (!(rc = json_next_member(&d->r, &k, &key_at, &tok, d->err)) &&
+           tok != CODEC_JSON_OBJECT_END) {
         if (count == d->o->max_elements)
-            return dec_fail(d, CODEC_D_LIMIT, "more entries than max-elements", t);
+            return JSON_FAIL(d->err, CODEC_D_LIMIT, key_at, "more entries than max-elements (%s)",
+                             t->name);
         if (!(keys = json_grow(d->arena, keys, count, &kcap, ksz)) ||
             !(values = json_grow(d->arena, values, count, &vcap, vsz)))
             return JSON_NOMEM(d->err);
         memset(keys + count * ksz, 0, ksz);
         memset(values + count * vsz, 0, vsz);
-        rc = parse_key(d, t->key, d->r.text, keys + count * ksz);
+        rc = parse_key(d, t->key, k, keys + count * ksz);
         if (rc == CODEC_E_NOMEM)
             return rc;
         if (rc)
-            return dec_fail(d, CODEC_D_CORRUPT, "map key is not a valid key", t->key);
-        if ((rc = codec_json_next(&d->r, &tok, d->err)) ||
-            (rc = dec_any(d, t->elem, values + count * vsz, tok)))
+            return JSON_FAIL(d->err, CODEC_D_CORRUPT, key_at, "map key is not a valid key (%s)",
+                             t->key->name);
+        if ((rc = dec_any(d, t->elem, values + count * vsz, tok)))
             return rc;
         count++;
     }

@@ -65,6 +65,12 @@ void *json_grow(codec_arena *arena, void *items, size_t count, size_t *cap, size
  * the reader's input). len == SIZE_MAX when out of memory. */
 codec_string json_keep_text(codec_json_reader *r, codec_arena *arena, codec_string s);
 
+/* Inside an object: the next member's key (and the offset where it starts)
+ * and the first token of its value, in one call; *tok is OBJECT_END when
+ * the object closes (key untouched). The walkers' fast path. */
+int json_next_member(codec_json_reader *r, codec_string *key, size_t *key_offset,
+                     codec_json_token *tok, codec_error *err);
+
 /* 0 when s[0..n) is exactly one JSON number. */
 int json_check_number(const char *s, size_t n);
 

@@ -582,3 +582,16 @@ int json_check_number(const char *s, size_t n)
         return -1;
     return 0;
 }
+
+int json_next_member(codec_json_reader *r, codec_string *key, size_t *key_offset,
+                     codec_json_token *tok, codec_error *err)
+{
+    int rc = codec_json_next(r, tok, err);
+    if (rc || *tok != CODEC_JSON_KEY)
+        return rc;
+    /* read_key() left r->p on the value, past the ':' and white space. */
+    *key = r->text;
+    *key_offset = r->token_offset;
+    r->token_offset = (size_t)(r->p - r->base);
+    return read_value(r, tok, err);
+}
