@@ -349,8 +349,10 @@ static int open_message(const codec_stage *s, envelope_state *st, envelope_slot 
     bool keyed = serial && slot->keyed_serial == serial;
     slot->keyed_serial = 0;
     crypto_aad aad = {src, v->header_len + CRYPTO_NONCE_SIZE, st->aad, st->aad_len};
+    uint8_t none; /* an empty plaintext may leave `out` without memory */
+    uint8_t *dst = v->body_len ? out->data + out->len : &none;
     bool ok = crypto_gcm_open(slot->gcm, keyed ? NULL : key, src + v->header_len, &aad, v->body,
-                              v->body_len, v->body + v->body_len, out->data + out->len);
+                              v->body_len, v->body + v->body_len, dst);
     OPENSSL_cleanse(key, sizeof key);
     if (!ok)
         return unable_to_decrypt(s, err);
