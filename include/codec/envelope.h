@@ -145,6 +145,9 @@ CODEC_API void codec_keyring_free(codec_keyring *ring);
 /** codec_keyring_provider() — the ring as a key provider. Ownership of
  * `ring` passes to the provider: its `release` frees the ring.
  *
+ * A NULL ring (a failed load) gives an empty provider, which
+ * codec_envelope() refuses with CODEC_E_USAGE, so the calls may be chained.
+ *
  * Data keys are 32 bytes from the envelope's random source, wrapped with
  * AES key wrap (RFC 3394, no padding) under the current KEK; the wrapped
  * field is `[0x01][40 bytes]` (41 bytes). Unwrap accepts only that scheme. */

@@ -470,6 +470,10 @@ static void test_options_validation(void)
     codec_envelope_options zero = {0};
     CHECK(codec_envelope(&zero, &err) == NULL);
     CHECK_INT(err.family, CODEC_E_USAGE);
+    codec_envelope_options failed_load = {0};
+    failed_load.provider = codec_keyring_provider(codec_keyring_load("/nonexistent", NULL));
+    CHECK(codec_envelope(&failed_load, &err) == NULL);
+    CHECK(strstr(err.message, "key provider") != NULL);
 
     test_provider tp;
     codec_envelope_options o = {0};

@@ -139,6 +139,8 @@ static int provider_generate(const envelope_state *st, const codec_byte_source *
 {
     codec_error perr = {0};
     int rc = st->provider.generate(st->provider.ctx, random, dk, &perr);
+    if (rc)
+        OPENSSL_cleanse(dk->key, sizeof dk->key);
     if (rc == CODEC_E_NOMEM)
         return codec_error_set(err, CODEC_E_NOMEM, 0, "envelope", CODEC_NO_OFFSET,
                                "out of memory");

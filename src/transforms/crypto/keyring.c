@@ -362,8 +362,9 @@ static void ring_release(void *ctx)
 
 codec_key_provider codec_keyring_provider(codec_keyring *ring)
 {
+    codec_key_provider none = {0};
     codec_key_provider p = {ring_generate, ring_allows, ring_unwrap, ring_release, ring};
-    return p;
+    return ring ? p : none;
 }
 
 /* ---------------------------------------------------------------------------
