@@ -173,4 +173,14 @@ bool crypto_dek_cache_get(crypto_dek_cache *c, const crypto_dek_ref *ref, uint64
 uint64_t crypto_dek_cache_put(crypto_dek_cache *c, const crypto_dek_ref *ref, uint64_t now_ns,
                               const uint8_t key[CRYPTO_KEY_SIZE]);
 
+/* ---------------------------------------------------------------------------
+ * envelope.c — fills an `envelope` stage from options (codec_envelope() and
+ * the spec constructor in envelope_spec.c). Ownership of o->provider passes
+ * to the stage, even on failure.
+ * ------------------------------------------------------------------------ */
+
+struct codec_stage;
+int crypto_envelope_fill(struct codec_stage *s, const codec_envelope_options *o,
+                         codec_error *err);
+
 #endif /* CODEC_CRYPTO_INTERNAL_H */
