@@ -835,8 +835,8 @@ static void test_keyring_format(void)
 
     /* comments, blank lines, CRLF, tabs, upper-case hex, no final newline */
     codec_keyring *ring = ring_of("# ring\r\n\r\n  \t# indented comment\n\tfirst\t \t" KEK_ONE
-                                  "  \r\nsecond "
-                                  "ABCDEFabcdef0123456789ABCDEFabcdef0123456789ABCDEF0123456789abcd");
+                                  "  \r\nsecond ABCDEFabcdef0123456789ABCDEFabcdef"
+                                  "0123456789ABCDEF0123456789abcd");
     CHECK(ring != NULL);
     codec_key_provider p = codec_keyring_provider(ring);
     CHECK(p.allows(p.ctx, (const uint8_t *)"first", 5));
