@@ -10,11 +10,19 @@
                                 codec_error *err)
 
 CODEC_STAGE_CTOR(hex);
+CODEC_STAGE_CTOR(envelope);
 
 static const codec_registry_row rows[] = {
     /* text encodings */
     {{"hex", CODEC_KIND_TEXT, "lower|upper (default lower)",
       "base16; decode accepts both cases"}, codec_stage_ctor_hex},
+    /* encryption */
+    {{"envelope", CODEC_KIND_CRYPTO,
+      "keyring=FILE (required), aad=TEXT, strategy=direct|bounded (default direct), "
+      "max-messages=N (1..16777216, default 1048576), max-age=DURATION (500ms, 30s, 10m, 1h, "
+      "1d; default 1h)",
+      "AES-256-GCM with a wrapped data key per message or per bounded batch"},
+     codec_stage_ctor_envelope},
 };
 
 #define ROW_COUNT (sizeof rows / sizeof rows[0])
