@@ -126,7 +126,7 @@ codec *codec_from_stage(const codec_stage *s, codec_error *err)
 codec *codec_make(const char *name, const char *args_text, const codec_type *type,
                   codec_error *err)
 {
-    char spec[512];
+    char spec[2048];
     int w = snprintf(spec, sizeof spec, "%s%s%s", name, args_text && *args_text ? ":" : "",
                      args_text ? args_text : "");
     if (w < 0 || (size_t)w >= sizeof spec) {

@@ -40,7 +40,7 @@ struct codec_stage {
     const codec_stage_ops *ops;
     codec_stage_kind kind;
     char name[24];          /* registry name, used as the error stage */
-    char spec[96];          /* normalised spec text of this stage */
+    char spec[512];         /* normalised spec text of this stage */
     size_t max_output;      /* decode cap (decompressors), 0 = none */
     size_t gate;            /* compression size gate (see compose/gate.c), 0 = off */
     void *state;            /* owned by the stage; freed by ops->destroy */
