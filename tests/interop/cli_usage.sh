@@ -67,6 +67,9 @@ usage_error "pack without -p" "^codec: usage: pack: missing -p SPEC" pack
 usage_error "unpack without -p" "^codec: usage: unpack: missing -p SPEC" unpack
 usage_error "-p without a value" "^codec: usage: pack: option '-p' needs a value$" pack -p
 usage_error "unknown short option" "^codec: usage: unpack: unknown option '-z'$" unpack -z -p hex
+usage_error "unknown letter in a cluster" "^codec: usage: pack: unknown option '-x'$" pack -p hex -xz
+usage_error "long option without its value" "^codec: usage: pack: option '--pipeline' needs a value$" pack --pipeline
+usage_error "value given to a flag" "^codec: usage: pack: option '--help=3' takes no value$" pack --help=3
 usage_error "unknown long option" "^codec: usage: inspect: unknown option '--deep'$" inspect --deep
 usage_error "two input files" "^codec: usage: pack: one input file at most" pack -p hex a b
 usage_error "list takes no arguments" "^codec: usage: list: unexpected argument 'x'$" list x

@@ -46,13 +46,18 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 
 int cli_option_error(const char *cmd, int opt, char **argv)
 {
-    /* getopt_long leaves the offending word at argv[optind - 1]. */
-    const char *word = optind > 0 ? argv[optind - 1] : "?";
+    /* getopt_long leaves the word it just finished at argv[optind - 1]; an
+     * unknown letter inside a cluster ("-xz") only shows through optopt. */
+    const char *word = optind > 0 ? argv[optind - 1] : "";
+    bool long_word = strncmp(word, "--", 2) == 0;
     if (opt == ':')
-        return cli_usage_error(cmd, "option '%s' needs a value", word);
-    if (optopt && word[0] == '-' && word[1] != '-')
-        return cli_usage_error(cmd, "unknown option '-%c'", optopt);
-    return cli_usage_error(cmd, "unknown option '%s'", word);
+        return long_word ? cli_usage_error(cmd, "option '%s' needs a value", word)
+                         : cli_usage_error(cmd, "option '-%c' needs a value", optopt);
+    if (optopt == 0)
+        return cli_usage_error(cmd, "unknown option '%s'", word);
+    if (long_word && strchr(word, '='))
+        return cli_usage_error(cmd, "option '%s' takes no value", word);
+    return cli_usage_error(cmd, "unknown option '-%c'", optopt);
 }
 
 bool cli_parse_size(const char *text, size_t *out)

@@ -28,6 +28,11 @@ enum {
 /* Default cap on the bytes a command reads (--max-input). */
 #define CLI_DEFAULT_MAX_INPUT ((size_t)1 << 30)
 
+/* The usage lines of the options every input-reading command takes. */
+#define CLI_HELP_INPUT_OPTIONS                                                 \
+    "      --max-input SIZE  refuse inputs over SIZE bytes (default 1g; k, m, g)\n" \
+    "  -h, --help            show this text\n"
+
 /* One row of the command table (main.c). */
 typedef struct cli_command {
     const char *name;

@@ -16,8 +16,7 @@ static const char usage[] =
     "Exit 1 when a recognised header is truncated or inconsistent, 3 when\n"
     "its version or algorithm is unknown (the fields read so far are printed).\n"
     "\n"
-    "      --max-input SIZE  refuse inputs over SIZE bytes (default 1g; k, m, g)\n"
-    "  -h, --help            show this text\n"
+    CLI_HELP_INPUT_OPTIONS
     "\n"
     "example: codec inspect message.bin\n";
 

@@ -10,8 +10,7 @@ static const char usage[] =
     "\n"
     "  -p, --pipeline SPEC   stages separated by '|', e.g. 'zstd:3 | base64'\n"
     "                        ('codec list' shows the stages and their arguments)\n"
-    "      --max-input SIZE  refuse inputs over SIZE bytes (default 1g; k, m, g)\n"
-    "  -h, --help            show this text\n"
+    CLI_HELP_INPUT_OPTIONS
     "\n"
     "example: codec pack -p 'zstd:3 | base64' < data > out\n";
 

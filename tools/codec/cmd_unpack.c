@@ -10,8 +10,7 @@ static const char usage[] =
     "when a stage fails; decompressors stop at their max= (64 MiB default).\n"
     "\n"
     "  -p, --pipeline SPEC   the pipeline the data was packed with\n"
-    "      --max-input SIZE  refuse inputs over SIZE bytes (default 1g; k, m, g)\n"
-    "  -h, --help            show this text\n"
+    CLI_HELP_INPUT_OPTIONS
     "\n"
     "example: codec unpack -p 'zstd:3 | base64' < out > data\n";
 
