@@ -2,10 +2,10 @@
  * codes, error lines, option errors and whole-input reading.
  *
  * A command is one file, tools/codec/cmd_NAME.c, defining
- * `int cmd_NAME(int argc, char **argv)` (argv[0] is the command name) and
- * declared below, plus one row in the table in main.c. It returns an exit
- * code (CLI_EXIT_*) and handles `--help` itself: `codec help NAME` runs it
- * as `NAME --help`. See tools/codec/README.md. */
+ * `int cmd_NAME(int argc, char **argv)` (argv[0] is the command name), plus
+ * one row in CLI_COMMANDS in main.c. It returns an exit code (CLI_EXIT_*)
+ * and handles `--help` itself: `codec help NAME` runs it as `NAME --help`.
+ * See tools/codec/README.md. */
 #ifndef CODEC_CLI_H
 #define CODEC_CLI_H
 
@@ -33,17 +33,12 @@ enum {
     "      --max-input SIZE  refuse inputs over SIZE bytes (default 1g; k, m, g)\n" \
     "  -h, --help            show this text\n"
 
-/* One row of the command table (main.c). */
+/* One entry of the command table (main.c builds it from CLI_COMMANDS). */
 typedef struct cli_command {
     const char *name;
     const char *help;                  /* one line for `codec --help` */
     int (*run)(int argc, char **argv);
 } cli_command;
-
-int cmd_pack(int argc, char **argv);
-int cmd_unpack(int argc, char **argv);
-int cmd_inspect(int argc, char **argv);
-int cmd_list(int argc, char **argv);
 
 /** cli_exit_code() — the exit code for a codec status: 0, 1 invalid payload,
  * 2 usage / invalid value, 3 unsupported, 4 transient / out of memory. */

@@ -1,17 +1,26 @@
 /* main.c — the `codec` command: the table of commands and the dispatcher.
- * Adding a command = one file tools/codec/cmd_NAME.c + one row below + its
- * declaration in cli.h (tools/codec/README.md). */
+ * Adding a command = one file tools/codec/cmd_NAME.c defining
+ * `int cmd_NAME(int argc, char **argv)` + one row in CLI_COMMANDS below
+ * (tools/codec/README.md). */
 #include "cli.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static const cli_command commands[] = {
-    {"pack", "encode bytes through a pipeline: codec pack -p SPEC [FILE]", cmd_pack},
-    {"unpack", "decode bytes through a pipeline: codec unpack -p SPEC [FILE]", cmd_unpack},
-    {"inspect", "name the outer layer of a payload and print its sizes", cmd_inspect},
-    {"list", "list every registered stage with its arguments", cmd_list},
-};
+/* One row per command: X(NAME, one-line help). The row both declares
+ * cmd_NAME and puts it in the table, so nothing else needs editing. */
+#define CLI_COMMANDS(X)                                                        \
+    X(pack, "encode bytes through a pipeline: codec pack -p SPEC [FILE]")      \
+    X(unpack, "decode bytes through a pipeline: codec unpack -p SPEC [FILE]")  \
+    X(inspect, "name the outer layer of a payload and print its sizes")        \
+    X(list, "list every registered stage with its arguments")
+
+#define CLI_DECLARE(name, help) int cmd_##name(int argc, char **argv);
+#define CLI_ROW(name, help) {#name, help, cmd_##name},
+
+CLI_COMMANDS(CLI_DECLARE)
+
+static const cli_command commands[] = {CLI_COMMANDS(CLI_ROW)};
 
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
