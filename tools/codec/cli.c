@@ -117,7 +117,9 @@ static int grow(cli_input *in, size_t *cap, size_t max, codec_error *err)
     size_t next = *cap < 65536 ? 65536 : *cap * 2;
     if (next < *cap || next > limit)
         next = limit;
-    uint8_t *p = realloc(in->data, next ? next : 1);
+    if (next <= *cap)
+        return over_limit(err, max);
+    uint8_t *p = realloc(in->data, next);
     if (!p)
         return codec_error_set(err, CODEC_E_NOMEM, 0, "input", CODEC_NO_OFFSET,
                                "out of memory reading %zu bytes", next);
@@ -138,13 +140,9 @@ static int read_fd(int fd, const char *name, size_t max, size_t hint, cli_input 
     }
     for (;;) {
         if (in->len == cap) {
-            if (in->len > max)
-                return over_limit(err, max);
-            int rc = grow(in, &cap, max, err);
+            int rc = in->len > max ? over_limit(err, max) : grow(in, &cap, max, err);
             if (rc)
                 return rc;
-            if (in->len == cap)
-                return over_limit(err, max);
         }
         ssize_t got = read(fd, in->data + in->len, cap - in->len);
         if (got < 0 && errno == EINTR)

@@ -99,6 +99,8 @@ static void add_escaped(inspect_report *r, const char *key, const uint8_t *s, si
 static uint32_t le16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
 static uint32_t be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
 
+static uint32_t be32(const uint8_t *p) { return be16(p) << 16 | be16(p + 2); }
+
 static uint32_t le32(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -447,7 +449,7 @@ static int inspect_zlib(const uint8_t *p, size_t n, uint64_t budget, inspect_rep
     if (flg & 0x20) {
         if (n < 6)
             return truncated(r, n, "dictionary id");
-        add(r, "dictionary id", "0x%08x", (unsigned)be16(p + 2) << 16 | be16(p + 4));
+        add(r, "dictionary id", "0x%08x", be32(p + 2));
         return CODEC_OK;  /* the stream cannot be inflated without the dictionary */
     }
     z_stream zs;
