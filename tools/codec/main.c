@@ -13,7 +13,8 @@
     X(pack, "encode bytes through a pipeline: codec pack -p SPEC [FILE]")      \
     X(unpack, "decode bytes through a pipeline: codec unpack -p SPEC [FILE]")  \
     X(inspect, "name the outer layer of a payload and print its sizes")        \
-    X(list, "list every registered stage with its arguments")
+    X(list, "list every registered stage with its arguments")                  \
+    X(keygen, "print a new key-ring line: codec keygen [--id NAME]")
 
 #define CLI_DECLARE(name, help) int cmd_##name(int argc, char **argv);
 #define CLI_ROW(name, help) {#name, help, cmd_##name},
