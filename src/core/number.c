@@ -149,11 +149,13 @@ static const char digit_pairs[201] =
     "8081828384858687888990919293949596979899";
 
 /* Drops the trailing zeros of d.sig (at most 16 for 17 digits) in halving
- * steps rather than one digit at a time. */
+ * steps rather than one digit at a time; most values have none. */
 static decimal strip_zeros(decimal d)
 {
     static const uint64_t p10[5] = {10000000000000000u, 100000000u, 10000u, 100u, 10u};
     static const int n10[5] = {16, 8, 4, 2, 1};
+    if (d.sig % 10 != 0)
+        return d;
     for (int i = 0; i < 5; i++)
         if (d.sig % p10[i] == 0) {
             d.sig /= p10[i];
@@ -162,12 +164,22 @@ static decimal strip_zeros(decimal d)
     return d;
 }
 
-/* Writes the digits of v right-aligned to end at `end`; returns how many. */
-static int write_digits(uint64_t v, char *end)
+/* Writes exactly 8 digits of v < 10^8; the four pairs are independent. */
+static void write_8_digits(uint32_t v, char *p)
+{
+    uint32_t a = v / 10000, b = v % 10000;
+    memcpy(p, digit_pairs + 2 * (a / 100), 2);
+    memcpy(p + 2, digit_pairs + 2 * (a % 100), 2);
+    memcpy(p + 4, digit_pairs + 2 * (b / 100), 2);
+    memcpy(p + 6, digit_pairs + 2 * (b % 100), 2);
+}
+
+/* Writes the digits of v < 10^8 right-aligned to end at `end`; returns how many. */
+static int write_short_digits(uint32_t v, char *end)
 {
     char *p = end;
     while (v >= 100) {
-        uint64_t q = v / 100;
+        uint32_t q = v / 100;
         p -= 2;
         memcpy(p, digit_pairs + 2 * (v - q * 100), 2);
         v = q;
@@ -181,11 +193,27 @@ static int write_digits(uint64_t v, char *end)
     return (int)(end - p);
 }
 
-/* Lays out sign, digits and exponent in codec's style (see the header). */
+/* Writes the digits of v right-aligned to end at `end`, eight at a
+ * time below the leading group; returns how many. */
+static int write_digits(uint64_t v, char *end)
+{
+    int n = 0;
+    while (v >= 100000000) {
+        uint64_t q = v / 100000000;
+        n += 8;
+        write_8_digits((uint32_t)(v - q * 100000000), end - n);
+        v = q;
+    }
+    return n + write_short_digits((uint32_t)v, end - n);
+}
+
+/* Lays out sign, digits and exponent in codec's style (see the header).
+ * The copies have fixed sizes (a few vector moves, no calls); they may
+ * write scratch bytes past the text but stay within CODEC_NUMBER_MAX_CHARS. */
 static size_t write_text(int neg, decimal d, char *dst)
 {
-    char buf[24];
-    char *end = buf + sizeof buf;
+    char buf[48]; /* digits end at buf + 24; fixed-size copies read on past them */
+    char *end = buf + 24;
     d = strip_zeros(d);
     int nd = write_digits(d.sig, end);
     const char *digits = end - nd;
@@ -194,32 +222,30 @@ static size_t write_text(int neg, decimal d, char *dst)
     *p = '-';
     p += neg;
     if (e >= 0 && e < 21) {
-        if (nd <= e + 1) {
-            memcpy(p, digits, (size_t)nd);
-            p += nd;
-            memset(p, '0', (size_t)(e + 1 - nd));
-            p += e + 1 - nd;
-            memcpy(p, ".0", 2);
-            p += 2;
-        } else {
-            memcpy(p, digits, (size_t)e + 1);
-            p += e + 1;
-            *p++ = '.';
-            memcpy(p, digits + e + 1, (size_t)(nd - e - 1));
-            p += nd - e - 1;
+        if (nd <= e + 1) { /* an integer: digits, zeros, ".0" */
+            memset(end, '0', 24);
+            memcpy(p, digits, 24);
+            memcpy(p + e + 1, ".0", 2);
+            p += e + 3;
+        } else { /* nd <= 17, so e <= 15 */
+            memcpy(p, digits, 16);
+            p[e + 1] = '.';
+            if (nd - e - 1 <= 8)
+                memcpy(p + e + 2, digits + e + 1, 8);
+            else /* then e < 8 */
+                memcpy(p + e + 2, digits + e + 1, 16);
+            p += nd + 1;
         }
     } else if (e < 0 && e >= -7) {
-        memcpy(p, "0.000000", (size_t)(1 - e));
+        memcpy(p, "0.000000", 8);
         p += 1 - e;
-        memcpy(p, digits, (size_t)nd);
+        memcpy(p, digits, 17);
         p += nd;
     } else {
-        *p++ = digits[0];
-        if (nd > 1) {
-            *p++ = '.';
-            memcpy(p, digits + 1, (size_t)nd - 1);
-            p += nd - 1;
-        }
+        p[0] = digits[0];
+        p[1] = '.';
+        memcpy(p + 2, digits + 1, 16);
+        p += nd > 1 ? nd + 1 : 1;
         *p++ = 'e';
         *p++ = e < 0 ? '-' : '+';
         unsigned ae = (unsigned)(e < 0 ? -e : e);

@@ -19,8 +19,10 @@
 /* The most characters codec_format_double/float write (no NUL is written). */
 #define CODEC_NUMBER_MAX_CHARS 32
 
-/* Writes finite `v` to dst (room for CODEC_NUMBER_MAX_CHARS); returns the
- * length. NaN and infinities are the caller's to reject. */
+/* Writes finite `v` to dst and returns the length. dst must have room for
+ * CODEC_NUMBER_MAX_CHARS bytes, all of which may be written (bytes past the
+ * returned length are scratch). NaN and infinities are the caller's to
+ * reject. */
 size_t codec_format_double(double v, char *dst);
 
 /* The same for a float: the shortest text that reads back as the same float. */
