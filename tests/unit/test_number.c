@@ -25,7 +25,7 @@
 #if defined(__OPTIMIZE__) && !defined(SANITIZED)
 #define SCALE 10
 #else
-#define SCALE 1
+#define SCALE 3
 #endif
 
 static uint64_t rng = 0x243F6A8885A308D3u;
