@@ -67,7 +67,7 @@ typedef struct {
 
 /* floor(g * cp / 2^128), made odd when the rest is not zero. g overestimates
  * the power of ten by less than one unit, so a rest of 0 or 1 is treated as
- * an exact product (Schubfach, section 9). */
+ * an exact product. */
 static inline uint64_t round_to_odd_64(u128 g, uint64_t cp)
 {
     u128 lo = (u128)(uint64_t)g * cp;
@@ -214,6 +214,7 @@ static size_t write_text(int neg, decimal d, char *dst)
 {
     char buf[48]; /* digits end at buf + 24; fixed-size copies read on past them */
     char *end = buf + 24;
+    memset(end, '0', 24);
     d = strip_zeros(d);
     int nd = write_digits(d.sig, end);
     const char *digits = end - nd;
@@ -223,7 +224,6 @@ static size_t write_text(int neg, decimal d, char *dst)
     p += neg;
     if (e >= 0 && e < 21) {
         if (nd <= e + 1) { /* an integer: digits, zeros, ".0" */
-            memset(end, '0', 24);
             memcpy(p, digits, 24);
             memcpy(p + e + 1, ".0", 2);
             p += e + 3;
