@@ -501,6 +501,15 @@ static void test_parse_long(void)
         text[1] = '.';
         check_parse(text, n + 2);
     }
+    /* Digits and exponent that cancel out: 0.(400 zeros)1e400, 1(400 zeros)e-400. */
+    memcpy(text, "0.", 2);
+    memset(text + 2, '0', 400);
+    memcpy(text + 402, "1e400", 6);
+    check_parse_str(text);
+    memset(text, '0', 401);
+    text[0] = '1';
+    memcpy(text + 401, "e-400", 6);
+    check_parse_str(text);
     free(text);
 }
 
