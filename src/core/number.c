@@ -378,6 +378,45 @@ static void take_long_significand(number_text *t)
     t->truncated = truncated;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* Eight ASCII bytes, the first in the low byte, all '0'..'9'? A byte below
+ * '0' sets bit 7 of v - 0x30 per byte, one above '9' bit 7 of v + 0x46;
+ * borrows and carries start only at such a byte, so the lowest one is
+ * always seen and an all-digit word never disturbed. */
+static inline int eight_digits(uint64_t v)
+{
+    return (((v - UINT64_C(0x3030303030303030)) | (v + UINT64_C(0x4646464646464646))) &
+            UINT64_C(0x8080808080808080)) == 0;
+}
+
+/* Their value, by merging neighbours: 8 digits -> 4 pairs -> 2 quads -> 1. */
+static inline uint64_t eight_digits_value(uint64_t v)
+{
+    v -= UINT64_C(0x3030303030303030);
+    v = (v * 10 + (v >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
+    v = (v * 100 + (v >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
+    return (v * 10000 + (v >> 32)) & UINT64_C(0xFFFFFFFF);
+}
+#endif
+
+/* Accumulates the digits from p into *w (wrapping past 19 digits, which
+ * take_long_significand redoes); returns the first non-digit. */
+static inline const char *scan_digits(const char *p, const char *end, uint64_t *w)
+{
+    uint64_t acc = *w;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    while (end - p >= 8 && (memcpy(&v, p, 8), eight_digits(v))) {
+        acc = acc * 100000000 + eight_digits_value(v);
+        p += 8;
+    }
+#endif
+    while (p < end && is_digit(*p))
+        acc = acc * 10 + (uint64_t)(*p++ - '0');
+    *w = acc;
+    return p;
+}
+
 /* Checks the JSON number grammar and fills t; -1 when s[0..n) is not one. */
 static int scan_number(const char *s, size_t n, number_text *t)
 {
@@ -388,18 +427,11 @@ static int scan_number(const char *s, size_t n, number_text *t)
     t->int_begin = p;
     if (p == end || !is_digit(*p))
         return -1;
-    if (*p == '0') {
-        p++;
-    } else {
-        do
-            w = w * 10 + (uint64_t)(*p++ - '0');
-        while (p < end && is_digit(*p));
-    }
+    p = *p == '0' ? p + 1 : scan_digits(p, end, &w);
     t->int_end = t->frac_begin = t->frac_end = p;
     if (p < end && *p == '.') {
         t->frac_begin = ++p;
-        while (p < end && is_digit(*p))
-            w = w * 10 + (uint64_t)(*p++ - '0');
+        p = scan_digits(p, end, &w);
         if (p == t->frac_begin)
             return -1;
         t->frac_end = p;
