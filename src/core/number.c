@@ -348,21 +348,23 @@ static inline int cursor_next(digit_cursor *c, char *d)
     return 1;
 }
 
-static digit_cursor cursor_start(const number_text *t)
+/* Leaves *c just past the first non-zero digit, which goes to *d; returns
+ * the number of significant digits (0 when every digit is zero). */
+static int64_t first_significant(const number_text *t, digit_cursor *c, char *d)
 {
-    return (digit_cursor){t->int_begin, t->int_end, t->frac_begin, t->frac_end};
+    *c = (digit_cursor){t->int_begin, t->int_end, t->frac_begin, t->frac_end};
+    int64_t leading = 0;
+    while (cursor_next(c, d) && *d == '0')
+        leading++;
+    return (t->int_end - t->int_begin) + (t->frac_end - t->frac_begin) - leading;
 }
 
 /* For more than 19 digits: skips leading zeros, keeps 19, notes the rest. */
 static void take_long_significand(number_text *t)
 {
-    digit_cursor c = cursor_start(t);
-    char d = '0';
-    int64_t leading = 0;
-    while (cursor_next(&c, &d) && d == '0')
-        leading++;
-    int64_t total = (t->int_end - t->int_begin) + (t->frac_end - t->frac_begin);
-    int64_t nsig = total - leading;
+    digit_cursor c;
+    char d;
+    int64_t nsig = first_significant(t, &c, &d);
     if (nsig <= 19) /* the wrapped accumulation was exact after all */
         return;
     uint64_t w = (uint64_t)(d - '0');
@@ -582,13 +584,9 @@ static int big_cmp(const bigint *a, const bigint *b)
  * digit 1 if any dropped digit was non-zero), so the value is D * 10^*e10. */
 static void load_digits(const number_text *t, bigint *d, int64_t *e10)
 {
-    digit_cursor c = cursor_start(t);
-    char ch = '0';
-    int64_t leading = 0;
-    while (cursor_next(&c, &ch) && ch == '0')
-        leading++;
-    int64_t total = (t->int_end - t->int_begin) + (t->frac_end - t->frac_begin);
-    int64_t nsig = total - leading, taken = 0;
+    digit_cursor c;
+    char ch;
+    int64_t nsig = first_significant(t, &c, &ch), taken = 0;
     big_set(d, 0);
     uint64_t chunk = 0, scale = 1;
     while (taken < nsig && taken < EXACT_DIGITS) {
