@@ -262,23 +262,23 @@ static double random_double(void)
         b = check_rand(&rng) & ((UINT64_C(1) << 52) - 1);
         break;
     case 1: /* power of two, or a few units away */
-        b = ((check_rand(&rng) % 2047) << 52) + (check_rand(&rng) % 5) - 2;
+        b = ((check_rand(&rng) % 2047) << 52) + ((r >> 8) % 5) - 2;
         break;
     case 2: { /* integer, mostly above 2^53 */
-        double v = (double)(check_rand(&rng) >> (check_rand(&rng) % 40));
+        double v = (double)(check_rand(&rng) >> ((r >> 8) % 40));
         b = bits_of(v);
         break;
     }
     case 3: { /* short decimal, as typed by people */
         char text[40];
         snprintf(text, sizeof text, "%" PRIu64 "e%d", check_rand(&rng) % 100000,
-                 (int)(check_rand(&rng) % 40) - 25);
+                 (int)((r >> 8) % 40) - 25);
         b = bits_of(strtod(text, NULL));
         break;
     }
     case 4: /* near the largest and smallest magnitudes */
         b = check_rand(&rng) % 2 ? UINT64_C(0x7FEFFFFFFFFFFFFF) - check_rand(&rng) % 1000
-                                 : (check_rand(&rng) % 3000) + ((check_rand(&rng) % 3) << 52);
+                                 : (check_rand(&rng) % 3000) + (((r >> 8) % 3) << 52);
         break;
     default: /* any bit pattern */
         b = check_rand(&rng);
@@ -298,12 +298,12 @@ static float random_float(void)
         b = (uint32_t)check_rand(&rng) & ((UINT32_C(1) << 23) - 1);
         break;
     case 1:
-        b = (uint32_t)((check_rand(&rng) % 255) << 23) + (uint32_t)(check_rand(&rng) % 5) - 2;
+        b = (uint32_t)((check_rand(&rng) % 255) << 23) + (uint32_t)((r >> 8) % 5) - 2;
         break;
     case 2: {
         char text[40];
         snprintf(text, sizeof text, "%" PRIu64 "e%d", check_rand(&rng) % 10000,
-                 (int)(check_rand(&rng) % 30) - 20);
+                 (int)((r >> 8) % 30) - 20);
         b = bits_of_float(strtof(text, NULL));
         break;
     }
@@ -384,7 +384,8 @@ static size_t random_number_text(char *buf)
         p += random_digits(p, 1 + check_rand(&rng) % il, 1);
     if (check_rand(&rng) % 2) {
         *p++ = '.';
-        size_t fl = 1 + check_rand(&rng) % int_lens[check_rand(&rng) % 14];
+        size_t flen = int_lens[check_rand(&rng) % 14];
+        size_t fl = 1 + check_rand(&rng) % flen;
         if (check_rand(&rng) % 3 == 0) { /* leading zeros in the fraction */
             size_t z = check_rand(&rng) % 30;
             memset(p, '0', z);
