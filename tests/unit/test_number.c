@@ -430,7 +430,10 @@ static void check_halfway(double a, int is_float)
     snprintf(cut, sizeof cut, "%.*s00000000000000000001%s", (int)(keep + 1), text, exp);
     check_parse_str(cut);
     /* A few digits only: the short neighbours of a tie. */
-    snprintf(cut, sizeof cut, "%.*s%s", (int)(keep < 20 ? keep + 1 : 20), text, exp);
+    size_t few = keep < 20 ? keep + 1 : 20;
+    if (text[few - 1] == '.') /* a one-digit tie, as 9e9 is for floats */
+        few--;
+    snprintf(cut, sizeof cut, "%.*s%s", (int)few, text, exp);
     check_parse_str(cut);
 }
 
