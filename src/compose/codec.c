@@ -226,7 +226,7 @@ static int encode_transforms(const codec *c, size_t first, const uint8_t *cur, s
             out->len = base;
             return rc;
         }
-        cur = dst->data + start;
+        cur = dst->data ? dst->data + start : NULL; /* NULL: empty, nothing allocated */
         cur_len = dst->len - start;
     }
     return CODEC_OK;
