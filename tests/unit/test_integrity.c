@@ -31,7 +31,8 @@ static void test_constants(void)
              {543, CRC32C_X543},   {479, CRC32C_X479},   {415, CRC32C_X415},
              {351, CRC32C_X351},   {287, CRC32C_X287},   {223, CRC32C_X223},
              {159, CRC32C_X159},   {95, CRC32C_X95},     {8159, CRC32C_X8159},
-             {16351, CRC32C_X16351}};
+             {16351, CRC32C_X16351}, {9759, CRC32C_X9759}, {9695, CRC32C_X9695},
+             {2527, CRC32C_X2527},   {5087, CRC32C_X5087}};
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
         CHECK_INT(xpow(k[i].e), k[i].v);
 }
@@ -91,10 +92,14 @@ static void test_kernels_agree(void)
             for (size_t n = 0; n <= 1000; n++)
                 for (size_t s = 0; s < 3; s++)
                     bad += fn(starts[s], buf + aligns[a], n) != ref(starts[s], buf + aligns[a], n);
-        static const size_t longs[] = {4096, 8192, 65536 + 17, 1u << 20, (1u << 20) + 4099};
+        static const size_t longs[] = {3519, 3520, 3521, 3776, 4096, 7039, 7040, 8192,
+                                       65536 + 17, 1u << 20, (1u << 20) + 4099};
         for (size_t i = 0; i < sizeof longs / sizeof longs[0]; i++)
             for (size_t a = 0; a < 3; a++)
                 bad += fn(7, buf + aligns[a], longs[i]) != ref(7, buf + aligns[a], longs[i]);
+        /* Every length around the 512-bit kernel's first two hybrid chunks. */
+        for (size_t n = 3700; n <= 7600; n++)
+            bad += fn(n, buf + 5, n) != ref(n, buf + 5, n);
         if (bad)
             fprintf(stderr, "kernel %s: %zu mismatches\n", kernel_names[id], bad);
         CHECK_INT(bad, 0);

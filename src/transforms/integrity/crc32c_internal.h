@@ -27,7 +27,10 @@
 #define CRC32C_POLY 0x82F63B78u
 
 /* Folding distances of the 512-bit kernel: D = 2048, 1536, 1024, 512 bits
- * (between zmm registers) and 384, 256, 128 bits (between 128-bit lanes). */
+ * (between zmm registers), 384, 256, 128 bits (between 128-bit lanes) and
+ * 9728 bits (2048 + the 960 stream bytes of a hybrid chunk). */
+#define CRC32C_X9759 0x93781dc7u
+#define CRC32C_X9695 0xb3af077au
 #define CRC32C_X2079 0xdcb17aa4u
 #define CRC32C_X2015 0xb9e02b86u
 #define CRC32C_X1567 0xa87ab8a8u
@@ -42,8 +45,11 @@
 #define CRC32C_X223 0xba4fc28eu
 #define CRC32C_X159 0xf20c0dfeu
 #define CRC32C_X95 0x493c7d27u
-/* Stream shifts of the 3-way SSE4.2 kernel: L = 1024 and 2048 bytes
- * (x^8159, x^16351) and L = 128 and 256 bytes (x^991, x^2015 above). */
+/* Stream shifts (x^(8L-33)): the 3-way SSE4.2 kernel's L = 1024 and 2048
+ * bytes (x^8159, x^16351) and L = 128 and 256 bytes (x^991, x^2015 above);
+ * the 512-bit kernel's streams, L = 320 and 640 bytes (x^2527, x^5087). */
+#define CRC32C_X2527 0xbac2fd7bu
+#define CRC32C_X5087 0x6b749fb2u
 #define CRC32C_X8159 0x170076fau
 #define CRC32C_X16351 0xa51b6135u
 
