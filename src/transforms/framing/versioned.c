@@ -29,13 +29,18 @@ static size_t state_size(bool routed)
     return sizeof(versioned_state) + (routed ? 256 * sizeof(codec *) : 0);
 }
 
-static void versioned_destroy(codec_stage *s)
+/* Frees the state and the route codecs it holds. */
+static void state_free(versioned_state *st)
 {
-    versioned_state *st = s->state;
     if (st->routed)
         for (size_t v = 0; v < 256; v++)
             codec_free(st->routes[v]);
     codec_default_allocator()->release(NULL, st, state_size(st->routed));
+}
+
+static void versioned_destroy(codec_stage *s)
+{
+    state_free(s->state);
 }
 
 /* Writes the accepted versions as "1-3,7" (the `accept=` syntax). */
@@ -113,10 +118,10 @@ static const codec_stage_ops versioned_ops = {
 static versioned_state *state_new(bool routed)
 {
     versioned_state *st = codec_default_allocator()->alloc(NULL, state_size(routed));
-    if (st)
+    if (st) {
         memset(st, 0, state_size(routed));
-    if (st)
         st->routed = routed;
+    }
     return st;
 }
 
@@ -173,7 +178,7 @@ int codec_stage_ctor_versioned(codec_stage *s, codec_args *a, const codec_type *
     if (!accept)
         st->accept[version / 8] |= (uint8_t)(1u << (version % 8));
     else if (!parse_accept(st, accept)) {
-        codec_default_allocator()->release(NULL, st, state_size(false));
+        state_free(st);
         return codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, a->stage, a->offset,
                                "bad accept '%s': expected versions 1..255 and ranges, "
                                "e.g. 1-3,7", accept);
@@ -231,7 +236,7 @@ codec *codec_versioned(uint8_t write_version, const codec_version_route *routes,
         for (size_t i = 0; routes && i < n; i++)
             codec_free(routes[i].codec);
         if (st)
-            codec_default_allocator()->release(NULL, st, state_size(true));
+            state_free(st); /* holds no routes yet: they are freed above */
         return NULL;
     }
     codec_stage s = {.ops = &versioned_ops, .kind = CODEC_KIND_FRAMING, .state = st};
