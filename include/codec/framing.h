@@ -30,7 +30,9 @@ extern "C" {
  * @param accept  NULL (only write_version) or a list such as "1-3,7":
  *                versions and inclusive ranges, comma separated.
  * @return a codec or NULL with CODEC_E_USAGE (bad version or list) or
- *         CODEC_E_NOMEM. */
+ *         CODEC_E_NOMEM.
+ * Encode appends 3 + n bytes, allocating nothing once `out` has room.
+ * Threads: the codec may be shared. Since: 0.1 */
 CODEC_API codec *codec_versioned_header(unsigned write_version, const char *accept,
                                         codec_error *err);
 
@@ -66,7 +68,9 @@ typedef struct codec_version_route {
  * {{1, NULL}, {2, codec_parse("zstd", NULL, e)}}, 2, e)) reads version 1 as
  * plain JSON and version 2 as zstd-compressed JSON.
  * codec_spec() shows "versioned:W,accept=LIST" (routes are not spec text).
- * Threads: the result is immutable and may be shared like any codec. */
+ * Allocates: nothing per encode once `out` and its spares have grown.
+ * Threads: the result is immutable and may be shared like any codec.
+ * Since: 0.1 */
 CODEC_API codec *codec_versioned(uint8_t write_version, const codec_version_route *routes,
                                  size_t n, codec_error *err);
 

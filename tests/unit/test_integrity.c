@@ -397,6 +397,48 @@ static void test_in_pipeline(void)
     codec_free(c);
 }
 
+/* An allocator that fails after `left` successful calls. */
+static void *fail_alloc(void *ctx, size_t n)
+{
+    size_t *left = ctx;
+    return *left && (*left)-- ? malloc(n) : NULL;
+}
+static void *fail_resize(void *ctx, void *p, size_t old, size_t n)
+{
+    (void)old;
+    size_t *left = ctx;
+    return *left && (*left)-- ? realloc(p, n) : NULL;
+}
+static void fail_release(void *ctx, void *p, size_t n)
+{
+    (void)ctx, (void)n;
+    free(p);
+}
+
+/* Out of memory while growing the output: CODEC_E_NOMEM, length restored. */
+static void test_out_of_memory(void)
+{
+    static const char *const specs[] = {"crc32c", "crc32", "adler32", "hex | crc32c"};
+    uint8_t payload[500];
+    fill_random(payload, sizeof payload, 3);
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        codec *c = parse(specs[i]);
+        for (size_t budget = 0; c && budget < 4; budget++) {
+            size_t left = budget;
+            codec_allocator failing = {fail_alloc, fail_resize, fail_release, &left};
+            codec_buf out;
+            codec_buf_init(&out, &failing);
+            codec_bytes in = {payload, sizeof payload};
+            codec_error err;
+            int rc = codec_encode(c, &in, &out, &err);
+            CHECK(rc == CODEC_OK || (rc == CODEC_E_NOMEM && out.len == 0));
+            CHECK(budget > 0 || rc == CODEC_E_NOMEM);
+            codec_buf_free(&out);
+        }
+        codec_free(c);
+    }
+}
+
 int main(void)
 {
     test_constants();
@@ -410,5 +452,6 @@ int main(void)
     test_kernel_argument();
     test_python_peer();
     test_in_pipeline();
+    test_out_of_memory();
     return check_done("test_integrity");
 }

@@ -266,6 +266,47 @@ static void test_steady_state(void)
     codec_free(c);
 }
 
+/* Fails every allocation once `left` reaches 0. */
+static void *fail_alloc(void *ctx, size_t n)
+{
+    size_t *left = ctx;
+    return *left && (*left)-- ? malloc(n) : NULL;
+}
+static void *fail_resize(void *ctx, void *p, size_t old, size_t n)
+{
+    (void)old;
+    size_t *left = ctx;
+    return *left && (*left)-- ? realloc(p, n) : NULL;
+}
+
+/* Out of memory at each allocation of a routed encode (output, spares,
+ * scratch of the route): CODEC_E_NOMEM with the output length restored,
+ * until the budget suffices. */
+static void test_out_of_memory(void)
+{
+    codec *c = codec_then(parse("hex"), make_router(3), NULL);
+    if (!c)
+        return;
+    bool succeeded = false;
+    size_t failures = 0;
+    for (size_t budget = 1; budget < 16 && !succeeded; budget++) { /* 1: the "AB" */
+        size_t left = budget;
+        codec_allocator failing = {fail_alloc, fail_resize, count_release, &left};
+        codec_buf out;
+        codec_buf_init(&out, &failing);
+        codec_buf_append(&out, "AB", 2);
+        codec_bytes v = {(const uint8_t *)"out of memory", 13};
+        int rc = codec_encode(c, &v, &out, NULL);
+        CHECK(rc == CODEC_OK || (rc == CODEC_E_NOMEM && out.len == 2));
+        succeeded = rc == CODEC_OK;
+        failures += rc == CODEC_E_NOMEM;
+        codec_buf_free(&out);
+    }
+    CHECK(succeeded);
+    CHECK(failures >= 3); /* the output, the pipeline spare, the route's scratch */
+    codec_free(c);
+}
+
 int main(void)
 {
     test_header_errors();
@@ -274,5 +315,6 @@ int main(void)
     test_routing_errors();
     test_nesting();
     test_steady_state();
+    test_out_of_memory();
     return check_done("test_versioned");
 }
