@@ -2,6 +2,7 @@
  * adler32 trailers, and agreement with Python's zlib and crcmod (the
  * Debian /usr/bin/python3) in both directions. */
 #include "check.h"
+#include "test_support.h"
 #include "codec/codec.h"
 #include "codec/integrity.h"
 #include "compose/stage_internal.h"
@@ -139,16 +140,6 @@ static void test_against_zlib(void)
     CHECK_INT(bad, 0);
 }
 
-static codec *parse(const char *spec)
-{
-    codec_error err;
-    codec *c = codec_parse(spec, NULL, &err);
-    if (!c)
-        fprintf(stderr, "%s: %s\n", spec, err.message);
-    CHECK(c != NULL);
-    return c;
-}
-
 static uint32_t be32(const uint8_t *p)
 {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
@@ -157,7 +148,7 @@ static uint32_t be32(const uint8_t *p)
 /* Layout, round trip, and every corruption and truncation. */
 static void test_trailer(const char *spec, uint32_t (*sum)(const uint8_t *, size_t))
 {
-    codec *c = parse(spec);
+    codec *c = test_parse(spec);
     if (!c)
         return;
     uint8_t payload[64];
@@ -340,7 +331,7 @@ static void test_python_peer(void)
     size_t accepted = 0;
     uint64_t seed = 77;
     for (size_t k = 0; k < 3; k++) {
-        codec *c = parse(names[k]);
+        codec *c = test_parse(names[k]);
         for (int i = 0; c && i < PEER_FILES; i++) {
             snprintf(path, sizeof path, "%s/py-%s-%d", dir, names[k], i);
             codec_bytes dec;
@@ -378,7 +369,7 @@ static void test_python_peer(void)
  * nothing. */
 static void test_in_pipeline(void)
 {
-    codec *c = parse("hex | crc32c | hex:upper");
+    codec *c = test_parse("hex | crc32c | hex:upper");
     if (!c)
         return;
     codec_buf out;
@@ -397,24 +388,6 @@ static void test_in_pipeline(void)
     codec_free(c);
 }
 
-/* An allocator that fails after `left` successful calls. */
-static void *fail_alloc(void *ctx, size_t n)
-{
-    size_t *left = ctx;
-    return *left && (*left)-- ? malloc(n) : NULL;
-}
-static void *fail_resize(void *ctx, void *p, size_t old, size_t n)
-{
-    (void)old;
-    size_t *left = ctx;
-    return *left && (*left)-- ? realloc(p, n) : NULL;
-}
-static void fail_release(void *ctx, void *p, size_t n)
-{
-    (void)ctx, (void)n;
-    free(p);
-}
-
 /* Out of memory while growing the output: CODEC_E_NOMEM, length restored. */
 static void test_out_of_memory(void)
 {
@@ -422,12 +395,11 @@ static void test_out_of_memory(void)
     uint8_t payload[500];
     fill_random(payload, sizeof payload, 3);
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
-        codec *c = parse(specs[i]);
+        codec *c = test_parse(specs[i]);
         for (size_t budget = 0; c && budget < 4; budget++) {
-            size_t left = budget;
-            codec_allocator failing = {fail_alloc, fail_resize, fail_release, &left};
+            test_alloc t;
             codec_buf out;
-            codec_buf_init(&out, &failing);
+            codec_buf_init(&out, test_alloc_init(&t, budget));
             codec_bytes in = {payload, sizeof payload};
             codec_error err;
             int rc = codec_encode(c, &in, &out, &err);

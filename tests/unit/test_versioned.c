@@ -2,21 +2,12 @@
  * `versioned` spec stage, header errors, and codec_versioned() routing
  * (alone, inside pipelines, nested, without steady-state allocation). */
 #include "check.h"
+#include "test_support.h"
 #include "codec/codec.h"
 #include "codec/framing.h"
 #include "codec/integrity.h"
 
 #include <stdbool.h>
-
-static codec *parse(const char *spec)
-{
-    codec_error err;
-    codec *c = codec_parse(spec, NULL, &err);
-    if (!c)
-        fprintf(stderr, "%s: %s\n", spec, err.message);
-    CHECK(c != NULL);
-    return c;
-}
 
 /* Decodes and expects `family`/`detail` (0 = success, then `expect`). */
 static void expect_decode(const codec *c, const char *in, size_t n, int family, int detail,
@@ -53,7 +44,7 @@ static void expect_encode(const codec *c, const char *in, const char *expect, si
 
 static void test_header_errors(void)
 {
-    codec *c = parse("versioned");
+    codec *c = test_parse("versioned");
     if (!c)
         return;
     expect_encode(c, "abc", "\xC0\xDC\x01" "abc", 6);
@@ -76,7 +67,7 @@ static void test_header_errors(void)
 
 static void test_accept_list(void)
 {
-    codec *c = parse("versioned:2,accept=1-3,7");
+    codec *c = test_parse("versioned:2,accept=1-3,7");
     if (!c)
         return;
     CHECK_STR(codec_spec(c), "versioned:2,accept=1-3,7");
@@ -115,7 +106,8 @@ static void test_accept_list(void)
 /* {1 → as is, 2 → hex, 3 → hex | crc32c}, writing `write`. */
 static codec *make_router(uint8_t write)
 {
-    codec_version_route routes[] = {{1, NULL}, {2, parse("hex")}, {3, parse("hex | crc32c")}};
+    codec_version_route routes[] = {
+        {1, NULL}, {2, test_parse("hex")}, {3, test_parse("hex | crc32c")}};
     codec_error err;
     codec *c = codec_versioned(write, routes, 3, &err);
     if (!c)
@@ -154,13 +146,13 @@ static void test_routing(void)
 static void test_routing_errors(void)
 {
     codec_error err;
-    codec_version_route dup[] = {{1, parse("hex")}, {1, parse("hex")}};
+    codec_version_route dup[] = {{1, test_parse("hex")}, {1, test_parse("hex")}};
     CHECK(codec_versioned(1, dup, 2, &err) == NULL);
     CHECK(err.family == CODEC_E_USAGE && strstr(err.message, "twice"));
-    codec_version_route zero[] = {{0, parse("hex")}};
+    codec_version_route zero[] = {{0, test_parse("hex")}};
     CHECK(codec_versioned(1, zero, 1, &err) == NULL);
     CHECK(err.family == CODEC_E_USAGE && strstr(err.message, "reserved"));
-    codec_version_route other[] = {{2, parse("hex")}};
+    codec_version_route other[] = {{2, test_parse("hex")}};
     CHECK(codec_versioned(1, other, 1, &err) == NULL);
     CHECK(err.family == CODEC_E_USAGE && strstr(err.message, "no route"));
     CHECK(codec_versioned(1, NULL, 0, &err) == NULL);
@@ -171,16 +163,17 @@ static void test_routing_errors(void)
  * level must keep the scratch buffers of the levels around it intact. */
 static void test_nesting(void)
 {
-    codec_version_route inner_routes[] = {{5, parse("hex | hex")}};
+    codec_version_route inner_routes[] = {{5, test_parse("hex | hex")}};
     codec *inner = codec_versioned(5, inner_routes, 1, NULL);
-    codec_version_route outer_routes[] = {{7, codec_then(parse("hex"), inner, NULL)}};
+    codec_version_route outer_routes[] = {{7, codec_then(test_parse("hex"), inner, NULL)}};
     codec *router = codec_versioned(7, outer_routes, 1, NULL);
-    codec *c = codec_then(codec_then(parse("hex | hex"), router, NULL), parse("hex | hex"), NULL);
+    codec *c = codec_then(codec_then(test_parse("hex | hex"), router, NULL),
+                          test_parse("hex | hex"), NULL);
     CHECK(c != NULL);
     if (!c)
         return;
     /* The same bytes built step by step from plain stages. */
-    codec *h = parse("hex");
+    codec *h = test_parse("hex");
     const char *text = "nested";
     codec_buf a, b;
     codec_buf_init(&a, NULL);
@@ -224,35 +217,14 @@ static void test_nesting(void)
     codec_free(c);
 }
 
-typedef struct {
-    size_t calls;
-} counts;
-static void *count_alloc(void *ctx, size_t n)
-{
-    ((counts *)ctx)->calls++;
-    return malloc(n);
-}
-static void *count_resize(void *ctx, void *p, size_t old, size_t n)
-{
-    (void)old;
-    ((counts *)ctx)->calls++;
-    return realloc(p, n);
-}
-static void count_release(void *ctx, void *p, size_t n)
-{
-    (void)ctx, (void)n;
-    free(p);
-}
-
 static void test_steady_state(void)
 {
-    codec *c = codec_then(parse("hex"), make_router(3), NULL);
+    codec *c = codec_then(test_parse("hex"), make_router(3), NULL);
     if (!c)
         return;
-    counts n = {0};
-    codec_allocator counting = {count_alloc, count_resize, count_release, &n};
+    test_alloc n;
     codec_buf out;
-    codec_buf_init(&out, &counting);
+    codec_buf_init(&out, test_alloc_init(&n, SIZE_MAX));
     codec_bytes v = {(const uint8_t *)"steady state", 12};
     CHECK_INT(codec_encode(c, &v, &out, NULL), 0);
     size_t warm = n.calls;
@@ -266,34 +238,20 @@ static void test_steady_state(void)
     codec_free(c);
 }
 
-/* Fails every allocation once `left` reaches 0. */
-static void *fail_alloc(void *ctx, size_t n)
-{
-    size_t *left = ctx;
-    return *left && (*left)-- ? malloc(n) : NULL;
-}
-static void *fail_resize(void *ctx, void *p, size_t old, size_t n)
-{
-    (void)old;
-    size_t *left = ctx;
-    return *left && (*left)-- ? realloc(p, n) : NULL;
-}
-
 /* Out of memory at each allocation of a routed encode (output, spares,
  * scratch of the route): CODEC_E_NOMEM with the output length restored,
  * until the budget suffices. */
 static void test_out_of_memory(void)
 {
-    codec *c = codec_then(parse("hex"), make_router(3), NULL);
+    codec *c = codec_then(test_parse("hex"), make_router(3), NULL);
     if (!c)
         return;
     bool succeeded = false;
     size_t failures = 0;
     for (size_t budget = 1; budget < 16 && !succeeded; budget++) { /* 1: the "AB" */
-        size_t left = budget;
-        codec_allocator failing = {fail_alloc, fail_resize, count_release, &left};
+        test_alloc t;
         codec_buf out;
-        codec_buf_init(&out, &failing);
+        codec_buf_init(&out, test_alloc_init(&t, budget));
         codec_buf_append(&out, "AB", 2);
         codec_bytes v = {(const uint8_t *)"out of memory", 13};
         int rc = codec_encode(c, &v, &out, NULL);
