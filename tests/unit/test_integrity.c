@@ -235,6 +235,8 @@ static void test_kernel_argument(void)
         codec_free(c);
     }
     codec_error err;
+    CHECK(codec_crc32c_trailer("scalar                             x", &err) == NULL);
+    CHECK_INT(err.family, CODEC_E_USAGE);
     CHECK(codec_parse("crc32c:kernel=neon", NULL, &err) == NULL);
     CHECK_INT(err.family, CODEC_E_USAGE);
     CHECK(codec_parse("crc32:3", NULL, &err) == NULL);

@@ -191,8 +191,13 @@ int codec_stage_ctor_versioned(codec_stage *s, codec_args *a, const codec_type *
 codec *codec_versioned_header(unsigned write_version, const char *accept, codec_error *err)
 {
     char args[300];
-    snprintf(args, sizeof args, "%u%s%s", write_version, accept ? ",accept=" : "",
-             accept ? accept : "");
+    int w = snprintf(args, sizeof args, "%u%s%s", write_version, accept ? ",accept=" : "",
+                     accept ? accept : "");
+    if (w < 0 || (size_t)w >= sizeof args) {
+        codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, "versioned", CODEC_NO_OFFSET,
+                        "accept list too long");
+        return NULL;
+    }
     return codec_make("versioned", args, NULL, err);
 }
 
