@@ -413,8 +413,27 @@ static void test_out_of_memory(void)
     }
 }
 
-int main(void)
+/* With CODEC_CPU_MASK=0 (no SIMD): auto is scalar, the others are refused. */
+static int masked_run(void)
 {
+    CHECK(crc32c_kernel(CRC32C_AUTO) == crc32c_kernel(CRC32C_SCALAR));
+    CHECK(crc32c_kernel(CRC32C_SSE42) == NULL);
+    CHECK(crc32c_kernel(CRC32C_AVX512) == NULL);
+    CHECK_INT(codec_crc32c(0, "123456789", 9), 0xE3069283u);
+    codec_error err;
+    CHECK(codec_parse("crc32c:kernel=sse42", NULL, &err) == NULL);
+    CHECK(strstr(err.message, "not supported") != NULL);
+    test_trailer("crc32c", sum_crc32c);
+    return check_done("test_integrity (CODEC_CPU_MASK=0)");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--masked") == 0)
+        return masked_run();
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "CODEC_CPU_MASK=0 '%s' --masked", argv[0]);
+    CHECK_INT(system(cmd), 0);
     test_constants();
     test_vectors();
     test_kernels_agree();
