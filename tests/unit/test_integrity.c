@@ -241,7 +241,10 @@ static void test_kernel_argument(void)
     CHECK_INT(err.family, CODEC_E_USAGE);
     CHECK(codec_parse("crc32:3", NULL, &err) == NULL);
     CHECK_INT(err.family, CODEC_E_USAGE);
-    codec *c = codec_crc32_trailer(&err);
+    codec *c = codec_crc32c_trailer(NULL, &err);
+    CHECK(c && strcmp(codec_spec(c), "crc32c") == 0);
+    codec_free(c);
+    c = codec_crc32_trailer(&err);
     CHECK(c && strcmp(codec_spec(c), "crc32") == 0);
     codec_free(c);
     c = codec_adler32_trailer(&err);

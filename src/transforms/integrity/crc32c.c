@@ -108,8 +108,10 @@ int codec_stage_ctor_crc32c(codec_stage *s, codec_args *a, const codec_type *t,
 
 codec *codec_crc32c_trailer(const char *kernel, codec_error *err)
 {
+    if (!kernel)
+        return codec_make("crc32c", NULL, NULL, err);
     char args[32];
-    int w = snprintf(args, sizeof args, "kernel=%s", kernel ? kernel : "auto");
+    int w = snprintf(args, sizeof args, "kernel=%s", kernel);
     if (w < 0 || (size_t)w >= sizeof args) {
         codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, "crc32c", CODEC_NO_OFFSET,
                         "unknown kernel: expected auto, scalar, sse42 or avx512");
