@@ -9,6 +9,8 @@
 
 #include "core.h"
 #include "compose.h"
+#include "integrity.h"
+#include "framing.h"
 #include "envelope.h"
 
 #endif

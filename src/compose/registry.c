@@ -10,12 +10,27 @@
                                 codec_error *err)
 
 CODEC_STAGE_CTOR(hex);
+CODEC_STAGE_CTOR(crc32c);
+CODEC_STAGE_CTOR(crc32);
+CODEC_STAGE_CTOR(adler32);
+CODEC_STAGE_CTOR(versioned);
 CODEC_STAGE_CTOR(envelope);
 
 static const codec_registry_row rows[] = {
     /* text encodings */
     {{"hex", CODEC_KIND_TEXT, "lower|upper (default lower)",
       "base16; decode accepts both cases"}, codec_stage_ctor_hex},
+    /* integrity trailers */
+    {{"crc32c", CODEC_KIND_INTEGRITY, "kernel=auto|scalar|sse42|avx512 (default auto)",
+      "CRC-32C (Castagnoli) trailer, 4 bytes big-endian"}, codec_stage_ctor_crc32c},
+    {{"crc32", CODEC_KIND_INTEGRITY, "(none)", "zlib CRC-32 trailer, 4 bytes big-endian"},
+     codec_stage_ctor_crc32},
+    {{"adler32", CODEC_KIND_INTEGRITY, "(none)", "zlib Adler-32 trailer, 4 bytes big-endian"},
+     codec_stage_ctor_adler32},
+    /* framing */
+    {{"versioned", CODEC_KIND_FRAMING,
+      "VERSION (1..255, default 1), accept=LIST (e.g. 1-3,7; default VERSION)",
+      "header C0 DC VERSION; decode accepts the listed versions"}, codec_stage_ctor_versioned},
     /* encryption */
     {{"envelope", CODEC_KIND_CRYPTO,
       "keyring=FILE (required), aad=TEXT, strategy=direct|bounded (default direct), "
