@@ -128,12 +128,12 @@ static size_t libdeflate_encode(codec_flate *f, struct libdeflate_compressor *c,
 /* zlib counts in 32-bit uInt, so big buffers go through in slices. */
 static size_t zlib_encode(z_stream *z, const uint8_t *src, size_t n, codec_buf *out, int *rc)
 {
+    deflateReset(z); /* first: deflateBound reads the wrapper state it restores */
     size_t bound = deflateBound(z, n);
     if (codec_buf_reserve(out, bound)) {
         *rc = CODEC_E_NOMEM;
         return 0;
     }
-    deflateReset(z);
     size_t in_left = n, out_left = bound;
     z->next_in = (Bytef *)src;
     z->next_out = out->data + out->len;
@@ -184,9 +184,11 @@ static int inflate_error(const codec_stage *s, const z_stream *z, uint64_t offse
     return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, detail, offset, "%s", msg);
 }
 
-/* One inflate step into the room codec_out_room() made. */
+/* One inflate step into the room codec_out_room() made; *ended is set at
+ * the end of a stream (or gzip member). */
 static int inflate_step(const codec_stage *s, z_stream *z, const uint8_t *src, size_t n,
-                        size_t *pos, codec_buf *out, size_t base, codec_error *err)
+                        size_t *pos, codec_buf *out, size_t base, bool *ended,
+                        codec_error *err)
 {
     size_t room;
     int rc = codec_out_room(s, out, base, &room, err);
@@ -204,7 +206,8 @@ static int inflate_step(const codec_stage *s, z_stream *z, const uint8_t *src, s
         return rc;
     switch (zrc) {
     case Z_STREAM_END:
-        return Z_STREAM_END;
+        *ended = true;
+        return CODEC_OK;
     case Z_OK:
     case Z_BUF_ERROR:
         /* No progress with room left means the input ran out. */
@@ -233,13 +236,12 @@ static int zlib_decode(const codec_stage *s, codec_flate_wrap wrap, const uint8_
         return codec_compress_nomem(s, err);
     int rc;
     for (;;) {
-        rc = inflate_step(s, &z, src, n, &pos, out, base, err);
-        if (rc != Z_STREAM_END) {
-            if (rc)
-                break;
+        bool ended = false;
+        rc = inflate_step(s, &z, src, n, &pos, out, base, &ended, err);
+        if (rc)
+            break;
+        if (!ended)
             continue;
-        }
-        rc = CODEC_OK;
         if (pos == n)
             break;
         if (wrap != CODEC_FLATE_GZIP) {
