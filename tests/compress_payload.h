@@ -78,10 +78,13 @@ static inline uint8_t *payload_mixed(size_t n, uint64_t seed)
             run = n - i;
         switch (v % 3) {
         case 0: memset(p + i, (int)(v >> 40), run); break;
-        case 1:
+        case 1: {
+            const char *w = payload_words[(v >> 20) % 36];
+            size_t wl = strlen(w);
             for (size_t j = 0; j < run; j++)
-                p[i + j] = (uint8_t)payload_words[(v >> 20) % 36][j % 5];
+                p[i + j] = (uint8_t)w[j % wl];
             break;
+        }
         default:
             for (size_t j = 0; j < run; j++)
                 p[i + j] = (uint8_t)check_rand(&x);
