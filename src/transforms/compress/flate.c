@@ -29,6 +29,8 @@ static const int libdeflate_level_for[10] = {0, 1, 2, 4, 4, 6, 0, 0, 0, 0};
 /* zlib-framed streams carry no size: libdeflate gets this many times the
  * input as a first guess (JSON and prose compress 4..8x). */
 #define ZLIB_GUESS_RATIO 8
+/* Byte 9 of a gzip header: the operating system, 255 = unknown. */
+#define GZIP_OS_UNKNOWN 255
 
 struct codec_flate {
     codec_flate_wrap wrap;
@@ -164,6 +166,10 @@ int codec_flate_encode(const codec_stage *s, codec_flate *f, const uint8_t *src,
     if (!written)
         return CODEC_FAIL(err, s, CODEC_E_INVALID_VALUE, 0, CODEC_NO_OFFSET,
                           "deflate failed to compress %zu bytes", n);
+    /* zlib writes OS = 3 (Unix), libdeflate 255 (unknown): one value for
+     * every level, so the header does not depend on the engine. */
+    if (f->wrap == CODEC_FLATE_GZIP)
+        out->data[out->len + 9] = GZIP_OS_UNKNOWN;
     out->len += written;
     return CODEC_OK;
 }

@@ -161,11 +161,15 @@ static int lz4_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_
     size_t base = out->len;
     int rc = lz4_decode_with(s, d, src, n, out, err);
     if (rc) {
-        LZ4F_resetDecompressionContext(d);
+        /* liblz4 1.9.4's LZ4F_resetDecompressionContext keeps the remaining
+         * content size of the failed frame, which then fails the next frame
+         * that has none: a context that saw an error is not reused. */
+        drop_dctx(d);
         out->len = base;
+        return rc;
     }
     codec_pool_put(&st->dctx, d);
-    return rc;
+    return CODEC_OK;
 }
 
 static void lz4_destroy(codec_stage *s)
