@@ -8,6 +8,7 @@
 #include "check.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +93,27 @@ static inline uint8_t *payload_mixed(size_t n, uint64_t seed)
         i += run;
     }
     return p;
+}
+
+/* `count` short JSON records back to back, for training zstd dictionaries;
+ * *sizes gets a malloc'd array of their lengths. */
+static inline uint8_t *payload_json_samples(size_t count, uint64_t seed, size_t **sizes)
+{
+    uint8_t *samples = malloc(count * 128);
+    *sizes = malloc(count * sizeof **sizes);
+    size_t total = 0;
+    uint64_t x = seed;
+    for (size_t i = 0; i < count; i++) {
+        const char *w1 = payload_words[check_rand(&x) % 36];
+        const char *w2 = payload_words[check_rand(&x) % 36];
+        int w = snprintf((char *)samples + total, 128,
+                         "{\"id\":%zu,\"name\":\"%s %s\",\"active\":%s,\"score\":%u}",
+                         1000 + i, w1, w2, check_rand(&x) % 2 ? "true" : "false",
+                         (unsigned)(check_rand(&x) % 1000));
+        (*sizes)[i] = (size_t)w;
+        total += (size_t)w;
+    }
+    return samples;
 }
 
 #endif

@@ -67,7 +67,9 @@ CODEC_API codec *codec_zstd(int level, codec_error *err);
  * dictionary read from `dict_path` when the codec is built (not kept
  * open). A dictionary made by `zstd --train` puts its id in every frame;
  * decoding a frame made with another dictionary fails (CODEC_D_CORRUPT).
- * The path may not contain ',' or '|' (spec syntax) and is under 256 bytes.
+ * The path may not contain ',' or '|' (spec syntax), and the stage text
+ * "zstd:LEVEL,dict=PATH" must fit in 95 characters (compose's limit on one
+ * stage's text), so keep dictionary paths short.
  * @return NULL with CODEC_E_TRANSIENT / CODEC_D_IO when the file cannot be
  *         read, CODEC_E_USAGE when it is empty or over 64 MiB. */
 CODEC_API codec *codec_zstd_dict(int level, const char *dict_path, codec_error *err);

@@ -200,18 +200,9 @@ static void test_concatenated(const uint8_t *data, size_t n)
 /* A dictionary trained here, used by both sides. */
 static void test_zstd_dictionary(void)
 {
-    size_t count = 300, total = 0;
-    size_t *sizes = malloc(count * sizeof *sizes);
-    uint8_t *samples = malloc(count * 128);
-    uint64_t x = 3;
-    for (size_t i = 0; i < count; i++) {
-        int w = snprintf((char *)samples + total, 128,
-                         "{\"user\":\"%s\",\"tag\":\"%s\",\"n\":%u}",
-                         payload_words[check_rand(&x) % 36], payload_words[check_rand(&x) % 36],
-                         (unsigned)(check_rand(&x) % 100000));
-        sizes[i] = (size_t)w;
-        total += (size_t)w;
-    }
+    size_t count = 300;
+    size_t *sizes;
+    uint8_t *samples = payload_json_samples(count, 3, &sizes);
     uint8_t dict[2048];
     size_t dlen = ZDICT_trainFromBuffer(dict, sizeof dict, samples, sizes, (unsigned)count);
     CHECK(!ZDICT_isError(dlen));

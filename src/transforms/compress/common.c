@@ -117,3 +117,16 @@ codec *codec_make_leveled(const char *name, int level, const char *extra, codec_
     }
     return codec_make(name, args, NULL, err);
 }
+
+int codec_redisson_length(const codec_stage *s, const uint8_t *src, size_t n, uint32_t *len,
+                          codec_error *err)
+{
+    if (n < 4)
+        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
+                          "missing the 4-byte length prefix");
+    *len = codec_load_be32(src);
+    if (*len > INT32_MAX)
+        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, 0,
+                          "negative length prefix");
+    return CODEC_OK;
+}

@@ -72,6 +72,10 @@ static inline uint32_t codec_load_be32(const uint8_t *p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
+/* Reads the Redisson prefix (a Java int, so 0..2^31-1) of src[0..n). */
+int codec_redisson_length(const codec_stage *s, const uint8_t *src, size_t n, uint32_t *len,
+                          codec_error *err);
+
 static inline void codec_store_be32(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8);

@@ -44,14 +44,10 @@ static int lz4_block_encode(const codec_stage *s, const uint8_t *src, size_t n, 
 static int lz4_block_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
                             codec_error *err)
 {
-    if (n < 4)
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
-                          "missing the 4-byte length prefix");
-    uint32_t len = codec_load_be32(src);
-    if (len > INT32_MAX)
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, 0,
-                          "negative length prefix");
-    int rc = codec_check_declared(s, len, n - 4, LZ4_MAX_RATIO, 0, err);
+    uint32_t len;
+    int rc = codec_redisson_length(s, src, n, &len, err);
+    if (!rc)
+        rc = codec_check_declared(s, len, n - 4, LZ4_MAX_RATIO, 0, err);
     if (rc)
         return rc;
     if (n - 4 > INT32_MAX)

@@ -30,13 +30,22 @@ static int snappy_encode(const codec_stage *s, const uint8_t *src, size_t n, cod
     return CODEC_OK;
 }
 
+/* True when src ends inside the length varint (at most 5 bytes). */
+static bool varint_unfinished(const uint8_t *src, size_t n)
+{
+    for (size_t i = 0; i < n && i < 5; i++)
+        if (!(src[i] & 0x80))
+            return false;
+    return n < 5;
+}
+
 static int snappy_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
                          codec_error *err)
 {
     size_t len;
     if (snappy_uncompressed_length((const char *)src, n, &len) != SNAPPY_OK)
         return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD,
-                          n < 5 ? CODEC_D_TRUNCATED : CODEC_D_CORRUPT, 0,
+                          varint_unfinished(src, n) ? CODEC_D_TRUNCATED : CODEC_D_CORRUPT, 0,
                           "bad snappy length varint");
     int rc = codec_check_declared(s, len, n, SNAPPY_MAX_RATIO, 0, err);
     if (rc)

@@ -95,7 +95,7 @@ static int zstd_fail(const codec_stage *s, size_t code, uint64_t offset, codec_e
 static int zstd_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
                        codec_error *err)
 {
-    const zstd_state *st = s->state;
+    zstd_state *st = s->state;
     size_t prefix = st->redisson ? 4 : 0;
     if (st->redisson && n > INT32_MAX)
         return CODEC_FAIL(err, s, CODEC_E_INVALID_VALUE, CODEC_D_LIMIT, CODEC_NO_OFFSET,
@@ -103,14 +103,14 @@ static int zstd_encode(const codec_stage *s, const uint8_t *src, size_t n, codec
     size_t bound = ZSTD_compressBound(n);
     if (ZSTD_isError(bound) || codec_buf_reserve(out, prefix + bound))
         return codec_compress_nomem(s, err);
-    ZSTD_CCtx *c = codec_pool_get((codec_pool *)&st->cctx);
+    ZSTD_CCtx *c = codec_pool_get(&st->cctx);
     if (!c)
         return codec_compress_nomem(s, err);
     uint8_t *dst = out->data + out->len;
     size_t r = ZSTD_compress2(c, dst + prefix, bound, src, n);
     if (ZSTD_isError(r)) /* a failed call leaves the context to be reset */
         ZSTD_CCtx_reset(c, ZSTD_reset_session_only);
-    codec_pool_put((codec_pool *)&st->cctx, c);
+    codec_pool_put(&st->cctx, c);
     if (ZSTD_isError(r))
         return CODEC_FAIL(err, s, ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation
                                       ? CODEC_E_NOMEM : CODEC_E_INVALID_VALUE,
@@ -240,14 +240,9 @@ static int zstd_decode(const codec_stage *s, const uint8_t *src, size_t n, codec
     const zstd_state *st = s->state;
     if (!st->redisson)
         return zstd_decode_frames(s, src, n, 0, 0, out, err);
-    if (n < 4)
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
-                          "missing the 4-byte length prefix");
-    uint32_t len = codec_load_be32(src);
-    if (len > INT32_MAX)
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, 0,
-                          "negative length prefix");
-    return zstd_decode_frames(s, src + 4, n - 4, 4, len, out, err);
+    uint32_t len;
+    int rc = codec_redisson_length(s, src, n, &len, err);
+    return rc ? rc : zstd_decode_frames(s, src + 4, n - 4, 4, len, out, err);
 }
 
 /* ---------------------------------------------------------------------------
@@ -358,7 +353,7 @@ codec *codec_zstd_dict(int level, const char *dict_path, codec_error *err)
     int w = snprintf(extra, sizeof extra, "dict=%s", dict_path ? dict_path : "");
     if (!dict_path || w < 0 || (size_t)w >= sizeof extra) {
         codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, "zstd", CODEC_NO_OFFSET,
-                        "codec_zstd_dict needs a dictionary path shorter than 256 bytes");
+                        "codec_zstd_dict needs a dictionary path");
         return NULL;
     }
     return codec_make_leveled("zstd", level, extra, err);
