@@ -107,7 +107,7 @@ static int zstd_encode(const codec_stage *s, const uint8_t *src, size_t n, codec
     if (!c)
         return codec_compress_nomem(s, err);
     uint8_t *dst = out->data + out->len;
-    size_t r = ZSTD_compress2(c, dst + prefix, bound, src, n);
+    size_t r = ZSTD_compress2(c, dst + prefix, out->cap - out->len - prefix, src, n);
     if (ZSTD_isError(r)) /* a failed call leaves the context to be reset */
         ZSTD_CCtx_reset(c, ZSTD_reset_session_only);
     codec_pool_put(&st->cctx, c);
