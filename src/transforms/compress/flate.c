@@ -321,15 +321,21 @@ int codec_flate_decode(const codec_stage *s, codec_flate *f, const uint8_t *src,
     if (r == LIBDEFLATE_SUCCESS) {
         if (in_used == n)
             return CODEC_OK;
-        if (f->wrap == CODEC_FLATE_ZLIB)
+        if (f->wrap == CODEC_FLATE_ZLIB) {
+            out->len = base;
             return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRAILING, in_used,
                               "%zu bytes after the end of the zlib stream", n - in_used);
-        return zlib_decode(s, f->wrap, src, n, in_used, out, base, err); /* more members */
-    }
-    if (r == LIBDEFLATE_INSUFFICIENT_SPACE && s->max_output && guess == s->max_output)
+        }
+        /* more gzip members: zlib goes on from in_used */
+    } else if (r == LIBDEFLATE_INSUFFICIENT_SPACE && s->max_output && guess == s->max_output) {
         return codec_stage_check_cap(s, guess + 1, err);
-    out->len = base;
-    return zlib_decode(s, f->wrap, src, n, 0, out, base, err);
+    } else {
+        in_used = 0; /* zlib starts over, and says where a corrupt stream breaks */
+        out->len = base;
+    }
+    if ((rc = zlib_decode(s, f->wrap, src, n, in_used, out, base, err)))
+        out->len = base;
+    return rc;
 }
 
 /* ---------------------------------------------------------------------------
