@@ -12,5 +12,6 @@
 #include "integrity.h"
 #include "framing.h"
 #include "envelope.h"
+#include "compress.h"
 
 #endif
