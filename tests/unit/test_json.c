@@ -4,6 +4,7 @@
 #include "check.h"
 #include "codec/codec.h"
 #include "json_payloads.h"
+#include "test_support.h"
 
 #include <float.h>
 #include <math.h>
@@ -649,10 +650,10 @@ static void test_truncation(void)
     uint64_t rng = 99;
     uint8_t store[64];
     all_kinds v;
-    text_used = 0;
-    random_all_kinds(&v, &rng, store);
-    v.weights.count = 2;
-    v.ints.count = 3;
+    do {   /* a draw with non-empty containers */
+        text_used = 0;
+        random_all_kinds(&v, &rng, store);
+    } while (v.weights.count < 2 || v.ints.count < 3);
     codec_buf out;
     codec_buf_init(&out, NULL);
     CHECK_INT(encode_with(c, &v, &out), 0);
@@ -680,32 +681,12 @@ static void test_truncation(void)
     codec_free(cv);
 }
 
-typedef struct counts {
-    size_t allocs, resizes;
-} counts;
-static void *count_alloc(void *ctx, size_t n)
-{
-    ((counts *)ctx)->allocs++;
-    return malloc(n);
-}
-static void *count_resize(void *ctx, void *p, size_t old, size_t n)
-{
-    (void)old;
-    ((counts *)ctx)->resizes++;
-    return realloc(p, n);
-}
-static void count_release(void *ctx, void *p, size_t n)
-{
-    (void)ctx, (void)n;
-    free(p);
-}
-
 /* Steady state: decoding into a reset arena and encoding into a reused
  * buffer allocate nothing. */
 static void test_no_alloc(void)
 {
-    counts n = {0, 0};
-    codec_allocator a = {count_alloc, count_resize, count_release, &n};
+    test_alloc counter;
+    const codec_allocator *a = test_alloc_init(&counter, SIZE_MAX);
     codec_error err = {0};
     codec *c = codec_parse("json", &order_type, &err);
     codec *cv = codec_parse("json", codec_value_type(), &err);
@@ -713,9 +694,9 @@ static void test_no_alloc(void)
     char text[100 * 64];
     order o = payload_order(items, text);
     codec_buf out;
-    codec_buf_init(&out, &a);
+    codec_buf_init(&out, a);
     codec_arena arena;
-    codec_arena_init(&arena, &a, 0);
+    codec_arena_init(&arena, a, 0);
     CHECK_INT(encode_with(c, &o, &out), 0);
     order back;
     codec_value val;
@@ -725,7 +706,7 @@ static void test_no_alloc(void)
         codec_arena_reset(&arena);
         CHECK_INT(codec_decode(cv, out.data, out.len, &val, &arena, &err), 0);
     }
-    size_t before = n.allocs + n.resizes;
+    size_t before = counter.calls;
     for (int round = 0; round < 20; round++) {
         codec_arena_reset(&arena);
         CHECK_INT(codec_decode(c, out.data, out.len, &back, &arena, &err), 0);
@@ -734,13 +715,51 @@ static void test_no_alloc(void)
         codec_buf_clear(&out);
         CHECK_INT(codec_encode(c, &o, &out, &err), 0);
     }
-    CHECK_INT(n.allocs + n.resizes, before);
+    CHECK_INT(counter.calls, before);
     CHECK_INT(back.items.count, 100);
     CHECK_INT(val.kind, CODEC_V_OBJECT);
     codec_arena_free(&arena);
     codec_buf_free(&out);
     codec_free(c);
     codec_free(cv);
+}
+
+/* Every allocation failing in turn: decoding and encoding report
+ * CODEC_E_NOMEM cleanly (ASan checks nothing leaks or is touched). */
+static void test_out_of_memory(void)
+{
+    codec_error err = {0};
+    codec *c = codec_parse("json", &all_kinds_type, &err);
+    uint64_t rng = 5;
+    uint8_t store[64];
+    all_kinds v, back;
+    do {
+        text_used = 0;
+        random_all_kinds(&v, &rng, store);
+    } while (v.weights.count < 2 || v.ints.count < 3);
+    codec_buf text;
+    codec_buf_init(&text, NULL);
+    CHECK_INT(encode_with(c, &v, &text), 0);
+    int bad = 0, succeeded = 0;
+    for (size_t budget = 0; budget < 40; budget++) {
+        test_alloc t;
+        const codec_allocator *a = test_alloc_init(&t, budget);
+        codec_arena arena;
+        codec_arena_init(&arena, a, 64);
+        int rc = codec_decode(c, text.data, text.len, &back, &arena, &err);
+        bad += rc != 0 && rc != CODEC_E_NOMEM;
+        succeeded += rc == 0;
+        codec_arena_free(&arena);
+        codec_buf out;
+        codec_buf_init(&out, a);
+        rc = codec_encode(c, &v, &out, &err);
+        bad += rc != 0 && rc != CODEC_E_NOMEM;
+        codec_buf_free(&out);
+    }
+    CHECK_INT(bad, 0);
+    CHECK(succeeded > 0);
+    codec_buf_free(&text);
+    codec_free(c);
 }
 
 /* ---------------------------------------------------------------------------
@@ -838,6 +857,7 @@ int main(void)
     test_limits();
     test_truncation();
     test_no_alloc();
+    test_out_of_memory();
     test_streaming();
     test_all_kinds();
     test_kind_text();

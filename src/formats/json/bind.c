@@ -471,18 +471,11 @@ static int dec_number(dec *d, const codec_type *t, void *v)
                       : codec_json_reader_uint64(&d->r, &u) || codec_uint_store(t->kind, v, u);
         return bad ? dec_fail(d, CODEC_D_CORRUPT, "integer out of range", t) : CODEC_OK;
     }
-    double x;
-    if (codec_json_reader_double(&d->r, &x))
-        return dec_fail(d, CODEC_D_CORRUPT, "number out of range", t);
-    if (t->kind == CODEC_T_FLOAT) {
-        float f = (float)x;
-        if (isinf(f))
-            return dec_fail(d, CODEC_D_CORRUPT, "number out of range", t);
-        *(float *)v = f;
-    } else {
-        *(double *)v = x;
-    }
-    return CODEC_OK;
+    /* A float is rounded once, straight from the decimal text. */
+    int bad = t->kind == CODEC_T_FLOAT
+                  ? codec_parse_float(d->r.text.ptr, d->r.text.len, v)
+                  : codec_json_reader_double(&d->r, v);
+    return bad ? dec_fail(d, CODEC_D_CORRUPT, "number out of range", t) : CODEC_OK;
 }
 
 static int dec_text_leaf(dec *d, const codec_type *t, void *v)

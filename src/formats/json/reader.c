@@ -521,52 +521,8 @@ int codec_json_reader_uint64(const codec_json_reader *r, uint64_t *out)
     return 0;
 }
 
-/* Clinger's exact case: a decimal with at most 2^53 as its digits and a
- * power of ten up to 22 is one correctly rounded IEEE multiply or divide,
- * since both operands are exact doubles. Anything else: false. */
-static bool exact_double(const char *s, size_t n, double *out)
-{
-    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    size_t i = s[0] == '-';
-    uint64_t m = 0;
-    int exp = 0;
-    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-        if (m > (1ull << 53) / 10)
-            return false;
-        m = m * 10 + (uint64_t)(s[i] - '0');
-    }
-    if (i < n && s[i] == '.')
-        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, exp--) {
-            if (m > (1ull << 53) / 10)
-                return false;
-            m = m * 10 + (uint64_t)(s[i] - '0');
-        }
-    if (i < n) {   /* an exponent: [eE][+-]?digits */
-        bool neg = s[++i] == '-';
-        int e = 0;
-        for (i += s[i] == '-' || s[i] == '+'; i < n; i++) {
-            if (e > 1000)
-                return false;
-            e = e * 10 + (s[i] - '0');
-        }
-        exp += neg ? -e : e;
-    }
-    double d = (double)m;
-    if (m == 0)
-        exp = 0;
-    if (exp < -22 || exp > 22 || m > (1ull << 53))
-        return false;
-    d = exp < 0 ? d / p10[-exp] : d * p10[exp];
-    *out = s[0] == '-' ? -d : d;
-    return true;
-}
-
 int codec_json_reader_double(const codec_json_reader *r, double *out)
 {
-    if (exact_double(r->text.ptr, r->text.len, out))
-        return 0;
     return codec_parse_double(r->text.ptr, r->text.len, out);
 }
 
