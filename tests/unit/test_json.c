@@ -793,6 +793,18 @@ static void test_streaming(void)
                        "\"\\u001f\\n\"],\"b\":{}}";
     CHECK_MEM(out.data, out.len, want, strlen(want));
 
+    /* Nesting deeper than any reader accepts cannot be written. */
+    codec_buf deep;
+    codec_buf_init(&deep, NULL);
+    codec_json_writer dw;
+    codec_json_writer_init(&dw, &deep, false);
+    int deep_rc = 0;
+    for (int i = 0; i <= CODEC_JSON_MAX_DEPTH_LIMIT && !deep_rc; i++)
+        deep_rc = codec_json_write_array_start(&dw);
+    CHECK_INT(deep_rc, CODEC_E_INVALID_VALUE);
+    CHECK_INT(deep.len, CODEC_JSON_MAX_DEPTH_LIMIT);
+    codec_buf_free(&deep);
+
     /* Read it back token by token. */
     static const codec_json_token expect[] = {
         CODEC_JSON_OBJECT_START, CODEC_JSON_KEY,  CODEC_JSON_ARRAY_START, CODEC_JSON_NUMBER,

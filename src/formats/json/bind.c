@@ -26,7 +26,8 @@ static int enc_status(enc *e, int rc, const codec_type *t, const char *what)
         return JSON_NOMEM(e->err);
     if (rc)
         return codec_error_set(e->err, rc, 0, "json", CODEC_NO_OFFSET, "%s value: %s",
-                               t->name ? t->name : "?", what);
+                               t->name ? t->name : "?",
+                               what[0] ? what : "containers nested too deep");
     return CODEC_OK;
 }
 

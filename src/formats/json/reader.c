@@ -39,7 +39,6 @@ void codec_json_reader_init(codec_json_reader *r, const uint8_t *in, size_t n,
     r->number_mag = 0;
     r->token_offset = 0;
     r->text = (codec_string){NULL, 0};
-    r->err = NULL;
 }
 
 static int fail(codec_json_reader *r, codec_error *err, int detail, const uint8_t *at,

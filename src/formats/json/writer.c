@@ -49,6 +49,9 @@ static int before_item(codec_json_writer *w)
 
 static int open_container(codec_json_writer *w, char c)
 {
+    /* Bounds the recursion of every encoder, whatever the value holds. */
+    if (w->depth >= CODEC_JSON_MAX_DEPTH_LIMIT)
+        return CODEC_E_INVALID_VALUE;
     int rc = before_item(w);
     if (rc || codec_buf_append(w->out, &c, 1))
         return rc ? rc : nomem();
