@@ -503,6 +503,15 @@ static void test_kind_text(void)
     CHECK_INT(codec_encode(c, &bad, &out, &err), CODEC_E_INVALID_VALUE);
     bad.d = INFINITY;
     CHECK_INT(codec_encode(c, &bad, &out, &err), CODEC_E_INVALID_VALUE);
+    /* Inside a list or map, the innermost reason is the one reported. */
+    bad = v;
+    codec_string wkey = CODEC_STR("w");
+    double wnan = NAN;
+    bad.weights.keys = &wkey;
+    bad.weights.values = &wnan;
+    bad.weights.count = 1;
+    CHECK_INT(codec_encode(c, &bad, &out, &err), CODEC_E_INVALID_VALUE);
+    CHECK(strstr(err.message, "NaN") != NULL);
     bad = v;
     bad.s = CODEC_STR("\xc3");
     CHECK_INT(codec_encode(c, &bad, &out, &err), CODEC_E_INVALID_VALUE);

@@ -81,7 +81,7 @@ static int key_text(const codec_type *k, const void *v, char *tmp, const char **
 
 static int enc_struct(enc *e, const codec_type *t, const uint8_t *v)
 {
-    int rc = codec_json_write_object_start(&e->w);
+    int rc = enc_status(e, codec_json_write_object_start(&e->w), t, "");
     for (size_t i = 0; i < t->count && !rc; i++) {
         const codec_field *f = &t->fields[i];
         const uint8_t *fv = v + f->offset;
@@ -98,16 +98,16 @@ static int enc_struct(enc *e, const codec_type *t, const uint8_t *v)
 
 static int enc_list(enc *e, const codec_type *t, const codec_list *l)
 {
-    int rc = codec_json_write_array_start(&e->w);
+    int rc = enc_status(e, codec_json_write_array_start(&e->w), t, "");
     const uint8_t *item = l->items;
     for (size_t i = 0; i < l->count && !rc; i++, item += t->elem->size)
         rc = enc_any(e, t->elem, item);
-    return rc ? enc_status(e, rc, t, "") : enc_status(e, codec_json_write_array_end(&e->w), t, "");
+    return rc ? rc : enc_status(e, codec_json_write_array_end(&e->w), t, "");
 }
 
 static int enc_map(enc *e, const codec_type *t, const codec_map *m)
 {
-    int rc = codec_json_write_object_start(&e->w);
+    int rc = enc_status(e, codec_json_write_object_start(&e->w), t, "");
     const uint8_t *k = m->keys, *v = m->values;
     for (size_t i = 0; i < m->count && !rc; i++, k += t->key->size, v += t->elem->size) {
         char tmp[48];
