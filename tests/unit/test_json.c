@@ -592,6 +592,41 @@ static void test_int_ranges(void)
     codec_free(c);
 }
 
+/* A recursive type: a tree through a list of itself. */
+typedef struct node {
+    int32_t value;
+    CODEC_LIST_OF(struct node) children;
+} node;
+static const codec_type node_type;
+CODEC_LIST(node_list_type, &node_type);
+CODEC_STRUCT(node_type, node,
+             CODEC_FIELD(node, value, 1, CODEC_INT32),
+             CODEC_FIELD(node, children, 2, &node_list_type));
+
+static void test_recursive(void)
+{
+    codec_error err = {0};
+    codec *c = codec_parse("json:max-depth=6", &node_type, &err);
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    const char *doc = "{\"value\":1,\"children\":[{\"value\":2,\"children\":[]},"
+                      "{\"value\":3,\"children\":[{\"value\":4,\"children\":[]}]}]}";
+    node tree;
+    CHECK_INT(decode_text(c, doc, &tree, &arena, &err), 0);
+    CHECK(tree.children.count == 2 && tree.children.items[1].children.items[0].value == 4);
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    CHECK_INT(encode_with(c, &tree, &out), 0);
+    CHECK_MEM(out.data, out.len, doc, strlen(doc));
+    /* Depth 7 (4 objects and 3 arrays) is over max-depth=6. */
+    const char *deep = "{\"children\":[{\"children\":[{\"children\":[{\"value\":1}]}]}]}";
+    CHECK_INT(decode_text(c, deep, &tree, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.detail, CODEC_D_LIMIT);
+    codec_buf_free(&out);
+    codec_arena_free(&arena);
+    codec_free(c);
+}
+
 /* ---------------------------------------------------------------------------
  * Limits, truncation, allocation
  * ------------------------------------------------------------------------ */
@@ -875,6 +910,7 @@ static void test_streaming(void)
 
 int main(void)
 {
+    test_recursive();
     test_limits();
     test_truncation();
     test_no_alloc();
