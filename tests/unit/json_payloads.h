@@ -1,5 +1,6 @@
-/* json_payloads.h — the Person and Order payloads of PAYLOADS.md, and the
- * nextDouble() on top of the java.util.Random of compress_payload.h. */
+/* json_payloads.h — the Person and Order payloads of PAYLOADS.md (with
+ * nextDouble() on top of the java.util.Random of compress_payload.h) and a
+ * recursive tree type, shared by the type and JSON tests. */
 #ifndef CODEC_TEST_JSON_PAYLOADS_H
 #define CODEC_TEST_JSON_PAYLOADS_H
 
@@ -55,6 +56,17 @@ CODEC_STRUCT(order_type, order,
              CODEC_FIELD(order, customer, 2, CODEC_STRING),
              CODEC_FIELD(order, paid, 3, CODEC_BOOL),
              CODEC_FIELD(order, items, 4, &line_items_type));
+
+/* A recursive type: a tree through a list of itself. */
+typedef struct node {
+    int32_t value;
+    CODEC_LIST_OF(struct node) children;
+} node;
+static const codec_type node_type;
+CODEC_LIST(node_list_type, &node_type);
+CODEC_STRUCT(node_type, node,
+             CODEC_FIELD(node, value, 1, CODEC_INT32),
+             CODEC_FIELD(node, children, 2, &node_list_type));
 
 static inline person payload_person(void)
 {

@@ -592,17 +592,6 @@ static void test_int_ranges(void)
     codec_free(c);
 }
 
-/* A recursive type: a tree through a list of itself. */
-typedef struct node {
-    int32_t value;
-    CODEC_LIST_OF(struct node) children;
-} node;
-static const codec_type node_type;
-CODEC_LIST(node_list_type, &node_type);
-CODEC_STRUCT(node_type, node,
-             CODEC_FIELD(node, value, 1, CODEC_INT32),
-             CODEC_FIELD(node, children, 2, &node_list_type));
-
 static void test_recursive(void)
 {
     codec_error err = {0};

@@ -29,17 +29,6 @@ typedef struct holder {
 CODEC_LIST(bad_people_type, &wrong_size_type);
 CODEC_STRUCT(holder_bad_type, holder, CODEC_FIELD(holder, people, 1, &bad_people_type));
 
-/* A recursive type (a tree through a list) is fine. */
-typedef struct node {
-    int32_t value;
-    CODEC_LIST_OF(struct node) children;
-} node;
-static const codec_type node_type;
-CODEC_LIST(node_list_type, &node_type);
-CODEC_STRUCT(node_type, node,
-             CODEC_FIELD(node, value, 1, CODEC_INT32),
-             CODEC_FIELD(node, children, 2, &node_list_type));
-
 CODEC_ENUM(dup_enum_type, {"A", 0}, {"B", 0});
 CODEC_ENUM(player_type, {"JAVA", 0}, {"FLASH", 1});
 CODEC_MAP(bad_map_type, &person_type, CODEC_INT32);
