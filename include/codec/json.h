@@ -56,6 +56,16 @@ typedef struct codec_json_options {
  * Threads: the codec is immutable and may be shared. */
 CODEC_API codec *codec_json(const codec_type *t, const codec_json_options *o, codec_error *err);
 
+/** codec_json_validate() — checks that in[0..n) is one RFC 8259 document
+ * (the decoders' grammar, UTF-8 and escape rules), within o's max_size,
+ * max_depth and max_string (NULL = defaults), without building anything.
+ * Duplicate keys and numbers beyond double range are grammatical and pass
+ * (decoding applies those policies). Allocates nothing.
+ * @return 0, or CODEC_E_INVALID_PAYLOAD with the byte offset in `err`.
+ * Threads: safe. */
+CODEC_API int codec_json_validate(const uint8_t *in, size_t n, const codec_json_options *o,
+                                  codec_error *err);
+
 /* ---------------------------------------------------------------------------
  * Pull reader
  * ------------------------------------------------------------------------ */

@@ -641,6 +641,15 @@ static void test_limits(void)
     CHECK_INT(value_from("json:max-depth=2", "[[[1]]]", &err), CODEC_E_INVALID_PAYLOAD);
     CHECK_INT(err.detail, CODEC_D_LIMIT);
     CHECK_INT(err.offset, 2);
+    codec_json_options small = {.max_size = 5, .max_depth = 1};
+    CHECK_INT(codec_json_validate((const uint8_t *)"[1,2]", 5, &small, &err), 0);
+    CHECK_INT(codec_json_validate((const uint8_t *)"[1,2] ", 6, &small, &err),
+              CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.detail, CODEC_D_LIMIT);
+    CHECK_INT(codec_json_validate((const uint8_t *)"[[]]", 4, &small, &err),
+              CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.offset, 1);
+    CHECK_INT(codec_json_validate((const uint8_t *)"{\"a\":1,\"a\":1}", 13, NULL, &err), 0);
     CHECK_INT(value_from("json:max-size=5", "[1,2]", &err), 0);
     CHECK_INT(value_from("json:max-size=5", "[1,2 ]", &err), CODEC_E_INVALID_PAYLOAD);
     CHECK_INT(err.detail, CODEC_D_LIMIT);

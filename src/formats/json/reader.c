@@ -525,6 +525,23 @@ int codec_json_reader_double(const codec_json_reader *r, double *out)
     return codec_parse_double(r->text.ptr, r->text.len, out);
 }
 
+int codec_json_validate(const uint8_t *in, size_t n, const codec_json_options *o,
+                        codec_error *err)
+{
+    codec_json_options opts;
+    json_options_resolve(o, &opts);
+    if (n > opts.max_size)
+        return JSON_FAIL(err, CODEC_D_LIMIT, 0, "document of %zu bytes exceeds max-size (%zu)",
+                         n, opts.max_size);
+    codec_json_reader r;
+    codec_json_token tok;
+    codec_json_reader_init(&r, in, n, NULL, &opts);
+    int rc;
+    while (!(rc = codec_json_next(&r, &tok, err)) && tok != CODEC_JSON_END)
+        ;
+    return rc;
+}
+
 int json_check_number(const char *s, size_t n)
 {
     codec_json_reader r;
