@@ -9,5 +9,6 @@
 
 #include "core.h"
 #include "compose.h"
+#include "text.h"
 
 #endif
