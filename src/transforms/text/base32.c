@@ -52,14 +52,10 @@ static size_t b32_decode_scalar(const b32_tables *t, const uint8_t *src, size_t 
 {
     size_t i = 0;
     for (; i + 8 <= n; i += 8, dst += 5) {
-        uint64_t v = 0;
-        uint8_t any = 0;
-        for (size_t j = 0; j < 8; j++) {
-            uint8_t d = t->dec[src[i + j]];
-            any |= d;
-            v = v << 5 | (d & 31);
-        }
-        if (any & 0x80)
+        const uint8_t *q = src + i;
+        uint64_t v = (t->dec40[0][q[0]] | t->dec40[1][q[1]]) | (t->dec40[2][q[2]] | t->dec40[3][q[3]]) |
+                     ((t->dec40[4][q[4]] | t->dec40[5][q[5]]) | (t->dec40[6][q[6]] | t->dec40[7][q[7]]));
+        if (v >> 63)
             break;
         for (size_t j = 0; j < 5; j++)
             dst[j] = (uint8_t)(v >> (32 - 8 * j));
@@ -206,6 +202,10 @@ static void b32_build_tables(b32_tables *t, b32_variant v)
         t->dec['I'] = t->dec['i'] = t->dec['L'] = t->dec['l'] = 1;
         t->dec['O'] = t->dec['o'] = 0;
     }
+    for (size_t k = 0; k < 8; k++)
+        for (size_t c = 0; c < 256; c++)
+            t->dec40[k][c] = t->dec[c] == 0xFF ? (uint64_t)1 << 63
+                                               : (uint64_t)t->dec[c] << (35 - 5 * k);
     for (size_t x = 0; x < 1024; x++) {
         uint8_t two[2] = {(uint8_t)abc[x >> 5], (uint8_t)abc[x & 31]};
         memcpy(&t->enc10[x], two, 2);

@@ -46,11 +46,10 @@ static size_t b64_decode_scalar(const b64_tables *t, const uint8_t *src, size_t 
 {
     size_t i = 0;
     for (; i + 4 <= n; i += 4, dst += 3) {
-        uint8_t a = t->dec[src[i]], b = t->dec[src[i + 1]], c = t->dec[src[i + 2]],
-                d = t->dec[src[i + 3]];
-        if ((a | b | c | d) & 0x80)
+        uint32_t v = t->dec24[0][src[i]] | t->dec24[1][src[i + 1]] | t->dec24[2][src[i + 2]] |
+                     t->dec24[3][src[i + 3]];
+        if (v >> 31)
             break;
-        uint32_t v = (uint32_t)a << 18 | (uint32_t)b << 12 | (uint32_t)c << 6 | d;
         dst[0] = (uint8_t)(v >> 16);
         dst[1] = (uint8_t)(v >> 8);
         dst[2] = (uint8_t)v;
@@ -238,13 +237,13 @@ static int decode_mime(const codec_stage *s, const uint8_t *src, size_t n, uint8
             continue;
         }
         if (qn == 0) {
-            size_t end = i;
-            while (end < n && !is_break(src[end]))
-                end++;
-            size_t k = decode_bulk(st, src + i, (end - i) / 4 * 4, w);
+            /* The bulk stops before the quantum holding the next line break. */
+            size_t k = decode_bulk(st, src + i, (n - i) / 4 * 4, w);
             i += k;
             w += k / 4 * 3;
-            if (i == end)
+            if (i == n)
+                break;
+            if (is_break(src[i]))
                 continue;
         }
         uint8_t c = src[i];
@@ -298,6 +297,9 @@ static void b64_build_tables(b64_tables *t, const char *alphabet)
     memset(t->dec, 0xFF, sizeof t->dec);
     for (size_t i = 0; i < 64; i++)
         t->dec[(uint8_t)alphabet[i]] = (uint8_t)i;
+    for (size_t k = 0; k < 4; k++)
+        for (size_t c = 0; c < 256; c++)
+            t->dec24[k][c] = t->dec[c] == 0xFF ? 1u << 31 : (uint32_t)t->dec[c] << (18 - 6 * k);
     for (size_t v = 0; v < 4096; v++) {
         uint8_t two[2] = {(uint8_t)alphabet[v >> 6], (uint8_t)alphabet[v & 63]};
         memcpy(&t->enc12[v], two, 2);

@@ -11,6 +11,8 @@ typedef struct hex_state {
     const char *digits;     /* "0123456789abcdef" or upper case */
     uint16_t enc[256];      /* the two digits of every byte */
     uint8_t nib[256];       /* digit value (either case), or 0xFF */
+    uint16_t high[256];     /* digit value << 4, or 0x100 for a non-digit */
+    uint16_t low[256];      /* digit value, or 0x100 */
     hex_encode_fn encode_bulk;
     hex_decode_fn decode_bulk;
 } hex_state;
@@ -30,10 +32,10 @@ static size_t hex_decode_scalar(const hex_state *st, const uint8_t *src, size_t 
 {
     size_t i = 0;
     for (; i + 2 <= n; i += 2) {
-        uint8_t hi = st->nib[src[i]], lo = st->nib[src[i + 1]];
-        if ((hi | lo) & 0x80)
+        unsigned v = st->high[src[i]] | st->low[src[i + 1]];
+        if (v >> 8)
             break;
-        dst[i / 2] = (uint8_t)(hi << 4 | lo);
+        dst[i / 2] = (uint8_t)v;
     }
     return i;
 }
@@ -109,6 +111,10 @@ int codec_stage_ctor_hex(codec_stage *s, codec_args *a, const codec_type *t, cod
     for (uint8_t v = 0; v < 16; v++) {
         st->nib[(uint8_t)digits_lower[v]] = v;
         st->nib[(uint8_t)digits_upper[v]] = v;
+    }
+    for (size_t c = 0; c < 256; c++) {
+        st->high[c] = st->nib[c] == 0xFF ? 0x100 : (uint16_t)(st->nib[c] << 4);
+        st->low[c] = st->nib[c] == 0xFF ? 0x100 : st->nib[c];
     }
     static const hex_encode_fn encoders[] = {NULL, codec_hex_encode_avx2,
                                              codec_hex_encode_avx512};

@@ -43,6 +43,8 @@ typedef struct b64_tables {
     char alphabet[65];      /* 64 symbols + NUL */
     uint8_t dec[256];       /* symbol value, or 0xFF */
     uint16_t enc12[4096];   /* two symbols for every 12-bit value (scalar encode) */
+    uint32_t dec24[4][256]; /* value of a symbol at position k of a quantum, placed in
+                               the 24-bit group; bit 31 for a non-symbol (scalar decode) */
     uint8_t dec128[128];    /* text_build_decode128() of the alphabet */
 } b64_tables;
 
@@ -64,6 +66,8 @@ typedef struct b32_tables {
     char alphabet[33];
     uint8_t dec[256];       /* symbol value, or 0xFF (aliases included) */
     uint16_t enc10[1024];   /* two symbols for every 10-bit value */
+    uint64_t dec40[8][256]; /* value of a symbol at position k of a group, placed in
+                               the 40-bit group; bit 63 for a non-symbol (scalar decode) */
     uint8_t dec128[128];    /* dec[] restricted to ASCII, 0x80 for invalid */
 } b32_tables;
 
