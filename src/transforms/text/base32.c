@@ -69,6 +69,8 @@ static int b32_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_
                       codec_error *err)
 {
     const b32_state *st = s->state;
+    if (n == 0) /* nothing to write, and out may have no memory yet */
+        return CODEC_OK;
     if (n > SIZE_MAX / 2)
         return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
     size_t rem = n % 5;
@@ -84,8 +86,10 @@ static int b32_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_
         memcpy(last, src + done, rem);
         uint64_t v = load40(last);
         uint8_t *p = dst + done / 5 * 8;
-        for (size_t j = 0; j < 8; j++)
-            p[j] = j < rem_syms ? (uint8_t)st->t.alphabet[v >> (35 - 5 * j) & 31] : '=';
+        for (size_t j = 0; j < rem_syms; j++)
+            p[j] = (uint8_t)st->t.alphabet[v >> (35 - 5 * j) & 31];
+        if (st->padded)
+            memset(p + rem_syms, '=', 8 - rem_syms);
     }
     out->len += total;
     return CODEC_OK;
@@ -146,6 +150,8 @@ static int b32_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_
                       codec_error *err)
 {
     const b32_state *st = s->state;
+    if (n == 0) /* nothing to write, and out may have no memory yet */
+        return CODEC_OK;
     int rc = codec_stage_check_cap(s, n / 8 * 5 + 4, err);
     if (rc)
         return rc;

@@ -94,6 +94,8 @@ static int b64_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_
                       codec_error *err)
 {
     const b64_state *st = s->state;
+    if (n == 0) /* nothing to write, and out may have no memory yet */
+        return CODEC_OK;
     if (n > SIZE_MAX / 2)
         return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
     size_t chars = encoded_chars(st, n);
@@ -274,6 +276,8 @@ static int b64_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_
                       codec_error *err)
 {
     const b64_state *st = s->state;
+    if (n == 0) /* nothing to write, and out may have no memory yet */
+        return CODEC_OK;
     size_t bound = n / 4 * 3 + 3;
     int rc = codec_stage_check_cap(s, n / 4 * 3, err);
     if (rc)
