@@ -295,6 +295,36 @@ static int b64_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_
 
 /* ---- construction ---------------------------------------------------- */
 
+/* Fills the AVX2 decode tables. Both alphabets need 4 classes (at most 8
+ * fit in a byte): the low nibbles valid under high nibble 2, 3, 4/6, 5/7. */
+static void b64_build_nibble_classes(b64_tables *t)
+{
+    uint16_t set[16] = {0}, classes[8];
+    size_t count = 0;
+    memset(t->class_hi, 0, sizeof t->class_hi);
+    memset(t->class_lo, 0, sizeof t->class_lo);
+    memset(t->offset, 0, sizeof t->offset);
+    for (size_t c = 0; c < 128; c++)
+        if (t->dec[c] != 0xFF) {
+            set[c >> 4] |= (uint16_t)(1u << (c & 15));
+            if (t->dec[c] < 62)
+                t->offset[c >> 4] = (int8_t)(t->dec[c] - c);
+        }
+    for (size_t h = 0; h < 8; h++) {
+        if (!set[h])
+            continue;
+        size_t k = 0;
+        while (k < count && classes[k] != set[h])
+            k++;
+        if (k == count)
+            classes[count++] = set[h];
+        t->class_hi[h] = (uint8_t)(1u << k);
+        for (size_t l = 0; l < 16; l++)
+            if (set[h] >> l & 1)
+                t->class_lo[l] |= (uint8_t)(1u << k);
+    }
+}
+
 static void b64_build_tables(b64_tables *t, const char *alphabet)
 {
     memcpy(t->alphabet, alphabet, 65);
@@ -309,6 +339,7 @@ static void b64_build_tables(b64_tables *t, const char *alphabet)
         memcpy(&t->enc12[v], two, 2);
     }
     text_build_decode128(t->dec128, t->dec);
+    b64_build_nibble_classes(t);
 }
 
 static void b64_destroy(codec_stage *s)

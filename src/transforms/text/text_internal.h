@@ -46,6 +46,12 @@ typedef struct b64_tables {
     uint32_t dec24[4][256]; /* value of a symbol at position k of a quantum, placed in
                                the 24-bit group; bit 31 for a non-symbol (scalar decode) */
     uint8_t dec128[128];    /* text_build_decode128() of the alphabet */
+    /* AVX2 decode: a character c is a symbol iff
+     * class_hi[c >> 4] & class_lo[c & 15] != 0 (each bit is one set of low
+     * nibbles shared by some high nibbles); its value is c + offset[c >> 4],
+     * except for the symbols 62 and 63, which are compared for directly. */
+    uint8_t class_hi[16], class_lo[16];
+    int8_t offset[16];
 } b64_tables;
 
 /* Encode: consumes whole 3-byte groups from src[0..n), writes 4 chars per
