@@ -19,7 +19,7 @@ static const codec_registry_row rows[] = {
       "std|url|url-nopad|mime (default std), kernel=auto|scalar|avx2|avx512",
       "RFC 4648 base64; mime = 76-character lines joined by CRLF"}, codec_stage_ctor_base64},
     {{"base32", CODEC_KIND_TEXT,
-      "std|hex|crockford|z|geohash (default std), kernel=auto|scalar|avx512",
+      "std|hex|crockford|z|geohash (default std), kernel=auto|scalar|avx2|avx512",
       "RFC 4648 base32 and its unpadded relatives; strict decoding"}, codec_stage_ctor_base32},
     {{"hex", CODEC_KIND_TEXT, "lower|upper (default lower), kernel=auto|scalar|avx2|avx512",
       "base16; decode accepts both cases"}, codec_stage_ctor_hex},

@@ -293,9 +293,9 @@ static void test_kernel_argument(void)
     CHECK(c == NULL);
     CHECK_INT(err.family, CODEC_E_USAGE);
     CHECK(strstr(err.message, "auto, scalar, avx2, avx512") != NULL);
-    c = codec_parse("base32:z,kernel=avx2", NULL, &err);
+    c = codec_parse("base32:z,kernel=sse42", NULL, &err);
     CHECK(c == NULL);
-    CHECK(strstr(err.message, "no avx2 kernel") != NULL);
+    CHECK_INT(err.family, CODEC_E_USAGE);
     c = codec_parse("hex:upper,kernel=scalar", NULL, &err);
     CHECK(c != NULL);
     codec_free(c);

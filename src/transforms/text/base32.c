@@ -235,7 +235,8 @@ int codec_stage_ctor_base32(codec_stage *s, codec_args *a, const codec_type *t, 
     text_isa isa;
     int rc = codec_args_choice(a, "preset", true, presets, B32_STD, &which, err);
     if (!rc)
-        rc = text_args_kernel(a, TEXT_ISA_BIT(TEXT_ISA_AVX512), &isa, err);
+        rc = text_args_kernel(a, TEXT_ISA_BIT(TEXT_ISA_AVX2) | TEXT_ISA_BIT(TEXT_ISA_AVX512),
+                              &isa, err);
     if (rc)
         return rc;
     b32_state *st = codec_default_allocator()->alloc(NULL, sizeof *st);
@@ -243,8 +244,8 @@ int codec_stage_ctor_base32(codec_stage *s, codec_args *a, const codec_type *t, 
         return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
     b32_build_tables(&st->t, (b32_variant)which);
     st->padded = which == B32_STD || which == B32_HEX;
-    static const b32_fn encoders[] = {NULL, NULL, codec_b32_encode_avx512};
-    static const b32_fn decoders[] = {NULL, NULL, codec_b32_decode_avx512};
+    static const b32_fn encoders[] = {NULL, codec_b32_encode_avx2, codec_b32_encode_avx512};
+    static const b32_fn decoders[] = {NULL, codec_b32_decode_avx2, codec_b32_decode_avx512};
     st->encode_bulk = encoders[isa];
     st->decode_bulk = decoders[isa];
     s->ops = &b32_ops;

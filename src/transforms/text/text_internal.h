@@ -82,6 +82,8 @@ typedef size_t (*b32_fn)(const b32_tables *t, const uint8_t *src, size_t n, uint
 
 size_t codec_b32_encode_avx512(const b32_tables *t, const uint8_t *src, size_t n, uint8_t *dst);
 size_t codec_b32_decode_avx512(const b32_tables *t, const uint8_t *src, size_t n, uint8_t *dst);
+size_t codec_b32_encode_avx2(const b32_tables *t, const uint8_t *src, size_t n, uint8_t *dst);
+size_t codec_b32_decode_avx2(const b32_tables *t, const uint8_t *src, size_t n, uint8_t *dst);
 
 /* ---- hex ------------------------------------------------------------- */
 
