@@ -16,6 +16,7 @@ typedef enum b32_variant { B32_STD, B32_HEX, B32_CROCKFORD, B32_Z, B32_GEOHASH }
 typedef struct b32_state {
     b32_tables t;
     bool padded;
+    text_code code;         /* points into t */
     b32_fn encode_bulk;     /* NULL: scalar only */
     b32_fn decode_bulk;
 } b32_state;
@@ -97,33 +98,18 @@ static int b32_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_
 
 /* ---- decode ---------------------------------------------------------- */
 
-static int bad_symbol(const codec_stage *s, size_t off, uint8_t c, codec_error *err)
-{
-    if (c == '=')
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, off,
-                          "misplaced padding");
-    return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, off,
-                      "not a base32 character (0x%02x)", c);
-}
-
 /* Decodes the last group q[0..len) (len 1..8; symbols, then '=' where
  * padded) starting at input offset `at`; writes its bytes at dst. */
 static int decode_last(const codec_stage *s, const uint8_t *q, size_t len, size_t at,
                        uint8_t *dst, size_t *written, codec_error *err)
 {
     const b32_state *st = s->state;
-    size_t syms = 0;
-    while (syms < len && st->t.dec[q[syms]] != 0xFF)
-        syms++;
-    for (size_t j = syms; j < len; j++) {
-        if (q[j] != '=')
-            return st->t.dec[q[j]] == 0xFF
-                       ? bad_symbol(s, at + j, q[j], err)
-                       : CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, at + j,
-                                    "data after padding");
-        if (!st->padded)
-            return bad_symbol(s, at + j, '=', err);
-    }
+    size_t off[8], syms;
+    for (size_t j = 0; j < len; j++)
+        off[j] = at + j;
+    int rc = text_last_group_symbols(s, &st->code, q, off, len, &syms, err);
+    if (rc)
+        return rc;
     /* 8 - syms pads (or missing symbols) must be 0, 1, 3, 4 or 6. */
     static const uint8_t bytes_of[9] = {0xFF, 0xFF, 1, 0xFF, 2, 3, 0xFF, 4, 5};
     if (bytes_of[syms] == 0xFF) {
@@ -161,26 +147,10 @@ static int b32_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_
     size_t full = n / 8 * 8;
     size_t p = st->decode_bulk ? st->decode_bulk(&st->t, src, full, dst) : 0;
     p += b32_decode_scalar(&st->t, src + p, full - p, dst + p / 8 * 5);
-    size_t tail = n - p;
-    if (p < full) {
-        /* The bulk stopped at a group holding a non-symbol: only the last
-         * group of a padded preset may hold '='. */
-        size_t j = 0;
-        while (st->t.dec[src[p + j]] != 0xFF)
-            j++;
-        if (src[p + j] != '=' || !st->padded)
-            return bad_symbol(s, p + j, src[p + j], err);
-        if (p + 8 < n)
-            return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, p + j,
-                              "padding before the end");
-        tail = 8;
-    } else if (tail && st->padded) {
-        for (size_t j = p; j < n; j++)
-            if (st->t.dec[src[j]] == 0xFF && src[j] != '=')
-                return bad_symbol(s, j, src[j], err);
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
-                          "length is not a multiple of 8");
-    }
+    size_t tail;
+    rc = text_find_last_group(s, &st->code, src, n, p, &tail, err);
+    if (rc)
+        return rc;
     size_t written = 0;
     if (tail) {
         rc = decode_last(s, src + p, tail, p, dst + p / 8 * 5, &written, err);
@@ -244,6 +214,7 @@ int codec_stage_ctor_base32(codec_stage *s, codec_args *a, const codec_type *t, 
         return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
     b32_build_tables(&st->t, (b32_variant)which);
     st->padded = which == B32_STD || which == B32_HEX;
+    st->code = (text_code){st->t.dec, 8, st->padded};
     static const b32_fn encoders[] = {NULL, codec_b32_encode_avx2, codec_b32_encode_avx512};
     static const b32_fn decoders[] = {NULL, codec_b32_decode_avx2, codec_b32_decode_avx512};
     st->encode_bulk = encoders[isa];

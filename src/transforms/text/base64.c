@@ -18,6 +18,7 @@ typedef struct b64_state {
     b64_tables t;
     b64_variant variant;
     bool padded;
+    text_code code;         /* points into t */
     b64_encode_fn encode_bulk;
     b64_decode_fn decode_bulk;
 } b64_state;
@@ -123,38 +124,23 @@ static int b64_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_
 
 /* ---- decode ---------------------------------------------------------- */
 
-static int bad_symbol(const codec_stage *s, size_t off, uint8_t c, codec_error *err)
-{
-    if (c == '=')
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, off,
-                          "misplaced padding");
-    return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, off,
-                      "not a base64 character (0x%02x)", c);
-}
-
 static int after_padding(const codec_stage *s, size_t off, codec_error *err)
 {
     return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, off,
                       "data after padding");
 }
 
-/* Decodes the last quantum q[0..len) (len 2..4; symbols, then '=' where
- * `may_pad`); off[] are the input offsets of q[]. Writes 1..3 bytes at dst
+/* Decodes the last quantum q[0..len) (len 1..4; symbols, then '=' where
+ * padded); off[] are the input offsets of q[]. Writes 1..3 bytes at dst
  * and their count to *written. */
 static int decode_quantum(const codec_stage *s, const uint8_t *q, const size_t *off, size_t len,
-                          bool may_pad, uint8_t *dst, size_t *written, codec_error *err)
+                          uint8_t *dst, size_t *written, codec_error *err)
 {
     const b64_state *st = s->state;
-    size_t syms = 0;
-    while (syms < len && st->t.dec[q[syms]] != 0xFF)
-        syms++;
-    for (size_t j = syms; j < len; j++) {
-        if (q[j] != '=')
-            return st->t.dec[q[j]] == 0xFF ? bad_symbol(s, off[j], q[j], err)
-                                           : after_padding(s, off[j], err);
-        if (!may_pad || syms < 2)
-            return bad_symbol(s, off[j], '=', err);
-    }
+    size_t syms;
+    int rc = text_last_group_symbols(s, &st->code, q, off, len, &syms, err);
+    if (rc)
+        return rc;
     if (syms < 2)
         return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, off[len - 1] + 1,
                           "a lone base64 character at the end");
@@ -185,33 +171,15 @@ static int decode_plain(const codec_stage *s, const uint8_t *src, size_t n, uint
                         size_t *out_len, codec_error *err)
 {
     const b64_state *st = s->state;
-    size_t full = n / 4 * 4;
-    size_t p = decode_bulk(st, src, full, dst);
-    size_t tail = n - p;
-    if (p < full) {
-        /* The bulk stopped at a quantum holding a non-symbol: only the last
-         * quantum of a padded variant may hold '='. */
-        size_t j = 0;
-        while (st->t.dec[src[p + j]] != 0xFF)
-            j++;
-        if (src[p + j] != '=' || !st->padded)
-            return bad_symbol(s, p + j, src[p + j], err);
-        if (p + 4 < n)
-            return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, p + j,
-                              "padding before the end");
-        tail = 4;
-    } else if (tail && st->padded) {
-        for (size_t j = p; j < n; j++)
-            if (st->t.dec[src[j]] == 0xFF && src[j] != '=')
-                return bad_symbol(s, j, src[j], err);
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
-                          "length is not a multiple of 4");
-    }
+    size_t p = decode_bulk(st, src, n / 4 * 4, dst);
+    size_t tail;
+    int rc = text_find_last_group(s, &st->code, src, n, p, &tail, err);
+    if (rc)
+        return rc;
     size_t written = 0;
     if (tail) {
         size_t off[4] = {p, p + 1, p + 2, p + 3};
-        int rc = decode_quantum(s, src + p, off, tail, st->padded, dst + p / 4 * 3, &written,
-                                err);
+        rc = decode_quantum(s, src + p, off, tail, dst + p / 4 * 3, &written, err);
         if (rc)
             return rc;
     }
@@ -250,13 +218,13 @@ static int decode_mime(const codec_stage *s, const uint8_t *src, size_t n, uint8
         }
         uint8_t c = src[i];
         if (st->t.dec[c] == 0xFF && c != '=')
-            return bad_symbol(s, i, c, err);
+            return text_bad_symbol(s, i, c, err);
         q[qn] = c;
         off[qn++] = i++;
         if (qn < 4)
             continue;
         size_t k;
-        int rc = decode_quantum(s, q, off, 4, true, w, &k, err);
+        int rc = decode_quantum(s, q, off, 4, w, &k, err);
         if (rc)
             return rc;
         w += k;
@@ -367,6 +335,7 @@ int codec_stage_ctor_base64(codec_stage *s, codec_args *a, const codec_type *t, 
         return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
     st->variant = (b64_variant)which;
     st->padded = st->variant != B64_URL_NOPAD;
+    st->code = (text_code){st->t.dec, 4, st->padded};
     b64_build_tables(&st->t, st->variant == B64_URL || st->variant == B64_URL_NOPAD
                                  ? url_alphabet : std_alphabet);
     static const b64_encode_fn encoders[] = {b64_encode_scalar, codec_b64_encode_avx2,

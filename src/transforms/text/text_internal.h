@@ -36,6 +36,34 @@ int text_args_kernel(codec_args *a, unsigned built, text_isa *out, codec_error *
  * non-symbols become 0x80 so one sign test finds them. */
 void text_build_decode128(uint8_t table[128], const uint8_t dec[256]);
 
+/* ---- decode tails (base64 and base32) ------------------------------- */
+
+/** A group code: `group` symbols carry group*bits bits (base64: 4 symbols,
+ * base32: 8), the last group may be short and, when `padded`, is filled
+ * with '=' to a whole group. */
+typedef struct text_code {
+    const uint8_t *dec;     /* 256 entries: symbol value, or 0xFF */
+    size_t group;
+    bool padded;
+} text_code;
+
+/** Fails for byte `c` at `off` that is not a symbol ('=' is "misplaced
+ * padding"). */
+int text_bad_symbol(const codec_stage *s, uint64_t off, uint8_t c, codec_error *err);
+
+/** After the bulk decoded the whole groups src[0..p), decides what is left:
+ * *tail is the length of the last group to decode at p (0: none). Fails on
+ * a non-symbol, padding in a group that is not the last, or a padded input
+ * whose length is not a multiple of the group. */
+int text_find_last_group(const codec_stage *s, const text_code *code, const uint8_t *src,
+                         size_t n, size_t p, size_t *tail, codec_error *err);
+
+/** Splits the last group q[0..len) (off[j] = input offset of q[j]) into its
+ * symbols and its padding, and sets *syms. Fails on a non-symbol, a symbol
+ * after '=', '=' in an unpadded code, or '=' after fewer than 2 symbols. */
+int text_last_group_symbols(const codec_stage *s, const text_code *code, const uint8_t *q,
+                            const size_t *off, size_t len, size_t *syms, codec_error *err);
+
 /* ---- base64 ---------------------------------------------------------- */
 
 /** Per-alphabet data for the base64 kernels (built once in the stage state). */

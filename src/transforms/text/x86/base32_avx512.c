@@ -12,6 +12,7 @@
  * bits, a shift joins the two 20-bit halves of each qword, and vpermb picks
  * the 5 bytes of every qword in big-endian order. */
 #include "../text_internal.h"
+#include "vbmi_internal.h"
 
 #include <immintrin.h>
 #include <string.h>
@@ -21,10 +22,7 @@
 
 static inline __m512i encode_block(__m512i in, __m512i spread, __m512i alphabet)
 {
-    __m512i groups = _mm512_permutexvar_epi8(spread, in);
-    __m512i fields = _mm512_multishift_epi64_epi8(_mm512_set1_epi64((long long)ENCODE_SHIFTS),
-                                                  groups);
-    return _mm512_permutexvar_epi8(fields, alphabet);
+    return vbmi_spread_shift_lookup(in, spread, ENCODE_SHIFTS, alphabet);
 }
 
 size_t codec_b32_encode_avx512(const b32_tables *t, const uint8_t *src, size_t n, uint8_t *dst)
@@ -55,9 +53,7 @@ size_t codec_b32_encode_avx512(const b32_tables *t, const uint8_t *src, size_t n
 static inline __m512i decode_block(__m512i in, __m512i lo, __m512i hi, __m512i gather,
                                    __mmask64 valid, __mmask64 *bad)
 {
-    __m512i v = _mm512_permutex2var_epi8(lo, in, hi);
-    *bad = _mm512_mask_test_epi8_mask(valid, _mm512_or_si512(v, in),
-                                      _mm512_set1_epi8((char)0x80));
+    __m512i v = vbmi_lookup128(in, lo, hi, valid, bad);
     __m512i pairs = _mm512_maddubs_epi16(v, _mm512_set1_epi16(0x0120));
     __m512i quads = _mm512_madd_epi16(pairs, _mm512_set1_epi32(0x00010400));
     __m512i joined = _mm512_or_si512(

@@ -11,6 +11,7 @@
  * 6-bit values into 24 bits per dword; vpermb gathers the 3 bytes of each
  * dword in big-endian order. */
 #include "../text_internal.h"
+#include "vbmi_internal.h"
 
 #include <immintrin.h>
 
@@ -29,10 +30,7 @@ static __m512i encode_shuffle(void)
 
 static inline __m512i encode_block(__m512i in, __m512i shuffle, __m512i alphabet)
 {
-    __m512i groups = _mm512_permutexvar_epi8(shuffle, in);
-    __m512i fields = _mm512_multishift_epi64_epi8(_mm512_set1_epi64((long long)ENCODE_SHIFTS),
-                                                  groups);
-    return _mm512_permutexvar_epi8(fields, alphabet);
+    return vbmi_spread_shift_lookup(in, shuffle, ENCODE_SHIFTS, alphabet);
 }
 
 size_t codec_b64_encode_avx512(const b64_tables *t, const uint8_t *src, size_t n, uint8_t *dst)
@@ -67,10 +65,9 @@ static __m512i decode_gather(void)
 
 /* Values of 64 symbols, or 0 with *bad set when any is not a symbol. */
 static inline __m512i decode_block(__m512i in, __m512i lo, __m512i hi, __m512i gather,
-                                   __mmask64 *bad)
+                                   __mmask64 valid, __mmask64 *bad)
 {
-    __m512i v = _mm512_permutex2var_epi8(lo, in, hi);
-    *bad = _mm512_test_epi8_mask(_mm512_or_si512(v, in), _mm512_set1_epi8((char)0x80));
+    __m512i v = vbmi_lookup128(in, lo, hi, valid, bad);
     __m512i pairs = _mm512_maddubs_epi16(v, _mm512_set1_epi32(0x01400140));
     __m512i quads = _mm512_madd_epi16(pairs, _mm512_set1_epi32(0x00011000));
     return _mm512_permutexvar_epi8(gather, quads);
@@ -85,7 +82,7 @@ size_t codec_b64_decode_avx512(const b64_tables *t, const uint8_t *src, size_t n
     size_t i = 0;
     __mmask64 bad;
     for (; i + 64 <= n; i += 64, dst += 48) {
-        __m512i out = decode_block(_mm512_loadu_si512(src + i), lo, hi, gather, &bad);
+        __m512i out = decode_block(_mm512_loadu_si512(src + i), lo, hi, gather, ~0ull, &bad);
         if (bad)
             return i;
         _mm512_mask_storeu_epi8(dst, out48, out);
@@ -96,8 +93,8 @@ size_t codec_b64_decode_avx512(const b64_tables *t, const uint8_t *src, size_t n
          * loaded lanes are tested. */
         __mmask64 in_mask = _bzhi_u64(~0ull, (unsigned)rest);
         __m512i in = _mm512_maskz_loadu_epi8(in_mask, src + i);
-        __m512i out = decode_block(in, lo, hi, gather, &bad);
-        if (bad & in_mask)
+        __m512i out = decode_block(in, lo, hi, gather, in_mask, &bad);
+        if (bad)
             return i;
         _mm512_mask_storeu_epi8(dst, _bzhi_u64(~0ull, (unsigned)(rest / 4 * 3)), out);
         i += rest;

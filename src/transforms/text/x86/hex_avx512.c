@@ -6,6 +6,7 @@
  * 128-entry table (0x80 = not a digit), vpmaddubsw joins each pair into a
  * 16-bit word, and one vpermt2b keeps the low byte of all 64 words. */
 #include "../text_internal.h"
+#include "vbmi_internal.h"
 
 #include <immintrin.h>
 
@@ -70,8 +71,9 @@ static void nibble_table(__m512i *lo, __m512i *hi)
 static inline __m512i decode_pairs(__m512i c, __m512i lo, __m512i hi, __mmask64 valid,
                                    __mmask64 *bad)
 {
-    __m512i v = _mm512_permutex2var_epi8(lo, c, hi);
-    *bad |= _mm512_mask_test_epi8_mask(valid, _mm512_or_si512(v, c), _mm512_set1_epi8((char)0x80));
+    __mmask64 here;
+    __m512i v = vbmi_lookup128(c, lo, hi, valid, &here);
+    *bad |= here;
     return _mm512_maddubs_epi16(v, _mm512_set1_epi16(0x0110));
 }
 
