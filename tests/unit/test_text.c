@@ -64,6 +64,17 @@ static result dec(codec *c, const void *text, size_t n)
     return r;
 }
 
+static const char *const stage_specs[] = {
+    "base64", "base64:url", "base64:url-nopad", "base64:mime", "base32", "base32:hex",
+    "base32:crockford", "base32:z", "base32:geohash", "hex", "hex:upper"};
+#define STAGES (sizeof stage_specs / sizeof stage_specs[0])
+
+static void fill_pattern(uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = (uint8_t)(i * 131 + (i >> 8));
+}
+
 static void check_encode_n(const char *spec, const char *data, size_t n, const char *expect)
 {
     codec *c = make(spec);
@@ -286,6 +297,58 @@ static void test_typed_constructors(void)
     CHECK(codec_hex((codec_hex_case)7, &err) == NULL);
 }
 
+static size_t allocations;
+
+static void *counting_alloc(void *ctx, size_t n)
+{
+    (void)ctx;
+    allocations++;
+    return malloc(n);
+}
+static void *counting_resize(void *ctx, void *p, size_t old, size_t n)
+{
+    (void)ctx, (void)old;
+    allocations++;
+    return realloc(p, n);
+}
+static void counting_release(void *ctx, void *p, size_t n)
+{
+    (void)ctx, (void)n;
+    free(p);
+}
+
+/* Once the buffer and the arena have grown, encoding and decoding allocate
+ * nothing (the stages keep their tables in the handle). */
+static void test_steady_state_allocates_nothing(void)
+{
+    codec_allocator counting = {counting_alloc, counting_resize, counting_release, NULL};
+    static uint8_t data[8338];
+    fill_pattern(data, sizeof data);
+    for (size_t s = 0; s < STAGES; s++) {
+        codec *c = make(stage_specs[s]);
+        codec_buf out;
+        codec_buf_init(&out, &counting);
+        codec_arena arena;
+        codec_arena_init(&arena, &counting, 0);
+        codec_bytes in = {data, sizeof data}, back;
+        codec_error err;
+        size_t before = 0;
+        for (int round = 0; round < 3; round++) {
+            if (round == 2)
+                before = allocations;
+            codec_buf_clear(&out);
+            codec_arena_reset(&arena);
+            CHECK_INT(codec_encode(c, &in, &out, &err), 0);
+            CHECK_INT(codec_decode(c, out.data, out.len, &back, &arena, &err), 0);
+            CHECK_MEM(back.data, back.len, data, sizeof data);
+        }
+        CHECK_INT(allocations - before, 0);
+        codec_buf_free(&out);
+        codec_arena_free(&arena);
+        codec_free(c);
+    }
+}
+
 static void test_kernel_argument(void)
 {
     codec_error err;
@@ -301,12 +364,8 @@ static void test_kernel_argument(void)
     codec_free(c);
 }
 
-/* ---- every kernel against scalar ------------------------------------ */
 
-static const char *const stage_specs[] = {
-    "base64", "base64:url", "base64:url-nopad", "base64:mime", "base32", "base32:hex",
-    "base32:crockford", "base32:z", "base32:geohash", "hex", "hex:upper"};
-#define STAGES (sizeof stage_specs / sizeof stage_specs[0])
+/* ---- every kernel against scalar ------------------------------------ */
 
 static bool same_result(const result *a, const result *b)
 {
@@ -450,6 +509,7 @@ int main(void)
     test_mime_layout();
     test_typed_constructors();
     test_kernel_argument();
+    test_steady_state_allocates_nothing();
     test_kernels_agree();
     return check_done("test_text");
 }
