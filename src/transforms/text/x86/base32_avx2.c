@@ -21,20 +21,13 @@ static inline __m256i encode_indices(__m256i in)
 {
     const __m256i pairs = _mm256_setr_epi8(1, 0, 2, 1, 3, 2, 4, 3, 6, 5, 7, 6, 8, 7, 9, 8,
                                            1, 0, 2, 1, 3, 2, 4, 3, 6, 5, 7, 6, 8, 7, 9, 8);
-    const __m256i mask_hi = _mm256_setr_epi16(0x1F << 11, 0x1F << 9, 0x1F << 7, 0x1F << 5,
-                                              0x1F << 11, 0x1F << 9, 0x1F << 7, 0x1F << 5,
-                                              0x1F << 11, 0x1F << 9, 0x1F << 7, 0x1F << 5,
-                                              0x1F << 11, 0x1F << 9, 0x1F << 7, 0x1F << 5);
-    const __m256i mul_hi = _mm256_setr_epi16(1 << 5, 1 << 7, 1 << 9, 1 << 11, 1 << 5, 1 << 7,
-                                             1 << 9, 1 << 11, 1 << 5, 1 << 7, 1 << 9, 1 << 11,
-                                             1 << 5, 1 << 7, 1 << 9, 1 << 11);
-    const __m256i mask_lo = _mm256_setr_epi16(0x1F << 6, 0x1F << 4, 0x1F << 2, 0x1F,
-                                              0x1F << 6, 0x1F << 4, 0x1F << 2, 0x1F,
-                                              0x1F << 6, 0x1F << 4, 0x1F << 2, 0x1F,
-                                              0x1F << 6, 0x1F << 4, 0x1F << 2, 0x1F);
-    const __m256i mul_lo = _mm256_setr_epi16(1 << 2, 1 << 4, 1 << 6, 1 << 8, 1 << 2, 1 << 4,
-                                             1 << 6, 1 << 8, 1 << 2, 1 << 4, 1 << 6, 1 << 8,
-                                             1 << 2, 1 << 4, 1 << 6, 1 << 8);
+    /* per word k of each group (shift s = 6, 4, 2, 0), as 4 packed words:
+     * upper symbol mask 0x1F << (s + 5), times 2^(11 - s), high half;
+     * lower symbol mask 0x1F << s, times 2^(8 - s), low half */
+    const __m256i mask_hi = _mm256_set1_epi64x(0x03E00F803E00F800);
+    const __m256i mul_hi = _mm256_set1_epi64x(0x0800020000800020);
+    const __m256i mask_lo = _mm256_set1_epi64x(0x001F007C01F007C0);
+    const __m256i mul_lo = _mm256_set1_epi64x(0x0100004000100004);
     __m256i w = _mm256_shuffle_epi8(in, pairs);
     __m256i upper = _mm256_mulhi_epu16(_mm256_and_si256(w, mask_hi), mul_hi);
     __m256i lower = _mm256_mullo_epi16(_mm256_and_si256(w, mask_lo), mul_lo);
