@@ -207,8 +207,12 @@ static int decode_mime(const codec_stage *s, const uint8_t *src, size_t n, uint8
             continue;
         }
         if (qn == 0) {
-            /* The bulk stops before the quantum holding the next line break. */
-            size_t k = decode_bulk(st, src + i, (n - i) / 4 * 4, w);
+            /* The bulk stops before the quantum holding the next line break;
+             * on a full line, end it there so the kernel takes the whole line. */
+            size_t span = n - i;
+            if (span > MIME_LINE && is_break(src[i + MIME_LINE]))
+                span = MIME_LINE;
+            size_t k = decode_bulk(st, src + i, span / 4 * 4, w);
             i += k;
             w += k / 4 * 3;
             if (i == n)
