@@ -13,7 +13,7 @@ for bin in "$build"/tests/fuzz_*; do
   work=$(mktemp -d)
   seeds=()
   [ -d "$root/tests/fuzz/corpus/$name" ] && seeds=("$root/tests/fuzz/corpus/$name")
-  if "$bin" -max_total_time="$seconds" -rss_limit_mb=2048 -artifact_prefix="$work/" \
+  if "$bin" -max_total_time="$seconds" -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/" \
        "$work" "${seeds[@]}" >"$work/log" 2>&1; then
     echo "fuzz $name: ok ($(grep -o 'stat::number_of_executed_units: [0-9]*' "$work/log" | awk '{print $2}') runs)"
   else
