@@ -94,7 +94,6 @@ int main(void)
         put(f, data[r], (uint32_t)lens[r]);
         for (size_t s = 0; s < SPECS; s++) {
             codec_buf_init(&text[r][s], NULL);
-            codec_buf_reserve(&text[r][s], 1); /* compose on main: data + 0 with data NULL */
             codec_bytes in = {data[r], lens[r]};
             CHECK_INT(codec_encode(c[s], &in, &text[r][s], &err), 0);
             put(f, text[r][s].data ? text[r][s].data : (const uint8_t *)"",

@@ -64,7 +64,7 @@ static int hex_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_
     int rc = codec_stage_check_cap(s, n / 2, err);
     if (rc)
         return rc;
-    if (codec_buf_reserve(out, (n + 1) / 2)) /* n = 1 still gets memory for dst */
+    if (codec_buf_reserve(out, n / 2))
         return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
     uint8_t *dst = out->data + out->len;
     size_t even = n & ~(size_t)1;
