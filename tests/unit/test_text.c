@@ -499,8 +499,38 @@ static void test_kernels_agree(void)
            codec_cpu_feature_names(codec_cpu_features(), names, sizeof names));
 }
 
-int main(void)
+/* Under CODEC_CPU_MASK (set by main): kernels the mask removes are refused,
+ * auto falls back, and everything still agrees with scalar. */
+static int masked_run(const char *mask)
 {
+    unsigned features = codec_cpu_features();
+    codec_error err;
+    codec *c = codec_parse("base64:kernel=avx512", NULL, &err);
+    CHECK(c == NULL);
+    CHECK(strstr(err.message, "lacks") != NULL);
+    c = codec_parse("hex:kernel=avx2", NULL, &err);
+    CHECK((c != NULL) == ((features & CODEC_CPU_AVX2) != 0));
+    codec_free(c);
+    test_rfc4648_vectors();
+    test_base32_strict();
+    test_kernels_agree();
+    char name[64];
+    snprintf(name, sizeof name, "test_text (CODEC_CPU_MASK=%s)", mask);
+    return check_done(name);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 2 && strcmp(argv[1], "--masked") == 0)
+        return masked_run(argv[2]);
+    /* no SIMD at all, then AVX2 without AVX-512 */
+    static const char *const masks[] = {"0", "4"};
+    for (size_t i = 0; i < 2; i++) {
+        char cmd[4200];
+        snprintf(cmd, sizeof cmd, "CODEC_CPU_MASK=%s '%s' --masked %s", masks[i], argv[0],
+                 masks[i]);
+        CHECK_INT(system(cmd), 0);
+    }
     test_rfc4648_vectors();
     test_base32_presets();
     test_base32_strict();

@@ -1,5 +1,6 @@
 /* text_internal.h — what the text encodings (base64, base32, hex) share:
- * kernel selection and the signatures of their per-ISA bulk kernels.
+ * kernel selection, the decode-tail rules, the per-alphabet tables and the
+ * signatures of the per-ISA bulk kernels.
  *
  * Every kernel is a bulk loop over whole blocks with no per-byte branches.
  * Encode kernels consume a multiple of their input block and return how
@@ -9,7 +10,8 @@
  * scalar decoder then resumes at that block and reports the exact error, so
  * every kernel yields the same bytes, the same error family and the same
  * offset. Kernels never read past src[n-1] nor write past the output size
- * the stage reserved (masked loads and stores at the edges).
+ * the stage reserved: the AVX-512 ones finish with masked loads and stores,
+ * the AVX2 ones stop where a full block would cross the end.
  */
 #ifndef CODEC_TEXT_INTERNAL_H
 #define CODEC_TEXT_INTERNAL_H
