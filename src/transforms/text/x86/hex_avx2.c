@@ -2,8 +2,9 @@
  *
  * Encode, 32 bytes -> 64 digits: vpshufb looks the nibbles up, unpack
  * interleaves them within lanes and vperm2i128 restores the order.
- * Decode, 64 digits -> 32 bytes: range compares give each character its
- * value and validity, vpmaddubsw joins the pairs, vpackuswb + vpermq pack. */
+ * Decode, 64 digits -> 32 bytes: two vpshufb nibble-class lookups tell
+ * digits from the rest, a third gives the value, vpmaddubsw joins the
+ * pairs, vpackuswb + vpermq pack. */
 #include "../text_internal.h"
 
 #include <immintrin.h>
@@ -24,21 +25,25 @@ size_t codec_hex_encode_avx2(const char *digits, const uint8_t *src, size_t n, u
     return i;
 }
 
-static inline __m256i in_range(__m256i c, char first, char last)
+/* 32 digits -> 16 words hi*16+lo; *bad gets one bit per non-digit. A digit
+ * is '0'-'9' (high nibble 3, low 0..9) or a letter 'A'-'F' / 'a'-'f' (high
+ * nibble 4 or 6, low 1..6): the two nibble lookups share a class bit only
+ * for those, and the value is the low nibble plus 0 or 9. */
+static inline __m256i decode_pairs(__m256i c, uint32_t *bad)
 {
-    return _mm256_and_si256(_mm256_cmpgt_epi8(c, _mm256_set1_epi8((char)(first - 1))),
-                            _mm256_cmpgt_epi8(_mm256_set1_epi8((char)(last + 1)), c));
-}
-
-/* 32 digits -> 16 words hi*16+lo; *valid gets one bit per digit. */
-static inline __m256i decode_pairs(__m256i c, uint32_t *valid)
-{
-    __m256i folded = _mm256_or_si256(c, _mm256_set1_epi8(0x20));
-    __m256i digit = in_range(c, '0', '9'), letter = in_range(folded, 'a', 'f');
-    __m256i v = _mm256_or_si256(
-        _mm256_and_si256(digit, _mm256_sub_epi8(c, _mm256_set1_epi8('0'))),
-        _mm256_and_si256(letter, _mm256_sub_epi8(folded, _mm256_set1_epi8('a' - 10))));
-    *valid = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(digit, letter));
+    const __m256i class_hi = _mm256_setr_epi8(0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                              0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m256i class_lo = _mm256_setr_epi8(1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+                                              1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0);
+    const __m256i offset = _mm256_setr_epi8(0, 0, 0, 0, 9, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                            0, 0, 0, 0, 9, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m256i low4 = _mm256_set1_epi8(15);
+    __m256i hi = _mm256_and_si256(_mm256_srli_epi16(c, 4), low4);
+    __m256i lo = _mm256_and_si256(c, low4);
+    __m256i classes = _mm256_and_si256(_mm256_shuffle_epi8(class_hi, hi),
+                                       _mm256_shuffle_epi8(class_lo, lo));
+    *bad = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(classes, _mm256_setzero_si256()));
+    __m256i v = _mm256_add_epi8(lo, _mm256_shuffle_epi8(offset, hi));
     return _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x0110));
 }
 
@@ -46,10 +51,10 @@ size_t codec_hex_decode_avx2(const uint8_t *src, size_t n, uint8_t *dst)
 {
     size_t i = 0;
     for (; i + 64 <= n; i += 64, dst += 32) {
-        uint32_t va, vb;
-        __m256i a = decode_pairs(_mm256_loadu_si256((const __m256i *)(src + i)), &va);
-        __m256i b = decode_pairs(_mm256_loadu_si256((const __m256i *)(src + i + 32)), &vb);
-        if ((va & vb) != 0xFFFFFFFFu)
+        uint32_t bad_a, bad_b;
+        __m256i a = decode_pairs(_mm256_loadu_si256((const __m256i *)(src + i)), &bad_a);
+        __m256i b = decode_pairs(_mm256_loadu_si256((const __m256i *)(src + i + 32)), &bad_b);
+        if (bad_a | bad_b)
             return i;
         __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
         _mm256_storeu_si256((__m256i *)dst, packed);
