@@ -6,7 +6,7 @@
 # `redis` command (built without hiredis) or redis-server is missing.
 source "$(dirname "$0")/cli_lib.bash"
 
-if ! "$CODEC" redis --help >/dev/null 2>&1; then
+if ! "$CODEC" redis --help 2>/dev/null | grep -q "codec redis set"; then
     echo "note: this codec has no 'redis' command: skipping"
     exit 0
 fi
