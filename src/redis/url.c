@@ -1,6 +1,7 @@
 /* url.c — redis://[[USER]:PASSWORD@]HOST[:PORT][/DB], parsed strictly:
  * anything the grammar does not name is an error, never a guess. */
 #include "redis_internal.h"
+#include "core/ascii_internal.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -12,17 +13,6 @@ static int url_error(const char *url, const char *at, codec_error *err, const ch
                            (uint64_t)(at - url), "bad URL: %s", what);
 }
 
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Copies src[0..n) to dst, undoing %XX escapes. */
 static int decode_part(const char *url, const char *src, size_t n, char *dst, size_t cap,
                        const char *name, codec_error *err)
@@ -31,8 +21,8 @@ static int decode_part(const char *url, const char *src, size_t n, char *dst, si
     for (size_t i = 0; i < n; i++) {
         int c = (unsigned char)src[i];
         if (c == '%') {
-            int hi = i + 1 < n ? hex_digit(src[i + 1]) : -1;
-            int lo = i + 2 < n ? hex_digit(src[i + 2]) : -1;
+            int hi = i + 1 < n ? codec_hex_digit_value(src[i + 1]) : -1;
+            int lo = i + 2 < n ? codec_hex_digit_value(src[i + 2]) : -1;
             if (hi < 0 || lo < 0)
                 return url_error(url, src + i, err, "a '%' must be followed by two hex digits");
             c = hi * 16 + lo;
@@ -85,7 +75,7 @@ static int parse_host_port(const char *url, const char *s, size_t n, char *host,
         if (!h_end)
             return url_error(url, s, err, "'[' opens an IPv6 address that ']' never closes");
         for (const char *p = h; p < h_end; p++)
-            if (hex_digit(*p) < 0 && *p != ':' && *p != '.')
+            if (codec_hex_digit_value(*p) < 0 && *p != ':' && *p != '.')
                 return url_error(url, p, err, "an IPv6 address holds hex digits, ':' and '.'");
     } else {
         h_end = s;
