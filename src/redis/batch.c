@@ -31,14 +31,14 @@ static int append_item(codec_redis *r, const codec_redis_item *it, size_t i)
 static int item_result(codec_redis *r, codec_redis_item *it, const redisReply *reply,
                        codec_arena *arena)
 {
+    const redis_subject s = {it->key, it->key_len, NULL, 0};
     switch (it->op) {
     case CODEC_REDIS_SET:
-        return redis_reply_set(reply, it->key, it->key_len, &it->error);
+        return redis_reply_set(reply, &s, &it->error);
     case CODEC_REDIS_DEL:
-        return redis_reply_del(reply, it->key, it->key_len, NULL, &it->error);
+        return redis_reply_del(reply, &s, NULL, &it->error);
     default:
-        return redis_reply_get(r, reply, it->key, it->key_len, it->codec, it->value_out, arena,
-                               &it->error);
+        return redis_reply_get(r, reply, &s, it->codec, it->value_out, arena, &it->error);
     }
 }
 

@@ -52,7 +52,9 @@ int codec_redis_mget(codec_redis *r, codec_redis_item *items, size_t n, codec_ar
         return fail_all(items, n, rc, err);
     }
     for (size_t i = 0; i < n; i++)
-        items[i].status = redis_reply_get(r, reply->element[i], items[i].key, items[i].key_len,
+        items[i].status = redis_reply_get(r, reply->element[i],
+                                          &(redis_subject){items[i].key, items[i].key_len,
+                                                           NULL, 0},
                                           items[i].codec, items[i].value_out, arena,
                                           &items[i].error);
     freeReplyObject(reply);

@@ -39,20 +39,30 @@ int redis_ready(codec_redis *r, codec_error *err);
  * is errno right after the call. */
 int redis_io_error(codec_redis *r, const char *what, int errno_now, codec_error *err);
 
-/* reply.c: a printable, bounded rendering of a key for messages. */
-void redis_key_label(const char *key, size_t key_len, char *dst, size_t cap);
+/* Who a reply is about: a key, or one field of the hash at a key. */
+typedef struct redis_subject {
+    const char *key;
+    size_t key_len;
+    const char *field;      /* NULL: the key itself */
+    size_t field_len;
+} redis_subject;
+
+/* Room for "key '...' field '...'" with both parts cut and escaped. */
+#define REDIS_SUBJECT_CAP (8 * CODEC_REDIS_KEY_IN_MESSAGE + 40)
+
+/* reply.c: "key 'K'" or "key 'K' field 'F'", printable and bounded (long
+ * parts cut with "...", other bytes as \xNN). */
+void redis_subject_text(const redis_subject *s, char *dst, size_t cap);
 
 /* reply.c: outcome of one reply. Each takes the reply of its command. */
-int redis_reply_set(const redisReply *reply, const char *key, size_t key_len,
-                    codec_error *err);
-int redis_reply_get(codec_redis *r, const redisReply *reply, const char *key, size_t key_len,
+int redis_reply_set(const redisReply *reply, const redis_subject *s, codec_error *err);
+int redis_reply_get(codec_redis *r, const redisReply *reply, const redis_subject *s,
                     const codec *c, void *value_out, codec_arena *arena, codec_error *err);
-int redis_reply_del(const redisReply *reply, const char *key, size_t key_len,
-                    int *removed, codec_error *err);
+int redis_reply_del(const redisReply *reply, const redis_subject *s, int *removed,
+                    codec_error *err);
 /* An error reply: WRONGTYPE is the key's fault (invalid payload), anything
  * else is the server's (transient). */
-int redis_reply_error(const redisReply *reply, const char *key, size_t key_len,
-                      codec_error *err);
+int redis_reply_error(const redisReply *reply, const redis_subject *s, codec_error *err);
 /* A reply of an unexpected type. */
 int redis_reply_unexpected(const redisReply *reply, const char *what, codec_error *err);
 

@@ -24,7 +24,7 @@ int codec_redis_set(codec_redis *r, const char *key, size_t key_len, const codec
                                   r->buf.len);
     if (!reply)
         return redis_io_error(r, "SET (outcome unknown)", errno, err);
-    rc = redis_reply_set(reply, key, key_len, err);
+    rc = redis_reply_set(reply, &(redis_subject){key, key_len, NULL, 0}, err);
     freeReplyObject(reply);
     return rc;
 }
@@ -42,7 +42,8 @@ int codec_redis_get(codec_redis *r, const char *key, size_t key_len, const codec
     redisReply *reply = redisCommand(r->ctx, "GET %b", key ? key : "", key_len);
     if (!reply)
         return redis_io_error(r, "GET", errno, err);
-    rc = redis_reply_get(r, reply, key, key_len, c, value_out, arena, err);
+    rc = redis_reply_get(r, reply, &(redis_subject){key, key_len, NULL, 0}, c, value_out, arena,
+                         err);
     freeReplyObject(reply);
     return rc;
 }
@@ -59,7 +60,7 @@ int codec_redis_del(codec_redis *r, const char *key, size_t key_len, int *remove
     redisReply *reply = redisCommand(r->ctx, "DEL %b", key ? key : "", key_len);
     if (!reply)
         return redis_io_error(r, "DEL (outcome unknown)", errno, err);
-    rc = redis_reply_del(reply, key, key_len, removed, err);
+    rc = redis_reply_del(reply, &(redis_subject){key, key_len, NULL, 0}, removed, err);
     freeReplyObject(reply);
     return rc;
 }
