@@ -14,12 +14,6 @@ static int fail_all(codec_redis_item *items, size_t n, int rc, const codec_error
     return rc;
 }
 
-static int command_error(const redisReply *reply, const char *what, codec_error *err)
-{
-    return codec_error_set(err, CODEC_E_TRANSIENT, 0, "redis", CODEC_NO_OFFSET, "%s: %.*s",
-                           what, (int)reply->len, reply->str);
-}
-
 int codec_redis_mget(codec_redis *r, codec_redis_item *items, size_t n, codec_arena *arena,
                      codec_error *err)
 {
@@ -44,7 +38,7 @@ int codec_redis_mget(codec_redis *r, codec_redis_item *items, size_t n, codec_ar
     if (!reply)
         return fail_all(items, n, redis_io_error(r, "MGET", errno, err), err);
     if (reply->type == REDIS_REPLY_ERROR)
-        rc = command_error(reply, "MGET", err);
+        rc = redis_command_error(reply, "MGET", err);
     else if (reply->type != REDIS_REPLY_ARRAY || reply->elements != n)
         rc = redis_reply_unexpected(reply, "MGET", err);
     if (rc) {
@@ -82,29 +76,10 @@ static int mset_plain(codec_redis *r, codec_redis_item *items, size_t n, codec_e
         return redis_io_error(r, "MSET (outcome unknown)", errno, err);
     int rc = CODEC_OK;
     if (reply->type == REDIS_REPLY_ERROR)
-        rc = command_error(reply, "MSET", err);
+        rc = redis_command_error(reply, "MSET", err);
     else if (reply->type != REDIS_REPLY_STATUS)
         rc = redis_reply_unexpected(reply, "MSET", err);
     freeReplyObject(reply);
-    return rc;
-}
-
-/* Reads one reply of the transaction; the first problem wins. */
-static int read_tx_reply(codec_redis *r, int rc, redisReply **exec_out, bool last,
-                         codec_error *err)
-{
-    void *p = NULL;
-    if (redisGetReply(r->ctx, &p) != REDIS_OK)
-        return rc ? rc : redis_io_error(r, "MULTI/EXEC (outcome unknown)", errno, err);
-    redisReply *reply = p;
-    if (!rc && reply->type == REDIS_REPLY_ERROR)
-        rc = command_error(reply, last ? "EXEC" : "MULTI/SET", err);
-    else if (!rc && last && (reply->type != REDIS_REPLY_ARRAY))
-        rc = redis_reply_unexpected(reply, "EXEC", err);
-    if (last && !rc)
-        *exec_out = reply;
-    else
-        freeReplyObject(reply);
     return rc;
 }
 
@@ -122,27 +97,9 @@ static int mset_transaction(codec_redis *r, codec_redis_item *items, size_t n,
                                       (long long)items[i].ttl_ms)
                  : redisAppendCommand(r->ctx, "SET %b %b", k, items[i].key_len, v, len);
     }
-    if (ok != REDIS_OK || redisAppendCommand(r->ctx, "EXEC") != REDIS_OK) {
-        /* Half a transaction sits in the output buffer: never send it. */
-        redisFree(r->ctx);
-        r->ctx = NULL;
-        return codec_error_set(err, CODEC_E_NOMEM, 0, "redis", CODEC_NO_OFFSET,
-                               "out of memory queueing MULTI/EXEC (nothing was sent)");
-    }
-    int rc = CODEC_OK;
-    redisReply *exec = NULL;
-    for (size_t i = 0; i < n + 2; i++) {
-        rc = read_tx_reply(r, rc, &exec, i == n + 1, err);
-        if (r->ctx->err)
-            return rc;
-    }
-    for (size_t i = 0; !rc && i < n; i++)
-        if (i >= exec->elements || exec->element[i]->type != REDIS_REPLY_STATUS)
-            rc = i < exec->elements && exec->element[i]->type == REDIS_REPLY_ERROR
-                     ? command_error(exec->element[i], "SET in EXEC", err)
-                     : redis_reply_unexpected(exec, "EXEC", err);
-    freeReplyObject(exec);
-    return rc;
+    if (ok != REDIS_OK || redisAppendCommand(r->ctx, "EXEC") != REDIS_OK)
+        return redis_tx_unsent(r, err);
+    return redis_tx_exec(r, n, err);
 }
 
 int codec_redis_mset(codec_redis *r, codec_redis_item *items, size_t n, codec_error *err)

@@ -63,8 +63,18 @@ int redis_reply_del(const redisReply *reply, const redis_subject *s, int *remove
 /* An error reply: WRONGTYPE is the key's fault (invalid payload), anything
  * else is the server's (transient). */
 int redis_reply_error(const redisReply *reply, const redis_subject *s, codec_error *err);
+/* An error reply to a multi-key command (CROSSSLOT, OOM...): transient. */
+int redis_command_error(const redisReply *reply, const char *what, codec_error *err);
 /* A reply of an unexpected type. */
 int redis_reply_unexpected(const redisReply *reply, const char *what, codec_error *err);
+
+/* tx.c: after MULTI, `queued` commands and EXEC were appended: sends them,
+ * reads every reply and succeeds only when EXEC ran every command without
+ * an error reply. The first problem is reported. */
+int redis_tx_exec(codec_redis *r, size_t queued, codec_error *err);
+/* tx.c: appending a transaction failed half way: drops the connection so
+ * the partial transaction is never sent. Returns CODEC_E_NOMEM. */
+int redis_tx_unsent(codec_redis *r, codec_error *err);
 
 /* scratch.c: room for `args` command arguments and `values` value ends. */
 int redis_scratch_reserve(codec_redis *r, size_t args, codec_error *err);

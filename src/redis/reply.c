@@ -42,6 +42,12 @@ int redis_reply_unexpected(const redisReply *reply, const char *what, codec_erro
                            "%s: unexpected reply of type %d", what, reply->type);
 }
 
+int redis_command_error(const redisReply *reply, const char *what, codec_error *err)
+{
+    return codec_error_set(err, CODEC_E_TRANSIENT, 0, "redis", CODEC_NO_OFFSET, "%s: %.*s",
+                           what, (int)reply->len, reply->str);
+}
+
 int redis_reply_error(const redisReply *reply, const redis_subject *s, codec_error *err)
 {
     char label[REDIS_SUBJECT_CAP];
