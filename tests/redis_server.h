@@ -1,5 +1,6 @@
-/* redis_server.h — include it first (it needs _GNU_SOURCE). Tests run their own redis-server: 127.0.0.1 only, a free
- * port, a mkdtemp directory, no daemonising. The server dies with the test
+/* redis_server.h — tests run their own redis-server: 127.0.0.1 only, a
+ * free port, a mkdtemp directory, no daemonising. Include it first: it
+ * needs _GNU_SOURCE. The server dies with the test
  * process (PR_SET_PDEATHSIG) even when the test crashes, and
  * redis_server_stop() removes its directory.
  *

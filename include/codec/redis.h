@@ -212,9 +212,39 @@ CODEC_API CODEC_NODISCARD int codec_redis_batch(codec_redis *r, codec_redis_item
                                                 size_t n, codec_arena *arena,
                                                 codec_error *err);
 
-/* Hash fields (a struct's fields across a Redis hash, each through its own
- * codec) need the type descriptors of codec/types.h and are not in this
- * header yet; see docs/guides/redis.md. */
+/* ---------------------------------------------------------------------------
+ * Hash fields: one value per field of a Redis hash
+ * ------------------------------------------------------------------------ */
+
+/** codec_redis_hset() — writes fields of the hash at `key`, each through its
+ * own codec: item `key`/`key_len` is the FIELD name, `codec` and `value` as
+ * for a set (`op` and `ttl_ms` of the items are ignored). This is the layer
+ * a struct-to-hash mapping sits on: one field per struct member, each with
+ * the codec that suits it (a small enum as plain text, a blob through zstd).
+ * Every value is encoded first; if one fails, nothing is sent.
+ * Without a TTL this is one `HSET key f1 v1 ..` (atomic). With ttl_ms > 0
+ * it is one `EVAL` of a short Lua script that checks the key's type, sets
+ * the fields and `PEXPIRE`s the key (the TTL is the whole hash's, as Redis
+ * keeps it): atomic too, nothing is written when the key is not a hash.
+ * (MULTI/EXEC would not be: EXEC runs the PEXPIRE even when the HSET fails.)
+ * @return 0 once the server acknowledged; otherwise the failure, copied to
+ *         every field: the codec's status, CODEC_E_TRANSIENT, or
+ *         CODEC_E_INVALID_PAYLOAD (WRONGTYPE) when `key` is not a hash. */
+CODEC_API CODEC_NODISCARD int codec_redis_hset(codec_redis *r, const char *key, size_t key_len,
+                                               codec_redis_item *fields, size_t n,
+                                               int64_t ttl_ms, codec_error *err);
+
+/** codec_redis_hget() — `HMGET key f1 .. fn`, each field decoded through its
+ * item's codec into its value_out (memory in `arena`). Messages name both,
+ * `key 'order:42' field 'total': ...`.
+ * @return 0 when at least one field exists: each field then has its own
+ *         status (a missing field is CODEC_E_NOT_FOUND); CODEC_E_NOT_FOUND
+ *         when none does (Redis cannot tell a missing hash from one without
+ *         these fields); CODEC_E_INVALID_PAYLOAD (WRONGTYPE) when `key` is
+ *         not a hash; CODEC_E_TRANSIENT; CODEC_E_USAGE. */
+CODEC_API CODEC_NODISCARD int codec_redis_hget(codec_redis *r, const char *key, size_t key_len,
+                                               codec_redis_item *fields, size_t n,
+                                               codec_arena *arena, codec_error *err);
 
 #ifdef __cplusplus
 }

@@ -42,8 +42,9 @@ extern "C" {
  * @param out        caller owned; on failure its length is restored.
  * @return 0; CODEC_E_USAGE (stage "dict") with what to do when there are
  *         fewer than CODEC_ZSTD_DICT_MIN_SAMPLES samples or
- *         CODEC_ZSTD_DICT_MIN_TOTAL bytes of them, dict_size is out of range, or zstd cannot train on them (too few or too small:
- *         zstd's reason is quoted); CODEC_E_NOMEM.
+ *         CODEC_ZSTD_DICT_MIN_TOTAL bytes of them, dict_size is out of
+ *         range, or zstd cannot train on them (zstd's reason is quoted);
+ *         CODEC_E_NOMEM.
  * Allocates: a copy of all samples end to end, plus zstd's working memory.
  * Threads: safe (no shared state). Time: seconds for megabytes of samples. */
 CODEC_API CODEC_NODISCARD int codec_zstd_train_dict(const codec_bytes *samples, size_t count,

@@ -55,12 +55,6 @@ int codec_redis_mget(codec_redis *r, codec_redis_item *items, size_t n, codec_ar
     return CODEC_OK;
 }
 
-static bool every_item(const codec_redis_item *it)
-{
-    (void)it;
-    return true;
-}
-
 /* MSET k1 v1 .. kn vn: atomic, no TTL. */
 static int mset_plain(codec_redis *r, codec_redis_item *items, size_t n, codec_error *err)
 {
@@ -112,7 +106,7 @@ int codec_redis_mset(codec_redis *r, codec_redis_item *items, size_t n, codec_er
         return rc;
     if ((rc = redis_scratch_reserve(r, 2 * n + 1, err)))
         return fail_all(items, n, rc, err);
-    if ((rc = redis_encode_items(r, items, n, true, every_item, err)))
+    if ((rc = redis_encode_items(r, items, n, true, redis_every_item, err)))
         return rc;
     if ((rc = redis_ready(r, err)))
         return fail_all(items, n, rc, err);

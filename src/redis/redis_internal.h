@@ -83,6 +83,8 @@ int redis_scratch_reserve(codec_redis *r, size_t args, codec_error *err);
  * With `stop_on_error`, returns the first failure at once. */
 int redis_encode_items(codec_redis *r, codec_redis_item *items, size_t n, bool stop_on_error,
                        bool (*wants)(const codec_redis_item *), codec_error *err);
+/* The selector of redis_encode_items() that takes every item. */
+bool redis_every_item(const codec_redis_item *it);
 /* The bytes r->buf holds for item i after redis_encode_items(). */
 const char *redis_value_of(const codec_redis *r, size_t i, size_t *len);
 

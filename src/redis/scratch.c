@@ -80,6 +80,12 @@ int redis_scratch_reserve(codec_redis *r, size_t args, codec_error *err)
     return CODEC_OK;
 }
 
+bool redis_every_item(const codec_redis_item *it)
+{
+    (void)it;
+    return true;
+}
+
 int redis_encode_items(codec_redis *r, codec_redis_item *items, size_t n, bool stop_on_error,
                        bool (*wants)(const codec_redis_item *), codec_error *err)
 {

@@ -416,6 +416,69 @@ static void test_batch(codec_redis *r, redisContext *raw)
     codec_free(c);
 }
 
+/* A struct's fields across a hash, each field through its own codec. */
+static void test_hash(codec_redis *r, redisContext *raw)
+{
+    char ring_spec[200];
+    snprintf(ring_spec, sizeof ring_spec, "envelope:keyring=%s", ring_path);
+    codec_error err = {0};
+    codec *hex = codec_parse("hex", NULL, &err);
+    codec *twice = codec_parse("hex:upper | hex", NULL, &err);
+    codec *env = codec_parse(ring_spec, NULL, &err);
+    codec_bytes status = {(const uint8_t *)"PAID", 4}, total = {(const uint8_t *)"42.50", 5},
+                card = {(const uint8_t *)"4111-1111", 9};
+    codec_bytes o_status = {0}, o_total = {0}, o_card = {0}, o_none = {0};
+    codec_redis_item f[] = {
+        {.key = "status", .key_len = 6, .codec = hex, .value = &status, .value_out = &o_status},
+        {.key = "total", .key_len = 5, .codec = twice, .value = &total, .value_out = &o_total},
+        {.key = "card", .key_len = 4, .codec = env, .value = &card, .value_out = &o_card},
+        {.key = "none", .key_len = 4, .codec = hex, .value = &card, .value_out = &o_none},
+    };
+    CHECK_INT(codec_redis_hset(r, "o:1", 3, f, 3, 0, &err), 0);
+    CHECK_INT(raw_integer(raw, "HLEN %b", "o:1", 3), 3);
+    CHECK_INT(raw_integer(raw, "PTTL %b", "o:1", 3), -1);
+    redisReply *rep = redisCommand(raw, "HGET o:1 status");
+    CHECK(rep && rep->type == REDIS_REPLY_STRING && strcmp(rep->str, "50414944") == 0);
+    freeReplyObject(rep);
+
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    CHECK_INT(codec_redis_hget(r, "o:1", 3, f, 4, &arena, &err), 0);
+    CHECK_INT(f[0].status, 0);
+    CHECK_MEM(o_status.data, o_status.len, "PAID", 4);
+    CHECK_INT(f[1].status, 0);
+    CHECK_MEM(o_total.data, o_total.len, "42.50", 5);
+    CHECK_INT(f[2].status, 0);
+    CHECK_MEM(o_card.data, o_card.len, "4111-1111", 9);
+    CHECK_INT(f[3].status, CODEC_E_NOT_FOUND);
+    CHECK_STR(f[3].error.message, "key 'o:1' field 'none' not found");
+
+    /* With a TTL: the EVAL script. */
+    CHECK_INT(codec_redis_hset(r, "o:2", 3, f, 2, 60000, &err), 0);
+    long long t = raw_integer(raw, "PTTL %b", "o:2", 3);
+    CHECK(t > 50000 && t <= 60000);
+
+    /* A field the codec cannot read, a missing hash, a key of another type. */
+    raw_command(raw, "HSET o:1 total zz");
+    CHECK_INT(codec_redis_hget(r, "o:1", 3, f, 2, &arena, &err), 0);
+    CHECK_INT(f[1].status, CODEC_E_INVALID_PAYLOAD);
+    CHECK(strncmp(f[1].error.message, "key 'o:1' field 'total': ", 25) == 0);
+    CHECK_INT(codec_redis_hget(r, "o:none", 6, f, 2, &arena, &err), CODEC_E_NOT_FOUND);
+    CHECK(strstr(err.message, "key 'o:none' not found") != NULL);
+    raw_set(raw, "o:str", "x", 1);
+    CHECK_INT(codec_redis_hget(r, "o:str", 5, f, 2, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK(strstr(err.message, "WRONGTYPE") != NULL);
+    CHECK_INT(codec_redis_hset(r, "o:str", 5, f, 2, 0, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(codec_redis_hset(r, "o:str", 5, f, 2, 1000, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK(strstr(err.message, "WRONGTYPE") != NULL);
+    CHECK_INT(raw_integer(raw, "PTTL %b", "o:str", 5), -1);   /* nothing written, no TTL */
+    CHECK_INT(codec_redis_hset(r, "o:1", 3, f, 0, 0, &err), CODEC_E_USAGE);
+    codec_arena_free(&arena);
+    codec_free(env);
+    codec_free(twice);
+    codec_free(hex);
+}
+
 /* ---------------------------------------------------------------------------
  * Hostile data and errors
  * ------------------------------------------------------------------------ */
@@ -756,6 +819,7 @@ int main(void)
             test_ttl_and_not_found(r, raw);
             test_mset_mget(r, raw);
             test_batch(r, raw);
+            test_hash(r, raw);
             test_hostile(r, raw);
             test_max_value(&server);
             test_steady_state(&server);
