@@ -9,6 +9,9 @@
 
 #include "core.h"
 #include "compose.h"
+#include "integrity.h"
+#include "framing.h"
 #include "envelope.h"
+#include "compress.h"
 
 #endif

@@ -155,7 +155,8 @@ typedef struct codec_buf {
  * (NULL = libc). Allocates nothing yet. */
 CODEC_API void codec_buf_init(codec_buf *buf, const codec_allocator *alloc);
 
-/** codec_buf_reserve() — makes room for `extra` more bytes past `len`.
+/** codec_buf_reserve() — makes room for `extra` more bytes past `len`; after
+ * success `data` is never NULL (even for extra = 0).
  * @return 0, or CODEC_E_NOMEM (the buffer is unchanged). */
 CODEC_API int codec_buf_reserve(codec_buf *buf, size_t extra);
 

@@ -10,12 +10,62 @@
                                 codec_error *err)
 
 CODEC_STAGE_CTOR(hex);
+CODEC_STAGE_CTOR(crc32c);
+CODEC_STAGE_CTOR(crc32);
+CODEC_STAGE_CTOR(adler32);
+CODEC_STAGE_CTOR(versioned);
 CODEC_STAGE_CTOR(envelope);
+CODEC_STAGE_CTOR(gzip);
+CODEC_STAGE_CTOR(deflate);
+CODEC_STAGE_CTOR(zstd);
+CODEC_STAGE_CTOR(lz4);
+CODEC_STAGE_CTOR(lz4hc);
+CODEC_STAGE_CTOR(snappy);
+CODEC_STAGE_CTOR(brotli);
+CODEC_STAGE_CTOR(redisson_lz4);
+CODEC_STAGE_CTOR(redisson_zstd);
 
 static const codec_registry_row rows[] = {
+    /* compression (docs/formats/compression.md) */
+    {{"gzip", CODEC_KIND_COMPRESSION, "LEVEL (1..9, default 6), max=SIZE (default 64m), gate=SIZE",
+      "gzip member (RFC 1952); decode takes concatenated members"}, codec_stage_ctor_gzip},
+    {{"deflate", CODEC_KIND_COMPRESSION,
+      "LEVEL (1..9, default 6), max=SIZE (default 64m), gate=SIZE",
+      "zlib stream (RFC 1950), the JDK Deflater's format"}, codec_stage_ctor_deflate},
+    {{"zstd", CODEC_KIND_COMPRESSION,
+      "LEVEL (1..22 or -7..-1, default 3), dict=FILE, max=SIZE (default 64m), gate=SIZE",
+      "zstd frame with content size"}, codec_stage_ctor_zstd},
+    {{"lz4", CODEC_KIND_COMPRESSION, "max=SIZE (default 64m), gate=SIZE",
+      "LZ4 frame, 64 KiB independent blocks, content checksum"}, codec_stage_ctor_lz4},
+    {{"lz4hc", CODEC_KIND_COMPRESSION,
+      "LEVEL (3..12, default 9), max=SIZE (default 64m), gate=SIZE",
+      "LZ4 frame compressed with LZ4 HC"}, codec_stage_ctor_lz4hc},
+    {{"snappy", CODEC_KIND_COMPRESSION, "max=SIZE (default 64m), gate=SIZE",
+      "raw snappy (varint length + elements)"}, codec_stage_ctor_snappy},
+    {{"brotli", CODEC_KIND_COMPRESSION,
+      "QUALITY (0..11, default 11), max=SIZE (default 64m), gate=SIZE",
+      "raw brotli stream (RFC 7932)"}, codec_stage_ctor_brotli},
+    {{"redisson-lz4", CODEC_KIND_COMPRESSION, "max=SIZE (default 64m), gate=SIZE",
+      "Redisson LZ4CodecV2: int32 BE length + raw LZ4 block"}, codec_stage_ctor_redisson_lz4},
+    {{"redisson-zstd", CODEC_KIND_COMPRESSION,
+      "LEVEL (1..22 or -7..-1, default 3), dict=FILE, max=SIZE (default 64m), gate=SIZE",
+      "Redisson ZStdCodec: int32 BE length + zstd frame"}, codec_stage_ctor_redisson_zstd},
+    {{"redisson-snappy", CODEC_KIND_COMPRESSION, "max=SIZE (default 64m), gate=SIZE",
+      "Redisson SnappyCodecV2: raw snappy (same as snappy)"}, codec_stage_ctor_snappy},
     /* text encodings */
     {{"hex", CODEC_KIND_TEXT, "lower|upper (default lower)",
       "base16; decode accepts both cases"}, codec_stage_ctor_hex},
+    /* integrity trailers */
+    {{"crc32c", CODEC_KIND_INTEGRITY, "kernel=auto|scalar|sse42|avx512 (default auto)",
+      "CRC-32C (Castagnoli) trailer, 4 bytes big-endian"}, codec_stage_ctor_crc32c},
+    {{"crc32", CODEC_KIND_INTEGRITY, "(none)", "zlib CRC-32 trailer, 4 bytes big-endian"},
+     codec_stage_ctor_crc32},
+    {{"adler32", CODEC_KIND_INTEGRITY, "(none)", "zlib Adler-32 trailer, 4 bytes big-endian"},
+     codec_stage_ctor_adler32},
+    /* framing */
+    {{"versioned", CODEC_KIND_FRAMING,
+      "VERSION (1..255, default 1), accept=LIST (e.g. 1-3,7; default VERSION)",
+      "header C0 DC VERSION; decode accepts the listed versions"}, codec_stage_ctor_versioned},
     /* encryption */
     {{"envelope", CODEC_KIND_CRYPTO,
       "keyring=FILE (required), aad=TEXT, strategy=direct|bounded (default direct), "

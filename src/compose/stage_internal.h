@@ -141,4 +141,18 @@ codec *codec_from_stage(const codec_stage *s, codec_error *err);
 codec *codec_make(const char *name, const char *args_text, const codec_type *type,
                   codec_error *err);
 
+/** True when stage 0 of `c` is a backend (a typed codec, not a bytes one). */
+bool codec_has_backend(const codec *c);
+
+/** Runs a bytes codec (no backend) inside a stage, for stages that hold
+ * codecs of their own (codec_versioned's routes). Encode appends c's
+ * encoding of src[0..n) to `out`, taking scratch from out's spare chain so
+ * it never overwrites the outer pipeline's input; decode appends c's
+ * decoding to `out`, with intermediates grown by out's allocator.
+ * Same statuses as codec_encode()/codec_decode(). */
+int codec_run_encode(const codec *c, const uint8_t *src, size_t n, codec_buf *out,
+                     codec_error *err);
+int codec_run_decode(const codec *c, const uint8_t *src, size_t n, codec_buf *out,
+                     codec_error *err);
+
 #endif /* CODEC_STAGE_INTERNAL_H */

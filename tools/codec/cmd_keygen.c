@@ -5,7 +5,7 @@
  *
  *   umask 077; codec keygen --id orders-2026 >> keys.ring
  */
-#include "cmd_keygen.h"
+#include "cli.h"
 
 #include "codec/codec.h"
 

@@ -9,6 +9,8 @@ static int hex_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_
                       codec_error *err)
 {
     const char *digits = s->state;
+    if (n == 0) /* out->data may still be NULL: no pointer arithmetic on it */
+        return CODEC_OK;
     if (n > SIZE_MAX / 2 || codec_buf_reserve(out, n * 2))
         return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
     uint8_t *dst = out->data + out->len;
@@ -37,7 +39,7 @@ static int hex_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_
         return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
                           "odd number of hex digits");
     int rc = codec_stage_check_cap(s, n / 2, err);
-    if (rc)
+    if (rc || n == 0)
         return rc;
     if (codec_buf_reserve(out, n / 2))
         return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
