@@ -44,6 +44,12 @@
  * AUTH and SELECT again) at the start of the next call; a call is never
  * retried behind your back, so a write is never applied twice by codec.
  *
+ * Signals: codec leaves the process's signal dispositions alone. A server
+ * that goes away mid-write is reported as CODEC_E_TRANSIENT (hiredis stops
+ * at the first failed write, which Linux reports as ECONNRESET; the tests
+ * check this with a 32 MB write to a killed server), but as for any network
+ * client, a long-running program should ignore SIGPIPE (SIG_IGN).
+ *
  * Threads: a codec_redis is one connection: use it from one thread at a
  * time (give each thread its own, or pool them). Codecs may be shared.
  *
@@ -197,13 +203,16 @@ CODEC_API CODEC_NODISCARD int codec_redis_mset(codec_redis *r, codec_redis_item 
                                                size_t n, codec_error *err);
 
 /** codec_redis_batch() — a pipelined batch: every item's command is sent
- * (SET [PX], GET or DEL, in order, values encoded first), then every reply
- * is read. Not atomic: each item reports its own outcome.
+ * (SET [PX], GET or DEL, in order, values encoded first) and its reply
+ * read, 1024 commands in flight at a time (one round trip per 1024, and the
+ * replies that came before a break are never lost). Not atomic: each item
+ * reports its own outcome.
  * - An item whose value failed to encode is not sent (its status is the
  *   codec's); the others still run.
  * - When the connection breaks mid-batch, items answered before the break
- *   keep their status and every later item gets CODEC_E_TRANSIENT ("no
- *   reply: outcome unknown" for a SET or DEL that was sent).
+ *   keep their status and every later item gets CODEC_E_TRANSIENT: "no
+ *   reply (a SET or DEL may have been applied)" for the commands in flight,
+ *   "not sent: ..." for those after them (certainly not applied).
  * - GET: CODEC_E_NOT_FOUND or the decode result; DEL: 0 (a missing key is
  *   not an error).
  * @return 0 when every item has status 0 or CODEC_E_NOT_FOUND; otherwise
