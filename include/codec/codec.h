@@ -14,5 +14,6 @@
 #include "envelope.h"
 #include "compress.h"
 #include "text.h"
+#include "zstd_dict.h"
 
 #endif
