@@ -1,0 +1,325 @@
+/* harness.c — verification, timing, allocation counts and thread scaling. */
+#include "harness.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void bench_profile_get(const char *name, bench_profile *out)
+{
+    if (name && strcmp(name, "quick") == 0)
+        *out = (bench_profile){"quick", 1, 3, 0.12, 0, 5};
+    else
+        *out = (bench_profile){"full", 3, 5, 1.0, 0, 20};
+}
+
+const char *bench_status_name(bench_status s)
+{
+    switch (s) {
+    case BENCH_OK: return "ok";
+    case BENCH_NOT_BUILT: return "not built";
+    case BENCH_FAILED: return "failed";
+    default: return "pending";
+    }
+}
+
+double bench_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int64_t bench_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void bench_series_add(bench_series *s, double v)
+{
+    if (s->n < BENCH_MAX_SAMPLES)
+        s->v[s->n++] = v;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double bench_series_median(const bench_series *s)
+{
+    if (s->n == 0)
+        return 0;
+    double t[BENCH_MAX_SAMPLES];
+    memcpy(t, s->v, (size_t)s->n * sizeof t[0]);
+    qsort(t, (size_t)s->n, sizeof t[0], cmp_double);
+    return s->n % 2 ? t[s->n / 2] : (t[s->n / 2 - 1] + t[s->n / 2]) / 2;
+}
+
+double bench_series_min(const bench_series *s)
+{
+    double m = s->n ? s->v[0] : 0;
+    for (int i = 1; i < s->n; i++)
+        m = s->v[i] < m ? s->v[i] : m;
+    return m;
+}
+
+double bench_series_max(const bench_series *s)
+{
+    double m = s->n ? s->v[0] : 0;
+    for (int i = 1; i < s->n; i++)
+        m = s->v[i] > m ? s->v[i] : m;
+    return m;
+}
+
+void bench_cell_id(const bench_cell *c, char *dst, size_t cap)
+{
+    snprintf(dst, cap, "%s/%s/%s/%s", c->suite, c->group, c->driver->name, c->payload->name);
+}
+
+/* ---------------------------------------------------------------------------
+ * One cell's context: shared state, a worker and the pre-encoded input.
+ * ------------------------------------------------------------------------ */
+
+typedef struct cell_ctx {
+    bench_cell *cell;
+    void *shared;
+    void *worker;
+    uint8_t *encoded;        /* a copy: the worker's output is reused */
+    size_t encoded_len;
+} cell_ctx;
+
+static void fail(bench_cell *c, bench_status s, const char *fmt, const char *detail)
+{
+    c->status = s;
+    snprintf(c->reason, sizeof c->reason, fmt, detail);
+}
+
+static void ctx_close(cell_ctx *x)
+{
+    const bench_driver *d = x->cell->driver;
+    if (x->worker)
+        d->worker_free(x->worker);
+    if (x->shared)
+        d->close(x->shared);
+    free(x->encoded);
+    memset(x, 0, sizeof *x);
+}
+
+/* Opens and verifies; on success x holds a worker and the encoded input. */
+static bench_status ctx_open(cell_ctx *x, bench_cell *c)
+{
+    memset(x, 0, sizeof *x);
+    x->cell = c;
+    const bench_driver *d = c->driver;
+    char why[256] = "";
+    if (!(x->shared = d->open(c->spec, c->payload, why, sizeof why))) {
+        fail(c, BENCH_NOT_BUILT, "%s", why[0] ? why : "cannot be built");
+        return c->status;
+    }
+    if (!(x->worker = d->worker_new(x->shared))) {
+        fail(c, BENCH_FAILED, "%s", "out of memory");
+        ctx_close(x);
+        return c->status;
+    }
+    const uint8_t *enc, *dec;
+    size_t enc_len, dec_len;
+    if (d->encode(x->worker, c->payload, &enc, &enc_len) != 0) {
+        fail(c, BENCH_FAILED, "%s", "encode failed");
+    } else if (!(x->encoded = malloc(enc_len ? enc_len : 1))) {
+        fail(c, BENCH_FAILED, "%s", "out of memory");
+    } else {
+        memcpy(x->encoded, enc, enc_len);
+        x->encoded_len = enc_len;
+        c->encoded_len = enc_len;
+        if (d->decode(x->worker, x->encoded, enc_len, &dec, &dec_len) != 0)
+            fail(c, BENCH_FAILED, "%s", "decode of its own output failed");
+        else if (dec_len != c->payload->len || memcmp(dec, c->payload->bytes, dec_len) != 0)
+            fail(c, BENCH_FAILED, "%s", "round trip differs from the input");
+        else
+            c->status = BENCH_OK;
+    }
+    if (c->status != BENCH_OK)
+        ctx_close(x);
+    return c->status;
+}
+
+bench_status bench_check_cell(bench_cell *c)
+{
+    cell_ctx x;
+    if (ctx_open(&x, c) == BENCH_OK)
+        ctx_close(&x);
+    return c->status;
+}
+
+/* ---------------------------------------------------------------------------
+ * Timing
+ * ------------------------------------------------------------------------ */
+
+typedef struct op {
+    const bench_driver *d;
+    void *worker;
+    const bench_payload *p;
+    const uint8_t *in;
+    size_t n;
+    bool decode;
+} op;
+
+static inline int run_op(const op *o)
+{
+    const uint8_t *out;
+    size_t len;
+    return o->decode ? o->d->decode(o->worker, o->in, o->n, &out, &len)
+                     : o->d->encode(o->worker, o->p, &out, &len);
+}
+
+/* Runs ops for `seconds`, checking the clock after batches that grow until
+ * a batch takes about 1/16 of the iteration. Returns ops/s, or -1 when an
+ * operation failed. Always runs at least one op. */
+static double iteration(const op *o, double seconds)
+{
+    long total = 0, batch = 1;
+    double start = bench_now(), elapsed;
+    for (;;) {
+        for (long i = 0; i < batch; i++)
+            if (run_op(o) != 0)
+                return -1;
+        total += batch;
+        elapsed = bench_now() - start;
+        if (elapsed >= seconds)
+            break;
+        if (elapsed * 16 < seconds * (double)total / (double)batch)
+            batch *= 2;
+    }
+    return (double)total / elapsed;
+}
+
+static int measure(const op *o, const bench_profile *prof, bench_series *out)
+{
+    for (int i = 0; i < prof->warmup_iters; i++)
+        if (iteration(o, prof->iter_seconds) < 0)
+            return -1;
+    for (int i = 0; i < prof->measure_iters; i++) {
+        double r = iteration(o, prof->iter_seconds);
+        if (r < 0)
+            return -1;
+        bench_series_add(out, r);
+    }
+    return 0;
+}
+
+/* Allocations per op over a few steady-state operations. */
+static int count_allocs(const op *o, int ops, bench_allocs *a)
+{
+    const bench_alloc_tally *ct = o->d->codec_tally ? o->d->codec_tally(o->worker) : NULL;
+    bench_alloc_tally h0 = bench_heap_tally(), c0 = ct ? *ct : (bench_alloc_tally){0, 0};
+    for (int i = 0; i < ops; i++)
+        if (run_op(o) != 0)
+            return -1;
+    bench_alloc_tally h1 = bench_heap_tally();
+    if (bench_heap_counting()) {
+        a->heap_calls = (double)(h1.calls - h0.calls) / ops;
+        a->heap_bytes = (double)(h1.bytes - h0.bytes) / ops;
+    } else {
+        a->heap_calls = a->heap_bytes = -1;
+    }
+    if (ct) {
+        a->codec_calls = (double)(ct->calls - c0.calls) / ops;
+        a->codec_bytes = (double)(ct->bytes - c0.bytes) / ops;
+    } else {
+        a->codec_calls = a->codec_bytes = -1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * Thread scaling: t threads, each with its own worker, run the same op for
+ * one iteration after a warm-up iteration; the result is total ops/s.
+ * ------------------------------------------------------------------------ */
+
+typedef struct scale_arg {
+    op o;
+    double seconds;
+    pthread_barrier_t *start;
+    double rate;
+} scale_arg;
+
+static void *scale_thread(void *p)
+{
+    scale_arg *a = p;
+    pthread_barrier_wait(a->start);
+    double warm = iteration(&a->o, a->seconds);
+    a->rate = warm < 0 ? -1 : iteration(&a->o, a->seconds);
+    return NULL;
+}
+
+static double scale_run(cell_ctx *x, bool decode, int threads, double seconds)
+{
+    const bench_driver *d = x->cell->driver;
+    scale_arg args[BENCH_MAX_THREADS];
+    pthread_t tid[BENCH_MAX_THREADS];
+    pthread_barrier_t start;
+    pthread_barrier_init(&start, NULL, (unsigned)threads);
+    int made = 0;
+    double total = 0;
+    for (; made < threads; made++) {
+        void *w = d->worker_new(x->shared);
+        if (!w)
+            break;
+        args[made] = (scale_arg){{d, w, x->cell->payload, x->encoded, x->encoded_len, decode},
+                                 seconds, &start, 0};
+    }
+    if (made == threads) {
+        int started = 0;
+        for (; started < threads; started++)
+            if (pthread_create(&tid[started], NULL, scale_thread, &args[started]) != 0)
+                break;
+        if (started < threads) {
+            /* the barrier can never open: give up on this point (rare: ulimit) */
+            fprintf(stderr, "codec-bench: could not start %d threads\n", threads);
+            exit(1);
+        }
+        for (int i = 0; i < threads; i++) {
+            pthread_join(tid[i], NULL);
+            total = args[i].rate < 0 || total < 0 ? -1 : total + args[i].rate;
+        }
+    } else {
+        total = -1;
+    }
+    for (int i = 0; i < made; i++)
+        d->worker_free(args[i].o.worker);
+    pthread_barrier_destroy(&start);
+    return total;
+}
+
+static void scale(cell_ctx *x, const bench_profile *prof)
+{
+    bench_cell *c = x->cell;
+    int n = prof->threads < BENCH_MAX_THREADS ? prof->threads : BENCH_MAX_THREADS;
+    for (int t = 1; t <= n; t++) {
+        c->scale_enc[t - 1] = scale_run(x, false, t, prof->iter_seconds);
+        c->scale_dec[t - 1] = scale_run(x, true, t, prof->iter_seconds);
+    }
+    c->scale_threads = n;
+}
+
+void bench_run_cell(bench_cell *c, const bench_profile *prof)
+{
+    cell_ctx x;
+    if (ctx_open(&x, c) != BENCH_OK)
+        return;
+    op enc = {c->driver, x.worker, c->payload, NULL, 0, false};
+    op dec = {c->driver, x.worker, c->payload, x.encoded, x.encoded_len, true};
+    if (measure(&enc, prof, &c->enc) != 0 || count_allocs(&enc, 8, &c->enc_allocs) != 0)
+        fail(c, BENCH_FAILED, "%s", "encode failed while timing");
+    else if (measure(&dec, prof, &c->dec) != 0 || count_allocs(&dec, 8, &c->dec_allocs) != 0)
+        fail(c, BENCH_FAILED, "%s", "decode failed while timing");
+    else if (prof->threads > 0)
+        scale(&x, prof);
+    ctx_close(&x);
+}
