@@ -169,10 +169,11 @@ void bench_run_cold(bench_cell *c, const bench_profile *prof)
             continue;
         }
         bool not_built = strncmp(out, "not-built ", 10) == 0;
+        const char *why = not_built                           ? out + 10
+                          : strncmp(out, "failed ", 7) == 0 ? out + 7
+                                                            : "the child crashed";
         c->status = not_built ? BENCH_NOT_BUILT : BENCH_FAILED;
-        snprintf(c->reason, sizeof c->reason, "%.*s", (int)strcspn(out, "\n"),
-                 not_built ? out + 10 : strncmp(out, "failed ", 7) == 0 ? out + 7
-                                                                        : "the child crashed");
+        snprintf(c->reason, sizeof c->reason, "%.*s", (int)strcspn(why, "\n"), why);
         return;
     }
 }

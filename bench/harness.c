@@ -10,9 +10,9 @@
 void bench_profile_get(const char *name, bench_profile *out)
 {
     if (name && strcmp(name, "quick") == 0)
-        *out = (bench_profile){"quick", 1, 3, 0.12, 0, 5};
+        *out = (bench_profile){"quick", 1, 3, 0.1, 0, 5, 2.0};
     else
-        *out = (bench_profile){"full", 3, 5, 1.0, 0, 20};
+        *out = (bench_profile){"full", 3, 5, 1.0, 0, 20, 0};
 }
 
 const char *bench_status_name(bench_status s)
@@ -92,6 +92,7 @@ typedef struct cell_ctx {
     void *worker;
     uint8_t *encoded;        /* a copy: the worker's output is reused */
     size_t encoded_len;
+    double enc_seconds, dec_seconds;  /* the first (checking) encode and decode */
 } cell_ctx;
 
 static void fail(bench_cell *c, bench_status s, const char *fmt, const char *detail)
@@ -129,7 +130,10 @@ static bench_status ctx_open(cell_ctx *x, bench_cell *c)
     }
     const uint8_t *enc, *dec;
     size_t enc_len, dec_len;
-    if (d->encode(x->worker, c->payload, &enc, &enc_len) != 0) {
+    double t0 = bench_now();
+    int enc_rc = d->encode(x->worker, c->payload, &enc, &enc_len);
+    x->enc_seconds = bench_now() - t0;
+    if (enc_rc != 0) {
         fail(c, BENCH_FAILED, "%s", "encode failed");
     } else if (!(x->encoded = malloc(enc_len ? enc_len : 1))) {
         fail(c, BENCH_FAILED, "%s", "out of memory");
@@ -137,7 +141,10 @@ static bench_status ctx_open(cell_ctx *x, bench_cell *c)
         memcpy(x->encoded, enc, enc_len);
         x->encoded_len = enc_len;
         c->encoded_len = enc_len;
-        if (d->decode(x->worker, x->encoded, enc_len, &dec, &dec_len) != 0)
+        t0 = bench_now();
+        int dec_rc = d->decode(x->worker, x->encoded, enc_len, &dec, &dec_len);
+        x->dec_seconds = bench_now() - t0;
+        if (dec_rc != 0)
             fail(c, BENCH_FAILED, "%s", "decode of its own output failed");
         else if (dec_len != c->payload->len || memcmp(dec, c->payload->bytes, dec_len) != 0)
             fail(c, BENCH_FAILED, "%s", "round trip differs from the input");
@@ -308,6 +315,24 @@ static void scale(cell_ctx *x, const bench_profile *prof)
     c->scale_threads = n;
 }
 
+/* The profile for an op whose first run took `op_seconds` (see op_budget). */
+static bench_profile fit(const bench_profile *p, double op_seconds)
+{
+    bench_profile q = *p;
+    if (p->op_budget <= 0 || op_seconds <= p->iter_seconds)
+        return q;
+    int iters = (int)(p->op_budget / op_seconds);
+    q.warmup_iters = 0;
+    q.measure_iters = iters < 1 ? 1 : iters < p->measure_iters ? iters : p->measure_iters;
+    return q;
+}
+
+/* Allocations are counted over a few ops, fewer when they are slow. */
+static int alloc_ops(double op_seconds)
+{
+    return op_seconds > 0.05 ? 1 : 8;
+}
+
 void bench_run_cell(bench_cell *c, const bench_profile *prof)
 {
     cell_ctx x;
@@ -315,9 +340,12 @@ void bench_run_cell(bench_cell *c, const bench_profile *prof)
         return;
     op enc = {c->driver, x.worker, c->payload, NULL, 0, false};
     op dec = {c->driver, x.worker, c->payload, x.encoded, x.encoded_len, true};
-    if (measure(&enc, prof, &c->enc) != 0 || count_allocs(&enc, 8, &c->enc_allocs) != 0)
+    bench_profile pe = fit(prof, x.enc_seconds), pd = fit(prof, x.dec_seconds);
+    if (measure(&enc, &pe, &c->enc) != 0 ||
+        count_allocs(&enc, alloc_ops(x.enc_seconds), &c->enc_allocs) != 0)
         fail(c, BENCH_FAILED, "%s", "encode failed while timing");
-    else if (measure(&dec, prof, &c->dec) != 0 || count_allocs(&dec, 8, &c->dec_allocs) != 0)
+    else if (measure(&dec, &pd, &c->dec) != 0 ||
+             count_allocs(&dec, alloc_ops(x.dec_seconds), &c->dec_allocs) != 0)
         fail(c, BENCH_FAILED, "%s", "decode failed while timing");
     else if (prof->threads > 0)
         scale(&x, prof);

@@ -58,6 +58,11 @@ typedef struct bench_profile {
     double iter_seconds;
     int threads;             /* 0: no scaling run; else 1..threads */
     int cold_samples;        /* processes per cold-start cell */
+    /* Seconds one op kind (encode or decode) of a cell may take, 0 = no
+     * limit. When a single op outlasts an iteration, the cell gets fewer
+     * iterations (the round-trip check serves as its warm-up), so that a
+     * quick run is not held up by brotli:11 on 1 MiB. */
+    double op_budget;
 } bench_profile;
 
 void bench_profile_get(const char *name, bench_profile *out); /* unknown -> full */
@@ -115,6 +120,7 @@ typedef struct bench_cell {
     int scale_threads;       /* entries in scale_enc/dec (0 = no scaling run) */
     double scale_enc[BENCH_MAX_THREADS], scale_dec[BENCH_MAX_THREADS]; /* total ops/s */
     bench_cold cold_ns;
+    double wall_seconds;     /* how long the cell took to run, all of it */
 } bench_cell;
 
 /* A stable name for filters, --list and fork children:

@@ -202,7 +202,10 @@ static void run_external(bench_plan *plan, const char *suite, const bench_profil
         char what[96];
         snprintf(what, sizeof what, "%s/%s reference (%zu cells)", suite, drv->name, n);
         progress_show(pg, what);
+        double t0 = bench_now();
         drv->run_external(batch, n, prof);
+        for (size_t i = 0; i < n; i++)
+            batch[i]->wall_seconds = (bench_now() - t0) / (double)n;
         pg->done += n;
     }
     free(batch);
@@ -222,12 +225,14 @@ static void run_plan(bench_plan *plan, const options *o, const bench_profile *pr
             char id[320];
             bench_cell_id(c, id, sizeof id);
             progress_show(&pg, id);
+            double t0 = bench_now();
             if (c->cold)
                 bench_run_cold(c, prof);
             else if (o->forks > 0)
                 bench_run_forked(c, i, o->forks, argv, argc);
             else
                 bench_run_cell(c, prof);
+            c->wall_seconds = bench_now() - t0;
             pg.done++;
         }
     }

@@ -102,6 +102,7 @@ static void json_cell(json_out *j, const bench_cell *c)
     jo_key(j, "payload_bytes"), jo_int(j, (int64_t)c->payload->len);
     jo_key(j, "status"), jo_string(j, bench_status_name(c->status));
     jo_key(j, "reason"), jo_string(j, c->reason);
+    jo_key(j, "wall_seconds"), jo_double(j, c->wall_seconds);
     bool sized = ok && !c->cold;
     jo_key(j, "encoded_bytes");
     if (sized)
@@ -170,6 +171,7 @@ int bench_write_json(const char *path, const bench_plan *plan, const bench_run_i
     jo_key(&j, "threads"), jo_int(&j, p->threads);
     jo_key(&j, "forks"), jo_int(&j, info->forks);
     jo_key(&j, "cold_samples"), jo_int(&j, p->cold_samples);
+    jo_key(&j, "op_budget_seconds"), jo_double(&j, p->op_budget);
     jo_end_object(&j);
     jo_key(&j, "cells"), jo_begin_array(&j);
     for (size_t i = 0; i < plan->n; i++)
@@ -203,7 +205,7 @@ static void csv_text(FILE *f, const char *s)
 static void csv_num(FILE *f, double v, bool present)
 {
     if (present)
-        fprintf(f, ",%.6g", v);
+        fprintf(f, ",%.10g", v);
     else
         fputc(',', f);
 }
@@ -260,7 +262,10 @@ int bench_write_csv(const char *path, const bench_plan *plan)
         csv_text(f, bench_status_name(c->status));
         fputc(',', f);
         csv_text(f, c->reason);
-        csv_num(f, (double)c->encoded_len, c->status == BENCH_OK && !c->cold);
+        if (c->status == BENCH_OK && !c->cold)
+            fprintf(f, ",%zu", c->encoded_len);
+        else
+            fputc(',', f);
         csv_series(f, c, &c->enc);
         csv_series(f, c, &c->dec);
         csv_allocs(f, c, &c->enc_allocs);
@@ -328,7 +333,7 @@ static const char *impl_name(const bench_cell *c, char *dst, size_t cap)
     if (strcmp(c->driver->name, "codec") == 0)
         snprintf(dst, cap, "**codec** `%s`", c->spec);
     else
-        snprintf(dst, cap, "%s `%s`", c->driver->version(), c->spec);
+        snprintf(dst, cap, "%s `%s`", c->driver->name, c->spec);
     return dst;
 }
 
@@ -496,6 +501,11 @@ int bench_write_markdown(const char *dir, const bench_plan *plan, const bench_ru
             bench_heap_counting() ? "by interposing malloc (all libraries), plus codec's "
                                     "own codec_allocator calls"
                                   : "only through codec's codec_allocator (sanitizer build)");
+    if (p->op_budget > 0)
+        fprintf(f, "A cell whose single operation outlasts an iteration gets at most %.1f s "
+                   "of measured operations (its round-trip check is its warm-up); the JSON "
+                   "has every sample.\n",
+                p->op_budget);
     if (info->forks)
         fprintf(f, "Forks per cell: %d.\n", info->forks);
     for (size_t s = 0; s < bench_suite_count; s++) {

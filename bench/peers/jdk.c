@@ -1,7 +1,8 @@
 /* jdk.c — peer: the JDK reference. The figures come from bench/jvm/
  * JvmBench.java (compiled at build time when javac is found), run once per
  * suite with every JDK cell on payloads dumped to a temporary directory,
- * with the same profile (warm-up, iterations, iteration length).
+ * with the same profile (iterations, iteration length; the warm-up is at
+ * least JDK_MIN_WARMUP_SECONDS so the JIT has compiled the loop).
  * Specs: base64, hex, crc32c, deflate:N, gzip. */
 #include "peer.h"
 
@@ -15,6 +16,8 @@
 #include <unistd.h>
 
 extern char **environ;
+
+#define JDK_MIN_WARMUP_SECONDS 0.5
 
 /* The JVM that ran reports its version on its first output line. */
 static char jdk_seen[96] = "JDK (not run)";
@@ -102,7 +105,12 @@ static int jdk_run(bench_cell **cells, size_t n, const bench_profile *prof)
         return -1;
     }
     char warm[16], meas[16], ms[16];
-    snprintf(warm, sizeof warm, "%d", prof->warmup_iters);
+    /* The JIT needs about half a second of a loop before its optimising
+     * compiler has run; shorter profiles get that much warm-up here. */
+    int warm_iters = prof->warmup_iters;
+    while (warm_iters * prof->iter_seconds < JDK_MIN_WARMUP_SECONDS)
+        warm_iters++;
+    snprintf(warm, sizeof warm, "%d", warm_iters);
     snprintf(meas, sizeof meas, "%d", prof->measure_iters);
     snprintf(ms, sizeof ms, "%d", (int)(prof->iter_seconds * 1000 + 0.5));
     char **argv = calloc(n + 9, sizeof *argv);

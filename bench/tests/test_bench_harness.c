@@ -56,7 +56,7 @@ static bench_cell make_cell(const bench_driver *d, const char *spec, const char 
     return c;
 }
 
-static const bench_profile FAST = {"test", 1, 3, 0.01, 0, 1};
+static const bench_profile FAST = {"test", 1, 3, 0.01, 0, 1, 0};
 
 static void test_broken_decode_is_never_timed(void)
 {
