@@ -796,7 +796,7 @@ static bench_payload *add(const char *name, const char *model, const void *value
                           const char *file, const char *about)
 {
     bench_payload *p = &g.list[g.count++];
-    *p = (bench_payload){name, model, NULL, 0, value, file, about};
+    *p = (bench_payload){name, model, NULL, 0, value, file, about, NULL};
     return p;
 }
 
@@ -816,9 +816,27 @@ static int add_value(const char *name, const char *model, const void *value,
     json_out j;
     jo_init(&j, &b);
     render(&j, value);
-    int rc = j.failed ? -1 : finish_bytes(add(name, model, value, file, about), &b);
+    bench_payload *p = j.failed ? NULL : add(name, model, value, file, about);
+    int rc = p ? finish_bytes(p, &b) : -1;
+    if (p)
+        p->render = render;
     codec_buf_free(&b);
     return rc;
+}
+
+int bench_payload_render(const bench_payload *p, const void *value, codec_buf *out)
+{
+    if (!p->render)
+        return CODEC_E_USAGE;
+    size_t start = out->len;
+    json_out j;
+    jo_init(&j, out);
+    p->render(&j, value);
+    if (j.failed) {
+        out->len = start;
+        return CODEC_E_NOMEM;
+    }
+    return 0;
 }
 
 static int build_transform_payloads(codec_buf *b)

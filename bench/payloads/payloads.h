@@ -17,6 +17,8 @@
 /* The seed for every payload that PAYLOADS.md leaves to us (kv, users, clients). */
 #define BENCH_SEED 20260811
 
+struct json_out;
+
 typedef struct bench_payload {
     const char *name;        /* "small", "person", "users-100k", ... */
     const char *model;       /* NULL for raw bytes; else the models.h type name */
@@ -25,6 +27,7 @@ typedef struct bench_payload {
     const void *value;       /* the C value (NULL for raw bytes) */
     const char *file;        /* the --dump file name */
     const char *about;       /* one line for --list and the report */
+    void (*render)(struct json_out *, const void *); /* see bench_payload_render */
 } bench_payload;
 
 /* Builds every payload. @return 0, or -1 when out of memory. Idempotent. */
@@ -35,6 +38,12 @@ void bench_payloads_free(void);
 size_t bench_payload_count(void);
 const bench_payload *bench_payload_at(size_t i);
 const bench_payload *bench_payload_find(const char *name);
+
+/* Appends the compact JSON of `value`, a value of p's model (typed payloads
+ * only), to out: what p->bytes holds for p->value. Typed drivers render
+ * their decoded value with it so the harness can compare bytes.
+ * @return 0, CODEC_E_NOMEM, or CODEC_E_USAGE for a raw-bytes payload. */
+int bench_payload_render(const bench_payload *p, const void *value, codec_buf *out);
 
 /* Writes every payload to dir/<file>. @return 0 or -1 (errno set). */
 int bench_payloads_dump(const char *dir);

@@ -132,6 +132,24 @@ static void test_exact_text(void)
     CHECK(bench_payload_find("users-1000k")->len >= 1000000);
 }
 
+/* Rendering a typed payload's value gives its bytes; raw payloads refuse. */
+static void test_render(void)
+{
+    codec_buf b;
+    codec_buf_init(&b, NULL);
+    for (size_t i = 0; i < bench_payload_count(); i++) {
+        const bench_payload *p = bench_payload_at(i);
+        codec_buf_clear(&b);
+        if (!p->model) {
+            CHECK_INT(bench_payload_render(p, p->value, &b), CODEC_E_USAGE);
+            continue;
+        }
+        CHECK_INT(bench_payload_render(p, p->value, &b), 0);
+        CHECK_MEM(b.data, b.len, p->bytes, p->len);
+    }
+    codec_buf_free(&b);
+}
+
 /* The generators append and leave what was there. */
 static void test_generators_append(void)
 {
@@ -154,6 +172,7 @@ int main(void)
     test_pinned();
     test_exact_text();
     test_generators_append();
+    test_render();
     bench_payloads_free();
     return check_done("test_bench_payloads");
 }
