@@ -87,10 +87,7 @@ int bench_cell_merge(bench_cell *c, const char *line)
     return 0;
 }
 
-/* Spawns /proc/self/exe with argv, captures stdout (up to cap-1 bytes) and
- * waits. *t_spawn is the monotonic time just before spawning.
- * @return the exit status, or -1 when the child could not be run. */
-static int run_self(char **argv, char *out, size_t cap, int64_t *t_spawn)
+pid_t bench_spawn_reading(const char *file, bool search, char **argv, int *out_fd)
 {
     int fds[2];
     if (pipe(fds) != 0)
@@ -100,27 +97,44 @@ static int run_self(char **argv, char *out, size_t cap, int64_t *t_spawn)
     posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
     posix_spawn_file_actions_addclose(&fa, fds[0]);
     pid_t pid;
-    *t_spawn = bench_now_ns();
-    int err = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, environ);
+    int err = search ? posix_spawnp(&pid, file, &fa, NULL, argv, environ)
+                     : posix_spawn(&pid, file, &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     close(fds[1]);
     if (err != 0) {
         close(fds[0]);
+        errno = err;
         return -1;
     }
+    *out_fd = fds[0];
+    return pid;
+}
+
+/* Spawns /proc/self/exe with argv, captures stdout (up to cap-1 bytes) and
+ * waits. *t_spawn is the monotonic time just before spawning.
+ * @return the exit status, or -1 when the child could not be run. */
+static int run_self(char **argv, char *out, size_t cap, int64_t *t_spawn)
+{
+    int fd;
+    *t_spawn = bench_now_ns();
+    pid_t pid = bench_spawn_reading("/proc/self/exe", false, argv, &fd);
+    if (pid < 0)
+        return -1;
     size_t len = 0;
+    char drain[512];
     for (;;) {
-        ssize_t r = read(fds[0], out + len, cap - 1 - len);
+        /* past cap, keep reading (and dropping) so the child never blocks */
+        bool full = len == cap - 1;
+        ssize_t r = full ? read(fd, drain, sizeof drain) : read(fd, out + len, cap - 1 - len);
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)
             break;
-        len += (size_t)r;
-        if (len == cap - 1)
-            break;
+        if (!full)
+            len += (size_t)r;
     }
     out[len] = 0;
-    close(fds[0]);
+    close(fd);
     int status;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;

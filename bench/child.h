@@ -6,8 +6,14 @@
 
 #include "harness.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
+
+/* Starts `file` (searched on PATH when `search`) with argv, its stdout on a
+ * pipe whose read end is *out_fd. @return the pid, or -1 (errno set). */
+pid_t bench_spawn_reading(const char *file, bool search, char **argv, int *out_fd);
 
 /* Child side of --forks: prints cell results as one line. */
 void bench_cell_serialize(FILE *f, const bench_cell *c);

@@ -6,16 +6,14 @@
  * Specs: base64, hex, crc32c, deflate:N, gzip. */
 #include "peer.h"
 
+#include "../child.h"
 #include "../payloads/payloads.h"
 
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 #define JDK_MIN_WARMUP_SECONDS 0.5
 
@@ -139,24 +137,14 @@ static int jdk_run(bench_cell **cells, size_t n, const bench_profile *prof)
         snprintf(names[i], len, "%s@%s", cells[i]->spec, cells[i]->payload->file);
         argv[a++] = names[i];
     }
-    int out[2];
-    if (pipe(out) != 0)
-        goto done;
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-    posix_spawn_file_actions_addclose(&fa, out[0]);
-    pid_t pid;
-    int err = posix_spawnp(&pid, "java", &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(out[1]);
-    if (err != 0) {
-        close(out[0]);
+    int out;
+    pid_t pid = bench_spawn_reading("java", true, argv, &out);
+    if (pid < 0) {
         mark_all(cells, n, BENCH_NOT_BUILT, "java is not on PATH");
         rc = 0;
         goto done;
     }
-    FILE *f = fdopen(out[0], "r");
+    FILE *f = fdopen(out, "r");
     char line[4096];
     while (f && fgets(line, sizeof line, f))
         apply_line(line, cells, names, n);
