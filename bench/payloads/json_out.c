@@ -53,10 +53,10 @@ void jo_end_array(json_out *j)
     j->comma = true;
 }
 
-static void put_escaped(json_out *j, const char *s)
+static void put_escaped(json_out *j, const char *s, size_t n)
 {
     put(j, "\"", 1);
-    for (const char *p = s; *p; p++) {
+    for (const char *p = s; p < s + n; p++) {
         unsigned char c = (unsigned char)*p;
         if (c == '"' || c == '\\') {
             char e[2] = {'\\', (char)c};
@@ -75,7 +75,7 @@ static void put_escaped(json_out *j, const char *s)
 void jo_key(json_out *j, const char *key)
 {
     separate(j);
-    put_escaped(j, key);
+    put_escaped(j, key, strlen(key));
     put(j, ":", 1);
     j->comma = false;
 }
@@ -84,9 +84,15 @@ void jo_string(json_out *j, const char *s)
 {
     separate(j);
     if (s)
-        put_escaped(j, s);
+        put_escaped(j, s, strlen(s));
     else
         put(j, "null", 4);
+}
+
+void jo_string_n(json_out *j, const char *s, size_t n)
+{
+    separate(j);
+    put_escaped(j, s, n);
 }
 
 void jo_int(json_out *j, int64_t v)

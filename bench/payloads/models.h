@@ -1,15 +1,21 @@
 /* models.h — the benchmark's C value types (PAYLOADS.md sections 2–5).
  *
- * These are plain C structs so that every backend (JSON, protobuf, CBOR,
- * MessagePack, Fory) can bind the same values through type descriptors and
- * be measured on the same work. Conventions, chosen to be describable with
- * offsetof-based descriptors:
- *   - strings are NUL-terminated `const char *`; NULL means "absent"
- *     (only where the model has an optional field, noted below);
- *   - lists are a pointer plus a `size_t` count named <field>_count;
- *   - maps are parallel arrays of keys and values plus a count;
- *   - enums are C enums whose order matches the model's declaration.
- * Every value is built once by payloads.c into an arena and is read only. */
+ * Plain C structs, so that every backend (JSON, protobuf, CBOR, MessagePack,
+ * Fory) can bind the same values through type descriptors and be measured
+ * on the same work. The members use the C layouts that codec's type layer
+ * prescribes for each kind (codec/types.h):
+ *   string    bench_str = { const char *ptr; size_t len; }   (= codec_string;
+ *             the bench also NUL-terminates, for printing)
+ *   list      BENCH_LIST_OF(T) = { T *items; size_t count; }  (= CODEC_LIST_OF)
+ *   map       BENCH_MAP_OF(K, V) = { K *keys; V *values; size_t count; }
+ *   optional  BENCH_OPTIONAL_OF(T) = { bool has; T value; }
+ *   enum      a C enum (int32-sized), numbered in declaration order
+ *   uuid      16 bytes; date: int32 days since 1970-01-01;
+ *   timestamp { int64 seconds; int32 nanos; int32 offset_minutes; }
+ *   decimal   its exact text, as a string
+ * The bench spells them with its own names because it builds without the
+ * type layer; they are layout-identical, so descriptors bind these structs
+ * as they are. Values are built once by payloads.c and are read only. */
 #ifndef BENCH_MODELS_H
 #define BENCH_MODELS_H
 
@@ -17,28 +23,44 @@
 #include <stddef.h>
 #include <stdint.h>
 
+typedef struct bench_str {
+    const char *ptr;
+    size_t len;
+} bench_str;
+
+#define BENCH_LIST_OF(T) struct { T *items; size_t count; }
+#define BENCH_MAP_OF(K, V) struct { K *keys; V *values; size_t count; }
+#define BENCH_OPTIONAL_OF(T) struct { bool has; T value; }
+
+typedef struct bench_uuid { uint8_t bytes[16]; } bench_uuid;
+typedef struct bench_date { int32_t days; } bench_date;
+typedef struct bench_timestamp {
+    int64_t seconds;
+    int32_t nanos;
+    int32_t offset_minutes;
+} bench_timestamp;
+
 /* ---- Backend payloads (PAYLOADS.md §2) ---------------------------------- */
 
 typedef struct bench_person {
-    const char *name;
+    bench_str name;
     int32_t age;
     bool active;
-    const char *email;
+    bench_str email;
 } bench_person;
 
 typedef struct bench_line_item {
-    const char *sku;
-    const char *description;
+    bench_str sku;
+    bench_str description;
     int32_t quantity;
     double unit_price;    /* JSON key "unitPrice" */
 } bench_line_item;
 
 typedef struct bench_order {
-    const char *id;
-    const char *customer;
+    bench_str id;
+    bench_str customer;
     bool paid;
-    bench_line_item *items;
-    size_t items_count;
+    BENCH_LIST_OF(bench_line_item) items;
 } bench_order;
 
 /* ---- Classic serializer objects (PAYLOADS.md §4) ------------------------ */
@@ -46,25 +68,26 @@ typedef struct bench_order {
 typedef enum bench_player { BENCH_PLAYER_JAVA = 0, BENCH_PLAYER_FLASH = 1 } bench_player;
 typedef enum bench_image_size { BENCH_SIZE_SMALL = 0, BENCH_SIZE_LARGE = 1 } bench_image_size;
 
+typedef BENCH_OPTIONAL_OF(bench_str) bench_opt_str;
+
 typedef struct bench_media {
-    const char *uri;
-    const char *title;       /* optional: NULL = absent */
+    bench_str uri;
+    bench_opt_str title;
     int32_t width;
     int32_t height;
-    const char *format;
+    bench_str format;
     int64_t duration;
     int64_t size;
     int32_t bitrate;
     bool has_bitrate;        /* JSON key "hasBitrate"; MediaContent only */
-    const char **persons;
-    size_t persons_count;
+    BENCH_LIST_OF(bench_str) persons;
     bench_player player;
-    const char *copyright;   /* optional: NULL = absent */
+    bench_opt_str copyright;
 } bench_media;
 
 typedef struct bench_image {
-    const char *uri;
-    const char *title;       /* optional: NULL = absent */
+    bench_str uri;
+    bench_opt_str title;
     int32_t width;
     int32_t height;
     bench_image_size size;
@@ -74,8 +97,7 @@ typedef struct bench_image {
  * JSON has no "hasBitrate" (see payloads.c). */
 typedef struct bench_media_content {
     bench_media media;
-    bench_image *images;
-    size_t images_count;
+    BENCH_LIST_OF(bench_image) images;
 } bench_media_content;
 
 typedef struct bench_struct {
@@ -92,8 +114,8 @@ typedef struct bench_struct {
 /* ---- Key-value store shapes (PAYLOADS.md §3) ---------------------------- */
 
 typedef struct bench_kv_bean {       /* the flat six-field bean */
-    const char *id;
-    const char *name;
+    bench_str id;
+    bench_str name;
     int32_t count;
     int64_t created;
     bool enabled;
@@ -101,73 +123,55 @@ typedef struct bench_kv_bean {       /* the flat six-field bean */
 } bench_kv_bean;
 
 typedef struct bench_kv_nested {     /* a bean graph */
-    const char *id;
-    bench_kv_bean owner;             /* a bean holding another bean */
-    const char **tags;               /* list 1 */
-    size_t tags_count;
-    int64_t *history;                /* list 2 */
-    size_t history_count;
-    const char **attr_keys;          /* a map string -> string */
-    const char **attr_values;
-    size_t attrs_count;
+    bench_str id;
+    bench_kv_bean owner;                       /* a bean holding another bean */
+    BENCH_LIST_OF(bench_str) tags;             /* list 1 */
+    BENCH_LIST_OF(int64_t) history;            /* list 2 */
+    BENCH_MAP_OF(bench_str, bench_str) attrs;  /* a map */
 } bench_kv_nested;
 
-typedef struct bench_kv_strings {    /* a list of 1,000 strings */
-    const char **items;
-    size_t items_count;
+typedef struct bench_kv_strings {    /* a list of strings */
+    BENCH_LIST_OF(bench_str) items;
 } bench_kv_strings;
 
-typedef struct bench_kv_bean_map {   /* a map of 100 beans, string keys */
-    const char **keys;
-    bench_kv_bean *values;
-    size_t count;
+typedef struct bench_kv_bean_map {   /* a map of beans, string keys */
+    BENCH_MAP_OF(bench_str, bench_kv_bean) beans;
 } bench_kv_bean_map;
 
 /* ---- java-json-benchmark models (PAYLOADS.md §5) ------------------------ */
 
 typedef struct bench_friend {
-    const char *id;          /* a number 0..9999 as a string */
-    const char *name;
+    bench_str id;            /* a number 0..9999 as a string */
+    bench_str name;
 } bench_friend;
 
 typedef struct bench_user {
-    const char *_id;
+    bench_str _id;
     int32_t index;
-    const char *guid;
+    bench_str guid;
     bool is_active;          /* "isActive" */
-    const char *balance;
-    const char *picture;
+    bench_str balance;
+    bench_str picture;
     int32_t age;
-    const char *eye_color, *name, *gender, *company, *email, *phone, *address,
-        *about, *registered;
+    bench_str eye_color, name, gender, company, email, phone, address, about, registered;
     double latitude, longitude;
-    const char **tags;
-    size_t tags_count;
-    bench_friend *friends;
-    size_t friends_count;
-    const char *greeting;
-    const char *favorite_fruit;  /* "favoriteFruit" */
+    BENCH_LIST_OF(bench_str) tags;
+    BENCH_LIST_OF(bench_friend) friends;
+    bench_str greeting;
+    bench_str favorite_fruit;  /* "favoriteFruit" */
 } bench_user;
 
 typedef struct bench_users {
-    bench_user *users;
-    size_t users_count;
+    BENCH_LIST_OF(bench_user) users;
 } bench_users;
 
 typedef enum bench_eye_color {
     BENCH_EYE_BROWN = 0, BENCH_EYE_BLUE = 1, BENCH_EYE_GREEN = 2
 } bench_eye_color;
 
-typedef struct bench_uuid { uint8_t bytes[16]; } bench_uuid;
-typedef struct bench_date { int32_t year; uint8_t month, day; } bench_date;
-/* An instant with its UTC offset (always 0 here). */
-typedef struct bench_timestamp { int64_t epoch_seconds; int32_t offset_minutes; } bench_timestamp;
-/* unscaled * 10^-scale */
-typedef struct bench_decimal { int64_t unscaled; int32_t scale; } bench_decimal;
-
 typedef struct bench_partner {
     int64_t id;
-    const char *name;
+    bench_str name;
     bench_timestamp since;
 } bench_partner;
 
@@ -176,27 +180,22 @@ typedef struct bench_client {
     int32_t index;
     bench_uuid guid;
     bool is_active;
-    bench_decimal balance;
-    const char *picture;
+    bench_str balance;       /* a decimal: exact text such as "123456.78" */
+    bench_str picture;
     int32_t age;
     bench_eye_color eye_color;
-    const char *name, *gender, *company;
-    const char **emails;
-    size_t emails_count;
-    int64_t *phones;
-    size_t phones_count;
-    const char *address, *about;
+    bench_str name, gender, company;
+    BENCH_LIST_OF(bench_str) emails;
+    BENCH_LIST_OF(int64_t) phones;
+    bench_str address, about;
     bench_date registered;
     double latitude, longitude;
-    const char **tags;
-    size_t tags_count;
-    bench_partner *partners;
-    size_t partners_count;
+    BENCH_LIST_OF(bench_str) tags;
+    BENCH_LIST_OF(bench_partner) partners;
 } bench_client;
 
 typedef struct bench_clients {
-    bench_client *clients;
-    size_t clients_count;
+    BENCH_LIST_OF(bench_client) clients;
 } bench_clients;
 
 #endif

@@ -34,34 +34,56 @@ static void *take(size_t n)
     return codec_arena_alloc(&g.arena, n ? n : 1, 0);
 }
 
-static const char *keep(const char *s, size_t n)
+/* Initialisers for static data, and STR() for expressions. */
+#define S_(lit) {(lit), sizeof(lit) - 1}
+#define OPT_(lit) {true, S_(lit)}
+#define NONE_ {false, {NULL, 0}}
+#define STR(lit) ((bench_str)S_(lit))
+
+static bench_str str_of(const char *s)
+{
+    return (bench_str){s, strlen(s)};
+}
+
+/* A copy in the arena (NUL-terminated too); ptr NULL when out of memory. */
+static bench_str keep(const char *s, size_t n)
 {
     char *d = take(n + 1);
     if (d) {
         memcpy(d, s, n);
         d[n] = 0;
     }
-    return d;
+    return (bench_str){d, n};
 }
 
-static const char *keepf(const char *fmt, long long v)
+static bench_str keepf(const char *fmt, long long v)
 {
     char t[64];
     int n = snprintf(t, sizeof t, fmt, v);
     return keep(t, (size_t)n);
 }
 
-static const char *rand_from(jrandom *r, const char *alphabet, size_t n)
+static bench_str rand_from(jrandom *r, const char *alphabet, size_t n)
 {
     char *d = take(n + 1);
     if (!d)
-        return NULL;
+        return (bench_str){NULL, 0};
     int32_t k = (int32_t)strlen(alphabet);
     for (size_t i = 0; i < n; i++)
         d[i] = alphabet[jrandom_next_int(r, k)];
     d[n] = 0;
-    return d;
+    return (bench_str){d, n};
 }
+
+static void jstr(json_out *j, bench_str s)
+{
+    jo_string_n(j, s.ptr, s.len);
+}
+
+/* Sets list.count to n (evaluated once) and gives it items in the arena;
+ * yields NULL when out of memory. */
+#define NEW_LIST(list, n) \
+    ((list).count = (n), (list).items = take((list).count * sizeof *(list).items), (list).items)
 
 static const char ALNUM[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 static const char LETTERS[] = "abcdefghijklmnopqrstuvwxyz";
@@ -174,25 +196,25 @@ static int gen_log_lines(size_t size, codec_buf *out)
  * Backend payloads (§2) and their JSON
  * ------------------------------------------------------------------------ */
 
-static const bench_person PERSON = {"Ada Lovelace", 36, true, "ada@example.com"};
+static const bench_person PERSON = {S_("Ada Lovelace"), 36, true, S_("ada@example.com")};
 
 static void render_person(json_out *j, const void *v)
 {
     const bench_person *p = v;
     jo_begin_object(j);
-    jo_key(j, "name"), jo_string(j, p->name);
+    jo_key(j, "name"), jstr(j, p->name);
     jo_key(j, "age"), jo_int(j, p->age);
     jo_key(j, "active"), jo_bool(j, p->active);
-    jo_key(j, "email"), jo_string(j, p->email);
+    jo_key(j, "email"), jstr(j, p->email);
     jo_end_object(j);
 }
 
 static bench_order *gen_order(void)
 {
     bench_order *o = take(sizeof *o);
-    bench_line_item *items = take(100 * sizeof *items);
-    if (!o || !items)
+    if (!o || !NEW_LIST(o->items, 100))
         return NULL;
+    bench_line_item *items = o->items.items;
     jrandom r;
     jrandom_seed(&r, 99);
     for (int i = 0; i < 100; i++) {
@@ -205,10 +227,12 @@ static bench_order *gen_order(void)
         it->description = keep(d, (size_t)n);
         it->quantity = 1 + jrandom_next_int(&r, 20);
         it->unit_price = (double)jrandom_math_round(jrandom_next_double(&r) * 10000) / 100.0;
-        if (!it->sku || !it->description)
+        if (!it->sku.ptr || !it->description.ptr)
             return NULL;
     }
-    *o = (bench_order){"ord-2026-000123", "Ada Lovelace", true, items, 100};
+    o->id = STR("ord-2026-000123");
+    o->customer = STR("Ada Lovelace");
+    o->paid = true;
     return o;
 }
 
@@ -216,15 +240,15 @@ static void render_order(json_out *j, const void *v)
 {
     const bench_order *o = v;
     jo_begin_object(j);
-    jo_key(j, "id"), jo_string(j, o->id);
-    jo_key(j, "customer"), jo_string(j, o->customer);
+    jo_key(j, "id"), jstr(j, o->id);
+    jo_key(j, "customer"), jstr(j, o->customer);
     jo_key(j, "paid"), jo_bool(j, o->paid);
     jo_key(j, "items"), jo_begin_array(j);
-    for (size_t i = 0; i < o->items_count; i++) {
-        const bench_line_item *it = &o->items[i];
+    for (size_t i = 0; i < o->items.count; i++) {
+        const bench_line_item *it = &o->items.items[i];
         jo_begin_object(j);
-        jo_key(j, "sku"), jo_string(j, it->sku);
-        jo_key(j, "description"), jo_string(j, it->description);
+        jo_key(j, "sku"), jstr(j, it->sku);
+        jo_key(j, "description"), jstr(j, it->description);
         jo_key(j, "quantity"), jo_int(j, it->quantity);
         jo_key(j, "unitPrice"), jo_double(j, it->unit_price);
         jo_end_object(j);
@@ -237,35 +261,38 @@ static void render_order(json_out *j, const void *v)
  * Classic serializer objects (§4)
  * ------------------------------------------------------------------------ */
 
-static const char *ITEM_PERSONS[] = {"Bill Gates", "Steve Jobs"};
+static bench_str ITEM_PERSONS[] = {S_("Bill Gates"), S_("Steve Jobs")};
 static bench_image ITEM_IMAGES[] = {
-    {"http://javaone.com/keynote_large.jpg", "Javaone Keynote", 1024, 768, BENCH_SIZE_LARGE},
-    {"http://javaone.com/keynote_small.jpg", "Javaone Keynote", 320, 240, BENCH_SIZE_SMALL}};
-static const bench_media_content MEDIA_ITEM = {
-    {"http://javaone.com/keynote.mpg", "Javaone Keynote", 640, 480, "video/mpg4", 18000000,
-     58982400, 262144, true, ITEM_PERSONS, 2, BENCH_PLAYER_JAVA, "None"},
-    ITEM_IMAGES, 2};
-
-static const char *CONTENT_PERSONS[] = {"Bill Gates, Jr.", "Steven Jobs"};
-static bench_image CONTENT_IMAGES[] = {
-    {"http://javaone.com/keynote_huge.jpg", "Javaone Keynote\xe1\x88\xb4", 32000, 24000,
+    {S_("http://javaone.com/keynote_large.jpg"), OPT_("Javaone Keynote"), 1024, 768,
      BENCH_SIZE_LARGE},
-    {"http://javaone.com/keynote_large.jpg", NULL, 1024, 768, BENCH_SIZE_LARGE},
-    {"http://javaone.com/keynote_small.jpg", NULL, 320, 240, BENCH_SIZE_SMALL}};
+    {S_("http://javaone.com/keynote_small.jpg"), OPT_("Javaone Keynote"), 320, 240,
+     BENCH_SIZE_SMALL}};
+static const bench_media_content MEDIA_ITEM = {
+    {S_("http://javaone.com/keynote.mpg"), OPT_("Javaone Keynote"), 640, 480,
+     S_("video/mpg4"), 18000000, 58982400, 262144, true, {ITEM_PERSONS, 2},
+     BENCH_PLAYER_JAVA, OPT_("None")},
+    {ITEM_IMAGES, 2}};
+
+static bench_str CONTENT_PERSONS[] = {S_("Bill Gates, Jr."), S_("Steven Jobs")};
+static bench_image CONTENT_IMAGES[] = {
+    {S_("http://javaone.com/keynote_huge.jpg"), OPT_("Javaone Keynote\xe1\x88\xb4"), 32000,
+     24000, BENCH_SIZE_LARGE},
+    {S_("http://javaone.com/keynote_large.jpg"), NONE_, 1024, 768, BENCH_SIZE_LARGE},
+    {S_("http://javaone.com/keynote_small.jpg"), NONE_, 320, 240, BENCH_SIZE_SMALL}};
 static const bench_media_content MEDIA_CONTENT = {
-    {"http://javaone.com/keynote.ogg", NULL, 641, 481, "video/theora\xe1\x88\xb4", 18000001,
-     58982401, 0, false, CONTENT_PERSONS, 2, BENCH_PLAYER_FLASH,
-     "Copyright (c) 2009, Scooby Dooby Doo"},
-    CONTENT_IMAGES, 3};
+    {S_("http://javaone.com/keynote.ogg"), NONE_, 641, 481, S_("video/theora\xe1\x88\xb4"),
+     18000001, 58982401, 0, false, {CONTENT_PERSONS, 2}, BENCH_PLAYER_FLASH,
+     OPT_("Copyright (c) 2009, Scooby Dooby Doo")},
+    {CONTENT_IMAGES, 3}};
 
 static const bench_struct STRUCT = {10, 2, 3, 34, 400, 5, 50, 5788,
                                     6, 67, 7, 78, 8, 88, 98, 90};
 
 /* Absent optional fields are left out of the JSON. */
-static void opt_string(json_out *j, const char *key, const char *s)
+static void opt_string(json_out *j, const char *key, bench_opt_str s)
 {
-    if (s)
-        jo_key(j, key), jo_string(j, s);
+    if (s.has)
+        jo_key(j, key), jstr(j, s.value);
 }
 
 static void render_media_common(json_out *j, const bench_media_content *m, bool has_bitrate)
@@ -275,28 +302,28 @@ static void render_media_common(json_out *j, const bench_media_content *m, bool 
     const bench_media *md = &m->media;
     jo_begin_object(j);
     jo_key(j, "media"), jo_begin_object(j);
-    jo_key(j, "uri"), jo_string(j, md->uri);
+    jo_key(j, "uri"), jstr(j, md->uri);
     opt_string(j, "title", md->title);
     jo_key(j, "width"), jo_int(j, md->width);
     jo_key(j, "height"), jo_int(j, md->height);
-    jo_key(j, "format"), jo_string(j, md->format);
+    jo_key(j, "format"), jstr(j, md->format);
     jo_key(j, "duration"), jo_int(j, md->duration);
     jo_key(j, "size"), jo_int(j, md->size);
     jo_key(j, "bitrate"), jo_int(j, md->bitrate);
     if (has_bitrate)
         jo_key(j, "hasBitrate"), jo_bool(j, md->has_bitrate);
     jo_key(j, "persons"), jo_begin_array(j);
-    for (size_t i = 0; i < md->persons_count; i++)
-        jo_string(j, md->persons[i]);
+    for (size_t i = 0; i < md->persons.count; i++)
+        jstr(j, md->persons.items[i]);
     jo_end_array(j);
     jo_key(j, "player"), jo_string(j, PLAYER[md->player]);
     opt_string(j, "copyright", md->copyright);
     jo_end_object(j);
     jo_key(j, "images"), jo_begin_array(j);
-    for (size_t i = 0; i < m->images_count; i++) {
-        const bench_image *im = &m->images[i];
+    for (size_t i = 0; i < m->images.count; i++) {
+        const bench_image *im = &m->images.items[i];
         jo_begin_object(j);
-        jo_key(j, "uri"), jo_string(j, im->uri);
+        jo_key(j, "uri"), jstr(j, im->uri);
         opt_string(j, "title", im->title);
         jo_key(j, "width"), jo_int(j, im->width);
         jo_key(j, "height"), jo_int(j, im->height);
@@ -357,14 +384,14 @@ static int gen_kv_bean(jrandom *r, bench_kv_bean *b, int i)
     b->created = 1786406400000 + jrandom_next_int(r, 1000000000);
     b->enabled = jrandom_next_bool(r);
     b->score = (double)jrandom_math_round(jrandom_next_double(r) * 10000) / 100.0;
-    return b->id && b->name ? 0 : -1;
+    return b->id.ptr && b->name.ptr ? 0 : -1;
 }
 
 static void render_kv_bean_fields(json_out *j, const bench_kv_bean *b)
 {
     jo_begin_object(j);
-    jo_key(j, "id"), jo_string(j, b->id);
-    jo_key(j, "name"), jo_string(j, b->name);
+    jo_key(j, "id"), jstr(j, b->id);
+    jo_key(j, "name"), jstr(j, b->name);
     jo_key(j, "count"), jo_int(j, b->count);
     jo_key(j, "created"), jo_int(j, b->created);
     jo_key(j, "enabled"), jo_bool(j, b->enabled);
@@ -379,7 +406,7 @@ static void render_kv_int64(json_out *j, const void *v)
 
 static void render_kv_string(json_out *j, const void *v)
 {
-    jo_string(j, *(const char *const *)v);
+    jstr(j, *(const bench_str *)v);
 }
 
 static void render_kv_bean(json_out *j, const void *v)
@@ -390,25 +417,25 @@ static void render_kv_bean(json_out *j, const void *v)
 static bench_kv_nested *gen_kv_nested(jrandom *r)
 {
     bench_kv_nested *n = take(sizeof *n);
-    const char **tags = take(8 * sizeof *tags);
-    int64_t *hist = take(16 * sizeof *hist);
-    const char **keys = take(6 * sizeof *keys), **vals = take(6 * sizeof *vals);
-    if (!n || !tags || !hist || !keys || !vals)
+    if (!n || !NEW_LIST(n->tags, 8) || !NEW_LIST(n->history, 16))
         return NULL;
-    n->id = "graph-000001";
+    n->attrs.count = 6;
+    n->attrs.keys = take(6 * sizeof *n->attrs.keys);
+    n->attrs.values = take(6 * sizeof *n->attrs.values);
+    if (!n->attrs.keys || !n->attrs.values)
+        return NULL;
+    n->id = STR("graph-000001");
     if (gen_kv_bean(r, &n->owner, 1) != 0)
         return NULL;
     for (int i = 0; i < 8; i++)
-        tags[i] = WORDS[jrandom_next_int(r, 36)];
+        n->tags.items[i] = str_of(WORDS[jrandom_next_int(r, 36)]);
     for (int i = 0; i < 16; i++)
-        hist[i] = 1786406400000 + (int64_t)i * 60000 + jrandom_next_int(r, 60000);
+        n->history.items[i] = 1786406400000 + (int64_t)i * 60000 + jrandom_next_int(r, 60000);
     for (int i = 0; i < 6; i++) {
-        keys[i] = keepf("attr%lld", i);
-        vals[i] = WORDS[jrandom_next_int(r, 36)];
+        if (!(n->attrs.keys[i] = keepf("attr%lld", i)).ptr)
+            return NULL;
+        n->attrs.values[i] = str_of(WORDS[jrandom_next_int(r, 36)]);
     }
-    n->tags = tags, n->tags_count = 8;
-    n->history = hist, n->history_count = 16;
-    n->attr_keys = keys, n->attr_values = vals, n->attrs_count = 6;
     return n;
 }
 
@@ -416,19 +443,19 @@ static void render_kv_nested(json_out *j, const void *v)
 {
     const bench_kv_nested *n = v;
     jo_begin_object(j);
-    jo_key(j, "id"), jo_string(j, n->id);
+    jo_key(j, "id"), jstr(j, n->id);
     jo_key(j, "owner"), render_kv_bean_fields(j, &n->owner);
     jo_key(j, "tags"), jo_begin_array(j);
-    for (size_t i = 0; i < n->tags_count; i++)
-        jo_string(j, n->tags[i]);
+    for (size_t i = 0; i < n->tags.count; i++)
+        jstr(j, n->tags.items[i]);
     jo_end_array(j);
     jo_key(j, "history"), jo_begin_array(j);
-    for (size_t i = 0; i < n->history_count; i++)
-        jo_int(j, n->history[i]);
+    for (size_t i = 0; i < n->history.count; i++)
+        jo_int(j, n->history.items[i]);
     jo_end_array(j);
     jo_key(j, "attrs"), jo_begin_object(j);
-    for (size_t i = 0; i < n->attrs_count; i++)
-        jo_key(j, n->attr_keys[i]), jo_string(j, n->attr_values[i]);
+    for (size_t i = 0; i < n->attrs.count; i++)
+        jo_key(j, n->attrs.keys[i].ptr), jstr(j, n->attrs.values[i]);
     jo_end_object(j);
     jo_end_object(j);
 }
@@ -437,17 +464,15 @@ static void render_kv_nested(json_out *j, const void *v)
 static bench_kv_strings *gen_kv_strings(jrandom *r, size_t count)
 {
     bench_kv_strings *s = take(sizeof *s);
-    const char **items = take(count * sizeof *items);
-    if (!s || !items)
+    if (!s || !NEW_LIST(s->items, count))
         return NULL;
     for (size_t i = 0; i < count; i++) {
         char t[48];
         const char *w = WORDS[jrandom_next_int(r, 36)];
         int n = snprintf(t, sizeof t, "%s-%d", w, jrandom_next_int(r, 100000));
-        if (!(items[i] = keep(t, (size_t)n)))
+        if (!(s->items.items[i] = keep(t, (size_t)n)).ptr)
             return NULL;
     }
-    s->items = items, s->items_count = count;
     return s;
 }
 
@@ -455,24 +480,26 @@ static void render_kv_strings(json_out *j, const void *v)
 {
     const bench_kv_strings *s = v;
     jo_begin_array(j);
-    for (size_t i = 0; i < s->items_count; i++)
-        jo_string(j, s->items[i]);
+    for (size_t i = 0; i < s->items.count; i++)
+        jstr(j, s->items.items[i]);
     jo_end_array(j);
 }
 
 static bench_kv_bean_map *gen_kv_bean_map(jrandom *r, size_t count)
 {
     bench_kv_bean_map *m = take(sizeof *m);
-    const char **keys = take(count * sizeof *keys);
-    bench_kv_bean *vals = take(count * sizeof *vals);
-    if (!m || !keys || !vals)
+    if (!m)
+        return NULL;
+    m->beans.count = count;
+    m->beans.keys = take(count * sizeof *m->beans.keys);
+    m->beans.values = take(count * sizeof *m->beans.values);
+    if (!m->beans.keys || !m->beans.values)
         return NULL;
     for (size_t i = 0; i < count; i++) {
-        if (gen_kv_bean(r, &vals[i], (int)i + 100) != 0)
+        if (gen_kv_bean(r, &m->beans.values[i], (int)i + 100) != 0)
             return NULL;
-        keys[i] = vals[i].id;
+        m->beans.keys[i] = m->beans.values[i].id;
     }
-    m->keys = keys, m->values = vals, m->count = count;
     return m;
 }
 
@@ -480,8 +507,8 @@ static void render_kv_bean_map(json_out *j, const void *v)
 {
     const bench_kv_bean_map *m = v;
     jo_begin_object(j);
-    for (size_t i = 0; i < m->count; i++)
-        jo_key(j, m->keys[i]), render_kv_bean_fields(j, &m->values[i]);
+    for (size_t i = 0; i < m->beans.count; i++)
+        jo_key(j, m->beans.keys[i].ptr), render_kv_bean_fields(j, &m->beans.values[i]);
     jo_end_object(j);
 }
 
@@ -490,15 +517,14 @@ static void render_kv_bean_map(json_out *j, const void *v)
 static bench_kv_strings *gen_kv_letters(jrandom *r, codec_buf *bytes)
 {
     bench_kv_strings *s = take(sizeof *s);
-    const char **items = take(1024 * sizeof *items);
-    if (!s || !items)
+    if (!s || !NEW_LIST(s->items, 1024))
         return NULL;
     for (size_t i = 0; i < 1024; i++) {
-        if (!(items[i] = rand_from(r, LETTERS, 64)) ||
-            codec_buf_append(bytes, items[i], 64) != 0)
+        bench_str w = rand_from(r, LETTERS, 64);
+        if (!w.ptr || codec_buf_append(bytes, w.ptr, w.len) != 0)
             return NULL;
+        s->items.items[i] = w;
     }
-    s->items = items, s->items_count = 1024;
     return s;
 }
 
@@ -515,30 +541,31 @@ static int gen_user(jrandom *r, bench_user *u, int index)
     u->balance = rand_from(r, ALNUM, 20);
     u->picture = rand_from(r, ALNUM, 100);
     u->age = jrandom_next_int(r, 100);
-    const char **s[] = {&u->eye_color, &u->name,    &u->gender, &u->company, &u->email,
-                        &u->phone,     &u->address, &u->about,  &u->registered};
+    bench_str *s[] = {&u->eye_color, &u->name,    &u->gender, &u->company, &u->email,
+                      &u->phone,     &u->address, &u->about,  &u->registered};
     for (size_t i = 0; i < sizeof s / sizeof s[0]; i++)
-        if (!(*s[i] = rand_from(r, ALNUM, 20)))
+        if (!(*s[i] = rand_from(r, ALNUM, 20)).ptr)
             return -1;
     u->latitude = jrandom_next_double(r) * 90;
     u->longitude = jrandom_next_double(r) * 180;
-    u->tags_count = (size_t)jrandom_next_int(r, 50);
-    u->tags = take(u->tags_count * sizeof *u->tags);
-    for (size_t i = 0; u->tags && i < u->tags_count; i++)
-        if (!(u->tags[i] = rand_from(r, ALNUM, 10)))
+    if (!NEW_LIST(u->tags, (size_t)jrandom_next_int(r, 50)))
+        return -1;
+    for (size_t i = 0; i < u->tags.count; i++)
+        if (!(u->tags.items[i] = rand_from(r, ALNUM, 10)).ptr)
             return -1;
-    u->friends_count = (size_t)jrandom_next_int(r, 50);
-    u->friends = take(u->friends_count * sizeof *u->friends);
-    for (size_t i = 0; u->friends && i < u->friends_count; i++) {
-        u->friends[i].id = keepf("%lld", jrandom_next_int(r, 10000));
-        u->friends[i].name = rand_from(r, LETTERS, 30);
-        if (!u->friends[i].id || !u->friends[i].name)
+    if (!NEW_LIST(u->friends, (size_t)jrandom_next_int(r, 50)))
+        return -1;
+    for (size_t i = 0; i < u->friends.count; i++) {
+        bench_friend *f = &u->friends.items[i];
+        f->id = keepf("%lld", jrandom_next_int(r, 10000));
+        f->name = rand_from(r, LETTERS, 30);
+        if (!f->id.ptr || !f->name.ptr)
             return -1;
     }
     u->greeting = rand_from(r, ALNUM, 20);
     u->favorite_fruit = rand_from(r, ALNUM, 20);
-    return u->_id && u->guid && u->balance && u->picture && u->tags && u->friends &&
-                   u->greeting && u->favorite_fruit
+    return u->_id.ptr && u->guid.ptr && u->balance.ptr && u->picture.ptr && u->greeting.ptr &&
+                   u->favorite_fruit.ptr
                ? 0
                : -1;
 }
@@ -546,98 +573,53 @@ static int gen_user(jrandom *r, bench_user *u, int index)
 static void render_user(json_out *j, const bench_user *u)
 {
     jo_begin_object(j);
-    jo_key(j, "_id"), jo_string(j, u->_id);
+    jo_key(j, "_id"), jstr(j, u->_id);
     jo_key(j, "index"), jo_int(j, u->index);
-    jo_key(j, "guid"), jo_string(j, u->guid);
+    jo_key(j, "guid"), jstr(j, u->guid);
     jo_key(j, "isActive"), jo_bool(j, u->is_active);
-    jo_key(j, "balance"), jo_string(j, u->balance);
-    jo_key(j, "picture"), jo_string(j, u->picture);
+    jo_key(j, "balance"), jstr(j, u->balance);
+    jo_key(j, "picture"), jstr(j, u->picture);
     jo_key(j, "age"), jo_int(j, u->age);
-    jo_key(j, "eyeColor"), jo_string(j, u->eye_color);
-    jo_key(j, "name"), jo_string(j, u->name);
-    jo_key(j, "gender"), jo_string(j, u->gender);
-    jo_key(j, "company"), jo_string(j, u->company);
-    jo_key(j, "email"), jo_string(j, u->email);
-    jo_key(j, "phone"), jo_string(j, u->phone);
-    jo_key(j, "address"), jo_string(j, u->address);
-    jo_key(j, "about"), jo_string(j, u->about);
-    jo_key(j, "registered"), jo_string(j, u->registered);
+    jo_key(j, "eyeColor"), jstr(j, u->eye_color);
+    jo_key(j, "name"), jstr(j, u->name);
+    jo_key(j, "gender"), jstr(j, u->gender);
+    jo_key(j, "company"), jstr(j, u->company);
+    jo_key(j, "email"), jstr(j, u->email);
+    jo_key(j, "phone"), jstr(j, u->phone);
+    jo_key(j, "address"), jstr(j, u->address);
+    jo_key(j, "about"), jstr(j, u->about);
+    jo_key(j, "registered"), jstr(j, u->registered);
     jo_key(j, "latitude"), jo_double(j, u->latitude);
     jo_key(j, "longitude"), jo_double(j, u->longitude);
     jo_key(j, "tags"), jo_begin_array(j);
-    for (size_t i = 0; i < u->tags_count; i++)
-        jo_string(j, u->tags[i]);
+    for (size_t i = 0; i < u->tags.count; i++)
+        jstr(j, u->tags.items[i]);
     jo_end_array(j);
     jo_key(j, "friends"), jo_begin_array(j);
-    for (size_t i = 0; i < u->friends_count; i++) {
+    for (size_t i = 0; i < u->friends.count; i++) {
         jo_begin_object(j);
-        jo_key(j, "id"), jo_string(j, u->friends[i].id);
-        jo_key(j, "name"), jo_string(j, u->friends[i].name);
+        jo_key(j, "id"), jstr(j, u->friends.items[i].id);
+        jo_key(j, "name"), jstr(j, u->friends.items[i].name);
         jo_end_object(j);
     }
     jo_end_array(j);
-    jo_key(j, "greeting"), jo_string(j, u->greeting);
-    jo_key(j, "favoriteFruit"), jo_string(j, u->favorite_fruit);
+    jo_key(j, "greeting"), jstr(j, u->greeting);
+    jo_key(j, "favoriteFruit"), jstr(j, u->favorite_fruit);
     jo_end_object(j);
 }
 
-static int gen_client(jrandom *r, bench_client *c, int index)
+/* Days since 1970-01-01 from a civil date, and back (Howard Hinnant's
+ * algorithms, proleptic Gregorian). */
+static int32_t days_from_civil(int y, int m, int d)
 {
-    c->_id = next_long_nonneg(r);
-    c->index = index;
-    for (int i = 0; i < 16; i += 4) {
-        uint32_t w = (uint32_t)jrandom_next(r, 32);
-        memcpy(&c->guid.bytes[i], &w, 4);
-    }
-    c->guid.bytes[6] = (uint8_t)((c->guid.bytes[6] & 0x0f) | 0x40); /* version 4 */
-    c->guid.bytes[8] = (uint8_t)((c->guid.bytes[8] & 0x3f) | 0x80); /* RFC 4122 variant */
-    c->is_active = jrandom_next_bool(r);
-    c->balance = (bench_decimal){jrandom_next_int(r, 100000000), 2};
-    c->picture = rand_from(r, ALNUM, 100);
-    c->age = jrandom_next_int(r, 100);
-    c->eye_color = (bench_eye_color)jrandom_next_int(r, 3);
-    c->name = rand_from(r, ALNUM, 20);
-    c->gender = rand_from(r, ALNUM, 20);
-    c->company = rand_from(r, ALNUM, 20);
-    c->emails_count = (size_t)jrandom_next_int(r, 10);
-    c->emails = take(c->emails_count * sizeof *c->emails);
-    for (size_t i = 0; c->emails && i < c->emails_count; i++)
-        if (!(c->emails[i] = rand_from(r, ALNUM, 20)))
-            return -1;
-    c->phones_count = (size_t)jrandom_next_int(r, 10);
-    c->phones = take(c->phones_count * sizeof *c->phones);
-    for (size_t i = 0; c->phones && i < c->phones_count; i++)
-        c->phones[i] = 10000000000LL + jrandom_next_int(r, 1000000000);
-    c->address = rand_from(r, ALNUM, 20);
-    c->about = rand_from(r, ALNUM, 100);
-    c->registered = (bench_date){1900 + jrandom_next_int(r, 110),
-                                 (uint8_t)(1 + jrandom_next_int(r, 12)),
-                                 (uint8_t)(1 + jrandom_next_int(r, 28))};
-    c->latitude = jrandom_next_double(r) * 90;
-    c->longitude = jrandom_next_double(r) * 180;
-    c->tags_count = (size_t)jrandom_next_int(r, 50);
-    c->tags = take(c->tags_count * sizeof *c->tags);
-    for (size_t i = 0; c->tags && i < c->tags_count; i++)
-        if (!(c->tags[i] = rand_from(r, ALNUM, 10)))
-            return -1;
-    c->partners_count = (size_t)jrandom_next_int(r, 30);
-    c->partners = take(c->partners_count * sizeof *c->partners);
-    for (size_t i = 0; c->partners && i < c->partners_count; i++) {
-        bench_partner *p = &c->partners[i];
-        p->id = next_long_nonneg(r);
-        p->name = rand_from(r, ALNUM, 30);
-        /* 1970 .. about 2038, whole seconds, UTC */
-        p->since = (bench_timestamp){jrandom_next(r, 31), 0};
-        if (!p->name)
-            return -1;
-    }
-    return c->picture && c->name && c->gender && c->company && c->emails && c->phones &&
-                   c->address && c->about && c->tags && c->partners
-               ? 0
-               : -1;
+    y -= m <= 2;
+    int era = (y >= 0 ? y : y - 399) / 400;
+    int yoe = y - era * 400;
+    int doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
 }
 
-/* Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm). */
 static void civil_from_days(int64_t z, int *y, int *m, int *d)
 {
     z += 719468;
@@ -651,11 +633,71 @@ static void civil_from_days(int64_t z, int *y, int *m, int *d)
     *y = (int)(yoe + era * 400 + (*m <= 2));
 }
 
+static int gen_client(jrandom *r, bench_client *c, int index)
+{
+    c->_id = next_long_nonneg(r);
+    c->index = index;
+    for (int i = 0; i < 16; i += 4) {
+        uint32_t w = (uint32_t)jrandom_next(r, 32);
+        memcpy(&c->guid.bytes[i], &w, 4);
+    }
+    c->guid.bytes[6] = (uint8_t)((c->guid.bytes[6] & 0x0f) | 0x40); /* version 4 */
+    c->guid.bytes[8] = (uint8_t)((c->guid.bytes[8] & 0x3f) | 0x80); /* RFC 9562 variant */
+    c->is_active = jrandom_next_bool(r);
+    int32_t cents = jrandom_next_int(r, 100000000);
+    char t[32];
+    int n = snprintf(t, sizeof t, "%d.%02d", cents / 100, cents % 100);
+    c->balance = keep(t, (size_t)n);
+    c->picture = rand_from(r, ALNUM, 100);
+    c->age = jrandom_next_int(r, 100);
+    c->eye_color = (bench_eye_color)jrandom_next_int(r, 3);
+    c->name = rand_from(r, ALNUM, 20);
+    c->gender = rand_from(r, ALNUM, 20);
+    c->company = rand_from(r, ALNUM, 20);
+    if (!NEW_LIST(c->emails, (size_t)jrandom_next_int(r, 10)))
+        return -1;
+    for (size_t i = 0; i < c->emails.count; i++)
+        if (!(c->emails.items[i] = rand_from(r, ALNUM, 20)).ptr)
+            return -1;
+    if (!NEW_LIST(c->phones, (size_t)jrandom_next_int(r, 10)))
+        return -1;
+    for (size_t i = 0; i < c->phones.count; i++)
+        c->phones.items[i] = 10000000000LL + jrandom_next_int(r, 1000000000);
+    c->address = rand_from(r, ALNUM, 20);
+    c->about = rand_from(r, ALNUM, 100);
+    int year = 1900 + jrandom_next_int(r, 110);
+    int month = 1 + jrandom_next_int(r, 12);
+    int day = 1 + jrandom_next_int(r, 28);
+    c->registered.days = days_from_civil(year, month, day);
+    c->latitude = jrandom_next_double(r) * 90;
+    c->longitude = jrandom_next_double(r) * 180;
+    if (!NEW_LIST(c->tags, (size_t)jrandom_next_int(r, 50)))
+        return -1;
+    for (size_t i = 0; i < c->tags.count; i++)
+        if (!(c->tags.items[i] = rand_from(r, ALNUM, 10)).ptr)
+            return -1;
+    if (!NEW_LIST(c->partners, (size_t)jrandom_next_int(r, 30)))
+        return -1;
+    for (size_t i = 0; i < c->partners.count; i++) {
+        bench_partner *p = &c->partners.items[i];
+        p->id = next_long_nonneg(r);
+        p->name = rand_from(r, ALNUM, 30);
+        /* 1970 .. about 2038, whole seconds, UTC */
+        p->since = (bench_timestamp){jrandom_next(r, 31), 0, 0};
+        if (!p->name.ptr)
+            return -1;
+    }
+    return c->balance.ptr && c->picture.ptr && c->name.ptr && c->gender.ptr &&
+                   c->company.ptr && c->address.ptr && c->about.ptr
+               ? 0
+               : -1;
+}
+
 static void render_client(json_out *j, const bench_client *c)
 {
     static const char *const EYES[] = {"BROWN", "BLUE", "GREEN"};
     char t[64];
-    int n;
+    int n, y, mo, d;
     jo_begin_object(j);
     jo_key(j, "_id"), jo_int(j, c->_id);
     jo_key(j, "index"), jo_int(j, c->index);
@@ -666,46 +708,43 @@ static void render_client(json_out *j, const bench_client *c)
                  g[12], g[13], g[14], g[15]);
     jo_key(j, "guid"), jo_raw(j, t, (size_t)n);
     jo_key(j, "isActive"), jo_bool(j, c->is_active);
-    n = snprintf(t, sizeof t, "%lld.%02lld", (long long)(c->balance.unscaled / 100),
-                 (long long)(c->balance.unscaled % 100));
-    jo_key(j, "balance"), jo_raw(j, t, (size_t)n);
-    jo_key(j, "picture"), jo_string(j, c->picture);
+    jo_key(j, "balance"), jo_raw(j, c->balance.ptr, c->balance.len);
+    jo_key(j, "picture"), jstr(j, c->picture);
     jo_key(j, "age"), jo_int(j, c->age);
     jo_key(j, "eyeColor"), jo_string(j, EYES[c->eye_color]);
-    jo_key(j, "name"), jo_string(j, c->name);
-    jo_key(j, "gender"), jo_string(j, c->gender);
-    jo_key(j, "company"), jo_string(j, c->company);
+    jo_key(j, "name"), jstr(j, c->name);
+    jo_key(j, "gender"), jstr(j, c->gender);
+    jo_key(j, "company"), jstr(j, c->company);
     jo_key(j, "emails"), jo_begin_array(j);
-    for (size_t i = 0; i < c->emails_count; i++)
-        jo_string(j, c->emails[i]);
+    for (size_t i = 0; i < c->emails.count; i++)
+        jstr(j, c->emails.items[i]);
     jo_end_array(j);
     jo_key(j, "phones"), jo_begin_array(j);
-    for (size_t i = 0; i < c->phones_count; i++)
-        jo_int(j, c->phones[i]);
+    for (size_t i = 0; i < c->phones.count; i++)
+        jo_int(j, c->phones.items[i]);
     jo_end_array(j);
-    jo_key(j, "address"), jo_string(j, c->address);
-    jo_key(j, "about"), jo_string(j, c->about);
-    n = snprintf(t, sizeof t, "\"%04d-%02d-%02d\"", c->registered.year, c->registered.month,
-                 c->registered.day);
+    jo_key(j, "address"), jstr(j, c->address);
+    jo_key(j, "about"), jstr(j, c->about);
+    civil_from_days(c->registered.days, &y, &mo, &d);
+    n = snprintf(t, sizeof t, "\"%04d-%02d-%02d\"", y, mo, d);
     jo_key(j, "registered"), jo_raw(j, t, (size_t)n);
     jo_key(j, "latitude"), jo_double(j, c->latitude);
     jo_key(j, "longitude"), jo_double(j, c->longitude);
     jo_key(j, "tags"), jo_begin_array(j);
-    for (size_t i = 0; i < c->tags_count; i++)
-        jo_string(j, c->tags[i]);
+    for (size_t i = 0; i < c->tags.count; i++)
+        jstr(j, c->tags.items[i]);
     jo_end_array(j);
     jo_key(j, "partners"), jo_begin_array(j);
-    for (size_t i = 0; i < c->partners_count; i++) {
-        const bench_partner *p = &c->partners[i];
-        int y, mo, d;
-        int64_t s = p->since.epoch_seconds;
+    for (size_t i = 0; i < c->partners.count; i++) {
+        const bench_partner *p = &c->partners.items[i];
+        int64_t s = p->since.seconds;
         civil_from_days(s / 86400, &y, &mo, &d);
         int sec = (int)(s % 86400);
         n = snprintf(t, sizeof t, "\"%04d-%02d-%02dT%02d:%02d:%02dZ\"", y, mo, d, sec / 3600,
                      sec / 60 % 60, sec % 60);
         jo_begin_object(j);
         jo_key(j, "id"), jo_int(j, p->id);
-        jo_key(j, "name"), jo_string(j, p->name);
+        jo_key(j, "name"), jstr(j, p->name);
         jo_key(j, "since"), jo_raw(j, t, (size_t)n);
         jo_end_object(j);
     }
@@ -718,8 +757,8 @@ static void render_users(json_out *j, const void *v)
     const bench_users *u = v;
     jo_begin_object(j);
     jo_key(j, "users"), jo_begin_array(j);
-    for (size_t i = 0; i < u->users_count; i++)
-        render_user(j, &u->users[i]);
+    for (size_t i = 0; i < u->users.count; i++)
+        render_user(j, &u->users.items[i]);
     jo_end_array(j);
     jo_end_object(j);
 }
@@ -729,8 +768,8 @@ static void render_clients(json_out *j, const void *v)
     const bench_clients *c = v;
     jo_begin_object(j);
     jo_key(j, "clients"), jo_begin_array(j);
-    for (size_t i = 0; i < c->clients_count; i++)
-        render_client(j, &c->clients[i]);
+    for (size_t i = 0; i < c->clients.count; i++)
+        render_client(j, &c->clients.items[i]);
     jo_end_array(j);
     jo_end_object(j);
 }
@@ -858,8 +897,8 @@ static int build_kv_payloads(codec_buf *b)
 {
     jrandom r;
     jrandom_seed(&r, BENCH_SEED);
-    const char **s64 = take(sizeof *s64);
-    if (!s64 || !(*s64 = rand_from(&r, ALNUM, 64)))
+    bench_str *s64 = take(sizeof *s64);
+    if (!s64 || !(*s64 = rand_from(&r, ALNUM, 64)).ptr)
         return -1;
     bench_kv_bean *bean = take(sizeof *bean);
     if (!bean || gen_kv_bean(&r, bean, 0) != 0)
@@ -918,12 +957,12 @@ static int build_model_payloads(void)
         bench_clients *c = take(sizeof *c);
         if (!u || !c)
             return -1;
-        u->users = gen_until(KB[i] * 1000, strlen("{\"users\":[]}"), sizeof(bench_user),
-                             gen_user_v, render_user_v, &u->users_count);
-        c->clients = gen_until(KB[i] * 1000, strlen("{\"clients\":[]}"),
-                               sizeof(bench_client), gen_client_v, render_client_v,
-                               &c->clients_count);
-        if (!u->users || !c->clients ||
+        u->users.items = gen_until(KB[i] * 1000, strlen("{\"users\":[]}"), sizeof(bench_user),
+                                   gen_user_v, render_user_v, &u->users.count);
+        c->clients.items = gen_until(KB[i] * 1000, strlen("{\"clients\":[]}"),
+                                     sizeof(bench_client), gen_client_v, render_client_v,
+                                     &c->clients.count);
+        if (!u->users.items || !c->clients.items ||
             add_value(USERS[i], "bench_users", u, render_users, USER_FILES[i],
                       "java-json-benchmark Users") ||
             add_value(CLIENTS[i], "bench_clients", c, render_clients, CLIENT_FILES[i],
