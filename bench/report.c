@@ -605,11 +605,12 @@ static int write_svg(const char *path, const bench_plan *plan, const char *suite
         const char *color[2] = {"#3b6fb6", "#e08a2c"};
         for (int k = 0; k < 2; k++) {
             double w = BAR * (log10(fmax(v[k], 1e-3)) - l0) / (l1 - l0);
+            char t[32];
             fprintf(f,
                     "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"10\" fill=\"%s\"/>"
-                    "<text x=\"%.1f\" y=\"%d\">%.4g</text>\n",
+                    "<text x=\"%.1f\" y=\"%d\">%s</text>\n",
                     LABEL, y + 2 + 11 * k, fmax(w, 1), color[k], LABEL + fmax(w, 1) + 4,
-                    y + 11 + 11 * k, v[k]);
+                    y + 11 + 11 * k, speed(v[k], t, sizeof t));
         }
     }
     fputs("</svg>\n", f);

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define JDK_MIN_WARMUP_SECONDS 0.5
+#define JDK_MIN_WARMUP_SECONDS 1.0
 
 /* The JVM that ran reports its version on its first output line. */
 static char jdk_seen[96] = "JDK (not run)";
@@ -103,8 +103,9 @@ static int jdk_run(bench_cell **cells, size_t n, const bench_profile *prof)
         return -1;
     }
     char warm[16], meas[16], ms[16];
-    /* The JIT needs about half a second of a loop before its optimising
-     * compiler has run; shorter profiles get that much warm-up here. */
+    /* The JIT needs most of a second of a loop on a loaded machine before
+     * its optimising compiler has run; shorter profiles get that much
+     * warm-up here. */
     int warm_iters = prof->warmup_iters;
     while (warm_iters * prof->iter_seconds < JDK_MIN_WARMUP_SECONDS)
         warm_iters++;
