@@ -316,15 +316,19 @@ static void md_speed(FILE *f, const bench_cell *c, const bench_series *s, bool a
             speed(bench_series_max(s) * scale, d, sizeof d));
 }
 
+/* "calls (bytes)" per op, encode / decode; codec's own allocator beside. */
 static void md_allocs(FILE *f, const bench_allocs *e, const bench_allocs *d)
 {
-    if (e->heap_calls < 0) {
+    if (e->heap_calls < 0 && e->codec_calls < 0) {
         fputs(" n/a |", f);
         return;
     }
-    fprintf(f, " %.3g / %.3g", e->heap_calls, d->heap_calls);
+    if (e->heap_calls >= 0)
+        fprintf(f, " %.3g (%.0f B) / %.3g (%.0f B)", e->heap_calls, e->heap_bytes,
+                d->heap_calls, d->heap_bytes);
     if (e->codec_calls >= 0)
-        fprintf(f, " (codec_allocator %.3g / %.3g)", e->codec_calls, d->codec_calls);
+        fprintf(f, " codec_allocator %.3g (%.0f B) / %.3g (%.0f B)", e->codec_calls,
+                e->codec_bytes, d->codec_calls, d->codec_bytes);
     fputs(" |", f);
 }
 
@@ -397,7 +401,7 @@ static void md_speed_tables(FILE *f, const bench_plan *plan, const char *suite)
                 fprintf(f, "\n### %s — %s bytes (%s)\n\n", p->name,
                         grouped((double)p->len, n, sizeof n), p->about);
                 fputs("| cell | implementation | encoded bytes | % of input | encode MB/s | "
-                      "decode MB/s | encode ops/s | decode ops/s | allocs/op enc / dec | "
+                      "decode MB/s | encode ops/s | decode ops/s | heap allocs/op (bytes) enc / dec | "
                       "codec/peer enc / dec |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
                       f);
                 any = true;
