@@ -306,7 +306,7 @@ int main(int argc, char **argv)
         run_plan(&plan, &o, &prof, argc, argv);
         bench_machine m;
         bench_machine_get(&m);
-        bench_run_info info = {&m, &prof, o.forks};
+        bench_run_info info = {&m, &prof, o.forks, o.suites, o.nsuites, o.filter};
         summary(&plan);
         if (bench_write_reports(o.out, &plan, &info) != 0) {
             perror(o.out);

@@ -472,6 +472,8 @@ static void md_unmeasured(FILE *f, const bench_plan *plan, const char *suite,
     }
 }
 
+static int write_svg(const char *path, const bench_plan *plan, const char *suite);
+
 static bool suite_in_plan(const bench_plan *plan, const char *suite, bool ok_only)
 {
     for (size_t i = 0; i < plan->n; i++)
@@ -480,8 +482,6 @@ static bool suite_in_plan(const bench_plan *plan, const char *suite, bool ok_onl
             return true;
     return false;
 }
-
-static int write_svg(const char *path, const bench_plan *plan, const char *suite);
 
 int bench_write_markdown(const char *dir, const bench_plan *plan, const bench_run_info *info)
 {
@@ -512,6 +512,11 @@ int bench_write_markdown(const char *dir, const bench_plan *plan, const bench_ru
                 p->op_budget);
     if (info->forks)
         fprintf(f, "Forks per cell: %d.\n", info->forks);
+    for (int s = 0; s < info->nsuites; s++)
+        if (!suite_in_plan(plan, info->suites[s], false))
+            fprintf(f, "\nSuite `%s`: no cells %s.\n", info->suites[s],
+                    info->filter ? "match the filter"
+                                 : "in this build (none of its backend formats is registered)");
     for (size_t s = 0; s < bench_suite_count; s++) {
         const char *suite = bench_suite_names[s];
         if (!suite_in_plan(plan, suite, false))

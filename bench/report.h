@@ -13,6 +13,9 @@ typedef struct bench_run_info {
     const bench_machine *machine;
     const bench_profile *profile;
     int forks;
+    const char *const *suites;   /* the suites asked for */
+    int nsuites;
+    const char *filter;          /* --filter, or NULL */
 } bench_run_info;
 
 /* Writes everything under `out_dir` (created if missing). Prints the paths
