@@ -332,12 +332,20 @@ static void md_allocs(FILE *f, const bench_allocs *e, const bench_allocs *d)
     fputs(" |", f);
 }
 
-static const char *impl_name(const bench_cell *c, char *dst, size_t cap)
+/* The driver and its spec; the temporary key ring's path reads "FILE". */
+static const char *impl_name(const bench_plan *plan, const bench_cell *c, char *dst, size_t cap)
 {
-    if (strcmp(c->driver->name, "codec") == 0)
-        snprintf(dst, cap, "**codec** `%s`", c->spec);
+    char spec[sizeof c->spec];
+    const char *ring = plan->keyring[0] ? strstr(c->spec, plan->keyring) : NULL;
+    if (ring)
+        snprintf(spec, sizeof spec, "%.*sFILE%s", (int)(ring - c->spec), c->spec,
+                 ring + strlen(plan->keyring));
     else
-        snprintf(dst, cap, "%s `%s`", c->driver->name, c->spec);
+        snprintf(spec, sizeof spec, "%s", c->spec);
+    if (strcmp(c->driver->name, "codec") == 0)
+        snprintf(dst, cap, "**codec** `%s`", spec);
+    else
+        snprintf(dst, cap, "%s `%s`", c->driver->name, spec);
     return dst;
 }
 
@@ -357,7 +365,7 @@ static const bench_cell *codec_of(const bench_plan *plan, const bench_cell *c)
 static void md_row(FILE *f, const bench_plan *plan, const bench_cell *c)
 {
     char t[640], sz[32];
-    fprintf(f, "| %s | %s | %s | %.1f%% |", c->group, impl_name(c, t, sizeof t),
+    fprintf(f, "| %s | %s | %s | %.1f%% |", c->group, impl_name(plan, c, t, sizeof t),
             grouped((double)c->encoded_len, sz, sizeof sz),
             100.0 * (double)c->encoded_len / (double)c->payload->len);
     md_speed(f, c, &c->enc, true);
