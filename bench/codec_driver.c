@@ -97,4 +97,4 @@ static const bench_alloc_tally *codec_tally(void *worker)
 
 const bench_driver bench_driver_codec = {
     "codec", codec_version, codec_open, codec_close, codec_worker_new, codec_worker_free,
-    codec_enc, codec_dec, codec_tally, NULL};
+    codec_enc, codec_dec, NULL, codec_tally, NULL};

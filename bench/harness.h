@@ -40,10 +40,15 @@ typedef struct bench_driver {
     void (*worker_free)(void *worker);
     /* Encodes p; *out stays valid until the worker's next call. 0 or -1. */
     int (*encode)(void *worker, const bench_payload *p, const uint8_t **out, size_t *out_len);
-    /* Decodes in[0..n); *out is the decoded bytes (or, for a typed value,
-     * its canonical rendering), valid until the worker's next call. 0 or -1. */
+    /* Decodes in[0..n); *out is the decoded bytes, valid until the worker's
+     * next call (a typed driver may leave *out NULL: see `matches`). 0 or -1. */
     int (*decode)(void *worker, const uint8_t *in, size_t n, const uint8_t **out,
                   size_t *out_len);
+    /* After a decode: whether the decoded value equals p->value. Typed
+     * drivers render it with bench_payload_render() and compare with
+     * p->bytes, outside the timed decode. NULL: the decoded bytes must equal
+     * p->bytes. @return 1 equal, 0 different, -1 could not tell. */
+    int (*matches)(void *worker, const bench_payload *p);
     /* The worker's codec_allocator tally, or NULL when it has none. */
     const bench_alloc_tally *(*codec_tally)(void *worker);
     /* Drivers whose figures come from another program (the JDK) fill their

@@ -88,4 +88,4 @@ static int br_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **
 
 const bench_driver bench_peer_brotli = {
     "brotli", br_version, br_open, free, br_worker_new, br_worker_free,
-    br_encode, br_decode, NULL, NULL};
+    br_encode, br_decode, NULL, NULL, NULL};

@@ -172,4 +172,4 @@ done:
 }
 
 const bench_driver bench_peer_jdk = {
-    "jdk", jdk_version, jdk_open, NULL, NULL, NULL, NULL, NULL, NULL, jdk_run};
+    "jdk", jdk_version, jdk_open, NULL, NULL, NULL, NULL, NULL, NULL, NULL, jdk_run};

@@ -109,4 +109,4 @@ static int ld_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **
 
 const bench_driver bench_peer_libdeflate = {
     "libdeflate", ld_version, ld_open, free, ld_worker_new, ld_worker_free,
-    ld_encode, ld_decode, NULL, NULL};
+    ld_encode, ld_decode, NULL, NULL, NULL};

@@ -122,4 +122,4 @@ static int l4_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **
 
 const bench_driver bench_peer_lz4 = {
     "lz4", l4_version, l4_open, free, l4_worker_new, l4_worker_free,
-    l4_encode, l4_decode, NULL, NULL};
+    l4_encode, l4_decode, NULL, NULL, NULL};

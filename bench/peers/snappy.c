@@ -67,4 +67,4 @@ static int sn_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **
 
 const bench_driver bench_peer_snappy = {
     "snappy", sn_version, sn_open, free, sn_worker_new, sn_worker_free,
-    sn_encode, sn_decode, NULL, NULL};
+    sn_encode, sn_decode, NULL, NULL, NULL};

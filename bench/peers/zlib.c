@@ -118,4 +118,4 @@ static int zl_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **
 
 const bench_driver bench_peer_zlib = {
     "zlib", zl_version, zl_open, free, zl_worker_new, zl_worker_free,
-    zl_encode, zl_decode, NULL, NULL};
+    zl_encode, zl_decode, NULL, NULL, NULL};

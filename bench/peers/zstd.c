@@ -93,4 +93,4 @@ static int zs_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **
 
 const bench_driver bench_peer_zstd = {
     "zstd", zs_version, zs_open, free, zs_worker_new, zs_worker_free,
-    zs_encode, zs_decode, NULL, NULL};
+    zs_encode, zs_decode, NULL, NULL, NULL};

@@ -44,6 +44,34 @@ static int failing_encode(void *w, const bench_payload *p, const uint8_t **out, 
     return -1;
 }
 
+/* A driver in the shape of a typed one: decode hands back no bytes, and
+ * `matches` judges the decoded value afterwards. */
+static const uint8_t *held;
+static size_t held_len;
+static bool corrupt_held;
+
+static int holding_decode(void *w, const uint8_t *in, size_t n, const uint8_t **out,
+                          size_t *len)
+{
+    decodes++;
+    if (bench_driver_codec.decode(w, in, n, &held, &held_len) != 0)
+        return -1;
+    *out = NULL;
+    *len = 0;
+    return 0;
+}
+
+static int held_matches(void *w, const bench_payload *p)
+{
+    (void)w;
+    if (corrupt_held && held_len > 0) {
+        memcpy(corrupted, held, held_len);
+        corrupted[0] ^= 1;
+        held = corrupted;
+    }
+    return held_len == p->len && memcmp(held, p->bytes, p->len) == 0;
+}
+
 static bench_cell make_cell(const bench_driver *d, const char *spec, const char *payload)
 {
     bench_cell c;
@@ -88,6 +116,27 @@ static void test_failing_encode_is_never_timed(void)
     CHECK_INT(encodes, 1);
     CHECK_INT(decodes, 0);
     CHECK_INT(c.enc.n, 0);
+}
+
+static void test_matches_hook_judges_the_round_trip(void)
+{
+    bench_driver typed = bench_driver_codec;
+    typed.name = "typed";
+    typed.encode = counting_encode;
+    typed.decode = holding_decode;
+    typed.matches = held_matches;
+    bench_cell good = make_cell(&typed, "hex", "small");
+    corrupt_held = false;
+    bench_run_cell(&good, &FAST);
+    CHECK_INT(good.status, BENCH_OK);
+    CHECK_INT(good.dec.n, 3);
+    bench_cell bad = make_cell(&typed, "hex", "small");
+    corrupt_held = true;
+    encodes = decodes = 0;
+    bench_run_cell(&bad, &FAST);
+    CHECK_INT(bad.status, BENCH_FAILED);
+    CHECK_INT(encodes, 1);
+    CHECK_INT(decodes, 1);
 }
 
 static void test_unparsable_spec_is_not_built(void)
@@ -168,6 +217,7 @@ int main(void)
     test_broken_decode_is_never_timed();
     test_failing_encode_is_never_timed();
     test_unparsable_spec_is_not_built();
+    test_matches_hook_judges_the_round_trip();
     test_sound_cell_is_timed();
     bench_payloads_free();
     return check_done("test_bench_harness");
