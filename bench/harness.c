@@ -253,62 +253,74 @@ static int count_allocs(const op *o, int ops, bench_allocs *a)
 }
 
 /* ---------------------------------------------------------------------------
- * Thread scaling: t threads, each with its own worker, run the same op for
- * one iteration after a warm-up iteration; the result is total ops/s.
+ * Thread scaling: t threads, each with its own worker, are released together
+ * and run the same op for one warm-up and one measured iteration; the
+ * result is their total ops/s.
  * ------------------------------------------------------------------------ */
+
+typedef enum { GATE_WAIT, GATE_GO, GATE_ABORT } gate_state;
+
+typedef struct start_gate {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    gate_state state;
+} start_gate;
 
 typedef struct scale_arg {
     op o;
     double seconds;
-    pthread_barrier_t *start;
+    start_gate *gate;
     double rate;
 } scale_arg;
+
+static void gate_set(start_gate *g, gate_state s)
+{
+    pthread_mutex_lock(&g->lock);
+    g->state = s;
+    pthread_cond_broadcast(&g->changed);
+    pthread_mutex_unlock(&g->lock);
+}
 
 static void *scale_thread(void *p)
 {
     scale_arg *a = p;
-    pthread_barrier_wait(a->start);
-    double warm = iteration(&a->o, a->seconds);
-    a->rate = warm < 0 ? -1 : iteration(&a->o, a->seconds);
+    pthread_mutex_lock(&a->gate->lock);
+    while (a->gate->state == GATE_WAIT)
+        pthread_cond_wait(&a->gate->changed, &a->gate->lock);
+    gate_state s = a->gate->state;
+    pthread_mutex_unlock(&a->gate->lock);
+    a->rate = -1;
+    if (s == GATE_GO && iteration(&a->o, a->seconds) >= 0)
+        a->rate = iteration(&a->o, a->seconds);
     return NULL;
 }
 
+/* Total ops/s of `threads` threads, or -1 when one failed or could not start. */
 static double scale_run(cell_ctx *x, bool decode, int threads, double seconds)
 {
     const bench_driver *d = x->cell->driver;
     scale_arg args[BENCH_MAX_THREADS];
     pthread_t tid[BENCH_MAX_THREADS];
-    pthread_barrier_t start;
-    pthread_barrier_init(&start, NULL, (unsigned)threads);
-    int made = 0;
-    double total = 0;
+    start_gate gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, GATE_WAIT};
+    int made = 0, started = 0;
     for (; made < threads; made++) {
         void *w = d->worker_new(x->shared);
         if (!w)
             break;
         args[made] = (scale_arg){{d, w, x->cell->payload, x->encoded, x->encoded_len, decode},
-                                 seconds, &start, 0};
+                                 seconds, &gate, -1};
     }
-    if (made == threads) {
-        int started = 0;
-        for (; started < threads; started++)
-            if (pthread_create(&tid[started], NULL, scale_thread, &args[started]) != 0)
-                break;
-        if (started < threads) {
-            /* the barrier can never open: give up on this point (rare: ulimit) */
-            fprintf(stderr, "codec-bench: could not start %d threads\n", threads);
-            exit(1);
-        }
-        for (int i = 0; i < threads; i++) {
-            pthread_join(tid[i], NULL);
-            total = args[i].rate < 0 || total < 0 ? -1 : total + args[i].rate;
-        }
-    } else {
-        total = -1;
+    for (; made == threads && started < threads; started++)
+        if (pthread_create(&tid[started], NULL, scale_thread, &args[started]) != 0)
+            break;
+    gate_set(&gate, started == threads ? GATE_GO : GATE_ABORT);
+    double total = started == threads ? 0 : -1;
+    for (int i = 0; i < started; i++) {
+        pthread_join(tid[i], NULL);
+        total = args[i].rate < 0 || total < 0 ? -1 : total + args[i].rate;
     }
     for (int i = 0; i < made; i++)
         d->worker_free(args[i].o.worker);
-    pthread_barrier_destroy(&start);
     return total;
 }
 
