@@ -195,8 +195,9 @@ static inline int run_op(const op *o)
 
 /* Runs ops for `seconds`, checking the clock after batches that grow until
  * a batch takes about 1/16 of the iteration. Returns ops/s, or -1 when an
- * operation failed. Always runs at least one op. */
-static double iteration(const op *o, double seconds)
+ * operation failed; *ops (if not NULL) gets the number of ops. Always runs
+ * at least one op. */
+static double iteration(const op *o, double seconds, long *ops)
 {
     long total = 0, batch = 1;
     double start = bench_now(), elapsed;
@@ -211,43 +212,39 @@ static double iteration(const op *o, double seconds)
         if (elapsed * 16 < seconds * (double)total / (double)batch)
             batch *= 2;
     }
+    if (ops)
+        *ops = total;
     return (double)total / elapsed;
 }
 
-static int measure(const op *o, const bench_profile *prof, bench_series *out)
+/* Per-op allocations between two tallies taken around `ops` operations. */
+static void per_op(bench_alloc_tally a, bench_alloc_tally b, long ops, bool valid,
+                   double *calls, double *bytes)
 {
-    for (int i = 0; i < prof->warmup_iters; i++)
-        if (iteration(o, prof->iter_seconds) < 0)
-            return -1;
-    for (int i = 0; i < prof->measure_iters; i++) {
-        double r = iteration(o, prof->iter_seconds);
-        if (r < 0)
-            return -1;
-        bench_series_add(out, r);
-    }
-    return 0;
+    *calls = valid ? (double)(b.calls - a.calls) / (double)ops : -1;
+    *bytes = valid ? (double)(b.bytes - a.bytes) / (double)ops : -1;
 }
 
-/* Allocations per op over a few steady-state operations. */
-static int count_allocs(const op *o, int ops, bench_allocs *a)
+/* Warm-up and measured iterations; allocations are counted over the last
+ * measured iteration, so they are those of the steady state being timed
+ * (the counters are always on, a thread-local add per call). */
+static int measure(const op *o, const bench_profile *prof, bench_series *out,
+                   bench_allocs *allocs)
 {
-    const bench_alloc_tally *ct = o->d->codec_tally ? o->d->codec_tally(o->worker) : NULL;
-    bench_alloc_tally h0 = bench_heap_tally(), c0 = ct ? *ct : (bench_alloc_tally){0, 0};
-    for (int i = 0; i < ops; i++)
-        if (run_op(o) != 0)
+    for (int i = 0; i < prof->warmup_iters; i++)
+        if (iteration(o, prof->iter_seconds, NULL) < 0)
             return -1;
-    bench_alloc_tally h1 = bench_heap_tally();
-    if (bench_heap_counting()) {
-        a->heap_calls = (double)(h1.calls - h0.calls) / ops;
-        a->heap_bytes = (double)(h1.bytes - h0.bytes) / ops;
-    } else {
-        a->heap_calls = a->heap_bytes = -1;
-    }
-    if (ct) {
-        a->codec_calls = (double)(ct->calls - c0.calls) / ops;
-        a->codec_bytes = (double)(ct->bytes - c0.bytes) / ops;
-    } else {
-        a->codec_calls = a->codec_bytes = -1;
+    const bench_alloc_tally *ct = o->d->codec_tally ? o->d->codec_tally(o->worker) : NULL;
+    for (int i = 0; i < prof->measure_iters; i++) {
+        bench_alloc_tally h0 = bench_heap_tally(), c0 = ct ? *ct : (bench_alloc_tally){0, 0};
+        long ops;
+        double r = iteration(o, prof->iter_seconds, &ops);
+        if (r < 0)
+            return -1;
+        bench_alloc_tally h1 = bench_heap_tally(), c1 = ct ? *ct : (bench_alloc_tally){0, 0};
+        per_op(h0, h1, ops, bench_heap_counting(), &allocs->heap_calls, &allocs->heap_bytes);
+        per_op(c0, c1, ops, ct != NULL, &allocs->codec_calls, &allocs->codec_bytes);
+        bench_series_add(out, r);
     }
     return 0;
 }
@@ -290,8 +287,8 @@ static void *scale_thread(void *p)
     gate_state s = a->gate->state;
     pthread_mutex_unlock(&a->gate->lock);
     a->rate = -1;
-    if (s == GATE_GO && iteration(&a->o, a->seconds) >= 0)
-        a->rate = iteration(&a->o, a->seconds);
+    if (s == GATE_GO && iteration(&a->o, a->seconds, NULL) >= 0)
+        a->rate = iteration(&a->o, a->seconds, NULL);
     return NULL;
 }
 
@@ -347,12 +344,6 @@ static bench_profile fit(const bench_profile *p, double op_seconds)
     return q;
 }
 
-/* Allocations are counted over a few ops, fewer when they are slow. */
-static int alloc_ops(double op_seconds)
-{
-    return op_seconds > 0.05 ? 1 : 8;
-}
-
 void bench_run_cell(bench_cell *c, const bench_profile *prof)
 {
     cell_ctx x;
@@ -361,11 +352,9 @@ void bench_run_cell(bench_cell *c, const bench_profile *prof)
     op enc = {c->driver, x.worker, c->payload, NULL, 0, false};
     op dec = {c->driver, x.worker, c->payload, x.encoded, x.encoded_len, true};
     bench_profile pe = fit(prof, x.enc_seconds), pd = fit(prof, x.dec_seconds);
-    if (measure(&enc, &pe, &c->enc) != 0 ||
-        count_allocs(&enc, alloc_ops(x.enc_seconds), &c->enc_allocs) != 0)
+    if (measure(&enc, &pe, &c->enc, &c->enc_allocs) != 0)
         fail(c, BENCH_FAILED, "%s", "encode failed while timing");
-    else if (measure(&dec, &pd, &c->dec) != 0 ||
-             count_allocs(&dec, alloc_ops(x.dec_seconds), &c->dec_allocs) != 0)
+    else if (measure(&dec, &pd, &c->dec, &c->dec_allocs) != 0)
         fail(c, BENCH_FAILED, "%s", "decode failed while timing");
     else if (prof->threads > 0)
         scale(&x, prof);

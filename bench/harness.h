@@ -9,8 +9,8 @@
  *   3. times encode, then decode (decode rewinds the same pre-encoded input):
  *      warm-up iterations, then measured iterations of fixed duration,
  *      keeping ops/s per iteration (median, min, max are derived);
- *   4. counts heap allocations per steady-state op (and, for codec, calls on
- *      its codec_allocator);
+ *   4. counts heap allocations per op over the last measured iteration (and,
+ *      for codec, calls on its codec_allocator);
  *   5. optionally measures the same cell on 1..N threads.
  * Not thread-safe itself: one cell at a time (threads are inside step 5). */
 #ifndef BENCH_HARNESS_H
