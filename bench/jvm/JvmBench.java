@@ -4,8 +4,10 @@
 // JDK classes only: java.util.Base64, HexFormat, CRC32C, Deflater/Inflater,
 // GZIP streams.
 //
-// Usage: java JvmBench DIR WARMUP MEASURE ITER_MS CELL...
+// Usage: java JvmBench DIR WARMUP MEASURE ITER_MS JIT_MS CELL...
 //   CELL = OP@FILE, OP one of base64, hex, crc32c, deflate:N, gzip.
+//   The first cell of each OP warms up for at least JIT_MS (the JIT compiles
+//   methods, so later cells of the same OP start from compiled code).
 // Output: "#jdk VERSION VM", then one line per cell, tab-separated:
 //   CELL  ok|failed  ENCODED_BYTES  ENC_OPS,ENC_OPS,...  DEC_OPS,DEC_OPS,...
 import java.io.ByteArrayInputStream;
@@ -144,8 +146,14 @@ public final class JvmBench {
         return total * 1e9 / elapsed;
     }
 
-    static String measure(Op op, int warmup, int measure, long nanos) throws Exception {
-        for (int i = 0; i < warmup; i++) iteration(op, nanos);
+    static String measure(Op op, int warmup, long jitNanos, int measure, long nanos)
+            throws Exception {
+        long warmed = 0;
+        for (int i = 0; i < warmup || warmed < jitNanos; i++) {
+            long t = System.nanoTime();
+            iteration(op, nanos);
+            warmed += System.nanoTime() - t;
+        }
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < measure; i++) {
             if (i > 0) sb.append(',');
@@ -159,11 +167,14 @@ public final class JvmBench {
         int warmup = Integer.parseInt(args[1]);
         int measure = Integer.parseInt(args[2]);
         long nanos = Long.parseLong(args[3]) * 1_000_000L;
+        long jitNanos = Long.parseLong(args[4]) * 1_000_000L;
+        java.util.Set<String> warmedOps = new java.util.HashSet<>();
         System.out.println("#jdk\t" + System.getProperty("java.version") + "\t"
                 + System.getProperty("java.vm.name"));
-        for (int i = 4; i < args.length; i++) {
+        for (int i = 5; i < args.length; i++) {
             String cell = args[i];
             int at = cell.indexOf('@');
+            long jit = warmedOps.add(cell.substring(0, at)) ? jitNanos : 0;
             byte[] input = Files.readAllBytes(dir.resolve(cell.substring(at + 1)));
             Codec c = codecFor(cell.substring(0, at), input.length);
             byte[] encoded;
@@ -174,8 +185,8 @@ public final class JvmBench {
                 System.out.println(cell + "\tfailed\t0\t\t");
                 continue;
             }
-            String enc = measure(() -> sink += c.encode(input).length, warmup, measure, nanos);
-            String dec = measure(() -> sink += c.decode(encoded).length, warmup, measure, nanos);
+            String enc = measure(() -> sink += c.encode(input).length, warmup, jit, measure, nanos);
+            String dec = measure(() -> sink += c.decode(encoded).length, warmup, jit, measure, nanos);
             System.out.println(cell + "\tok\t" + encoded.length + "\t" + enc + "\t" + dec);
         }
         if (sink == 42) System.err.println();

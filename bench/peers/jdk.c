@@ -1,8 +1,8 @@
 /* jdk.c — peer: the JDK reference. The figures come from bench/jvm/
  * JvmBench.java (compiled at build time when javac is found), run once per
  * suite with every JDK cell on payloads dumped to a temporary directory,
- * with the same profile (iterations, iteration length; the warm-up is at
- * least JDK_MIN_WARMUP_SECONDS so the JIT has compiled the loop).
+ * with the same profile (iterations, iteration length; see
+ * JDK_JIT_WARMUP_SECONDS for the warm-up).
  * Specs: base64, hex, crc32c, deflate:N, gzip. */
 #include "peer.h"
 
@@ -15,7 +15,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define JDK_MIN_WARMUP_SECONDS 1.0
+/* The JIT needs most of a second of a loop on a loaded machine before its
+ * optimising compiler has run: the first cell of each operation warms up at
+ * least this long, whatever the profile; later cells reuse compiled code. */
+#define JDK_JIT_WARMUP_SECONDS 1.0
 
 /* The JVM that ran reports its version on its first output line. */
 static char jdk_seen[96] = "JDK (not run)";
@@ -102,17 +105,12 @@ static int jdk_run(bench_cell **cells, size_t n, const bench_profile *prof)
         mark_all(cells, n, BENCH_NOT_BUILT, "could not make a directory for the JDK");
         return -1;
     }
-    char warm[16], meas[16], ms[16];
-    /* The JIT needs most of a second of a loop on a loaded machine before
-     * its optimising compiler has run; shorter profiles get that much
-     * warm-up here. */
-    int warm_iters = prof->warmup_iters;
-    while (warm_iters * prof->iter_seconds < JDK_MIN_WARMUP_SECONDS)
-        warm_iters++;
-    snprintf(warm, sizeof warm, "%d", warm_iters);
+    char warm[16], meas[16], ms[16], jit_ms[16];
+    snprintf(warm, sizeof warm, "%d", prof->warmup_iters);
     snprintf(meas, sizeof meas, "%d", prof->measure_iters);
     snprintf(ms, sizeof ms, "%d", (int)(prof->iter_seconds * 1000 + 0.5));
-    char **argv = calloc(n + 9, sizeof *argv);
+    snprintf(jit_ms, sizeof jit_ms, "%d", (int)(JDK_JIT_WARMUP_SECONDS * 1000));
+    char **argv = calloc(n + 10, sizeof *argv);
     char **names = calloc(n, sizeof *names);
     int rc = -1;
     if (bench_payloads_dump(dir) != 0) {
@@ -131,6 +129,7 @@ static int jdk_run(bench_cell **cells, size_t n, const bench_profile *prof)
     argv[a++] = warm;
     argv[a++] = meas;
     argv[a++] = ms;
+    argv[a++] = jit_ms;
     for (size_t i = 0; i < n; i++) {
         size_t len = strlen(cells[i]->spec) + strlen(cells[i]->payload->file) + 2;
         if (!(names[i] = malloc(len)))
