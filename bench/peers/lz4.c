@@ -1,5 +1,5 @@
-/* lz4.c — peer: the LZ4 frame format (what codec's lz4 and lz4hc write),
- * with reused compression and decompression contexts.
+/* lz4.c — peer: the LZ4 frame format with the frame settings codec's lz4
+ * and lz4hc use, on reused compression and decompression contexts.
  * Spec: "frame" (fast, level 0) or "hc" (LZ4HC default level 9). */
 #include "peer.h"
 
@@ -50,6 +50,13 @@ static void *l4_worker_new(void *shared)
     l4_worker *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
+    /* The frame codec's lz4 writes (and the JVM codec library reads): 64 KiB
+     * independent blocks with a content checksum, so the peer does the
+     * same work and its output has the same size. */
+    w->prefs.frameInfo.blockSizeID = LZ4F_max64KB;
+    w->prefs.frameInfo.blockMode = LZ4F_blockIndependent;
+    w->prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
+    w->prefs.autoFlush = 1;
     w->prefs.compressionLevel = *(const int *)shared;
     if (LZ4F_isError(LZ4F_createCompressionContext(&w->c, LZ4F_VERSION)) ||
         LZ4F_isError(LZ4F_createDecompressionContext(&w->d, LZ4F_VERSION))) {
