@@ -13,6 +13,8 @@
 #include "framing.h"
 #include "envelope.h"
 #include "compress.h"
+#include "text.h"
+#include "zstd_dict.h"
 #include "types.h"
 #include "json.h"
 

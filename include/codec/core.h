@@ -44,7 +44,8 @@ extern "C" {
 
 /** The status families. Each one tells an operator what to do next.
  * The numbers are frozen; they are also the `codec` command's exit codes
- * for the first four (see docs/guides/cli.md). */
+ * for the first four (see docs/guides/cli.md; `codec redis get` exits 5
+ * for CODEC_E_NOT_FOUND). */
 typedef enum codec_status {
     CODEC_OK = 0,
     /** The bytes are corrupt, truncated, tampered or over a limit: quarantine. */
@@ -58,7 +59,10 @@ typedef enum codec_status {
     /** The value or configuration cannot be encoded: fix the value. */
     CODEC_E_INVALID_VALUE = 5,
     /** An allocation failed. */
-    CODEC_E_NOMEM = 6
+    CODEC_E_NOMEM = 6,
+    /** What was asked for does not exist (a Redis key): not a failure of
+     * the bytes, the value or the connection. Since 0.1. */
+    CODEC_E_NOT_FOUND = 7
 } codec_status;
 
 /** Detail codes refine a family. Codes below 100 are stable; new ones may be

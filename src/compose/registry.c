@@ -9,6 +9,8 @@
     int codec_stage_ctor_##name(codec_stage *s, codec_args *a, const codec_type *t, \
                                 codec_error *err)
 
+CODEC_STAGE_CTOR(base64);
+CODEC_STAGE_CTOR(base32);
 CODEC_STAGE_CTOR(hex);
 CODEC_STAGE_CTOR(crc32c);
 CODEC_STAGE_CTOR(crc32);
@@ -60,7 +62,13 @@ static const codec_registry_row rows[] = {
     {{"redisson-snappy", CODEC_KIND_COMPRESSION, "max=SIZE (default 64m), gate=SIZE",
       "Redisson SnappyCodecV2: raw snappy (same as snappy)"}, codec_stage_ctor_snappy},
     /* text encodings */
-    {{"hex", CODEC_KIND_TEXT, "lower|upper (default lower)",
+    {{"base64", CODEC_KIND_TEXT,
+      "std|url|url-nopad|mime (default std), kernel=auto|scalar|avx2|avx512",
+      "RFC 4648 base64; mime = 76-character lines joined by CRLF"}, codec_stage_ctor_base64},
+    {{"base32", CODEC_KIND_TEXT,
+      "std|hex|crockford|z|geohash (default std), kernel=auto|scalar|avx2|avx512",
+      "RFC 4648 base32 and its unpadded relatives; strict decoding"}, codec_stage_ctor_base32},
+    {{"hex", CODEC_KIND_TEXT, "lower|upper (default lower), kernel=auto|scalar|avx2|avx512",
       "base16; decode accepts both cases"}, codec_stage_ctor_hex},
     /* integrity trailers */
     {{"crc32c", CODEC_KIND_INTEGRITY, "kernel=auto|scalar|sse42|avx512 (default auto)",

@@ -3,7 +3,7 @@
 # errors (one error line plus a hint, exit 2).
 . "$(dirname "$0")/cli_lib.bash"
 
-COMMANDS="pack unpack inspect list keygen"
+COMMANDS="pack unpack inspect list keygen dict redis"
 
 run "--help" /dev/null --help
 expect_rc "--help" 0
@@ -44,7 +44,7 @@ run "list" /dev/null list
 expect_rc "list" 0
 expect_line "list" "text:"
 expect_line "list" "  hex              base16; decode accepts both cases"
-expect_line "list" "                   args: lower|upper (default lower)"
+expect_line "list" "                   args: lower|upper (default lower), kernel=auto|scalar|avx2|avx512"
 for stage in $(grep -o '{{"[a-z0-9_-]*"' "$ROOT/src/compose/registry.c" | tr -d '{"'); do
     grep -Eq "^  $stage +" "$OUT" || fail "list" "registered stage '$stage' is missing"
 done

@@ -14,7 +14,17 @@
     X(unpack, "decode bytes through a pipeline: codec unpack -p SPEC [FILE]")  \
     X(inspect, "name the outer layer of a payload and print its sizes")        \
     X(list, "list every registered stage with its arguments")                  \
-    X(keygen, "print a new key-ring line: codec keygen [--id NAME]")
+    X(keygen, "print a new key-ring line: codec keygen [--id NAME]")          \
+    X(dict, "train a zstd dictionary from sample values")                     \
+    CLI_REDIS_COMMANDS(X)
+
+/* The redis command exists only when the library was built with hiredis. */
+#ifdef CODEC_HAVE_REDIS
+#define CLI_REDIS_COMMANDS(X) \
+    X(redis, "set or get one key of a Redis server through a pipeline")
+#else
+#define CLI_REDIS_COMMANDS(X)
+#endif
 
 #define CLI_DECLARE(name, help) int cmd_##name(int argc, char **argv);
 #define CLI_ROW(name, help) {#name, help, cmd_##name},

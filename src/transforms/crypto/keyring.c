@@ -6,6 +6,7 @@
  * KEK is expanded once per pooled context (one for wrapping with the
  * current key, one per key for unwrapping, made when first needed). */
 #include "crypto_internal.h"
+#include "core/ascii_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -65,23 +66,12 @@ static bool valid_key_id(const char *p, size_t n)
     return true;
 }
 
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static bool parse_kek(const char *p, size_t n, uint8_t kek[CRYPTO_KEY_SIZE])
 {
     if (n != RING_HEX_DIGITS)
         return false;
     for (size_t i = 0; i < CRYPTO_KEY_SIZE; i++) {
-        int hi = hex_value(p[2 * i]), lo = hex_value(p[2 * i + 1]);
+        int hi = codec_hex_digit_value(p[2 * i]), lo = codec_hex_digit_value(p[2 * i + 1]);
         if (hi < 0 || lo < 0) {
             OPENSSL_cleanse(kek, CRYPTO_KEY_SIZE);
             return false;
