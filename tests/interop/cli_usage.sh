@@ -3,7 +3,7 @@
 # errors (one error line plus a hint, exit 2).
 . "$(dirname "$0")/cli_lib.bash"
 
-COMMANDS="pack unpack inspect list keygen dict redis"
+COMMANDS="pack unpack inspect list keygen dict redis validate convert"
 
 run "--help" /dev/null --help
 expect_rc "--help" 0

@@ -16,6 +16,8 @@
     X(list, "list every registered stage with its arguments")                  \
     X(keygen, "print a new key-ring line: codec keygen [--id NAME]")          \
     X(dict, "train a zstd dictionary from sample values")                     \
+    X(validate, "check one document: codec validate -f json [FILE]")          \
+    X(convert, "convert a document: codec convert -f json -t json [FILE]")    \
     CLI_REDIS_COMMANDS(X)
 
 /* The redis command exists only when the library was built with hiredis. */
