@@ -11,6 +11,7 @@
 
 CODEC_STAGE_CTOR(hex);
 CODEC_STAGE_CTOR(json);
+CODEC_STAGE_CTOR(protobuf);
 
 static const codec_registry_row rows[] = {
     /* backends */
@@ -19,6 +20,10 @@ static const codec_registry_row rows[] = {
       "duplicates=reject|allow, max-depth=N (128), max-size=SIZE (64m), "
       "max-string=SIZE (16m), max-elements=N (16m)",
       "JSON (RFC 8259), strict; typed or schemaless"}, codec_stage_ctor_json},
+    {{"protobuf", CODEC_KIND_BACKEND,
+      "unknown=keep|skip|reject (default keep; may be positional), max-depth=N (100), "
+      "max-size=SIZE (64m), max-elements=N (16m)",
+      "Protocol Buffers (proto3 wire format); typed structs only"}, codec_stage_ctor_protobuf},
     /* text encodings */
     {{"hex", CODEC_KIND_TEXT, "lower|upper (default lower)",
       "base16; decode accepts both cases"}, codec_stage_ctor_hex},
