@@ -13,6 +13,9 @@
 
 typedef struct pb_dec {
     const uint8_t *base;     /* start of the input, for offsets */
+    const uint8_t *in_end;
+    uint8_t *pool;           /* where the next string's bytes go */
+    size_t pool_left;
     codec_arena *arena;
     codec_error *err;
     size_t max_depth, max_elements;
@@ -80,7 +83,7 @@ static int varint_error(pb_dec *d, const uint8_t *p, const uint8_t *end)
 }
 
 /* Reads a length and checks it against the rest of the message. */
-static int get_len(pb_dec *d, const uint8_t **pp, const uint8_t *end, size_t *len)
+static inline int get_len(pb_dec *d, const uint8_t **pp, const uint8_t *end, size_t *len)
 {
     uint64_t n;
     const uint8_t *p = get_varint(*pp, end, &n);
@@ -117,7 +120,7 @@ static int skip_value(pb_dec *d, unsigned wt, const uint8_t **pp, const uint8_t 
         *pp = p;
         return CODEC_OK;
     }
-    size_t len;
+    size_t len = 0;
     switch (wt) {
     case PB_WT_VARINT: return varint_error(d, *pp, end);
     case PB_WT_LEN: return get_len(d, pp, end, &len);
@@ -248,7 +251,7 @@ static inline uint64_t get_le(const uint8_t *p, unsigned n)
 }
 
 /* A number of wire type v->wire at *pp into dst. */
-static int dec_number(pb_dec *d, const pb_val *v, void *dst, const uint8_t **pp,
+static inline int dec_number(pb_dec *d, const pb_val *v, void *dst, const uint8_t **pp,
                       const uint8_t *end)
 {
     const uint8_t *p = *pp;
@@ -318,6 +321,42 @@ static int dec_timestamp(pb_dec *d, codec_timestamp *t, const uint8_t *p, const 
     return CODEC_OK;
 }
 
+/* Room for len bytes of text. Strings are copied out of the input, so all
+ * the strings after position p fit in end - p bytes: the first string takes
+ * that much from the arena once, and every later one is a pointer bump. */
+static inline uint8_t *pool_take(pb_dec *d, const uint8_t *p, size_t len)
+{
+    if (d->pool_left < len) {
+        size_t n = (size_t)(d->in_end - p);
+        if (!(d->pool = codec_arena_alloc(d->arena, n, 1)))
+            return NULL;
+        d->pool_left = n;
+    }
+    uint8_t *r = d->pool;
+    d->pool += len;
+    d->pool_left -= len;
+    return r;
+}
+
+/* A string, bytes or decimal of len bytes at p, copied into the arena. */
+static inline int dec_text(pb_dec *d, const pb_val *v, codec_bytes *b, const uint8_t *p,
+                           size_t len)
+{
+    if (v->op == PB_OP_DECIMAL && pb_decimal_check((const char *)p, len))
+        return fail(d, CODEC_D_CORRUPT, p, "not a decimal number");
+    if (!len) {
+        *b = (codec_bytes){NULL, 0};
+        return CODEC_OK;
+    }
+    uint8_t *copy = pool_take(d, p, len);
+    if (!copy)
+        return nomem(d);
+    if (pb_copy_ascii(copy, p, len) && v->op == PB_OP_STRING && pb_utf8_check(p, len))
+        return fail(d, CODEC_D_CORRUPT, p, "string is not valid UTF-8");
+    *b = (codec_bytes){copy, len};
+    return CODEC_OK;
+}
+
 static int dec_val(pb_dec *d, const pb_val *v, void *dst, const uint8_t **pp,
                    const uint8_t *end, size_t depth);
 
@@ -344,7 +383,7 @@ static int dec_val(pb_dec *d, const pb_val *v, void *dst, const uint8_t **pp,
         return v->op == PB_OP_XMAP ? dec_xmap(d, v, dst, pp, end, depth)
                                    : dec_number(d, v, dst, pp, end);
     const uint8_t *at = *pp;
-    size_t len;
+    size_t len = 0;
     int rc = get_len(d, pp, end, &len);
     if (rc)
         return rc;
@@ -353,20 +392,7 @@ static int dec_val(pb_dec *d, const pb_val *v, void *dst, const uint8_t **pp,
     switch (v->op) {
     case PB_OP_STRING:
     case PB_OP_DECIMAL:
-    case PB_OP_BYTES: {
-        if (v->op == PB_OP_STRING && pb_utf8_check(p, len))
-            return fail(d, CODEC_D_CORRUPT, p, "string is not valid UTF-8");
-        if (v->op == PB_OP_DECIMAL && pb_decimal_check((const char *)p, len))
-            return fail(d, CODEC_D_CORRUPT, p, "not a decimal number");
-        codec_bytes *b = dst;
-        uint8_t *copy = NULL;
-        if (len && !(copy = codec_arena_alloc(d->arena, len, 1)))
-            return nomem(d);
-        if (len)
-            memcpy(copy, p, len);
-        *b = (codec_bytes){copy, len};
-        return CODEC_OK;
-    }
+    case PB_OP_BYTES: return dec_text(d, v, dst, p, len);
     case PB_OP_UUID:
         if (len != 16 && len != 0)
             return fail(d, CODEC_D_CORRUPT, at, "a UUID is 16 bytes, not %llu",
@@ -461,7 +487,7 @@ static int dec_packed(pb_dec *d, const pb_field *f, codec_list *l, msg_state *ms
     }
     if (wt != PB_WT_LEN)
         return wire_mismatch(d, f, rec, wt);
-    size_t len;
+    size_t len = 0;
     if ((rc = get_len(d, pp, end, &len)))
         return rc;
     const uint8_t *p = *pp, *stop = p + len;
@@ -497,7 +523,7 @@ static int dec_map_entry(pb_dec *d, const pb_field *f, codec_map *m, msg_state *
     if (wt != PB_WT_LEN)
         return wire_mismatch(d, f, rec, wt);
     int rc = room(d, f, ms, m->count, &m->keys, &m->values, rec, end);
-    size_t len;
+    size_t len = 0;
     if (rc || (rc = get_len(d, pp, end, &len)))
         return rc;
     if (depth + 1 > d->max_depth)
@@ -641,7 +667,7 @@ static int dec_msg(pb_dec *d, const pb_msg *m, uint8_t *v, const uint8_t *p, con
 int pb_decode(const pb_state *st, const uint8_t *in, size_t n, void *value, codec_arena *arena,
               codec_error *err)
 {
-    pb_dec d = {.base = in, .arena = arena, .err = err, .max_depth = st->o.max_depth,
+    pb_dec d = {.base = in, .in_end = in + n, .arena = arena, .err = err, .max_depth = st->o.max_depth,
                 .max_elements = st->o.max_elements, .unknown = st->o.unknown};
     if (n > st->o.max_size)
         return fail(&d, CODEC_D_LIMIT, in, "input of %llu bytes exceeds max-size",

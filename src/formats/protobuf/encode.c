@@ -81,30 +81,6 @@ static inline uint8_t *put_number(uint8_t *p, const pb_val *v, uint64_t x)
     }
 }
 
-/* Copies n bytes and returns their high bits ORed (0 for ASCII), so the
- * UTF-8 check costs nothing for ASCII text. */
-static inline uint64_t copy_ascii(uint8_t *dst, const uint8_t *src, size_t n)
-{
-    uint64_t acc = 0, w;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        memcpy(&w, src + i, 8);
-        memcpy(dst + i, &w, 8);
-        acc |= w;
-    }
-    if (i < n && n >= 8) {
-        memcpy(&w, src + n - 8, 8);
-        memcpy(dst + n - 8, &w, 8);
-        acc |= w;
-    } else {
-        for (; i < n; i++) {
-            dst[i] = src[i];
-            acc |= src[i];
-        }
-    }
-    return acc & 0x8080808080808080ull;
-}
-
 /* Writes the length of everything after the one-byte placeholder at `at`. */
 static uint8_t *close_len(pb_enc *e, uint8_t *p, size_t at)
 {
@@ -172,7 +148,7 @@ static inline uint8_t *put_text(pb_enc *e, uint8_t *p, const uint8_t key[8], uns
         *p++ = (uint8_t)n;
     else
         p = pb_put_varint(p, n);
-    if (n && copy_ascii(p, s->data, n) && v->op == PB_OP_STRING && pb_utf8_check(s->data, n))
+    if (n && pb_copy_ascii(p, s->data, n) && v->op == PB_OP_STRING && pb_utf8_check(s->data, n))
         return bad_value(e, "string is not valid UTF-8");
     return p + n;
 }
