@@ -360,8 +360,10 @@ static inline int dec_text(pb_dec *d, const pb_val *v, codec_bytes *b, const uin
 static int dec_val(pb_dec *d, const pb_val *v, void *dst, const uint8_t **pp,
                    const uint8_t *end, size_t depth);
 
-static int dec_xmap(pb_dec *d, const pb_val *v, void *dst, const uint8_t **pp,
-                    const uint8_t *end, size_t depth)
+/* Out of line: its buffer would make every dec_val frame large. */
+__attribute__((noinline)) static int dec_xmap(pb_dec *d, const pb_val *v, void *dst,
+                                              const uint8_t **pp, const uint8_t *end,
+                                              size_t depth)
 {
     _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
     const codec_xmap *x = v->type->xmap;

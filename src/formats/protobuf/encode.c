@@ -153,6 +153,23 @@ static inline uint8_t *put_text(pb_enc *e, uint8_t *p, const uint8_t key[8], uns
     return p + n;
 }
 
+static uint8_t *put_field(pb_enc *e, uint8_t *p, const uint8_t key[8], unsigned key_len,
+                          const pb_val *v, const void *fv, bool explicit, size_t depth);
+
+/* Out of line: its buffers would make every put_field frame large. */
+__attribute__((noinline)) static uint8_t *put_xmap(pb_enc *e, uint8_t *p, const uint8_t key[8],
+                                                   unsigned key_len, const pb_val *v,
+                                                   const void *fv, bool explicit, size_t depth)
+{
+    _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
+    char scratch[CODEC_XMAP_SCRATCH];
+    const codec_xmap *x = v->type->xmap;
+    memset(wire, 0, x->wire->size);
+    if (x->to_wire(x->ctx, fv, wire, scratch))
+        return bad_value(e, "rejected by its xmap adapter");
+    return put_field(e, p, key, key_len, v->xwire, wire, explicit, depth);
+}
+
 /* Writes key + value; with `explicit` false a default value is left out. */
 static uint8_t *put_field(pb_enc *e, uint8_t *p, const uint8_t key[8], unsigned key_len,
                           const pb_val *v, const void *fv, bool explicit, size_t depth)
@@ -206,15 +223,7 @@ static uint8_t *put_field(pb_enc *e, uint8_t *p, const uint8_t key[8], unsigned 
             return e->buf->data + start;
         return close_len(e, p, at);
     }
-    default: {   /* PB_OP_XMAP */
-        _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
-        char scratch[CODEC_XMAP_SCRATCH];
-        const codec_xmap *x = v->type->xmap;
-        memset(wire, 0, x->wire->size);
-        if (x->to_wire(x->ctx, fv, wire, scratch))
-            return bad_value(e, "rejected by its xmap adapter");
-        return put_field(e, p, key, key_len, v->xwire, wire, explicit, depth);
-    }
+    default: return put_xmap(e, p, key, key_len, v, fv, explicit, depth);
     }
 }
 
@@ -284,7 +293,21 @@ static uint8_t *put_msg(pb_enc *e, uint8_t *p, const pb_msg *m, const uint8_t *v
         const uint8_t *fv = v + f->offset;
         e->field = f->name;
         switch (f->mode) {
-        case PB_SINGLE: p = put_field(e, p, f->key, f->key_len, &f->val, fv, false, depth); break;
+        case PB_SINGLE:
+            /* Numbers and text inline: they are most fields. */
+            if (f->val.op <= PB_OP_FIXED64) {
+                uint64_t x = load_int(&f->val, fv);
+                if (x) {
+                    NEED(8 + 10);
+                    p = put_number(put_key(p, f->key, f->key_len), &f->val, x);
+                }
+            } else if (f->val.op <= PB_OP_DECIMAL) {
+                if (((const codec_bytes *)fv)->len)
+                    p = put_text(e, p, f->key, f->key_len, &f->val, (const codec_bytes *)fv);
+            } else {
+                p = put_field(e, p, f->key, f->key_len, &f->val, fv, false, depth);
+            }
+            break;
         case PB_OPTIONAL:
             if (*(const bool *)fv)
                 p = put_field(e, p, f->key, f->key_len, &f->val, fv + f->value_offset, true, depth);
