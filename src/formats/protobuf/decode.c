@@ -497,9 +497,11 @@ static int dec_packed(pb_dec *d, const pb_field *f, codec_list *l, msg_state *ms
     if (width && len % width)
         return fail(d, CODEC_D_CORRUPT, p, "packed field '%s' is not a whole number of items",
                     f->name);
-    if (len && (rc = room(d, f, ms, l->count, &l->items, NULL, rec, end)))
+    if (!len)
+        return CODEC_OK;
+    if ((rc = room(d, f, ms, l->count, &l->items, NULL, rec, end)))
         return rc;
-    if (len && l->count + count_packed(v, p, len) > ms->caps[f->rep_slot])
+    if (l->count + count_packed(v, p, len) > ms->caps[f->rep_slot])
         return fail(d, CODEC_D_CORRUPT, rec, "field '%s': more items than counted", f->name);
     uint8_t *item = (uint8_t *)l->items + l->count * f->elem_size;
     if (width && v->csize == width && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && v->op != PB_OP_XMAP) {
