@@ -649,10 +649,15 @@ static int dec_msg(pb_dec *d, const pb_msg *m, uint8_t *v, const uint8_t *p, con
         int rc = get_key(d, &p, end, &tag, &wt);
         if (rc)
             return rc;
-        const pb_field *f = next < m->count && m->fields[next].tag == tag &&
-                                    m->fields[next].mode != PB_UNKNOWN
-                                ? &m->fields[next]
-                                : pb_field_by_tag(m, tag);
+        /* The next field in declaration order, or the same one again (a
+         * repeated field), before the table. */
+        const pb_field *f;
+        if (next < m->count && m->fields[next].tag == tag && m->fields[next].mode != PB_UNKNOWN)
+            f = &m->fields[next];
+        else if (next && m->fields[next - 1].tag == tag)
+            f = &m->fields[next - 1];
+        else
+            f = pb_field_by_tag(m, tag);
         if (!f) {
             if ((rc = dec_unknown(d, m, v, &ms, wt, tag, &p, end, rec)))
                 return rc;

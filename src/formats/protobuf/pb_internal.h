@@ -97,7 +97,17 @@ typedef struct pb_state {
 /* plan.c */
 int pb_plan_build(pb_state *st, const codec_type *t, codec_error *err);
 void pb_plan_free(pb_state *st);
-const pb_field *pb_field_by_tag(const pb_msg *m, uint32_t tag);
+const pb_field *pb_field_sparse(const pb_msg *m, uint32_t tag);
+
+/* The field with number `tag`, or NULL. */
+static inline const pb_field *pb_field_by_tag(const pb_msg *m, uint32_t tag)
+{
+    if (tag <= m->dense_max) {
+        uint16_t i = m->dense[tag];
+        return i ? &m->fields[i - 1] : NULL;
+    }
+    return pb_field_sparse(m, tag);
+}
 
 /* encode.c / decode.c */
 int pb_encode(const pb_state *st, const void *value, codec_buf *out, codec_error *err);

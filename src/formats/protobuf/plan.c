@@ -243,12 +243,8 @@ static int build_lookup(builder *b, pb_msg *m)
     return CODEC_OK;
 }
 
-const pb_field *pb_field_by_tag(const pb_msg *m, uint32_t tag)
+const pb_field *pb_field_sparse(const pb_msg *m, uint32_t tag)
 {
-    if (tag <= m->dense_max) {
-        uint16_t i = m->dense[tag];
-        return i ? &m->fields[i - 1] : NULL;
-    }
     size_t lo = 0, hi = m->sparse_count;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
