@@ -2,10 +2,10 @@
  *   protoc (/usr/bin/protoc --decode / --encode with the .proto files in tests/data/protobuf)
  *   Python's google.protobuf (/usr/bin/python3, modules generated with
  *   protoc --python_out into a temporary directory at test time).
- * Person, Order (100 items from java.util.Random(99)) and Kinds (one field
- * of every mapping): codec's bytes decoded by them equal their own values;
- * their bytes decoded by codec equal codec's values; for Person and Order
- * the bytes are identical. Skipped (exit 0) when protoc or Python is absent. */
+ * Person, Order (100 items from java.util.Random(99)), MediaContent, the
+ * numeric Struct and Kinds (one field of every mapping): codec's bytes
+ * decoded by them equal their own values; their bytes decoded by codec equal
+ * codec's values; all but Kinds (map order) are byte-identical. Skipped (exit 0) when protoc or Python is absent. */
 #include "check.h"
 #include "codec/codec.h"
 #include "json_payloads.h"
@@ -138,6 +138,104 @@ static kinds kinds_value(void)
     };
     return k;
 }
+
+/* ---------------------------------------------------------------------------
+ * MediaContent and the numeric Struct (media.proto, struct.proto)
+ * ------------------------------------------------------------------------ */
+
+typedef CODEC_OPTIONAL_OF(codec_string) opt_string;
+CODEC_OPTIONAL(opt_string_type, codec_string, CODEC_STRING);
+CODEC_ENUM(player_type, {"JAVA", 0}, {"FLASH", 1});
+CODEC_ENUM(size_type, {"SMALL", 0}, {"LARGE", 1});
+
+typedef struct image {
+    codec_string uri;
+    opt_string title;
+    int32_t width, height, size;
+} image;
+CODEC_STRUCT(image_type, image,
+             CODEC_FIELD(image, uri, 1, CODEC_STRING),
+             CODEC_FIELD(image, title, 2, &opt_string_type),
+             CODEC_FIELD(image, width, 3, CODEC_INT32),
+             CODEC_FIELD(image, height, 4, CODEC_INT32),
+             CODEC_FIELD(image, size, 5, &size_type));
+
+typedef struct media {
+    codec_string uri;
+    opt_string title;
+    int32_t width, height;
+    codec_string format;
+    int64_t duration, size;
+    int32_t bitrate;
+    bool has_bitrate;
+    CODEC_LIST_OF(codec_string) persons;
+    int32_t player;
+    codec_string copyright;
+} media;
+CODEC_STRUCT(media_type, media,
+             CODEC_FIELD(media, uri, 1, CODEC_STRING),
+             CODEC_FIELD(media, title, 2, &opt_string_type),
+             CODEC_FIELD(media, width, 3, CODEC_INT32),
+             CODEC_FIELD(media, height, 4, CODEC_INT32),
+             CODEC_FIELD(media, format, 5, CODEC_STRING),
+             CODEC_FIELD(media, duration, 6, CODEC_INT64),
+             CODEC_FIELD(media, size, 7, CODEC_INT64),
+             CODEC_FIELD(media, bitrate, 8, CODEC_INT32),
+             CODEC_FIELD_EX(media, has_bitrate, "hasBitrate", 9, CODEC_BOOL, 0),
+             CODEC_FIELD(media, persons, 10, &names_type),
+             CODEC_FIELD(media, player, 11, &player_type),
+             CODEC_FIELD(media, copyright, 12, CODEC_STRING));
+
+typedef struct media_content {
+    media media;
+    CODEC_LIST_OF(image) images;
+} media_content;
+CODEC_LIST(images_type, &image_type);
+CODEC_STRUCT(media_content_type, media_content,
+             CODEC_FIELD(media_content, media, 1, &media_type),
+             CODEC_FIELD(media_content, images, 2, &images_type));
+
+static codec_string mc_persons[] = {CODEC_STR("Bill Gates, Jr."), CODEC_STR("Steven Jobs")};
+static image mc_images[] = {
+    {CODEC_STR("http://javaone.com/keynote_huge.jpg"),
+     {true, CODEC_STR("Javaone Keynote\xe1\x88\xb4")}, 32000, 24000, 1},
+    {CODEC_STR("http://javaone.com/keynote_large.jpg"), {false, {NULL, 0}}, 1024, 768, 1},
+    {CODEC_STR("http://javaone.com/keynote_small.jpg"), {false, {NULL, 0}}, 320, 240, 0},
+};
+
+static media_content media_content_value(void)
+{
+    media_content mc = {
+        .media = {.uri = CODEC_STR("http://javaone.com/keynote.ogg"), .width = 641,
+                  .height = 481, .format = CODEC_STR("video/theora\xe1\x88\xb4"),
+                  .duration = 18000001, .size = 58982401, .persons = {mc_persons, 2},
+                  .player = 1, .copyright = CODEC_STR("Copyright (c) 2009, Scooby Dooby Doo")},
+        .images = {mc_images, 3},
+    };
+    return mc;
+}
+
+typedef struct numeric {
+    int32_t f1, f2;
+    int64_t f3, f4;
+    float f5, f6;
+    double f7, f8;
+    int32_t f9, f10;
+    int64_t f11, f12;
+    float f13, f14;
+    double f15, f16;
+} numeric;
+CODEC_STRUCT(numeric_type, numeric,
+             CODEC_FIELD(numeric, f1, 1, CODEC_INT32), CODEC_FIELD(numeric, f2, 2, CODEC_INT32),
+             CODEC_FIELD(numeric, f3, 3, CODEC_INT64), CODEC_FIELD(numeric, f4, 4, CODEC_INT64),
+             CODEC_FIELD(numeric, f5, 5, CODEC_FLOAT), CODEC_FIELD(numeric, f6, 6, CODEC_FLOAT),
+             CODEC_FIELD(numeric, f7, 7, CODEC_DOUBLE), CODEC_FIELD(numeric, f8, 8, CODEC_DOUBLE),
+             CODEC_FIELD(numeric, f9, 9, CODEC_INT32), CODEC_FIELD(numeric, f10, 10, CODEC_INT32),
+             CODEC_FIELD(numeric, f11, 11, CODEC_INT64), CODEC_FIELD(numeric, f12, 12, CODEC_INT64),
+             CODEC_FIELD(numeric, f13, 13, CODEC_FLOAT), CODEC_FIELD(numeric, f14, 14, CODEC_FLOAT),
+             CODEC_FIELD(numeric, f15, 15, CODEC_DOUBLE), CODEC_FIELD(numeric, f16, 16, CODEC_DOUBLE));
+
+static const numeric numeric_value = {10, 2, 3, 34, 400, 5, 50, 5788, 6, 67, 7, 78, 8, 88, 98, 90};
 
 static bool str_eq(codec_string a, codec_string b)
 {
@@ -306,7 +404,7 @@ static void test_protoc(const codec *pc, const codec *oc, codec_buf *ours)
 static const char *const python_script =
     "import math, sys\n"
     "sys.path.insert(0, sys.argv[1])\n"
-    "import person_pb2, order_pb2, kinds_pb2\n"
+    "import person_pb2, order_pb2, kinds_pb2, media_pb2, struct_pb2\n"
     "d = sys.argv[1]\n"
     "class JavaRandom:\n"
     "    def __init__(self, seed): self.s = (seed ^ 0x5DEECE66D) & ((1 << 48) - 1)\n"
@@ -341,18 +439,35 @@ static const char *const python_script =
     "k.counts['k'] = 0; k.counts['z'] = -7\n"
     "k.by_id[5].y = 3; k.by_id[-9].x = 0\n"
     "k.origin.x = 7\n"
+    "mc = media_pb2.MediaContent()\n"
+    "m = mc.media\n"
+    "m.uri = 'http://javaone.com/keynote.ogg'; m.width = 641; m.height = 481\n"
+    "m.format = 'video/theora\\u1234'; m.duration = 18000001; m.size = 58982401\n"
+    "m.bitrate = 0; m.hasBitrate = False; m.persons.extend(['Bill Gates, Jr.', 'Steven Jobs'])\n"
+    "m.player = media_pb2.FLASH; m.copyright = 'Copyright (c) 2009, Scooby Dooby Doo'\n"
+    "mc.images.add(uri='http://javaone.com/keynote_huge.jpg', title='Javaone Keynote\\u1234',\n"
+    "              width=32000, height=24000, size=media_pb2.LARGE)\n"
+    "mc.images.add(uri='http://javaone.com/keynote_large.jpg', width=1024, height=768, size=media_pb2.LARGE)\n"
+    "mc.images.add(uri='http://javaone.com/keynote_small.jpg', width=320, height=240, size=media_pb2.SMALL)\n"
+    "ns = struct_pb2.NumericStruct(f1=10, f2=2, f3=3, f4=34, f5=400, f6=5, f7=50, f8=5788, f9=6,\n"
+    "    f10=67, f11=7, f12=78, f13=8, f14=88, f15=98, f16=90)\n"
     "bad = 0\n"
     "for name, mine, cls in (('person', p, person_pb2.Person), ('order', o, order_pb2.Order),\n"
-    "                        ('kinds', k, kinds_pb2.Kinds)):\n"
+    "                        ('kinds', k, kinds_pb2.Kinds), ('media', mc, media_pb2.MediaContent),\n"
+    "                        ('struct', ns, struct_pb2.NumericStruct)):\n"
     "    open('%s/%s_py.bin' % (d, name), 'wb').write(mine.SerializeToString())\n"
     "    theirs = cls.FromString(open('%s/%s.bin' % (d, name), 'rb').read())\n"
     "    if theirs != mine:\n"
     "        print('python: %s differs:\\n%s\\nvs\\n%s' % (name, theirs, mine)); bad += 1\n"
+    "    if name == 'media' and (theirs.media.HasField('title') or theirs.images[1].HasField('title')\n"
+    "                            or not theirs.images[0].HasField('title')):\n"
+    "        print('python: media title presence differs'); bad += 1\n"
     "    if name == 'kinds' and not theirs.HasField('maybe'):\n"
     "        print('python: optional presence lost'); bad += 1\n"
     "sys.exit(1 if bad else 0)\n";
 
-static void test_python(const codec *pc, const codec *oc, const codec *kc, codec_buf *ours)
+static void test_python(const codec *pc, const codec *oc, const codec *kc, const codec *mcc,
+                        const codec *nc, codec_buf *ours)
 {
     person p = payload_person();
     encode_to(pc, &p, "person.bin", ours);
@@ -367,9 +482,15 @@ static void test_python(const codec *pc, const codec *oc, const codec *kc, codec
     codec_buf kinds_bytes;
     codec_buf_init(&kinds_bytes, NULL);
     encode_to(kc, &k, "kinds.bin", &kinds_bytes);
+    media_content mc = media_content_value();
+    codec_buf media_bytes, struct_bytes;
+    codec_buf_init(&media_bytes, NULL);
+    codec_buf_init(&struct_bytes, NULL);
+    encode_to(mcc, &mc, "media.bin", &media_bytes);
+    encode_to(nc, &numeric_value, "struct.bin", &struct_bytes);
     write_file("check.py", python_script, strlen(python_script));
     CHECK_INT(run("protoc -I " CODEC_TEST_DATA "/protobuf -I /usr/include --python_out=%s "
-                  "person.proto order.proto kinds.proto",
+                  "person.proto order.proto kinds.proto media.proto struct.proto",
                   dir), 0);
     CHECK_INT(run("/usr/bin/python3 %s/check.py %s", dir, dir), 0);
 
@@ -393,6 +514,27 @@ static void test_python(const codec *pc, const codec *oc, const codec *kc, codec
         fprintf(stderr, "kinds: %s\n", err.message);
     CHECK(kinds_equal(&k, &kb));
     free(got);
+    /* MediaContent and the numeric Struct: Python's bytes are ours, and
+     * decode and encode back to them. */
+    const struct {
+        const char *file;
+        const codec *c;
+        codec_buf *mine;
+    } same[] = {{"media_py.bin", mcc, &media_bytes}, {"struct_py.bin", nc, &struct_bytes}};
+    for (size_t i = 0; i < 2; i++) {
+        got = read_back(same[i].file, &n);
+        CHECK_MEM(got, n, same[i].mine->data, same[i].mine->len);
+        _Alignas(16) uint8_t value[sizeof(media_content) + sizeof(numeric)];
+        codec_buf again;
+        codec_buf_init(&again, NULL);
+        CHECK_INT(codec_decode(same[i].c, got, n, value, &arena, &err), 0);
+        CHECK_INT(codec_encode(same[i].c, value, &again, &err), 0);
+        CHECK_MEM(again.data, again.len, same[i].mine->data, same[i].mine->len);
+        codec_buf_free(&again);
+        free(got);
+    }
+    codec_buf_free(&media_bytes);
+    codec_buf_free(&struct_bytes);
     codec_arena_free(&arena);
     codec_buf_free(&person_bytes);
     codec_buf_free(&kinds_bytes);
@@ -410,15 +552,19 @@ int main(void)
     codec *pc = codec_protobuf(&person_type, NULL, &err);
     codec *oc = codec_protobuf(&order_type, NULL, &err);
     codec *kc = codec_protobuf(&kinds_type, NULL, &err);
-    CHECK(pc && oc && kc);
+    codec *mcc = codec_protobuf(&media_content_type, NULL, &err);
+    codec *nc = codec_protobuf(&numeric_type, NULL, &err);
+    CHECK(pc && oc && kc && mcc && nc);
     codec_buf ours;
     codec_buf_init(&ours, NULL);
     test_protoc(pc, oc, &ours);
-    test_python(pc, oc, kc, &ours);
+    test_python(pc, oc, kc, mcc, nc, &ours);
     codec_buf_free(&ours);
     codec_free(pc);
     codec_free(oc);
     codec_free(kc);
+    codec_free(mcc);
+    codec_free(nc);
     if (!check_failures) {
         char cmd[128];
         snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
