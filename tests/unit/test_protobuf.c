@@ -603,6 +603,32 @@ static void test_refused(void)
     codec_free(c);
 }
 
+/* The backend composes with transforms and is listed by the registry. */
+static void test_pipeline(void)
+{
+    codec *c = make("protobuf | hex", &person_type);
+    person p = payload_person();
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    codec_error err = {0};
+    CHECK_INT(codec_encode(c, &p, &out, &err), 0);
+    const char *want = "0a0c416461204c6f76656c616365102418012" "20f616461406578616d706c652e636f6d";
+    CHECK_MEM(out.data, out.len, want, strlen(want));
+    codec_arena a;
+    codec_arena_init(&a, NULL, 0);
+    person back;
+    CHECK_INT(codec_decode(c, out.data, out.len, &back, &a, &err), 0);
+    CHECK(back.age == 36 && str_eq(back.email, "ada@example.com"));
+    bool listed = false;
+    for (size_t i = 0; i < codec_registry_count(); i++)
+        listed |= strcmp(codec_registry_info(i)->name, "protobuf") == 0 &&
+                  codec_registry_info(i)->kind == CODEC_KIND_BACKEND;
+    CHECK(listed);
+    codec_arena_free(&a);
+    codec_buf_free(&out);
+    codec_free(c);
+}
+
 int main(void)
 {
     test_person();
@@ -612,5 +638,6 @@ int main(void)
     test_unknown();
     test_depth();
     test_refused();
+    test_pipeline();
     return check_done("test_protobuf");
 }
