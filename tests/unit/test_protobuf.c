@@ -366,6 +366,9 @@ static void test_scalars(void)
     CHECK_INT(decode_hex(c, "0a0a0880e2cfaa0610051877", &ts, &a, &err), 0);
     CHECK(ts.v.seconds == 1700000000 && ts.v.nanos == 5 && ts.v.offset_minutes == -60);
     CHECK_INT(decode_hex(c, "0a06108094ebdc03", &ts, &a, &err), CODEC_E_INVALID_PAYLOAD); /* 1e9 nanos */
+    CHECK_INT(decode_hex(c, "0a0209000000000000000000", &ts, &a, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(decode_hex(c, "0a0a09000000000000000000", &ts, &a, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK(strstr(err.message, "wire type") != NULL);
     ts.v.nanos = 1000000000;
     CHECK_INT(codec_encode(c, &ts, &out, &err), CODEC_E_INVALID_VALUE);
     codec_free(c);

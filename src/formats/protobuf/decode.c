@@ -298,11 +298,14 @@ static int dec_timestamp(pb_dec *d, codec_timestamp *t, const uint8_t *p, const 
         int rc = get_key(d, &p, end, &tag, &wt);
         if (rc)
             return rc;
-        if (tag > 3 || wt != PB_WT_VARINT) {
+        if (tag > 3) {
             if ((rc = skip_value(d, wt, &p, end, rec)))
                 return rc;
             continue;
         }
+        if (wt != PB_WT_VARINT)
+            return fail(d, CODEC_D_CORRUPT, rec, "timestamp field %u has wire type %u, not varint",
+                        tag, wt);
         const uint8_t *at = p;
         if (!(p = get_varint(p, end, &x)))
             return varint_error(d, at, end);
