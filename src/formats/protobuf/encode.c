@@ -81,23 +81,29 @@ static inline uint8_t *put_number(uint8_t *p, const pb_val *v, uint64_t x)
     }
 }
 
-/* Writes the length of everything after the one-byte placeholder at `at`. */
-static uint8_t *close_len(pb_enc *e, uint8_t *p, size_t at)
+/* A body of 128 bytes or more: moves it up to fit its longer length. */
+__attribute__((noinline)) static uint8_t *close_long(pb_enc *e, uint8_t *p, size_t at,
+                                                     size_t len)
 {
-    uint8_t *data = e->buf->data;
-    size_t len = (size_t)(p - data) - at - 1;
-    if (__builtin_expect(len < 0x80, 1)) {
-        data[at] = (uint8_t)len;
-        return p;
-    }
     if (len > INT32_MAX)
         return bad_value(e, "a message over 2 GiB cannot be written");
     size_t n = pb_varint_size(len);
     NEED(n - 1);
-    data = e->buf->data;
+    uint8_t *data = e->buf->data;
     memmove(data + at + n, data + at + 1, len);
     pb_put_varint(data + at, len);
     return p + n - 1;
+}
+
+/* Writes the length of everything after the one-byte placeholder at `at`. */
+static inline uint8_t *close_len(pb_enc *e, uint8_t *p, size_t at)
+{
+    size_t len = (size_t)(p - e->buf->data) - at - 1;
+    if (__builtin_expect(len < 0x80, 1)) {
+        e->buf->data[at] = (uint8_t)len;
+        return p;
+    }
+    return close_long(e, p, at, len);
 }
 
 static bool timestamp_ok(const codec_timestamp *t)
