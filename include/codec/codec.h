@@ -17,5 +17,6 @@
 #include "zstd_dict.h"
 #include "types.h"
 #include "json.h"
+#include "protobuf.h"
 
 #endif

@@ -136,7 +136,21 @@ typedef enum codec_type_kind {
 /** Field flags. */
 enum codec_field_flag {
     /** Decoding fails when the field is missing, whatever the backend options. */
-    CODEC_FIELD_REQUIRED = 1u << 0
+    CODEC_FIELD_REQUIRED = 1u << 0,
+    /** Binary formats: write this integer (or the integers of this list, or
+     * the values of this map) zigzag-encoded, protobuf `sint32`/`sint64`.
+     * Signed kinds only. Text formats ignore it. */
+    CODEC_FIELD_ZIGZAG = 1u << 1,
+    /** Binary formats: write this integer in fixed width, protobuf
+     * `fixed32`/`fixed64` (unsigned) or `sfixed32`/`sfixed64` (signed).
+     * Text formats ignore it. Floats and doubles are always fixed. */
+    CODEC_FIELD_FIXED = 1u << 2,
+    /** A codec_bytes member that is not a wire field: the protobuf backend
+     * keeps the raw records of fields it does not know there on decode and
+     * writes them back after the known fields on encode, so they survive a
+     * decode-encode round trip. Its tag must still be unique. At most one
+     * per struct. Backends without unknown-field retention skip it. */
+    CODEC_FIELD_UNKNOWN_BYTES = 1u << 3
 };
 
 /** One field of a struct. Use CODEC_FIELD()/CODEC_FIELD_EX() to fill it. */

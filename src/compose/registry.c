@@ -27,6 +27,7 @@ CODEC_STAGE_CTOR(brotli);
 CODEC_STAGE_CTOR(redisson_lz4);
 CODEC_STAGE_CTOR(redisson_zstd);
 CODEC_STAGE_CTOR(json);
+CODEC_STAGE_CTOR(protobuf);
 
 static const codec_registry_row rows[] = {
     /* backends */
@@ -35,6 +36,10 @@ static const codec_registry_row rows[] = {
       "duplicates=reject|allow, max-depth=N (128), max-size=SIZE (64m), "
       "max-string=SIZE (16m), max-elements=N (16m)",
       "JSON (RFC 8259), strict; typed or schemaless"}, codec_stage_ctor_json},
+    {{"protobuf", CODEC_KIND_BACKEND,
+      "unknown=keep|skip|reject (default keep; may be positional), max-depth=N (100), "
+      "max-size=SIZE (64m), max-elements=N (16m)",
+      "Protocol Buffers (proto3 wire format); typed structs only"}, codec_stage_ctor_protobuf},
     /* compression (docs/formats/compression.md) */
     {{"gzip", CODEC_KIND_COMPRESSION, "LEVEL (1..9, default 6), max=SIZE (default 64m), gate=SIZE",
       "gzip member (RFC 1952); decode takes concatenated members"}, codec_stage_ctor_gzip},

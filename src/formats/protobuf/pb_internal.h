@@ -1,0 +1,174 @@
+/* pb_internal.h — the protobuf backend's precomputed tables ("plans") and
+ * what the encoder, decoder and stage share.
+ *
+ * A plan is built once per codec (plan.c) from the descriptor: one pb_msg
+ * per struct type reached, holding for each field its key bytes, wire type,
+ * how its C value is laid out and a dense tag -> field table for decoding.
+ * Encoding and decoding then never look at codec_field flags or kinds. */
+#ifndef CODEC_PB_INTERNAL_H
+#define CODEC_PB_INTERNAL_H
+
+#include "codec/protobuf.h"
+#include "compose/stage_internal.h"
+
+#include <string.h>
+
+#define PB_STAGE "protobuf"
+
+/* Wire types. */
+enum { PB_WT_VARINT = 0, PB_WT_I64 = 1, PB_WT_LEN = 2, PB_WT_SGROUP = 3, PB_WT_EGROUP = 4,
+       PB_WT_I32 = 5 };
+
+/* How one value is written (the kinds collapse onto these). */
+typedef enum pb_op {
+    PB_OP_BOOL,       /* varint 0/1 */
+    PB_OP_VARINT,     /* int*, uint*, enum, date: signed ones sign-extend to 64 bits */
+    PB_OP_ZIGZAG,     /* sint32/sint64 */
+    PB_OP_FIXED32,    /* fixed32, sfixed32, float (the bits) */
+    PB_OP_FIXED64,    /* fixed64, sfixed64, double (the bits) */
+    PB_OP_STRING,     /* UTF-8 checked */
+    PB_OP_BYTES,
+    PB_OP_DECIMAL,    /* the decimal text as a string, grammar checked */
+    PB_OP_UUID,       /* 16 bytes */
+    PB_OP_MESSAGE,    /* nested struct */
+    PB_OP_TIMESTAMP,  /* {int64 seconds = 1; int32 nanos = 2; sint32 offset_minutes = 3} */
+    PB_OP_XMAP        /* converted to its wire type first */
+} pb_op;
+
+typedef struct pb_msg pb_msg;
+
+/* One value: its op, wire type and C layout. */
+typedef struct pb_val {
+    uint8_t op;              /* pb_op */
+    uint8_t wire;            /* wire type of one value */
+    uint8_t csize;           /* C bytes of integer and float values */
+    bool is_signed;          /* integers: range checks and sign extension */
+    const pb_msg *msg;       /* PB_OP_MESSAGE */
+    const codec_type *type;  /* the descriptor (names, xmap) */
+    const struct pb_val *xwire;  /* PB_OP_XMAP: how the wire value is written */
+} pb_val;
+
+/* How a field holds its value(s). */
+typedef enum pb_mode {
+    PB_SINGLE,        /* implicit presence: left out when default */
+    PB_OPTIONAL,      /* CODEC_OPTIONAL_OF: written when has */
+    PB_PACKED,        /* list of scalars: one packed record */
+    PB_REPEATED,      /* list of length-delimited values: one record each */
+    PB_MAP,           /* repeated {key = 1, value = 2} entries */
+    PB_UNKNOWN        /* the CODEC_FIELD_UNKNOWN_BYTES sink, not on the wire */
+} pb_mode;
+
+typedef struct pb_field {
+    uint8_t key[8];          /* the record key's varint bytes (copied 8 at a time) */
+    uint8_t key_len;
+    uint8_t mode;            /* pb_mode */
+    bool required;           /* CODEC_FIELD_REQUIRED */
+    uint32_t tag;
+    uint32_t rep_slot;       /* PACKED/REPEATED/MAP: index into the decoder's caps */
+    size_t offset;           /* of the member in its struct */
+    size_t value_offset;     /* OPTIONAL: of `value` in the optional */
+    size_t elem_size;        /* list item / map value C size */
+    size_t key_size;         /* map key C size */
+    pb_val val;              /* the value, list item or map value */
+    pb_val mkey;             /* map key */
+    const char *name;
+} pb_field;
+
+struct pb_msg {
+    const codec_type *type;
+    pb_field *fields;        /* declaration order (the encode order) */
+    size_t count;
+    const pb_field *unknown; /* the PB_UNKNOWN field, or NULL */
+    uint32_t nrep;           /* PACKED/REPEATED/MAP fields */
+    bool has_required;
+    uint32_t dense_max;      /* tags 1..dense_max use `dense` */
+    uint16_t *dense;         /* tag -> field index + 1 (0 = unknown) */
+    uint64_t *sparse;        /* tags above dense_max: tag << 32 | index, sorted */
+    size_t sparse_count;
+};
+
+/* A stage's state: options and the plan, with every block it allocated. */
+typedef struct pb_state {
+    codec_protobuf_options o;
+    const pb_msg *root;
+    struct pb_block *blocks;  /* everything the plan owns */
+} pb_state;
+
+/* plan.c */
+int pb_plan_build(pb_state *st, const codec_type *t, codec_error *err);
+void pb_plan_free(pb_state *st);
+const pb_field *pb_field_sparse(const pb_msg *m, uint32_t tag);
+
+/* The field with number `tag`, or NULL. */
+static inline const pb_field *pb_field_by_tag(const pb_msg *m, uint32_t tag)
+{
+    if (tag <= m->dense_max) {
+        uint16_t i = m->dense[tag];
+        return i ? &m->fields[i - 1] : NULL;
+    }
+    return pb_field_sparse(m, tag);
+}
+
+/* encode.c / decode.c */
+int pb_encode(const pb_state *st, const void *value, codec_buf *out, codec_error *err);
+int pb_decode(const pb_state *st, const uint8_t *in, size_t n, void *value, codec_arena *arena,
+              codec_error *err);
+
+/* text.c: 0 when s[0..n) is valid UTF-8 / a JSON-grammar decimal number. */
+int pb_utf8_check(const uint8_t *s, size_t n);
+int pb_decimal_check(const char *s, size_t n);
+
+/* Bytes a varint of v takes (1..10). */
+static inline size_t pb_varint_size(uint64_t v)
+{
+    /* 64 - clz(v|1) bits, 7 per byte: (bits * 9 + 64) / 64 is ceil(bits / 7). */
+    unsigned bits = 64u - (unsigned)__builtin_clzll(v | 1);
+    return (bits * 9 + 64) / 64;
+}
+
+/* Writes v at p (room for 10 bytes); returns the end. */
+static inline uint8_t *pb_put_varint(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+static inline uint64_t pb_zigzag(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static inline int64_t pb_unzigzag(uint64_t v)
+{
+    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* Copies n bytes and returns their high bits ORed (0 for ASCII), so the
+ * UTF-8 check costs nothing for ASCII text. dst and src must not overlap. */
+static inline uint64_t pb_copy_ascii(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    uint64_t acc = 0, w;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, src + i, 8);
+        memcpy(dst + i, &w, 8);
+        acc |= w;
+    }
+    if (i < n && n >= 8) {
+        memcpy(&w, src + n - 8, 8);
+        memcpy(dst + n - 8, &w, 8);
+        acc |= w;
+    } else {
+        for (; i < n; i++) {
+            dst[i] = src[i];
+            acc |= src[i];
+        }
+    }
+    return acc & 0x8080808080808080ull;
+}
+
+#endif
