@@ -515,15 +515,15 @@ CODEC_STRUCT(keeper_type, keeper, CODEC_FIELD(keeper, a, 1, CODEC_INT32),
                             CODEC_FIELD_UNKNOWN_BYTES),
              CODEC_FIELD(keeper, b, 3, CODEC_STRING));
 
-typedef struct node node;
-struct node {
+typedef struct pb_node pb_node;
+struct pb_node {
     int32_t v;
-    CODEC_LIST_OF(node) kids;
+    CODEC_LIST_OF(pb_node) kids;
 };
-static const codec_type node_type;
-CODEC_LIST(kids_type, &node_type);
-CODEC_STRUCT(node_type, node, CODEC_FIELD(node, v, 1, CODEC_INT32),
-             CODEC_FIELD(node, kids, 2, &kids_type));
+static const codec_type pb_node_type;
+CODEC_LIST(pb_kids_type, &pb_node_type);
+CODEC_STRUCT(pb_node_type, pb_node, CODEC_FIELD(pb_node, v, 1, CODEC_INT32),
+             CODEC_FIELD(pb_node, kids, 2, &pb_kids_type));
 
 static void test_unknown(void)
 {
@@ -563,11 +563,11 @@ static void test_unknown(void)
 
 static void test_depth(void)
 {
-    codec *c = make("protobuf:max-depth=3", &node_type);
+    codec *c = make("protobuf:max-depth=3", &pb_node_type);
     codec_arena a;
     codec_arena_init(&a, NULL, 0);
     codec_error err;
-    node n;
+    pb_node n;
     CHECK_INT(decode_hex(c, "1206120412020800", &n, &a, &err), 0);
     CHECK_INT(decode_hex(c, "12081206120412020800", &n, &a, &err), CODEC_E_INVALID_PAYLOAD);
     CHECK_INT(err.detail, CODEC_D_LIMIT);
