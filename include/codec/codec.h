@@ -10,6 +10,7 @@
 #include "core.h"
 #include "compose.h"
 #include "types.h"
+#include "fory.h"
 #include "json.h"
 
 #endif

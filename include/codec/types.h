@@ -136,7 +136,21 @@ typedef enum codec_type_kind {
 /** Field flags. */
 enum codec_field_flag {
     /** Decoding fails when the field is missing, whatever the backend options. */
-    CODEC_FIELD_REQUIRED = 1u << 0
+    CODEC_FIELD_REQUIRED = 1u << 0,
+    /** Binary backends with a choice (Fory): write this INT32/INT64/UINT32/
+     * UINT64 field with a fixed width instead of the default varint. */
+    CODEC_FIELD_FIXED = 1u << 1,
+    /** Fory: write this INT64/UINT64 field in the tagged ("hybrid") form,
+     * 4 bytes for small values, 9 otherwise. */
+    CODEC_FIELD_TAGGED = 1u << 2
+};
+
+/** Type flags (codec_type.flags). */
+enum codec_type_flag {
+    /** A LIST of a fixed-width scalar that binary backends with a choice
+     * (Fory) write as a packed primitive array rather than a list. The C
+     * layout is the same as a list; declare it with CODEC_ARRAY(). */
+    CODEC_TYPE_ARRAY = 1u << 0
 };
 
 /** One field of a struct. Use CODEC_FIELD()/CODEC_FIELD_EX() to fill it. */
@@ -195,6 +209,7 @@ struct codec_type {
     size_t value_offset;                  /* OPTIONAL: offset of `value` */
     const codec_xmap *xmap;               /* XMAP */
     codec_type_cache *cache;              /* STRUCT: lookup index */
+    uint32_t flags;                       /* codec_type_flag bits */
 };
 
 /** The built-in scalar and leaf types. */
@@ -260,6 +275,14 @@ CODEC_API extern const codec_type codec_type_bool, codec_type_int8, codec_type_i
     static const codec_type ident = {.kind = CODEC_T_LIST, .name = #ident,       \
                                      .size = sizeof(codec_list),                 \
                                      .align = alignof(codec_list), .elem = (elem_ptr)}
+
+/** A list of `elem` that Fory writes as a primitive array (INT32_ARRAY...);
+ * other backends treat it as a list. Same C layout as CODEC_LIST. */
+#define CODEC_ARRAY(ident, elem_ptr)                                             \
+    static const codec_type ident = {.kind = CODEC_T_LIST, .name = #ident,       \
+                                     .size = sizeof(codec_list),                 \
+                                     .align = alignof(codec_list), .elem = (elem_ptr), \
+                                     .flags = CODEC_TYPE_ARRAY}
 
 /** A map from `key` to `value` (C layout CODEC_MAP_OF(K, V)). */
 #define CODEC_MAP(ident, key_ptr, value_ptr)                                     \

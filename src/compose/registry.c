@@ -10,6 +10,7 @@
                                 codec_error *err)
 
 CODEC_STAGE_CTOR(hex);
+CODEC_STAGE_CTOR(fory);
 CODEC_STAGE_CTOR(json);
 
 static const codec_registry_row rows[] = {
@@ -19,6 +20,11 @@ static const codec_registry_row rows[] = {
       "duplicates=reject|allow, max-depth=N (128), max-size=SIZE (64m), "
       "max-string=SIZE (16m), max-elements=N (16m)",
       "JSON (RFC 8259), strict; typed or schemaless"}, codec_stage_ctor_json},
+    {{"fory", CODEC_KIND_BACKEND,
+      "consistent|compatible (default consistent), ref=off|on, hash=off|on, "
+      "max-depth=N (64), max-elements=N (16m)",
+      "Apache Fory xlang binary; structs get ids 100.. in declaration order"},
+     codec_stage_ctor_fory},
     /* text encodings */
     {{"hex", CODEC_KIND_TEXT, "lower|upper (default lower)",
       "base16; decode accepts both cases"}, codec_stage_ctor_hex},
