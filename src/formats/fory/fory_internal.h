@@ -49,6 +49,7 @@ enum fory_tid {
 #define FORY_VAL_DECL 0x20
 
 typedef struct fory_node fory_node;
+typedef struct fory_in fory_in;
 typedef struct fory_struct fory_struct;
 
 /* How one value is written: a node per use of a type (field flags can change
@@ -110,6 +111,10 @@ fory_struct *fory_plan_struct_by_id(const fory_plan *p, uint32_t id);
 size_t fory_metastring_encode(const char *s, size_t n, uint8_t *out, int *encoding);
 int fory_metastring_decode(const uint8_t *in, size_t n, int encoding, char *out, size_t cap,
                            size_t *out_len);
+
+/* string.c: reads a string (any of the three encodings) into the arena as
+ * UTF-8; fails on invalid UTF-8 or a length past the input. */
+int fory_read_string(fory_in *in, codec_arena *arena, codec_string *out, codec_error *err);
 
 /* typedef.c */
 int fory_typedef_build(fory_plan *p, fory_struct *st, codec_error *err);
@@ -196,9 +201,9 @@ static inline uint64_t fory_zigzag64(int64_t v)
  * Input cursor: every read is bounded; failures record the offset.
  * ------------------------------------------------------------------------ */
 
-typedef struct fory_in {
+struct fory_in {
     const uint8_t *base, *p, *end;
-} fory_in;
+};
 
 static inline size_t fory_left(const fory_in *in)
 {

@@ -257,6 +257,13 @@ int fory_plan_build(fory_plan *p, const codec_fory_registry *r, const codec_type
     if (root->kind == CODEC_T_VALUE)
         return CODEC_OK;
     int rc = node_for(&b, root, 0, &p->root);
+    /* Registered structs the root does not reach are still known, so that
+     * compatible mode can skip fields of those types. */
+    for (size_t i = 0; r && !rc && i < r->count; i++) {
+        fory_struct *st;
+        if (r->items[i].t->kind == CODEC_T_STRUCT)
+            rc = struct_for(&b, r->items[i].t, &st);
+    }
     if (rc == CODEC_E_NOMEM)
         FORY_NOMEM(err);
     return rc;

@@ -12,7 +12,8 @@ static int fory_encode_stage(const codec_stage *s, const void *value, codec_buf 
                              codec_error *err)
 {
     size_t base = out->len;
-    int rc = fory_encode(s->state, value, out, err);
+    const fory_plan *p = s->state;
+    int rc = p->root ? fory_encode(p, value, out, err) : fory_encode_value(p, value, out, err);
     if (rc)
         out->len = base;
     return rc;
@@ -21,7 +22,10 @@ static int fory_encode_stage(const codec_stage *s, const void *value, codec_buf 
 static int fory_decode_stage(const codec_stage *s, const uint8_t *src, size_t n, void *value_out,
                              codec_arena *arena, codec_error *err)
 {
-    return fory_decode(s->state, src, n, value_out, arena, err);
+    const fory_plan *p = s->state;
+    if (!p->root)
+        return fory_decode_value(p, src, n, value_out, arena, err);
+    return fory_decode(p, src, n, value_out, arena, err);
 }
 
 static void fory_destroy(codec_stage *s)
@@ -43,9 +47,6 @@ static int make_stage(codec_stage *s, const codec_fory_registry *r, const codec_
     int rc = codec_type_check(t, err);
     if (rc)
         return rc;
-    if (t->kind == CODEC_T_VALUE)
-        return codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, "fory", CODEC_NO_OFFSET,
-                               "schemaless values are not supported by the fory backend yet");
     const codec_allocator *a = codec_default_allocator();
     fory_plan *p = a->alloc(a->ctx, sizeof *p);
     if (!p)
