@@ -22,7 +22,7 @@ typedef struct rfield {
 typedef struct rdef {
     const fory_struct *st;          /* the local struct with that user id */
     size_t count;
-    rfield *fields;
+    rfield *fields;                 /* NULL: the TypeDef is this side's own */
 } rdef;
 
 typedef struct dec {
@@ -174,6 +174,21 @@ static int read_typedef(dec *d, rdef **out)
     if (size > fory_left(&d->in))
         return FORY_FAIL(d->err, CODEC_D_TRUNCATED, at, "TypeDef of %zu bytes past the end", size);
     const uint8_t *end = d->in.p + size;
+    /* The common case: the writer's definition is byte for byte ours (the
+     * hash header aside), so the fields are read in local order. */
+    for (size_t i = 0; i < d->p->nstructs; i++) {
+        const fory_struct *own = d->p->structs[i];
+        size_t body = own->type_def_len - own->type_def_body;
+        if (body == size && memcmp(own->type_def + own->type_def_body, d->in.p, size) == 0) {
+            rdef *def = alloc0(d, sizeof *def);
+            if (!def)
+                return FORY_NOMEM(d->err);
+            def->st = own;
+            d->in.p = end;
+            *out = def;
+            return CODEC_OK;
+        }
+    }
     fory_in saved = d->in;
     d->in.end = end;   /* the TypeDef's own bytes bound everything in it */
     uint8_t mh = 0;
@@ -318,8 +333,8 @@ static int dec_fields(dec *d, const fory_struct *st, const rdef *def, uint8_t *v
     int rc = enter(d);
     if (rc)
         return rc;
-    if (!def) {
-        if (d->p->o.schema_hash) {
+    if (!def || !def->fields) {
+        if (!def && d->p->o.schema_hash) {
             uint64_t version;
             size_t at = fory_off(&d->in);
             if (fory_get_le(&d->in, 4, &version))
@@ -723,6 +738,10 @@ static int skip_body(dec *d, uint8_t tid, const rtype *t)
         rdef *def;
         if ((rc = dec_struct_info(d, NULL, &def)))
             return rc;
+        if (!def->fields) {   /* our own definition: read it into scratch */
+            void *scratch = alloc0(d, def->st->t->size);
+            return scratch ? dec_fields(d, def->st, def, scratch) : FORY_NOMEM(d->err);
+        }
         if ((rc = enter(d)))
             return rc;
         for (size_t i = 0; i < def->count; i++)

@@ -79,6 +79,7 @@ struct fory_struct {
     fory_field *order;          /* fields in Fory wire order */
     uint8_t *type_def;          /* compatible mode: the TypeDef bytes */
     size_t type_def_len;
+    size_t type_def_body;       /* where the body starts (after the size header) */
     uint32_t version;           /* schema hash (struct version) */
 };
 

@@ -149,6 +149,7 @@ int fory_typedef_build(fory_plan *p, fory_struct *st, codec_error *err)
             if (body.len >= 0xfff)
                 fory_put_varu32(&out, (uint32_t)(body.len - 0xfff));
             memcpy(out.data + out.len, body.data, body.len);
+            st->type_def_body = out.len;
             st->type_def_len = out.len + body.len;
         }
     }
