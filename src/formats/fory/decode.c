@@ -347,7 +347,11 @@ static int dec_fields(dec *d, const fory_struct *st, const rdef *def, uint8_t *v
         }
         for (size_t i = 0; i < st->count; i++) {
             const fory_field *f = &st->order[i];
-            if ((rc = dec_value(d, f->node, v + f->f->offset, true)))
+            rc = f->node->tid == FT_STRING && !f->node->nullable
+                     ? fory_read_string(&d->in, d->arena, (codec_string *)(v + f->f->offset),
+                                        d->err)
+                     : dec_value(d, f->node, v + f->f->offset, true);
+            if (rc)
                 return rc;
         }
     } else {

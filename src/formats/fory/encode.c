@@ -45,6 +45,57 @@ static int enc_struct_info(enc *e, const fory_struct *st)
     return CODEC_OK;
 }
 
+/* Writes a primitive; the caller has reserved its room. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void put_scalar(codec_buf *o, uint8_t tid, const void *v)
+{
+    switch (tid) {
+    case FT_BOOL: fory_put_u8(o, *(const bool *)v ? 1 : 0); break;
+    case FT_INT8: case FT_UINT8: fory_put_u8(o, *(const uint8_t *)v); break;
+    case FT_INT16: case FT_UINT16: fory_put_le(o, *(const uint16_t *)v, 2); break;
+    case FT_INT32: case FT_UINT32: fory_put_le(o, *(const uint32_t *)v, 4); break;
+    case FT_INT64: case FT_UINT64: fory_put_le(o, *(const uint64_t *)v, 8); break;
+    case FT_VARINT32: fory_put_varu32(o, fory_zigzag32(*(const int32_t *)v)); break;
+    case FT_VAR_UINT32: fory_put_varu32(o, *(const uint32_t *)v); break;
+    case FT_VARINT64: fory_put_varu64(o, fory_zigzag64(*(const int64_t *)v)); break;
+    case FT_VAR_UINT64: fory_put_varu64(o, *(const uint64_t *)v); break;
+    case FT_TAGGED_INT64: {
+        int64_t x = *(const int64_t *)v;
+        if (x >= -(INT64_C(1) << 30) && x < (INT64_C(1) << 30)) {
+            fory_put_le(o, (uint32_t)((uint64_t)x << 1), 4);
+        } else {
+            fory_put_u8(o, 1);
+            fory_put_le(o, (uint64_t)x, 8);
+        }
+        break;
+    }
+    case FT_TAGGED_UINT64: {
+        uint64_t x = *(const uint64_t *)v;
+        if (x <= INT32_MAX) {
+            fory_put_le(o, (uint32_t)(x << 1), 4);
+        } else {
+            fory_put_u8(o, 1);
+            fory_put_le(o, x, 8);
+        }
+        break;
+    }
+    case FT_FLOAT32: {
+        uint32_t bits;
+        memcpy(&bits, v, 4);
+        fory_put_le(o, bits, 4);
+        break;
+    }
+    default: {
+        uint64_t bits;
+        memcpy(&bits, v, 8);
+        fory_put_le(o, bits, 8);
+        break;
+    }
+    }
+}
+
 static int enc_fields(enc *e, const fory_struct *st, const uint8_t *v)
 {
     if (e->p->o.schema_hash && e->p->o.mode == CODEC_FORY_CONSISTENT) {
@@ -52,8 +103,46 @@ static int enc_fields(enc *e, const fory_struct *st, const uint8_t *v)
             return nomem(e);
         fory_put_le(e->out, st->version, 4);
     }
-    for (size_t i = 0; i < st->count; i++) {
+    if (fory_reserve(e->out, st->prim_max))
+        return nomem(e);
+    for (size_t i = 0; i < st->nprim; i++) {
         const fory_field *f = &st->order[i];
+        const uint8_t *fv = v + f->f->offset;
+        if (f->node->nullable) {
+            if (!*(const bool *)fv) {
+                fory_put_u8(e->out, FORY_NULL);
+                continue;
+            }
+            fory_put_u8(e->out, FORY_NOT_NULL);
+            fv += f->node->value_offset;
+        }
+        put_scalar(e->out, f->node->tid, fv);
+    }
+    for (size_t i = st->nprim; i < st->count; i++) {
+        const fory_field *f = &st->order[i];
+        const fory_node *n = f->node;
+        const uint8_t *fv = v + f->f->offset;
+        if (n->tid == FT_STRING) {
+            /* Strings dominate most structs: written here, not dispatched. */
+            if (n->nullable) {
+                if (fory_reserve(e->out, 1))
+                    return nomem(e);
+                if (!*(const bool *)fv) {
+                    fory_put_u8(e->out, FORY_NULL);
+                    continue;
+                }
+                fory_put_u8(e->out, FORY_NOT_NULL);
+                fv += n->value_offset;
+            }
+            const codec_string *str = (const codec_string *)fv;
+            if (fory_reserve(e->out, str->len + 10))
+                return nomem(e);
+            fory_put_varu64(e->out, (uint64_t)str->len << 2 | 2);
+            if (str->len)
+                memcpy(e->out->data + e->out->len, str->ptr, str->len);
+            e->out->len += str->len;
+            continue;
+        }
         int rc = enc_value(e, f->node, v + f->f->offset, true);
         if (rc)
             return rc;
@@ -153,6 +242,13 @@ static int enc_map(enc *e, const fory_node *n, const codec_map *m, bool declared
 
 static int enc_enum(enc *e, const codec_type *t, int32_t number)
 {
+    /* Most enums number their values 0, 1, ... in order: no search. */
+    if (number >= 0 && (size_t)number < t->count && t->values[number].number == number) {
+        if (fory_reserve(e->out, 5))
+            return nomem(e);
+        fory_put_varu32(e->out, (uint32_t)number);
+        return CODEC_OK;
+    }
     for (size_t i = 0; i < t->count; i++)
         if (t->values[i].number == number) {
             if (fory_reserve(e->out, 5))
@@ -202,50 +298,7 @@ static int enc_scalar(enc *e, uint8_t tid, const void *v)
 {
     if (fory_reserve(e->out, 10))
         return nomem(e);
-    codec_buf *o = e->out;
-    switch (tid) {
-    case FT_BOOL: fory_put_u8(o, *(const bool *)v ? 1 : 0); break;
-    case FT_INT8: case FT_UINT8: fory_put_u8(o, *(const uint8_t *)v); break;
-    case FT_INT16: case FT_UINT16: fory_put_le(o, *(const uint16_t *)v, 2); break;
-    case FT_INT32: case FT_UINT32: fory_put_le(o, *(const uint32_t *)v, 4); break;
-    case FT_INT64: case FT_UINT64: fory_put_le(o, *(const uint64_t *)v, 8); break;
-    case FT_VARINT32: fory_put_varu32(o, fory_zigzag32(*(const int32_t *)v)); break;
-    case FT_VAR_UINT32: fory_put_varu32(o, *(const uint32_t *)v); break;
-    case FT_VARINT64: fory_put_varu64(o, fory_zigzag64(*(const int64_t *)v)); break;
-    case FT_VAR_UINT64: fory_put_varu64(o, *(const uint64_t *)v); break;
-    case FT_TAGGED_INT64: {
-        int64_t x = *(const int64_t *)v;
-        if (x >= -(INT64_C(1) << 30) && x < (INT64_C(1) << 30)) {
-            fory_put_le(o, (uint32_t)((uint64_t)x << 1), 4);
-        } else {
-            fory_put_u8(o, 1);
-            fory_put_le(o, (uint64_t)x, 8);
-        }
-        break;
-    }
-    case FT_TAGGED_UINT64: {
-        uint64_t x = *(const uint64_t *)v;
-        if (x <= INT32_MAX) {
-            fory_put_le(o, (uint32_t)(x << 1), 4);
-        } else {
-            fory_put_u8(o, 1);
-            fory_put_le(o, x, 8);
-        }
-        break;
-    }
-    case FT_FLOAT32: {
-        uint32_t bits;
-        memcpy(&bits, v, 4);
-        fory_put_le(o, bits, 4);
-        break;
-    }
-    default: {
-        uint64_t bits;
-        memcpy(&bits, v, 8);
-        fory_put_le(o, bits, 8);
-        break;
-    }
-    }
+    put_scalar(e->out, tid, v);
     return CODEC_OK;
 }
 

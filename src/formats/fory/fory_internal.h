@@ -77,6 +77,8 @@ struct fory_struct {
     uint32_t index;             /* position in the plan's struct table */
     size_t count;
     fory_field *order;          /* fields in Fory wire order */
+    size_t nprim;               /* the leading primitive fields (groups 1 and 2) */
+    size_t prim_max;            /* the most bytes those can take */
     uint8_t *type_def;          /* compatible mode: the TypeDef bytes */
     size_t type_def_len;
     size_t type_def_body;       /* where the body starts (after the size header) */

@@ -198,6 +198,12 @@ static int struct_for(builder *b, const codec_type *t, fory_struct **out)
             return rc;
     }
     qsort(st->order, st->count, sizeof *st->order, compare_fields);
+    /* Primitives sort first; the encoder reserves their room in one go. */
+    while (st->nprim < st->count && field_group(&st->order[st->nprim]) < 2) {
+        uint8_t tid = st->order[st->nprim].node->tid;
+        st->prim_max += (is_compressed(tid) ? 9 : (size_t)primitive_size(tid)) + 1;
+        st->nprim++;
+    }
     st->version = fory_struct_version(st);
     if (b->p->o.mode == CODEC_FORY_COMPATIBLE)
         return fory_typedef_build(b->p, st, b->err);

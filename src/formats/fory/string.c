@@ -60,6 +60,22 @@ static size_t put_utf8(uint8_t *o, uint32_t cp)
 int fory_read_string(fory_in *in, codec_arena *arena, codec_string *out, codec_error *err)
 {
     size_t at = fory_off(in);
+    /* Short UTF-8 strings (a one-byte header) are the common case. */
+    if (in->p != in->end && (*in->p & 0x83) == 2) {
+        size_t len = *in->p >> 2;
+        if (len < fory_left(in)) {
+            const uint8_t *s = in->p + 1;
+            if (!utf8_valid(s, len))
+                return FORY_FAIL(err, CODEC_D_CORRUPT, at, "string is not valid UTF-8");
+            char *o = codec_arena_alloc(arena, len ? len : 1, 1);
+            if (!o)
+                return FORY_NOMEM(err);
+            memcpy(o, s, len);
+            in->p = s + len;
+            *out = (codec_string){o, len};
+            return CODEC_OK;
+        }
+    }
     uint64_t h;
     int r = fory_get_varu64(in, &h);
     if (r)
