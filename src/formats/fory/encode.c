@@ -18,6 +18,18 @@ static int nomem(enc *e)
     return FORY_NOMEM(e->err);
 }
 
+/* A UTF-8 string: header (byte length << 2 | 2) then the bytes. */
+static inline int put_string(enc *e, const codec_string *str)
+{
+    if (fory_reserve(e->out, str->len + 10))
+        return nomem(e);
+    fory_put_varu64(e->out, (uint64_t)str->len << 2 | 2);
+    if (str->len)
+        memcpy(e->out->data + e->out->len, str->ptr, str->len);
+    e->out->len += str->len;
+    return CODEC_OK;
+}
+
 /* Type info of a struct: consistent = STRUCT + user id; compatible =
  * COMPATIBLE_STRUCT + marker (index << 1, | 1 when already written) and,
  * the first time, the TypeDef. */
@@ -134,13 +146,9 @@ static int enc_fields(enc *e, const fory_struct *st, const uint8_t *v)
                 fory_put_u8(e->out, FORY_NOT_NULL);
                 fv += n->value_offset;
             }
-            const codec_string *str = (const codec_string *)fv;
-            if (fory_reserve(e->out, str->len + 10))
-                return nomem(e);
-            fory_put_varu64(e->out, (uint64_t)str->len << 2 | 2);
-            if (str->len)
-                memcpy(e->out->data + e->out->len, str->ptr, str->len);
-            e->out->len += str->len;
+            int rc = put_string(e, (const codec_string *)fv);
+            if (rc)
+                return rc;
             continue;
         }
         int rc = enc_value(e, f->node, v + f->f->offset, true);
@@ -198,8 +206,15 @@ static int enc_list(enc *e, const fory_node *n, const codec_list *l, bool declar
     fory_put_u8(e->out, header);
     if (!declared && (rc = enc_type_info(e, el)))
         return rc;
-    size_t esz = el->nullable ? n->t->elem->size : el->t->size;
+    size_t esz = n->t->elem->size;
     const uint8_t *item = l->items;
+    if (el->tid == FT_STRING && !el->nullable) {
+        const codec_string *strs = l->items;
+        for (size_t i = 0; i < l->count; i++)
+            if ((rc = put_string(e, &strs[i])))
+                return rc;
+        return CODEC_OK;
+    }
     for (size_t i = 0; i < l->count; i++, item += esz)
         if ((rc = enc_value(e, el, item, true)))
             return rc;
@@ -261,14 +276,11 @@ static int enc_enum(enc *e, const codec_type *t, int32_t number)
                            (int)number);
 }
 
-static int enc_bytes(enc *e, uint64_t header, bool wide, const void *data, size_t n)
+static int enc_bytes(enc *e, uint32_t header, const void *data, size_t n)
 {
-    if (fory_reserve(e->out, n + 10))
+    if (fory_reserve(e->out, n + 5))
         return nomem(e);
-    if (wide)
-        fory_put_varu64(e->out, header);
-    else
-        fory_put_varu32(e->out, (uint32_t)header);
+    fory_put_varu32(e->out, header);
     if (n)
         memcpy(e->out->data + e->out->len, data, n);
     e->out->len += n;
@@ -315,16 +327,13 @@ static int enc_value(enc *e, const fory_node *n, const void *v, bool declared)
         v = (const uint8_t *)v + n->value_offset;
     }
     switch (n->tid) {
-    case FT_STRING: {
-        const codec_string *s = v;
-        return enc_bytes(e, (uint64_t)s->len << 2 | 2, true, s->ptr, s->len);
-    }
+    case FT_STRING: return put_string(e, v);
     case FT_BINARY: {
         const codec_bytes *b = v;
         if (b->len > UINT32_MAX)
             return codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "fory", CODEC_NO_OFFSET,
                                    "binary of %zu bytes is too long", b->len);
-        return enc_bytes(e, b->len, false, b->data, b->len);
+        return enc_bytes(e, (uint32_t)b->len, b->data, b->len);
     }
     case FT_ENUM: return enc_enum(e, n->t, *(const int32_t *)v);
     case FT_LIST: return enc_list(e, n, v, declared);
@@ -339,8 +348,13 @@ static int enc_value(enc *e, const fory_node *n, const void *v, bool declared)
 
 int fory_encode(const fory_plan *p, const void *value, codec_buf *out, codec_error *err)
 {
-    enc e = {.p = p, .out = out, .err = err};
-    memset(e.def_index, 0, p->nstructs * sizeof e.def_index[0]);
+    enc e;   /* not zero-initialised as a whole: only the slots in use are cleared */
+    e.p = p;
+    e.out = out;
+    e.err = err;
+    e.next_def = 0;
+    if (p->o.mode == CODEC_FORY_COMPATIBLE)
+        memset(e.def_index, 0, p->nstructs * sizeof e.def_index[0]);
     const fory_node *n = p->root;
     if (fory_reserve(out, 2))
         return nomem(&e);
