@@ -414,6 +414,19 @@ static int dec_elem_flag(dec *d, uint8_t header, bool *present)
     return CODEC_OK;
 }
 
+/* Type info written before items whose type is not declared: a struct's
+ * (setting *def in compatible mode) or a plain id that must be `n`'s. */
+static int dec_item_info(dec *d, const fory_node *n, rdef **def, const char *what)
+{
+    if (n->st)
+        return dec_struct_info(d, n->st, def);
+    uint32_t tid;
+    int rc = get_u32(d, &tid, what);
+    if (rc)
+        return rc;
+    return tid == n->tid ? CODEC_OK : corrupt(d, what);
+}
+
 static int dec_list(dec *d, const fory_node *n, codec_list *l)
 {
     uint32_t count;
@@ -436,16 +449,8 @@ static int dec_list(dec *d, const fory_node *n, codec_list *l)
     rdef *def = NULL;
     bool per_item_info = !(header & (FORY_ELEM_SAME | FORY_ELEM_DECL));
     if ((header & FORY_ELEM_SAME) && !(header & FORY_ELEM_DECL)) {
-        if (el->st) {
-            if ((rc = dec_struct_info(d, el->st, &def)))
-                return rc;
-        } else {
-            uint32_t tid;
-            if ((rc = get_u32(d, &tid, "element type")))
-                return rc;
-            if (tid != el->tid)
-                return corrupt(d, "list element type does not match");
-        }
+        if ((rc = dec_item_info(d, el, &def, "list element type does not match")))
+            return rc;
     } else if ((header & FORY_ELEM_DECL) && el->st && d->p->o.mode == CODEC_FORY_COMPATIBLE) {
         return corrupt(d, "struct elements need their type info");
     }
@@ -456,18 +461,8 @@ static int dec_list(dec *d, const fory_node *n, codec_list *l)
             return rc;
         if (!present)
             continue;
-        if (per_item_info) {
-            if (el->st) {
-                if ((rc = dec_struct_info(d, el->st, &def)))
-                    return rc;
-            } else {
-                uint32_t tid;
-                if ((rc = get_u32(d, &tid, "element type")))
-                    return rc;
-                if (tid != el->tid)
-                    return corrupt(d, "list element type does not match");
-            }
-        }
+        if (per_item_info && (rc = dec_item_info(d, el, &def, "list element type does not match")))
+            return rc;
         if (el->nullable) {
             *(bool *)item = true;
             item += el->value_offset;
@@ -510,25 +505,11 @@ static int dec_map(dec *d, const fory_node *n, codec_map *m)
         if (chunk == 0 || chunk > count - done)
             return corrupt(d, "map chunk size is out of range");
         rdef *def = NULL;
-        if (!(header & FORY_KEY_DECL)) {
-            uint32_t tid;
-            if ((rc = get_u32(d, &tid, "map key type")))
-                return rc;
-            if (tid != n->key->tid)
-                return corrupt(d, "map key type does not match");
-        }
-        if (!(header & FORY_VAL_DECL)) {
-            if (n->elem->st) {
-                if ((rc = dec_struct_info(d, n->elem->st, &def)))
-                    return rc;
-            } else {
-                uint32_t tid;
-                if ((rc = get_u32(d, &tid, "map value type")))
-                    return rc;
-                if (tid != n->elem->tid)
-                    return corrupt(d, "map value type does not match");
-            }
-        }
+        if ((!(header & FORY_KEY_DECL) &&
+             (rc = dec_item_info(d, n->key, &def, "map key type does not match"))) ||
+            (!(header & FORY_VAL_DECL) &&
+             (rc = dec_item_info(d, n->elem, &def, "map value type does not match"))))
+            return rc;
         for (uint32_t i = 0; i < chunk; i++, done++) {
             if ((rc = dec_value(d, n->key, keys + (size_t)done * ksz, true)))
                 return rc;

@@ -178,18 +178,24 @@ static int enc_type_info(enc *e, const fory_node *n)
     return CODEC_OK;
 }
 
+/* A list or map count (varuint32). */
+static int put_count(enc *e, size_t count, const char *what)
+{
+    if (count > UINT32_MAX)
+        return codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "fory", CODEC_NO_OFFSET,
+                               "%s of %zu items is too long", what, count);
+    if (fory_reserve(e->out, 6))
+        return nomem(e);
+    fory_put_varu32(e->out, (uint32_t)count);
+    return CODEC_OK;
+}
+
 static int enc_list(enc *e, const fory_node *n, const codec_list *l, bool declared)
 {
     const fory_node *el = n->elem;
-    if (l->count > UINT32_MAX)
-        return codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "fory", CODEC_NO_OFFSET,
-                               "list of %zu items is too long", l->count);
-    if (fory_reserve(e->out, 6))
-        return nomem(e);
-    fory_put_varu32(e->out, (uint32_t)l->count);
-    if (!l->count)
-        return CODEC_OK;
-    int rc;
+    int rc = put_count(e, l->count, "list");
+    if (rc || !l->count)
+        return rc;
     if (el->st) {
         /* Structs: same type, its type info once, then each one's fields. */
         fory_put_u8(e->out, FORY_ELEM_SAME);
@@ -223,15 +229,11 @@ static int enc_list(enc *e, const fory_node *n, const codec_list *l, bool declar
 
 static int enc_map(enc *e, const fory_node *n, const codec_map *m, bool declared)
 {
-    if (m->count > UINT32_MAX)
-        return codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "fory", CODEC_NO_OFFSET,
-                               "map of %zu entries is too large", m->count);
-    if (fory_reserve(e->out, 5))
-        return nomem(e);
-    fory_put_varu32(e->out, (uint32_t)m->count);
+    int rc = put_count(e, m->count, "map");
+    if (rc)
+        return rc;
     const uint8_t *k = m->keys, *v = m->values;
     size_t ksz = n->key->t->size, vsz = n->elem->t->size;
-    int rc;
     for (size_t done = 0; done < m->count;) {
         size_t chunk = m->count - done < 255 ? m->count - done : 255;
         if (fory_reserve(e->out, 2))
