@@ -5,6 +5,7 @@
 #include "check.h"
 #include "codec/codec.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static size_t unhex(const char *s, uint8_t *out)
@@ -167,6 +168,49 @@ static void evolution(void)
     codec_free(h1);
 }
 
+static size_t allocations;
+static void *count_alloc(void *ctx, size_t n)
+{
+    (void)ctx;
+    allocations++;
+    return malloc(n);
+}
+static void *count_resize(void *ctx, void *p, size_t old, size_t n)
+{
+    (void)ctx;
+    (void)old;
+    allocations++;
+    return realloc(p, n);
+}
+static void count_release(void *ctx, void *p, size_t n)
+{
+    (void)ctx;
+    (void)n;
+    free(p);
+}
+
+/* Once the buffer has grown, encoding allocates nothing (both modes). */
+static void steady_state(void)
+{
+    codec_allocator counting = {count_alloc, count_resize, count_release, NULL};
+    codec_string tags[] = {CODEC_STR("a"), CODEC_STR("b")};
+    v2 big = {.id = 1, .name = CODEC_STR("n"), .tags = {tags, 2}, .in = {3}};
+    for (int mode = 0; mode < 2; mode++) {
+        codec *c = make(&v2_type, mode, false);
+        codec_buf out;
+        codec_buf_init(&out, &counting);
+        codec_error err;
+        CHECK_INT(codec_encode(c, &big, &out, &err), 0);
+        size_t first = out.len, before = allocations;
+        codec_buf_clear(&out);
+        CHECK_INT(codec_encode(c, &big, &out, &err), 0);
+        CHECK_INT(allocations, before);
+        CHECK_INT(out.len, first);
+        codec_buf_free(&out);
+        codec_free(c);
+    }
+}
+
 static void spec_form(void)
 {
     codec_error err;
@@ -181,6 +225,7 @@ int main(void)
 {
     schemaless();
     evolution();
+    steady_state();
     spec_form();
     return check_done("fory");
 }

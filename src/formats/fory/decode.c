@@ -35,7 +35,7 @@ typedef struct dec {
     size_t ndefs, capdefs;
 } dec;
 
-static int dec_value(dec *d, const fory_node *n, void *v, bool declared);
+static int dec_value(dec *d, const fory_node *n, void *v);
 static int skip_value(dec *d, const rtype *t);
 
 static int trunc_or(dec *d, int r, const char *what)
@@ -350,7 +350,7 @@ static int dec_fields(dec *d, const fory_struct *st, const rdef *def, uint8_t *v
             rc = f->node->tid == FT_STRING && !f->node->nullable
                      ? fory_read_string(&d->in, d->arena, (codec_string *)(v + f->f->offset),
                                         d->err)
-                     : dec_value(d, f->node, v + f->f->offset, true);
+                     : dec_value(d, f->node, v + f->f->offset);
             if (rc)
                 return rc;
         }
@@ -379,7 +379,7 @@ static int dec_fields(dec *d, const fory_struct *st, const rdef *def, uint8_t *v
             }
             fory_node bare = *n;
             bare.nullable = false;
-            if ((rc = dec_value(d, &bare, fv, true)))
+            if ((rc = dec_value(d, &bare, fv)))
                 return rc;
         }
     }
@@ -472,7 +472,7 @@ static int dec_list(dec *d, const fory_node *n, codec_list *l)
         else {
             fory_node bare = *el;
             bare.nullable = false;
-            rc = dec_value(d, &bare, item, true);
+            rc = dec_value(d, &bare, item);
         }
         if (rc)
             return rc;
@@ -511,12 +511,12 @@ static int dec_map(dec *d, const fory_node *n, codec_map *m)
              (rc = dec_item_info(d, n->elem, &def, "map value type does not match"))))
             return rc;
         for (uint32_t i = 0; i < chunk; i++, done++) {
-            if ((rc = dec_value(d, n->key, keys + (size_t)done * ksz, true)))
+            if ((rc = dec_value(d, n->key, keys + (size_t)done * ksz)))
                 return rc;
             if (n->elem->st)
                 rc = dec_fields(d, n->elem->st, def, values + (size_t)done * vsz);
             else
-                rc = dec_value(d, n->elem, values + (size_t)done * vsz, true);
+                rc = dec_value(d, n->elem, values + (size_t)done * vsz);
             if (rc)
                 return rc;
         }
@@ -636,9 +636,8 @@ static int dec_scalar(dec *d, const fory_node *n, void *v)
     return r ? trunc_or(d, r, "number") : CODEC_OK;
 }
 
-static int dec_value(dec *d, const fory_node *n, void *v, bool declared)
+static int dec_value(dec *d, const fory_node *n, void *v)
 {
-    (void)declared;
     if (n->nullable) {
         uint8_t flag = 0;
         int rc = get_u8(d, &flag, "null flag");
@@ -844,7 +843,7 @@ int fory_decode(const fory_plan *p, const uint8_t *in, size_t n, void *value,
                                  root->tid);
             fory_node bare = *root;
             bare.nullable = false;
-            if ((rc = dec_value(&d, &bare, v, false)))
+            if ((rc = dec_value(&d, &bare, v)))
                 return rc;
         }
     }

@@ -28,9 +28,8 @@ enum fory_tid {
     FT_INT32_ARRAY = 46, FT_INT64_ARRAY = 47
 };
 
-/* Reference / null flags. */
+/* Reference / null flags (0xfe, a back reference, is refused). */
 #define FORY_NULL 0xfd
-#define FORY_REF 0xfe
 #define FORY_NOT_NULL 0xff
 #define FORY_REF_VALUE 0x00
 
