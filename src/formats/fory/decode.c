@@ -36,6 +36,7 @@ typedef struct dec {
 } dec;
 
 static int dec_value(dec *d, const fory_node *n, void *v);
+static int dec_present(dec *d, const fory_node *n, void *v);
 static int skip_value(dec *d, const rtype *t);
 
 static int trunc_or(dec *d, int r, const char *what)
@@ -377,9 +378,7 @@ static int dec_fields(dec *d, const fory_struct *st, const rdef *def, uint8_t *v
                 *(bool *)fv = true;
                 fv += n->value_offset;
             }
-            fory_node bare = *n;
-            bare.nullable = false;
-            if ((rc = dec_value(d, &bare, fv)))
+            if ((rc = dec_present(d, n, fv)))
                 return rc;
         }
     }
@@ -470,9 +469,7 @@ static int dec_list(dec *d, const fory_node *n, codec_list *l)
         if (el->st)
             rc = dec_fields(d, el->st, def, item);
         else {
-            fory_node bare = *el;
-            bare.nullable = false;
-            rc = dec_value(d, &bare, item);
+            rc = dec_present(d, el, item);
         }
         if (rc)
             return rc;
@@ -636,20 +633,9 @@ static int dec_scalar(dec *d, const fory_node *n, void *v)
     return r ? trunc_or(d, r, "number") : CODEC_OK;
 }
 
-static int dec_value(dec *d, const fory_node *n, void *v)
+/* The value of `n` itself, after any null flag (n->nullable is ignored). */
+static int dec_present(dec *d, const fory_node *n, void *v)
 {
-    if (n->nullable) {
-        uint8_t flag = 0;
-        int rc = get_u8(d, &flag, "null flag");
-        if (rc)
-            return rc;
-        if (flag == FORY_NULL)
-            return CODEC_OK;
-        if (flag != FORY_NOT_NULL && flag != FORY_REF_VALUE)
-            return corrupt(d, "unexpected reference flag");
-        *(bool *)v = true;
-        v = (uint8_t *)v + n->value_offset;
-    }
     switch (n->tid) {
     case FT_STRING: return dec_string(d, v);
     case FT_BINARY: {
@@ -675,6 +661,23 @@ static int dec_value(dec *d, const fory_node *n, void *v)
     case FT_INT64_ARRAY: return dec_array(d, n, v);
     default: return dec_scalar(d, n, v);
     }
+}
+
+static int dec_value(dec *d, const fory_node *n, void *v)
+{
+    if (n->nullable) {
+        uint8_t flag = 0;
+        int rc = get_u8(d, &flag, "null flag");
+        if (rc)
+            return rc;
+        if (flag == FORY_NULL)
+            return CODEC_OK;
+        if (flag != FORY_NOT_NULL && flag != FORY_REF_VALUE)
+            return corrupt(d, "unexpected reference flag");
+        *(bool *)v = true;
+        v = (uint8_t *)v + n->value_offset;
+    }
+    return dec_present(d, n, v);
 }
 
 /* ---------------------------------------------------------------------------
@@ -841,9 +844,7 @@ int fory_decode(const fory_plan *p, const uint8_t *in, size_t n, void *value,
             if (tid != root->tid)
                 return FORY_FAIL(err, CODEC_D_CORRUPT, 2, "type id %u is not the %u expected", tid,
                                  root->tid);
-            fory_node bare = *root;
-            bare.nullable = false;
-            if ((rc = dec_value(&d, &bare, v)))
+            if ((rc = dec_present(&d, root, v)))
                 return rc;
         }
     }

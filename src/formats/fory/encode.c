@@ -316,18 +316,9 @@ static int enc_scalar(enc *e, uint8_t tid, const void *v)
     return CODEC_OK;
 }
 
-static int enc_value(enc *e, const fory_node *n, const void *v, bool declared)
+/* The value of `n` itself, without a null flag (n->nullable is ignored). */
+static int enc_present(enc *e, const fory_node *n, const void *v, bool declared)
 {
-    if (n->nullable) {
-        if (fory_reserve(e->out, 1))
-            return nomem(e);
-        if (!*(const bool *)v) {
-            fory_put_u8(e->out, FORY_NULL);
-            return CODEC_OK;
-        }
-        fory_put_u8(e->out, FORY_NOT_NULL);
-        v = (const uint8_t *)v + n->value_offset;
-    }
     switch (n->tid) {
     case FT_STRING: return put_string(e, v);
     case FT_BINARY: {
@@ -346,6 +337,21 @@ static int enc_value(enc *e, const fory_node *n, const void *v, bool declared)
     case FT_INT64_ARRAY: return enc_array(e, n, v);
     default: return enc_scalar(e, n->tid, v);
     }
+}
+
+static int enc_value(enc *e, const fory_node *n, const void *v, bool declared)
+{
+    if (n->nullable) {
+        if (fory_reserve(e->out, 1))
+            return nomem(e);
+        if (!*(const bool *)v) {
+            fory_put_u8(e->out, FORY_NULL);
+            return CODEC_OK;
+        }
+        fory_put_u8(e->out, FORY_NOT_NULL);
+        v = (const uint8_t *)v + n->value_offset;
+    }
+    return enc_present(e, n, v, declared);
 }
 
 int fory_encode(const fory_plan *p, const void *value, codec_buf *out, codec_error *err)
@@ -373,7 +379,5 @@ int fory_encode(const fory_plan *p, const void *value, codec_buf *out, codec_err
         return rc;
     if (n->st)
         return enc_fields(&e, n->st, value);
-    fory_node bare = *n;
-    bare.nullable = false;
-    return enc_value(&e, &bare, value, false);
+    return enc_present(&e, n, value, false);
 }
