@@ -120,7 +120,7 @@ int fory_read_string(fory_in *in, codec_arena *arena, codec_string *out, codec_e
 
 /* typedef.c */
 int fory_typedef_build(fory_plan *p, fory_struct *st, codec_error *err);
-uint32_t fory_struct_version(fory_struct *st);
+int fory_struct_version(fory_struct *st, uint32_t *version);
 void fory_murmur3_x64_128(const void *data, size_t len, uint32_t seed, uint64_t out[2]);
 
 /* encode.c / decode.c */

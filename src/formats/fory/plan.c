@@ -204,7 +204,8 @@ static int struct_for(builder *b, const codec_type *t, fory_struct **out)
         st->prim_max += (is_compressed(tid) ? 9 : (size_t)primitive_size(tid)) + 1;
         st->nprim++;
     }
-    st->version = fory_struct_version(st);
+    if (fory_struct_version(st, &st->version))
+        return FORY_NOMEM(b->err);
     if (b->p->o.mode == CODEC_FORY_COMPATIBLE)
         return fory_typedef_build(b->p, st, b->err);
     return CODEC_OK;

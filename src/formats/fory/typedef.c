@@ -61,10 +61,17 @@ void fory_murmur3_x64_128(const void *data, size_t len, uint32_t seed, uint64_t 
 }
 
 /* The fingerprint "name,type_id,ref,nullable;" of each field sorted by
- * name (user types count as 0), hashed; the low 32 bits are the version. */
-uint32_t fory_struct_version(fory_struct *st)
+ * name (user types count as 0), hashed; the low 32 bits are the version.
+ * @return 0, or -1 when out of memory. */
+int fory_struct_version(fory_struct *st, uint32_t *version)
 {
-    char text[4096];
+    size_t cap = 1;
+    for (size_t i = 0; i < st->count; i++)
+        cap += st->order[i].name_len + 16;   /* ",255,0,1;" and then some */
+    const codec_allocator *a = codec_default_allocator();
+    char *text = a->alloc(a->ctx, cap);
+    if (!text)
+        return -1;
     size_t used = 0;
     const char *last = "";
     /* Fields by name without sorting a copy: pick the next larger name. */
@@ -78,15 +85,15 @@ uint32_t fory_struct_version(fory_struct *st)
         uint8_t tid = best->node->tid;
         if (tid == FT_ENUM || tid == FT_NAMED_ENUM || tid == FT_STRUCT || tid == FT_NAMED_STRUCT)
             tid = 0;
-        int w = snprintf(text + used, sizeof text - used, "%s,%u,0,%d;", best->name, tid,
-                         best->node->nullable ? 1 : 0);
-        if (w > 0 && (size_t)w < sizeof text - used)
-            used += (size_t)w;
+        used += (size_t)snprintf(text + used, cap - used, "%s,%u,0,%d;", best->name, tid,
+                                 best->node->nullable ? 1 : 0);
         last = best->name;
     }
     uint64_t h[2];
     fory_murmur3_x64_128(text, used, 47, h);
-    return (uint32_t)h[0];
+    a->release(a->ctx, text, cap);
+    *version = (uint32_t)h[0];
+    return 0;
 }
 
 static void put_type(codec_buf *b, const fory_node *n, bool flagged)
