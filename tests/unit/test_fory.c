@@ -74,19 +74,23 @@ CODEC_STRUCT(v1_type, v1, CODEC_FIELD(v1, id, 1, CODEC_INT32), CODEC_FIELD(v1, n
 typedef struct inner { int32_t id; } inner;
 CODEC_STRUCT(inner_type, inner, CODEC_FIELD(inner, id, 1, CODEC_INT32));
 CODEC_LIST(tags_type, CODEC_STRING);
+CODEC_LIST(inners_type, &inner_type);
+CODEC_MAP(by_name_type, CODEC_STRING, &inner_type);
 CODEC_MAP(scores_type, CODEC_STRING, CODEC_INT64);
 CODEC_OPTIONAL(opt_i64_type, int64_t, CODEC_INT64);
 typedef struct v2 {
     int32_t id; codec_string name; double weight; CODEC_LIST_OF(codec_string) tags;
     CODEC_MAP_OF(codec_string, int64_t) scores; CODEC_OPTIONAL_OF(int64_t) extra; inner in;
-    int64_t tagged; uint32_t fixed;
+    int64_t tagged; uint32_t fixed; CODEC_LIST_OF(inner) ins;
+    CODEC_MAP_OF(codec_string, inner) by_name;
 } v2;
 CODEC_STRUCT(v2_type, v2, CODEC_FIELD(v2, id, 1, CODEC_INT32),
              CODEC_FIELD(v2, name, 2, CODEC_STRING), CODEC_FIELD(v2, weight, 3, CODEC_DOUBLE),
              CODEC_FIELD(v2, tags, 4, &tags_type), CODEC_FIELD(v2, scores, 5, &scores_type),
              CODEC_FIELD(v2, extra, 6, &opt_i64_type), CODEC_FIELD(v2, in, 7, &inner_type),
              CODEC_FIELD_EX(v2, tagged, "tagged", 8, CODEC_INT64, CODEC_FIELD_TAGGED),
-             CODEC_FIELD_EX(v2, fixed, "fixed", 9, CODEC_UINT32, CODEC_FIELD_FIXED));
+             CODEC_FIELD_EX(v2, fixed, "fixed", 9, CODEC_UINT32, CODEC_FIELD_FIXED),
+             CODEC_FIELD(v2, ins, 10, &inners_type), CODEC_FIELD(v2, by_name, 11, &by_name_type));
 
 static codec *make(const codec_type *root, int mode, bool hash)
 {
@@ -108,9 +112,11 @@ static void evolution(void)
     codec_string tags[] = {CODEC_STR("a"), CODEC_STR("b")};
     codec_string keys[] = {CODEC_STR("k")};
     int64_t vals[] = {-5};
+    inner ins[] = {{1}, {2}};
     v2 big = {.id = 7, .name = CODEC_STR("seven"), .weight = 1.5, .tags = {tags, 2},
               .scores = {keys, vals, 1}, .extra = {true, 1ll << 40},
-              .in = {9}, .tagged = -(1ll << 40), .fixed = 0xdeadbeef};
+              .in = {9}, .tagged = -(1ll << 40), .fixed = 0xdeadbeef,
+              .ins = {ins, 2}, .by_name = {keys, ins, 1}};
     codec_buf out;
     codec_buf_init(&out, NULL);
     codec_error err;
@@ -134,7 +140,8 @@ static void evolution(void)
     CHECK_INT(codec_decode(w2, out.data, out.len, &got, &arena, &err), 0);
     CHECK(got.extra.has && got.extra.value == 1ll << 40 && got.tagged == -(1ll << 40) &&
           got.fixed == 0xdeadbeef && got.scores.count == 1 && got.scores.values[0] == -5 &&
-          got.in.id == 9);
+          got.in.id == 9 && got.ins.count == 2 && got.ins.items[1].id == 2 &&
+          got.by_name.count == 1 && got.by_name.values[0].id == 1);
     /* Consistent mode with the schema hash: a different struct is refused. */
     codec *h2 = make(&v2_type, 0, true), *h1 = make(&v1_type, 0, true);
     codec_buf_clear(&out);

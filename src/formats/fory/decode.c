@@ -38,6 +38,7 @@ typedef struct dec {
 static int dec_value(dec *d, const fory_node *n, void *v);
 static int dec_present(dec *d, const fory_node *n, void *v);
 static int skip_value(dec *d, const rtype *t);
+static int skip_body(dec *d, uint8_t tid, const rtype *t);
 
 static int trunc_or(dec *d, int r, const char *what)
 {
@@ -692,6 +693,40 @@ static int skip_bytes(dec *d, uint64_t n, const char *what)
     return CODEC_OK;
 }
 
+/* The fields of a struct whose definition is `def`. */
+static int skip_struct(dec *d, const rdef *def)
+{
+    if (!def->fields) {   /* our own definition: read it into scratch */
+        void *scratch = alloc0(d, def->st->t->size);
+        return scratch ? dec_fields(d, def->st, def, scratch) : FORY_NOMEM(d->err);
+    }
+    int rc = enter(d);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < def->count; i++)
+        if ((rc = skip_value(d, &def->fields[i].type)))
+            return rc;
+    d->depth--;
+    return CODEC_OK;
+}
+
+/* Type info before undeclared items: a struct's sets *def, others are ids. */
+static int skip_item_info(dec *d, const rtype *t, rdef **def)
+{
+    if (norm(t->tid) == FT_STRUCT)
+        return dec_struct_info(d, NULL, def);
+    uint32_t tid;
+    *def = NULL;
+    return get_u32(d, &tid, "item type");
+}
+
+static int skip_item(dec *d, const rtype *t, const rdef *def)
+{
+    if (norm(t->tid) == FT_STRUCT)
+        return def ? skip_struct(d, def) : corrupt(d, "struct item without its type info");
+    return skip_body(d, t->tid, t);
+}
+
 static int skip_body(dec *d, uint8_t tid, const rtype *t)
 {
     uint64_t x;
@@ -725,34 +760,30 @@ static int skip_body(dec *d, uint8_t tid, const rtype *t)
         rdef *def;
         if ((rc = dec_struct_info(d, NULL, &def)))
             return rc;
-        if (!def->fields) {   /* our own definition: read it into scratch */
-            void *scratch = alloc0(d, def->st->t->size);
-            return scratch ? dec_fields(d, def->st, def, scratch) : FORY_NOMEM(d->err);
-        }
-        if ((rc = enter(d)))
-            return rc;
-        for (size_t i = 0; i < def->count; i++)
-            if ((rc = skip_value(d, &def->fields[i].type)))
-                return rc;
-        d->depth--;
-        return CODEC_OK;
+        return skip_struct(d, def);
     }
     case FT_LIST: case FT_SET: {
         uint8_t header = 0;
+        rdef *def = NULL;
         if ((rc = get_u32(d, &u, "list length")) || (rc = check_count(d, u, 1, "list")))
             return rc;
         if (!u)
             return CODEC_OK;
         if ((rc = get_u8(d, &header, "list header")) || (rc = enter(d)))
             return rc;
-        if (!(header & FORY_ELEM_DECL) || !t || !t->a)
+        if (!t || !t->a)
             return codec_error_set(d->err, CODEC_E_UNSUPPORTED, 0, "fory", fory_off(&d->in),
-                                   "cannot skip a list without a declared element type");
+                                   "cannot skip a list without its element type");
+        bool per_item = !(header & (FORY_ELEM_SAME | FORY_ELEM_DECL));
+        if ((header & FORY_ELEM_SAME) && !(header & FORY_ELEM_DECL) &&
+            (rc = skip_item_info(d, t->a, &def)))
+            return rc;
         for (uint32_t i = 0; i < u; i++) {
             bool present;
             if ((rc = dec_elem_flag(d, header, &present)))
                 return rc;
-            if (present && (rc = skip_body(d, t->a->tid, t->a)))
+            if (present && ((per_item && (rc = skip_item_info(d, t->a, &def))) ||
+                            (rc = skip_item(d, t->a, def))))
                 return rc;
         }
         d->depth--;
@@ -762,18 +793,25 @@ static int skip_body(dec *d, uint8_t tid, const rtype *t)
         if ((rc = get_u32(d, &u, "map size")) || (rc = check_count(d, u, 2, "map")) ||
             (rc = enter(d)))
             return rc;
+        if (!t || !t->a || !t->b)
+            return codec_error_set(d->err, CODEC_E_UNSUPPORTED, 0, "fory", fory_off(&d->in),
+                                   "cannot skip a map without its key and value types");
         for (uint32_t done = 0; done < u;) {
             uint8_t header = 0, chunk = 0;
+            rdef *kdef = NULL, *vdef = NULL;
             if ((rc = get_u8(d, &header, "map chunk header")) ||
                 (rc = get_u8(d, &chunk, "map chunk size")))
                 return rc;
-            if ((header & 0x3f) != (FORY_KEY_DECL | FORY_VAL_DECL) || !t || !t->a || !t->b)
+            if (header & (FORY_KEY_NULL | FORY_VAL_NULL | FORY_KEY_TRACK_REF | FORY_VAL_TRACK_REF))
                 return codec_error_set(d->err, CODEC_E_UNSUPPORTED, 0, "fory", fory_off(&d->in),
-                                       "cannot skip a map chunk without declared types");
+                                       "map chunks with null or shared entries are not supported");
             if (chunk == 0 || chunk > u - done)
                 return corrupt(d, "map chunk size is out of range");
+            if ((!(header & FORY_KEY_DECL) && (rc = skip_item_info(d, t->a, &kdef))) ||
+                (!(header & FORY_VAL_DECL) && (rc = skip_item_info(d, t->b, &vdef))))
+                return rc;
             for (uint32_t i = 0; i < chunk; i++, done++)
-                if ((rc = skip_body(d, t->a->tid, t->a)) || (rc = skip_body(d, t->b->tid, t->b)))
+                if ((rc = skip_item(d, t->a, kdef)) || (rc = skip_item(d, t->b, vdef)))
                     return rc;
         }
         d->depth--;

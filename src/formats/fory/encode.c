@@ -234,13 +234,17 @@ static int enc_map(enc *e, const fory_node *n, const codec_map *m, bool declared
         return rc;
     const uint8_t *k = m->keys, *v = m->values;
     size_t ksz = n->key->t->size, vsz = n->elem->t->size;
+    /* Struct values in compatible mode carry their type info (and TypeDef)
+     * so that a reader with another version of the struct can map fields. */
+    bool val_decl = declared && !(n->elem->st && e->p->o.mode == CODEC_FORY_COMPATIBLE);
     for (size_t done = 0; done < m->count;) {
         size_t chunk = m->count - done < 255 ? m->count - done : 255;
         if (fory_reserve(e->out, 2))
             return nomem(e);
-        fory_put_u8(e->out, declared ? FORY_KEY_DECL | FORY_VAL_DECL : 0);
+        fory_put_u8(e->out, (uint8_t)((declared ? FORY_KEY_DECL : 0) | (val_decl ? FORY_VAL_DECL : 0)));
         fory_put_u8(e->out, (uint8_t)chunk);
-        if (!declared && ((rc = enc_type_info(e, n->key)) || (rc = enc_type_info(e, n->elem))))
+        if ((!declared && (rc = enc_type_info(e, n->key))) ||
+            (!val_decl && (rc = enc_type_info(e, n->elem))))
             return rc;
         for (size_t i = 0; i < chunk; i++, k += ksz, v += vsz) {
             if ((rc = enc_value(e, n->key, k, true)))
