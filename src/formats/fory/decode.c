@@ -349,10 +349,10 @@ static int dec_fields(dec *d, const fory_struct *st, const rdef *def, uint8_t *v
         }
         for (size_t i = 0; i < st->count; i++) {
             const fory_field *f = &st->order[i];
-            rc = f->node->tid == FT_STRING && !f->node->nullable
-                     ? fory_read_string(&d->in, d->arena, (codec_string *)(v + f->f->offset),
+            rc = f->tid == FT_STRING && !f->nullable
+                     ? fory_read_string(&d->in, d->arena, (codec_string *)(v + f->offset),
                                         d->err)
-                     : dec_value(d, f->node, v + f->f->offset);
+                     : dec_value(d, f->node, v + f->offset);
             if (rc)
                 return rc;
         }

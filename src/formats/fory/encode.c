@@ -119,8 +119,8 @@ static int enc_fields(enc *e, const fory_struct *st, const uint8_t *v)
         return nomem(e);
     for (size_t i = 0; i < st->nprim; i++) {
         const fory_field *f = &st->order[i];
-        const uint8_t *fv = v + f->f->offset;
-        if (f->node->nullable) {
+        const uint8_t *fv = v + f->offset;
+        if (f->nullable) {
             if (!*(const bool *)fv) {
                 fory_put_u8(e->out, FORY_NULL);
                 continue;
@@ -128,15 +128,15 @@ static int enc_fields(enc *e, const fory_struct *st, const uint8_t *v)
             fory_put_u8(e->out, FORY_NOT_NULL);
             fv += f->node->value_offset;
         }
-        put_scalar(e->out, f->node->tid, fv);
+        put_scalar(e->out, f->tid, fv);
     }
     for (size_t i = st->nprim; i < st->count; i++) {
         const fory_field *f = &st->order[i];
         const fory_node *n = f->node;
-        const uint8_t *fv = v + f->f->offset;
-        if (n->tid == FT_STRING) {
+        const uint8_t *fv = v + f->offset;
+        if (f->tid == FT_STRING) {
             /* Strings dominate most structs: written here, not dispatched. */
-            if (n->nullable) {
+            if (f->nullable) {
                 if (fory_reserve(e->out, 1))
                     return nomem(e);
                 if (!*(const bool *)fv) {
@@ -151,7 +151,7 @@ static int enc_fields(enc *e, const fory_struct *st, const uint8_t *v)
                 return rc;
             continue;
         }
-        int rc = enc_value(e, f->node, v + f->f->offset, true);
+        int rc = enc_value(e, f->node, v + f->offset, true);
         if (rc)
             return rc;
     }

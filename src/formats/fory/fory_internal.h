@@ -66,6 +66,9 @@ struct fory_node {
 typedef struct fory_field {
     const codec_field *f;
     const fory_node *node;
+    size_t offset;              /* f->offset, kept here for the hot loops */
+    uint8_t tid;                /* node->tid */
+    bool nullable;              /* node->nullable */
     char *name;                 /* wire (snake_case) name */
     size_t name_len;
 } fory_field;

@@ -196,6 +196,9 @@ static int struct_for(builder *b, const codec_type *t, fory_struct **out)
         int rc = node_for(b, f->f->type, f->f->flags, &f->node);
         if (rc)
             return rc;
+        f->offset = f->f->offset;
+        f->tid = f->node->tid;
+        f->nullable = f->node->nullable;
     }
     qsort(st->order, st->count, sizeof *st->order, compare_fields);
     /* Primitives sort first; the encoder reserves their room in one go. */
