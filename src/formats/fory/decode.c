@@ -467,17 +467,31 @@ static int dec_list(dec *d, const fory_node *n, codec_list *l)
             *(bool *)item = true;
             item += el->value_offset;
         }
-        if (el->st)
-            rc = dec_fields(d, el->st, def, item);
-        else {
-            rc = dec_present(d, el, item);
-        }
+        rc = el->st ? dec_fields(d, el->st, def, item) : dec_present(d, el, item);
         if (rc)
             return rc;
     }
     l->items = items;
     l->count = count;
     d->depth--;
+    return CODEC_OK;
+}
+
+/* A map chunk's header and size (1..left); null and shared entries are
+ * refused. */
+static int get_chunk(dec *d, uint32_t left, uint8_t *header, uint8_t *chunk)
+{
+    *header = *chunk = 0;
+    int rc = get_u8(d, header, "map chunk header");
+    if (rc)
+        return rc;
+    if (*header & (FORY_KEY_NULL | FORY_VAL_NULL | FORY_KEY_TRACK_REF | FORY_VAL_TRACK_REF))
+        return codec_error_set(d->err, CODEC_E_UNSUPPORTED, 0, "fory", fory_off(&d->in) - 1,
+                               "map chunks with null or shared entries are not supported");
+    if ((rc = get_u8(d, chunk, "map chunk size")))
+        return rc;
+    if (*chunk == 0 || *chunk > left)
+        return corrupt(d, "map chunk size is out of range");
     return CODEC_OK;
 }
 
@@ -492,16 +506,9 @@ static int dec_map(dec *d, const fory_node *n, codec_map *m)
     if (!keys || !values)
         return FORY_NOMEM(d->err);
     for (uint32_t done = 0; done < count;) {
-        uint8_t header = 0, chunk = 0;
-        if ((rc = get_u8(d, &header, "map chunk header")))
+        uint8_t header, chunk;
+        if ((rc = get_chunk(d, count - done, &header, &chunk)))
             return rc;
-        if (header & (FORY_KEY_NULL | FORY_VAL_NULL | FORY_KEY_TRACK_REF | FORY_VAL_TRACK_REF))
-            return codec_error_set(d->err, CODEC_E_UNSUPPORTED, 0, "fory", fory_off(&d->in) - 1,
-                                   "map chunks with null or shared entries are not supported");
-        if ((rc = get_u8(d, &chunk, "map chunk size")))
-            return rc;
-        if (chunk == 0 || chunk > count - done)
-            return corrupt(d, "map chunk size is out of range");
         rdef *def = NULL;
         if ((!(header & FORY_KEY_DECL) &&
              (rc = dec_item_info(d, n->key, &def, "map key type does not match"))) ||
@@ -797,16 +804,10 @@ static int skip_body(dec *d, uint8_t tid, const rtype *t)
             return codec_error_set(d->err, CODEC_E_UNSUPPORTED, 0, "fory", fory_off(&d->in),
                                    "cannot skip a map without its key and value types");
         for (uint32_t done = 0; done < u;) {
-            uint8_t header = 0, chunk = 0;
+            uint8_t header, chunk;
             rdef *kdef = NULL, *vdef = NULL;
-            if ((rc = get_u8(d, &header, "map chunk header")) ||
-                (rc = get_u8(d, &chunk, "map chunk size")))
+            if ((rc = get_chunk(d, u - done, &header, &chunk)))
                 return rc;
-            if (header & (FORY_KEY_NULL | FORY_VAL_NULL | FORY_KEY_TRACK_REF | FORY_VAL_TRACK_REF))
-                return codec_error_set(d->err, CODEC_E_UNSUPPORTED, 0, "fory", fory_off(&d->in),
-                                       "map chunks with null or shared entries are not supported");
-            if (chunk == 0 || chunk > u - done)
-                return corrupt(d, "map chunk size is out of range");
             if ((!(header & FORY_KEY_DECL) && (rc = skip_item_info(d, t->a, &kdef))) ||
                 (!(header & FORY_VAL_DECL) && (rc = skip_item_info(d, t->b, &vdef))))
                 return rc;
