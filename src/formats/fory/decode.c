@@ -37,6 +37,7 @@ typedef struct dec {
 
 static int dec_value(dec *d, const fory_node *n, void *v);
 static int dec_present(dec *d, const fory_node *n, void *v);
+static int dec_scalar(dec *d, const fory_node *n, void *v);
 static int skip_value(dec *d, const rtype *t);
 static int skip_body(dec *d, uint8_t tid, const rtype *t);
 
@@ -349,10 +350,15 @@ static int dec_fields(dec *d, const fory_struct *st, const rdef *def, uint8_t *v
         }
         for (size_t i = 0; i < st->count; i++) {
             const fory_field *f = &st->order[i];
-            rc = f->tid == FT_STRING && !f->nullable
-                     ? fory_read_string(&d->in, d->arena, (codec_string *)(v + f->offset),
-                                        d->err)
-                     : dec_value(d, f->node, v + f->offset);
+            /* Primitives and strings, most fields, go straight to their reader. */
+            if (f->nullable)
+                rc = dec_value(d, f->node, v + f->offset);
+            else if (i < st->nprim)
+                rc = dec_scalar(d, f->node, v + f->offset);
+            else if (f->tid == FT_STRING)
+                rc = fory_read_string(&d->in, d->arena, (codec_string *)(v + f->offset), d->err);
+            else
+                rc = dec_present(d, f->node, v + f->offset);
             if (rc)
                 return rc;
         }
