@@ -16,6 +16,7 @@
 #include "text.h"
 #include "zstd_dict.h"
 #include "types.h"
+#include "fory.h"
 #include "json.h"
 #include "protobuf.h"
 

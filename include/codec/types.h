@@ -141,16 +141,28 @@ enum codec_field_flag {
      * the values of this map) zigzag-encoded, protobuf `sint32`/`sint64`.
      * Signed kinds only. Text formats ignore it. */
     CODEC_FIELD_ZIGZAG = 1u << 1,
-    /** Binary formats: write this integer in fixed width, protobuf
-     * `fixed32`/`fixed64` (unsigned) or `sfixed32`/`sfixed64` (signed).
-     * Text formats ignore it. Floats and doubles are always fixed. */
+    /** Binary formats: write this integer in fixed width instead of a varint:
+     * protobuf `fixed32`/`fixed64` (unsigned) or `sfixed32`/`sfixed64`
+     * (signed), Fory's fixed INT32/INT64/UINT32/UINT64. Text formats ignore
+     * it. Floats and doubles are always fixed. */
     CODEC_FIELD_FIXED = 1u << 2,
     /** A codec_bytes member that is not a wire field: the protobuf backend
      * keeps the raw records of fields it does not know there on decode and
      * writes them back after the known fields on encode, so they survive a
      * decode-encode round trip. Its tag must still be unique. At most one
      * per struct. Backends without unknown-field retention skip it. */
-    CODEC_FIELD_UNKNOWN_BYTES = 1u << 3
+    CODEC_FIELD_UNKNOWN_BYTES = 1u << 3,
+    /** Fory: write this INT64/UINT64 field in the tagged ("hybrid") form,
+     * 4 bytes for small values, 9 otherwise. */
+    CODEC_FIELD_TAGGED = 1u << 4
+};
+
+/** Type flags (codec_type.flags). */
+enum codec_type_flag {
+    /** A LIST of a fixed-width scalar that binary backends with a choice
+     * (Fory) write as a packed primitive array rather than a list. The C
+     * layout is the same as a list; declare it with CODEC_ARRAY(). */
+    CODEC_TYPE_ARRAY = 1u << 0
 };
 
 /** One field of a struct. Use CODEC_FIELD()/CODEC_FIELD_EX() to fill it. */
@@ -209,6 +221,7 @@ struct codec_type {
     size_t value_offset;                  /* OPTIONAL: offset of `value` */
     const codec_xmap *xmap;               /* XMAP */
     codec_type_cache *cache;              /* STRUCT: lookup index */
+    uint32_t flags;                       /* codec_type_flag bits */
 };
 
 /** The built-in scalar and leaf types. */
@@ -279,6 +292,14 @@ CODEC_API extern const codec_type codec_type_bool, codec_type_int8, codec_type_i
     static const codec_type ident = {.kind = CODEC_T_LIST, .name = #ident,       \
                                      .size = sizeof(codec_list),                 \
                                      .align = alignof(codec_list), .elem = (elem_ptr)}
+
+/** A list of `elem` that Fory writes as a primitive array (INT32_ARRAY...);
+ * other backends treat it as a list. Same C layout as CODEC_LIST. */
+#define CODEC_ARRAY(ident, elem_ptr)                                             \
+    static const codec_type ident = {.kind = CODEC_T_LIST, .name = #ident,       \
+                                     .size = sizeof(codec_list),                 \
+                                     .align = alignof(codec_list), .elem = (elem_ptr), \
+                                     .flags = CODEC_TYPE_ARRAY}
 
 /** A map from `key` to `value` (C layout CODEC_MAP_OF(K, V)). */
 #define CODEC_MAP(ident, key_ptr, value_ptr)                                     \

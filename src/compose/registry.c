@@ -28,6 +28,7 @@ CODEC_STAGE_CTOR(redisson_lz4);
 CODEC_STAGE_CTOR(redisson_zstd);
 CODEC_STAGE_CTOR(json);
 CODEC_STAGE_CTOR(protobuf);
+CODEC_STAGE_CTOR(fory);
 
 static const codec_registry_row rows[] = {
     /* backends */
@@ -40,6 +41,11 @@ static const codec_registry_row rows[] = {
       "unknown=keep|skip|reject (default keep; may be positional), max-depth=N (100), "
       "max-size=SIZE (64m), max-elements=N (16m)",
       "Protocol Buffers (proto3 wire format); typed structs only"}, codec_stage_ctor_protobuf},
+    {{"fory", CODEC_KIND_BACKEND,
+      "consistent|compatible (default consistent), ref=off|on, hash=off|on, "
+      "max-depth=N (64), max-elements=N (16m)",
+      "Apache Fory xlang binary; structs get ids 100.. in declaration order"},
+     codec_stage_ctor_fory},
     /* compression (docs/formats/compression.md) */
     {{"gzip", CODEC_KIND_COMPRESSION, "LEVEL (1..9, default 6), max=SIZE (default 64m), gate=SIZE",
       "gzip member (RFC 1952); decode takes concatenated members"}, codec_stage_ctor_gzip},

@@ -1,0 +1,900 @@
+/* decode.c — Fory xlang bytes to a C value. Every length and count is
+ * checked against the bytes left before anything is allocated; nesting is
+ * bounded by max_depth; compatible mode reads each TypeDef once per message,
+ * matches its fields to the local struct by name and type, and skips the
+ * rest. */
+#include "formats/fory/fory_internal.h"
+
+#include <string.h>
+
+/* A field type as a TypeDef describes it. */
+typedef struct rtype {
+    uint8_t tid;
+    bool nullable;
+    const struct rtype *a, *b;      /* list item / map key, map value */
+} rtype;
+
+typedef struct rfield {
+    rtype type;
+    const fory_field *local;        /* NULL: skip */
+} rfield;
+
+typedef struct rdef {
+    const fory_struct *st;          /* the local struct with that user id */
+    size_t count;
+    rfield *fields;                 /* NULL: the TypeDef is this side's own */
+} rdef;
+
+typedef struct dec {
+    const fory_plan *p;
+    fory_in in;
+    codec_arena *arena;
+    codec_error *err;
+    size_t depth, max_depth, max_elements;
+    rdef **defs;
+    size_t ndefs, capdefs;
+} dec;
+
+static int dec_value(dec *d, const fory_node *n, void *v);
+static int dec_present(dec *d, const fory_node *n, void *v);
+static int dec_scalar(dec *d, const fory_node *n, void *v);
+static int skip_value(dec *d, const rtype *t);
+static int skip_body(dec *d, uint8_t tid, const rtype *t);
+
+static int trunc_or(dec *d, int r, const char *what)
+{
+    return FORY_FAIL(d->err, r == -1 ? CODEC_D_TRUNCATED : CODEC_D_CORRUPT, fory_off(&d->in),
+                     "%s: %s", r == -1 ? "input ends early" : "invalid varint", what);
+}
+
+static int corrupt(dec *d, const char *what)
+{
+    return FORY_FAIL(d->err, CODEC_D_CORRUPT, fory_off(&d->in), "%s", what);
+}
+
+static int get_u8(dec *d, uint8_t *v, const char *what)
+{
+    return fory_get_u8(&d->in, v) ? trunc_or(d, -1, what) : CODEC_OK;
+}
+
+static int get_u32(dec *d, uint32_t *v, const char *what)
+{
+    int r = fory_get_varu32(&d->in, v);
+    return r ? trunc_or(d, r, what) : CODEC_OK;
+}
+
+static int enter(dec *d)
+{
+    if (++d->depth > d->max_depth)
+        return FORY_FAIL(d->err, CODEC_D_LIMIT, fory_off(&d->in), "nesting deeper than %zu",
+                         d->max_depth);
+    return CODEC_OK;
+}
+
+/* A count of items each at least `min_bytes` long must fit in what is left. */
+static int check_count(dec *d, uint32_t count, size_t min_bytes, const char *what)
+{
+    if (count > d->max_elements)
+        return FORY_FAIL(d->err, CODEC_D_LIMIT, fory_off(&d->in), "%s: %u items over the limit",
+                         what, count);
+    if (min_bytes && count > fory_left(&d->in) / min_bytes)
+        return FORY_FAIL(d->err, CODEC_D_TRUNCATED, fory_off(&d->in),
+                         "%s: %u items cannot fit in %zu bytes", what, count, fory_left(&d->in));
+    return CODEC_OK;
+}
+
+static void *alloc0(dec *d, size_t n)
+{
+    void *p = codec_arena_alloc(d->arena, n ? n : 1, 0);
+    if (p)
+        memset(p, 0, n);
+    return p;
+}
+
+static int dec_string(dec *d, codec_string *out)
+{
+    return fory_read_string(&d->in, d->arena, out, d->err);
+}
+
+/* ---------------------------------------------------------------------------
+ * TypeDefs (compatible mode)
+ * ------------------------------------------------------------------------ */
+
+static int read_rtype(dec *d, rtype *t, bool flagged, int depth)
+{
+    uint32_t h;
+    int rc = get_u32(d, &h, "field type");
+    if (rc)
+        return rc;
+    if (depth > 16)
+        return corrupt(d, "field type nests too deep");
+    t->tid = (uint8_t)(flagged ? h >> 2 : h);
+    t->nullable = flagged ? (h & 2) != 0 : t->nullable;
+    if ((flagged ? h >> 2 : h) > 255)
+        return corrupt(d, "unknown field type id");
+    if (t->tid == FT_LIST || t->tid == FT_SET || t->tid == FT_MAP) {
+        rtype *g = alloc0(d, 2 * sizeof *g);
+        if (!g)
+            return FORY_NOMEM(d->err);
+        t->a = &g[0];
+        if ((rc = read_rtype(d, &g[0], true, depth + 1)))
+            return rc;
+        if (t->tid == FT_MAP) {
+            t->b = &g[1];
+            rc = read_rtype(d, &g[1], true, depth + 1);
+        }
+    }
+    return rc;
+}
+
+static uint8_t norm(uint8_t tid)
+{
+    if (tid >= FT_STRUCT && tid <= FT_NAMED_COMPATIBLE_STRUCT)
+        return FT_STRUCT;
+    if (tid == FT_NAMED_ENUM)
+        return FT_ENUM;
+    if (tid == FT_SET)
+        return FT_LIST;
+    return tid;
+}
+
+static bool types_match(const rtype *r, const fory_node *n)
+{
+    if (norm(r->tid) != norm(n->tid))
+        return false;
+    if (n->tid == FT_LIST)
+        return types_match(r->a, n->elem);
+    if (n->tid == FT_MAP)
+        return types_match(r->a, n->key) && types_match(r->b, n->elem);
+    return true;
+}
+
+static const fory_field *match_field(const fory_struct *st, const char *name, size_t len,
+                                     const rtype *t)
+{
+    for (size_t i = 0; i < st->count; i++) {
+        const fory_field *f = &st->order[i];
+        if (f->name_len == len && memcmp(f->name, name, len) == 0)
+            return types_match(t, f->node) ? f : NULL;
+    }
+    return NULL;
+}
+
+static int read_typedef(dec *d, rdef **out)
+{
+    size_t at = fory_off(&d->in);
+    uint64_t header;
+    if (fory_get_le(&d->in, 8, &header))
+        return trunc_or(d, -1, "TypeDef header");
+    size_t size = header & 0xfff;
+    if (size == 0xfff) {
+        uint32_t extra;
+        int rc = get_u32(d, &extra, "TypeDef size");
+        if (rc)
+            return rc;
+        size += extra;
+    }
+    if (size > fory_left(&d->in))
+        return FORY_FAIL(d->err, CODEC_D_TRUNCATED, at, "TypeDef of %zu bytes past the end", size);
+    const uint8_t *end = d->in.p + size;
+    /* The common case: the writer's definition is byte for byte ours (the
+     * hash header aside), so the fields are read in local order. */
+    for (size_t i = 0; i < d->p->nstructs; i++) {
+        const fory_struct *own = d->p->structs[i];
+        size_t body = own->type_def_len - own->type_def_body;
+        if (body == size && memcmp(own->type_def + own->type_def_body, d->in.p, size) == 0) {
+            rdef *def = alloc0(d, sizeof *def);
+            if (!def)
+                return FORY_NOMEM(d->err);
+            def->st = own;
+            d->in.p = end;
+            *out = def;
+            return CODEC_OK;
+        }
+    }
+    fory_in saved = d->in;
+    d->in.end = end;   /* the TypeDef's own bytes bound everything in it */
+    uint8_t mh = 0;
+    uint32_t count, id;
+    int rc;
+    if ((rc = get_u8(d, &mh, "TypeDef")))
+        goto done;
+    count = mh & 0x1f;
+    if (count == 31) {
+        uint32_t extra;
+        if ((rc = get_u32(d, &extra, "TypeDef field count")))
+            goto done;
+        count += extra;
+    }
+    if (mh & 0x20) {
+        rc = codec_error_set(d->err, CODEC_E_UNSUPPORTED, 0, "fory", at,
+                             "types registered by name are not supported");
+        goto done;
+    }
+    if ((rc = get_u32(d, &id, "TypeDef type id")))
+        goto done;
+    const fory_struct *st = fory_plan_struct_by_id(d->p, id);
+    if (!st) {
+        rc = FORY_FAIL(d->err, CODEC_D_CORRUPT, at, "type id %u is not registered", id);
+        goto done;
+    }
+    if ((rc = check_count(d, count, 2, "TypeDef fields")))
+        goto done;
+    rdef *def = alloc0(d, sizeof *def);
+    if (!def || !(def->fields = alloc0(d, count * sizeof *def->fields))) {
+        rc = FORY_NOMEM(d->err);
+        goto done;
+    }
+    def->st = st;
+    def->count = count;
+    for (uint32_t i = 0; i < count && !rc; i++) {
+        uint8_t fh = 0;
+        if ((rc = get_u8(d, &fh, "field header")))
+            break;
+        size_t nlen = (fh >> 2) & 15;
+        if (nlen == 15) {
+            uint32_t extra;
+            if ((rc = get_u32(d, &extra, "field name size")))
+                break;
+            nlen += extra;
+        }
+        nlen += 1;
+        rfield *f = &def->fields[i];
+        f->type.nullable = (fh & 2) != 0;
+        if ((rc = read_rtype(d, &f->type, false, 0)))
+            break;
+        int encoding = fh >> 6;
+        if (encoding == 3) {   /* tag id instead of a name */
+            for (size_t k = 0; k < st->count; k++)
+                if (st->order[k].f->tag == nlen - 1 && types_match(&f->type, st->order[k].node))
+                    f->local = &st->order[k];
+            continue;
+        }
+        if (nlen > fory_left(&d->in)) {
+            rc = trunc_or(d, -1, "field name");
+            break;
+        }
+        char name[1024];
+        size_t len;
+        if (fory_metastring_decode(d->in.p, nlen, encoding, name, sizeof name, &len)) {
+            rc = corrupt(d, "field name is not a valid meta string");
+            break;
+        }
+        d->in.p += nlen;
+        f->local = match_field(st, name, len, &f->type);
+    }
+    if (!rc)
+        *out = def;
+done:
+    if (!rc && d->in.p != end)
+        rc = corrupt(d, "TypeDef size does not match its fields");
+    d->in.end = saved.end;
+    return rc;
+}
+
+/* Reads struct type info; `def` is set in compatible mode. */
+static int dec_struct_info(dec *d, const fory_struct *want, rdef **def)
+{
+    size_t at = fory_off(&d->in);
+    uint32_t tid;
+    int rc = get_u32(d, &tid, "type info");
+    if (rc)
+        return rc;
+    if (d->p->o.mode == CODEC_FORY_CONSISTENT) {
+        uint32_t id;
+        if (tid != FT_STRUCT)
+            return FORY_FAIL(d->err, CODEC_D_CORRUPT, at, "expected a struct, found type id %u",
+                             tid);
+        if ((rc = get_u32(d, &id, "user type id")))
+            return rc;
+        if (!want || id != want->user_id)
+            return FORY_FAIL(d->err, CODEC_D_CORRUPT, at, "user type id %u is not the %s expected",
+                             id, want ? (want->t->name ? want->t->name : "struct") : "type");
+        *def = NULL;
+        return CODEC_OK;
+    }
+    if (tid != FT_COMPATIBLE_STRUCT && tid != FT_STRUCT)
+        return FORY_FAIL(d->err, CODEC_D_CORRUPT, at, "expected a struct, found type id %u", tid);
+    uint32_t marker;
+    if ((rc = get_u32(d, &marker, "TypeDef marker")))
+        return rc;
+    if (marker & 1) {
+        if ((marker >> 1) >= d->ndefs)
+            return FORY_FAIL(d->err, CODEC_D_CORRUPT, at, "TypeDef index %u was never sent",
+                             marker >> 1);
+        *def = d->defs[marker >> 1];
+    } else {
+        if ((marker >> 1) != d->ndefs)
+            return FORY_FAIL(d->err, CODEC_D_CORRUPT, at, "TypeDef index %u out of order",
+                             marker >> 1);
+        if (d->ndefs == d->capdefs) {
+            size_t ncap = d->capdefs ? d->capdefs * 2 : 8;
+            rdef **n = codec_arena_alloc(d->arena, ncap * sizeof *n, 0);
+            if (!n)
+                return FORY_NOMEM(d->err);
+            if (d->ndefs)
+                memcpy(n, d->defs, d->ndefs * sizeof *n);
+            d->defs = n;
+            d->capdefs = ncap;
+        }
+        if ((rc = read_typedef(d, &d->defs[d->ndefs])))
+            return rc;
+        *def = d->defs[d->ndefs++];
+    }
+    if (want && (*def)->st != want)
+        return FORY_FAIL(d->err, CODEC_D_CORRUPT, at, "user type id %u is not the %s expected",
+                         (*def)->st->user_id, want->t->name ? want->t->name : "struct");
+    return CODEC_OK;
+}
+
+/* ---------------------------------------------------------------------------
+ * Values
+ * ------------------------------------------------------------------------ */
+
+static int dec_fields(dec *d, const fory_struct *st, const rdef *def, uint8_t *v)
+{
+    int rc = enter(d);
+    if (rc)
+        return rc;
+    if (!def || !def->fields) {
+        if (!def && d->p->o.schema_hash) {
+            uint64_t version;
+            size_t at = fory_off(&d->in);
+            if (fory_get_le(&d->in, 4, &version))
+                return trunc_or(d, -1, "struct version");
+            if ((uint32_t)version != st->version)
+                return FORY_FAIL(d->err, CODEC_D_CORRUPT, at,
+                                 "struct version %08x does not match %s (%08x)",
+                                 (unsigned)version, st->t->name ? st->t->name : "struct",
+                                 (unsigned)st->version);
+        }
+        for (size_t i = 0; i < st->count; i++) {
+            const fory_field *f = &st->order[i];
+            /* Primitives and strings, most fields, go straight to their reader. */
+            if (f->nullable)
+                rc = dec_value(d, f->node, v + f->offset);
+            else if (i < st->nprim)
+                rc = dec_scalar(d, f->node, v + f->offset);
+            else if (f->tid == FT_STRING)
+                rc = fory_read_string(&d->in, d->arena, (codec_string *)(v + f->offset), d->err);
+            else
+                rc = dec_present(d, f->node, v + f->offset);
+            if (rc)
+                return rc;
+        }
+    } else {
+        for (size_t i = 0; i < def->count; i++) {
+            const rfield *rf = &def->fields[i];
+            if (!rf->local) {
+                if ((rc = skip_value(d, &rf->type)))
+                    return rc;
+                continue;
+            }
+            const fory_node *n = rf->local->node;
+            uint8_t *fv = v + rf->local->f->offset;
+            if (rf->type.nullable) {
+                uint8_t flag = 0;
+                if ((rc = get_u8(d, &flag, "null flag")))
+                    return rc;
+                if (flag == FORY_NULL)
+                    continue;
+                if (flag != FORY_NOT_NULL && flag != FORY_REF_VALUE)
+                    return corrupt(d, "unexpected reference flag");
+            }
+            if (n->nullable) {
+                *(bool *)fv = true;
+                fv += n->value_offset;
+            }
+            if ((rc = dec_present(d, n, fv)))
+                return rc;
+        }
+    }
+    d->depth--;
+    return CODEC_OK;
+}
+
+static int dec_struct(dec *d, const fory_struct *st, void *v)
+{
+    rdef *def = NULL;
+    if (d->p->o.mode == CODEC_FORY_COMPATIBLE) {
+        int rc = dec_struct_info(d, st, &def);
+        if (rc)
+            return rc;
+    }
+    return dec_fields(d, st, def, v);
+}
+
+static int dec_elem_flag(dec *d, uint8_t header, bool *present)
+{
+    *present = true;
+    if (!(header & (FORY_ELEM_TRACK_REF | FORY_ELEM_HAS_NULL)))
+        return CODEC_OK;
+    uint8_t flag = 0;
+    int rc = get_u8(d, &flag, "element flag");
+    if (rc)
+        return rc;
+    if (flag == FORY_NULL)
+        *present = false;
+    else if (flag != FORY_NOT_NULL && flag != FORY_REF_VALUE)
+        return corrupt(d, "shared references are not supported");
+    return CODEC_OK;
+}
+
+/* Type info written before items whose type is not declared: a struct's
+ * (setting *def in compatible mode) or a plain id that must be `n`'s. */
+static int dec_item_info(dec *d, const fory_node *n, rdef **def, const char *what)
+{
+    if (n->st)
+        return dec_struct_info(d, n->st, def);
+    uint32_t tid;
+    int rc = get_u32(d, &tid, what);
+    if (rc)
+        return rc;
+    return tid == n->tid ? CODEC_OK : corrupt(d, what);
+}
+
+static int dec_list(dec *d, const fory_node *n, codec_list *l)
+{
+    uint32_t count;
+    int rc = get_u32(d, &count, "list length");
+    if (rc || (rc = check_count(d, count, 1, "list")) || (rc = enter(d)))
+        return rc;
+    l->count = 0;
+    if (!count) {
+        d->depth--;
+        return CODEC_OK;
+    }
+    uint8_t header = 0;
+    if ((rc = get_u8(d, &header, "list header")))
+        return rc;
+    const fory_node *el = n->elem;
+    size_t esz = n->t->elem->size;
+    uint8_t *items = alloc0(d, (size_t)count * esz);
+    if (!items)
+        return FORY_NOMEM(d->err);
+    rdef *def = NULL;
+    bool per_item_info = !(header & (FORY_ELEM_SAME | FORY_ELEM_DECL));
+    if ((header & FORY_ELEM_SAME) && !(header & FORY_ELEM_DECL)) {
+        if ((rc = dec_item_info(d, el, &def, "list element type does not match")))
+            return rc;
+    } else if ((header & FORY_ELEM_DECL) && el->st && d->p->o.mode == CODEC_FORY_COMPATIBLE) {
+        return corrupt(d, "struct elements need their type info");
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        uint8_t *item = items + (size_t)i * esz;
+        bool present;
+        if ((rc = dec_elem_flag(d, header, &present)))
+            return rc;
+        if (!present)
+            continue;
+        if (per_item_info && (rc = dec_item_info(d, el, &def, "list element type does not match")))
+            return rc;
+        if (el->nullable) {
+            *(bool *)item = true;
+            item += el->value_offset;
+        }
+        rc = el->st ? dec_fields(d, el->st, def, item) : dec_present(d, el, item);
+        if (rc)
+            return rc;
+    }
+    l->items = items;
+    l->count = count;
+    d->depth--;
+    return CODEC_OK;
+}
+
+/* A map chunk's header and size (1..left); null and shared entries are
+ * refused. */
+static int get_chunk(dec *d, uint32_t left, uint8_t *header, uint8_t *chunk)
+{
+    *header = *chunk = 0;
+    int rc = get_u8(d, header, "map chunk header");
+    if (rc)
+        return rc;
+    if (*header & (FORY_KEY_NULL | FORY_VAL_NULL | FORY_KEY_TRACK_REF | FORY_VAL_TRACK_REF))
+        return codec_error_set(d->err, CODEC_E_UNSUPPORTED, 0, "fory", fory_off(&d->in) - 1,
+                               "map chunks with null or shared entries are not supported");
+    if ((rc = get_u8(d, chunk, "map chunk size")))
+        return rc;
+    if (*chunk == 0 || *chunk > left)
+        return corrupt(d, "map chunk size is out of range");
+    return CODEC_OK;
+}
+
+static int dec_map(dec *d, const fory_node *n, codec_map *m)
+{
+    uint32_t count;
+    int rc = get_u32(d, &count, "map size");
+    if (rc || (rc = check_count(d, count, 2, "map")) || (rc = enter(d)))
+        return rc;
+    size_t ksz = n->t->key->size, vsz = n->t->elem->size;
+    uint8_t *keys = alloc0(d, (size_t)count * ksz), *values = alloc0(d, (size_t)count * vsz);
+    if (!keys || !values)
+        return FORY_NOMEM(d->err);
+    for (uint32_t done = 0; done < count;) {
+        uint8_t header, chunk;
+        if ((rc = get_chunk(d, count - done, &header, &chunk)))
+            return rc;
+        rdef *def = NULL;
+        if ((!(header & FORY_KEY_DECL) &&
+             (rc = dec_item_info(d, n->key, &def, "map key type does not match"))) ||
+            (!(header & FORY_VAL_DECL) &&
+             (rc = dec_item_info(d, n->elem, &def, "map value type does not match"))))
+            return rc;
+        for (uint32_t i = 0; i < chunk; i++, done++) {
+            if ((rc = dec_value(d, n->key, keys + (size_t)done * ksz)))
+                return rc;
+            if (n->elem->st)
+                rc = dec_fields(d, n->elem->st, def, values + (size_t)done * vsz);
+            else
+                rc = dec_value(d, n->elem, values + (size_t)done * vsz);
+            if (rc)
+                return rc;
+        }
+    }
+    m->keys = keys;
+    m->values = values;
+    m->count = count;
+    d->depth--;
+    return CODEC_OK;
+}
+
+static int dec_array(dec *d, const fory_node *n, codec_list *l)
+{
+    uint32_t bytes;
+    int rc = get_u32(d, &bytes, "array size");
+    if (rc)
+        return rc;
+    size_t esz = n->t->elem->size;
+    if (bytes % esz)
+        return corrupt(d, "array size is not a multiple of its item size");
+    if (bytes > fory_left(&d->in))
+        return trunc_or(d, -1, "array");
+    if ((rc = check_count(d, bytes / (uint32_t)esz, 0, "array")))
+        return rc;
+    uint8_t *items = codec_arena_alloc(d->arena, bytes ? bytes : 1, 0);
+    if (!items)
+        return FORY_NOMEM(d->err);
+    memcpy(items, d->in.p, bytes);   /* little-endian host */
+    if (n->tid == FT_BOOL_ARRAY)
+        for (uint32_t i = 0; i < bytes; i++)
+            if (items[i] > 1)
+                return corrupt(d, "bool is neither 0 nor 1");
+    d->in.p += bytes;
+    l->items = items;
+    l->count = bytes / esz;
+    return CODEC_OK;
+}
+
+static int dec_scalar(dec *d, const fory_node *n, void *v)
+{
+    uint64_t x;
+    int r = 0;
+    switch (n->tid) {
+    case FT_BOOL:
+        if ((r = fory_get_le(&d->in, 1, &x)))
+            break;
+        if (x > 1)
+            return corrupt(d, "bool is neither 0 nor 1");
+        *(bool *)v = x != 0;
+        return CODEC_OK;
+    case FT_INT8: case FT_UINT8:
+        if (!(r = fory_get_le(&d->in, 1, &x)))
+            *(uint8_t *)v = (uint8_t)x;
+        break;
+    case FT_INT16: case FT_UINT16:
+        if (!(r = fory_get_le(&d->in, 2, &x)))
+            *(uint16_t *)v = (uint16_t)x;
+        break;
+    case FT_INT32: case FT_UINT32:
+        if (!(r = fory_get_le(&d->in, 4, &x)))
+            *(uint32_t *)v = (uint32_t)x;
+        break;
+    case FT_FLOAT32:
+        if (!(r = fory_get_le(&d->in, 4, &x))) {
+            uint32_t bits = (uint32_t)x;
+            memcpy(v, &bits, 4);
+        }
+        break;
+    case FT_INT64: case FT_UINT64: case FT_FLOAT64:
+        if (!(r = fory_get_le(&d->in, 8, &x)))
+            memcpy(v, &x, 8);
+        break;
+    case FT_VARINT32: {
+        uint32_t u;
+        if (!(r = fory_get_varu32(&d->in, &u)))
+            *(int32_t *)v = (int32_t)(u >> 1) ^ -(int32_t)(u & 1);
+        break;
+    }
+    case FT_VAR_UINT32:
+        r = fory_get_varu32(&d->in, v);
+        break;
+    case FT_VARINT64:
+        if (!(r = fory_get_varu64(&d->in, &x)))
+            *(int64_t *)v = (int64_t)(x >> 1) ^ -(int64_t)(x & 1);
+        break;
+    case FT_VAR_UINT64:
+        r = fory_get_varu64(&d->in, v);
+        break;
+    case FT_TAGGED_INT64: case FT_TAGGED_UINT64: {
+        if ((r = fory_get_le(&d->in, 4, &x)))
+            break;
+        if (x & 1) {
+            d->in.p -= 3;
+            if (!(r = fory_get_le(&d->in, 8, &x)))
+                memcpy(v, &x, 8);
+        } else if (n->tid == FT_TAGGED_INT64) {
+            *(int64_t *)v = (int32_t)(uint32_t)x >> 1;
+        } else {
+            *(uint64_t *)v = (uint32_t)x >> 1;
+        }
+        break;
+    }
+    case FT_ENUM: {
+        uint32_t ord;
+        size_t at = fory_off(&d->in);
+        if ((r = fory_get_varu32(&d->in, &ord)))
+            break;
+        if (ord >= n->t->count)
+            return FORY_FAIL(d->err, CODEC_D_CORRUPT, at, "enum ordinal %u out of range (%s)",
+                             ord, n->t->name ? n->t->name : "enum");
+        *(int32_t *)v = n->t->values[ord].number;
+        return CODEC_OK;
+    }
+    default:
+        return corrupt(d, "unsupported type");
+    }
+    return r ? trunc_or(d, r, "number") : CODEC_OK;
+}
+
+/* The value of `n` itself, after any null flag (n->nullable is ignored). */
+static int dec_present(dec *d, const fory_node *n, void *v)
+{
+    switch (n->tid) {
+    case FT_STRING: return dec_string(d, v);
+    case FT_BINARY: {
+        uint32_t len;
+        int rc = get_u32(d, &len, "binary length");
+        if (rc)
+            return rc;
+        if (len > fory_left(&d->in))
+            return trunc_or(d, -1, "binary");
+        uint8_t *p = codec_arena_alloc(d->arena, len ? len : 1, 1);
+        if (!p)
+            return FORY_NOMEM(d->err);
+        memcpy(p, d->in.p, len);
+        d->in.p += len;
+        *(codec_bytes *)v = (codec_bytes){p, len};
+        return CODEC_OK;
+    }
+    case FT_LIST: return dec_list(d, n, v);
+    case FT_MAP: return dec_map(d, n, v);
+    case FT_STRUCT:
+    case FT_COMPATIBLE_STRUCT: return dec_struct(d, n->st, v);
+    case FT_BOOL_ARRAY: case FT_INT8_ARRAY: case FT_INT16_ARRAY: case FT_INT32_ARRAY:
+    case FT_INT64_ARRAY: return dec_array(d, n, v);
+    default: return dec_scalar(d, n, v);
+    }
+}
+
+static int dec_value(dec *d, const fory_node *n, void *v)
+{
+    if (n->nullable) {
+        uint8_t flag = 0;
+        int rc = get_u8(d, &flag, "null flag");
+        if (rc)
+            return rc;
+        if (flag == FORY_NULL)
+            return CODEC_OK;
+        if (flag != FORY_NOT_NULL && flag != FORY_REF_VALUE)
+            return corrupt(d, "unexpected reference flag");
+        *(bool *)v = true;
+        v = (uint8_t *)v + n->value_offset;
+    }
+    return dec_present(d, n, v);
+}
+
+/* ---------------------------------------------------------------------------
+ * Skipping fields this side does not have (compatible mode)
+ * ------------------------------------------------------------------------ */
+
+static int skip_bytes(dec *d, uint64_t n, const char *what)
+{
+    if (n > fory_left(&d->in))
+        return trunc_or(d, -1, what);
+    d->in.p += n;
+    return CODEC_OK;
+}
+
+/* The fields of a struct whose definition is `def`. */
+static int skip_struct(dec *d, const rdef *def)
+{
+    if (!def->fields) {   /* our own definition: read it into scratch */
+        void *scratch = alloc0(d, def->st->t->size);
+        return scratch ? dec_fields(d, def->st, def, scratch) : FORY_NOMEM(d->err);
+    }
+    int rc = enter(d);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < def->count; i++)
+        if ((rc = skip_value(d, &def->fields[i].type)))
+            return rc;
+    d->depth--;
+    return CODEC_OK;
+}
+
+/* Type info before undeclared items: a struct's sets *def, others are ids. */
+static int skip_item_info(dec *d, const rtype *t, rdef **def)
+{
+    if (norm(t->tid) == FT_STRUCT)
+        return dec_struct_info(d, NULL, def);
+    uint32_t tid;
+    *def = NULL;
+    return get_u32(d, &tid, "item type");
+}
+
+static int skip_item(dec *d, const rtype *t, const rdef *def)
+{
+    if (norm(t->tid) == FT_STRUCT)
+        return def ? skip_struct(d, def) : corrupt(d, "struct item without its type info");
+    return skip_body(d, t->tid, t);
+}
+
+static int skip_body(dec *d, uint8_t tid, const rtype *t)
+{
+    uint64_t x;
+    uint32_t u;
+    int rc;
+    switch (tid) {
+    case FT_BOOL: case FT_INT8: case FT_UINT8: return skip_bytes(d, 1, "value");
+    case FT_INT16: case FT_UINT16: return skip_bytes(d, 2, "value");
+    case FT_INT32: case FT_UINT32: case FT_FLOAT32: return skip_bytes(d, 4, "value");
+    case FT_INT64: case FT_UINT64: case FT_FLOAT64: return skip_bytes(d, 8, "value");
+    case FT_VARINT32: case FT_VAR_UINT32: case FT_ENUM:
+        return get_u32(d, &u, "varint");
+    case FT_VARINT64: case FT_VAR_UINT64:
+        rc = fory_get_varu64(&d->in, &x);
+        return rc ? trunc_or(d, rc, "varint") : CODEC_OK;
+    case FT_TAGGED_INT64: case FT_TAGGED_UINT64:
+        if (fory_get_le(&d->in, 1, &x))
+            return trunc_or(d, -1, "tagged integer");
+        return skip_bytes(d, x & 1 ? 8 : 3, "tagged integer");
+    case FT_STRING:
+        if ((rc = fory_get_varu64(&d->in, &x)))
+            return trunc_or(d, rc, "string header");
+        return skip_bytes(d, x >> 2, "string");
+    case FT_BINARY: case FT_BOOL_ARRAY: case FT_INT8_ARRAY: case FT_INT16_ARRAY:
+    case FT_INT32_ARRAY: case FT_INT64_ARRAY:
+        if ((rc = get_u32(d, &u, "length")))
+            return rc;
+        return skip_bytes(d, u, "bytes");
+    case FT_STRUCT: case FT_COMPATIBLE_STRUCT: case FT_NAMED_STRUCT:
+    case FT_NAMED_COMPATIBLE_STRUCT: {
+        rdef *def;
+        if ((rc = dec_struct_info(d, NULL, &def)))
+            return rc;
+        return skip_struct(d, def);
+    }
+    case FT_LIST: case FT_SET: {
+        uint8_t header = 0;
+        rdef *def = NULL;
+        if ((rc = get_u32(d, &u, "list length")) || (rc = check_count(d, u, 1, "list")))
+            return rc;
+        if (!u)
+            return CODEC_OK;
+        if ((rc = get_u8(d, &header, "list header")) || (rc = enter(d)))
+            return rc;
+        if (!t || !t->a)
+            return codec_error_set(d->err, CODEC_E_UNSUPPORTED, 0, "fory", fory_off(&d->in),
+                                   "cannot skip a list without its element type");
+        bool per_item = !(header & (FORY_ELEM_SAME | FORY_ELEM_DECL));
+        if ((header & FORY_ELEM_SAME) && !(header & FORY_ELEM_DECL) &&
+            (rc = skip_item_info(d, t->a, &def)))
+            return rc;
+        for (uint32_t i = 0; i < u; i++) {
+            bool present;
+            if ((rc = dec_elem_flag(d, header, &present)))
+                return rc;
+            if (present && ((per_item && (rc = skip_item_info(d, t->a, &def))) ||
+                            (rc = skip_item(d, t->a, def))))
+                return rc;
+        }
+        d->depth--;
+        return CODEC_OK;
+    }
+    case FT_MAP: {
+        if ((rc = get_u32(d, &u, "map size")) || (rc = check_count(d, u, 2, "map")) ||
+            (rc = enter(d)))
+            return rc;
+        if (!t || !t->a || !t->b)
+            return codec_error_set(d->err, CODEC_E_UNSUPPORTED, 0, "fory", fory_off(&d->in),
+                                   "cannot skip a map without its key and value types");
+        for (uint32_t done = 0; done < u;) {
+            uint8_t header, chunk;
+            rdef *kdef = NULL, *vdef = NULL;
+            if ((rc = get_chunk(d, u - done, &header, &chunk)))
+                return rc;
+            if ((!(header & FORY_KEY_DECL) && (rc = skip_item_info(d, t->a, &kdef))) ||
+                (!(header & FORY_VAL_DECL) && (rc = skip_item_info(d, t->b, &vdef))))
+                return rc;
+            for (uint32_t i = 0; i < chunk; i++, done++)
+                if ((rc = skip_item(d, t->a, kdef)) || (rc = skip_item(d, t->b, vdef)))
+                    return rc;
+        }
+        d->depth--;
+        return CODEC_OK;
+    }
+    default:
+        return codec_error_set(d->err, CODEC_E_UNSUPPORTED, 0, "fory", fory_off(&d->in),
+                               "cannot skip a field of type id %u", tid);
+    }
+}
+
+static int skip_value(dec *d, const rtype *t)
+{
+    if (t->nullable) {
+        uint8_t flag = 0;
+        int rc = get_u8(d, &flag, "null flag");
+        if (rc)
+            return rc;
+        if (flag == FORY_NULL)
+            return CODEC_OK;
+        if (flag != FORY_NOT_NULL && flag != FORY_REF_VALUE)
+            return corrupt(d, "unexpected reference flag");
+    }
+    return skip_body(d, t->tid, t);
+}
+
+/* ---------------------------------------------------------------------------
+ * Root
+ * ------------------------------------------------------------------------ */
+
+int fory_decode(const fory_plan *p, const uint8_t *in, size_t n, void *value,
+                codec_arena *arena, codec_error *err)
+{
+    dec d = {.p = p, .in = {in, in, in + n}, .arena = arena, .err = err,
+             .max_depth = p->o.max_depth, .max_elements = p->o.max_elements};
+    const fory_node *root = p->root;
+    memset(value, 0, root->nullable ? root->t->size + root->value_offset : root->t->size);
+    uint8_t header = 0, flag = 0;
+    int rc;
+    if ((rc = get_u8(&d, &header, "header")))
+        return rc;
+    if (header != 0x01)
+        return codec_error_set(err, CODEC_E_UNSUPPORTED, CODEC_D_VERSION, "fory", 0,
+                               "header 0x%02x: only xlang payloads (0x01) are read", header);
+    if ((rc = get_u8(&d, &flag, "root flag")))
+        return rc;
+    if (flag == FORY_NULL) {
+        if (!root->nullable)
+            return FORY_FAIL(err, CODEC_D_CORRUPT, 1, "root value is null");
+    } else {
+        if (flag != FORY_NOT_NULL && flag != FORY_REF_VALUE)
+            return FORY_FAIL(err, CODEC_D_CORRUPT, 1, "unexpected root reference flag 0x%02x",
+                             flag);
+        void *v = value;
+        if (root->nullable) {
+            *(bool *)v = true;
+            v = (uint8_t *)v + root->value_offset;
+        }
+        if (root->st) {
+            rdef *def;
+            if ((rc = dec_struct_info(&d, root->st, &def)) ||
+                (rc = dec_fields(&d, root->st, def, v)))
+                return rc;
+        } else {
+            uint32_t tid;
+            if ((rc = get_u32(&d, &tid, "type id")))
+                return rc;
+            if (tid != root->tid)
+                return FORY_FAIL(err, CODEC_D_CORRUPT, 2, "type id %u is not the %u expected", tid,
+                                 root->tid);
+            if ((rc = dec_present(&d, root, v)))
+                return rc;
+        }
+    }
+    if (d.in.p != d.in.end)
+        return FORY_FAIL(err, CODEC_D_TRAILING, fory_off(&d.in), "%zu bytes after the value",
+                         fory_left(&d.in));
+    return CODEC_OK;
+}

@@ -1,0 +1,387 @@
+/* encode.c — a C value to Fory xlang bytes, walking the plan. */
+#include "formats/fory/fory_internal.h"
+
+#include <string.h>
+
+typedef struct enc {
+    const fory_plan *p;
+    codec_buf *out;
+    codec_error *err;
+    uint32_t next_def;                           /* compatible: TypeDefs written */
+    uint16_t def_index[CODEC_FORY_MAX_STRUCTS];  /* 0 = not yet, else index + 1 */
+} enc;
+
+static int enc_value(enc *e, const fory_node *n, const void *v, bool declared);
+
+static int nomem(enc *e)
+{
+    return FORY_NOMEM(e->err);
+}
+
+/* A UTF-8 string: header (byte length << 2 | 2) then the bytes. */
+static inline int put_string(enc *e, const codec_string *str)
+{
+    if (fory_reserve(e->out, str->len + 10))
+        return nomem(e);
+    fory_put_varu64(e->out, (uint64_t)str->len << 2 | 2);
+    if (str->len)
+        memcpy(e->out->data + e->out->len, str->ptr, str->len);
+    e->out->len += str->len;
+    return CODEC_OK;
+}
+
+/* Type info of a struct: consistent = STRUCT + user id; compatible =
+ * COMPATIBLE_STRUCT + marker (index << 1, | 1 when already written) and,
+ * the first time, the TypeDef. */
+static int enc_struct_info(enc *e, const fory_struct *st)
+{
+    if (e->p->o.mode == CODEC_FORY_CONSISTENT) {
+        if (fory_reserve(e->out, 6))
+            return nomem(e);
+        fory_put_u8(e->out, FT_STRUCT);
+        fory_put_varu32(e->out, st->user_id);
+        return CODEC_OK;
+    }
+    uint16_t seen = e->def_index[st->index];
+    if (fory_reserve(e->out, 6 + (seen ? 0 : st->type_def_len)))
+        return nomem(e);
+    fory_put_u8(e->out, FT_COMPATIBLE_STRUCT);
+    if (seen) {
+        fory_put_varu32(e->out, (uint32_t)(seen - 1) << 1 | 1);
+        return CODEC_OK;
+    }
+    fory_put_varu32(e->out, e->next_def << 1);
+    e->def_index[st->index] = (uint16_t)++e->next_def;
+    memcpy(e->out->data + e->out->len, st->type_def, st->type_def_len);
+    e->out->len += st->type_def_len;
+    return CODEC_OK;
+}
+
+/* Writes a primitive; the caller has reserved its room. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void put_scalar(codec_buf *o, uint8_t tid, const void *v)
+{
+    switch (tid) {
+    case FT_BOOL: fory_put_u8(o, *(const bool *)v ? 1 : 0); break;
+    case FT_INT8: case FT_UINT8: fory_put_u8(o, *(const uint8_t *)v); break;
+    case FT_INT16: case FT_UINT16: fory_put_le(o, *(const uint16_t *)v, 2); break;
+    case FT_INT32: case FT_UINT32: fory_put_le(o, *(const uint32_t *)v, 4); break;
+    case FT_INT64: case FT_UINT64: fory_put_le(o, *(const uint64_t *)v, 8); break;
+    case FT_VARINT32: fory_put_varu32(o, fory_zigzag32(*(const int32_t *)v)); break;
+    case FT_VAR_UINT32: fory_put_varu32(o, *(const uint32_t *)v); break;
+    case FT_VARINT64: fory_put_varu64(o, fory_zigzag64(*(const int64_t *)v)); break;
+    case FT_VAR_UINT64: fory_put_varu64(o, *(const uint64_t *)v); break;
+    case FT_TAGGED_INT64: {
+        int64_t x = *(const int64_t *)v;
+        if (x >= -(INT64_C(1) << 30) && x < (INT64_C(1) << 30)) {
+            fory_put_le(o, (uint32_t)((uint64_t)x << 1), 4);
+        } else {
+            fory_put_u8(o, 1);
+            fory_put_le(o, (uint64_t)x, 8);
+        }
+        break;
+    }
+    case FT_TAGGED_UINT64: {
+        uint64_t x = *(const uint64_t *)v;
+        if (x <= INT32_MAX) {
+            fory_put_le(o, (uint32_t)(x << 1), 4);
+        } else {
+            fory_put_u8(o, 1);
+            fory_put_le(o, x, 8);
+        }
+        break;
+    }
+    case FT_FLOAT32: {
+        uint32_t bits;
+        memcpy(&bits, v, 4);
+        fory_put_le(o, bits, 4);
+        break;
+    }
+    default: {
+        uint64_t bits;
+        memcpy(&bits, v, 8);
+        fory_put_le(o, bits, 8);
+        break;
+    }
+    }
+}
+
+static int enc_fields(enc *e, const fory_struct *st, const uint8_t *v)
+{
+    if (e->p->o.schema_hash && e->p->o.mode == CODEC_FORY_CONSISTENT) {
+        if (fory_reserve(e->out, 4))
+            return nomem(e);
+        fory_put_le(e->out, st->version, 4);
+    }
+    if (fory_reserve(e->out, st->prim_max))
+        return nomem(e);
+    for (size_t i = 0; i < st->nprim; i++) {
+        const fory_field *f = &st->order[i];
+        const uint8_t *fv = v + f->offset;
+        if (f->nullable) {
+            if (!*(const bool *)fv) {
+                fory_put_u8(e->out, FORY_NULL);
+                continue;
+            }
+            fory_put_u8(e->out, FORY_NOT_NULL);
+            fv += f->node->value_offset;
+        }
+        put_scalar(e->out, f->tid, fv);
+    }
+    for (size_t i = st->nprim; i < st->count; i++) {
+        const fory_field *f = &st->order[i];
+        const fory_node *n = f->node;
+        const uint8_t *fv = v + f->offset;
+        if (f->tid == FT_STRING) {
+            /* Strings dominate most structs: written here, not dispatched. */
+            if (f->nullable) {
+                if (fory_reserve(e->out, 1))
+                    return nomem(e);
+                if (!*(const bool *)fv) {
+                    fory_put_u8(e->out, FORY_NULL);
+                    continue;
+                }
+                fory_put_u8(e->out, FORY_NOT_NULL);
+                fv += n->value_offset;
+            }
+            int rc = put_string(e, (const codec_string *)fv);
+            if (rc)
+                return rc;
+            continue;
+        }
+        int rc = enc_value(e, f->node, v + f->offset, true);
+        if (rc)
+            return rc;
+    }
+    return CODEC_OK;
+}
+
+static int enc_struct(enc *e, const fory_struct *st, const void *v)
+{
+    if (e->p->o.mode == CODEC_FORY_COMPATIBLE) {
+        int rc = enc_struct_info(e, st);
+        if (rc)
+            return rc;
+    }
+    return enc_fields(e, st, v);
+}
+
+static int enc_type_info(enc *e, const fory_node *n)
+{
+    if (n->st)
+        return enc_struct_info(e, n->st);
+    if (fory_reserve(e->out, 5))
+        return nomem(e);
+    fory_put_varu32(e->out, n->tid);
+    return CODEC_OK;
+}
+
+/* A list or map count (varuint32). */
+static int put_count(enc *e, size_t count, const char *what)
+{
+    if (count > UINT32_MAX)
+        return codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "fory", CODEC_NO_OFFSET,
+                               "%s of %zu items is too long", what, count);
+    if (fory_reserve(e->out, 6))
+        return nomem(e);
+    fory_put_varu32(e->out, (uint32_t)count);
+    return CODEC_OK;
+}
+
+static int enc_list(enc *e, const fory_node *n, const codec_list *l, bool declared)
+{
+    const fory_node *el = n->elem;
+    int rc = put_count(e, l->count, "list");
+    if (rc || !l->count)
+        return rc;
+    if (el->st) {
+        /* Structs: same type, its type info once, then each one's fields. */
+        fory_put_u8(e->out, FORY_ELEM_SAME);
+        if ((rc = enc_struct_info(e, el->st)))
+            return rc;
+        const uint8_t *item = l->items;
+        for (size_t i = 0; i < l->count; i++, item += el->t->size)
+            if ((rc = enc_fields(e, el->st, item)))
+                return rc;
+        return CODEC_OK;
+    }
+    uint8_t header = FORY_ELEM_SAME | (declared ? FORY_ELEM_DECL : 0) |
+                     (el->nullable ? FORY_ELEM_HAS_NULL : 0);
+    fory_put_u8(e->out, header);
+    if (!declared && (rc = enc_type_info(e, el)))
+        return rc;
+    size_t esz = n->t->elem->size;
+    const uint8_t *item = l->items;
+    if (el->tid == FT_STRING && !el->nullable) {
+        const codec_string *strs = l->items;
+        for (size_t i = 0; i < l->count; i++)
+            if ((rc = put_string(e, &strs[i])))
+                return rc;
+        return CODEC_OK;
+    }
+    for (size_t i = 0; i < l->count; i++, item += esz)
+        if ((rc = enc_value(e, el, item, true)))
+            return rc;
+    return CODEC_OK;
+}
+
+static int enc_map(enc *e, const fory_node *n, const codec_map *m, bool declared)
+{
+    int rc = put_count(e, m->count, "map");
+    if (rc)
+        return rc;
+    const uint8_t *k = m->keys, *v = m->values;
+    size_t ksz = n->key->t->size, vsz = n->elem->t->size;
+    /* Struct values in compatible mode carry their type info (and TypeDef)
+     * so that a reader with another version of the struct can map fields. */
+    bool val_decl = declared && !(n->elem->st && e->p->o.mode == CODEC_FORY_COMPATIBLE);
+    for (size_t done = 0; done < m->count;) {
+        size_t chunk = m->count - done < 255 ? m->count - done : 255;
+        if (fory_reserve(e->out, 2))
+            return nomem(e);
+        fory_put_u8(e->out, (uint8_t)((declared ? FORY_KEY_DECL : 0) | (val_decl ? FORY_VAL_DECL : 0)));
+        fory_put_u8(e->out, (uint8_t)chunk);
+        if ((!declared && (rc = enc_type_info(e, n->key))) ||
+            (!val_decl && (rc = enc_type_info(e, n->elem))))
+            return rc;
+        for (size_t i = 0; i < chunk; i++, k += ksz, v += vsz) {
+            if ((rc = enc_value(e, n->key, k, true)))
+                return rc;
+            if (n->elem->st)
+                rc = enc_fields(e, n->elem->st, v);
+            else
+                rc = enc_value(e, n->elem, v, true);
+            if (rc)
+                return rc;
+        }
+        done += chunk;
+    }
+    return CODEC_OK;
+}
+
+static int enc_enum(enc *e, const codec_type *t, int32_t number)
+{
+    /* Most enums number their values 0, 1, ... in order: no search. */
+    if (number >= 0 && (size_t)number < t->count && t->values[number].number == number) {
+        if (fory_reserve(e->out, 5))
+            return nomem(e);
+        fory_put_varu32(e->out, (uint32_t)number);
+        return CODEC_OK;
+    }
+    for (size_t i = 0; i < t->count; i++)
+        if (t->values[i].number == number) {
+            if (fory_reserve(e->out, 5))
+                return nomem(e);
+            fory_put_varu32(e->out, (uint32_t)i);
+            return CODEC_OK;
+        }
+    return codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "fory", CODEC_NO_OFFSET,
+                           "%s value: %d is not one of its names", t->name ? t->name : "enum",
+                           (int)number);
+}
+
+static int enc_bytes(enc *e, uint32_t header, const void *data, size_t n)
+{
+    if (fory_reserve(e->out, n + 5))
+        return nomem(e);
+    fory_put_varu32(e->out, header);
+    if (n)
+        memcpy(e->out->data + e->out->len, data, n);
+    e->out->len += n;
+    return CODEC_OK;
+}
+
+static int enc_array(enc *e, const fory_node *n, const codec_list *l)
+{
+    size_t esz = n->t->elem->size;
+    if (l->count > UINT32_MAX / esz)
+        return codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "fory", CODEC_NO_OFFSET,
+                               "array of %zu items is too long", l->count);
+    size_t bytes = l->count * esz;
+    if (fory_reserve(e->out, bytes + 5))
+        return nomem(e);
+    fory_put_varu32(e->out, (uint32_t)bytes);
+    const uint8_t *src = l->items;
+    for (size_t i = 0; i < l->count; i++, src += esz) {
+        uint64_t x = 0;
+        memcpy(&x, src, esz);   /* little-endian host: the low bytes */
+        fory_put_le(e->out, x, esz);
+    }
+    return CODEC_OK;
+}
+
+static int enc_scalar(enc *e, uint8_t tid, const void *v)
+{
+    if (fory_reserve(e->out, 10))
+        return nomem(e);
+    put_scalar(e->out, tid, v);
+    return CODEC_OK;
+}
+
+/* The value of `n` itself, without a null flag (n->nullable is ignored). */
+static int enc_present(enc *e, const fory_node *n, const void *v, bool declared)
+{
+    switch (n->tid) {
+    case FT_STRING: return put_string(e, v);
+    case FT_BINARY: {
+        const codec_bytes *b = v;
+        if (b->len > UINT32_MAX)
+            return codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "fory", CODEC_NO_OFFSET,
+                                   "binary of %zu bytes is too long", b->len);
+        return enc_bytes(e, (uint32_t)b->len, b->data, b->len);
+    }
+    case FT_ENUM: return enc_enum(e, n->t, *(const int32_t *)v);
+    case FT_LIST: return enc_list(e, n, v, declared);
+    case FT_MAP: return enc_map(e, n, v, declared);
+    case FT_STRUCT:
+    case FT_COMPATIBLE_STRUCT: return enc_struct(e, n->st, v);
+    case FT_BOOL_ARRAY: case FT_INT8_ARRAY: case FT_INT16_ARRAY: case FT_INT32_ARRAY:
+    case FT_INT64_ARRAY: return enc_array(e, n, v);
+    default: return enc_scalar(e, n->tid, v);
+    }
+}
+
+static int enc_value(enc *e, const fory_node *n, const void *v, bool declared)
+{
+    if (n->nullable) {
+        if (fory_reserve(e->out, 1))
+            return nomem(e);
+        if (!*(const bool *)v) {
+            fory_put_u8(e->out, FORY_NULL);
+            return CODEC_OK;
+        }
+        fory_put_u8(e->out, FORY_NOT_NULL);
+        v = (const uint8_t *)v + n->value_offset;
+    }
+    return enc_present(e, n, v, declared);
+}
+
+int fory_encode(const fory_plan *p, const void *value, codec_buf *out, codec_error *err)
+{
+    enc e;   /* not zero-initialised as a whole: only the slots in use are cleared */
+    e.p = p;
+    e.out = out;
+    e.err = err;
+    e.next_def = 0;
+    if (p->o.mode == CODEC_FORY_COMPATIBLE)
+        memset(e.def_index, 0, p->nstructs * sizeof e.def_index[0]);
+    const fory_node *n = p->root;
+    if (fory_reserve(out, 2))
+        return nomem(&e);
+    fory_put_u8(out, 0x01);   /* xlang */
+    if (n->nullable && !*(const bool *)value) {
+        fory_put_u8(out, FORY_NULL);
+        return CODEC_OK;
+    }
+    if (n->nullable)
+        value = (const uint8_t *)value + n->value_offset;
+    fory_put_u8(out, n->st && p->o.track_ref ? FORY_REF_VALUE : FORY_NOT_NULL);
+    int rc = enc_type_info(&e, n);
+    if (rc)
+        return rc;
+    if (n->st)
+        return enc_fields(&e, n->st, value);
+    return enc_present(&e, n, value, false);
+}

@@ -1,0 +1,279 @@
+/* fory_internal.h — what the Fory files share: wire type ids, the plan
+ * built from the descriptors when a codec is made, and the encoder and
+ * decoder entry points. */
+#ifndef CODEC_FORY_INTERNAL_H
+#define CODEC_FORY_INTERNAL_H
+
+#include "codec/fory.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Fory xlang type ids, as Fory C++ at the commit in docs/formats/fory.md
+ * writes them (ids not in the interop vectors are marked "inferred"). */
+enum fory_tid {
+    FT_UNKNOWN = 0,
+    FT_BOOL = 1, FT_INT8 = 2, FT_INT16 = 3, FT_INT32 = 4, FT_VARINT32 = 5,
+    FT_INT64 = 6, FT_VARINT64 = 7, FT_TAGGED_INT64 = 8,
+    FT_UINT8 = 9, FT_UINT16 = 10, FT_UINT32 = 11, FT_VAR_UINT32 = 12,
+    FT_UINT64 = 13, FT_VAR_UINT64 = 14, FT_TAGGED_UINT64 = 15,
+    FT_FLOAT32 = 19, FT_FLOAT64 = 20,
+    FT_STRING = 21, FT_LIST = 22, FT_SET = 23, FT_MAP = 24,
+    FT_ENUM = 25, FT_NAMED_ENUM = 26,
+    FT_STRUCT = 27, FT_COMPATIBLE_STRUCT = 28,
+    FT_NAMED_STRUCT = 29, FT_NAMED_COMPATIBLE_STRUCT = 30,   /* inferred */
+    FT_BINARY = 41,
+    FT_BOOL_ARRAY = 43, FT_INT8_ARRAY = 44, FT_INT16_ARRAY = 45,  /* inferred */
+    FT_INT32_ARRAY = 46, FT_INT64_ARRAY = 47
+};
+
+/* Reference / null flags (0xfe, a back reference, is refused). */
+#define FORY_NULL 0xfd
+#define FORY_NOT_NULL 0xff
+#define FORY_REF_VALUE 0x00
+
+/* List element header bits. */
+#define FORY_ELEM_TRACK_REF 0x01
+#define FORY_ELEM_HAS_NULL 0x02
+#define FORY_ELEM_DECL 0x04
+#define FORY_ELEM_SAME 0x08
+
+/* Map chunk header bits. */
+#define FORY_KEY_TRACK_REF 0x01
+#define FORY_KEY_NULL 0x02
+#define FORY_KEY_DECL 0x04
+#define FORY_VAL_TRACK_REF 0x08
+#define FORY_VAL_NULL 0x10
+#define FORY_VAL_DECL 0x20
+
+typedef struct fory_node fory_node;
+typedef struct fory_in fory_in;
+typedef struct fory_struct fory_struct;
+
+/* How one value is written: a node per use of a type (field flags can change
+ * the wire type of a scalar), structs shared through fory_struct. */
+struct fory_node {
+    const codec_type *t;        /* the C type (after the OPTIONAL wrapper) */
+    uint8_t tid;                /* wire type id */
+    bool nullable;              /* the use is an OPTIONAL: null flag first */
+    size_t value_offset;        /* OPTIONAL: where the value sits */
+    const fory_node *elem;      /* LIST item / MAP value */
+    const fory_node *key;       /* MAP key */
+    fory_struct *st;            /* STRUCT */
+};
+
+typedef struct fory_field {
+    const codec_field *f;
+    const fory_node *node;
+    size_t offset;              /* f->offset, kept here for the hot loops */
+    uint8_t tid;                /* node->tid */
+    bool nullable;              /* node->nullable */
+    char *name;                 /* wire (snake_case) name */
+    size_t name_len;
+} fory_field;
+
+struct fory_struct {
+    const codec_type *t;
+    uint32_t user_id;
+    uint32_t index;             /* position in the plan's struct table */
+    size_t count;
+    fory_field *order;          /* fields in Fory wire order */
+    size_t nprim;               /* the leading primitive fields (groups 1 and 2) */
+    size_t prim_max;            /* the most bytes those can take */
+    uint8_t *type_def;          /* compatible mode: the TypeDef bytes */
+    size_t type_def_len;
+    size_t type_def_body;       /* where the body starts (after the size header) */
+    uint32_t version;           /* schema hash (struct version) */
+};
+
+typedef struct fory_plan {
+    codec_arena arena;          /* every node, field table and TypeDef */
+    codec_fory_options o;
+    const fory_node *root;
+    fory_struct *structs[CODEC_FORY_MAX_STRUCTS];
+    size_t nstructs;
+} fory_plan;
+
+/* The registry handle. */
+typedef struct fory_reg_entry {
+    const codec_type *t;
+    uint32_t id;
+} fory_reg_entry;
+
+struct codec_fory_registry {
+    fory_reg_entry *items;
+    size_t count, cap;
+};
+
+/* plan.c: builds the plan; `r` NULL assigns ids from 100. */
+int fory_plan_build(fory_plan *p, const codec_fory_registry *r, const codec_type *root,
+                    codec_error *err);
+void fory_plan_free(fory_plan *p);
+fory_struct *fory_plan_struct_by_id(const fory_plan *p, uint32_t id);
+
+/* metastring.c: field names. */
+size_t fory_metastring_encode(const char *s, size_t n, uint8_t *out, int *encoding);
+int fory_metastring_decode(const uint8_t *in, size_t n, int encoding, char *out, size_t cap,
+                           size_t *out_len);
+
+/* string.c: reads a string (any of the three encodings) into the arena as
+ * UTF-8; fails on invalid UTF-8 or a length past the input. */
+int fory_read_string(fory_in *in, codec_arena *arena, codec_string *out, codec_error *err);
+
+/* typedef.c */
+int fory_typedef_build(fory_plan *p, fory_struct *st, codec_error *err);
+int fory_struct_version(fory_struct *st, uint32_t *version);
+void fory_murmur3_x64_128(const void *data, size_t len, uint32_t seed, uint64_t out[2]);
+
+/* encode.c / decode.c */
+int fory_encode(const fory_plan *p, const void *value, codec_buf *out, codec_error *err);
+int fory_decode(const fory_plan *p, const uint8_t *in, size_t n, void *value,
+                codec_arena *arena, codec_error *err);
+
+/* value.c: schemaless. */
+int fory_encode_value(const fory_plan *p, const codec_value *v, codec_buf *out,
+                      codec_error *err);
+int fory_decode_value(const fory_plan *p, const uint8_t *in, size_t n, codec_value *v,
+                      codec_arena *arena, codec_error *err);
+
+#define FORY_FAIL(err, detail, offset, ...) \
+    codec_error_set((err), CODEC_E_INVALID_PAYLOAD, (detail), "fory", (uint64_t)(offset), \
+                    __VA_ARGS__)
+#define FORY_NOMEM(err) \
+    codec_error_set((err), CODEC_E_NOMEM, 0, "fory", CODEC_NO_OFFSET, "out of memory")
+
+/* ---------------------------------------------------------------------------
+ * Output helpers: callers reserve first, then put bytes without checks.
+ * ------------------------------------------------------------------------ */
+
+static inline int fory_reserve(codec_buf *b, size_t n)
+{
+    return b->cap - b->len >= n ? 0 : codec_buf_reserve(b, n);
+}
+
+static inline void fory_put_u8(codec_buf *b, uint8_t v)
+{
+    b->data[b->len++] = v;
+}
+
+static inline void fory_put_le(codec_buf *b, uint64_t v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        b->data[b->len + i] = (uint8_t)(v >> (8 * i));
+    b->len += n;
+}
+
+/* LEB128 up to 5 bytes. */
+static inline void fory_put_varu32(codec_buf *b, uint32_t v)
+{
+    uint8_t *p = b->data + b->len;
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    b->len = (size_t)(p - b->data);
+}
+
+/* Fory's varuint64: LEB128 for 8 bytes, then a 9th byte with the top 8 bits. */
+static inline void fory_put_varu64(codec_buf *b, uint64_t v)
+{
+    uint8_t *p = b->data + b->len;
+    for (int i = 0; i < 8; i++) {
+        if (v < 0x80) {
+            *p++ = (uint8_t)v;
+            b->len = (size_t)(p - b->data);
+            return;
+        }
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    b->len = (size_t)(p - b->data);
+}
+
+static inline uint32_t fory_zigzag32(int32_t v)
+{
+    return ((uint32_t)v << 1) ^ (uint32_t)(v >> 31);
+}
+static inline uint64_t fory_zigzag64(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+/* ---------------------------------------------------------------------------
+ * Input cursor: every read is bounded; failures record the offset.
+ * ------------------------------------------------------------------------ */
+
+struct fory_in {
+    const uint8_t *base, *p, *end;
+};
+
+static inline size_t fory_left(const fory_in *in)
+{
+    return (size_t)(in->end - in->p);
+}
+static inline size_t fory_off(const fory_in *in)
+{
+    return (size_t)(in->p - in->base);
+}
+
+static inline int fory_get_u8(fory_in *in, uint8_t *v)
+{
+    if (in->p == in->end)
+        return -1;
+    *v = *in->p++;
+    return 0;
+}
+
+static inline int fory_get_le(fory_in *in, size_t n, uint64_t *v)
+{
+    if (fory_left(in) < n)
+        return -1;
+    uint64_t x = 0;
+    for (size_t i = 0; i < n; i++)
+        x |= (uint64_t)in->p[i] << (8 * i);
+    in->p += n;
+    *v = x;
+    return 0;
+}
+
+static inline int fory_get_varu32(fory_in *in, uint32_t *v)
+{
+    uint32_t x = 0;
+    for (int shift = 0; shift < 35; shift += 7) {
+        if (in->p == in->end)
+            return -1;
+        uint8_t b = *in->p++;
+        if (shift == 28 && b > 0x0f)
+            return -2;
+        x |= (uint32_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return -2;
+}
+
+static inline int fory_get_varu64(fory_in *in, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (int i = 0; i < 8; i++) {
+        if (in->p == in->end)
+            return -1;
+        uint8_t b = *in->p++;
+        x |= (uint64_t)(b & 0x7f) << (7 * i);
+        if (!(b & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    if (in->p == in->end)
+        return -1;
+    *v = x | (uint64_t)*in->p++ << 56;
+    return 0;
+}
+
+#endif

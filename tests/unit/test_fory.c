@@ -1,0 +1,238 @@
+/* test_fory.c — the Fory backend beyond the interop vectors: schemaless
+ * values (Fory C++ bytes read as codec_value, round trips), schema
+ * evolution in compatible mode (a reader with fewer and with more fields),
+ * the schema hash, the spec form, tagged/fixed integers, and corruption. */
+#include "check.h"
+#include "codec/codec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static size_t unhex(const char *s, uint8_t *out)
+{
+    size_t n = strlen(s) / 2;
+    for (size_t i = 0; i < n; i++) {
+        unsigned v;
+        sscanf(s + 2 * i, "%2x", &v);
+        out[i] = (uint8_t)v;
+    }
+    return n;
+}
+
+static void schemaless(void)
+{
+    codec_error err;
+    codec *f = codec_parse("fory", codec_value_type(), &err);
+    codec *j = codec_json(codec_value_type(), NULL, &err);
+    CHECK(f && j);
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    /* Fory C++ payloads (from the interop vectors) read as schemaless values. */
+    static const struct { const char *hex, *json; } cases[] = {
+        {"01ff180300031515066116616c706861066212626574610ac3a702",
+         "{\"a\":\"alpha\",\"b\":\"beta\",\"\xc3\xa7\":\"\"}"},
+        {"01ff160308150678020ac3bc", "[\"x\",\"\",\"\xc3\xbc\"]"},
+        {"01ff2e140000000001000000ffffffffffffff7f00000080", "[0,1,-1,2147483647,-2147483648]"},
+        {"01ff154a48656c6c6f2c20466f72792120c3a9e4b8ad", "\"Hello, Fory! \xc3\xa9\xe4\xb8\xad\""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint8_t in[128];
+        size_t n = unhex(cases[i].hex, in);
+        codec_value v;
+        CHECK_INT(codec_decode(f, in, n, &v, &arena, &err), 0);
+        codec_buf text;
+        codec_buf_init(&text, NULL);
+        CHECK_INT(codec_encode(j, &v, &text, &err), 0);
+        CHECK_MEM(text.data, text.len, cases[i].json, strlen(cases[i].json));
+        codec_buf_free(&text);
+    }
+    /* JSON -> Fory -> JSON keeps every kind, nulls in lists and maps included. */
+    const char *doc = "{\"a\":[1,2.5,\"x\",null,true,-7],\"b\":{\"c\":-3,\"d\":null,\"e\":\"f\"},"
+                      "\"big\":18446744073709551615,\"s\":\"\"}";
+    codec_value v, back;
+    CHECK_INT(codec_decode(j, (const uint8_t *)doc, strlen(doc), &v, &arena, &err), 0);
+    codec_buf bin, text;
+    codec_buf_init(&bin, NULL);
+    codec_buf_init(&text, NULL);
+    CHECK_INT(codec_encode(f, &v, &bin, &err), 0);
+    CHECK_INT(codec_decode(f, bin.data, bin.len, &back, &arena, &err), 0);
+    CHECK_INT(codec_encode(j, &back, &text, &err), 0);
+    CHECK_MEM(text.data, text.len, doc, strlen(doc));
+    /* Truncation of the schemaless payload at every byte. */
+    for (size_t cut = 0; cut < bin.len; cut++)
+        CHECK(codec_decode(f, bin.data, cut, &back, &arena, &err) != 0);
+    codec_buf_free(&bin);
+    codec_buf_free(&text);
+    codec_arena_free(&arena);
+    codec_free(f);
+    codec_free(j);
+}
+
+/* Version 1 and version 2 of one struct (same user id) for evolution. */
+typedef struct v1 { int32_t id; codec_string name; } v1;
+CODEC_STRUCT(v1_type, v1, CODEC_FIELD(v1, id, 1, CODEC_INT32), CODEC_FIELD(v1, name, 2, CODEC_STRING));
+typedef struct inner { int32_t id; } inner;
+CODEC_STRUCT(inner_type, inner, CODEC_FIELD(inner, id, 1, CODEC_INT32));
+CODEC_LIST(tags_type, CODEC_STRING);
+CODEC_LIST(inners_type, &inner_type);
+CODEC_MAP(by_name_type, CODEC_STRING, &inner_type);
+CODEC_MAP(scores_type, CODEC_STRING, CODEC_INT64);
+CODEC_OPTIONAL(opt_i64_type, int64_t, CODEC_INT64);
+typedef struct v2 {
+    int32_t id; codec_string name; double weight; CODEC_LIST_OF(codec_string) tags;
+    CODEC_MAP_OF(codec_string, int64_t) scores; CODEC_OPTIONAL_OF(int64_t) extra; inner in;
+    int64_t tagged; uint32_t fixed; CODEC_LIST_OF(inner) ins;
+    CODEC_MAP_OF(codec_string, inner) by_name;
+} v2;
+CODEC_STRUCT(v2_type, v2, CODEC_FIELD(v2, id, 1, CODEC_INT32),
+             CODEC_FIELD(v2, name, 2, CODEC_STRING), CODEC_FIELD(v2, weight, 3, CODEC_DOUBLE),
+             CODEC_FIELD(v2, tags, 4, &tags_type), CODEC_FIELD(v2, scores, 5, &scores_type),
+             CODEC_FIELD(v2, extra, 6, &opt_i64_type), CODEC_FIELD(v2, in, 7, &inner_type),
+             CODEC_FIELD_EX(v2, tagged, "tagged", 8, CODEC_INT64, CODEC_FIELD_TAGGED),
+             CODEC_FIELD_EX(v2, fixed, "fixed", 9, CODEC_UINT32, CODEC_FIELD_FIXED),
+             CODEC_FIELD(v2, ins, 10, &inners_type), CODEC_FIELD(v2, by_name, 11, &by_name_type));
+
+static codec *make(const codec_type *root, int mode, bool hash)
+{
+    codec_fory_registry *r = codec_fory_registry_new(NULL);
+    CHECK_INT(codec_fory_register(r, root, 200, NULL), 0);
+    CHECK_INT(codec_fory_register(r, &inner_type, 201, NULL), 0);
+    codec_fory_options o = {.mode = mode ? CODEC_FORY_COMPATIBLE : CODEC_FORY_CONSISTENT,
+                            .schema_hash = hash};
+    codec_error err;
+    codec *c = codec_fory(r, root, &o, &err);
+    codec_fory_registry_free(r);
+    CHECK(c != NULL);
+    return c;
+}
+
+static void evolution(void)
+{
+    codec *w2 = make(&v2_type, 1, false), *r1 = make(&v1_type, 1, false);
+    codec_string tags[] = {CODEC_STR("a"), CODEC_STR("b")};
+    codec_string keys[] = {CODEC_STR("k")};
+    int64_t vals[] = {-5};
+    inner ins[] = {{1}, {2}};
+    v2 big = {.id = 7, .name = CODEC_STR("seven"), .weight = 1.5, .tags = {tags, 2},
+              .scores = {keys, vals, 1}, .extra = {true, 1ll << 40},
+              .in = {9}, .tagged = -(1ll << 40), .fixed = 0xdeadbeef,
+              .ins = {ins, 2}, .by_name = {keys, ins, 1}};
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    codec_error err;
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    CHECK_INT(codec_encode(w2, &big, &out, &err), 0);
+    /* An older reader skips the fields it lacks (list, map, optional, struct...). */
+    v1 small;
+    CHECK_INT(codec_decode(r1, out.data, out.len, &small, &arena, &err), 0);
+    CHECK_INT(small.id, 7);
+    CHECK_MEM(small.name.ptr, small.name.len, "seven", 5);
+    /* A newer reader leaves what an older writer lacks zero / absent. */
+    codec_buf old;
+    codec_buf_init(&old, NULL);
+    CHECK_INT(codec_encode(r1, &small, &old, &err), 0);
+    v2 got;
+    CHECK_INT(codec_decode(w2, old.data, old.len, &got, &arena, &err), 0);
+    CHECK_INT(got.id, 7);
+    CHECK(!got.extra.has && got.tags.count == 0 && got.weight == 0);
+    /* Same schema: everything comes back, tagged and fixed integers included. */
+    CHECK_INT(codec_decode(w2, out.data, out.len, &got, &arena, &err), 0);
+    CHECK(got.extra.has && got.extra.value == 1ll << 40 && got.tagged == -(1ll << 40) &&
+          got.fixed == 0xdeadbeef && got.scores.count == 1 && got.scores.values[0] == -5 &&
+          got.in.id == 9 && got.ins.count == 2 && got.ins.items[1].id == 2 &&
+          got.by_name.count == 1 && got.by_name.values[0].id == 1);
+    /* Consistent mode with the schema hash: a different struct is refused. */
+    codec *h2 = make(&v2_type, 0, true), *h1 = make(&v1_type, 0, true);
+    codec_buf_clear(&out);
+    CHECK_INT(codec_encode(h2, &big, &out, &err), 0);
+    CHECK_INT(codec_decode(h2, out.data, out.len, &got, &arena, &err), 0);
+    CHECK_INT(got.tagged, -(1ll << 40));
+    CHECK_INT(codec_decode(h1, out.data, out.len, &small, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    /* Corruption: every single-byte change decodes or fails cleanly. */
+    for (size_t i = 0; i < out.len; i++) {
+        uint8_t saved = out.data[i];
+        out.data[i] ^= 0xff;
+        codec_arena_reset(&arena);
+        int rc = codec_decode(h2, out.data, out.len, &got, &arena, &err);
+        CHECK(rc == 0 || rc == CODEC_E_INVALID_PAYLOAD || rc == CODEC_E_UNSUPPORTED);
+        out.data[i] = saved;
+    }
+    /* A huge declared count is refused before anything is allocated. */
+    static const uint8_t huge[] = {0x01, 0xff, 0x16, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x08, 0x15};
+    codec_error e2;
+    codec *lst = codec_parse("fory", &tags_type, &e2);
+    codec_list l;
+    CHECK_INT(codec_decode(lst, huge, sizeof huge, &l, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK(strcmp(codec_spec(lst), "fory") == 0);
+    codec_free(lst);
+    codec_buf_free(&out);
+    codec_buf_free(&old);
+    codec_arena_free(&arena);
+    codec_free(w2);
+    codec_free(r1);
+    codec_free(h2);
+    codec_free(h1);
+}
+
+static size_t allocations;
+static void *count_alloc(void *ctx, size_t n)
+{
+    (void)ctx;
+    allocations++;
+    return malloc(n);
+}
+static void *count_resize(void *ctx, void *p, size_t old, size_t n)
+{
+    (void)ctx;
+    (void)old;
+    allocations++;
+    return realloc(p, n);
+}
+static void count_release(void *ctx, void *p, size_t n)
+{
+    (void)ctx;
+    (void)n;
+    free(p);
+}
+
+/* Once the buffer has grown, encoding allocates nothing (both modes). */
+static void steady_state(void)
+{
+    codec_allocator counting = {count_alloc, count_resize, count_release, NULL};
+    codec_string tags[] = {CODEC_STR("a"), CODEC_STR("b")};
+    v2 big = {.id = 1, .name = CODEC_STR("n"), .tags = {tags, 2}, .in = {3}};
+    for (int mode = 0; mode < 2; mode++) {
+        codec *c = make(&v2_type, mode, false);
+        codec_buf out;
+        codec_buf_init(&out, &counting);
+        codec_error err;
+        CHECK_INT(codec_encode(c, &big, &out, &err), 0);
+        size_t first = out.len, before = allocations;
+        codec_buf_clear(&out);
+        CHECK_INT(codec_encode(c, &big, &out, &err), 0);
+        CHECK_INT(allocations, before);
+        CHECK_INT(out.len, first);
+        codec_buf_free(&out);
+        codec_free(c);
+    }
+}
+
+static void spec_form(void)
+{
+    codec_error err;
+    codec *c = codec_parse("fory:compatible,ref=on,max-depth=8", &v2_type, &err);
+    CHECK(c != NULL);
+    codec_free(c);
+    CHECK(codec_parse("fory:sideways", &v2_type, &err) == NULL);
+    CHECK_INT(err.family, CODEC_E_USAGE);
+}
+
+int main(void)
+{
+    schemaless();
+    evolution();
+    steady_state();
+    spec_form();
+    return check_done("fory");
+}
