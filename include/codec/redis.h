@@ -45,10 +45,10 @@
  * retried behind your back, so a write is never applied twice by codec.
  *
  * Signals: codec leaves the process's signal dispositions alone. A server
- * that goes away mid-write is reported as CODEC_E_TRANSIENT (hiredis stops
- * at the first failed write, which Linux reports as ECONNRESET; the tests
- * check this with a 32 MB write to a killed server), but as for any network
- * client, a long-running program should ignore SIGPIPE (SIG_IGN).
+ * that goes away mid-write is reported as CODEC_E_TRANSIENT, but Linux may
+ * report such a write as EPIPE and raise SIGPIPE first, which kills a
+ * process that has not ignored it. As with hiredis itself, a program using
+ * the adapter must set SIGPIPE to SIG_IGN (the `codec` command does).
  *
  * Threads: a codec_redis is one connection: use it from one thread at a
  * time (give each thread its own, or pool them). Codecs may be shared.

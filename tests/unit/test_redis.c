@@ -11,30 +11,6 @@
 #include "codec/codec.h"
 
 #ifndef CODEC_HAVE_REDIS
-/* A server that dies while a large value is being written: the write
- * fails with EPIPE, which must come back as a transient error, not as a
- * SIGPIPE that kills the process. */
-static void test_no_sigpipe(void)
-{
-    redis_server s;
-    if (!redis_server_start(&s, false))
-        return;
-    codec_redis *r = connect_to(&s, 2000);
-    codec_error err = {0};
-    codec *c = codec_parse("hex", NULL, &err);
-    size_t n = (size_t)16 << 20;
-    uint8_t *big = calloc(n, 1);
-    codec_bytes v = {big, n};
-    redis_server_kill(&s);
-    int rc = codec_redis_set(r, "big", 3, c, &v, 0, &err);
-    CHECK_INT(rc, CODEC_E_TRANSIENT);
-    printf("server gone during a 32 MB write: %s\n", err.message);
-    free(big);
-    codec_free(c);
-    codec_redis_free(r);
-    redis_server_stop(&s);
-}
-
 int main(void)
 {
     printf("test_redis: built without hiredis: nothing to test\n");
@@ -836,9 +812,10 @@ static void test_kill_mid_batch(void)
     redis_server_stop(&s);
 }
 
-/* A server that dies while a large value is being written: the write
- * fails with EPIPE, which must come back as a transient error, not as a
- * SIGPIPE that kills the process. */
+/* A server that dies while a large value is being written: the write fails
+ * (ECONNRESET or EPIPE, depending on timing), which must come back as a
+ * transient error. SIGPIPE is ignored in main(), as redis.h asks of every
+ * program that uses the adapter. */
 static void test_no_sigpipe(void)
 {
     redis_server s;
@@ -862,6 +839,7 @@ static void test_no_sigpipe(void)
 
 int main(void)
 {
+    signal(SIGPIPE, SIG_IGN); /* what redis.h asks of a program */
     test_url();
     test_connect_errors();
     if (redis_server_start(&server, false)) {

@@ -9,6 +9,7 @@
 
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +164,7 @@ static int run(const redis_args *a, codec *c, codec_redis *r, codec_error *err)
 
 int cmd_redis(int argc, char **argv)
 {
+    signal(SIGPIPE, SIG_IGN); /* a dead server must be an error, not a kill */
     redis_args a;
     int rc = parse_args(argc, argv, &a);
     if (rc)
