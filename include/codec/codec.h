@@ -11,5 +11,6 @@
 #include "compose.h"
 #include "types.h"
 #include "json.h"
+#include "cbor.h"
 
 #endif

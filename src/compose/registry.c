@@ -11,6 +11,7 @@
 
 CODEC_STAGE_CTOR(hex);
 CODEC_STAGE_CTOR(json);
+CODEC_STAGE_CTOR(cbor);
 
 static const codec_registry_row rows[] = {
     /* backends */
@@ -19,6 +20,11 @@ static const codec_registry_row rows[] = {
       "duplicates=reject|allow, max-depth=N (128), max-size=SIZE (64m), "
       "max-string=SIZE (16m), max-elements=N (16m)",
       "JSON (RFC 8259), strict; typed or schemaless"}, codec_stage_ctor_json},
+    {{"cbor", CODEC_KIND_BACKEND,
+      "plain|deterministic (default plain), keys=names|tags, unknown=skip|reject, "
+      "require=none|all, duplicates=reject|allow, max-depth=N (128), max-size=SIZE (64m), "
+      "max-string=SIZE (16m), max-elements=N (16m)",
+      "CBOR (RFC 8949); typed or schemaless"}, codec_stage_ctor_cbor},
     /* text encodings */
     {{"hex", CODEC_KIND_TEXT, "lower|upper (default lower)",
       "base16; decode accepts both cases"}, codec_stage_ctor_hex},
