@@ -12,5 +12,6 @@
 #include "types.h"
 #include "json.h"
 #include "cbor.h"
+#include "msgpack.h"
 
 #endif

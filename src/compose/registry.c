@@ -12,6 +12,7 @@
 CODEC_STAGE_CTOR(hex);
 CODEC_STAGE_CTOR(json);
 CODEC_STAGE_CTOR(cbor);
+CODEC_STAGE_CTOR(msgpack);
 
 static const codec_registry_row rows[] = {
     /* backends */
@@ -25,6 +26,10 @@ static const codec_registry_row rows[] = {
       "require=none|all, duplicates=reject|allow, max-depth=N (128), max-size=SIZE (64m), "
       "max-string=SIZE (16m), max-elements=N (16m)",
       "CBOR (RFC 8949); typed or schemaless"}, codec_stage_ctor_cbor},
+    {{"msgpack", CODEC_KIND_BACKEND,
+      "structs=map|array, unknown=skip|reject, require=none|all, duplicates=reject|allow, "
+      "max-depth=N (128), max-size=SIZE (64m), max-string=SIZE (16m), max-elements=N (16m)",
+      "MessagePack (bin, ext, timestamps); typed or schemaless"}, codec_stage_ctor_msgpack},
     /* text encodings */
     {{"hex", CODEC_KIND_TEXT, "lower|upper (default lower)",
       "base16; decode accepts both cases"}, codec_stage_ctor_hex},

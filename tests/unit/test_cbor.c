@@ -228,7 +228,7 @@ int main(void)
     static const char *const specs[] = {"cbor", "cbor:keys=tags", "cbor:deterministic",
                                         "cbor:deterministic,keys=tags"};
     for (size_t i = 0; i < 4; i++) {
-        bc_check_typed(specs[i]);
+        bc_check_typed(specs[i], true);
         bc_check_random(specs[i], i ? 60 : 400);
         bc_check_no_alloc(specs[i], i % 2 == 0);
     }
