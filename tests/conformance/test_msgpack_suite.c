@@ -79,7 +79,7 @@ static bool same(const expected *e, const void *got)
     if (e->value == &e->ext) {
         const codec_msgpack_ext *x = got;
         return x->type == e->ext.type && x->data.len == e->ext.data.len &&
-               memcmp(x->data.data, e->ext.data.data, x->data.len) == 0;
+               (x->data.len == 0 || memcmp(x->data.data, e->ext.data.data, x->data.len) == 0);
     }
     return vu_equal(&e->v, got);
 }

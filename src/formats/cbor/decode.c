@@ -58,7 +58,8 @@ static int read_bignum(cbor_rd *r, const cbor_head *b, uint8_t *mag, size_t *len
     if (s.len - skip > BIN_BIGNUM_MAX_BYTES)
         return CBOR_FAIL(r->err, CODEC_D_LIMIT, b->at, "bignum longer than %d bytes",
                          BIN_BIGNUM_MAX_BYTES);
-    memcpy(mag, s.ptr + skip, s.len - skip);
+    if (s.len > skip)
+        memcpy(mag, s.ptr + skip, s.len - skip);
     *len = s.len - skip;
     return CODEC_OK;
 }
@@ -349,9 +350,11 @@ static int dec_list(cbor_rd *r, const codec_type *t, codec_list *l, const cbor_h
         if ((rc = cbor_check_count(r, ah, 1)))
             return rc;
         cap = (size_t)ah->arg;
-        if (cap && !(items = codec_arena_alloc(r->arena, cap * esz, t->elem->align)))
-            return CBOR_NOMEM(r->err);
-        memset(items, 0, cap * esz);
+        if (cap) {
+            if (!(items = codec_arena_alloc(r->arena, cap * esz, t->elem->align)))
+                return CBOR_NOMEM(r->err);
+            memset(items, 0, cap * esz);
+        }
     }
     while (ah->indefinite ? !cbor_at_break(r) : count < cap) {
         if (ah->indefinite) {
@@ -380,11 +383,13 @@ static int dec_map(cbor_rd *r, const codec_type *t, codec_map *m, const cbor_hea
         if ((rc = cbor_check_count(r, mh, 2)))
             return rc;
         kcap = vcap = (size_t)mh->arg;
-        if (kcap && (!(keys = codec_arena_alloc(r->arena, kcap * ksz, t->key->align)) ||
-                     !(values = codec_arena_alloc(r->arena, vcap * vsz, t->elem->align))))
-            return CBOR_NOMEM(r->err);
-        memset(keys, 0, kcap * ksz);
-        memset(values, 0, vcap * vsz);
+        if (kcap) {
+            if (!(keys = codec_arena_alloc(r->arena, kcap * ksz, t->key->align)) ||
+                !(values = codec_arena_alloc(r->arena, vcap * vsz, t->elem->align)))
+                return CBOR_NOMEM(r->err);
+            memset(keys, 0, kcap * ksz);
+            memset(values, 0, vcap * vsz);
+        }
     }
     while (mh->indefinite ? !cbor_at_break(r) : count < kcap) {
         if (mh->indefinite) {

@@ -139,7 +139,7 @@ static int read_bignum(cbor_rd *r, const cbor_head *th, codec_value *out)
     size_t skip = 0;
     while (skip < s.len && s.ptr[skip] == 0)
         skip++;
-    uint64_t a = bin_mag_u64((const uint8_t *)s.ptr + skip, s.len - skip > 8 ? 0 : s.len - skip);
+    uint64_t a = s.len - skip > 8 || !s.len ? 0 : bin_mag_u64((const uint8_t *)s.ptr + skip, s.len - skip);
     bool neg = th->arg == CBOR_TAG_NEGBIG;
     if (s.len - skip > 8 || (neg && a > INT64_MAX))
         return CBOR_FAIL(r->err, CODEC_D_LIMIT, th->at,

@@ -162,9 +162,11 @@ static int dec_list(mp_rd *r, const codec_type *t, codec_list *l, const mp_item 
         return rc;
     size_t esz = t->elem->size, n = (size_t)it->len;
     uint8_t *items = NULL;
-    if (n && !(items = codec_arena_alloc(r->arena, n * esz, t->elem->align)))
-        return MP_NOMEM(r->err);
-    memset(items, 0, n * esz);
+    if (n) {
+        if (!(items = codec_arena_alloc(r->arena, n * esz, t->elem->align)))
+            return MP_NOMEM(r->err);
+        memset(items, 0, n * esz);
+    }
     for (size_t i = 0; i < n; i++)
         if ((rc = next_item(r, t->elem, items + i * esz)))
             return rc;
@@ -183,11 +185,13 @@ static int dec_map(mp_rd *r, const codec_type *t, codec_map *m, const mp_item *i
         return rc;
     size_t ksz = t->key->size, vsz = t->elem->size, n = (size_t)it->len;
     uint8_t *keys = NULL, *values = NULL;
-    if (n && (!(keys = codec_arena_alloc(r->arena, n * ksz, t->key->align)) ||
-              !(values = codec_arena_alloc(r->arena, n * vsz, t->elem->align))))
-        return MP_NOMEM(r->err);
-    memset(keys, 0, n * ksz);
-    memset(values, 0, n * vsz);
+    if (n) {
+        if (!(keys = codec_arena_alloc(r->arena, n * ksz, t->key->align)) ||
+            !(values = codec_arena_alloc(r->arena, n * vsz, t->elem->align)))
+            return MP_NOMEM(r->err);
+        memset(keys, 0, n * ksz);
+        memset(values, 0, n * vsz);
+    }
     for (size_t i = 0; i < n; i++)
         if ((rc = next_item(r, t->key, keys + i * ksz)) ||
             (rc = next_item(r, t->elem, values + i * vsz)))
