@@ -69,6 +69,19 @@ static inline double bin_bits_double(uint64_t u)
     return d;
 }
 
+/* Copies the C string `name` to dst while measuring it, up to `max` bytes
+ * (names are short: this beats strlen + memcpy). Returns its length, or max
+ * when it is at least that long (then dst holds only the first max bytes). */
+static inline size_t bin_copy_name(uint8_t *dst, const char *name, size_t max)
+{
+    size_t n = 0;
+    while (n < max && name[n]) {
+        dst[n] = (uint8_t)name[n];
+        n++;
+    }
+    return n;
+}
+
 /* True when double d survives a round trip through float (NaN excluded). */
 static inline bool bin_fits_float(double d)
 {

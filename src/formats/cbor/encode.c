@@ -79,6 +79,16 @@ static int enc_key_name(enc *e, const codec_field *f)
 {
     if (e->o->tag_keys)
         return cbor_out_head(e->out, CBOR_UINT, f->tag, e->err);
+    /* Field names are short: a one-byte head (< 24 bytes) and a copy. */
+    if (cbor_room(e->out, 24, e->err))
+        return CODEC_E_NOMEM;
+    uint8_t *d = e->out->data + e->out->len;
+    size_t n = bin_copy_name(d + 1, f->name, 23);
+    if (n < 23) {
+        d[0] = (uint8_t)(CBOR_TEXT << 5 | n);
+        e->out->len += n + 1;
+        return CODEC_OK;
+    }
     return cbor_out_string(e->out, CBOR_TEXT, f->name, strlen(f->name), e->err);
 }
 

@@ -39,6 +39,21 @@ static int enc_struct_array(enc *e, const codec_type *t, const uint8_t *v)
     return rc;
 }
 
+/* Field names are short: a fixstr head (< 32 bytes) and a copy. */
+static int enc_name(enc *e, const char *name)
+{
+    if (mp_room(e->out, 32, e->err))
+        return CODEC_E_NOMEM;
+    uint8_t *d = e->out->data + e->out->len;
+    size_t n = bin_copy_name(d + 1, name, 31);
+    if (n < 31) {
+        d[0] = (uint8_t)(0xa0 | n);
+        e->out->len += n + 1;
+        return CODEC_OK;
+    }
+    return mp_out_string(e->out, true, name, strlen(name), e->err);
+}
+
 static int enc_struct(enc *e, const codec_type *t, const uint8_t *v)
 {
     if (t == &codec_msgpack_ext_type) {
@@ -55,7 +70,7 @@ static int enc_struct(enc *e, const codec_type *t, const uint8_t *v)
         const codec_field *f = &t->fields[i];
         if (absent(f, v))
             continue;
-        if (!(rc = mp_out_string(e->out, true, f->name, strlen(f->name), e->err)))
+        if (!(rc = enc_name(e, f->name)))
             rc = enc_any(e, f->type, v + f->offset);
     }
     return rc;
