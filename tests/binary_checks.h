@@ -29,6 +29,22 @@ static inline bool bc_same_string(codec_string a, codec_string b)
     return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
 }
 
+/* c encodes v to exactly the bytes in hex. */
+static inline void bc_check_bytes(const char *spec, const codec_type *t, const void *v,
+                                  const char *hex)
+{
+    codec *c = bc_codec(spec, t);
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    codec_error err;
+    uint8_t want[512];
+    long n = vu_hex(hex, strlen(hex), want, sizeof want);
+    CHECK_INT(codec_encode(c, v, &out, &err), 0);
+    CHECK_MEM(out.data, out.len, want, (size_t)n);
+    codec_buf_free(&out);
+    codec_free(c);
+}
+
 /* Every kind in one struct. */
 typedef enum color { RED = 1, GREEN = 2, BLUE = -7 } color;
 CODEC_ENUM(color_type, {"RED", RED}, {"GREEN", GREEN}, {"BLUE", BLUE});
