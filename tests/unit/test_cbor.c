@@ -201,8 +201,24 @@ static void test_diagnose(void)
     codec_buf_free(&out);
 }
 
+static void test_constructor(void)
+{
+    codec_error err;
+    codec_cbor_options o = {.deterministic = true, .tag_keys = true, .max_depth = 7};
+    codec *c = codec_cbor(&person_type, &o, &err), *d = codec_cbor(&person_type, NULL, &err);
+    CHECK(c && d);
+    CHECK_STR(codec_spec(c), "cbor:deterministic,keys=tags,max-depth=7");
+    CHECK_STR(codec_spec(d), "cbor");
+    codec_free(c);
+    codec_free(d);
+    CHECK(codec_parse("cbor:keys=bogus", &person_type, &err) == NULL);
+    CHECK_INT(err.family, CODEC_E_USAGE);
+    CHECK(codec_parse("cbor:max-depth=5000", &person_type, &err) == NULL);
+}
+
 int main(void)
 {
+    test_constructor();
     codec_arena_init(&bc_arena, NULL, 0);
     test_person_bytes();
     test_floats();

@@ -156,8 +156,23 @@ static void test_hostile(void)
     codec_free(tc);
 }
 
+static void test_constructor(void)
+{
+    codec_error err;
+    codec_msgpack_options o = {.struct_arrays = true, .max_string = 5};
+    codec *c = codec_msgpack(&person_type, &o, &err), *d = codec_msgpack(&person_type, NULL, &err);
+    CHECK(c && d);
+    CHECK_STR(codec_spec(c), "msgpack:structs=array,max-string=5");
+    CHECK_STR(codec_spec(d), "msgpack");
+    codec_free(c);
+    codec_free(d);
+    CHECK(codec_parse("msgpack:structs=list", &person_type, &err) == NULL);
+    CHECK_INT(err.family, CODEC_E_USAGE);
+}
+
 int main(void)
 {
+    test_constructor();
     codec_arena_init(&bc_arena, NULL, 0);
     test_person_bytes();
     test_layouts();

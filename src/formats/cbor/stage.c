@@ -1,24 +1,25 @@
 /* stage.c — the `cbor` backend stage and codec_cbor(). The stage state is
  * the resolved option block; the type is checked once, here. */
-#include "compose/stage_internal.h"
+#include "formats/binary/stage_common.h"
 #include "formats/cbor/cbor_internal.h"
 
-#include <stdio.h>
+_Static_assert(CODEC_CBOR_DEFAULT_MAX_DEPTH == BIN_DEFAULT_MAX_DEPTH &&
+                   CODEC_CBOR_MAX_DEPTH_LIMIT == BIN_MAX_DEPTH_LIMIT &&
+                   CODEC_CBOR_DEFAULT_MAX_SIZE == BIN_DEFAULT_MAX_SIZE &&
+                   CODEC_CBOR_DEFAULT_MAX_STRING == BIN_DEFAULT_MAX_STRING &&
+                   CODEC_CBOR_DEFAULT_MAX_ELEMENTS == BIN_DEFAULT_MAX_ELEMENTS,
+               "the public limits are the shared ones");
+
+static bin_limits limits_of(codec_cbor_options *o)
+{
+    return (bin_limits){&o->max_depth, &o->max_size, &o->max_string, &o->max_elements};
+}
 
 void cbor_options_resolve(const codec_cbor_options *in, codec_cbor_options *out)
 {
     static const codec_cbor_options zero;
     *out = in ? *in : zero;
-    if (!out->max_depth)
-        out->max_depth = CODEC_CBOR_DEFAULT_MAX_DEPTH;
-    if (out->max_depth > CODEC_CBOR_MAX_DEPTH_LIMIT)
-        out->max_depth = CODEC_CBOR_MAX_DEPTH_LIMIT;
-    if (!out->max_size)
-        out->max_size = CODEC_CBOR_DEFAULT_MAX_SIZE;
-    if (!out->max_string)
-        out->max_string = CODEC_CBOR_DEFAULT_MAX_STRING;
-    if (!out->max_elements)
-        out->max_elements = CODEC_CBOR_DEFAULT_MAX_ELEMENTS;
+    bin_limits_resolve(limits_of(out));
 }
 
 static int cbor_encode_value(const codec_stage *s, const void *value, codec_buf *out,
@@ -63,14 +64,7 @@ static int read_options(codec_args *a, codec_cbor_options *o, codec_error *err)
         (rc = codec_args_choice(a, "unknown", false, unknown, 0, &unk, err)) ||
         (rc = codec_args_choice(a, "require", false, require, 0, &req, err)) ||
         (rc = codec_args_choice(a, "duplicates", false, dups, 0, &dup, err)) ||
-        (rc = codec_args_size(a, "max-depth", false, CODEC_CBOR_DEFAULT_MAX_DEPTH, 1,
-                              CODEC_CBOR_MAX_DEPTH_LIMIT, &o->max_depth, err)) ||
-        (rc = codec_args_size(a, "max-size", false, CODEC_CBOR_DEFAULT_MAX_SIZE, 1, SIZE_MAX,
-                              &o->max_size, err)) ||
-        (rc = codec_args_size(a, "max-string", false, CODEC_CBOR_DEFAULT_MAX_STRING, 0,
-                              SIZE_MAX, &o->max_string, err)) ||
-        (rc = codec_args_size(a, "max-elements", false, CODEC_CBOR_DEFAULT_MAX_ELEMENTS, 0,
-                              SIZE_MAX, &o->max_elements, err)))
+        (rc = bin_limits_read(a, limits_of(o), err)))
         return rc;
     o->deterministic = mode == 1;
     o->tag_keys = key == 1;
@@ -84,47 +78,17 @@ int codec_stage_ctor_cbor(codec_stage *s, codec_args *a, const codec_type *t, co
 {
     codec_cbor_options o = {0};
     int rc = read_options(a, &o, err);
-    if (rc || (rc = codec_type_check(t, err)))
-        return rc;
-    const codec_allocator *al = codec_default_allocator();
-    codec_cbor_options *state = al->alloc(al->ctx, sizeof *state);
-    if (!state)
-        return CBOR_NOMEM(err);
-    *state = o;
-    s->ops = &cbor_ops;
-    s->state = state;
-    s->type = t;
-    return CODEC_OK;
+    return rc ? rc : bin_stage_init(s, &cbor_ops, t, &o, sizeof o, err);
 }
 
 codec *codec_cbor(const codec_type *t, const codec_cbor_options *o, codec_error *err)
 {
     codec_cbor_options r;
     cbor_options_resolve(o, &r);
-    char args[256];
-    /* The spec text is what codec_spec() shows; defaults are left out. */
-    int n = snprintf(args, sizeof args, "%s", r.deterministic ? "deterministic" : "");
-    const struct {
-        bool on;
-        const char *text;
-    } flags[] = {{r.tag_keys, "keys=tags"},
-                 {r.reject_unknown, "unknown=reject"},
-                 {r.require_all, "require=all"},
-                 {r.allow_duplicates, "duplicates=allow"}};
-    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
-        if (flags[i].on)
-            n += snprintf(args + n, sizeof args - (size_t)n, "%s%s", n ? "," : "",
-                          flags[i].text);
-    const struct {
-        size_t value, def;
-        const char *key;
-    } limits[] = {{r.max_depth, CODEC_CBOR_DEFAULT_MAX_DEPTH, "max-depth"},
-                  {r.max_size, CODEC_CBOR_DEFAULT_MAX_SIZE, "max-size"},
-                  {r.max_string, CODEC_CBOR_DEFAULT_MAX_STRING, "max-string"},
-                  {r.max_elements, CODEC_CBOR_DEFAULT_MAX_ELEMENTS, "max-elements"}};
-    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
-        if (limits[i].value != limits[i].def)
-            n += snprintf(args + n, sizeof args - (size_t)n, "%s%s=%zu", n ? "," : "",
-                          limits[i].key, limits[i].value);
-    return codec_make("cbor", args, t, err);
+    const bin_flag flags[] = {{r.deterministic, "deterministic"},
+                              {r.tag_keys, "keys=tags"},
+                              {r.reject_unknown, "unknown=reject"},
+                              {r.require_all, "require=all"},
+                              {r.allow_duplicates, "duplicates=allow"}};
+    return bin_make("cbor", t, flags, sizeof flags / sizeof flags[0], limits_of(&r), err);
 }

@@ -1,9 +1,7 @@
 /* stage.c — the `msgpack` backend stage, codec_msgpack() and the ext
  * descriptor. */
-#include "compose/stage_internal.h"
+#include "formats/binary/stage_common.h"
 #include "formats/msgpack/msgpack_internal.h"
-
-#include <stdio.h>
 
 static const codec_field ext_fields[] = {
     CODEC_FIELD(codec_msgpack_ext, type, 1, CODEC_INT8),
@@ -13,20 +11,23 @@ const codec_type codec_msgpack_ext_type = {
     .kind = CODEC_T_STRUCT, .name = "msgpack_ext", .size = sizeof(codec_msgpack_ext),
     .align = alignof(codec_msgpack_ext), .fields = ext_fields, .count = 2, .cache = &ext_cache};
 
+_Static_assert(CODEC_MSGPACK_DEFAULT_MAX_DEPTH == BIN_DEFAULT_MAX_DEPTH &&
+                   CODEC_MSGPACK_MAX_DEPTH_LIMIT == BIN_MAX_DEPTH_LIMIT &&
+                   CODEC_MSGPACK_DEFAULT_MAX_SIZE == BIN_DEFAULT_MAX_SIZE &&
+                   CODEC_MSGPACK_DEFAULT_MAX_STRING == BIN_DEFAULT_MAX_STRING &&
+                   CODEC_MSGPACK_DEFAULT_MAX_ELEMENTS == BIN_DEFAULT_MAX_ELEMENTS,
+               "the public limits are the shared ones");
+
+static bin_limits limits_of(codec_msgpack_options *o)
+{
+    return (bin_limits){&o->max_depth, &o->max_size, &o->max_string, &o->max_elements};
+}
+
 void mp_options_resolve(const codec_msgpack_options *in, codec_msgpack_options *out)
 {
     static const codec_msgpack_options zero;
     *out = in ? *in : zero;
-    if (!out->max_depth)
-        out->max_depth = CODEC_MSGPACK_DEFAULT_MAX_DEPTH;
-    if (out->max_depth > CODEC_MSGPACK_MAX_DEPTH_LIMIT)
-        out->max_depth = CODEC_MSGPACK_MAX_DEPTH_LIMIT;
-    if (!out->max_size)
-        out->max_size = CODEC_MSGPACK_DEFAULT_MAX_SIZE;
-    if (!out->max_string)
-        out->max_string = CODEC_MSGPACK_DEFAULT_MAX_STRING;
-    if (!out->max_elements)
-        out->max_elements = CODEC_MSGPACK_DEFAULT_MAX_ELEMENTS;
+    bin_limits_resolve(limits_of(out));
 }
 
 static int mp_encode_value(const codec_stage *s, const void *value, codec_buf *out,
@@ -69,14 +70,7 @@ static int read_options(codec_args *a, codec_msgpack_options *o, codec_error *er
         (rc = codec_args_choice(a, "unknown", false, unknown, 0, &unk, err)) ||
         (rc = codec_args_choice(a, "require", false, require, 0, &req, err)) ||
         (rc = codec_args_choice(a, "duplicates", false, dups, 0, &dup, err)) ||
-        (rc = codec_args_size(a, "max-depth", false, CODEC_MSGPACK_DEFAULT_MAX_DEPTH, 1,
-                              CODEC_MSGPACK_MAX_DEPTH_LIMIT, &o->max_depth, err)) ||
-        (rc = codec_args_size(a, "max-size", false, CODEC_MSGPACK_DEFAULT_MAX_SIZE, 1,
-                              SIZE_MAX, &o->max_size, err)) ||
-        (rc = codec_args_size(a, "max-string", false, CODEC_MSGPACK_DEFAULT_MAX_STRING, 0,
-                              SIZE_MAX, &o->max_string, err)) ||
-        (rc = codec_args_size(a, "max-elements", false, CODEC_MSGPACK_DEFAULT_MAX_ELEMENTS, 0,
-                              SIZE_MAX, &o->max_elements, err)))
+        (rc = bin_limits_read(a, limits_of(o), err)))
         return rc;
     o->struct_arrays = st == 1;
     o->reject_unknown = unk == 1;
@@ -90,47 +84,16 @@ int codec_stage_ctor_msgpack(codec_stage *s, codec_args *a, const codec_type *t,
 {
     codec_msgpack_options o = {0};
     int rc = read_options(a, &o, err);
-    if (rc || (rc = codec_type_check(t, err)))
-        return rc;
-    const codec_allocator *al = codec_default_allocator();
-    codec_msgpack_options *state = al->alloc(al->ctx, sizeof *state);
-    if (!state)
-        return MP_NOMEM(err);
-    *state = o;
-    s->ops = &mp_ops;
-    s->state = state;
-    s->type = t;
-    return CODEC_OK;
+    return rc ? rc : bin_stage_init(s, &mp_ops, t, &o, sizeof o, err);
 }
 
 codec *codec_msgpack(const codec_type *t, const codec_msgpack_options *o, codec_error *err)
 {
     codec_msgpack_options r;
     mp_options_resolve(o, &r);
-    char args[256];
-    int n = 0;
-    args[0] = '\0';
-    const struct {
-        bool on;
-        const char *text;
-    } flags[] = {{r.struct_arrays, "structs=array"},
-                 {r.reject_unknown, "unknown=reject"},
-                 {r.require_all, "require=all"},
-                 {r.allow_duplicates, "duplicates=allow"}};
-    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
-        if (flags[i].on)
-            n += snprintf(args + n, sizeof args - (size_t)n, "%s%s", n ? "," : "",
-                          flags[i].text);
-    const struct {
-        size_t value, def;
-        const char *key;
-    } limits[] = {{r.max_depth, CODEC_MSGPACK_DEFAULT_MAX_DEPTH, "max-depth"},
-                  {r.max_size, CODEC_MSGPACK_DEFAULT_MAX_SIZE, "max-size"},
-                  {r.max_string, CODEC_MSGPACK_DEFAULT_MAX_STRING, "max-string"},
-                  {r.max_elements, CODEC_MSGPACK_DEFAULT_MAX_ELEMENTS, "max-elements"}};
-    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
-        if (limits[i].value != limits[i].def)
-            n += snprintf(args + n, sizeof args - (size_t)n, "%s%s=%zu", n ? "," : "",
-                          limits[i].key, limits[i].value);
-    return codec_make("msgpack", args, t, err);
+    const bin_flag flags[] = {{r.struct_arrays, "structs=array"},
+                              {r.reject_unknown, "unknown=reject"},
+                              {r.require_all, "require=all"},
+                              {r.allow_duplicates, "duplicates=allow"}};
+    return bin_make("msgpack", t, flags, sizeof flags / sizeof flags[0], limits_of(&r), err);
 }
