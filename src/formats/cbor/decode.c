@@ -291,7 +291,10 @@ static int dec_struct(cbor_rd *r, const codec_type *t, uint8_t *v, const cbor_he
         const codec_field *f = NULL;
         if (k.major == CBOR_TEXT) {
             codec_string name;
-            if (!k.indefinite && k.arg <= (uint64_t)(r->end - r->p)) {
+            if (!k.indefinite) {
+                /* Looked up in place: no copy for a key. */
+                if ((rc = cbor_check_string(r, &k)))
+                    return rc;
                 name = (codec_string){(const char *)r->p, (size_t)k.arg};
                 r->p += k.arg;
             } else if ((rc = cbor_read_string(r, &k, &name))) {
