@@ -186,6 +186,43 @@ static void test_deterministic_values(void)
     bc_check_bytes("cbor", codec_value_type(), &y, "a361630362626201616102");
 }
 
+/* Text keys in deterministic order: shorter first, then bytewise. */
+static bool keys_sorted(const codec_value *v)
+{
+    for (size_t i = 1; i < v->as.object.count; i++) {
+        codec_string a = v->as.object.members[i - 1].key, b = v->as.object.members[i].key;
+        if (a.len > b.len || (a.len == b.len && memcmp(a.ptr, b.ptr, a.len) > 0))
+            return false;
+    }
+    return true;
+}
+
+static void test_deterministic_large(void)
+{
+    /* 40 members (the qsort path) and 9 (the insertion path), shuffled. */
+    static const size_t sizes[] = {40, 9};
+    codec *det = bc_codec("cbor:deterministic", codec_value_type());
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    uint64_t rng = 77;
+    for (size_t s = 0; s < 2; s++) {
+        codec_member m[40];
+        char keys[40][8];
+        for (size_t i = 0; i < sizes[s]; i++) {
+            int n = snprintf(keys[i], sizeof keys[i], "%c%u", 'a' + (int)(check_rand(&rng) % 26),
+                             (unsigned)(i * 7919 % 1000));
+            m[i].key = (codec_string){keys[i], (size_t)n};
+            m[i].value = (codec_value){.kind = CODEC_V_INT, .as.i = (int64_t)i};
+        }
+        codec_value v = {.kind = CODEC_V_OBJECT, .as.object = {m, sizes[s]}}, back;
+        CHECK_INT(bc_round(det, &v, &back, &out), 0);
+        CHECK(back.kind == CODEC_V_OBJECT && back.as.object.count == sizes[s] && keys_sorted(&back));
+        CHECK(vu_equal(&v, &back));
+    }
+    codec_buf_free(&out);
+    codec_free(det);
+}
+
 static void test_diagnose(void)
 {
     static const uint8_t in[] = {0xa2, 0x61, 'a', 0x82, 0x01, 0xf9, 0x3e, 0x00, 0x01,
@@ -227,6 +264,7 @@ int main(void)
     test_hostile();
     test_deterministic_values();
     test_diagnose();
+    test_deterministic_large();
     static const char *const specs[] = {"cbor", "cbor:keys=tags", "cbor:deterministic",
                                         "cbor:deterministic,keys=tags"};
     for (size_t i = 0; i < 4; i++) {

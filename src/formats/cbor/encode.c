@@ -259,7 +259,23 @@ int cbor_sort_map(codec_buf *out, size_t start, size_t count, codec_error *err)
                                    "cannot sort a map whose entries are not well-formed");
         ix[i].len = (size_t)(r.p - base) - ix[i].at;
     }
-    qsort_r(ix, count, sizeof *ix, entry_cmp, base);
+    if (count <= 16) {
+        /* Struct-sized maps: insertion sort beats qsort's indirect calls. */
+        for (size_t i = 1; i < count; i++) {
+            entry x = ix[i];
+            size_t j = i;
+            for (; j > 0 && entry_cmp(&x, &ix[j - 1], base) < 0; j--)
+                ix[j] = ix[j - 1];
+            ix[j] = x;
+        }
+    } else {
+        qsort_r(ix, count, sizeof *ix, entry_cmp, base);
+    }
+    bool sorted = true;
+    for (size_t i = 0; i < count && sorted; i++)
+        sorted = i == 0 || ix[i].at > ix[i - 1].at;
+    if (sorted)
+        return CODEC_OK;
     size_t at = 0;
     for (size_t i = 0; i < count; i++) {
         memcpy(copy + at, base + ix[i].at, ix[i].len);
