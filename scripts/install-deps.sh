@@ -11,7 +11,7 @@ packages=(
   libzstd-dev liblz4-dev zlib1g-dev libdeflate-dev libsnappy-dev libbrotli-dev libssl-dev
   # real peers for interop tests
   gzip zstd lz4 brotli python3 python3-cbor2 python3-msgpack python3-protobuf
-  python3-cryptography protobuf-compiler
+  python3-cryptography python3-crcmod protobuf-compiler
   # Redis integration
   libhiredis-dev redis-server
 )

@@ -136,7 +136,9 @@ static inline void bc_check_every(const every *a, const every *b, bool keeps_off
           b->at_local.offset_minutes == (keeps_offset ? 330 : 0));
     CHECK(bc_same_string(a->big, b->big));
     /* 273.15 is written as 27315 x 10^-2 and read back as that text. */
-    CHECK(b->frac.len > 0 && strtod(b->frac.ptr, NULL) == 273.15);
+    char frac[32];
+    snprintf(frac, sizeof frac, "%.*s", (int)b->frac.len, b->frac.ptr ? b->frac.ptr : "");
+    CHECK(b->frac.len > 0 && strtod(frac, NULL) == 273.15);
     CHECK(vu_equal(&a->any, &b->any));
 }
 

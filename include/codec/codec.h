@@ -9,6 +9,12 @@
 
 #include "core.h"
 #include "compose.h"
+#include "integrity.h"
+#include "framing.h"
+#include "envelope.h"
+#include "compress.h"
+#include "text.h"
+#include "zstd_dict.h"
 #include "types.h"
 #include "json.h"
 #include "cbor.h"

@@ -43,6 +43,8 @@ typedef struct codec_type codec_type;
  * Grammar: stages separated by `|`, each `name[:arg[,key=value...]]`;
  * white space around names and separators is ignored. The first argument
  * may be positional (`zstd:3`, `base64:url`) or a key (`zstd:level=3`).
+ * Items without `=` after a `key=value` continue its value as a list:
+ * `versioned:2,accept=1-3,7` gives accept the value "1-3,7".
  * Example: "zstd:19,max=256m | crc32c | base64:url-nopad".
  * `codec list` (or codec_registry_describe()) prints every stage.
  *

@@ -44,7 +44,8 @@ extern "C" {
 
 /** The status families. Each one tells an operator what to do next.
  * The numbers are frozen; they are also the `codec` command's exit codes
- * for the first four (see docs/guides/cli.md). */
+ * for the first four (see docs/guides/cli.md; `codec redis get` exits 5
+ * for CODEC_E_NOT_FOUND). */
 typedef enum codec_status {
     CODEC_OK = 0,
     /** The bytes are corrupt, truncated, tampered or over a limit: quarantine. */
@@ -58,7 +59,10 @@ typedef enum codec_status {
     /** The value or configuration cannot be encoded: fix the value. */
     CODEC_E_INVALID_VALUE = 5,
     /** An allocation failed. */
-    CODEC_E_NOMEM = 6
+    CODEC_E_NOMEM = 6,
+    /** What was asked for does not exist (a Redis key): not a failure of
+     * the bytes, the value or the connection. Since 0.1. */
+    CODEC_E_NOT_FOUND = 7
 } codec_status;
 
 /** Detail codes refine a family. Codes below 100 are stable; new ones may be
@@ -151,7 +155,8 @@ typedef struct codec_buf {
  * (NULL = libc). Allocates nothing yet. */
 CODEC_API void codec_buf_init(codec_buf *buf, const codec_allocator *alloc);
 
-/** codec_buf_reserve() — makes room for `extra` more bytes past `len`.
+/** codec_buf_reserve() — makes room for `extra` more bytes past `len`; after
+ * success `data` is never NULL (even for extra = 0).
  * @return 0, or CODEC_E_NOMEM (the buffer is unchanged). */
 CODEC_API int codec_buf_reserve(codec_buf *buf, size_t extra);
 

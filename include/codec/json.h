@@ -56,6 +56,16 @@ typedef struct codec_json_options {
  * Threads: the codec is immutable and may be shared. */
 CODEC_API codec *codec_json(const codec_type *t, const codec_json_options *o, codec_error *err);
 
+/** codec_json_validate() — checks that in[0..n) is one RFC 8259 document
+ * (the decoders' grammar, UTF-8 and escape rules), within o's max_size,
+ * max_depth and max_string (NULL = defaults), without building anything.
+ * Duplicate keys and numbers beyond double range are grammatical and pass
+ * (decoding applies those policies). Allocates nothing.
+ * @return 0, or CODEC_E_INVALID_PAYLOAD with the byte offset in `err`.
+ * Threads: safe. */
+CODEC_API int codec_json_validate(const uint8_t *in, size_t n, const codec_json_options *o,
+                                  codec_error *err);
+
 /* ---------------------------------------------------------------------------
  * Pull reader
  * ------------------------------------------------------------------------ */
@@ -86,7 +96,6 @@ typedef struct codec_json_reader {
     uint64_t number_mag;       /* |integer| when number_is_int && !overflow */
     size_t token_offset;
     codec_string text;
-    codec_error *err;
     uint64_t stack[CODEC_JSON_MAX_DEPTH_LIMIT / 64];  /* bit set: level is an object */
 } codec_json_reader;
 
@@ -139,7 +148,9 @@ typedef struct codec_json_writer {
 CODEC_API void codec_json_writer_init(codec_json_writer *w, codec_buf *out, bool pretty);
 
 /* Each returns 0, CODEC_E_NOMEM, or CODEC_E_INVALID_VALUE (a non-finite
- * double, a string that is not valid UTF-8). Strings are escaped minimally:
+ * double, a string that is not valid UTF-8, containers nested deeper than
+ * CODEC_JSON_MAX_DEPTH_LIMIT); an end without its start is CODEC_E_USAGE.
+ * Strings are escaped minimally:
  * `"`, `\` and control characters only; other characters are written as is. */
 CODEC_API int codec_json_write_object_start(codec_json_writer *w);
 CODEC_API int codec_json_write_object_end(codec_json_writer *w);

@@ -225,6 +225,11 @@ CODEC_API extern const codec_type codec_type_bool, codec_type_int8, codec_type_i
 
 /* ---------------------------------------------------------------------------
  * Declaration macros (each defines a `static const codec_type IDENT`)
+ *
+ * The descriptors are file-local: to share one across files, define it in
+ * one .c file and export a function returning its address. A recursive type
+ * declares itself first: `static const codec_type node_type;`, then a
+ * CODEC_LIST of &node_type, then CODEC_STRUCT(node_type, ...).
  * ------------------------------------------------------------------------ */
 
 /** A field named like its member. `tag` is its wire number (1.., unique). */

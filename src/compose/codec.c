@@ -126,7 +126,7 @@ codec *codec_from_stage(const codec_stage *s, codec_error *err)
 codec *codec_make(const char *name, const char *args_text, const codec_type *type,
                   codec_error *err)
 {
-    char spec[512];
+    char spec[2048];
     int w = snprintf(spec, sizeof spec, "%s%s%s", name, args_text && *args_text ? ":" : "",
                      args_text ? args_text : "");
     if (w < 0 || (size_t)w >= sizeof spec) {
@@ -174,7 +174,7 @@ size_t codec_stage_count(const codec *c)
     return c->count;
 }
 
-static bool has_backend(const codec *c)
+bool codec_has_backend(const codec *c)
 {
     return c->count && c->stages[0].kind == CODEC_KIND_BACKEND;
 }
@@ -190,20 +190,59 @@ static codec_buf *spare_of(codec_buf *out)
     return out->spare;
 }
 
+static bool buf_holds(const codec_buf *b, const uint8_t *p)
+{
+    return b->data && (uintptr_t)p >= (uintptr_t)b->data &&
+           (uintptr_t)p < (uintptr_t)b->data + b->cap;
+}
+
+/* A scratch buffer for a pipeline that writes to `out` and reads `src`:
+ * the first buffer down out's spare chain that does not hold `src`. At the
+ * top level that is out->spare; a pipeline nested in a stage (see
+ * codec_run_encode) may be reading the outer pipeline's spare, and then
+ * takes the one after it. */
+static codec_buf *scratch_for(codec_buf *out, const uint8_t *src)
+{
+    codec_buf *b = spare_of(out);
+    while (b && buf_holds(b, src))
+        b = spare_of(b);
+    return b;
+}
+
+/* Runs the transforms first..count-1 of c on cur[0..cur_len). Stage i
+ * writes to `out` (from `base`) when (count - 1 - i) is even, else to
+ * `spare`, so the last stage always lands in `out` and no stage reads what
+ * it writes. */
+static int encode_transforms(const codec *c, size_t first, const uint8_t *cur, size_t cur_len,
+                             codec_buf *out, size_t base, codec_buf *spare, codec_error *err)
+{
+    for (size_t i = first; i < c->count; i++) {
+        codec_buf *dst = (c->count - 1 - i) % 2 == 0 ? out : spare;
+        size_t start = dst == out ? base : 0;
+        dst->len = start;
+        int rc = codec_stage_encode(&c->stages[i], cur ? cur : (const uint8_t *)"", cur_len,
+                                    dst, err);
+        if (rc) {
+            out->len = base;
+            return rc;
+        }
+        cur = dst->data ? dst->data + start : NULL; /* NULL: empty, nothing allocated */
+        cur_len = dst->len - start;
+    }
+    return CODEC_OK;
+}
+
 int codec_encode(const codec *c, const void *value, codec_buf *out, codec_error *err)
 {
     if (!c || !value || !out)
         return codec_error_set(err, CODEC_E_USAGE, 0, "codec", CODEC_NO_OFFSET,
                                "codec_encode needs a codec, a value and a buffer");
     size_t base = out->len;
-    size_t first = has_backend(c) ? 1 : 0;
-    size_t transforms = c->count - first;
-    codec_buf *spare = transforms > 0 && c->count > 1 ? spare_of(out) : NULL;
+    size_t first = codec_has_backend(c) ? 1 : 0;
+    codec_buf *spare = c->count > 1 ? spare_of(out) : NULL;
     if (c->count > 1 && !spare)
         return nomem(err, "codec");
 
-    /* Stage i writes to `out` when (count - 1 - i) is even, else to the spare,
-     * so the last stage always lands in `out` and no stage reads what it writes. */
     const uint8_t *cur = NULL;
     size_t cur_len = 0;
     if (first) {
@@ -221,20 +260,37 @@ int codec_encode(const codec *c, const void *value, codec_buf *out, codec_error 
         cur = in->data;
         cur_len = in->len;
     }
-    for (size_t i = first; i < c->count; i++) {
-        codec_buf *dst = (c->count - 1 - i) % 2 == 0 ? out : spare;
-        size_t start = dst == out ? base : 0;
-        dst->len = start;
-        int rc = codec_stage_encode(&c->stages[i], cur ? cur : (const uint8_t *)"", cur_len,
-                                    dst, err);
-        if (rc) {
-            out->len = base;
-            return rc;
-        }
-        cur = dst->data + start;
-        cur_len = dst->len - start;
+    return encode_transforms(c, first, cur, cur_len, out, base, spare, err);
+}
+
+int codec_run_encode(const codec *c, const uint8_t *src, size_t n, codec_buf *out,
+                     codec_error *err)
+{
+    codec_buf *spare = c->count > 1 ? scratch_for(out, src) : NULL;
+    if (c->count > 1 && !spare)
+        return nomem(err, "codec");
+    return encode_transforms(c, 0, src, n, out, out->len, spare, err);
+}
+
+int codec_run_decode(const codec *c, const uint8_t *src, size_t n, codec_buf *out,
+                     codec_error *err)
+{
+    /* Intermediate results grow with out's allocator (the caller's arena
+     * during codec_decode) and are released as soon as they are consumed. */
+    codec_buf held;
+    codec_buf_init(&held, out->alloc);
+    int rc = CODEC_OK;
+    for (size_t i = c->count; i-- > 0 && rc == CODEC_OK;) {
+        codec_buf next;
+        codec_buf_init(&next, out->alloc);
+        rc = codec_stage_decode(&c->stages[i], src, n, i ? &next : out, err);
+        codec_buf_free(&held);
+        held = next;
+        src = held.data ? held.data : (const uint8_t *)"";
+        n = held.len;
     }
-    return CODEC_OK;
+    codec_buf_free(&held);
+    return rc;
 }
 
 int codec_decode(const codec *c, const uint8_t *in, size_t n, void *value_out,
@@ -243,7 +299,7 @@ int codec_decode(const codec *c, const uint8_t *in, size_t n, void *value_out,
     if (!c || (!in && n) || !value_out || !arena)
         return codec_error_set(err, CODEC_E_USAGE, 0, "codec", CODEC_NO_OFFSET,
                                "codec_decode needs a codec, input, an output and an arena");
-    size_t first = has_backend(c) ? 1 : 0;
+    size_t first = codec_has_backend(c) ? 1 : 0;
     const uint8_t *cur = in ? in : (const uint8_t *)"";
     size_t cur_len = n;
     for (size_t i = c->count; i-- > first;) {

@@ -56,10 +56,23 @@ static int parse_args(codec_args *a, const char *spec, const char *p, const char
         size_t off = (size_t)(b - spec);
         if (b == e)
             return spec_error(err, CODEC_D_SPEC, off, a->stage, "empty argument", NULL);
+        const char *eq = memchr(b, '=', (size_t)(e - b));
+        if (!eq && a->count > 0 && a->items[a->count - 1].key[0]) {
+            /* A bare item after `key=value` continues that value as a list:
+             * `versioned:2,accept=1-3,7`. */
+            codec_arg *prev = &a->items[a->count - 1];
+            size_t have = strlen(prev->value);
+            if (!copy_field(prev->value + have + 1, sizeof prev->value - have - 1, b, e))
+                return spec_error(err, CODEC_D_SPEC, off, a->stage, "argument too long", NULL);
+            prev->value[have] = ',';
+            if (!comma)
+                break;
+            p = comma + 1;
+            continue;
+        }
         if (a->count == CODEC_MAX_ARGS)
             return spec_error(err, CODEC_D_SPEC, off, a->stage, "too many arguments", NULL);
         codec_arg *it = &a->items[a->count];
-        const char *eq = memchr(b, '=', (size_t)(e - b));
         if (eq) {
             const char *ke = trim_end(b, eq);
             if (!copy_field(it->key, sizeof it->key, b, ke) || ke == b)

@@ -40,7 +40,7 @@ struct codec_stage {
     const codec_stage_ops *ops;
     codec_stage_kind kind;
     char name[24];          /* registry name, used as the error stage */
-    char spec[96];          /* normalised spec text of this stage */
+    char spec[512];         /* normalised spec text of this stage */
     size_t max_output;      /* decode cap (decompressors), 0 = none */
     size_t gate;            /* compression size gate (see compose/gate.c), 0 = off */
     void *state;            /* owned by the stage; freed by ops->destroy */
@@ -140,5 +140,19 @@ codec *codec_from_stage(const codec_stage *s, codec_error *err);
  * ("3,max=1m"); the typed public constructors use it. */
 codec *codec_make(const char *name, const char *args_text, const codec_type *type,
                   codec_error *err);
+
+/** True when stage 0 of `c` is a backend (a typed codec, not a bytes one). */
+bool codec_has_backend(const codec *c);
+
+/** Runs a bytes codec (no backend) inside a stage, for stages that hold
+ * codecs of their own (codec_versioned's routes). Encode appends c's
+ * encoding of src[0..n) to `out`, taking scratch from out's spare chain so
+ * it never overwrites the outer pipeline's input; decode appends c's
+ * decoding to `out`, with intermediates grown by out's allocator.
+ * Same statuses as codec_encode()/codec_decode(). */
+int codec_run_encode(const codec *c, const uint8_t *src, size_t n, codec_buf *out,
+                     codec_error *err);
+int codec_run_decode(const codec *c, const uint8_t *src, size_t n, codec_buf *out,
+                     codec_error *err);
 
 #endif /* CODEC_STAGE_INTERNAL_H */

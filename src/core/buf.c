@@ -14,7 +14,8 @@ void codec_buf_init(codec_buf *buf, const codec_allocator *alloc)
 
 int codec_buf_reserve(codec_buf *buf, size_t extra)
 {
-    if (extra <= buf->cap - buf->len)
+    /* Never leave data NULL: stages may compute data + len before writing. */
+    if (extra <= buf->cap - buf->len && buf->data)
         return CODEC_OK;
     if (extra > SIZE_MAX - buf->len)
         return CODEC_E_NOMEM;

@@ -15,6 +15,7 @@ const char *codec_status_name(int status)
     case CODEC_E_TRANSIENT: return "transient";
     case CODEC_E_INVALID_VALUE: return "invalid value";
     case CODEC_E_NOMEM: return "out of memory";
+    case CODEC_E_NOT_FOUND: return "not found";
     default: return "unknown";
     }
 }

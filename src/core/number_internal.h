@@ -2,11 +2,15 @@
  * decimal text, shared by every text format (JSON today).
  *
  * Formatting gives the shortest decimal that reads back to exactly the same
- * value, and always shows a fraction or an exponent, so a reader can tell a
- * double from an integer: 12.0, 0.1, -0.0, 1.5e-7, 1e+21.
+ * value (among equally short ones, the nearest to the value, ties to an even
+ * last digit), and always shows a fraction or an exponent, so a reader can
+ * tell a double from an integer: 12.0, 0.1, -0.0, 1.5e-7, 1e+21.
  *   - decimal notation when 1e-7 <= |v| < 1e21 ("123.25", "0.000001");
  *   - otherwise d[.ddd]e±x ("1e+21", "2.5e-8", "1.7976931348623157e+308").
- * Parsing is correctly rounded (round half to even) for any length of input. */
+ * Parsing is correctly rounded (round half to even) for any length of input,
+ * takes time linear in the length and never allocates.
+ * All functions are pure and safe to call from any number of threads.
+ * Algorithms, tables and guarantees: docs/formats/numbers.md. */
 #ifndef CODEC_NUMBER_INTERNAL_H
 #define CODEC_NUMBER_INTERNAL_H
 
@@ -15,8 +19,10 @@
 /* The most characters codec_format_double/float write (no NUL is written). */
 #define CODEC_NUMBER_MAX_CHARS 32
 
-/* Writes finite `v` to dst (room for CODEC_NUMBER_MAX_CHARS); returns the
- * length. NaN and infinities are the caller's to reject. */
+/* Writes finite `v` to dst and returns the length. dst must have room for
+ * CODEC_NUMBER_MAX_CHARS bytes, all of which may be written (bytes past the
+ * returned length are scratch). NaN and infinities are the caller's to
+ * reject. */
 size_t codec_format_double(double v, char *dst);
 
 /* The same for a float: the shortest text that reads back as the same float. */
@@ -25,7 +31,12 @@ size_t codec_format_float(float v, char *dst);
 /* Parses s[0..n), which must match the JSON number grammar
  * (-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?), to the nearest double.
  * Returns 0, or -1 when the text is not in that grammar or the value
- * overflows to infinity (magnitude too large); underflow rounds to 0. */
+ * overflows to infinity (magnitude too large); tiny values round to the
+ * nearest subnormal or to (signed) 0. */
 int codec_parse_double(const char *s, size_t n, double *out);
+
+/* The same grammar and rules, rounded once, directly to the nearest float
+ * (not through a double, which could round twice). */
+int codec_parse_float(const char *s, size_t n, float *out);
 
 #endif

@@ -18,8 +18,14 @@ typedef struct slot {
 
 typedef struct field_index {
     uint32_t mask;
+    uint32_t *lens;      /* strlen of each field name, after the slots */
     slot slots[];
 } field_index;
+
+static size_t index_bytes(size_t slots, size_t fields)
+{
+    return sizeof(field_index) + slots * sizeof(slot) + fields * sizeof(uint32_t);
+}
 
 static uint32_t table_size(size_t count)
 {
@@ -33,14 +39,16 @@ static field_index *index_build(const codec_type *t)
 {
     uint32_t n = table_size(t->count);
     const codec_allocator *a = codec_default_allocator();
-    field_index *ix = a->alloc(a->ctx, sizeof *ix + n * sizeof(slot));
+    field_index *ix = a->alloc(a->ctx, index_bytes(n, t->count));
     if (!ix)
         return NULL;
     memset(ix->slots, 0, n * sizeof(slot));
     ix->mask = n - 1;
+    ix->lens = (uint32_t *)(ix->slots + n);
     for (uint32_t i = 0; i < t->count; i++) {
         const codec_field *f = &t->fields[i];
-        uint32_t h = codec_name_hash(f->name, strlen(f->name));
+        ix->lens[i] = (uint32_t)strlen(f->name);
+        uint32_t h = codec_name_hash(f->name, ix->lens[i]);
         for (uint32_t j = h & ix->mask;; j = (j + 1) & ix->mask)
             if (!ix->slots[j].field) {
                 ix->slots[j].hash = h;
@@ -71,8 +79,14 @@ static const field_index *index_of(const codec_type *t)
                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
         return mine;
     const codec_allocator *a = codec_default_allocator();
-    a->release(a->ctx, mine, sizeof *mine + (mine->mask + 1) * sizeof(slot));
+    a->release(a->ctx, mine, index_bytes(mine->mask + 1, t->count));
     return expected;
+}
+
+const uint32_t *codec_type_name_lengths(const codec_type *t)
+{
+    const field_index *ix = t->cache ? index_of(t) : NULL;
+    return ix ? ix->lens : NULL;
 }
 
 int codec_type_index_ready(const codec_type *t)
@@ -98,9 +112,9 @@ const codec_field *codec_type_field_by_name_hashed(const codec_type *t, const ch
         const slot *s = &ix->slots[j];
         if (!s->field)
             return NULL;
-        if (s->hash == h) {
+        if (s->hash == h && ix->lens[s->field - 1] == len) {
             const codec_field *f = &t->fields[s->field - 1];
-            if (codec_name_equals(f->name, name, len))
+            if (memcmp(f->name, name, len) == 0)
                 return f;
         }
     }

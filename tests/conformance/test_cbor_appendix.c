@@ -77,9 +77,12 @@ static void check_vector(const codec_value *vec, const codec *vc, const codec *d
         /* Only integers beyond 64 bits lack a codec_value form: they must
          * come out exactly as decimal text. */
         codec_string text;
+        char digits[64] = "";
         ok = err.family == CODEC_E_INVALID_PAYLOAD && decoded->kind == CODEC_V_DOUBLE &&
-             !codec_decode(dc, bytes, (size_t)n, &text, &arena, &err) &&
-             strspn(text.ptr, "-0123456789") == text.len && strtod(text.ptr, NULL) == decoded->as.d;
+             !codec_decode(dc, bytes, (size_t)n, &text, &arena, &err);
+        if (ok)
+            snprintf(digits, sizeof digits, "%.*s", (int)text.len, text.ptr);
+        ok = ok && strspn(digits, "-0123456789") == text.len && strtod(digits, NULL) == decoded->as.d;
     } else {
         codec_buf out;
         codec_buf_init(&out, NULL);

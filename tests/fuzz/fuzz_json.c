@@ -30,18 +30,6 @@ CODEC_STRUCT(item_type, item,
              CODEC_FIELD(item, at, 6, CODEC_TIMESTAMP),
              CODEC_FIELD(item, rest, 7, CODEC_VALUE));
 
-static bool syntax_ok(const uint8_t *data, size_t size)
-{
-    codec_json_reader r;
-    codec_json_token tok;
-    codec_json_reader_init(&r, data, size, NULL, NULL);
-    do {
-        if (codec_json_next(&r, &tok, NULL))
-            return false;
-    } while (tok != CODEC_JSON_END);
-    return true;
-}
-
 /* Decodes with c, re-encodes, decodes that and re-encodes: same text. */
 static void check_codec(const codec *c, const uint8_t *data, size_t size, void *v1, void *v2,
                         bool syntax)
@@ -76,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!value_codec || !typed_codec)
             abort();
     }
-    bool syntax = syntax_ok(data, size);
+    bool syntax = codec_json_validate(data, size, NULL, NULL) == 0;
     codec_value v1, v2;
     check_codec(value_codec, data, size, &v1, &v2, syntax);
     item i1, i2;

@@ -1,5 +1,6 @@
-/* json_payloads.h — the Person and Order payloads of PAYLOADS.md, and the
- * java.util.Random they are drawn with (shared by the JSON tests). */
+/* json_payloads.h — the Person and Order payloads of PAYLOADS.md (with
+ * nextDouble() on top of the java.util.Random of compress_payload.h) and a
+ * recursive tree type, shared by the type and JSON tests. */
 #ifndef CODEC_TEST_JSON_PAYLOADS_H
 #define CODEC_TEST_JSON_PAYLOADS_H
 
@@ -7,37 +8,13 @@
 #include <stdio.h>
 
 #include "codec/codec.h"
+#include "compress_payload.h"   /* java_random */
 
-typedef struct java_random {
-    uint64_t state;
-} java_random;
-
-static inline void jr_seed(java_random *r, uint64_t s)
-{
-    r->state = (s ^ 0x5DEECE66DULL) & ((1ULL << 48) - 1);
-}
-
-static inline int32_t jr_next(java_random *r, int bits)
-{
-    r->state = (r->state * 0x5DEECE66DULL + 0xB) & ((1ULL << 48) - 1);
-    return (int32_t)(r->state >> (48 - bits));
-}
-
-static inline int32_t jr_int(java_random *r, int32_t bound)
-{
-    if ((bound & -bound) == bound)
-        return (int32_t)(((int64_t)bound * jr_next(r, 31)) >> 31);
-    int32_t bits, val;
-    do {
-        bits = jr_next(r, 31);
-        val = bits % bound;
-    } while ((int32_t)((uint32_t)bits - (uint32_t)val + (uint32_t)(bound - 1)) < 0);
-    return val;
-}
-
+/* java.util.Random.nextDouble(). */
 static inline double jr_double(java_random *r)
 {
-    return (double)(((int64_t)jr_next(r, 26) << 27) + jr_next(r, 27)) * 0x1.0p-53;
+    return (double)(((int64_t)java_random_next(r, 26) << 27) + java_random_next(r, 27)) *
+           0x1.0p-53;
 }
 
 typedef struct person {
@@ -80,6 +57,17 @@ CODEC_STRUCT(order_type, order,
              CODEC_FIELD(order, paid, 3, CODEC_BOOL),
              CODEC_FIELD(order, items, 4, &line_items_type));
 
+/* A recursive type: a tree through a list of itself. */
+typedef struct node {
+    int32_t value;
+    CODEC_LIST_OF(struct node) children;
+} node;
+static const codec_type node_type;
+CODEC_LIST(node_list_type, &node_type);
+CODEC_STRUCT(node_type, node,
+             CODEC_FIELD(node, value, 1, CODEC_INT32),
+             CODEC_FIELD(node, children, 2, &node_list_type));
+
 static inline person payload_person(void)
 {
     return (person){CODEC_STR("Ada Lovelace"), 36, true, CODEC_STR("ada@example.com")};
@@ -89,18 +77,18 @@ static inline person payload_person(void)
 static inline order payload_order(line_item items[100], char *text)
 {
     java_random r;
-    jr_seed(&r, 99);
+    java_random_seed(&r, 99);
     for (int i = 0; i < 100; i++) {
         char *sku = text;
-        int n = sprintf(sku, "SKU-%d", 10000 + jr_int(&r, 90000));
+        int n = sprintf(sku, "SKU-%d", 10000 + java_random_int(&r, 90000));
         items[i].sku = (codec_string){sku, (size_t)n};
         text += n + 1;
-        char letter = (char)('A' + jr_int(&r, 26));
-        int size = jr_int(&r, 50);
+        char letter = (char)('A' + java_random_int(&r, 26));
+        int size = java_random_int(&r, 50);
         n = sprintf(text, "Widget model %c size %d", letter, size);
         items[i].description = (codec_string){text, (size_t)n};
         text += n + 1;
-        items[i].quantity = 1 + jr_int(&r, 20);
+        items[i].quantity = 1 + java_random_int(&r, 20);
         items[i].unit_price = floor(jr_double(&r) * 10000 + 0.5) / 100.0;
     }
     order o = {CODEC_STR("ord-2026-000123"), CODEC_STR("Ada Lovelace"), true, {items, 100}};

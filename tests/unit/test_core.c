@@ -15,6 +15,7 @@ static void test_errors(void)
     CHECK_STR(codec_error_format(&err, line, sizeof line), "codec: bad thing");
     CHECK_INT(codec_error_set(NULL, CODEC_E_NOMEM, 0, "x", 0, "y"), CODEC_E_NOMEM);
     CHECK_STR(codec_status_name(CODEC_E_UNSUPPORTED), "unsupported");
+    CHECK_STR(codec_status_name(CODEC_E_NOT_FOUND), "not found");
     CHECK_STR(codec_status_name(99), "unknown");
 }
 

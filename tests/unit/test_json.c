@@ -4,6 +4,7 @@
 #include "check.h"
 #include "codec/codec.h"
 #include "json_payloads.h"
+#include "test_support.h"
 
 #include <float.h>
 #include <math.h>
@@ -165,6 +166,15 @@ static void test_options(void)
     c = codec_json(&person_type, &o, &err);
     CHECK(c != NULL);
     CHECK_STR(codec_spec(c), "json:pretty,unknown=reject,max-depth=10");
+    codec_free(c);
+    /* Every option at once still fits a stage's spec text. */
+    codec_json_options all = {true, true, true, true, 4096, (size_t)3 << 30, (size_t)5 << 20,
+                              (size_t)7 << 20};
+    c = codec_json(&person_type, &all, &err);
+    CHECK(c != NULL);
+    if (c)
+        CHECK_STR(codec_spec(c), "json:pretty,unknown=reject,require=all,duplicates=allow,"
+                                 "max-depth=4k,max-size=3g,max-string=5m,max-elements=7m");
     codec_free(c);
     codec_buf_free(&out);
 }
@@ -493,6 +503,15 @@ static void test_kind_text(void)
     CHECK_INT(codec_encode(c, &bad, &out, &err), CODEC_E_INVALID_VALUE);
     bad.d = INFINITY;
     CHECK_INT(codec_encode(c, &bad, &out, &err), CODEC_E_INVALID_VALUE);
+    /* Inside a list or map, the innermost reason is the one reported. */
+    bad = v;
+    codec_string wkey = CODEC_STR("w");
+    double wnan = NAN;
+    bad.weights.keys = &wkey;
+    bad.weights.values = &wnan;
+    bad.weights.count = 1;
+    CHECK_INT(codec_encode(c, &bad, &out, &err), CODEC_E_INVALID_VALUE);
+    CHECK(strstr(err.message, "NaN") != NULL);
     bad = v;
     bad.s = CODEC_STR("\xc3");
     CHECK_INT(codec_encode(c, &bad, &out, &err), CODEC_E_INVALID_VALUE);
@@ -573,6 +592,30 @@ static void test_int_ranges(void)
     codec_free(c);
 }
 
+static void test_recursive(void)
+{
+    codec_error err = {0};
+    codec *c = codec_parse("json:max-depth=6", &node_type, &err);
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    const char *doc = "{\"value\":1,\"children\":[{\"value\":2,\"children\":[]},"
+                      "{\"value\":3,\"children\":[{\"value\":4,\"children\":[]}]}]}";
+    node tree;
+    CHECK_INT(decode_text(c, doc, &tree, &arena, &err), 0);
+    CHECK(tree.children.count == 2 && tree.children.items[1].children.items[0].value == 4);
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    CHECK_INT(encode_with(c, &tree, &out), 0);
+    CHECK_MEM(out.data, out.len, doc, strlen(doc));
+    /* Depth 7 (4 objects and 3 arrays) is over max-depth=6. */
+    const char *deep = "{\"children\":[{\"children\":[{\"children\":[{\"value\":1}]}]}]}";
+    CHECK_INT(decode_text(c, deep, &tree, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.detail, CODEC_D_LIMIT);
+    codec_buf_free(&out);
+    codec_arena_free(&arena);
+    codec_free(c);
+}
+
 /* ---------------------------------------------------------------------------
  * Limits, truncation, allocation
  * ------------------------------------------------------------------------ */
@@ -598,6 +641,15 @@ static void test_limits(void)
     CHECK_INT(value_from("json:max-depth=2", "[[[1]]]", &err), CODEC_E_INVALID_PAYLOAD);
     CHECK_INT(err.detail, CODEC_D_LIMIT);
     CHECK_INT(err.offset, 2);
+    codec_json_options small = {.max_size = 5, .max_depth = 1};
+    CHECK_INT(codec_json_validate((const uint8_t *)"[1,2]", 5, &small, &err), 0);
+    CHECK_INT(codec_json_validate((const uint8_t *)"[1,2] ", 6, &small, &err),
+              CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.detail, CODEC_D_LIMIT);
+    CHECK_INT(codec_json_validate((const uint8_t *)"[[]]", 4, &small, &err),
+              CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.offset, 1);
+    CHECK_INT(codec_json_validate((const uint8_t *)"{\"a\":1,\"a\":1}", 13, NULL, &err), 0);
     CHECK_INT(value_from("json:max-size=5", "[1,2]", &err), 0);
     CHECK_INT(value_from("json:max-size=5", "[1,2 ]", &err), CODEC_E_INVALID_PAYLOAD);
     CHECK_INT(err.detail, CODEC_D_LIMIT);
@@ -640,10 +692,10 @@ static void test_truncation(void)
     uint64_t rng = 99;
     uint8_t store[64];
     all_kinds v;
-    text_used = 0;
-    random_all_kinds(&v, &rng, store);
-    v.weights.count = 2;
-    v.ints.count = 3;
+    do {   /* a draw with non-empty containers */
+        text_used = 0;
+        random_all_kinds(&v, &rng, store);
+    } while (v.weights.count < 2 || v.ints.count < 3);
     codec_buf out;
     codec_buf_init(&out, NULL);
     CHECK_INT(encode_with(c, &v, &out), 0);
@@ -671,32 +723,12 @@ static void test_truncation(void)
     codec_free(cv);
 }
 
-typedef struct counts {
-    size_t allocs, resizes;
-} counts;
-static void *count_alloc(void *ctx, size_t n)
-{
-    ((counts *)ctx)->allocs++;
-    return malloc(n);
-}
-static void *count_resize(void *ctx, void *p, size_t old, size_t n)
-{
-    (void)old;
-    ((counts *)ctx)->resizes++;
-    return realloc(p, n);
-}
-static void count_release(void *ctx, void *p, size_t n)
-{
-    (void)ctx, (void)n;
-    free(p);
-}
-
 /* Steady state: decoding into a reset arena and encoding into a reused
  * buffer allocate nothing. */
 static void test_no_alloc(void)
 {
-    counts n = {0, 0};
-    codec_allocator a = {count_alloc, count_resize, count_release, &n};
+    test_alloc counter;
+    const codec_allocator *a = test_alloc_init(&counter, SIZE_MAX);
     codec_error err = {0};
     codec *c = codec_parse("json", &order_type, &err);
     codec *cv = codec_parse("json", codec_value_type(), &err);
@@ -704,9 +736,9 @@ static void test_no_alloc(void)
     char text[100 * 64];
     order o = payload_order(items, text);
     codec_buf out;
-    codec_buf_init(&out, &a);
+    codec_buf_init(&out, a);
     codec_arena arena;
-    codec_arena_init(&arena, &a, 0);
+    codec_arena_init(&arena, a, 0);
     CHECK_INT(encode_with(c, &o, &out), 0);
     order back;
     codec_value val;
@@ -716,7 +748,7 @@ static void test_no_alloc(void)
         codec_arena_reset(&arena);
         CHECK_INT(codec_decode(cv, out.data, out.len, &val, &arena, &err), 0);
     }
-    size_t before = n.allocs + n.resizes;
+    size_t before = counter.calls;
     for (int round = 0; round < 20; round++) {
         codec_arena_reset(&arena);
         CHECK_INT(codec_decode(c, out.data, out.len, &back, &arena, &err), 0);
@@ -725,13 +757,51 @@ static void test_no_alloc(void)
         codec_buf_clear(&out);
         CHECK_INT(codec_encode(c, &o, &out, &err), 0);
     }
-    CHECK_INT(n.allocs + n.resizes, before);
+    CHECK_INT(counter.calls, before);
     CHECK_INT(back.items.count, 100);
     CHECK_INT(val.kind, CODEC_V_OBJECT);
     codec_arena_free(&arena);
     codec_buf_free(&out);
     codec_free(c);
     codec_free(cv);
+}
+
+/* Every allocation failing in turn: decoding and encoding report
+ * CODEC_E_NOMEM cleanly (ASan checks nothing leaks or is touched). */
+static void test_out_of_memory(void)
+{
+    codec_error err = {0};
+    codec *c = codec_parse("json", &all_kinds_type, &err);
+    uint64_t rng = 5;
+    uint8_t store[64];
+    all_kinds v, back;
+    do {
+        text_used = 0;
+        random_all_kinds(&v, &rng, store);
+    } while (v.weights.count < 2 || v.ints.count < 3);
+    codec_buf text;
+    codec_buf_init(&text, NULL);
+    CHECK_INT(encode_with(c, &v, &text), 0);
+    int bad = 0, succeeded = 0;
+    for (size_t budget = 0; budget < 40; budget++) {
+        test_alloc t;
+        const codec_allocator *a = test_alloc_init(&t, budget);
+        codec_arena arena;
+        codec_arena_init(&arena, a, 64);
+        int rc = codec_decode(c, text.data, text.len, &back, &arena, &err);
+        bad += rc != 0 && rc != CODEC_E_NOMEM;
+        succeeded += rc == 0;
+        codec_arena_free(&arena);
+        codec_buf out;
+        codec_buf_init(&out, a);
+        rc = codec_encode(c, &v, &out, &err);
+        bad += rc != 0 && rc != CODEC_E_NOMEM;
+        codec_buf_free(&out);
+    }
+    CHECK_INT(bad, 0);
+    CHECK(succeeded > 0);
+    codec_buf_free(&text);
+    codec_free(c);
 }
 
 /* ---------------------------------------------------------------------------
@@ -764,6 +834,18 @@ static void test_streaming(void)
     const char *want = "{\"a\":[-9223372036854775808,18446744073709551615,1.5e+300,3.0,true,null,"
                        "\"\\u001f\\n\"],\"b\":{}}";
     CHECK_MEM(out.data, out.len, want, strlen(want));
+
+    /* Nesting deeper than any reader accepts cannot be written. */
+    codec_buf deep;
+    codec_buf_init(&deep, NULL);
+    codec_json_writer dw;
+    codec_json_writer_init(&dw, &deep, false);
+    int deep_rc = 0;
+    for (int i = 0; i <= CODEC_JSON_MAX_DEPTH_LIMIT && !deep_rc; i++)
+        deep_rc = codec_json_write_array_start(&dw);
+    CHECK_INT(deep_rc, CODEC_E_INVALID_VALUE);
+    CHECK_INT(deep.len, CODEC_JSON_MAX_DEPTH_LIMIT);
+    codec_buf_free(&deep);
 
     /* Read it back token by token. */
     static const codec_json_token expect[] = {
@@ -826,9 +908,11 @@ static void test_streaming(void)
 
 int main(void)
 {
+    test_recursive();
     test_limits();
     test_truncation();
     test_no_alloc();
+    test_out_of_memory();
     test_streaming();
     test_all_kinds();
     test_kind_text();

@@ -2,19 +2,7 @@
  * the field index, integer range checks, calendar arithmetic. */
 #include "check.h"
 #include "codec/codec.h"
-
-typedef struct person {
-    codec_string name;
-    int32_t age;
-    bool active;
-    codec_string email;
-} person;
-
-CODEC_STRUCT(person_type, person,
-             CODEC_FIELD(person, name, 1, CODEC_STRING),
-             CODEC_FIELD(person, age, 2, CODEC_INT32),
-             CODEC_FIELD(person, active, 3, CODEC_BOOL),
-             CODEC_FIELD(person, email, 4, CODEC_STRING));
+#include "json_payloads.h"   /* the person struct and its descriptor */
 
 /* Misuse 1: a member declared int64 in the descriptor but int32 in C. */
 CODEC_STRUCT(wrong_size_type, person,
@@ -40,17 +28,6 @@ typedef struct holder {
 } holder;
 CODEC_LIST(bad_people_type, &wrong_size_type);
 CODEC_STRUCT(holder_bad_type, holder, CODEC_FIELD(holder, people, 1, &bad_people_type));
-
-/* A recursive type (a tree through a list) is fine. */
-typedef struct node {
-    int32_t value;
-    CODEC_LIST_OF(struct node) children;
-} node;
-static const codec_type node_type;
-CODEC_LIST(node_list_type, &node_type);
-CODEC_STRUCT(node_type, node,
-             CODEC_FIELD(node, value, 1, CODEC_INT32),
-             CODEC_FIELD(node, children, 2, &node_list_type));
 
 CODEC_ENUM(dup_enum_type, {"A", 0}, {"B", 0});
 CODEC_ENUM(player_type, {"JAVA", 0}, {"FLASH", 1});

@@ -1,23 +1,30 @@
 /* cmd_convert.c — `codec convert -f FROM -t TO [--pretty] [FILE]`: decodes
- * the input as a schemaless value with the FROM spec and writes it to
- * standard output with the TO spec (json, json:pretty, cbor, msgpack, any
- * of them followed by transforms). Exit 0, 1 for invalid input, 2 usage,
- * 5 when the value cannot be written in TO (e.g. a byte string into JSON,
- * which has no bytes: the error names where it is). */
-#include "cmd_input.h"
+ * the input as a schemaless value with the FROM backend spec and writes it
+ * with the TO spec (json, json:pretty, cbor, msgpack, any of them followed
+ * by transforms). A value TO cannot hold (a byte string into JSON) is an
+ * invalid value whose message names where it is. */
+#include "cli.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-static int usage(void)
-{
-    fprintf(stderr, "usage: codec convert -f FROM -t TO [--pretty] [FILE]\n"
-                    "  FROM, TO  backend specs, e.g. json, json:pretty, cbor, msgpack\n"
-                    "  --pretty  the same as adding `pretty` to TO\n");
-    return CODEC_E_USAGE;
-}
+static const char usage[] =
+    "usage: codec convert -f FROM -t TO [--pretty] [--max-input SIZE] [FILE]\n"
+    "\n"
+    "Reads one document of format FROM from FILE (or standard input) and\n"
+    "writes the same document in format TO to standard output (text formats\n"
+    "end with a newline). Nothing is written when the input is invalid or\n"
+    "holds what TO cannot (bytes have no JSON form).\n"
+    "\n"
+    "  -f, --from SPEC       the input backend and its options, e.g. json\n"
+    "  -t, --to SPEC         the output backend, e.g. json, json:pretty, cbor, msgpack\n"
+    "      --pretty          the same as adding `pretty` to TO\n"
+    CLI_HELP_INPUT_OPTIONS
+    "\n"
+    "example: codec convert -f json -t json --pretty < doc.json\n";
 
-/* TO with `pretty` added as its first argument (its positional style). */
+/* TO with `pretty` as its first (positional) argument. */
 static int pretty_spec(const char *to, char *dst, size_t cap)
 {
     const char *colon = strchr(to, ':');
@@ -48,6 +55,12 @@ static const struct target *target_of(const char *spec)
     return NULL;
 }
 
+/* The path length after snprintf wrote `written` at len (len if it is full). */
+static size_t path_add(size_t cap, size_t len, int written)
+{
+    return written > 0 && (size_t)written < cap - len ? len + (size_t)written : len;
+}
+
 /* The path ($.a[3]) of the first value of a kind in `lacks`, or false. */
 static bool find_lacking(const codec_value *v, unsigned lacks, char *path, size_t cap,
                          size_t len)
@@ -56,17 +69,17 @@ static bool find_lacking(const codec_value *v, unsigned lacks, char *path, size_
         return true;
     if (v->kind == CODEC_V_ARRAY) {
         for (size_t i = 0; i < v->as.array.count; i++) {
-            int w = snprintf(path + len, cap - len, "[%zu]", i);
-            size_t at = len + (w > 0 && (size_t)w < cap - len ? (size_t)w : 0);
+            size_t at = path_add(cap, len, snprintf(path + len, cap - len, "[%zu]", i));
             if (find_lacking(&v->as.array.items[i], lacks, path, cap, at))
                 return true;
         }
     } else if (v->kind == CODEC_V_OBJECT) {
         for (size_t i = 0; i < v->as.object.count; i++) {
             const codec_member *m = &v->as.object.members[i];
-            int w = snprintf(path + len, cap - len, ".%.*s", (int)(m->key.len > 40 ? 40 : m->key.len),
-                             m->key.ptr ? m->key.ptr : "");
-            size_t at = len + (w > 0 && (size_t)w < cap - len ? (size_t)w : 0);
+            int k = (int)(m->key.len > 40 ? 40 : m->key.len);
+            size_t at = path_add(cap, len,
+                                 snprintf(path + len, cap - len, ".%.*s", k,
+                                          m->key.ptr ? m->key.ptr : ""));
             if (find_lacking(&m->value, lacks, path, cap, at))
                 return true;
         }
@@ -75,9 +88,8 @@ static bool find_lacking(const codec_value *v, unsigned lacks, char *path, size_
     return false;
 }
 
-static int check_representable(const codec_value *v, const char *to_spec, codec_error *err)
+static int check_representable(const codec_value *v, const struct target *t, codec_error *err)
 {
-    const struct target *t = target_of(to_spec);
     char path[160] = "$";
     if (!t || !t->lacks || !find_lacking(v, t->lacks, path, sizeof path, 1))
         return CODEC_OK;
@@ -85,7 +97,7 @@ static int check_representable(const codec_value *v, const char *to_spec, codec_
                            "the byte string at %s has no %s form", path, t->name);
 }
 
-static int convert(const codec *from, const codec *to, const char *to_spec, const codec_buf *in,
+static int convert(const codec *from, const codec *to, const char *to_spec, const cli_input *in,
                    codec_error *err)
 {
     codec_arena arena;
@@ -94,16 +106,17 @@ static int convert(const codec *from, const codec *to, const char *to_spec, cons
     codec_buf_init(&out, NULL);
     codec_value v;
     const struct target *t = target_of(to_spec);
-    bool newline = t && t->text && !strchr(to_spec, '|');
     int rc = codec_decode(from, in->data, in->len, &v, &arena, err);
-    if (!rc)
-        rc = check_representable(&v, to_spec, err);
-    if (!rc)
+    if (rc == CODEC_OK)
+        rc = check_representable(&v, t, err);
+    if (rc == CODEC_OK)
         rc = codec_encode(to, &v, &out, err);
-    if (!rc && (fwrite(out.data, 1, out.len, stdout) != out.len ||
-                (newline && fputc('\n', stdout) == EOF)))
-        rc = codec_error_set(err, CODEC_E_TRANSIENT, CODEC_D_IO, "output", CODEC_NO_OFFSET,
-                             "cannot write standard output");
+    if (rc == CODEC_OK && t && t->text && !strchr(to_spec, '|'))
+        rc = codec_buf_append(&out, "\n", 1);
+    if (rc == CODEC_OK)
+        rc = cli_write_output(out.data, out.len, err);
+    else if (rc == CODEC_E_NOMEM)
+        codec_error_set(err, rc, 0, "output", CODEC_NO_OFFSET, "out of memory");
     codec_buf_free(&out);
     codec_arena_free(&arena);
     return rc;
@@ -111,46 +124,52 @@ static int convert(const codec *from, const codec *to, const char *to_spec, cons
 
 int cmd_convert(int argc, char **argv)
 {
-    const char *from_spec = NULL, *to_spec = NULL, *path = NULL;
+    static const struct option longs[] = {{"from", required_argument, NULL, 'f'},
+                                          {"to", required_argument, NULL, 't'},
+                                          {"pretty", no_argument, NULL, 'P'},
+                                          {"max-input", required_argument, NULL, 'm'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
+    const char *cmd = argv[0], *from_spec = NULL, *to_spec = NULL;
     bool pretty = false;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-f") == 0 && i + 1 < argc)
-            from_spec = argv[++i];
-        else if (strcmp(argv[i], "-t") == 0 && i + 1 < argc)
-            to_spec = argv[++i];
-        else if (strcmp(argv[i], "--pretty") == 0)
-            pretty = true;
-        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
-            return usage(), 0;
-        else if (argv[i][0] == '-' && argv[i][1])
-            return usage();
-        else if (!path)
-            path = argv[i];
-        else
-            return usage();
+    size_t max_input = CLI_DEFAULT_MAX_INPUT;
+    optind = 1;
+    opterr = 0;
+    int opt;
+    while ((opt = getopt_long(argc, argv, ":f:t:h", longs, NULL)) != -1) {
+        switch (opt) {
+        case 'f': from_spec = optarg; break;
+        case 't': to_spec = optarg; break;
+        case 'P': pretty = true; break;
+        case 'm':
+            if (cli_set_max_input(cmd, optarg, &max_input))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'h': fputs(usage, stdout); return CLI_EXIT_OK;
+        default: return cli_option_error(cmd, opt, argv);
+        }
     }
     if (!from_spec || !to_spec)
-        return usage();
+        return cli_usage_error(cmd, "missing %s (e.g. -f json -t json)",
+                               from_spec ? "-t TO" : "-f FROM");
+    if (argc - optind > 1)
+        return cli_usage_error(cmd, "one input file at most, got '%s' and '%s'", argv[optind],
+                               argv[optind + 1]);
     char spec[512];
     if (pretty && pretty_spec(to_spec, spec, sizeof spec))
-        return usage();
-    codec_error err = {0};
+        return cli_usage_error(cmd, "output spec too long");
+    codec_error err;
     codec *from = codec_parse(from_spec, codec_value_type(), &err);
     codec *to = from ? codec_parse(pretty ? spec : to_spec, codec_value_type(), &err) : NULL;
-    int rc = CODEC_E_USAGE;
-    if (from && to) {
-        codec_buf in;
-        codec_buf_init(&in, NULL);
-        rc = cmd_read_input(path, &in, &err);
-        if (!rc)
-            rc = convert(from, to, pretty ? spec : to_spec, &in, &err);
-        codec_buf_free(&in);
+    int rc = from && to ? CODEC_OK : err.family;
+    cli_input in;
+    if (rc == CODEC_OK &&
+        (rc = cli_read_input(optind < argc ? argv[optind] : NULL, max_input, &in, &err)) ==
+            CODEC_OK) {
+        rc = convert(from, to, pretty ? spec : to_spec, &in, &err);
+        cli_input_free(&in);
     }
-    if (rc)
-        cmd_print_error("convert", &err);
     codec_free(from);
     codec_free(to);
-    if (rc == CODEC_E_INVALID_PAYLOAD || rc == CODEC_E_UNSUPPORTED)
-        return 1;
-    return rc;
+    return rc == CODEC_OK ? CLI_EXIT_OK : cli_fail(&err);
 }

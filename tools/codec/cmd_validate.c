@@ -1,61 +1,66 @@
 /* cmd_validate.c — `codec validate -f FORMAT [FILE]`: is the input one valid
- * document of FORMAT? Exit 0 when it is, 1 (with the error and its byte
- * offset on stderr) when it is not, 2 for a usage error.
- *
- * The input is decoded as a schemaless value, so FORMAT may be any backend
- * spec with its limits, e.g. `-f json:max-depth=1000,duplicates=allow`. */
-#include "cmd_input.h"
+ * document of FORMAT? The input is decoded as a schemaless value, so FORMAT
+ * is any backend spec with its limits (`json:max-depth=1000`). */
+#include "cli.h"
 
+#include <getopt.h>
 #include <stdio.h>
-#include <string.h>
 
-static int usage(void)
-{
-    fprintf(stderr, "usage: codec validate -f FORMAT [FILE]\n"
-                    "  FORMAT  a backend spec, e.g. json or json:max-depth=1000\n"
-                    "  FILE    the document (default: standard input)\n"
-                    "exit: 0 valid, 1 invalid (error and byte offset on stderr), 2 usage\n");
-    return CODEC_E_USAGE;
-}
+static const char usage[] =
+    "usage: codec validate -f FORMAT [--max-input SIZE] [FILE]\n"
+    "\n"
+    "Checks that FILE (or standard input) is exactly one valid document of\n"
+    "FORMAT, with FORMAT's limits. Exit 0 when it is; 1 when it is not, with\n"
+    "the reason and its byte offset on standard error. Nothing is printed\n"
+    "on success.\n"
+    "\n"
+    "  -f, --format SPEC     a backend and its options, e.g. json or\n"
+    "                        json:max-depth=1000,duplicates=allow\n"
+    CLI_HELP_INPUT_OPTIONS
+    "\n"
+    "example: codec validate -f json doc.json || echo invalid\n";
 
 int cmd_validate(int argc, char **argv)
 {
-    const char *format = NULL, *path = NULL;
-    for (int i = 1; i < argc; i++) {
-        if ((strcmp(argv[i], "-f") == 0 || strcmp(argv[i], "--format") == 0) && i + 1 < argc)
-            format = argv[++i];
-        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
-            return usage(), 0;
-        else if (argv[i][0] == '-' && argv[i][1])
-            return usage();
-        else if (!path)
-            path = argv[i];
-        else
-            return usage();
+    static const struct option longs[] = {{"format", required_argument, NULL, 'f'},
+                                          {"max-input", required_argument, NULL, 'm'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
+    const char *cmd = argv[0], *format = NULL;
+    size_t max_input = CLI_DEFAULT_MAX_INPUT;
+    optind = 1;
+    opterr = 0;
+    int opt;
+    while ((opt = getopt_long(argc, argv, ":f:h", longs, NULL)) != -1) {
+        switch (opt) {
+        case 'f': format = optarg; break;
+        case 'm':
+            if (cli_set_max_input(cmd, optarg, &max_input))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'h': fputs(usage, stdout); return CLI_EXIT_OK;
+        default: return cli_option_error(cmd, opt, argv);
+        }
     }
     if (!format)
-        return usage();
-    codec_error err = {0};
+        return cli_usage_error(cmd, "missing -f FORMAT (e.g. -f json)");
+    if (argc - optind > 1)
+        return cli_usage_error(cmd, "one input file at most, got '%s' and '%s'", argv[optind],
+                               argv[optind + 1]);
+    codec_error err;
     codec *c = codec_parse(format, codec_value_type(), &err);
-    if (!c) {
-        cmd_print_error("validate", &err);
-        return CODEC_E_USAGE;
-    }
-    codec_buf in;
-    codec_buf_init(&in, NULL);
-    int rc = cmd_read_input(path, &in, &err);
-    if (!rc) {
+    if (!c)
+        return cli_fail(&err);
+    cli_input in;
+    int rc = cli_read_input(optind < argc ? argv[optind] : NULL, max_input, &in, &err);
+    if (rc == CODEC_OK) {
         codec_arena arena;
         codec_arena_init(&arena, NULL, in.len + 4096);
         codec_value v;
         rc = codec_decode(c, in.data, in.len, &v, &arena, &err);
         codec_arena_free(&arena);
+        cli_input_free(&in);
     }
-    if (rc)
-        cmd_print_error("validate", &err);
-    codec_buf_free(&in);
     codec_free(c);
-    if (rc == CODEC_E_INVALID_PAYLOAD || rc == CODEC_E_UNSUPPORTED)
-        return 1;
-    return rc;
+    return rc == CODEC_OK ? CLI_EXIT_OK : cli_fail(&err);
 }

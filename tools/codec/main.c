@@ -1,11 +1,102 @@
-/* main.c — the `codec` command (placeholder until the CLI lands). */
-#include "codec/codec.h"
+/* main.c — the `codec` command: the table of commands and the dispatcher.
+ * Adding a command = one file tools/codec/cmd_NAME.c defining
+ * `int cmd_NAME(int argc, char **argv)` + one row in CLI_COMMANDS below
+ * (tools/codec/README.md). */
+#include "cli.h"
 
 #include <stdio.h>
+#include <string.h>
 
-int main(void)
+/* One row per command: X(NAME, one-line help). The row both declares
+ * cmd_NAME and puts it in the table, so nothing else needs editing. */
+#define CLI_COMMANDS(X)                                                        \
+    X(pack, "encode bytes through a pipeline: codec pack -p SPEC [FILE]")      \
+    X(unpack, "decode bytes through a pipeline: codec unpack -p SPEC [FILE]")  \
+    X(inspect, "name the outer layer of a payload and print its sizes")        \
+    X(list, "list every registered stage with its arguments")                  \
+    X(keygen, "print a new key-ring line: codec keygen [--id NAME]")          \
+    X(dict, "train a zstd dictionary from sample values")                     \
+    CLI_REDIS_COMMANDS(X)
+
+/* The redis command exists only when the library was built with hiredis. */
+#ifdef CODEC_HAVE_REDIS
+#define CLI_REDIS_COMMANDS(X) \
+    X(redis, "set or get one key of a Redis server through a pipeline")
+#else
+#define CLI_REDIS_COMMANDS(X)
+#endif
+
+#define CLI_DECLARE(name, help) int cmd_##name(int argc, char **argv);
+#define CLI_ROW(name, help) {#name, help, cmd_##name},
+
+CLI_COMMANDS(CLI_DECLARE)
+
+static const cli_command commands[] = {CLI_COMMANDS(CLI_ROW)};
+
+#define COMMAND_COUNT (sizeof commands / sizeof commands[0])
+
+static const cli_command *find_command(const char *name)
 {
-    for (size_t i = 0; i < codec_registry_count(); i++)
-        printf("%s\n", codec_registry_info(i)->name);
-    return 0;
+    for (size_t i = 0; i < COMMAND_COUNT; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static int print_help(FILE *to)
+{
+    fprintf(to, "usage: codec COMMAND [OPTIONS] [ARGS]\n"
+                "       codec help COMMAND | codec --help | codec --version\n\n"
+                "commands:\n");
+    for (size_t i = 0; i < COMMAND_COUNT; i++)
+        fprintf(to, "  %-10s %s\n", commands[i].name, commands[i].help);
+    fprintf(to, "\nexit codes: 0 ok, 1 invalid payload, 2 usage or invalid value,\n"
+                "            3 unsupported, 4 transient (I/O, memory, key provider)\n"
+                "example: codec pack -p 'hex:upper' < data > data.hex\n");
+    return CLI_EXIT_OK;
+}
+
+static int print_version(void)
+{
+    char cpu[160];
+    unsigned features = codec_cpu_features();
+    codec_cpu_feature_names(features, cpu, sizeof cpu);
+    printf("codec %s\ncpu: %s\n", CODEC_VERSION_STRING, features ? cpu : "baseline x86-64");
+    return CLI_EXIT_OK;
+}
+
+/* `codec help CMD` is `codec CMD --help`, so each command owns its usage. */
+static int help_for(const char *name)
+{
+    const cli_command *cmd = find_command(name);
+    if (!cmd)
+        return cli_usage_error(NULL, "unknown command '%s'", name);
+    char *argv[] = {(char *)cmd->name, "--help", NULL};
+    return cmd->run(2, argv);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_help(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    const char *word = argv[1];
+    if (strcmp(word, "--help") == 0 || strcmp(word, "-h") == 0)
+        return print_help(stdout);
+    if (strcmp(word, "--version") == 0 || strcmp(word, "-V") == 0)
+        return print_version();
+    if (strcmp(word, "help") == 0) {
+        if (argc > 3)
+            return cli_usage_error(NULL, "help takes one command name");
+        return argc == 3 ? help_for(argv[2]) : print_help(stdout);
+    }
+    const cli_command *cmd = find_command(word);
+    if (!cmd) {
+        if (word[0] == '-')
+            return cli_usage_error(NULL, "unknown option '%s' (options follow the command)",
+                                   word);
+        return cli_usage_error(NULL, "unknown command '%s'", word);
+    }
+    return cmd->run(argc - 1, argv + 1);
 }

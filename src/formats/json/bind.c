@@ -26,7 +26,8 @@ static int enc_status(enc *e, int rc, const codec_type *t, const char *what)
         return JSON_NOMEM(e->err);
     if (rc)
         return codec_error_set(e->err, rc, 0, "json", CODEC_NO_OFFSET, "%s value: %s",
-                               t->name ? t->name : "?", what);
+                               t->name ? t->name : "?",
+                               what[0] ? what : "containers nested too deep");
     return CODEC_OK;
 }
 
@@ -80,7 +81,7 @@ static int key_text(const codec_type *k, const void *v, char *tmp, const char **
 
 static int enc_struct(enc *e, const codec_type *t, const uint8_t *v)
 {
-    int rc = codec_json_write_object_start(&e->w);
+    int rc = enc_status(e, codec_json_write_object_start(&e->w), t, "");
     for (size_t i = 0; i < t->count && !rc; i++) {
         const codec_field *f = &t->fields[i];
         const uint8_t *fv = v + f->offset;
@@ -97,16 +98,16 @@ static int enc_struct(enc *e, const codec_type *t, const uint8_t *v)
 
 static int enc_list(enc *e, const codec_type *t, const codec_list *l)
 {
-    int rc = codec_json_write_array_start(&e->w);
+    int rc = enc_status(e, codec_json_write_array_start(&e->w), t, "");
     const uint8_t *item = l->items;
     for (size_t i = 0; i < l->count && !rc; i++, item += t->elem->size)
         rc = enc_any(e, t->elem, item);
-    return rc ? enc_status(e, rc, t, "") : enc_status(e, codec_json_write_array_end(&e->w), t, "");
+    return rc ? rc : enc_status(e, codec_json_write_array_end(&e->w), t, "");
 }
 
 static int enc_map(enc *e, const codec_type *t, const codec_map *m)
 {
-    int rc = codec_json_write_object_start(&e->w);
+    int rc = enc_status(e, codec_json_write_object_start(&e->w), t, "");
     const uint8_t *k = m->keys, *v = m->values;
     for (size_t i = 0; i < m->count && !rc; i++, k += t->key->size, v += t->elem->size) {
         char tmp[48];
@@ -267,6 +268,17 @@ static int dec_string(dec *d, codec_string *out)
     return CODEC_OK;
 }
 
+/* memcmp for the short names keys usually are, without a call. */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+    if (n > 16)
+        return memcmp(a, b, n) == 0;
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
 static int dec_struct(dec *d, const codec_type *t, uint8_t *v)
 {
     uint64_t seen_small[4] = {0, 0, 0, 0};
@@ -277,20 +289,22 @@ static int dec_struct(dec *d, const codec_type *t, uint8_t *v)
     if (words > 4)
         memset(seen, 0, words * 8);
     size_t members = 0, expect = 0;
+    const uint32_t *lens = codec_type_name_lengths(t);
     codec_json_token tok;
     int rc;
-    while (!(rc = codec_json_next(&d->r, &tok, d->err)) && tok == CODEC_JSON_KEY) {
+    codec_string k;
+    size_t key_at;
+    while (!(rc = json_next_member(&d->r, &k, &key_at, &tok, d->err)) &&
+           tok != CODEC_JSON_OBJECT_END) {
         if (++members > d->o->max_elements)
-            return dec_fail(d, CODEC_D_LIMIT, "more members than max-elements", t);
-        codec_string k = d->r.text;
-        size_t key_at = d->r.token_offset;
+            return JSON_FAIL(d->err, CODEC_D_LIMIT, key_at, "more members than max-elements (%s)",
+                             t->name);
         /* Keys usually come in declaration order: try the next field first. */
         const codec_field *f =
-            expect < t->count && codec_name_equals(t->fields[expect].name, k.ptr, k.len)
+            expect < t->count && lens && lens[expect] == k.len &&
+                    same_bytes(t->fields[expect].name, k.ptr, k.len)
                 ? &t->fields[expect]
                 : codec_type_field_by_name_hashed(t, k.ptr, k.len, codec_name_hash(k.ptr, k.len));
-        if ((rc = codec_json_next(&d->r, &tok, d->err)))
-            return rc;
         if (!f) {
             if (d->o->reject_unknown)
                 return JSON_FAIL(d->err, CODEC_D_CORRUPT, key_at, "unknown field '%.*s' (%s)",
@@ -349,7 +363,13 @@ static int dec_list(dec *d, const codec_type *t, codec_list *l)
 static int parse_key(dec *d, const codec_type *k, codec_string s, void *out)
 {
     switch (k->kind) {
-    case CODEC_T_STRING: return dec_string(d, out);
+    case CODEC_T_STRING: {
+        codec_string kept = json_keep_text(&d->r, d->arena, s);
+        if (kept.len == SIZE_MAX)
+            return JSON_NOMEM(d->err);
+        *(codec_string *)out = kept;
+        return 0;
+    }
     case CODEC_T_BOOL:
         if (s.len == 4 && memcmp(s.ptr, "true", 4) == 0)
             *(bool *)out = true;
@@ -388,21 +408,25 @@ static int dec_map(dec *d, const codec_type *t, codec_map *m)
     uint8_t *keys = NULL, *values = NULL;
     codec_json_token tok;
     int rc;
-    while (!(rc = codec_json_next(&d->r, &tok, d->err)) && tok == CODEC_JSON_KEY) {
+    codec_string k;
+    size_t key_at;
+    while (!(rc = json_next_member(&d->r, &k, &key_at, &tok, d->err)) &&
+           tok != CODEC_JSON_OBJECT_END) {
         if (count == d->o->max_elements)
-            return dec_fail(d, CODEC_D_LIMIT, "more entries than max-elements", t);
+            return JSON_FAIL(d->err, CODEC_D_LIMIT, key_at, "more entries than max-elements (%s)",
+                             t->name);
         if (!(keys = json_grow(d->arena, keys, count, &kcap, ksz)) ||
             !(values = json_grow(d->arena, values, count, &vcap, vsz)))
             return JSON_NOMEM(d->err);
         memset(keys + count * ksz, 0, ksz);
         memset(values + count * vsz, 0, vsz);
-        rc = parse_key(d, t->key, d->r.text, keys + count * ksz);
+        rc = parse_key(d, t->key, k, keys + count * ksz);
         if (rc == CODEC_E_NOMEM)
             return rc;
         if (rc)
-            return dec_fail(d, CODEC_D_CORRUPT, "map key is not a valid key", t->key);
-        if ((rc = codec_json_next(&d->r, &tok, d->err)) ||
-            (rc = dec_any(d, t->elem, values + count * vsz, tok)))
+            return JSON_FAIL(d->err, CODEC_D_CORRUPT, key_at, "map key is not a valid key (%s)",
+                             t->key->name);
+        if ((rc = dec_any(d, t->elem, values + count * vsz, tok)))
             return rc;
         count++;
     }
@@ -448,18 +472,11 @@ static int dec_number(dec *d, const codec_type *t, void *v)
                       : codec_json_reader_uint64(&d->r, &u) || codec_uint_store(t->kind, v, u);
         return bad ? dec_fail(d, CODEC_D_CORRUPT, "integer out of range", t) : CODEC_OK;
     }
-    double x;
-    if (codec_json_reader_double(&d->r, &x))
-        return dec_fail(d, CODEC_D_CORRUPT, "number out of range", t);
-    if (t->kind == CODEC_T_FLOAT) {
-        float f = (float)x;
-        if (isinf(f))
-            return dec_fail(d, CODEC_D_CORRUPT, "number out of range", t);
-        *(float *)v = f;
-    } else {
-        *(double *)v = x;
-    }
-    return CODEC_OK;
+    /* A float is rounded once, straight from the decimal text. */
+    int bad = t->kind == CODEC_T_FLOAT
+                  ? codec_parse_float(d->r.text.ptr, d->r.text.len, v)
+                  : codec_json_reader_double(&d->r, v);
+    return bad ? dec_fail(d, CODEC_D_CORRUPT, "number out of range", t) : CODEC_OK;
 }
 
 static int dec_text_leaf(dec *d, const codec_type *t, void *v)

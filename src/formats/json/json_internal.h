@@ -12,6 +12,29 @@
 #define JSON_NOMEM(err) \
     codec_error_set((err), CODEC_E_NOMEM, 0, "json", CODEC_NO_OFFSET, "out of memory")
 
+/* Length of the valid UTF-8 sequence at p[0] (a byte >= 0x80) within
+ * p[0..end), or 0 when it is invalid: overlong forms, UTF-16 surrogates and
+ * anything above U+10FFFF are refused. Shared by the reader and the writer. */
+static inline size_t json_utf8_sequence(const uint8_t *p, const uint8_t *end)
+{
+    uint8_t c = p[0], lo = 0x80, hi = 0xBF;
+    size_t need;
+    if (c >= 0xC2 && c <= 0xDF)
+        need = 1;
+    else if (c >= 0xE0 && c <= 0xEF)
+        need = 2, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+    else if (c >= 0xF0 && c <= 0xF4)
+        need = 3, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+    else
+        return 0;
+    if ((size_t)(end - p) <= need || p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t i = 2; i <= need; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+    return need + 1;
+}
+
 /* The options with every default filled in. */
 void json_options_resolve(const codec_json_options *in, codec_json_options *out);
 
@@ -41,6 +64,12 @@ void *json_grow(codec_arena *arena, void *items, size_t count, size_t *cap, size
 /* The string s with its bytes in the arena (copied when it still points into
  * the reader's input). len == SIZE_MAX when out of memory. */
 codec_string json_keep_text(codec_json_reader *r, codec_arena *arena, codec_string s);
+
+/* Inside an object: the next member's key (and the offset where it starts)
+ * and the first token of its value, in one call; *tok is OBJECT_END when
+ * the object closes (key untouched). The walkers' fast path. */
+int json_next_member(codec_json_reader *r, codec_string *key, size_t *key_offset,
+                     codec_json_token *tok, codec_error *err);
 
 /* 0 when s[0..n) is exactly one JSON number. */
 int json_check_number(const char *s, size_t n);

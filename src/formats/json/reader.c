@@ -39,7 +39,6 @@ void codec_json_reader_init(codec_json_reader *r, const uint8_t *in, size_t n,
     r->number_mag = 0;
     r->token_offset = 0;
     r->text = (codec_string){NULL, 0};
-    r->err = NULL;
 }
 
 static int fail(codec_json_reader *r, codec_error *err, int detail, const uint8_t *at,
@@ -78,38 +77,6 @@ static inline uint64_t special_bytes(uint64_t x)
     uint64_t zb = (b - ONES) & ~b;
     uint64_t lt = (x - ONES * 0x20) & ~x;
     return (zq | zb | lt | x) & HIGHS;
-}
-
-/* Length of the valid UTF-8 sequence at p (lead byte >= 0x80), or 0. */
-static size_t utf8_sequence(const uint8_t *p, const uint8_t *end)
-{
-    uint8_t c = p[0];
-    size_t need;
-    uint8_t lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF)
-        need = 1;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        need = 2;
-        if (c == 0xE0)
-            lo = 0xA0;
-        else if (c == 0xED)
-            hi = 0x9F;   /* no UTF-16 surrogates */
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        need = 3;
-        if (c == 0xF0)
-            lo = 0x90;
-        else if (c == 0xF4)
-            hi = 0x8F;   /* nothing above U+10FFFF */
-    } else
-        return 0;
-    if ((size_t)(end - p) <= need)
-        return 0;
-    if (p[1] < lo || p[1] > hi)
-        return 0;
-    for (size_t i = 2; i <= need; i++)
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-    return need + 1;
 }
 
 static int hex4(const uint8_t *p, uint32_t *out)
@@ -217,7 +184,7 @@ static size_t unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t *
 
 /* Scans the string whose opening quote is at r->p; sets r->text and moves
  * past the closing quote. */
-static int read_string(codec_json_reader *r, codec_error *err)
+static inline __attribute__((always_inline)) int read_string(codec_json_reader *r, codec_error *err)
 {
     const uint8_t *start = r->p + 1, *p = start, *end = r->end;
     bool escaped = false;
@@ -265,7 +232,7 @@ static int read_string(codec_json_reader *r, codec_error *err)
         } else if (*p < 0x20) {
             return fail(r, err, CODEC_D_CORRUPT, p, "control character in a string");
         } else {
-            size_t k = utf8_sequence(p, end);
+            size_t k = json_utf8_sequence(p, end);
             if (!k)
                 return fail(r, err, CODEC_D_CORRUPT, p, "invalid UTF-8 in a string");
             p += k;
@@ -553,53 +520,26 @@ int codec_json_reader_uint64(const codec_json_reader *r, uint64_t *out)
     return 0;
 }
 
-/* Clinger's exact case: a decimal with at most 2^53 as its digits and a
- * power of ten up to 22 is one correctly rounded IEEE multiply or divide,
- * since both operands are exact doubles. Anything else: false. */
-static bool exact_double(const char *s, size_t n, double *out)
-{
-    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    size_t i = s[0] == '-';
-    uint64_t m = 0;
-    int exp = 0;
-    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-        if (m > (1ull << 53) / 10)
-            return false;
-        m = m * 10 + (uint64_t)(s[i] - '0');
-    }
-    if (i < n && s[i] == '.')
-        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, exp--) {
-            if (m > (1ull << 53) / 10)
-                return false;
-            m = m * 10 + (uint64_t)(s[i] - '0');
-        }
-    if (i < n) {   /* an exponent: [eE][+-]?digits */
-        bool neg = s[++i] == '-';
-        int e = 0;
-        for (i += s[i] == '-' || s[i] == '+'; i < n; i++) {
-            if (e > 1000)
-                return false;
-            e = e * 10 + (s[i] - '0');
-        }
-        exp += neg ? -e : e;
-    }
-    double d = (double)m;
-    if (m == 0)
-        exp = 0;
-    if (exp < -22 || exp > 22 || m > (1ull << 53))
-        return false;
-    d = exp < 0 ? d / p10[-exp] : d * p10[exp];
-    *out = s[0] == '-' ? -d : d;
-    return true;
-}
-
 int codec_json_reader_double(const codec_json_reader *r, double *out)
 {
-    if (exact_double(r->text.ptr, r->text.len, out))
-        return 0;
     return codec_parse_double(r->text.ptr, r->text.len, out);
+}
+
+int codec_json_validate(const uint8_t *in, size_t n, const codec_json_options *o,
+                        codec_error *err)
+{
+    codec_json_options opts;
+    json_options_resolve(o, &opts);
+    if (n > opts.max_size)
+        return JSON_FAIL(err, CODEC_D_LIMIT, 0, "document of %zu bytes exceeds max-size (%zu)",
+                         n, opts.max_size);
+    codec_json_reader r;
+    codec_json_token tok;
+    codec_json_reader_init(&r, in, n, NULL, &opts);
+    int rc;
+    while (!(rc = codec_json_next(&r, &tok, err)) && tok != CODEC_JSON_END)
+        ;
+    return rc;
 }
 
 int json_check_number(const char *s, size_t n)
@@ -613,4 +553,17 @@ int json_check_number(const char *s, size_t n)
     if (codec_json_next(&r, &tok, NULL) || tok != CODEC_JSON_NUMBER || r.p != r.end)
         return -1;
     return 0;
+}
+
+int json_next_member(codec_json_reader *r, codec_string *key, size_t *key_offset,
+                     codec_json_token *tok, codec_error *err)
+{
+    int rc = codec_json_next(r, tok, err);
+    if (rc || *tok != CODEC_JSON_KEY)
+        return rc;
+    /* read_key() left r->p on the value, past the ':' and white space. */
+    *key = r->text;
+    *key_offset = r->token_offset;
+    r->token_offset = (size_t)(r->p - r->base);
+    return read_value(r, tok, err);
 }

@@ -1,5 +1,8 @@
 /* stage.c — the `json` backend stage and codec_json(). The stage state is
- * the resolved option block; the type is checked once, here. */
+ * the resolved option block; the type is checked once, here. codec_json()
+ * goes through the spec parser so that both routes validate the same way and
+ * codec_spec() shows the options (every option set fits a stage's spec text
+ * when sizes use k/m/g suffixes). */
 #include "compose/stage_internal.h"
 #include "formats/json/json_internal.h"
 
@@ -99,6 +102,19 @@ int codec_stage_ctor_json(codec_stage *s, codec_args *a, const codec_type *t, co
     return CODEC_OK;
 }
 
+/* Writes a size the way codec_args_size() reads it, as short as exact:
+ * 65536 -> "64k", 1073741824 -> "1g". */
+static int size_text(char *dst, size_t cap, size_t v)
+{
+    static const char units[] = "gmk";
+    for (int i = 0; i < 3; i++) {
+        size_t unit = (size_t)1 << (10 * (3 - i));
+        if (v >= unit && v % unit == 0)
+            return snprintf(dst, cap, "%zu%c", v / unit, units[i]);
+    }
+    return snprintf(dst, cap, "%zu", v);
+}
+
 codec *codec_json(const codec_type *t, const codec_json_options *o, codec_error *err)
 {
     codec_json_options r;
@@ -124,8 +140,10 @@ codec *codec_json(const codec_type *t, const codec_json_options *o, codec_error 
                   {r.max_string, CODEC_JSON_DEFAULT_MAX_STRING, "max-string"},
                   {r.max_elements, CODEC_JSON_DEFAULT_MAX_ELEMENTS, "max-elements"}};
     for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
-        if (limits[i].value != limits[i].def)
-            n += snprintf(args + n, sizeof args - (size_t)n, "%s%s=%zu", n ? "," : "",
-                          limits[i].key, limits[i].value);
+        if (limits[i].value != limits[i].def) {
+            n += snprintf(args + n, sizeof args - (size_t)n, "%s%s=", n ? "," : "",
+                          limits[i].key);
+            n += size_text(args + n, sizeof args - (size_t)n, limits[i].value);
+        }
     return codec_make("json", args, t, err);
 }

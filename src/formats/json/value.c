@@ -96,17 +96,18 @@ static int read_object(codec_json_reader *r, codec_value *out, const codec_json_
     size_t count = 0, cap = 0, start = r->token_offset;
     codec_json_token tok;
     int rc;
-    while (!(rc = codec_json_next(r, &tok, err)) && tok == CODEC_JSON_KEY) {
+    codec_string k;
+    size_t key_at;
+    while (!(rc = json_next_member(r, &k, &key_at, &tok, err)) && tok != CODEC_JSON_OBJECT_END) {
         if (count == o->max_elements)
-            return JSON_FAIL(err, CODEC_D_LIMIT, r->token_offset,
-                             "more members than max-elements");
+            return JSON_FAIL(err, CODEC_D_LIMIT, key_at, "more members than max-elements");
         if (!(members = json_grow(r->arena, members, count, &cap, sizeof *members)))
             return JSON_NOMEM(err);
         codec_member *m = &members[count];
-        m->key = json_keep_text(r, r->arena, r->text);
+        m->key = json_keep_text(r, r->arena, k);
         if (m->key.len == SIZE_MAX)
             return JSON_NOMEM(err);
-        if ((rc = codec_json_next(r, &tok, err)) || (rc = json_read_value(r, tok, &m->value, o, err)))
+        if ((rc = json_read_value(r, tok, &m->value, o, err)))
             return rc;
         count++;
     }

@@ -49,6 +49,9 @@ static int before_item(codec_json_writer *w)
 
 static int open_container(codec_json_writer *w, char c)
 {
+    /* Bounds the recursion of every encoder, whatever the value holds. */
+    if (w->depth >= CODEC_JSON_MAX_DEPTH_LIMIT)
+        return CODEC_E_INVALID_VALUE;
     int rc = before_item(w);
     if (rc || codec_buf_append(w->out, &c, 1))
         return rc ? rc : nomem();
@@ -88,28 +91,6 @@ int codec_json_write_array_end(codec_json_writer *w)
     return close_container(w, ']');
 }
 
-/* Length of the valid UTF-8 sequence at s[i] (a byte >= 0x80), or 0. */
-static size_t utf8_len(const uint8_t *s, size_t i, size_t n)
-{
-    uint8_t c = s[i];
-    size_t need;
-    uint8_t lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF)
-        need = 1;
-    else if (c >= 0xE0 && c <= 0xEF)
-        need = 2, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
-    else if (c >= 0xF0 && c <= 0xF4)
-        need = 3, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
-    else
-        return 0;
-    if (n - i <= need || s[i + 1] < lo || s[i + 1] > hi)
-        return 0;
-    for (size_t k = 2; k <= need; k++)
-        if ((s[i + k] & 0xC0) != 0x80)
-            return 0;
-    return need + 1;
-}
-
 /* Writes "s" with escapes. Worst case 6 bytes per input byte + quotes. */
 static int put_string(codec_buf *out, const char *str, size_t n)
 {
@@ -127,7 +108,7 @@ static int put_string(codec_buf *out, const char *str, size_t n)
             continue;
         }
         if (c >= 0x80) {
-            size_t k = utf8_len(s, i, n);
+            size_t k = json_utf8_sequence(s + i, s + n);
             if (!k)
                 return CODEC_E_INVALID_VALUE;
             memcpy(d, s + i, k);

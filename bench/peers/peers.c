@@ -1,0 +1,51 @@
+/* peers.c — the table of peer adapters in this build. A peer is compiled
+ * only when CMake found its library, which defines BENCH_HAVE_<NAME>.
+ * Adding a peer: one file in this folder and one row below. */
+#include "../drivers.h"
+
+#include <string.h>
+
+extern const bench_driver bench_peer_zlib, bench_peer_libdeflate, bench_peer_zstd,
+    bench_peer_lz4, bench_peer_snappy, bench_peer_brotli, bench_peer_jdk;
+
+static const bench_driver *const peers[] = {
+#ifdef BENCH_HAVE_ZLIB
+    &bench_peer_zlib,
+#endif
+#ifdef BENCH_HAVE_LIBDEFLATE
+    &bench_peer_libdeflate,
+#endif
+#ifdef BENCH_HAVE_ZSTD
+    &bench_peer_zstd,
+#endif
+#ifdef BENCH_HAVE_LZ4
+    &bench_peer_lz4,
+#endif
+#ifdef BENCH_HAVE_SNAPPY
+    &bench_peer_snappy,
+#endif
+#ifdef BENCH_HAVE_BROTLI
+    &bench_peer_brotli,
+#endif
+    &bench_peer_jdk, /* always listed: it reports "not built" without a JDK */
+};
+
+size_t bench_peer_count(void)
+{
+    return sizeof peers / sizeof peers[0];
+}
+
+const bench_driver *bench_peer_at(size_t i)
+{
+    return i < bench_peer_count() ? peers[i] : NULL;
+}
+
+const bench_driver *bench_driver_find(const char *name)
+{
+    if (strcmp(name, bench_driver_codec.name) == 0)
+        return &bench_driver_codec;
+    for (size_t i = 0; i < bench_peer_count(); i++)
+        if (strcmp(peers[i]->name, name) == 0)
+            return peers[i];
+    return NULL;
+}

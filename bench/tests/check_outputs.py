@@ -1,0 +1,107 @@
+#!/usr/bin/python3
+"""check_outputs.py CODEC_BENCH WORKDIR — runs codec-bench briefly and checks
+that its JSON and CSV parse and carry every listed cell, that the report and
+its SVG charts render, and that --dump writes the payloads of PAYLOADS.md."""
+import csv
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+bench, work = sys.argv[1], sys.argv[2]
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what, file=sys.stderr)
+
+
+def listed(args):
+    out = subprocess.run([bench, "--list"] + args, check=True, capture_output=True, text=True)
+    return [line.split("\t")[0] for line in out.stdout.splitlines() if line.strip()]
+
+
+def run(name, args):
+    out_dir = os.path.join(work, name)
+    subprocess.run([bench, "--profile", "quick", "--out", out_dir] + args, check=True)
+    ids = listed(args)
+    check(len(ids) > 0, f"{name}: --list shows cells")
+    [jpath] = glob.glob(os.path.join(out_dir, "*.json"))
+    [cpath] = glob.glob(os.path.join(out_dir, "*.csv"))
+    doc = json.load(open(jpath))
+    cells = doc["cells"]
+    check([c["id"] for c in cells] == ids, f"{name}: JSON carries every listed cell")
+    for key in ("cpu", "cores", "compiler", "libraries", "date", "seed"):
+        check(key in doc["machine"], f"{name}: machine.{key}")
+    check(doc["machine"]["seed"] == 20260811, f"{name}: seed")
+    rows = list(csv.DictReader(open(cpath, newline="")))
+    check([r["id"] for r in rows] == ids, f"{name}: CSV carries every listed cell")
+    for c, r in zip(cells, rows):
+        check(c["status"] in ("ok", "failed", "not built"), f"{c['id']}: status")
+        check(r["status"] == c["status"], f"{c['id']}: CSV status matches JSON")
+        if c["status"] == "ok" and c["cold"] is None:
+            enc, dec = c["encode"], c["decode"]
+            check(enc["ops_s_min"] <= enc["ops_s"] <= enc["ops_s_max"], f"{c['id']}: median in range")
+            check(abs(enc["mb_s"] - enc["ops_s"] * c["payload_bytes"] / 1e6) < 1e-6 * enc["mb_s"] + 1e-9,
+                  f"{c['id']}: MB/s on the uncompressed size")
+            most = doc["profile"]["measured_iterations"] * max(1, doc["profile"]["forks"])
+            check(1 <= len(dec["samples"]) <= most, f"{c['id']}: one sample per measured iteration")
+            check(float(r["enc_ops_s"]) > 0 and int(float(r["encoded_bytes"])) == c["encoded_bytes"],
+                  f"{c['id']}: CSV figures")
+        elif c["status"] != "ok":
+            check(c["encode"] is None and r["enc_ops_s"] == "", f"{c['id']}: unmeasured has no figures")
+            check(c["reason"] != "", f"{c['id']}: unmeasured says why")
+    report = open(os.path.join(out_dir, "latest", "report.md")).read()
+    check(report.startswith("# codec-bench report\n\n**Machine:**"), f"{name}: report starts with the machine line")
+    for c in cells:
+        if c["status"] == "ok" and c["cold"] is None:
+            check(f"`{c['spec']}`" in report, f"{name}: report row for {c['id']}")
+        elif c["status"] != "ok":
+            check(f"`{c['id']}`" in report, f"{name}: report lists {c['id']}")
+    for svg in glob.glob(os.path.join(out_dir, "latest", "*.svg")):
+        root = ET.parse(svg).getroot()
+        check(root.tag.endswith("svg") and len(root.findall("{http://www.w3.org/2000/svg}rect")) > 2,
+              f"{svg}: bars")
+        check(f"({os.path.basename(svg)})" in report, f"{svg}: linked from the report")
+    return cells
+
+
+# 1. hex (built everywhere) with its JDK peer, thread scaling and cold start
+cells = run("hex", ["--suite", "encodings,cold", "--filter", "*hex*", "--threads", "2"])
+codec_hex = [c for c in cells if c["driver"] == "codec" and c["suite"] == "encodings"]
+check(len(codec_hex) == 2 and all(c["status"] == "ok" for c in codec_hex), "codec hex cells ran")
+check(all(len(c["threads"]) == 2 for c in codec_hex), "thread scaling 1..2")
+check(codec_hex[0]["encoded_bytes"] == 2 * 8338, "hex of medium is twice its size")
+cold = [c for c in cells if c["suite"] == "cold"]
+check(len(cold) == 1 and cold[0]["status"] == "ok" and cold[0]["cold"]["first_ns"]["median"] > 0,
+      "cold start of hex")
+check(all(a["heap_calls"] == 0 for c in codec_hex for a in c["allocs_per_op"].values()
+          if a["heap_calls"] is not None), "codec hex allocates nothing per op")
+
+# 2. compression peers on the small payload, each cell in its own process
+cells = run("forks", ["--suite", "compression", "--filter", "*/small", "--forks", "1"])
+peers = [c for c in cells if c["driver"] in ("zlib", "zstd", "lz4", "snappy", "libdeflate", "brotli")]
+check(len(peers) > 0 and all(c["status"] == "ok" for c in peers), "peers round-trip and run")
+zlib6 = [c for c in peers if c["driver"] == "zlib" and c["spec"] == "zlib:6"]
+check(len(zlib6) == 1, "zlib level 6 cell")
+
+# 3. --dump writes the payloads with the sizes of PAYLOADS.md
+dump = os.path.join(work, "dump")
+subprocess.run([bench, "--dump", dump], check=True, capture_output=True)
+sizes = {"small.txt": 104, "medium.txt": 8338, "large.txt": 1048576, "person.json": 72, "order.json": 9096}
+for f, n in sizes.items():
+    check(os.path.getsize(os.path.join(dump, f)) == n, f"dump {f} is {n} bytes")
+for f in glob.glob(os.path.join(dump, "*.json")):
+    json.load(open(f, encoding="utf-8"))
+order = json.load(open(os.path.join(dump, "order.json")))
+check(len(order["items"]) == 100 and isinstance(order["items"][0]["unitPrice"], float), "order.json")
+
+print("check_outputs:", "FAILED" if failures else "ok", len(failures), "failures")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,224 @@
+/* test_bench_harness.c — the harness verifies before it times.
+ *
+ * A deliberately broken driver (codec's hex pipeline whose decode flips one
+ * byte, or whose encode fails) must be reported "failed" after exactly one
+ * encode and one decode: never timed. A spec this build cannot parse is
+ * "not built" and never encoded. A sound cell is timed, with the number of
+ * samples the profile asks for and allocation counts per operation. */
+#include "check.h"
+#include "drivers.h"
+#include "harness.h"
+
+static int encodes, decodes;
+static uint8_t corrupted[1 << 16];
+
+static int counting_encode(void *w, const bench_payload *p, const uint8_t **out, size_t *len)
+{
+    encodes++;
+    return bench_driver_codec.encode(w, p, out, len);
+}
+
+static int counting_decode(void *w, const uint8_t *in, size_t n, const uint8_t **out,
+                           size_t *len)
+{
+    decodes++;
+    return bench_driver_codec.decode(w, in, n, out, len);
+}
+
+static int flipping_decode(void *w, const uint8_t *in, size_t n, const uint8_t **out,
+                           size_t *len)
+{
+    decodes++;
+    if (bench_driver_codec.decode(w, in, n, out, len) != 0 || *len > sizeof corrupted)
+        return -1;
+    memcpy(corrupted, *out, *len);
+    corrupted[*len / 2] ^= 0x20;
+    *out = corrupted;
+    return 0;
+}
+
+static int failing_encode(void *w, const bench_payload *p, const uint8_t **out, size_t *len)
+{
+    (void)w, (void)p, (void)out, (void)len;
+    encodes++;
+    return -1;
+}
+
+/* A driver in the shape of a typed one: decode hands back no bytes, and
+ * `matches` judges the decoded value afterwards. */
+static const uint8_t *held;
+static size_t held_len;
+static bool corrupt_held;
+
+static int holding_decode(void *w, const uint8_t *in, size_t n, const uint8_t **out,
+                          size_t *len)
+{
+    decodes++;
+    if (bench_driver_codec.decode(w, in, n, &held, &held_len) != 0)
+        return -1;
+    *out = NULL;
+    *len = 0;
+    return 0;
+}
+
+static int held_matches(void *w, const bench_payload *p)
+{
+    (void)w;
+    if (corrupt_held && held_len > 0) {
+        memcpy(corrupted, held, held_len);
+        corrupted[0] ^= 1;
+        held = corrupted;
+    }
+    return held_len == p->len && memcmp(held, p->bytes, p->len) == 0;
+}
+
+static bench_cell make_cell(const bench_driver *d, const char *spec, const char *payload)
+{
+    bench_cell c;
+    memset(&c, 0, sizeof c);
+    snprintf(c.suite, sizeof c.suite, "test");
+    snprintf(c.group, sizeof c.group, "%s", spec);
+    snprintf(c.spec, sizeof c.spec, "%s", spec);
+    c.driver = d;
+    c.payload = bench_payload_find(payload);
+    return c;
+}
+
+static const bench_profile FAST = {"test", 1, 3, 0.01, 0, 1, 0};
+
+static void test_broken_decode_is_never_timed(void)
+{
+    bench_driver broken = bench_driver_codec;
+    broken.name = "broken";
+    broken.encode = counting_encode;
+    broken.decode = flipping_decode;
+    bench_cell c = make_cell(&broken, "hex", "medium");
+    encodes = decodes = 0;
+    bench_run_cell(&c, &FAST);
+    CHECK_INT(c.status, BENCH_FAILED);
+    CHECK(strstr(c.reason, "differs") != NULL);
+    CHECK_INT(encodes, 1);
+    CHECK_INT(decodes, 1);
+    CHECK_INT(c.enc.n, 0);
+    CHECK_INT(c.dec.n, 0);
+}
+
+static void test_failing_encode_is_never_timed(void)
+{
+    bench_driver broken = bench_driver_codec;
+    broken.name = "broken";
+    broken.encode = failing_encode;
+    broken.decode = counting_decode;
+    bench_cell c = make_cell(&broken, "hex", "small");
+    encodes = decodes = 0;
+    bench_run_cell(&c, &FAST);
+    CHECK_INT(c.status, BENCH_FAILED);
+    CHECK_INT(encodes, 1);
+    CHECK_INT(decodes, 0);
+    CHECK_INT(c.enc.n, 0);
+}
+
+static void test_matches_hook_judges_the_round_trip(void)
+{
+    bench_driver typed = bench_driver_codec;
+    typed.name = "typed";
+    typed.encode = counting_encode;
+    typed.decode = holding_decode;
+    typed.matches = held_matches;
+    bench_cell good = make_cell(&typed, "hex", "small");
+    corrupt_held = false;
+    bench_run_cell(&good, &FAST);
+    CHECK_INT(good.status, BENCH_OK);
+    CHECK_INT(good.dec.n, 3);
+    bench_cell bad = make_cell(&typed, "hex", "small");
+    corrupt_held = true;
+    encodes = decodes = 0;
+    bench_run_cell(&bad, &FAST);
+    CHECK_INT(bad.status, BENCH_FAILED);
+    CHECK_INT(encodes, 1);
+    CHECK_INT(decodes, 1);
+}
+
+static void test_unparsable_spec_is_not_built(void)
+{
+    bench_driver counting = bench_driver_codec;
+    counting.encode = counting_encode;
+    counting.decode = counting_decode;
+    bench_cell c = make_cell(&counting, "no-such-stage:3", "small");
+    encodes = decodes = 0;
+    bench_run_cell(&c, &FAST);
+    CHECK_INT(c.status, BENCH_NOT_BUILT);
+    CHECK(strstr(c.reason, "no-such-stage") != NULL);
+    CHECK_INT(encodes, 0);
+    CHECK_INT(decodes, 0);
+    /* typed payloads wait for type descriptors */
+    bench_cell t = make_cell(&counting, "hex", "person");
+    bench_run_cell(&t, &FAST);
+    CHECK_INT(t.status, BENCH_NOT_BUILT);
+    CHECK(strstr(t.reason, "type descriptor") != NULL);
+}
+
+static void test_sound_cell_is_timed(void)
+{
+    bench_profile prof = FAST;
+    prof.threads = 2;
+    bench_cell c = make_cell(&bench_driver_codec, "hex", "medium");
+    bench_run_cell(&c, &prof);
+    CHECK_INT(c.status, BENCH_OK);
+    CHECK_INT(c.encoded_len, 2 * 8338);
+    CHECK_INT(c.enc.n, 3);
+    CHECK_INT(c.dec.n, 3);
+    CHECK(bench_series_min(&c.enc) > 0);
+    CHECK(bench_series_min(&c.enc) <= bench_series_median(&c.enc));
+    CHECK(bench_series_median(&c.enc) <= bench_series_max(&c.enc));
+    /* steady state: codec's buffer and arena have grown, nothing is allocated */
+    CHECK(c.enc_allocs.codec_calls == 0);
+    CHECK(c.dec_allocs.codec_calls == 0);
+    if (bench_heap_counting())
+        CHECK(c.enc_allocs.heap_calls == 0);
+    else
+        CHECK(c.enc_allocs.heap_calls < 0);
+    CHECK_INT(c.scale_threads, 2);
+    CHECK(c.scale_enc[0] > 0 && c.scale_enc[1] > 0 && c.scale_dec[1] > 0);
+}
+
+/* The heap counter sees allocations made anywhere in the process. */
+static void test_heap_counter(void)
+{
+    if (!bench_heap_counting())
+        return;
+    bench_alloc_tally a = bench_heap_tally();
+    void *volatile p = malloc(1000);
+    free(p);
+    bench_alloc_tally b = bench_heap_tally();
+    CHECK_INT(b.calls - a.calls, 1);
+    CHECK_INT(b.bytes - a.bytes, 1000);
+}
+
+static void test_series(void)
+{
+    bench_series s = {{0}, 0};
+    CHECK(bench_series_median(&s) == 0);
+    double v[] = {5, 1, 4, 2};
+    for (int i = 0; i < 4; i++)
+        bench_series_add(&s, v[i]);
+    CHECK(bench_series_median(&s) == 3);
+    CHECK(bench_series_min(&s) == 1);
+    CHECK(bench_series_max(&s) == 5);
+    bench_series_add(&s, 3.5);
+    CHECK(bench_series_median(&s) == 3.5);
+}
+
+int main(void)
+{
+    CHECK_INT(bench_payloads_init(), 0);
+    test_series();
+    test_heap_counter();
+    test_broken_decode_is_never_timed();
+    test_failing_encode_is_never_timed();
+    test_unparsable_spec_is_not_built();
+    test_matches_hook_judges_the_round_trip();
+    test_sound_cell_is_timed();
+    bench_payloads_free();
+    return check_done("test_bench_harness");
+}

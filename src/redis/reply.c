@@ -1,0 +1,129 @@
+/* reply.c — what a Redis reply means for one key: the status, the message
+ * that names the key, and the copy into the arena before decoding. */
+#include "redis_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Appends a printable, bounded rendering of n bytes at dst[*o]. */
+static void append_label(const char *text, size_t n, char *dst, size_t cap, size_t *o)
+{
+    size_t i = 0;
+    for (; i < n && i < CODEC_REDIS_KEY_IN_MESSAGE && *o + 5 < cap; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c >= 0x20 && c < 0x7f && c != '\'' && c != '\\')
+            dst[(*o)++] = (char)c;
+        else
+            *o += (size_t)snprintf(dst + *o, cap - *o, "\\x%02x", c);
+    }
+    if (i < n && *o + 4 <= cap) {
+        memcpy(dst + *o, "...", 3);
+        *o += 3;
+    }
+}
+
+void redis_subject_text(const redis_subject *s, char *dst, size_t cap)
+{
+    size_t o = (size_t)snprintf(dst, cap, "key '");
+    append_label(s->key, s->key_len, dst, cap, &o);
+    if (s->field && o + 10 < cap) {
+        memcpy(dst + o, "' field '", 9);
+        o += 9;
+        append_label(s->field, s->field_len, dst, cap, &o);
+    }
+    if (o + 2 <= cap)
+        dst[o++] = '\'';
+    dst[o < cap ? o : cap - 1] = '\0';
+}
+
+int redis_reply_unexpected(const redisReply *reply, const char *what, codec_error *err)
+{
+    return codec_error_set(err, CODEC_E_TRANSIENT, CODEC_D_CORRUPT, "redis", CODEC_NO_OFFSET,
+                           "%s: unexpected reply of type %d", what, reply->type);
+}
+
+int redis_command_error(const redisReply *reply, const char *what, codec_error *err)
+{
+    return codec_error_set(err, CODEC_E_TRANSIENT, 0, "redis", CODEC_NO_OFFSET, "%s: %.*s",
+                           what, (int)reply->len, reply->str);
+}
+
+int redis_reply_error(const redisReply *reply, const redis_subject *s, codec_error *err)
+{
+    char label[REDIS_SUBJECT_CAP];
+    redis_subject_text(s, label, sizeof label);
+    bool wrong_type = reply->len >= 9 && memcmp(reply->str, "WRONGTYPE", 9) == 0;
+    return codec_error_set(err, wrong_type ? CODEC_E_INVALID_PAYLOAD : CODEC_E_TRANSIENT,
+                           wrong_type ? CODEC_D_BAD_MAGIC : 0, "redis", CODEC_NO_OFFSET,
+                           "%s: %.*s", label, (int)reply->len, reply->str);
+}
+
+int redis_reply_set(const redisReply *reply, const redis_subject *s, codec_error *err)
+{
+    if (reply->type == REDIS_REPLY_ERROR)
+        return redis_reply_error(reply, s, err);
+    if (reply->type != REDIS_REPLY_STATUS || reply->len != 2 || memcmp(reply->str, "OK", 2))
+        return redis_reply_unexpected(reply, "SET", err);
+    return CODEC_OK;
+}
+
+int redis_reply_del(const redisReply *reply, const redis_subject *s, int *removed,
+                    codec_error *err)
+{
+    if (reply->type == REDIS_REPLY_ERROR)
+        return redis_reply_error(reply, s, err);
+    if (reply->type != REDIS_REPLY_INTEGER)
+        return redis_reply_unexpected(reply, "DEL", err);
+    if (removed)
+        *removed = reply->integer > 0;
+    return CODEC_OK;
+}
+
+/* Puts "key 'NAME': " in front of a decoder's message, keeping its family,
+ * detail, stage and offset. */
+static int name_the_key(int rc, const redis_subject *s, codec_error *err)
+{
+    if (!err)
+        return rc;
+    char label[REDIS_SUBJECT_CAP];
+    char message[sizeof err->message];
+    redis_subject_text(s, label, sizeof label);
+    memcpy(message, err->message, sizeof message);
+    int w = snprintf(err->message, sizeof err->message, "%s: ", label);
+    size_t used = w > 0 && (size_t)w < sizeof err->message ? (size_t)w : 0;
+    size_t room = sizeof err->message - 1 - used;   /* a long message loses its tail */
+    size_t len = strnlen(message, room);
+    memcpy(err->message + used, message, len);
+    err->message[used + len] = '\0';
+    return rc;
+}
+
+int redis_reply_get(codec_redis *r, const redisReply *reply, const redis_subject *s,
+                    const codec *c, void *value_out, codec_arena *arena, codec_error *err)
+{
+    char label[REDIS_SUBJECT_CAP];
+    if (reply->type == REDIS_REPLY_NIL) {
+        redis_subject_text(s, label, sizeof label);
+        return codec_error_set(err, CODEC_E_NOT_FOUND, 0, "redis", CODEC_NO_OFFSET,
+                               "%s not found", label);
+    }
+    if (reply->type == REDIS_REPLY_ERROR)
+        return redis_reply_error(reply, s, err);
+    if (reply->type != REDIS_REPLY_STRING)
+        return redis_reply_unexpected(reply, "GET", err);
+    size_t n = (size_t)reply->len;
+    if (n > r->max_value) {
+        redis_subject_text(s, label, sizeof label);
+        return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT, "redis",
+                               CODEC_NO_OFFSET,
+                               "%s: value of %zu bytes is over the limit of %zu "
+                               "(raise max_value)", label, n, r->max_value);
+    }
+    uint8_t *copy = codec_arena_alloc(arena, n ? n : 1, 1);
+    if (!copy)
+        return codec_error_set(err, CODEC_E_NOMEM, 0, "redis", CODEC_NO_OFFSET,
+                               "out of memory copying a value of %zu bytes", n);
+    memcpy(copy, reply->str, n);
+    int rc = codec_decode(c, copy, n, value_out, arena, err);
+    return rc ? name_the_key(rc, s, err) : CODEC_OK;
+}

@@ -1,0 +1,111 @@
+/* brotli.c — `brotli:Q`: a raw brotli stream (RFC 7932), quality 0..11
+ * (default 11, brotli's own), window 22 (the library default), what
+ * `brotli -d` reads. Brotli has no size field, so the decoder streams in
+ * chunks and stops at the cap. libbrotli 1.0 cannot reset an encoder or
+ * decoder, so there is nothing to pool: each call makes its own state. */
+#include "compress_internal.h"
+
+#include "codec/compress.h"
+
+#include <brotli/decode.h>
+#include <brotli/encode.h>
+
+static int brotli_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                         codec_error *err)
+{
+    int quality = (int)(intptr_t)s->state;
+    size_t bound = BrotliEncoderMaxCompressedSize(n);
+    if (bound == 0 || codec_buf_reserve(out, bound))
+        return codec_compress_nomem(s, err);
+    size_t written = bound;
+    if (!BrotliEncoderCompress(quality, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_GENERIC, n, src,
+                               &written, out->data + out->len))
+        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET,
+                          "brotli failed to compress %zu bytes", n);
+    out->len += written;
+    return CODEC_OK;
+}
+
+static int brotli_fail(const codec_stage *s, BrotliDecoderState *d, uint64_t offset,
+                       codec_error *err)
+{
+    BrotliDecoderErrorCode code = BrotliDecoderGetErrorCode(d);
+    /* -21 .. -30 are allocation failures */
+    if (code <= BROTLI_DECODER_ERROR_ALLOC_CONTEXT_MODES &&
+        code >= BROTLI_DECODER_ERROR_ALLOC_BLOCK_TYPE_TREES)
+        return codec_compress_nomem(s, err);
+    return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, offset, "brotli: %s",
+                      BrotliDecoderErrorString(code));
+}
+
+static int brotli_decode_with(const codec_stage *s, BrotliDecoderState *d, const uint8_t *src,
+                              size_t n, codec_buf *out, codec_error *err)
+{
+    size_t base = out->len;
+    const uint8_t *next_in = src;
+    size_t avail_in = n;
+    for (;;) {
+        size_t room;
+        int rc = codec_out_room(s, out, base, &room, err);
+        if (rc)
+            return rc;
+        uint8_t *next_out = out->data + out->len;
+        size_t avail_out = room;
+        BrotliDecoderResult r =
+            BrotliDecoderDecompressStream(d, &avail_in, &next_in, &avail_out, &next_out, NULL);
+        out->len += room - avail_out;
+        if ((rc = codec_out_check(s, out, base, err)))
+            return rc;
+        switch (r) {
+        case BROTLI_DECODER_RESULT_SUCCESS:
+            if (avail_in)
+                return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRAILING, n - avail_in,
+                                  "%zu bytes after the end of the brotli stream", avail_in);
+            return CODEC_OK;
+        case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT:
+            return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
+                              "brotli stream ends early");
+        case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT:
+            break;
+        default:
+            return brotli_fail(s, d, n - avail_in, err);
+        }
+    }
+}
+
+static int brotli_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                         codec_error *err)
+{
+    BrotliDecoderState *d = BrotliDecoderCreateInstance(NULL, NULL, NULL);
+    if (!d)
+        return codec_compress_nomem(s, err);
+    size_t base = out->len;
+    int rc = brotli_decode_with(s, d, src, n, out, err);
+    if (rc)
+        out->len = base;
+    BrotliDecoderDestroyInstance(d);
+    return rc;
+}
+
+static const codec_stage_ops brotli_ops = {.encode = brotli_encode, .decode = brotli_decode};
+
+int codec_stage_ctor_brotli(codec_stage *s, codec_args *a, const codec_type *t,
+                            codec_error *err)
+{
+    (void)t;
+    long quality;
+    int rc = codec_args_int(a, "quality", true, BROTLI_DEFAULT_QUALITY, BROTLI_MIN_QUALITY,
+                            BROTLI_MAX_QUALITY, &quality, err);
+    if (!rc)
+        rc = codec_args_max_output(a, &s->max_output, err);
+    if (rc)
+        return rc;
+    s->state = (void *)(intptr_t)quality; /* the whole state: no allocation */
+    s->ops = &brotli_ops;
+    return CODEC_OK;
+}
+
+codec *codec_brotli(int quality, codec_error *err)
+{
+    return codec_make_leveled("brotli", quality, NULL, err);
+}

@@ -1,0 +1,105 @@
+/* compress_internal.h — what the compression stages share: a lock-free pool
+ * of library contexts, output growth for decoders that do not know their
+ * output size, and the deflate engine behind `gzip` and `deflate`.
+ *
+ * Why a pool: a codec handle is immutable and shared by threads, but zstd,
+ * LZ4F, libdeflate and zlib contexts are not. Each call borrows a context and
+ * gives it back, so a steady-state encode creates none and pays only two
+ * atomic exchanges. */
+#ifndef CODEC_COMPRESS_INTERNAL_H
+#define CODEC_COMPRESS_INTERNAL_H
+
+#include "compose/stage_internal.h"
+
+#include <stdatomic.h>
+
+/* ---------------------------------------------------------------------------
+ * Context pool
+ * ------------------------------------------------------------------------ */
+
+/* Contexts kept for reuse; more borrowers than this at once get fresh
+ * contexts that are dropped on return. */
+#define CODEC_POOL_SLOTS 16
+
+typedef struct codec_pool {
+    _Atomic(void *) slots[CODEC_POOL_SLOTS];
+    void *(*make)(const void *cfg);   /* a ready context, or NULL (out of memory) */
+    void (*drop)(void *ctx);
+    const void *cfg;                  /* passed to make; owned by the stage */
+} codec_pool;
+
+void codec_pool_init(codec_pool *p, void *(*make)(const void *), void (*drop)(void *),
+                     const void *cfg);
+/* A context from the pool or a new one; NULL only when making one fails. */
+void *codec_pool_get(codec_pool *p);
+void codec_pool_put(codec_pool *p, void *ctx);
+/* Drops every pooled context (no borrower may be outstanding). */
+void codec_pool_clear(codec_pool *p);
+
+/* ---------------------------------------------------------------------------
+ * Output of decoders whose size is unknown
+ * ------------------------------------------------------------------------ */
+
+/* Reserves room for the next write of a decoder that started at out->len ==
+ * base and sets *room to the bytes it may write at out->data + out->len.
+ * The room never lets the output pass s->max_output by more than one byte,
+ * which codec_out_check() then reports as the size limit. */
+int codec_out_room(const codec_stage *s, codec_buf *out, size_t base, size_t *room,
+                   codec_error *err);
+/* The limit error once the output from `base` is over s->max_output. */
+int codec_out_check(const codec_stage *s, const codec_buf *out, size_t base,
+                    codec_error *err);
+
+/* Checks a size declared by the payload (frame content size, length prefix)
+ * before anything is reserved: over the cap is the limit error; more than
+ * `ratio` times the compressed length `n` is impossible for the format and
+ * so a corrupt payload (it would otherwise make us reserve memory for data
+ * that cannot be there). */
+int codec_check_declared(const codec_stage *s, uint64_t declared, size_t n, uint64_t ratio,
+                         uint64_t offset, codec_error *err);
+
+/* The typed public constructors: `name` with LEVEL as its argument, or
+ * with none (the stage's default) for CODEC_LEVEL_DEFAULT; `extra` ("dict=F")
+ * is appended when not NULL. */
+codec *codec_make_leveled(const char *name, int level, const char *extra, codec_error *err);
+
+/* Out-of-memory report of a stage. */
+int codec_compress_nomem(const codec_stage *s, codec_error *err);
+
+/* Big-endian 32-bit length prefix of the Redisson framings. */
+static inline uint32_t codec_load_be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Reads the Redisson prefix (a Java int, so 0..2^31-1) of src[0..n). */
+int codec_redisson_length(const codec_stage *s, const uint8_t *src, size_t n, uint32_t *len,
+                          codec_error *err);
+
+static inline void codec_store_be32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+/* ---------------------------------------------------------------------------
+ * Deflate engine (flate.c), shared by `gzip` (RFC 1952) and `deflate`
+ * (zlib framing, RFC 1950).
+ * ------------------------------------------------------------------------ */
+
+typedef enum codec_flate_wrap { CODEC_FLATE_ZLIB, CODEC_FLATE_GZIP } codec_flate_wrap;
+
+typedef struct codec_flate codec_flate;
+
+/* A deflate engine for `level` (1..9) and the wrapper; NULL when out of memory. */
+codec_flate *codec_flate_new(codec_flate_wrap wrap, int level);
+void codec_flate_free(codec_flate *f);
+int codec_flate_encode(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
+                       codec_buf *out, codec_error *err);
+int codec_flate_decode(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
+                       codec_buf *out, codec_error *err);
+/* Fills a `gzip` or `deflate` stage: LEVEL 1..9 (default 6) and max=. */
+int codec_flate_stage_init(codec_stage *s, codec_args *a, codec_flate_wrap wrap,
+                           codec_error *err);
+
+#endif /* CODEC_COMPRESS_INTERNAL_H */

@@ -1,0 +1,379 @@
+/* flate.c — the deflate engine behind `gzip` and `deflate`.
+ *
+ * Whole-buffer work goes to libdeflate, which is several times faster than
+ * zlib, except where its output would be larger than zlib's at the same
+ * level: on the 1 MiB prose payload libdeflate's levels 6..9 come out 0.5 %
+ * to 13 % larger than zlib's (and no libdeflate level matches zlib 6 or 9
+ * in both size and speed), so levels 6..9 compress with zlib; levels 1..5
+ * map to the libdeflate level whose output is no larger than zlib's (table
+ * below; docs/formats/compression.md has the figures). Decoding always tries
+ * libdeflate first and falls back to zlib's streaming inflate where
+ * libdeflate needs the output size in advance and the guess was too small,
+ * for the members after the first of a multi-member gzip file, and to
+ * report where a corrupt stream goes wrong. */
+#include "compress_internal.h"
+
+#include <libdeflate.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+/* Compression engine per level: libdeflate level, or 0 for zlib at the same
+ * level. Chosen so the size never exceeds zlib's at that level. */
+static const int libdeflate_level_for[10] = {0, 1, 2, 4, 4, 6, 0, 0, 0, 0};
+
+/* Largest expansion of deflate (258-byte matches in ~2 bits); a gzip
+ * trailer claiming more than this is corrupt. */
+#define DEFLATE_MAX_RATIO 1032
+/* zlib-framed streams carry no size: libdeflate gets this many times the
+ * input as a first guess (JSON and prose compress 4..8x). */
+#define ZLIB_GUESS_RATIO 8
+/* Byte 9 of a gzip header: the operating system, 255 = unknown. */
+#define GZIP_OS_UNKNOWN 255
+
+struct codec_flate {
+    codec_flate_wrap wrap;
+    int level;
+    int libdeflate_level;   /* 0 = compress with zlib */
+    codec_pool enc;         /* libdeflate_compressor or z_stream (deflate) */
+    codec_pool dec;         /* libdeflate_decompressor */
+};
+
+static int zlib_window_bits(codec_flate_wrap wrap)
+{
+    return wrap == CODEC_FLATE_GZIP ? 15 + 16 : 15;
+}
+
+static void *make_libdeflate_compressor(const void *cfg)
+{
+    return libdeflate_alloc_compressor(((const codec_flate *)cfg)->libdeflate_level);
+}
+
+static void drop_libdeflate_compressor(void *ctx)
+{
+    libdeflate_free_compressor(ctx);
+}
+
+static void *make_zlib_deflater(const void *cfg)
+{
+    const codec_flate *f = cfg;
+    z_stream *z = calloc(1, sizeof *z);
+    if (z && deflateInit2(z, f->level, Z_DEFLATED, zlib_window_bits(f->wrap), 8,
+                          Z_DEFAULT_STRATEGY) != Z_OK) {
+        free(z);
+        z = NULL;
+    }
+    return z;
+}
+
+static void drop_zlib_deflater(void *ctx)
+{
+    deflateEnd(ctx);
+    free(ctx);
+}
+
+static void *make_libdeflate_decompressor(const void *cfg)
+{
+    (void)cfg;
+    return libdeflate_alloc_decompressor();
+}
+
+static void drop_libdeflate_decompressor(void *ctx)
+{
+    libdeflate_free_decompressor(ctx);
+}
+
+codec_flate *codec_flate_new(codec_flate_wrap wrap, int level)
+{
+    codec_flate *f = calloc(1, sizeof *f);
+    if (!f)
+        return NULL;
+    f->wrap = wrap;
+    f->level = level;
+    f->libdeflate_level = libdeflate_level_for[level];
+    if (f->libdeflate_level)
+        codec_pool_init(&f->enc, make_libdeflate_compressor, drop_libdeflate_compressor, f);
+    else
+        codec_pool_init(&f->enc, make_zlib_deflater, drop_zlib_deflater, f);
+    codec_pool_init(&f->dec, make_libdeflate_decompressor, drop_libdeflate_decompressor, f);
+    return f;
+}
+
+void codec_flate_free(codec_flate *f)
+{
+    if (!f)
+        return;
+    codec_pool_clear(&f->enc);
+    codec_pool_clear(&f->dec);
+    free(f);
+}
+
+/* ---------------------------------------------------------------------------
+ * Encode
+ * ------------------------------------------------------------------------ */
+
+static size_t libdeflate_encode(codec_flate *f, struct libdeflate_compressor *c,
+                                const uint8_t *src, size_t n, codec_buf *out, int *rc)
+{
+    size_t bound = f->wrap == CODEC_FLATE_GZIP ? libdeflate_gzip_compress_bound(c, n)
+                                               : libdeflate_zlib_compress_bound(c, n);
+    if (codec_buf_reserve(out, bound)) {
+        *rc = CODEC_E_NOMEM;
+        return 0;
+    }
+    uint8_t *dst = out->data + out->len;
+    return f->wrap == CODEC_FLATE_GZIP ? libdeflate_gzip_compress(c, src, n, dst, bound)
+                                       : libdeflate_zlib_compress(c, src, n, dst, bound);
+}
+
+/* zlib counts in 32-bit uInt, so big buffers go through in slices. */
+static size_t zlib_encode(z_stream *z, const uint8_t *src, size_t n, codec_buf *out, int *rc)
+{
+    deflateReset(z); /* first: deflateBound reads the wrapper state it restores */
+    size_t bound = deflateBound(z, n);
+    if (codec_buf_reserve(out, bound)) {
+        *rc = CODEC_E_NOMEM;
+        return 0;
+    }
+    size_t in_left = n, out_left = bound;
+    z->next_in = (Bytef *)src;
+    z->next_out = out->data + out->len;
+    int zrc;
+    do {
+        z->avail_in = in_left > UINT_MAX ? UINT_MAX : (uInt)in_left;
+        z->avail_out = out_left > UINT_MAX ? UINT_MAX : (uInt)out_left;
+        uInt in0 = z->avail_in, out0 = z->avail_out;
+        zrc = deflate(z, in_left == z->avail_in ? Z_FINISH : Z_NO_FLUSH);
+        in_left -= in0 - z->avail_in;
+        out_left -= out0 - z->avail_out;
+    } while (zrc == Z_OK);
+    return zrc == Z_STREAM_END ? bound - out_left : 0;
+}
+
+int codec_flate_encode(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
+                       codec_buf *out, codec_error *err)
+{
+    void *ctx = codec_pool_get(&f->enc);
+    if (!ctx)
+        return codec_compress_nomem(s, err);
+    int rc = CODEC_OK;
+    size_t written = f->libdeflate_level ? libdeflate_encode(f, ctx, src, n, out, &rc)
+                                         : zlib_encode(ctx, src, n, out, &rc);
+    codec_pool_put(&f->enc, ctx);
+    if (rc)
+        return codec_compress_nomem(s, err);
+    if (!written)
+        return CODEC_FAIL(err, s, CODEC_E_INVALID_VALUE, 0, CODEC_NO_OFFSET,
+                          "deflate failed to compress %zu bytes", n);
+    /* zlib writes OS = 3 (Unix), libdeflate 255 (unknown): one value for
+     * every level, so the header does not depend on the engine. */
+    if (f->wrap == CODEC_FLATE_GZIP)
+        out->data[out->len + 9] = GZIP_OS_UNKNOWN;
+    out->len += written;
+    return CODEC_OK;
+}
+
+/* ---------------------------------------------------------------------------
+ * Decode: zlib's streaming inflate (the general path)
+ * ------------------------------------------------------------------------ */
+
+static int inflate_error(const codec_stage *s, const z_stream *z, uint64_t offset,
+                         codec_error *err)
+{
+    const char *msg = z->msg ? z->msg : "invalid deflate stream";
+    int detail = CODEC_D_CORRUPT;
+    if (strstr(msg, "header check") || strstr(msg, "unknown compression method"))
+        detail = CODEC_D_BAD_MAGIC;
+    else if (strstr(msg, "check"))
+        detail = CODEC_D_CHECKSUM;
+    return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, detail, offset, "%s", msg);
+}
+
+/* One inflate step into the room codec_out_room() made; *ended is set at
+ * the end of a stream (or gzip member). */
+static int inflate_step(const codec_stage *s, z_stream *z, const uint8_t *src, size_t n,
+                        size_t *pos, codec_buf *out, size_t base, bool *ended,
+                        codec_error *err)
+{
+    size_t room;
+    int rc = codec_out_room(s, out, base, &room, err);
+    if (rc)
+        return rc;
+    z->next_in = (Bytef *)src + *pos;
+    z->avail_in = n - *pos > UINT_MAX ? UINT_MAX : (uInt)(n - *pos);
+    z->next_out = out->data + out->len;
+    z->avail_out = room > UINT_MAX ? UINT_MAX : (uInt)room;
+    uInt in0 = z->avail_in, out0 = z->avail_out;
+    int zrc = inflate(z, Z_NO_FLUSH);
+    *pos += in0 - z->avail_in;
+    out->len += out0 - z->avail_out;
+    if ((rc = codec_out_check(s, out, base, err)))
+        return rc;
+    switch (zrc) {
+    case Z_STREAM_END:
+        *ended = true;
+        return CODEC_OK;
+    case Z_OK:
+    case Z_BUF_ERROR:
+        /* No progress with room left means the input ran out. */
+        if (*pos == n && z->avail_out > 0)
+            return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
+                              "deflate stream ends early");
+        return CODEC_OK;
+    case Z_NEED_DICT:
+        return CODEC_FAIL(err, s, CODEC_E_UNSUPPORTED, CODEC_D_CORRUPT, *pos,
+                          "stream needs a preset dictionary (not supported)");
+    case Z_MEM_ERROR:
+        return codec_compress_nomem(s, err);
+    default:
+        return inflate_error(s, z, *pos, err);
+    }
+}
+
+/* Inflates src[pos..n) to the end: one zlib stream, or gzip members back to
+ * back (what `gzip -d` accepts). Output counts against the cap from base. */
+static int zlib_decode(const codec_stage *s, codec_flate_wrap wrap, const uint8_t *src,
+                       size_t n, size_t pos, codec_buf *out, size_t base, codec_error *err)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit2(&z, zlib_window_bits(wrap)) != Z_OK)
+        return codec_compress_nomem(s, err);
+    int rc;
+    for (;;) {
+        bool ended = false;
+        rc = inflate_step(s, &z, src, n, &pos, out, base, &ended, err);
+        if (rc)
+            break;
+        if (!ended)
+            continue;
+        if (pos == n)
+            break;
+        if (wrap != CODEC_FLATE_GZIP) {
+            rc = CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRAILING, pos,
+                            "%zu bytes after the end of the zlib stream", n - pos);
+            break;
+        }
+        inflateReset(&z);
+    }
+    inflateEnd(&z);
+    return rc;
+}
+
+/* ---------------------------------------------------------------------------
+ * Decode: libdeflate fast paths
+ * ------------------------------------------------------------------------ */
+
+/* Runs libdeflate into `cap` reserved bytes. */
+static enum libdeflate_result libdeflate_decode(codec_flate *f,
+                                                struct libdeflate_decompressor *d,
+                                                const uint8_t *src, size_t n, codec_buf *out,
+                                                size_t cap, size_t *in_used)
+{
+    size_t got = 0;
+    uint8_t *dst = out->data ? out->data + out->len : NULL;
+    enum libdeflate_result r =
+        f->wrap == CODEC_FLATE_GZIP
+            ? libdeflate_gzip_decompress_ex(d, src, n, dst, cap, in_used, &got)
+            : libdeflate_zlib_decompress_ex(d, src, n, dst, cap, in_used, &got);
+    if (r == LIBDEFLATE_SUCCESS)
+        out->len += got;
+    return r;
+}
+
+/* The gzip trailer's ISIZE (size mod 2^32 of the last member) is a lower
+ * bound of the output, checked against the cap and used as the first
+ * member's size guess. */
+static int gzip_size_hint(const codec_stage *s, const uint8_t *src, size_t n, size_t *hint,
+                          codec_error *err)
+{
+    *hint = 0;
+    if (n < 18 || src[0] != 0x1f || src[1] != 0x8b)
+        return CODEC_OK; /* zlib will say what is wrong */
+    uint32_t isize = (uint32_t)src[n - 4] | (uint32_t)src[n - 3] << 8 |
+                     (uint32_t)src[n - 2] << 16 | (uint32_t)src[n - 1] << 24;
+    *hint = isize;
+    return codec_check_declared(s, isize, n, DEFLATE_MAX_RATIO, n - 4, err);
+}
+
+int codec_flate_decode(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
+                       codec_buf *out, codec_error *err)
+{
+    size_t base = out->len, guess;
+    int rc = CODEC_OK;
+    if (f->wrap == CODEC_FLATE_GZIP) {
+        if ((rc = gzip_size_hint(s, src, n, &guess, err)))
+            return rc;
+    } else {
+        guess = n > (SIZE_MAX - 4096) / ZLIB_GUESS_RATIO ? SIZE_MAX : n * ZLIB_GUESS_RATIO + 4096;
+        if (s->max_output && guess > s->max_output)
+            guess = s->max_output;
+    }
+    if (codec_buf_reserve(out, guess))
+        return codec_compress_nomem(s, err);
+    struct libdeflate_decompressor *d = codec_pool_get(&f->dec);
+    if (!d)
+        return codec_compress_nomem(s, err);
+    size_t in_used = 0;
+    enum libdeflate_result r = libdeflate_decode(f, d, src, n, out, guess, &in_used);
+    codec_pool_put(&f->dec, d);
+    if (r == LIBDEFLATE_SUCCESS) {
+        if (in_used == n)
+            return CODEC_OK;
+        if (f->wrap == CODEC_FLATE_ZLIB) {
+            out->len = base;
+            return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRAILING, in_used,
+                              "%zu bytes after the end of the zlib stream", n - in_used);
+        }
+        /* more gzip members: zlib goes on from in_used */
+    } else if (r == LIBDEFLATE_INSUFFICIENT_SPACE && s->max_output && guess == s->max_output) {
+        return codec_stage_check_cap(s, guess + 1, err);
+    } else {
+        in_used = 0; /* zlib starts over, and says where a corrupt stream breaks */
+        out->len = base;
+    }
+    if ((rc = zlib_decode(s, f->wrap, src, n, in_used, out, base, err)))
+        out->len = base;
+    return rc;
+}
+
+/* ---------------------------------------------------------------------------
+ * The stage (the `gzip` and `deflate` rows differ only in the wrapper)
+ * ------------------------------------------------------------------------ */
+
+static int flate_stage_encode(const codec_stage *s, const uint8_t *src, size_t n,
+                              codec_buf *out, codec_error *err)
+{
+    return codec_flate_encode(s, s->state, src, n, out, err);
+}
+
+static int flate_stage_decode(const codec_stage *s, const uint8_t *src, size_t n,
+                              codec_buf *out, codec_error *err)
+{
+    return codec_flate_decode(s, s->state, src, n, out, err);
+}
+
+static void flate_stage_destroy(codec_stage *s)
+{
+    codec_flate_free(s->state);
+}
+
+static const codec_stage_ops flate_ops = {
+    .encode = flate_stage_encode, .decode = flate_stage_decode, .destroy = flate_stage_destroy};
+
+int codec_flate_stage_init(codec_stage *s, codec_args *a, codec_flate_wrap wrap,
+                           codec_error *err)
+{
+    long level;
+    int rc = codec_args_int(a, "level", true, 6, 1, 9, &level, err);
+    if (!rc)
+        rc = codec_args_max_output(a, &s->max_output, err);
+    if (rc)
+        return rc;
+    s->state = codec_flate_new(wrap, (int)level);
+    if (!s->state)
+        return codec_compress_nomem(s, err);
+    s->ops = &flate_ops;
+    return CODEC_OK;
+}

@@ -1,0 +1,230 @@
+/* lz4.c — `lz4` and `lz4hc:L`: the LZ4 frame format (magic 04 22 4D 18) with
+ * 64 KiB independent blocks and an xxHash32 content checksum, no content
+ * size: the frame the Java codec library writes and `lz4 -d` reads. The
+ * decoder takes frames back to back (and skippable frames), as `lz4 -d`
+ * does, and uses a declared content size, when a frame has one, to check
+ * the cap and reserve exactly. */
+#include "compress_internal.h"
+
+#include "codec/compress.h"
+
+#include <stdlib.h>
+#define LZ4F_STATIC_LINKING_ONLY /* LZ4F_getErrorCode, exported by liblz4 1.9 */
+#include <lz4frame.h>
+#include <lz4hc.h>
+
+/* An LZ4 sequence turns each extra length byte into at most 255 bytes. */
+#define LZ4_MAX_RATIO 256
+
+typedef struct lz4_state {
+    LZ4F_preferences_t prefs;
+    codec_pool cctx;
+    codec_pool dctx;
+} lz4_state;
+
+static void *make_cctx(const void *cfg)
+{
+    (void)cfg;
+    LZ4F_cctx *c = NULL;
+    return LZ4F_isError(LZ4F_createCompressionContext(&c, LZ4F_VERSION)) ? NULL : c;
+}
+
+static void drop_cctx(void *ctx)
+{
+    LZ4F_freeCompressionContext(ctx);
+}
+
+static void *make_dctx(const void *cfg)
+{
+    (void)cfg;
+    LZ4F_dctx *d = NULL;
+    return LZ4F_isError(LZ4F_createDecompressionContext(&d, LZ4F_VERSION)) ? NULL : d;
+}
+
+static void drop_dctx(void *ctx)
+{
+    LZ4F_freeDecompressionContext(ctx);
+}
+
+static int lz4_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                      codec_error *err)
+{
+    lz4_state *st = s->state;
+    size_t bound = LZ4F_compressFrameBound(n, &st->prefs);
+    if (LZ4F_isError(bound) || codec_buf_reserve(out, bound))
+        return codec_compress_nomem(s, err);
+    LZ4F_cctx *c = codec_pool_get(&st->cctx);
+    if (!c)
+        return codec_compress_nomem(s, err);
+    uint8_t *dst = out->data + out->len;
+    size_t used = LZ4F_compressBegin(c, dst, bound, &st->prefs), r = used;
+    if (!LZ4F_isError(r)) {
+        r = LZ4F_compressUpdate(c, dst + used, bound - used, src, n, NULL);
+        used += LZ4F_isError(r) ? 0 : r;
+    }
+    if (!LZ4F_isError(r)) {
+        r = LZ4F_compressEnd(c, dst + used, bound - used, NULL);
+        used += LZ4F_isError(r) ? 0 : r;
+    }
+    /* compressBegin starts over, so a context is reusable after a failure. */
+    codec_pool_put(&st->cctx, c);
+    if (LZ4F_isError(r))
+        return CODEC_FAIL(err, s, CODEC_E_INVALID_VALUE, 0, CODEC_NO_OFFSET, "lz4: %s",
+                          LZ4F_getErrorName(r));
+    out->len += used;
+    return CODEC_OK;
+}
+
+static int lz4_fail(const codec_stage *s, size_t code, uint64_t offset, codec_error *err)
+{
+    int detail = CODEC_D_CORRUPT;
+    switch (LZ4F_getErrorCode(code)) {
+    case LZ4F_ERROR_allocation_failed:
+        return codec_compress_nomem(s, err);
+    case LZ4F_ERROR_frameType_unknown:
+        detail = CODEC_D_BAD_MAGIC;
+        break;
+    case LZ4F_ERROR_contentChecksum_invalid:
+    case LZ4F_ERROR_blockChecksum_invalid:
+    case LZ4F_ERROR_headerChecksum_invalid:
+        detail = CODEC_D_CHECKSUM;
+        break;
+    case LZ4F_ERROR_frameSize_wrong:
+    case LZ4F_ERROR_frameHeader_incomplete:
+        detail = CODEC_D_TRUNCATED;
+        break;
+    default:
+        break;
+    }
+    return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, detail, offset, "lz4: %s",
+                      LZ4F_getErrorName(code));
+}
+
+/* Reads the first frame header; a declared content size is checked against
+ * the cap and reserved. *pos moves past the header. */
+static int lz4_read_header(const codec_stage *s, LZ4F_dctx *d, const uint8_t *src, size_t n,
+                           size_t *pos, codec_buf *out, codec_error *err)
+{
+    if (n < LZ4F_HEADER_SIZE_MIN)
+        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
+                          "too short for an LZ4 frame");
+    LZ4F_frameInfo_t info;
+    size_t used = n;
+    size_t r = LZ4F_getFrameInfo(d, &info, src, &used);
+    if (LZ4F_isError(r))
+        return lz4_fail(s, r, 0, err);
+    *pos = used;
+    if (info.contentSize) {
+        int rc = codec_check_declared(s, info.contentSize, n, LZ4_MAX_RATIO, 6, err);
+        if (rc)
+            return rc;
+        if (codec_buf_reserve(out, (size_t)info.contentSize))
+            return codec_compress_nomem(s, err);
+    }
+    return CODEC_OK;
+}
+
+static int lz4_decode_with(const codec_stage *s, LZ4F_dctx *d, const uint8_t *src, size_t n,
+                           codec_buf *out, codec_error *err)
+{
+    size_t base = out->len, pos = 0;
+    int rc = lz4_read_header(s, d, src, n, &pos, out, err);
+    while (!rc) {
+        size_t room;
+        if ((rc = codec_out_room(s, out, base, &room, err)))
+            break;
+        size_t dst_len = room, src_len = n - pos;
+        size_t hint = LZ4F_decompress(d, out->data + out->len, &dst_len, src + pos, &src_len,
+                                      NULL);
+        if (LZ4F_isError(hint))
+            return lz4_fail(s, hint, pos + src_len, err);
+        pos += src_len;
+        out->len += dst_len;
+        if ((rc = codec_out_check(s, out, base, err)))
+            break;
+        if (hint == 0 && pos == n)
+            return CODEC_OK; /* the last frame is complete */
+        if (pos == n && dst_len == 0)
+            return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
+                              "LZ4 frame ends early");
+    }
+    return rc;
+}
+
+static int lz4_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                      codec_error *err)
+{
+    lz4_state *st = s->state;
+    LZ4F_dctx *d = codec_pool_get(&st->dctx);
+    if (!d)
+        return codec_compress_nomem(s, err);
+    size_t base = out->len;
+    int rc = lz4_decode_with(s, d, src, n, out, err);
+    if (rc) {
+        /* liblz4 1.9.4's LZ4F_resetDecompressionContext keeps the remaining
+         * content size of the failed frame, which then fails the next frame
+         * that has none: a context that saw an error is not reused. */
+        drop_dctx(d);
+        out->len = base;
+        return rc;
+    }
+    codec_pool_put(&st->dctx, d);
+    return CODEC_OK;
+}
+
+static void lz4_destroy(codec_stage *s)
+{
+    lz4_state *st = s->state;
+    codec_pool_clear(&st->cctx);
+    codec_pool_clear(&st->dctx);
+    free(st);
+}
+
+static const codec_stage_ops lz4_ops = {
+    .encode = lz4_encode, .decode = lz4_decode, .destroy = lz4_destroy};
+
+static int lz4_init(codec_stage *s, int level, codec_error *err)
+{
+    lz4_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return codec_compress_nomem(s, err);
+    st->prefs.frameInfo.blockSizeID = LZ4F_max64KB;
+    st->prefs.frameInfo.blockMode = LZ4F_blockIndependent;
+    st->prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
+    st->prefs.compressionLevel = level;
+    st->prefs.autoFlush = 1; /* whole buffers: no copy into the context's block buffer */
+    codec_pool_init(&st->cctx, make_cctx, drop_cctx, st);
+    codec_pool_init(&st->dctx, make_dctx, drop_dctx, st);
+    s->state = st;
+    s->ops = &lz4_ops;
+    return CODEC_OK;
+}
+
+int codec_stage_ctor_lz4(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
+{
+    (void)t;
+    int rc = codec_args_max_output(a, &s->max_output, err);
+    return rc ? rc : lz4_init(s, 0, err);
+}
+
+int codec_stage_ctor_lz4hc(codec_stage *s, codec_args *a, const codec_type *t,
+                           codec_error *err)
+{
+    (void)t;
+    long level;
+    int rc = codec_args_int(a, "level", true, LZ4HC_CLEVEL_DEFAULT, LZ4HC_CLEVEL_MIN,
+                            LZ4HC_CLEVEL_MAX, &level, err);
+    if (!rc)
+        rc = codec_args_max_output(a, &s->max_output, err);
+    return rc ? rc : lz4_init(s, (int)level, err);
+}
+
+codec *codec_lz4(codec_error *err)
+{
+    return codec_make_leveled("lz4", CODEC_LEVEL_DEFAULT, NULL, err);
+}
+
+codec *codec_lz4hc(int level, codec_error *err)
+{
+    return codec_make_leveled("lz4hc", level, NULL, err);
+}

@@ -1,0 +1,83 @@
+/* snappy.c — `snappy` and `redisson-snappy`: raw snappy (a varint of the
+ * uncompressed length, then literal and copy elements), what Redisson's
+ * SnappyCodecV2 writes; the preset is the same stage under Redisson's name.
+ * The declared length is checked against the cap and reserved exactly. */
+#include "compress_internal.h"
+
+#include "codec/compress.h"
+
+#include <snappy-c.h>
+
+/* A snappy copy element is at least 2 bytes for at most 64 output bytes
+ * (a 3-byte copy of 64, at best); literals never expand. */
+#define SNAPPY_MAX_RATIO 32
+
+static int snappy_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                         codec_error *err)
+{
+    if (n > UINT32_MAX)
+        return CODEC_FAIL(err, s, CODEC_E_INVALID_VALUE, CODEC_D_LIMIT, CODEC_NO_OFFSET,
+                          "snappy holds at most 4 GiB, got %zu", n);
+    size_t bound = snappy_max_compressed_length(n);
+    if (codec_buf_reserve(out, bound))
+        return codec_compress_nomem(s, err);
+    size_t written = bound;
+    if (snappy_compress((const char *)src, n, (char *)out->data + out->len, &written) !=
+        SNAPPY_OK)
+        return CODEC_FAIL(err, s, CODEC_E_INVALID_VALUE, 0, CODEC_NO_OFFSET,
+                          "snappy failed to compress %zu bytes", n);
+    out->len += written;
+    return CODEC_OK;
+}
+
+/* True when src ends inside the length varint (at most 5 bytes). */
+static bool varint_unfinished(const uint8_t *src, size_t n)
+{
+    for (size_t i = 0; i < n && i < 5; i++)
+        if (!(src[i] & 0x80))
+            return false;
+    return n < 5;
+}
+
+static int snappy_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                         codec_error *err)
+{
+    size_t len;
+    if (snappy_uncompressed_length((const char *)src, n, &len) != SNAPPY_OK)
+        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD,
+                          varint_unfinished(src, n) ? CODEC_D_TRUNCATED : CODEC_D_CORRUPT, 0,
+                          "bad snappy length varint");
+    int rc = codec_check_declared(s, len, n, SNAPPY_MAX_RATIO, 0, err);
+    if (rc)
+        return rc;
+    if (codec_buf_reserve(out, len ? len : 1))
+        return codec_compress_nomem(s, err);
+    size_t got = len;
+    if (snappy_uncompress((const char *)src, n, (char *)out->data + out->len, &got) !=
+            SNAPPY_OK ||
+        got != len)
+        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, CODEC_NO_OFFSET,
+                          "corrupt or truncated snappy data");
+    out->len += len;
+    return CODEC_OK;
+}
+
+static const codec_stage_ops snappy_ops = {.encode = snappy_encode, .decode = snappy_decode};
+
+int codec_stage_ctor_snappy(codec_stage *s, codec_args *a, const codec_type *t,
+                            codec_error *err)
+{
+    (void)t;
+    s->ops = &snappy_ops;
+    return codec_args_max_output(a, &s->max_output, err);
+}
+
+codec *codec_snappy(codec_error *err)
+{
+    return codec_make_leveled("snappy", CODEC_LEVEL_DEFAULT, NULL, err);
+}
+
+codec *codec_redisson_snappy(codec_error *err)
+{
+    return codec_make_leveled("redisson-snappy", CODEC_LEVEL_DEFAULT, NULL, err);
+}

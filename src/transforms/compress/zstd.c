@@ -1,0 +1,365 @@
+/* zstd.c — `zstd:L` (a standard zstd frame with its content size, as
+ * zstd-jni's Zstd.compress writes it: no checksum) and `redisson-zstd:L`
+ * (Redisson's ZStdCodec: int32 big-endian uncompressed length, then the
+ * frame). `dict=FILE` loads a dictionary; a trained (zstd --train)
+ * dictionary's id is written into every frame. */
+#include "compress_internal.h"
+
+#include "codec/compress.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <zstd.h>
+#include <zstd_errors.h>
+
+/* A zstd block (at most 128 KiB of output) takes at least 4 bytes (an RLE
+ * block), so no frame expands by more than this. */
+#define ZSTD_MAX_RATIO 32768
+
+typedef struct zstd_state {
+    int level;
+    bool redisson;           /* int32 BE length prefix */
+    ZSTD_CDict *cdict;       /* NULL without dict= */
+    ZSTD_DDict *ddict;
+    codec_pool cctx;
+    codec_pool dctx;
+} zstd_state;
+
+static void *make_cctx(const void *cfg)
+{
+    const zstd_state *st = cfg;
+    ZSTD_CCtx *c = ZSTD_createCCtx();
+    if (!c)
+        return NULL;
+    if (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, st->level)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 1)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 0)) ||
+        (st->cdict && ZSTD_isError(ZSTD_CCtx_refCDict(c, st->cdict)))) {
+        ZSTD_freeCCtx(c);
+        return NULL;
+    }
+    return c;
+}
+
+static void drop_cctx(void *ctx)
+{
+    ZSTD_freeCCtx(ctx);
+}
+
+static void *make_dctx(const void *cfg)
+{
+    const zstd_state *st = cfg;
+    ZSTD_DCtx *d = ZSTD_createDCtx();
+    if (d && st->ddict && ZSTD_isError(ZSTD_DCtx_refDDict(d, st->ddict))) {
+        ZSTD_freeDCtx(d);
+        return NULL;
+    }
+    return d;
+}
+
+static void drop_dctx(void *ctx)
+{
+    ZSTD_freeDCtx(ctx);
+}
+
+/* Maps a zstd decoding error to a payload error at `offset`. */
+static int zstd_fail(const codec_stage *s, size_t code, uint64_t offset, codec_error *err)
+{
+    int detail = CODEC_D_CORRUPT;
+    switch (ZSTD_getErrorCode(code)) {
+    case ZSTD_error_memory_allocation:
+        return codec_compress_nomem(s, err);
+    case ZSTD_error_srcSize_wrong:
+        detail = CODEC_D_TRUNCATED;
+        break;
+    case ZSTD_error_prefix_unknown:
+        detail = CODEC_D_BAD_MAGIC;
+        break;
+    case ZSTD_error_checksum_wrong:
+        detail = CODEC_D_CHECKSUM;
+        break;
+    case ZSTD_error_frameParameter_windowTooLarge:
+        detail = CODEC_D_LIMIT;
+        break;
+    default:
+        break;
+    }
+    return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, detail, offset, "zstd: %s",
+                      ZSTD_getErrorName(code));
+}
+
+/* ---------------------------------------------------------------------------
+ * Encode
+ * ------------------------------------------------------------------------ */
+
+static int zstd_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                       codec_error *err)
+{
+    zstd_state *st = s->state;
+    size_t prefix = st->redisson ? 4 : 0;
+    if (st->redisson && n > INT32_MAX)
+        return CODEC_FAIL(err, s, CODEC_E_INVALID_VALUE, CODEC_D_LIMIT, CODEC_NO_OFFSET,
+                          "redisson-zstd holds at most 2^31-1 bytes, got %zu", n);
+    size_t bound = ZSTD_compressBound(n);
+    if (ZSTD_isError(bound) || codec_buf_reserve(out, prefix + bound))
+        return codec_compress_nomem(s, err);
+    ZSTD_CCtx *c = codec_pool_get(&st->cctx);
+    if (!c)
+        return codec_compress_nomem(s, err);
+    uint8_t *dst = out->data + out->len;
+    size_t r = ZSTD_compress2(c, dst + prefix, out->cap - out->len - prefix, src, n);
+    if (ZSTD_isError(r)) /* a failed call leaves the context to be reset */
+        ZSTD_CCtx_reset(c, ZSTD_reset_session_only);
+    codec_pool_put(&st->cctx, c);
+    if (ZSTD_isError(r))
+        return CODEC_FAIL(err, s, ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation
+                                      ? CODEC_E_NOMEM : CODEC_E_INVALID_VALUE,
+                          0, CODEC_NO_OFFSET, "zstd: %s", ZSTD_getErrorName(r));
+    if (st->redisson)
+        codec_store_be32(dst, (uint32_t)n);
+    out->len += prefix + r;
+    return CODEC_OK;
+}
+
+/* ---------------------------------------------------------------------------
+ * Decode
+ * ------------------------------------------------------------------------ */
+
+/* Walks the frames of src (zstd -d takes them back to back) and sums their
+ * declared content sizes; *known is false when a frame does not say. */
+static int zstd_content_size(const codec_stage *s, const uint8_t *src, size_t n, uint64_t at,
+                             uint64_t *total, bool *known, codec_error *err)
+{
+    *total = 0;
+    *known = true;
+    if (n == 0)
+        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, at,
+                          "empty input is not a zstd frame");
+    for (size_t pos = 0; pos < n;) {
+        size_t frame = ZSTD_findFrameCompressedSize(src + pos, n - pos);
+        if (ZSTD_isError(frame))
+            return zstd_fail(s, frame, at + pos, err);
+        unsigned long long size = ZSTD_getFrameContentSize(src + pos, n - pos);
+        if (size == ZSTD_CONTENTSIZE_ERROR)
+            return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, at + pos,
+                              "bad zstd frame header");
+        if (size == ZSTD_CONTENTSIZE_UNKNOWN)
+            *known = false;
+        else if (size > UINT64_MAX - *total)
+            *total = UINT64_MAX;
+        else
+            *total += size;
+        pos += frame;
+    }
+    return CODEC_OK;
+}
+
+/* Every frame declares its size: check, reserve exactly, decode in one call. */
+static int zstd_decode_sized(const codec_stage *s, ZSTD_DCtx *d, const uint8_t *src, size_t n,
+                             size_t size, uint64_t at, codec_buf *out, codec_error *err)
+{
+    const zstd_state *st = s->state;
+    if (codec_buf_reserve(out, size))
+        return codec_compress_nomem(s, err);
+    uint8_t *dst = out->data ? out->data + out->len : NULL;
+    size_t r = st->ddict ? ZSTD_decompress_usingDDict(d, dst, size, src, n, st->ddict)
+                         : ZSTD_decompressDCtx(d, dst, size, src, n);
+    if (ZSTD_isError(r))
+        return zstd_fail(s, r, at, err);
+    if (r != size)
+        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, at,
+                          "declared %zu bytes, decoded %zu", size, r);
+    out->len += r;
+    return CODEC_OK;
+}
+
+/* Some frame has no size (zstd writing to a pipe): stream in chunks,
+ * stopping at the cap. */
+static int zstd_decode_stream(const codec_stage *s, ZSTD_DCtx *d, const uint8_t *src,
+                              size_t n, uint64_t at, codec_buf *out, codec_error *err)
+{
+    size_t base = out->len;
+    ZSTD_DCtx_reset(d, ZSTD_reset_session_only);
+    ZSTD_inBuffer in = {src, n, 0};
+    for (;;) {
+        size_t room;
+        int rc = codec_out_room(s, out, base, &room, err);
+        if (rc)
+            return rc;
+        ZSTD_outBuffer o = {out->data + out->len, room, 0};
+        size_t r = ZSTD_decompressStream(d, &o, &in);
+        if (ZSTD_isError(r))
+            return zstd_fail(s, r, at + in.pos, err);
+        out->len += o.pos;
+        if ((rc = codec_out_check(s, out, base, err)))
+            return rc;
+        if (r == 0 && in.pos == n)
+            return CODEC_OK;
+        if (in.pos == n && o.pos < o.size)
+            return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, at + n,
+                              "zstd frame ends early");
+    }
+}
+
+static int zstd_decode_frames(const codec_stage *s, const uint8_t *src, size_t n, uint64_t at,
+                              uint64_t prefix_size, codec_buf *out, codec_error *err)
+{
+    zstd_state *st = s->state;
+    uint64_t total;
+    bool known;
+    int rc = zstd_content_size(s, src, n, at, &total, &known, err);
+    if (rc)
+        return rc;
+    if (st->redisson) {
+        if (known && total != prefix_size)
+            return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, 0,
+                              "length prefix %llu differs from the frame's %llu bytes",
+                              (unsigned long long)prefix_size, (unsigned long long)total);
+        total = prefix_size;
+        known = true;
+    }
+    if (known && (rc = codec_check_declared(s, total, n, ZSTD_MAX_RATIO, at, err)))
+        return rc;
+    ZSTD_DCtx *d = codec_pool_get(&st->dctx);
+    if (!d)
+        return codec_compress_nomem(s, err);
+    size_t base = out->len;
+    rc = known ? zstd_decode_sized(s, d, src, n, (size_t)total, at, out, err)
+               : zstd_decode_stream(s, d, src, n, at, out, err);
+    if (rc) {
+        ZSTD_DCtx_reset(d, ZSTD_reset_session_only);
+        out->len = base;
+    }
+    codec_pool_put(&st->dctx, d);
+    return rc;
+}
+
+static int zstd_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                       codec_error *err)
+{
+    const zstd_state *st = s->state;
+    if (!st->redisson)
+        return zstd_decode_frames(s, src, n, 0, 0, out, err);
+    uint32_t len;
+    int rc = codec_redisson_length(s, src, n, &len, err);
+    return rc ? rc : zstd_decode_frames(s, src + 4, n - 4, 4, len, out, err);
+}
+
+/* ---------------------------------------------------------------------------
+ * Construction
+ * ------------------------------------------------------------------------ */
+
+static void zstd_state_free(zstd_state *st)
+{
+    codec_pool_clear(&st->cctx);
+    codec_pool_clear(&st->dctx);
+    ZSTD_freeCDict(st->cdict);
+    ZSTD_freeDDict(st->ddict);
+    free(st);
+}
+
+static void zstd_destroy(codec_stage *s)
+{
+    zstd_state_free(s->state);
+}
+
+static const codec_stage_ops zstd_ops = {
+    .encode = zstd_encode, .decode = zstd_decode, .destroy = zstd_destroy};
+
+/* Dictionaries are capped so a wrong path (a disk image, say) is an error. */
+#define ZSTD_MAX_DICT ((long)64 << 20)
+
+static int zstd_load_dict(codec_stage *s, zstd_state *st, const char *path, codec_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return CODEC_FAIL(err, s, CODEC_E_TRANSIENT, CODEC_D_IO, CODEC_NO_OFFSET,
+                          "cannot open dictionary '%s'", path);
+    uint8_t *buf = NULL;
+    long size = -1;
+    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) > 0 && size <= ZSTD_MAX_DICT &&
+        fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)size)) &&
+        fread(buf, 1, (size_t)size, f) != (size_t)size) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (!buf)
+        return CODEC_FAIL(err, s, size > ZSTD_MAX_DICT || size == 0 ? CODEC_E_USAGE
+                                                                  : CODEC_E_TRANSIENT,
+                          CODEC_D_IO, CODEC_NO_OFFSET,
+                          "cannot read dictionary '%s' (1 byte to 64 MiB)", path);
+    st->cdict = ZSTD_createCDict(buf, (size_t)size, st->level);
+    st->ddict = ZSTD_createDDict(buf, (size_t)size);
+    free(buf);
+    if (!st->cdict || !st->ddict)
+        return CODEC_FAIL(err, s, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, CODEC_NO_OFFSET,
+                          "'%s' is not a usable zstd dictionary", path);
+    return CODEC_OK;
+}
+
+static int zstd_init(codec_stage *s, codec_args *a, bool redisson, codec_error *err)
+{
+    long level;
+    const char *dict = NULL;
+    int rc = codec_args_int(a, "level", true, ZSTD_CLEVEL_DEFAULT, -7, ZSTD_maxCLevel(), &level,
+                            err);
+    if (!rc && level == 0)
+        rc = codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, a->stage, a->offset,
+                             "bad level '0': expected -7..-1 or 1..%d", ZSTD_maxCLevel());
+    if (!rc)
+        rc = codec_args_max_output(a, &s->max_output, err);
+    if (!rc)
+        rc = codec_args_string(a, "dict", false, &dict, err);
+    if (rc)
+        return rc;
+    zstd_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return codec_compress_nomem(s, err);
+    st->level = (int)level;
+    st->redisson = redisson;
+    codec_pool_init(&st->cctx, make_cctx, drop_cctx, st);
+    codec_pool_init(&st->dctx, make_dctx, drop_dctx, st);
+    if (dict && (rc = zstd_load_dict(s, st, dict, err))) {
+        zstd_state_free(st);
+        return rc;
+    }
+    s->state = st;
+    s->ops = &zstd_ops;
+    return CODEC_OK;
+}
+
+int codec_stage_ctor_zstd(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
+{
+    (void)t;
+    return zstd_init(s, a, false, err);
+}
+
+int codec_stage_ctor_redisson_zstd(codec_stage *s, codec_args *a, const codec_type *t,
+                                   codec_error *err)
+{
+    (void)t;
+    return zstd_init(s, a, true, err);
+}
+
+codec *codec_zstd(int level, codec_error *err)
+{
+    return codec_make_leveled("zstd", level, NULL, err);
+}
+
+codec *codec_zstd_dict(int level, const char *dict_path, codec_error *err)
+{
+    char extra[280];
+    int w = snprintf(extra, sizeof extra, "dict=%s", dict_path ? dict_path : "");
+    if (!dict_path || w < 0 || (size_t)w >= sizeof extra) {
+        codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, "zstd", CODEC_NO_OFFSET,
+                        "codec_zstd_dict needs a dictionary path");
+        return NULL;
+    }
+    return codec_make_leveled("zstd", level, extra, err);
+}
+
+codec *codec_redisson_zstd(int level, codec_error *err)
+{
+    return codec_make_leveled("redisson-zstd", level, NULL, err);
+}

@@ -1,0 +1,186 @@
+/* crypto_internal.h — the pieces the envelope stage and the key ring share:
+ * AES-256-GCM and AES key wrap over OpenSSL, a pool of reusable cipher
+ * contexts, a buffered random source, the bounded data-key strategy and the
+ * decode-side cache of unwrapped keys. One concept per .c file. */
+#ifndef CODEC_CRYPTO_INTERNAL_H
+#define CODEC_CRYPTO_INTERNAL_H
+
+#include "codec/envelope.h"
+
+#include <openssl/evp.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#define CRYPTO_NONCE_SIZE 12
+#define CRYPTO_TAG_SIZE 16
+#define CRYPTO_KEY_SIZE CODEC_ENVELOPE_KEY_SIZE
+#define CRYPTO_WRAPPED_KEY_SIZE (CRYPTO_KEY_SIZE + 8) /* RFC 3394 adds one block half */
+
+/* ---------------------------------------------------------------------------
+ * pool.c — a thread-safe free list of reusable objects (cipher contexts are
+ * costly to create; a handle is shared by threads, so each call borrows).
+ * Objects embed a crypto_pool_link as their first member.
+ * ------------------------------------------------------------------------ */
+
+typedef struct crypto_pool_link {
+    struct crypto_pool_link *next;
+} crypto_pool_link;
+
+typedef struct crypto_pool {
+    pthread_mutex_t lock;
+    crypto_pool_link *free;
+} crypto_pool;
+
+void crypto_pool_init(crypto_pool *p);
+/* An idle object, or NULL when the caller must make one. */
+void *crypto_pool_take(crypto_pool *p);
+void crypto_pool_give(crypto_pool *p, void *item);
+/* Destroys every idle object (all must have been given back). */
+void crypto_pool_destroy(crypto_pool *p, void (*destroy)(void *item));
+
+/* ---------------------------------------------------------------------------
+ * gcm.c — AES-256-GCM with a 12-byte nonce and a 16-byte tag, OpenSSL's.
+ * ------------------------------------------------------------------------ */
+
+/* A context for crypto_gcm_seal/open; NULL when out of memory. */
+EVP_CIPHER_CTX *crypto_gcm_new(void);
+
+/* Additional data in two parts (header, then the codec's fixed AAD). */
+typedef struct crypto_aad {
+    const uint8_t *a;
+    size_t a_len;
+    const uint8_t *b;
+    size_t b_len;
+} crypto_aad;
+
+/* Encrypts src[0..n) into dst (n bytes) and writes the tag. `key` NULL
+ * keeps the key the context already holds (the bounded strategy). */
+bool crypto_gcm_seal(EVP_CIPHER_CTX *ctx, const uint8_t *key, const uint8_t *nonce,
+                     const crypto_aad *aad, const uint8_t *src, size_t n, uint8_t *dst,
+                     uint8_t *tag);
+/* Decrypts and verifies; false on any failure (dst is then wiped). */
+bool crypto_gcm_open(EVP_CIPHER_CTX *ctx, const uint8_t *key, const uint8_t *nonce,
+                     const crypto_aad *aad, const uint8_t *src, size_t n, const uint8_t *tag,
+                     uint8_t *dst);
+
+/* ---------------------------------------------------------------------------
+ * keywrap.c — AES key wrap (RFC 3394, default IV) of a 32-byte key.
+ * ------------------------------------------------------------------------ */
+
+/* A context holding the expanded KEK, for wrapping or for unwrapping. */
+EVP_CIPHER_CTX *crypto_kw_new(const uint8_t kek[CRYPTO_KEY_SIZE], bool wrap);
+bool crypto_kw_wrap(EVP_CIPHER_CTX *kek, const uint8_t key[CRYPTO_KEY_SIZE],
+                    uint8_t out[CRYPTO_WRAPPED_KEY_SIZE]);
+/* False when the integrity check fails; `key` is then wiped. */
+bool crypto_kw_unwrap(EVP_CIPHER_CTX *kek, const uint8_t in[CRYPTO_WRAPPED_KEY_SIZE],
+                      uint8_t key[CRYPTO_KEY_SIZE]);
+
+/* ---------------------------------------------------------------------------
+ * random.c — OpenSSL random bytes, drawn in blocks (one RAND_bytes call
+ * costs about as much as a whole small message) and discarded after fork.
+ * ------------------------------------------------------------------------ */
+
+#define CRYPTO_RANDOM_BLOCK 1024
+
+typedef struct crypto_random {
+    unsigned fork_generation;
+    size_t avail;                   /* unread bytes at the end of buf */
+    uint8_t buf[CRYPTO_RANDOM_BLOCK];
+} crypto_random;
+
+void crypto_random_init(crypto_random *r);
+/* codec_byte_source.fill over a crypto_random; bytes handed out are wiped
+ * from the buffer. */
+int crypto_random_fill(void *r, uint8_t *dst, size_t n);
+void crypto_random_wipe(crypto_random *r);
+/* Changes in every child after fork(): state drawn from random bytes in the
+ * parent (buffers, a bounded data key) must not be reused in the child. */
+unsigned crypto_fork_generation(void);
+
+/* A process-wide serial for data keys: equal serials mean the same key, so
+ * a context keyed with it need not be keyed again. Never 0. */
+uint64_t crypto_next_serial(void);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t crypto_monotonic_ns(void);
+
+/* ---------------------------------------------------------------------------
+ * strategy.c — the bounded data-key strategy: one key for at most N
+ * messages or a maximum age, shared by all threads.
+ * ------------------------------------------------------------------------ */
+
+#define CRYPTO_MAX_HEADER (8 + CODEC_ENVELOPE_MAX_KEY_ID + CODEC_ENVELOPE_MAX_WRAPPED)
+
+/* A data key in use by the bounded strategy, with the message header that
+ * names it already built. Reference counted: the strategy holds the current
+ * one and each encode slot holds the one its context is keyed with. */
+typedef struct crypto_dek {
+    atomic_uint refs;
+    uint64_t serial;
+    uint64_t used;          /* messages sealed; guarded by the strategy lock */
+    uint64_t born_ns;
+    unsigned fork_generation;
+    uint8_t key[CRYPTO_KEY_SIZE];
+    size_t header_len;
+    uint8_t header[CRYPTO_MAX_HEADER];
+} crypto_dek;
+
+/* Fills dek->key and dek->header (the envelope layout lives in envelope.c). */
+typedef int (*crypto_dek_make_fn)(void *ctx, const codec_byte_source *random, crypto_dek *dek,
+                                  codec_error *err);
+
+typedef struct crypto_bounded_config {
+    uint64_t max_messages;
+    uint64_t max_age_ns;
+    uint64_t (*clock_ns)(void *ctx);
+    void *clock_ctx;
+    crypto_dek_make_fn make;
+    void *make_ctx;
+} crypto_bounded_config;
+
+typedef struct crypto_bounded crypto_bounded;
+
+crypto_bounded *crypto_bounded_new(const crypto_bounded_config *cfg);
+void crypto_bounded_free(crypto_bounded *b);
+/* Counts one message against the current key and makes *held point at it
+ * (adjusting references), rolling to a new key first when the current one
+ * is used up, too old or inherited across fork. */
+int crypto_bounded_next(crypto_bounded *b, crypto_dek **held, const codec_byte_source *random,
+                        codec_error *err);
+void crypto_dek_release(crypto_dek *dek);
+
+/* ---------------------------------------------------------------------------
+ * dek_cache.c — unwrapped data keys by (key id, wrapped bytes), bounded in
+ * entries and age, shared by all decoding threads.
+ * ------------------------------------------------------------------------ */
+
+typedef struct crypto_dek_cache crypto_dek_cache;
+
+typedef struct crypto_dek_ref {
+    const uint8_t *key_id;
+    size_t key_id_len;
+    const uint8_t *wrapped;
+    size_t wrapped_len;
+} crypto_dek_ref;
+
+crypto_dek_cache *crypto_dek_cache_new(size_t entries, uint64_t max_age_ns);
+void crypto_dek_cache_free(crypto_dek_cache *c);
+/* On a hit copies the key out, sets *serial and returns true. */
+bool crypto_dek_cache_get(crypto_dek_cache *c, const crypto_dek_ref *ref, uint64_t now_ns,
+                          uint8_t key[CRYPTO_KEY_SIZE], uint64_t *serial);
+/* Stores a key and returns its serial (0 when it could not be stored). */
+uint64_t crypto_dek_cache_put(crypto_dek_cache *c, const crypto_dek_ref *ref, uint64_t now_ns,
+                              const uint8_t key[CRYPTO_KEY_SIZE]);
+
+/* ---------------------------------------------------------------------------
+ * envelope.c — fills an `envelope` stage from options (codec_envelope() and
+ * the spec constructor in envelope_spec.c). Ownership of o->provider passes
+ * to the stage, even on failure.
+ * ------------------------------------------------------------------------ */
+
+struct codec_stage;
+int crypto_envelope_fill(struct codec_stage *s, const codec_envelope_options *o,
+                         codec_error *err);
+
+#endif /* CODEC_CRYPTO_INTERNAL_H */

@@ -1,0 +1,25 @@
+/* trailer.h — the checksum trailer shared by crc32c, crc32 and adler32:
+ * [payload][checksum(payload) as 4 bytes big-endian].
+ *
+ * A checksum stage only supplies a `checksum_trailer` (its function and its
+ * starting value); encode, decode and the errors live once in trailer.c. */
+#ifndef CODEC_INTEGRITY_TRAILER_H
+#define CODEC_INTEGRITY_TRAILER_H
+
+#include "compose/stage_internal.h"
+
+/* A running checksum with zlib's chaining convention. */
+typedef uint32_t (*checksum_fn)(uint32_t sum, const void *p, size_t n);
+
+typedef struct checksum_trailer {
+    checksum_fn fn;
+    uint32_t init;      /* value that starts a checksum (0 for CRCs, 1 for Adler) */
+} checksum_trailer;
+
+#define CHECKSUM_TRAILER_SIZE 4
+
+/* Makes `s` a trailer stage over `t`, which must outlive the stage (the
+ * descriptors are static, so the stage state needs no allocation). */
+void checksum_trailer_stage(codec_stage *s, const checksum_trailer *t);
+
+#endif

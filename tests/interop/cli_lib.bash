@@ -1,0 +1,77 @@
+# cli_lib.bash — sourced by tests/interop/cli_*.sh (not a test itself: ctest
+# runs *.sh only). Runs the `codec` binary named by $CODEC and checks exit
+# codes, standard output and standard error; every failed check prints the
+# case name, and finish() makes the script exit 1 if any failed.
+set -u
+
+: "${CODEC:?CODEC must name the codec binary (ctest sets it)}"
+PY=${PYTHON:-/usr/bin/python3}
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+OUT=$WORK/stdout
+ERR=$WORK/stderr
+FAILED=0
+CASES=0
+RC=0
+
+fail() {
+    echo "FAIL [$1]: $2" >&2
+    if [ -s "$ERR" ]; then echo "  stderr: $(head -c 400 "$ERR")" >&2; fi
+    FAILED=$((FAILED + 1))
+}
+
+# run NAME INPUT ARGS... — runs codec with INPUT as standard input (a file,
+# or /dev/null); sets RC, OUT and ERR.
+run() {
+    local input=$2
+    shift 2
+    CASES=$((CASES + 1))
+    "$CODEC" "$@" <"$input" >"$OUT" 2>"$ERR"
+    RC=$?
+}
+
+expect_rc() {  # NAME WANT
+    if [ "$RC" -ne "$2" ]; then fail "$1" "exit code $RC, want $2"; fi
+}
+
+expect_no_stdout() {  # NAME
+    if [ -s "$OUT" ]; then fail "$1" "wrote $(wc -c <"$OUT") bytes to stdout on failure"; fi
+}
+
+expect_stdout_file() {  # NAME FILE
+    if ! cmp -s "$OUT" "$2"; then fail "$1" "stdout differs from $(basename "$2")"; fi
+}
+
+expect_no_stderr() {  # NAME
+    if [ -s "$ERR" ]; then fail "$1" "unexpected stderr"; fi
+}
+
+# expect_error NAME RC REGEX — the exit code, nothing on stdout, and exactly
+# one stderr line matching the extended regex.
+expect_error() {
+    expect_rc "$1" "$2"
+    expect_no_stdout "$1"
+    local lines
+    lines=$(wc -l <"$ERR")
+    if [ "$lines" -ne 1 ]; then fail "$1" "$lines stderr lines, want 1"; fi
+    if ! grep -Eq -- "$3" "$ERR"; then fail "$1" "stderr does not match /$3/"; fi
+}
+
+expect_line() {  # NAME LINE — stdout has this exact line
+    if ! grep -Fxq -- "$2" "$OUT"; then
+        fail "$1" "no line '$2' in stdout: $(tr '\n' '|' <"$OUT" | head -c 400)"
+    fi
+}
+
+expect_no_line() {  # NAME PREFIX — no stdout line starts with PREFIX
+    if grep -q -- "^$2" "$OUT"; then fail "$1" "unexpected line '$(grep -- "^$2" "$OUT")'"; fi
+}
+
+finish() {
+    if [ "$FAILED" -ne 0 ]; then
+        echo "$(basename "$0"): $FAILED failed checks in $CASES cases" >&2
+        exit 1
+    fi
+    echo "$(basename "$0"): all $CASES cases passed"
+}

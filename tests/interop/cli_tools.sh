@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# `codec pack`/`unpack` against the standard command-line tools, end to end:
+# what codec writes, gzip/zstd/lz4/brotli read back; what they write, codec
+# reads; whole pipelines (compression | checksum | text) undone by chains of
+# the real tools (python's zlib/base64 for the checksum and text layers).
+. "$(dirname "$0")/cli_lib.bash"
+
+"$PY" - "$WORK/prose" <<'PY'
+import random, sys
+r = random.Random(7)
+words = "codec encode decode payload stream buffer byte frame block cache".split()
+with open(sys.argv[1], "w") as f:
+    f.write(" ".join(r.choice(words) for _ in range(60000)))
+PY
+
+# ours -> the tool
+check_tool_reads() {  # NAME SPEC TOOL...
+    local name=$1 spec=$2
+    shift 2
+    run "$name: pack" "$WORK/prose" pack -p "$spec"
+    expect_rc "$name: pack" 0
+    if ! "$@" <"$OUT" >"$WORK/back" 2>"$WORK/tool.err"; then
+        fail "$name" "'$*' could not read codec's output: $(head -c 200 "$WORK/tool.err")"
+    elif ! cmp -s "$WORK/back" "$WORK/prose"; then
+        fail "$name" "'$*' read different bytes"
+    fi
+}
+
+# the tool -> ours
+check_reads_tool() {  # NAME SPEC TOOL...
+    local name=$1 spec=$2
+    shift 2
+    "$@" <"$WORK/prose" >"$WORK/made" || { fail "$name" "'$*' failed"; return; }
+    run "$name: unpack" "$WORK/made" unpack -p "$spec"
+    expect_rc "$name: unpack" 0
+    expect_stdout_file "$name: unpack" "$WORK/prose"
+}
+
+check_tool_reads "gzip -> gzip -dc" "gzip" gzip -dc
+check_tool_reads "gzip:1 -> gzip -dc" "gzip:1" gzip -dc
+check_tool_reads "zstd:19 -> zstd -dc" "zstd:19" zstd -dcq
+check_tool_reads "lz4 -> lz4 -dc" "lz4" lz4 -dcq
+check_tool_reads "lz4hc:9 -> lz4 -dc" "lz4hc:9" lz4 -dcq
+check_tool_reads "brotli:5 -> brotli -dc" "brotli:5" brotli -dc
+check_reads_tool "gzip -9 -> gzip" "gzip" gzip -9c
+check_reads_tool "zstd -3 -> zstd" "zstd" zstd -3cq
+check_reads_tool "lz4 -> lz4" "lz4" lz4 -cq
+check_reads_tool "brotli -> brotli" "brotli" brotli -c
+
+# A whole pipeline, undone by real peers layer by layer.
+run "gzip | crc32c | base64: pack" "$WORK/prose" pack -p 'gzip:6 | crc32c | base64'
+expect_rc "gzip | crc32c | base64: pack" 0
+if [ "$RC" -eq 0 ]; then
+    "$PY" - "$OUT" "$WORK/layers" <<'PY'
+import base64, sys, crcmod.predefined
+raw = base64.b64decode(open(sys.argv[1], "rb").read(), validate=True)
+body, trailer = raw[:-4], raw[-4:]
+crc = crcmod.predefined.mkPredefinedCrcFun("crc-32c")
+assert crc(body).to_bytes(4, "big") == trailer, "crc32c trailer differs"
+open(sys.argv[2], "wb").write(body)
+PY
+    if [ $? -ne 0 ]; then
+        fail "gzip | crc32c | base64" "python could not undo the text and checksum layers"
+    elif ! gzip -dc <"$WORK/layers" | cmp -s - "$WORK/prose"; then
+        fail "gzip | crc32c | base64" "gzip -dc read different bytes"
+    fi
+fi
+
+# ...and the same layers made by the peers, read by codec.
+gzip -6c <"$WORK/prose" >"$WORK/peer.gz"
+"$PY" - "$WORK/peer.gz" "$WORK/peer.txt" <<'PY'
+import base64, sys, zlib
+body = open(sys.argv[1], "rb").read()
+body += zlib.adler32(body).to_bytes(4, "big")
+open(sys.argv[2], "wb").write(base64.urlsafe_b64encode(body).rstrip(b"="))
+PY
+run "peer gzip | adler32 | base64:url-nopad" "$WORK/peer.txt" unpack -p 'gzip | adler32 | base64:url-nopad'
+expect_rc "peer gzip | adler32 | base64:url-nopad" 0
+expect_stdout_file "peer gzip | adler32 | base64:url-nopad" "$WORK/prose"
+
+# A flipped bit under the checksum is caught by the checksum stage (exit 1).
+run "tamper: pack" "$WORK/prose" pack -p 'zstd | crc32c'
+cp "$OUT" "$WORK/sealed"
+printf '\x00' | dd of="$WORK/sealed" bs=1 seek=20 conv=notrunc status=none
+run "tamper: unpack" "$WORK/sealed" unpack -p 'zstd | crc32c'
+expect_error "tamper: unpack" 1 '^codec: crc32c: checksum mismatch'
+
+# A decompression bomb through the command stops at max=.
+head -c 20000000 /dev/zero | zstd -19cq >"$WORK/bomb.zst"
+run "bomb: unpack zstd:max=1m" "$WORK/bomb.zst" unpack -p 'zstd:max=1m'
+expect_error "bomb: unpack zstd:max=1m" 1 '^codec: zstd: .*limit'
+
+finish

@@ -1,0 +1,99 @@
+/* cli.h — what every `codec` command shares: the command table entry, exit
+ * codes, error lines, option errors and whole-input reading.
+ *
+ * A command is one file, tools/codec/cmd_NAME.c, defining
+ * `int cmd_NAME(int argc, char **argv)` (argv[0] is the command name), plus
+ * one row in CLI_COMMANDS in main.c. It returns an exit code (CLI_EXIT_*)
+ * and handles `--help` itself: `codec help NAME` runs it as `NAME --help`.
+ * See tools/codec/README.md. */
+#ifndef CODEC_CLI_H
+#define CODEC_CLI_H
+
+#include "codec/codec.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit codes (docs/guides/cli.md). They equal the first four status
+ * families so that scripts can share one table with the library. */
+enum {
+    CLI_EXIT_OK = 0,
+    CLI_EXIT_PAYLOAD = 1,      /* invalid payload: corrupt, truncated, over a limit */
+    CLI_EXIT_USAGE = 2,        /* command line, spec or value is wrong */
+    CLI_EXIT_UNSUPPORTED = 3,  /* newer version, algorithm or format */
+    CLI_EXIT_TRANSIENT = 4     /* resource failed now: I/O, memory, key provider */
+};
+
+/* Default cap on the bytes a command reads (--max-input). */
+#define CLI_DEFAULT_MAX_INPUT ((size_t)1 << 30)
+
+/* The usage lines of the options every input-reading command takes. */
+#define CLI_HELP_INPUT_OPTIONS                                                 \
+    "      --max-input SIZE  refuse inputs over SIZE bytes (default 1g; k, m, g)\n" \
+    "  -h, --help            show this text\n"
+
+/* One entry of the command table (main.c builds it from CLI_COMMANDS). */
+typedef struct cli_command {
+    const char *name;
+    const char *help;                  /* one line for `codec --help` */
+    int (*run)(int argc, char **argv);
+} cli_command;
+
+/** cli_exit_code() — the exit code for a codec status: 0, 1 invalid payload,
+ * 2 usage / invalid value, 3 unsupported, 4 transient / out of memory. */
+int cli_exit_code(int status);
+
+/** cli_fail() — prints `codec: <stage>: <message> (offset N)` on stderr
+ * (one line, codec_error_format) and returns the exit code of err->family. */
+int cli_fail(const codec_error *err);
+
+/** cli_usage_error() — for a wrong command line: prints
+ * `codec: usage: [CMD: ]<message>` and a hint line naming `codec help CMD`
+ * (or `codec --help` when cmd is NULL) on stderr. @return CLI_EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/** cli_option_error() — call when getopt_long() returned '?' or ':' (the
+ * option string must start with ':'): reports the unknown option or the
+ * missing value through cli_usage_error(). @return CLI_EXIT_USAGE. */
+int cli_option_error(const char *cmd, int opt, char **argv);
+
+/** cli_parse_size() — "4096", "64k", "256m", "1g" (powers of 1024) into
+ * *out. @return false when the text is not such a size or overflows. */
+bool cli_parse_size(const char *text, size_t *out);
+
+/** cli_set_max_input() — handles a `--max-input SIZE` value: stores it, or
+ * reports a usage error. @return CLI_EXIT_OK or CLI_EXIT_USAGE. */
+int cli_set_max_input(const char *cmd, const char *text, size_t *max_input);
+
+/** Bytes read by cli_read_input(); free with cli_input_free(). */
+typedef struct cli_input {
+    uint8_t *data;   /* never NULL after a successful read (empty input too) */
+    size_t len;
+} cli_input;
+
+/** cli_read_input() — reads all of `path` (NULL or "-" = standard input),
+ * in binary, into `in`.
+ * @return 0; CODEC_E_INVALID_PAYLOAD (detail LIMIT) when there are more
+ *         than `max` bytes, without reading much past the cap;
+ *         CODEC_E_TRANSIENT (detail IO) when the file cannot be opened or
+ *         read; CODEC_E_NOMEM. `err` names stage "input". */
+int cli_read_input(const char *path, size_t max, cli_input *in, codec_error *err);
+
+void cli_input_free(cli_input *in);
+
+/** cli_run_pipeline() — the body of `pack` (decode false) and `unpack`
+ * (decode true): options -p SPEC, --max-input SIZE, --help (prints `usage`),
+ * one optional FILE; runs the bytes pipeline and writes standard output
+ * only after it succeeded. @return the exit code. */
+int cli_run_pipeline(int argc, char **argv, const char *usage, bool decode);
+
+/** cli_write_output() — writes n bytes to standard output and flushes.
+ * @return 0 or CODEC_E_TRANSIENT (stage "output") on a write error. */
+int cli_write_output(const void *data, size_t n, codec_error *err);
+
+#endif /* CODEC_CLI_H */

@@ -1,0 +1,187 @@
+/* cmd_redis.c — `codec redis set|get KEY -p SPEC [--url URL]`: one key of a
+ * real Redis through a bytes pipeline, for looking at (or planting) real
+ * data, e.g. a value a JVM service wrote through zstd. Built only with
+ * hiredis (CODEC_HAVE_REDIS). */
+#ifdef CODEC_HAVE_REDIS
+#include "cli.h"
+
+#include "codec/redis.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* `codec redis get` exits 5 when the key does not exist: neither a bad
+ * payload (1) nor a failed connection (4). */
+#define CLI_EXIT_NOT_FOUND 5
+
+/* Redis's own limit on a string value. */
+#define REDIS_MAX_STRING ((size_t)512 << 20)
+
+static const char usage[] =
+    "usage: codec redis set KEY -p SPEC [--url URL] [--ttl MS] [--timeout MS] [FILE]\n"
+    "       codec redis get KEY -p SPEC [--url URL] [--timeout MS] [--max-value SIZE]\n"
+    "\n"
+    "set encodes the bytes of FILE (or standard input) through SPEC and stores\n"
+    "them under KEY; get reads KEY, decodes it through SPEC and writes the bytes\n"
+    "to standard output (nothing at all when decoding fails).\n"
+    "\n"
+    "  -p, --pipeline SPEC   a bytes pipeline, e.g. 'zstd:3 | envelope:keyring=k.ring'\n"
+    "      --url URL         redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]\n"
+    "                        (default redis://127.0.0.1:6379)\n"
+    "      --ttl MS          set: expire after MS milliseconds (default: never)\n"
+    "      --timeout MS      connect and command timeout (default 2000)\n"
+    "      --max-value SIZE  get: refuse values over SIZE (default 64m; k, m, g)\n"
+    "  -h, --help            show this text\n"
+    "\n"
+    "exit codes: 0 ok, 1 invalid payload, 2 usage, 3 unsupported,\n"
+    "            4 transient (connection, server, timeout), 5 key not found\n"
+    "example: codec redis get 'order:42' -p 'zstd' --url redis://127.0.0.1:6379/0\n";
+
+typedef struct redis_args {
+    bool set;
+    const char *key;
+    const char *spec;
+    const char *file;
+    codec_redis_options o;
+    int64_t ttl_ms;
+} redis_args;
+
+/* A whole decimal number in [min, max]. */
+static bool parse_ms(const char *text, long long min, long long max, long long *out)
+{
+    if (*text < '0' || *text > '9')
+        return false;
+    char *end;
+    long long v = strtoll(text, &end, 10);
+    if (*end || v < min || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+static int parse_option(int opt, const char *value, redis_args *a, char **argv)
+{
+    long long v;
+    switch (opt) {
+    case 'p':
+        a->spec = value;
+        return CLI_EXIT_OK;
+    case 'u':
+        a->o.url = value;
+        return CLI_EXIT_OK;
+    case 't':
+        if (!a->set)
+            return cli_usage_error("redis", "--ttl is for 'set'");
+        if (!parse_ms(value, 1, INT64_MAX, &v))
+            return cli_usage_error("redis", "bad --ttl '%s': milliseconds, at least 1", value);
+        a->ttl_ms = v;
+        return CLI_EXIT_OK;
+    case 'T':
+        if (!parse_ms(value, 1, UINT32_MAX, &v))
+            return cli_usage_error("redis", "bad --timeout '%s': milliseconds, at least 1",
+                                   value);
+        a->o.connect_timeout_ms = a->o.command_timeout_ms = (uint32_t)v;
+        return CLI_EXIT_OK;
+    case 'm':
+        if (a->set)
+            return cli_usage_error("redis", "--max-value is for 'get'");
+        if (!cli_parse_size(value, &a->o.max_value) || a->o.max_value == 0)
+            return cli_usage_error("redis", "bad --max-value '%s': a size such as 64k or 1g",
+                                   value);
+        return CLI_EXIT_OK;
+    default:
+        return cli_option_error("redis", opt, argv);
+    }
+}
+
+/* Returns -1 after --help, else an exit code (0 = go on). */
+static int parse_args(int argc, char **argv, redis_args *a)
+{
+    static const struct option longs[] = {
+        {"pipeline", required_argument, NULL, 'p'}, {"url", required_argument, NULL, 'u'},
+        {"ttl", required_argument, NULL, 't'},      {"timeout", required_argument, NULL, 'T'},
+        {"max-value", required_argument, NULL, 'm'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    memset(a, 0, sizeof *a);
+    a->o.url = "redis://127.0.0.1:6379";
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(usage, stdout);
+        return -1;
+    }
+    if (argc < 2 || (strcmp(argv[1], "set") != 0 && strcmp(argv[1], "get") != 0))
+        return cli_usage_error("redis", "expected 'set' or 'get'%s%s",
+                               argc < 2 ? "" : ", not ", argc < 2 ? "" : argv[1]);
+    a->set = strcmp(argv[1], "set") == 0;
+    argc--, argv++;
+    optind = 1;
+    opterr = 0;
+    int opt;
+    while ((opt = getopt_long(argc, argv, ":p:h", longs, NULL)) != -1) {
+        if (opt == 'h') {
+            fputs(usage, stdout);
+            return -1;
+        }
+        int rc = parse_option(opt, optarg, a, argv);
+        if (rc)
+            return rc;
+    }
+    int rest = argc - optind, most = a->set ? 2 : 1;
+    if (rest < 1 || rest > most)
+        return cli_usage_error("redis", "%s takes KEY%s", argv[0], a->set ? " [FILE]" : "");
+    a->key = argv[optind];
+    a->file = rest == 2 ? argv[optind + 1] : NULL;
+    if (!a->spec)
+        return cli_usage_error("redis", "-p SPEC is required");
+    return CLI_EXIT_OK;
+}
+
+static int run(const redis_args *a, codec *c, codec_redis *r, codec_error *err)
+{
+    size_t key_len = strlen(a->key);
+    if (a->set) {
+        cli_input in;
+        int rc = cli_read_input(a->file, REDIS_MAX_STRING, &in, err);
+        if (rc)
+            return rc;
+        codec_bytes v = {in.data, in.len};
+        rc = codec_redis_set(r, a->key, key_len, c, &v, a->ttl_ms, err);
+        cli_input_free(&in);
+        return rc;
+    }
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    codec_bytes v;
+    int rc = codec_redis_get(r, a->key, key_len, c, &v, &arena, err);
+    if (!rc)
+        rc = cli_write_output(v.data, v.len, err);
+    codec_arena_free(&arena);
+    return rc;
+}
+
+int cmd_redis(int argc, char **argv)
+{
+    redis_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    codec_error err;
+    codec *c = codec_parse(a.spec, NULL, &err);
+    if (!c)
+        return cli_fail(&err);
+    codec_redis *r = NULL;
+    rc = codec_redis_connect(&a.o, &r, &err);
+    if (!rc)
+        rc = run(&a, c, r, &err);
+    codec_redis_free(r);
+    codec_free(c);
+    if (rc == CODEC_E_NOT_FOUND) {
+        char line[256];
+        fprintf(stderr, "codec: %s\n", codec_error_format(&err, line, sizeof line));
+        return CLI_EXIT_NOT_FOUND;
+    }
+    return rc ? cli_fail(&err) : CLI_EXIT_OK;
+}
+#endif /* CODEC_HAVE_REDIS */
