@@ -19,5 +19,7 @@
 #include "fory.h"
 #include "json.h"
 #include "protobuf.h"
+#include "cbor.h"
+#include "msgpack.h"
 
 #endif

@@ -27,6 +27,8 @@ CODEC_STAGE_CTOR(brotli);
 CODEC_STAGE_CTOR(redisson_lz4);
 CODEC_STAGE_CTOR(redisson_zstd);
 CODEC_STAGE_CTOR(json);
+CODEC_STAGE_CTOR(cbor);
+CODEC_STAGE_CTOR(msgpack);
 CODEC_STAGE_CTOR(protobuf);
 CODEC_STAGE_CTOR(fory);
 
@@ -37,6 +39,15 @@ static const codec_registry_row rows[] = {
       "duplicates=reject|allow, max-depth=N (128), max-size=SIZE (64m), "
       "max-string=SIZE (16m), max-elements=N (16m)",
       "JSON (RFC 8259), strict; typed or schemaless"}, codec_stage_ctor_json},
+    {{"cbor", CODEC_KIND_BACKEND,
+      "plain|deterministic (default plain), keys=names|tags, unknown=skip|reject, "
+      "require=none|all, duplicates=reject|allow, max-depth=N (128), max-size=SIZE (64m), "
+      "max-string=SIZE (16m), max-elements=N (16m)",
+      "CBOR (RFC 8949); typed or schemaless"}, codec_stage_ctor_cbor},
+    {{"msgpack", CODEC_KIND_BACKEND,
+      "structs=map|array, unknown=skip|reject, require=none|all, duplicates=reject|allow, "
+      "max-depth=N (128), max-size=SIZE (64m), max-string=SIZE (16m), max-elements=N (16m)",
+      "MessagePack (bin, ext, timestamps); typed or schemaless"}, codec_stage_ctor_msgpack},
     {{"protobuf", CODEC_KIND_BACKEND,
       "unknown=keep|skip|reject (default keep; may be positional), max-depth=N (100), "
       "max-size=SIZE (64m), max-elements=N (16m)",

@@ -1,7 +1,8 @@
 /* cmd_convert.c — `codec convert -f FROM -t TO [--pretty] [FILE]`: decodes
  * the input as a schemaless value with the FROM backend spec and writes it
- * with the TO spec (json to json:pretty today; between formats as more
- * backends land). */
+ * with the TO spec (json, json:pretty, cbor, msgpack, any of them followed
+ * by transforms). A value TO cannot hold (a byte string into JSON) is an
+ * invalid value whose message names where it is. */
 #include "cli.h"
 
 #include <getopt.h>
@@ -12,11 +13,12 @@ static const char usage[] =
     "usage: codec convert -f FROM -t TO [--pretty] [--max-input SIZE] [FILE]\n"
     "\n"
     "Reads one document of format FROM from FILE (or standard input) and\n"
-    "writes the same document in format TO to standard output, followed by a\n"
-    "newline. Nothing is written when the input is invalid.\n"
+    "writes the same document in format TO to standard output (text formats\n"
+    "end with a newline). Nothing is written when the input is invalid or\n"
+    "holds what TO cannot (bytes have no JSON form).\n"
     "\n"
     "  -f, --from SPEC       the input backend and its options, e.g. json\n"
-    "  -t, --to SPEC         the output backend, e.g. json or json:pretty\n"
+    "  -t, --to SPEC         the output backend, e.g. json, json:pretty, cbor, msgpack\n"
     "      --pretty          the same as adding `pretty` to TO\n"
     CLI_HELP_INPUT_OPTIONS
     "\n"
@@ -31,17 +33,85 @@ static int pretty_spec(const char *to, char *dst, size_t cap)
     return n < 0 || (size_t)n >= cap ? -1 : 0;
 }
 
-static int convert(const codec *from, const codec *to, const cli_input *in, codec_error *err)
+/* What each backend cannot hold, and whether its output is text (then a
+ * newline ends it). One row per backend; an unlisted one is binary and is
+ * left to its own encoder's checks. */
+static const struct target {
+    const char *name;
+    bool text;
+    unsigned lacks;   /* bits 1 << codec_value_kind */
+} targets[] = {
+    {"json", true, 1u << CODEC_V_BYTES},
+    {"cbor", false, 0},
+    {"msgpack", false, 0},
+};
+
+static const struct target *target_of(const char *spec)
+{
+    size_t n = strcspn(spec, ":| \t");
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
+        if (strlen(targets[i].name) == n && strncmp(spec, targets[i].name, n) == 0)
+            return &targets[i];
+    return NULL;
+}
+
+/* The path length after snprintf wrote `written` at len (len if it is full). */
+static size_t path_add(size_t cap, size_t len, int written)
+{
+    return written > 0 && (size_t)written < cap - len ? len + (size_t)written : len;
+}
+
+/* The path ($.a[3]) of the first value of a kind in `lacks`, or false. */
+static bool find_lacking(const codec_value *v, unsigned lacks, char *path, size_t cap,
+                         size_t len)
+{
+    if (lacks >> v->kind & 1)
+        return true;
+    if (v->kind == CODEC_V_ARRAY) {
+        for (size_t i = 0; i < v->as.array.count; i++) {
+            size_t at = path_add(cap, len, snprintf(path + len, cap - len, "[%zu]", i));
+            if (find_lacking(&v->as.array.items[i], lacks, path, cap, at))
+                return true;
+        }
+    } else if (v->kind == CODEC_V_OBJECT) {
+        for (size_t i = 0; i < v->as.object.count; i++) {
+            const codec_member *m = &v->as.object.members[i];
+            int k = (int)(m->key.len > 40 ? 40 : m->key.len);
+            size_t at = path_add(cap, len,
+                                 snprintf(path + len, cap - len, ".%.*s", k,
+                                          m->key.ptr ? m->key.ptr : ""));
+            if (find_lacking(&m->value, lacks, path, cap, at))
+                return true;
+        }
+    }
+    path[len] = '\0';
+    return false;
+}
+
+static int check_representable(const codec_value *v, const struct target *t, codec_error *err)
+{
+    char path[160] = "$";
+    if (!t || !t->lacks || !find_lacking(v, t->lacks, path, sizeof path, 1))
+        return CODEC_OK;
+    return codec_error_set(err, CODEC_E_INVALID_VALUE, 0, "convert", CODEC_NO_OFFSET,
+                           "the byte string at %s has no %s form", path, t->name);
+}
+
+static int convert(const codec *from, const codec *to, const char *to_spec, const cli_input *in,
+                   codec_error *err)
 {
     codec_arena arena;
     codec_arena_init(&arena, NULL, in->len + 4096);
     codec_buf out;
     codec_buf_init(&out, NULL);
     codec_value v;
+    const struct target *t = target_of(to_spec);
     int rc = codec_decode(from, in->data, in->len, &v, &arena, err);
     if (rc == CODEC_OK)
-        rc = codec_encode(to, &v, &out, err);
+        rc = check_representable(&v, t, err);
     if (rc == CODEC_OK)
+        rc = codec_encode(to, &v, &out, err);
+    if (rc == CODEC_OK && t && t->text && !strchr(to_spec, '|'))
         rc = codec_buf_append(&out, "\n", 1);
     if (rc == CODEC_OK)
         rc = cli_write_output(out.data, out.len, err);
@@ -96,7 +166,7 @@ int cmd_convert(int argc, char **argv)
     if (rc == CODEC_OK &&
         (rc = cli_read_input(optind < argc ? argv[optind] : NULL, max_input, &in, &err)) ==
             CODEC_OK) {
-        rc = convert(from, to, &in, &err);
+        rc = convert(from, to, pretty ? spec : to_spec, &in, &err);
         cli_input_free(&in);
     }
     codec_free(from);

@@ -1,0 +1,130 @@
+/* binary_internal.h — what the binary backends (CBOR, MessagePack) share:
+ * big-endian loads and stores, float narrowing, UTF-8 validation, and the
+ * conversions between big integers / decimal text used for bignums and
+ * decimal fields. */
+#ifndef CODEC_BINARY_INTERNAL_H
+#define CODEC_BINARY_INTERNAL_H
+
+#include "codec/types.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+static inline uint16_t bin_load16(const uint8_t *p)
+{
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return __builtin_bswap16(v);
+}
+static inline uint32_t bin_load32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return __builtin_bswap32(v);
+}
+static inline uint64_t bin_load64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return __builtin_bswap64(v);
+}
+static inline void bin_store16(uint8_t *p, uint16_t v)
+{
+    v = __builtin_bswap16(v);
+    memcpy(p, &v, 2);
+}
+static inline void bin_store32(uint8_t *p, uint32_t v)
+{
+    v = __builtin_bswap32(v);
+    memcpy(p, &v, 4);
+}
+static inline void bin_store64(uint8_t *p, uint64_t v)
+{
+    v = __builtin_bswap64(v);
+    memcpy(p, &v, 8);
+}
+
+static inline uint32_t bin_float_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+static inline float bin_bits_float(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline uint64_t bin_double_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+static inline double bin_bits_double(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+}
+
+/* Copies the C string `name` to dst while measuring it, up to `max` bytes
+ * (names are short: this beats strlen + memcpy). Returns its length, or max
+ * when it is at least that long (then dst holds only the first max bytes). */
+static inline size_t bin_copy_name(uint8_t *dst, const char *name, size_t max)
+{
+    size_t n = 0;
+    while (n < max && name[n]) {
+        dst[n] = (uint8_t)name[n];
+        n++;
+    }
+    return n;
+}
+
+/* True when double d survives a round trip through float (NaN excluded). */
+static inline bool bin_fits_float(double d)
+{
+    return (double)(float)d == d;
+}
+
+/* IEEE 754 binary16 -> double (exact). */
+double bin_half_to_double(uint16_t h);
+
+/* The binary16 bits of `f` when it is exactly representable as a half
+ * (infinities included, NaN excluded): true and *h set; false otherwise. */
+bool bin_float_to_half(float f, uint16_t *h);
+
+/* True when s[0..n) is valid UTF-8 (no surrogates, no overlongs). */
+bool bin_utf8_valid(const uint8_t *s, size_t n);
+
+/* The most bytes of a bignum the decimal conversions accept (1233 digits). */
+#define BIN_BIGNUM_MAX_BYTES 512
+
+/* Big-endian magnitude mag[0..n) as decimal text (with '-' when neg) into
+ * dst, which needs n * 2.41 + 2 bytes (3 * n + 2 is enough). Returns the
+ * length. n <= BIN_BIGNUM_MAX_BYTES. */
+size_t bin_bignum_to_text(const uint8_t *mag, size_t n, bool neg, char *dst);
+
+/* The parts of a decimal in JSON number grammar: the digits without the
+ * point as a big-endian magnitude, the sign, and the power of ten.
+ * Returns 0, or -1 when the text is not a number or is too long
+ * (mantissa > BIN_BIGNUM_MAX_BYTES bytes, exponent beyond +-2^62). */
+typedef struct bin_decimal {
+    bool neg;
+    int64_t exponent;
+    size_t len;                            /* bytes of mag, no leading zeros */
+    uint8_t mag[BIN_BIGNUM_MAX_BYTES];
+} bin_decimal;
+int bin_decimal_parse(const char *s, size_t n, bin_decimal *out);
+
+/* The magnitude as a uint64 when it fits (len <= 8). */
+static inline uint64_t bin_mag_u64(const uint8_t *mag, size_t len)
+{
+    uint64_t v = 0;
+    for (size_t i = 0; i < len; i++)
+        v = v << 8 | mag[i];
+    return v;
+}
+
+#endif

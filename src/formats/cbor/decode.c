@@ -1,0 +1,545 @@
+/* decode.c — descriptor-driven CBOR reading: items straight into a C value
+ * (no intermediate tree), every length checked before allocation. */
+#include "formats/cbor/cbor_internal.h"
+#include "formats/json/json_internal.h"
+#include "formats/json/json_text.h"
+#include "types/index_internal.h"
+#include "core/number_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static int dec_item(cbor_rd *r, const codec_type *t, void *v, cbor_head *h);
+
+static int dec_fail(cbor_rd *r, const cbor_head *h, const char *what, const codec_type *t)
+{
+    return CBOR_FAIL(r->err, CODEC_D_CORRUPT, h->at, "%s (%s)", what,
+                     t && t->name ? t->name : "value");
+}
+
+static int next_head(cbor_rd *r, cbor_head *h)
+{
+    int rc = cbor_read_head(r, h);
+    /* The self-describe tag only marks the data as CBOR. */
+    while (!rc && h->major == CBOR_TAG && h->arg == CBOR_TAG_SELF)
+        rc = cbor_read_head(r, h);
+    return rc;
+}
+
+/* When h is a tag, its number into *tag and h becomes the tagged item's head;
+ * otherwise *tag is UINT64_MAX. */
+static int untag(cbor_rd *r, cbor_head *h, uint64_t *tag)
+{
+    *tag = UINT64_MAX;
+    if (h->major != CBOR_TAG)
+        return CODEC_OK;
+    *tag = h->arg;
+    return next_head(r, h);
+}
+
+static bool is_simple(const cbor_head *h, uint8_t byte)
+{
+    return h->major == CBOR_SIMPLE && h->ai == (byte & 31);
+}
+
+/* The magnitude of a bignum whose byte string head is b (copied to mag,
+ * leading zeros dropped); *len set. */
+static int read_bignum(cbor_rd *r, const cbor_head *b, uint8_t *mag, size_t *len)
+{
+    codec_string s;
+    int rc;
+    if (b->major != CBOR_BYTES)
+        return dec_fail(r, b, "a bignum must be a byte string", NULL);
+    if ((rc = cbor_read_string(r, b, &s)))
+        return rc;
+    size_t skip = 0;
+    while (skip < s.len && s.ptr[skip] == 0)
+        skip++;
+    if (s.len - skip > BIN_BIGNUM_MAX_BYTES)
+        return CBOR_FAIL(r->err, CODEC_D_LIMIT, b->at, "bignum longer than %d bytes",
+                         BIN_BIGNUM_MAX_BYTES);
+    if (s.len > skip)
+        memcpy(mag, s.ptr + skip, s.len - skip);
+    *len = s.len - skip;
+    return CODEC_OK;
+}
+
+/* An integer item (major 0/1 or a bignum of at most 64 bits) as sign and
+ * magnitude - 1 for negatives (the CBOR argument). */
+static int read_integer(cbor_rd *r, cbor_head *h, uint64_t tag, bool *neg, uint64_t *arg,
+                        const codec_type *t)
+{
+    if (tag == CBOR_TAG_POSBIG || tag == CBOR_TAG_NEGBIG) {
+        uint8_t mag[BIN_BIGNUM_MAX_BYTES];
+        size_t len;
+        int rc = read_bignum(r, h, mag, &len);
+        if (rc)
+            return rc;
+        if (len > 8)
+            return CBOR_FAIL(r->err, CODEC_D_LIMIT, h->at, "bignum beyond 64 bits (%s)",
+                             t && t->name ? t->name : "value");
+        *neg = tag == CBOR_TAG_NEGBIG;
+        *arg = bin_mag_u64(mag, len);
+        return CODEC_OK;
+    }
+    if (tag != UINT64_MAX || (h->major != CBOR_UINT && h->major != CBOR_NEGINT))
+        return dec_fail(r, h, "expected an integer", t);
+    *neg = h->major == CBOR_NEGINT;
+    *arg = h->arg;
+    return CODEC_OK;
+}
+
+static int dec_int(cbor_rd *r, const codec_type *t, void *v, cbor_head *h, uint64_t tag)
+{
+    bool neg;
+    uint64_t a;
+    int rc = read_integer(r, h, tag, &neg, &a, t);
+    if (rc)
+        return rc;
+    int bad = neg ? a > INT64_MAX || codec_int_store(t->kind, v, -1 - (int64_t)a)
+                  : codec_uint_store(t->kind, v, a);
+    return bad ? CBOR_FAIL(r->err, CODEC_D_LIMIT, h->at, "integer out of range (%s)", t->name)
+               : CODEC_OK;
+}
+
+static int dec_float(cbor_rd *r, const codec_type *t, void *v, const cbor_head *h)
+{
+    double d;
+    if (h->major == CBOR_SIMPLE && h->ai >= 25 && h->ai <= 27)
+        d = cbor_head_double(h);
+    else if (h->major == CBOR_UINT)
+        d = (double)h->arg;
+    else if (h->major == CBOR_NEGINT)
+        d = -1.0 - (double)h->arg;
+    else
+        return dec_fail(r, h, "expected a number", t);
+    if (t->kind == CODEC_T_FLOAT) {
+        float f = (float)d;
+        if (isinf(f) && !isinf(d))
+            return CBOR_FAIL(r->err, CODEC_D_LIMIT, h->at, "number out of range (%s)", t->name);
+        *(float *)v = f;
+    } else {
+        *(double *)v = d;
+    }
+    return CODEC_OK;
+}
+
+/* Decimal text of an integer with sign `neg` and argument a (value -1-a). */
+static codec_string int_text(cbor_rd *r, bool neg, const uint8_t *mag, size_t len)
+{
+    uint8_t m[BIN_BIGNUM_MAX_BYTES + 1];
+    memcpy(m + 1, mag, len);
+    m[0] = 0;
+    if (neg) {
+        /* -1 - n: the magnitude is n + 1. */
+        for (size_t i = len + 1; i-- > 0;)
+            if (++m[i])
+                break;
+    }
+    size_t n = m[0] ? len + 1 : len;
+    char *p = codec_arena_alloc(r->arena, n * 3 + 24, 1);
+    if (!p)
+        return (codec_string){NULL, SIZE_MAX};
+    return (codec_string){p, bin_bignum_to_text(m + (m[0] ? 0 : 1), n, neg, p)};
+}
+
+static int integer_text(cbor_rd *r, cbor_head *h, uint64_t tag, codec_string *out)
+{
+    uint8_t mag[BIN_BIGNUM_MAX_BYTES];
+    size_t len;
+    bool neg;
+    int rc;
+    if (tag == CBOR_TAG_POSBIG || tag == CBOR_TAG_NEGBIG) {
+        if ((rc = read_bignum(r, h, mag, &len)))
+            return rc;
+        neg = tag == CBOR_TAG_NEGBIG;
+    } else if (tag == UINT64_MAX && (h->major == CBOR_UINT || h->major == CBOR_NEGINT)) {
+        neg = h->major == CBOR_NEGINT;
+        bin_store64(mag, h->arg);
+        len = 8;
+    } else {
+        return dec_fail(r, h, "expected an integer", NULL);
+    }
+    *out = int_text(r, neg, mag, len);
+    return out->len == SIZE_MAX ? CBOR_NOMEM(r->err) : CODEC_OK;
+}
+
+/* Decimal fields take integers, bignums, decimal fractions and floats. */
+static int dec_decimal(cbor_rd *r, const codec_type *t, codec_string *v, cbor_head *h,
+                       uint64_t tag)
+{
+    int rc;
+    if (tag == CBOR_TAG_DECIMAL) {
+        cbor_head e, m;
+        bool eneg = false;
+        uint64_t ea = 0;
+        uint64_t mtag;
+        codec_string mant;
+        if (h->major != CBOR_ARRAY || h->indefinite || h->arg != 2)
+            return dec_fail(r, h, "a decimal fraction is [exponent, mantissa]", t);
+        if ((rc = next_head(r, &e)) || (rc = read_integer(r, &e, UINT64_MAX, &eneg, &ea, t)) ||
+            (rc = next_head(r, &m)) || (rc = untag(r, &m, &mtag)) ||
+            (rc = integer_text(r, &m, mtag, &mant)))
+            return rc;
+        if (ea > INT64_MAX)
+            return CBOR_FAIL(r->err, CODEC_D_LIMIT, e.at, "exponent out of range (%s)", t->name);
+        char *p = codec_arena_alloc(r->arena, mant.len + 24, 1);
+        if (!p)
+            return CBOR_NOMEM(r->err);
+        memcpy(p, mant.ptr, mant.len);
+        int n = snprintf(p + mant.len, 24, "e%s%llu", eneg ? "-" : "",
+                         (unsigned long long)(eneg ? ea + 1 : ea));
+        *v = (codec_string){p, mant.len + (size_t)n};
+        return CODEC_OK;
+    }
+    if (tag == UINT64_MAX && h->major == CBOR_SIMPLE && h->ai >= 25 && h->ai <= 27) {
+        double d = cbor_head_double(h);
+        if (!isfinite(d))
+            return dec_fail(r, h, "NaN or infinity is not a decimal", t);
+        char *p = codec_arena_alloc(r->arena, CODEC_NUMBER_MAX_CHARS, 1);
+        if (!p)
+            return CBOR_NOMEM(r->err);
+        *v = (codec_string){p, codec_format_double(d, p)};
+        return CODEC_OK;
+    }
+    return integer_text(r, h, tag, v);
+}
+
+static int dec_timestamp(cbor_rd *r, const codec_type *t, codec_timestamp *ts, cbor_head *h,
+                         uint64_t tag)
+{
+    memset(ts, 0, sizeof *ts);
+    if (h->major == CBOR_TEXT && (tag == UINT64_MAX || tag == CBOR_TAG_DATETIME)) {
+        if (h->indefinite)
+            return dec_fail(r, h, "expected a definite text", t);
+        int rc = cbor_check_string(r, h);
+        if (rc)
+            return rc;
+        const char *s = (const char *)r->p;
+        r->p += h->arg;
+        return json_parse_timestamp(s, (size_t)h->arg, ts)
+                   ? dec_fail(r, h, "invalid RFC 3339 timestamp", t)
+                   : CODEC_OK;
+    }
+    if (tag != UINT64_MAX && tag != CBOR_TAG_EPOCH)
+        return dec_fail(r, h, "unexpected tag for a timestamp", t);
+    if (h->major == CBOR_UINT || h->major == CBOR_NEGINT) {
+        if (h->arg > INT64_MAX)
+            return CBOR_FAIL(r->err, CODEC_D_LIMIT, h->at, "timestamp out of range");
+        ts->seconds = h->major == CBOR_UINT ? (int64_t)h->arg : -1 - (int64_t)h->arg;
+        return CODEC_OK;
+    }
+    if (h->major == CBOR_SIMPLE && h->ai >= 25 && h->ai <= 27) {
+        double d = cbor_head_double(h), s = floor(d);
+        if (!(s >= -9.2e18 && s <= 9.2e18))
+            return CBOR_FAIL(r->err, CODEC_D_LIMIT, h->at, "timestamp out of range");
+        int64_t ns = (int64_t)llround((d - s) * 1e9);
+        ts->seconds = (int64_t)s + (ns >= 1000000000);
+        ts->nanos = (int32_t)(ns >= 1000000000 ? 0 : ns);
+        return CODEC_OK;
+    }
+    return dec_fail(r, h, "expected a timestamp", t);
+}
+
+static int dec_date(cbor_rd *r, const codec_type *t, codec_date *dt, cbor_head *h, uint64_t tag)
+{
+    if (h->major == CBOR_TEXT && !h->indefinite &&
+        (tag == UINT64_MAX || tag == CBOR_TAG_DATE_TEXT)) {
+        int rc = cbor_check_string(r, h);
+        if (rc)
+            return rc;
+        const char *s = (const char *)r->p;
+        r->p += h->arg;
+        return json_parse_date(s, (size_t)h->arg, dt) ? dec_fail(r, h, "invalid date", t)
+                                                      : CODEC_OK;
+    }
+    if (tag != UINT64_MAX && tag != CBOR_TAG_DAYS)
+        return dec_fail(r, h, "expected a date", t);
+    bool neg;
+    uint64_t a;
+    int rc = read_integer(r, h, UINT64_MAX, &neg, &a, t);
+    if (rc)
+        return rc;
+    if (a > INT32_MAX)
+        return CBOR_FAIL(r->err, CODEC_D_LIMIT, h->at, "date out of range (%s)", t->name);
+    dt->days = neg ? -1 - (int32_t)a : (int32_t)a;
+    return CODEC_OK;
+}
+
+static int dec_struct(cbor_rd *r, const codec_type *t, uint8_t *v, const cbor_head *mh)
+{
+    uint64_t seen_small[4] = {0, 0, 0, 0};
+    uint64_t *seen = seen_small;
+    size_t words = (t->count + 63) / 64;
+    if (words > 4) {
+        if (!(seen = codec_arena_alloc(r->arena, words * 8, 8)))
+            return CBOR_NOMEM(r->err);
+        memset(seen, 0, words * 8);
+    }
+    int rc;
+    if (!mh->indefinite && (rc = cbor_check_count(r, mh, 2)))
+        return rc;
+    size_t expect = 0;
+    for (uint64_t i = 0; mh->indefinite || i < mh->arg; i++) {
+        if (mh->indefinite && cbor_at_break(r))
+            break;
+        if (mh->indefinite && i >= r->o->max_elements)
+            return CBOR_FAIL(r->err, CODEC_D_LIMIT, mh->at, "more entries than max-elements");
+        cbor_head k, h;
+        if ((rc = next_head(r, &k)))
+            return rc;
+        const codec_field *f = NULL;
+        if (k.major == CBOR_TEXT) {
+            codec_string name;
+            if (!k.indefinite) {
+                /* Looked up in place: no copy for a key. */
+                if ((rc = cbor_check_string(r, &k)))
+                    return rc;
+                name = (codec_string){(const char *)r->p, (size_t)k.arg};
+                r->p += k.arg;
+            } else if ((rc = cbor_read_string(r, &k, &name))) {
+                return rc;
+            }
+            f = expect < t->count && codec_name_equals(t->fields[expect].name, name.ptr, name.len)
+                    ? &t->fields[expect]
+                    : codec_type_field_by_name_hashed(t, name.ptr, name.len,
+                                                      codec_name_hash(name.ptr, name.len));
+            if (!f && !bin_utf8_valid((const uint8_t *)name.ptr, name.len))
+                return CBOR_FAIL(r->err, CODEC_D_CORRUPT, k.at, "text is not valid UTF-8");
+        } else if (k.major == CBOR_UINT) {
+            f = k.arg <= UINT32_MAX ? codec_type_field_by_tag(t, (uint32_t)k.arg) : NULL;
+        } else if ((rc = cbor_skip(r, &k))) {
+            return rc;
+        }
+        if ((rc = next_head(r, &h)))
+            return rc;
+        if (!f) {
+            if (r->o->reject_unknown)
+                return CBOR_FAIL(r->err, CODEC_D_CORRUPT, k.at, "unknown field (%s)", t->name);
+            if ((rc = cbor_skip(r, &h)))
+                return rc;
+            continue;
+        }
+        size_t fi = codec_type_field_index(t, f);
+        expect = fi + 1;
+        if (seen[fi / 64] >> (fi % 64) & 1) {
+            if (!r->o->allow_duplicates)
+                return CBOR_FAIL(r->err, CODEC_D_CORRUPT, k.at, "duplicate key '%s' (%s)",
+                                 f->name, t->name);
+            memset(v + f->offset, 0, f->size);
+        }
+        seen[fi / 64] |= 1ull << (fi % 64);
+        if ((rc = dec_item(r, f->type, v + f->offset, &h)))
+            return rc;
+    }
+    for (size_t i = 0; i < t->count; i++) {
+        const codec_field *f = &t->fields[i];
+        bool required = (f->flags & CODEC_FIELD_REQUIRED) ||
+                        (r->o->require_all && f->type->kind != CODEC_T_OPTIONAL);
+        if (required && !(seen[i / 64] >> (i % 64) & 1))
+            return CBOR_FAIL(r->err, CODEC_D_CORRUPT, mh->at, "missing field '%s' (%s)",
+                             f->name, t->name);
+    }
+    return CODEC_OK;
+}
+
+static int dec_list(cbor_rd *r, const codec_type *t, codec_list *l, const cbor_head *ah)
+{
+    size_t esz = t->elem->size, cap = 0, count = 0;
+    uint8_t *items = NULL;
+    cbor_head h;
+    int rc;
+    if (!ah->indefinite) {
+        if ((rc = cbor_check_count(r, ah, 1)))
+            return rc;
+        cap = (size_t)ah->arg;
+        if (cap) {
+            if (!(items = codec_arena_alloc(r->arena, cap * esz, t->elem->align)))
+                return CBOR_NOMEM(r->err);
+            memset(items, 0, cap * esz);
+        }
+    }
+    while (ah->indefinite ? !cbor_at_break(r) : count < cap) {
+        if (ah->indefinite) {
+            if (count == r->o->max_elements)
+                return CBOR_FAIL(r->err, CODEC_D_LIMIT, ah->at, "more items than max-elements");
+            if (!(items = json_grow(r->arena, items, count, &cap, esz)))
+                return CBOR_NOMEM(r->err);
+            memset(items + count * esz, 0, esz);
+        }
+        if ((rc = next_head(r, &h)) || (rc = dec_item(r, t->elem, items + count * esz, &h)))
+            return rc;
+        count++;
+    }
+    l->items = items;
+    l->count = count;
+    return CODEC_OK;
+}
+
+static int dec_map(cbor_rd *r, const codec_type *t, codec_map *m, const cbor_head *mh)
+{
+    size_t ksz = t->key->size, vsz = t->elem->size, kcap = 0, vcap = 0, count = 0;
+    uint8_t *keys = NULL, *values = NULL;
+    cbor_head h;
+    int rc;
+    if (!mh->indefinite) {
+        if ((rc = cbor_check_count(r, mh, 2)))
+            return rc;
+        kcap = vcap = (size_t)mh->arg;
+        if (kcap) {
+            if (!(keys = codec_arena_alloc(r->arena, kcap * ksz, t->key->align)) ||
+                !(values = codec_arena_alloc(r->arena, vcap * vsz, t->elem->align)))
+                return CBOR_NOMEM(r->err);
+            memset(keys, 0, kcap * ksz);
+            memset(values, 0, vcap * vsz);
+        }
+    }
+    while (mh->indefinite ? !cbor_at_break(r) : count < kcap) {
+        if (mh->indefinite) {
+            if (count == r->o->max_elements)
+                return CBOR_FAIL(r->err, CODEC_D_LIMIT, mh->at, "more entries than max-elements");
+            if (!(keys = json_grow(r->arena, keys, count, &kcap, ksz)) ||
+                !(values = json_grow(r->arena, values, count, &vcap, vsz)))
+                return CBOR_NOMEM(r->err);
+            memset(keys + count * ksz, 0, ksz);
+            memset(values + count * vsz, 0, vsz);
+        }
+        if ((rc = next_head(r, &h)) || (rc = dec_item(r, t->key, keys + count * ksz, &h)) ||
+            (rc = next_head(r, &h)) || (rc = dec_item(r, t->elem, values + count * vsz, &h)))
+            return rc;
+        count++;
+    }
+    if (!r->o->allow_duplicates) {
+        long dup = json_find_duplicate(keys, ksz, count,
+                                       t->key->kind == CODEC_T_STRING ? 0 : ksz, r->arena);
+        if (dup == -2)
+            return CBOR_NOMEM(r->err);
+        if (dup >= 0)
+            return dec_fail(r, mh, "duplicate map key", t);
+    }
+    m->keys = keys;
+    m->values = values;
+    m->count = count;
+    return CODEC_OK;
+}
+
+static int dec_xmap(cbor_rd *r, const codec_type *t, void *v, cbor_head *h)
+{
+    _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
+    size_t at = h->at;
+    memset(wire, 0, t->xmap->wire->size);
+    int rc = dec_item(r, t->xmap->wire, wire, h);
+    if (rc)
+        return rc;
+    if (t->xmap->from_wire(t->xmap->ctx, wire, v, r->arena))
+        return CBOR_FAIL(r->err, CODEC_D_CORRUPT, at, "value rejected by the %s adapter",
+                         t->name);
+    return CODEC_OK;
+}
+
+static int dec_enum(cbor_rd *r, const codec_type *t, int32_t *v, cbor_head *h)
+{
+    const codec_enum_value *ev = NULL;
+    if (h->major == CBOR_TEXT && !h->indefinite) {
+        int rc = cbor_check_string(r, h);
+        if (rc)
+            return rc;
+        ev = codec_enum_by_name(t, (const char *)r->p, (size_t)h->arg);
+        r->p += h->arg;
+    } else if (h->major == CBOR_UINT || h->major == CBOR_NEGINT) {
+        if (h->arg <= INT32_MAX)
+            ev = codec_enum_by_number(t, h->major == CBOR_UINT ? (int32_t)h->arg
+                                                                : -1 - (int32_t)h->arg);
+    } else {
+        return dec_fail(r, h, "expected an enum number or name", t);
+    }
+    if (!ev)
+        return dec_fail(r, h, "unknown enum value", t);
+    *v = ev->number;
+    return CODEC_OK;
+}
+
+/* Kinds whose item is a container: they nest (depth) and cannot be tagged. */
+static int dec_container(cbor_rd *r, const codec_type *t, void *v, cbor_head *h)
+{
+    int rc;
+    unsigned want = t->kind == CODEC_T_LIST ? CBOR_ARRAY : CBOR_MAP;
+    if (h->major != want)
+        return dec_fail(r, h, want == CBOR_ARRAY ? "expected an array" : "expected a map", t);
+    if ((rc = cbor_enter(r, h)))
+        return rc;
+    rc = t->kind == CODEC_T_STRUCT ? dec_struct(r, t, v, h)
+         : t->kind == CODEC_T_LIST ? dec_list(r, t, v, h)
+                                    : dec_map(r, t, v, h);
+    r->depth--;
+    return rc;
+}
+
+static int dec_item(cbor_rd *r, const codec_type *t, void *v, cbor_head *h)
+{
+    uint64_t tag;
+    int rc;
+    switch (t->kind) {
+    case CODEC_T_STRUCT:
+    case CODEC_T_LIST:
+    case CODEC_T_MAP: return dec_container(r, t, v, h);
+    case CODEC_T_OPTIONAL:
+        if (is_simple(h, CBOR_NULL)) {
+            memset(v, 0, t->size);
+            return CODEC_OK;
+        }
+        *(bool *)v = true;
+        return dec_item(r, t->elem, (uint8_t *)v + t->value_offset, h);
+    case CODEC_T_XMAP: return dec_xmap(r, t, v, h);
+    case CODEC_T_VALUE: return cbor_read_value(r, h, v);
+    case CODEC_T_BOOL:
+        if (!is_simple(h, CBOR_TRUE) && !is_simple(h, CBOR_FALSE))
+            return dec_fail(r, h, "expected true or false", t);
+        *(bool *)v = is_simple(h, CBOR_TRUE);
+        return CODEC_OK;
+    case CODEC_T_FLOAT:
+    case CODEC_T_DOUBLE: return dec_float(r, t, v, h);
+    case CODEC_T_STRING:
+    case CODEC_T_BYTES:
+        if (h->major != (t->kind == CODEC_T_STRING ? CBOR_TEXT : CBOR_BYTES))
+            return dec_fail(r, h, t->kind == CODEC_T_STRING ? "expected a text string"
+                                                             : "expected a byte string", t);
+        return cbor_read_string(r, h, v);
+    case CODEC_T_ENUM: return dec_enum(r, t, v, h);
+    default: break;
+    }
+    if ((rc = untag(r, h, &tag)))
+        return rc;
+    switch (t->kind) {
+    case CODEC_T_UUID:
+        if ((tag != UINT64_MAX && tag != CBOR_TAG_UUID) || h->major != CBOR_BYTES ||
+            h->indefinite || h->arg != 16)
+            return dec_fail(r, h, "expected 37(h'<16 bytes>')", t);
+        if ((rc = cbor_check_string(r, h)))
+            return rc;
+        memcpy(v, r->p, 16);
+        r->p += 16;
+        return CODEC_OK;
+    case CODEC_T_DATE: return dec_date(r, t, v, h, tag);
+    case CODEC_T_TIMESTAMP: return dec_timestamp(r, t, v, h, tag);
+    case CODEC_T_DECIMAL: return dec_decimal(r, t, v, h, tag);
+    default: return dec_int(r, t, v, h, tag);
+    }
+}
+
+int cbor_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
+                      const codec_cbor_options *o, codec_arena *arena, codec_error *err)
+{
+    if (n > o->max_size)
+        return CBOR_FAIL(err, CODEC_D_LIMIT, 0, "input of %zu bytes exceeds max-size (%zu)", n,
+                         o->max_size);
+    cbor_rd r = {.base = in, .p = in, .end = in + n, .o = o, .arena = arena, .err = err};
+    memset(value, 0, t->size);
+    cbor_head h;
+    int rc = next_head(&r, &h);
+    if (!rc)
+        rc = dec_item(&r, t, value, &h);
+    if (!rc && r.p != r.end)
+        rc = CBOR_FAIL(err, CODEC_D_TRAILING, r.p - r.base, "bytes after the item");
+    return rc;
+}

@@ -1,0 +1,94 @@
+/* stage.c — the `cbor` backend stage and codec_cbor(). The stage state is
+ * the resolved option block; the type is checked once, here. */
+#include "formats/binary/stage_common.h"
+#include "formats/cbor/cbor_internal.h"
+
+_Static_assert(CODEC_CBOR_DEFAULT_MAX_DEPTH == BIN_DEFAULT_MAX_DEPTH &&
+                   CODEC_CBOR_MAX_DEPTH_LIMIT == BIN_MAX_DEPTH_LIMIT &&
+                   CODEC_CBOR_DEFAULT_MAX_SIZE == BIN_DEFAULT_MAX_SIZE &&
+                   CODEC_CBOR_DEFAULT_MAX_STRING == BIN_DEFAULT_MAX_STRING &&
+                   CODEC_CBOR_DEFAULT_MAX_ELEMENTS == BIN_DEFAULT_MAX_ELEMENTS,
+               "the public limits are the shared ones");
+
+static bin_limits limits_of(codec_cbor_options *o)
+{
+    return (bin_limits){&o->max_depth, &o->max_size, &o->max_string, &o->max_elements};
+}
+
+void cbor_options_resolve(const codec_cbor_options *in, codec_cbor_options *out)
+{
+    static const codec_cbor_options zero;
+    *out = in ? *in : zero;
+    bin_limits_resolve(limits_of(out));
+}
+
+static int cbor_encode_value(const codec_stage *s, const void *value, codec_buf *out,
+                             codec_error *err)
+{
+    size_t base = out->len;
+    int rc = cbor_encode_typed(s->type, value, s->state, out, err);
+    if (rc)
+        out->len = base;
+    return rc;
+}
+
+static int cbor_decode_value(const codec_stage *s, const uint8_t *src, size_t n,
+                             void *value_out, codec_arena *arena, codec_error *err)
+{
+    return cbor_decode_typed(s->type, src, n, value_out, s->state, arena, err);
+}
+
+static void cbor_destroy(codec_stage *s)
+{
+    const codec_allocator *a = codec_default_allocator();
+    a->release(a->ctx, s->state, sizeof(codec_cbor_options));
+}
+
+static const codec_stage_ops cbor_ops = {
+    .encode_value = cbor_encode_value,
+    .decode_value = cbor_decode_value,
+    .destroy = cbor_destroy,
+};
+
+static int read_options(codec_args *a, codec_cbor_options *o, codec_error *err)
+{
+    static const char *const modes[] = {"plain", "deterministic", NULL};
+    static const char *const keys[] = {"names", "tags", NULL};
+    static const char *const unknown[] = {"skip", "reject", NULL};
+    static const char *const require[] = {"none", "all", NULL};
+    static const char *const dups[] = {"reject", "allow", NULL};
+    size_t mode, key, unk, req, dup;
+    int rc;
+    if ((rc = codec_args_choice(a, "mode", true, modes, 0, &mode, err)) ||
+        (rc = codec_args_choice(a, "keys", false, keys, 0, &key, err)) ||
+        (rc = codec_args_choice(a, "unknown", false, unknown, 0, &unk, err)) ||
+        (rc = codec_args_choice(a, "require", false, require, 0, &req, err)) ||
+        (rc = codec_args_choice(a, "duplicates", false, dups, 0, &dup, err)) ||
+        (rc = bin_limits_read(a, limits_of(o), err)))
+        return rc;
+    o->deterministic = mode == 1;
+    o->tag_keys = key == 1;
+    o->reject_unknown = unk == 1;
+    o->require_all = req == 1;
+    o->allow_duplicates = dup == 1;
+    return CODEC_OK;
+}
+
+int codec_stage_ctor_cbor(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
+{
+    codec_cbor_options o = {0};
+    int rc = read_options(a, &o, err);
+    return rc ? rc : bin_stage_init(s, &cbor_ops, t, &o, sizeof o, err);
+}
+
+codec *codec_cbor(const codec_type *t, const codec_cbor_options *o, codec_error *err)
+{
+    codec_cbor_options r;
+    cbor_options_resolve(o, &r);
+    const bin_flag flags[] = {{r.deterministic, "deterministic"},
+                              {r.tag_keys, "keys=tags"},
+                              {r.reject_unknown, "unknown=reject"},
+                              {r.require_all, "require=all"},
+                              {r.allow_duplicates, "duplicates=allow"}};
+    return bin_make("cbor", t, flags, sizeof flags / sizeof flags[0], limits_of(&r), err);
+}

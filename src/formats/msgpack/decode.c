@@ -1,0 +1,394 @@
+/* decode.c — descriptor-driven MessagePack reading straight into C values. */
+#include "formats/msgpack/msgpack_internal.h"
+#include "formats/json/json_internal.h"
+#include "types/index_internal.h"
+#include "core/number_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static int dec_item(mp_rd *r, const codec_type *t, void *v, const mp_item *it);
+
+static int dec_fail(mp_rd *r, const mp_item *it, const char *what, const codec_type *t)
+{
+    return MP_FAIL(r->err, CODEC_D_CORRUPT, it->at, "%s (%s)", what,
+                   t && t->name ? t->name : "value");
+}
+
+static int next_item(mp_rd *r, const codec_type *t, void *v)
+{
+    mp_item it;
+    int rc = mp_read(r, &it);
+    return rc ? rc : dec_item(r, t, v, &it);
+}
+
+/* Marks field f seen; a repeat is an error unless duplicates are allowed. */
+static int see(mp_rd *r, const codec_type *t, const codec_field *f, uint64_t *seen, uint8_t *v,
+               size_t at)
+{
+    size_t fi = codec_type_field_index(t, f);
+    if (seen[fi / 64] >> (fi % 64) & 1) {
+        if (!r->o->allow_duplicates)
+            return MP_FAIL(r->err, CODEC_D_CORRUPT, at, "duplicate key '%s' (%s)", f->name,
+                           t->name);
+        memset(v + f->offset, 0, f->size);
+    }
+    seen[fi / 64] |= 1ull << (fi % 64);
+    return CODEC_OK;
+}
+
+static int unknown_field(mp_rd *r, const codec_type *t, size_t at)
+{
+    if (r->o->reject_unknown)
+        return MP_FAIL(r->err, CODEC_D_CORRUPT, at, "unknown field (%s)", t->name);
+    mp_item skip;
+    int rc = mp_read(r, &skip);
+    return rc ? rc : mp_skip(r, &skip);
+}
+
+static int struct_map(mp_rd *r, const codec_type *t, uint8_t *v, const mp_item *mh,
+                      uint64_t *seen)
+{
+    size_t expect = 0;
+    int rc;
+    for (uint64_t i = 0; i < mh->len; i++) {
+        mp_item k;
+        if ((rc = mp_read(r, &k)))
+            return rc;
+        const codec_field *f = NULL;
+        if (k.kind == MP_STR) {
+            const char *name = (const char *)k.data;
+            size_t n = (size_t)k.len;
+            f = expect < t->count && codec_name_equals(t->fields[expect].name, name, n)
+                    ? &t->fields[expect]
+                    : codec_type_field_by_name_hashed(t, name, n, codec_name_hash(name, n));
+            if (!f && (rc = mp_skip(r, &k)))
+                return rc;
+        } else if (k.kind == MP_UINT) {
+            f = k.u <= UINT32_MAX ? codec_type_field_by_tag(t, (uint32_t)k.u) : NULL;
+        } else if ((rc = mp_skip(r, &k))) {
+            return rc;
+        }
+        if (!f) {
+            if ((rc = unknown_field(r, t, k.at)))
+                return rc;
+            continue;
+        }
+        expect = codec_type_field_index(t, f) + 1;
+        if ((rc = see(r, t, f, seen, v, k.at)) || (rc = next_item(r, f->type, v + f->offset)))
+            return rc;
+    }
+    return CODEC_OK;
+}
+
+/* structs=array layout: element i is the field with tag i+1. */
+static int struct_array(mp_rd *r, const codec_type *t, uint8_t *v, const mp_item *ah,
+                        uint64_t *seen)
+{
+    int rc;
+    for (uint64_t i = 0; i < ah->len; i++) {
+        const codec_field *f = i < UINT32_MAX ? codec_type_field_by_tag(t, (uint32_t)i + 1) : NULL;
+        mp_item it;
+        if ((rc = mp_read(r, &it)))
+            return rc;
+        if (!f || (it.kind == MP_NIL && f->type->kind != CODEC_T_VALUE)) {
+            /* nil marks a gap or an absent field (left unseen, so
+             * require=all still reports it). */
+            if (!f && it.kind != MP_NIL && r->o->reject_unknown)
+                return MP_FAIL(r->err, CODEC_D_CORRUPT, it.at, "unknown field (%s)", t->name);
+            if ((rc = mp_skip(r, &it)))
+                return rc;
+            continue;
+        }
+        if ((rc = see(r, t, f, seen, v, it.at)) || (rc = dec_item(r, f->type, v + f->offset, &it)))
+            return rc;
+    }
+    return CODEC_OK;
+}
+
+static int dec_ext(mp_rd *r, codec_msgpack_ext *x, const mp_item *it)
+{
+    codec_string s;
+    mp_item raw = *it;
+    raw.kind = MP_BIN;
+    int rc = mp_copy(r, &raw, &s);
+    if (rc)
+        return rc;
+    x->type = it->ext_type;
+    x->data = (codec_bytes){(const uint8_t *)s.ptr, s.len};
+    return CODEC_OK;
+}
+
+static int dec_struct(mp_rd *r, const codec_type *t, uint8_t *v, const mp_item *it)
+{
+    if (t == &codec_msgpack_ext_type) {
+        if (it->kind != MP_EXT)
+            return dec_fail(r, it, "expected an ext", t);
+        return dec_ext(r, (codec_msgpack_ext *)v, it);
+    }
+    if (it->kind != MP_MAP && it->kind != MP_ARRAY)
+        return dec_fail(r, it, "expected a map or an array", t);
+    uint64_t seen_small[4] = {0, 0, 0, 0};
+    uint64_t *seen = seen_small;
+    size_t words = (t->count + 63) / 64;
+    if (words > 4) {
+        if (!(seen = codec_arena_alloc(r->arena, words * 8, 8)))
+            return MP_NOMEM(r->err);
+        memset(seen, 0, words * 8);
+    }
+    int rc = mp_enter(r, it, it->kind == MP_MAP ? 2 : 1);
+    if (!rc)
+        rc = it->kind == MP_MAP ? struct_map(r, t, v, it, seen) : struct_array(r, t, v, it, seen);
+    if (rc)
+        return rc;
+    r->depth--;
+    for (size_t i = 0; i < t->count; i++) {
+        const codec_field *f = &t->fields[i];
+        bool required = (f->flags & CODEC_FIELD_REQUIRED) ||
+                        (r->o->require_all && f->type->kind != CODEC_T_OPTIONAL);
+        if (required && !(seen[i / 64] >> (i % 64) & 1))
+            return MP_FAIL(r->err, CODEC_D_CORRUPT, it->at, "missing field '%s' (%s)", f->name,
+                           t->name);
+    }
+    return CODEC_OK;
+}
+
+static int dec_list(mp_rd *r, const codec_type *t, codec_list *l, const mp_item *it)
+{
+    if (it->kind != MP_ARRAY)
+        return dec_fail(r, it, "expected an array", t);
+    int rc = mp_enter(r, it, 1);
+    if (rc)
+        return rc;
+    size_t esz = t->elem->size, n = (size_t)it->len;
+    uint8_t *items = NULL;
+    if (n) {
+        if (!(items = codec_arena_alloc(r->arena, n * esz, t->elem->align)))
+            return MP_NOMEM(r->err);
+        memset(items, 0, n * esz);
+    }
+    for (size_t i = 0; i < n; i++)
+        if ((rc = next_item(r, t->elem, items + i * esz)))
+            return rc;
+    r->depth--;
+    l->items = items;
+    l->count = n;
+    return CODEC_OK;
+}
+
+static int dec_map(mp_rd *r, const codec_type *t, codec_map *m, const mp_item *it)
+{
+    if (it->kind != MP_MAP)
+        return dec_fail(r, it, "expected a map", t);
+    int rc = mp_enter(r, it, 2);
+    if (rc)
+        return rc;
+    size_t ksz = t->key->size, vsz = t->elem->size, n = (size_t)it->len;
+    uint8_t *keys = NULL, *values = NULL;
+    if (n) {
+        if (!(keys = codec_arena_alloc(r->arena, n * ksz, t->key->align)) ||
+            !(values = codec_arena_alloc(r->arena, n * vsz, t->elem->align)))
+            return MP_NOMEM(r->err);
+        memset(keys, 0, n * ksz);
+        memset(values, 0, n * vsz);
+    }
+    for (size_t i = 0; i < n; i++)
+        if ((rc = next_item(r, t->key, keys + i * ksz)) ||
+            (rc = next_item(r, t->elem, values + i * vsz)))
+            return rc;
+    r->depth--;
+    if (!r->o->allow_duplicates) {
+        long dup = json_find_duplicate(keys, ksz, n, t->key->kind == CODEC_T_STRING ? 0 : ksz,
+                                       r->arena);
+        if (dup == -2)
+            return MP_NOMEM(r->err);
+        if (dup >= 0)
+            return dec_fail(r, it, "duplicate map key", t);
+    }
+    m->keys = keys;
+    m->values = values;
+    m->count = n;
+    return CODEC_OK;
+}
+
+static int dec_int(mp_rd *r, const codec_type *t, void *v, const mp_item *it)
+{
+    int bad;
+    if (it->kind == MP_UINT)
+        bad = codec_uint_store(t->kind, v, it->u);
+    else if (it->kind == MP_INT)
+        bad = codec_int_store(t->kind, v, it->i);
+    else
+        return dec_fail(r, it, "expected an integer", t);
+    return bad ? MP_FAIL(r->err, CODEC_D_LIMIT, it->at, "integer out of range (%s)", t->name)
+               : CODEC_OK;
+}
+
+static int dec_float(mp_rd *r, const codec_type *t, void *v, const mp_item *it)
+{
+    double d;
+    if (it->kind == MP_FLOAT)
+        d = it->d;
+    else if (it->kind == MP_UINT)
+        d = (double)it->u;
+    else if (it->kind == MP_INT)
+        d = (double)it->i;
+    else
+        return dec_fail(r, it, "expected a number", t);
+    if (t->kind == CODEC_T_FLOAT) {
+        float f = (float)d;
+        if (isinf(f) && !isinf(d))
+            return MP_FAIL(r->err, CODEC_D_LIMIT, it->at, "number out of range (%s)", t->name);
+        *(float *)v = f;
+    } else {
+        *(double *)v = d;
+    }
+    return CODEC_OK;
+}
+
+static int dec_timestamp(mp_rd *r, const codec_type *t, codec_timestamp *ts, const mp_item *it)
+{
+    if (it->kind != MP_EXT || it->ext_type != MP_TIMESTAMP)
+        return dec_fail(r, it, "expected a timestamp (ext -1)", t);
+    memset(ts, 0, sizeof *ts);
+    const uint8_t *p = it->data;
+    if (it->len == 4) {
+        ts->seconds = bin_load32(p);
+    } else if (it->len == 8) {
+        uint64_t x = bin_load64(p);
+        ts->nanos = (int32_t)(x >> 34);
+        ts->seconds = (int64_t)(x & ((1ull << 34) - 1));
+    } else if (it->len == 12) {
+        uint32_t ns = bin_load32(p);
+        ts->nanos = (int32_t)ns;
+        ts->seconds = (int64_t)bin_load64(p + 4);
+        if (ns > 999999999)
+            return dec_fail(r, it, "timestamp nanoseconds above 999999999", t);
+    } else {
+        return dec_fail(r, it, "a timestamp has 4, 8 or 12 bytes", t);
+    }
+    if (ts->nanos > 999999999)
+        return dec_fail(r, it, "timestamp nanoseconds above 999999999", t);
+    return CODEC_OK;
+}
+
+static int dec_decimal(mp_rd *r, const codec_type *t, codec_string *v, const mp_item *it)
+{
+    char tmp[CODEC_NUMBER_MAX_CHARS];
+    size_t n;
+    switch (it->kind) {
+    case MP_STR:
+        if (json_check_number((const char *)it->data, (size_t)it->len))
+            return dec_fail(r, it, "str is not a decimal number", t);
+        return mp_copy(r, it, v);
+    case MP_UINT: n = (size_t)snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)it->u); break;
+    case MP_INT: n = (size_t)snprintf(tmp, sizeof tmp, "%lld", (long long)it->i); break;
+    case MP_FLOAT:
+        if (!isfinite(it->d))
+            return dec_fail(r, it, "NaN or infinity is not a decimal", t);
+        n = codec_format_double(it->d, tmp);
+        break;
+    default: return dec_fail(r, it, "expected a decimal", t);
+    }
+    char *p = codec_arena_alloc(r->arena, n, 1);
+    if (!p)
+        return MP_NOMEM(r->err);
+    memcpy(p, tmp, n);
+    *v = (codec_string){p, n};
+    return CODEC_OK;
+}
+
+static int dec_enum(mp_rd *r, const codec_type *t, int32_t *v, const mp_item *it)
+{
+    const codec_enum_value *ev = NULL;
+    if (it->kind == MP_STR)
+        ev = codec_enum_by_name(t, (const char *)it->data, (size_t)it->len);
+    else if (it->kind == MP_UINT && it->u <= INT32_MAX)
+        ev = codec_enum_by_number(t, (int32_t)it->u);
+    else if (it->kind == MP_INT && it->i >= INT32_MIN)
+        ev = codec_enum_by_number(t, (int32_t)it->i);
+    if (!ev)
+        return dec_fail(r, it, "unknown enum value", t);
+    *v = ev->number;
+    return CODEC_OK;
+}
+
+static int dec_xmap(mp_rd *r, const codec_type *t, void *v, const mp_item *it)
+{
+    _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
+    memset(wire, 0, t->xmap->wire->size);
+    int rc = dec_item(r, t->xmap->wire, wire, it);
+    if (rc)
+        return rc;
+    if (t->xmap->from_wire(t->xmap->ctx, wire, v, r->arena))
+        return MP_FAIL(r->err, CODEC_D_CORRUPT, it->at, "value rejected by the %s adapter",
+                       t->name);
+    return CODEC_OK;
+}
+
+static int dec_item(mp_rd *r, const codec_type *t, void *v, const mp_item *it)
+{
+    switch (t->kind) {
+    case CODEC_T_STRUCT: return dec_struct(r, t, v, it);
+    case CODEC_T_LIST: return dec_list(r, t, v, it);
+    case CODEC_T_MAP: return dec_map(r, t, v, it);
+    case CODEC_T_OPTIONAL:
+        if (it->kind == MP_NIL) {
+            memset(v, 0, t->size);
+            return CODEC_OK;
+        }
+        *(bool *)v = true;
+        return dec_item(r, t->elem, (uint8_t *)v + t->value_offset, it);
+    case CODEC_T_XMAP: return dec_xmap(r, t, v, it);
+    case CODEC_T_VALUE: return mp_read_value(r, it, v);
+    case CODEC_T_BOOL:
+        if (it->kind != MP_BOOL)
+            return dec_fail(r, it, "expected true or false", t);
+        *(bool *)v = it->b;
+        return CODEC_OK;
+    case CODEC_T_FLOAT:
+    case CODEC_T_DOUBLE: return dec_float(r, t, v, it);
+    case CODEC_T_STRING:
+        if (it->kind != MP_STR)
+            return dec_fail(r, it, "expected a str", t);
+        return mp_copy(r, it, v);
+    case CODEC_T_BYTES:
+        if (it->kind != MP_BIN)
+            return dec_fail(r, it, "expected a bin", t);
+        return mp_copy(r, it, v);
+    case CODEC_T_ENUM: return dec_enum(r, t, v, it);
+    case CODEC_T_UUID:
+        if (it->kind != MP_BIN || it->len != 16)
+            return dec_fail(r, it, "expected a bin of 16 bytes", t);
+        memcpy(v, it->data, 16);
+        return CODEC_OK;
+    case CODEC_T_DATE: {
+        int32_t days;
+        if (it->kind == MP_UINT && it->u <= INT32_MAX)
+            days = (int32_t)it->u;
+        else if (it->kind == MP_INT && it->i >= INT32_MIN)
+            days = (int32_t)it->i;
+        else
+            return dec_fail(r, it, "expected days since 1970-01-01", t);
+        ((codec_date *)v)->days = days;
+        return CODEC_OK;
+    }
+    case CODEC_T_TIMESTAMP: return dec_timestamp(r, t, v, it);
+    case CODEC_T_DECIMAL: return dec_decimal(r, t, v, it);
+    default: return dec_int(r, t, v, it);
+    }
+}
+
+int mp_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
+                    const codec_msgpack_options *o, codec_arena *arena, codec_error *err)
+{
+    if (n > o->max_size)
+        return MP_FAIL(err, CODEC_D_LIMIT, 0, "input of %zu bytes exceeds max-size (%zu)", n,
+                       o->max_size);
+    mp_rd r = {.base = in, .p = in, .end = in + n, .o = o, .arena = arena, .err = err};
+    memset(value, 0, t->size);
+    int rc = next_item(&r, t, value);
+    if (!rc && r.p != r.end)
+        rc = MP_FAIL(err, CODEC_D_TRAILING, r.p - r.base, "bytes after the item");
+    return rc;
+}

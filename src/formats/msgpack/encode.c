@@ -1,0 +1,196 @@
+/* encode.c — descriptor-driven MessagePack writing. */
+#include "formats/msgpack/msgpack_internal.h"
+#include "formats/json/json_internal.h"
+
+typedef struct enc {
+    codec_buf *out;
+    const codec_msgpack_options *o;
+    codec_error *err;
+} enc;
+
+static int enc_any(enc *e, const codec_type *t, const void *v);
+
+static int enc_fail(enc *e, const codec_type *t, const char *what)
+{
+    return codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "msgpack", CODEC_NO_OFFSET,
+                           "%s value: %s", t->name ? t->name : "?", what);
+}
+
+static bool absent(const codec_field *f, const uint8_t *v)
+{
+    return f->type->kind == CODEC_T_OPTIONAL && !*(const bool *)(v + f->offset);
+}
+
+/* structs=array: element tag-1 holds the field with that tag; gaps are nil. */
+static int enc_struct_array(enc *e, const codec_type *t, const uint8_t *v)
+{
+    uint32_t max = 0;
+    for (size_t i = 0; i < t->count; i++)
+        if (t->fields[i].tag > max)
+            max = t->fields[i].tag;
+    int rc = mp_out_array(e->out, max, e->err);
+    for (uint32_t tag = 1; tag <= max && !rc; tag++) {
+        const codec_field *f = t->fields[tag - 1 < t->count ? tag - 1 : 0].tag == tag
+                                   ? &t->fields[tag - 1]
+                                   : codec_type_field_by_tag(t, tag);
+        rc = !f || absent(f, v) ? mp_out_byte(e->out, 0xc0, e->err)
+                                : enc_any(e, f->type, v + f->offset);
+    }
+    return rc;
+}
+
+/* Field names are short: a fixstr head (< 32 bytes) and a copy. */
+static int enc_name(enc *e, const char *name)
+{
+    if (mp_room(e->out, 32, e->err))
+        return CODEC_E_NOMEM;
+    uint8_t *d = e->out->data + e->out->len;
+    size_t n = bin_copy_name(d + 1, name, 31);
+    if (n < 31) {
+        d[0] = (uint8_t)(0xa0 | n);
+        e->out->len += n + 1;
+        return CODEC_OK;
+    }
+    return mp_out_string(e->out, true, name, strlen(name), e->err);
+}
+
+static int enc_struct(enc *e, const codec_type *t, const uint8_t *v)
+{
+    if (t == &codec_msgpack_ext_type) {
+        const codec_msgpack_ext *x = (const codec_msgpack_ext *)v;
+        return mp_out_ext(e->out, x->type, x->data.data, x->data.len, e->err);
+    }
+    if (e->o->struct_arrays)
+        return enc_struct_array(e, t, v);
+    size_t present = 0;
+    for (size_t i = 0; i < t->count; i++)
+        present += !absent(&t->fields[i], v);
+    int rc = mp_out_map(e->out, present, e->err);
+    for (size_t i = 0; i < t->count && !rc; i++) {
+        const codec_field *f = &t->fields[i];
+        if (absent(f, v))
+            continue;
+        if (!(rc = enc_name(e, f->name)))
+            rc = enc_any(e, f->type, v + f->offset);
+    }
+    return rc;
+}
+
+static int enc_list(enc *e, const codec_type *t, const codec_list *l)
+{
+    int rc = mp_out_array(e->out, l->count, e->err);
+    const uint8_t *item = l->items;
+    size_t esz = t->elem->size;
+    for (size_t i = 0; i < l->count && !rc; i++, item += esz)
+        rc = enc_any(e, t->elem, item);
+    return rc;
+}
+
+static int enc_map(enc *e, const codec_type *t, const codec_map *m)
+{
+    int rc = mp_out_map(e->out, m->count, e->err);
+    const uint8_t *k = m->keys, *v = m->values;
+    for (size_t i = 0; i < m->count && !rc; i++, k += t->key->size, v += t->elem->size)
+        if (!(rc = enc_any(e, t->key, k)))
+            rc = enc_any(e, t->elem, v);
+    return rc;
+}
+
+/* The timestamp extension in the smallest of its three sizes. */
+static int enc_timestamp(enc *e, const codec_type *t, const codec_timestamp *ts)
+{
+    uint8_t b[12];
+    if (ts->nanos < 0 || ts->nanos > 999999999)
+        return enc_fail(e, t, "nanos outside 0..999999999");
+    if (ts->seconds >= 0 && ts->seconds >> 34 == 0) {
+        if (ts->nanos == 0 && ts->seconds <= UINT32_MAX) {
+            bin_store32(b, (uint32_t)ts->seconds);
+            return mp_out_ext(e->out, MP_TIMESTAMP, b, 4, e->err);
+        }
+        bin_store64(b, (uint64_t)ts->nanos << 34 | (uint64_t)ts->seconds);
+        return mp_out_ext(e->out, MP_TIMESTAMP, b, 8, e->err);
+    }
+    bin_store32(b, (uint32_t)ts->nanos);
+    bin_store64(b + 4, (uint64_t)ts->seconds);
+    return mp_out_ext(e->out, MP_TIMESTAMP, b, 12, e->err);
+}
+
+static int enc_xmap(enc *e, const codec_type *t, const void *v)
+{
+    _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
+    char scratch[CODEC_XMAP_SCRATCH];
+    memset(wire, 0, t->xmap->wire->size);
+    if (t->xmap->to_wire(t->xmap->ctx, v, wire, scratch))
+        return enc_fail(e, t, "rejected by its xmap adapter");
+    return enc_any(e, t->xmap->wire, wire);
+}
+
+static int enc_leaf(enc *e, const codec_type *t, const void *v)
+{
+    switch (t->kind) {
+    case CODEC_T_BOOL: return mp_out_byte(e->out, *(const bool *)v ? 0xc3 : 0xc2, e->err);
+    case CODEC_T_FLOAT: {
+        if (mp_room(e->out, 5, e->err))
+            return CODEC_E_NOMEM;
+        uint8_t *p = e->out->data + e->out->len;
+        p[0] = 0xca;
+        bin_store32(p + 1, bin_float_bits(*(const float *)v));
+        e->out->len += 5;
+        return CODEC_OK;
+    }
+    case CODEC_T_DOUBLE: return mp_out_double(e->out, *(const double *)v, e->err);
+    case CODEC_T_STRING: {
+        const codec_string *s = v;
+        return mp_out_string(e->out, true, s->ptr, s->len, e->err);
+    }
+    case CODEC_T_BYTES: {
+        const codec_bytes *b = v;
+        return mp_out_string(e->out, false, b->data, b->len, e->err);
+    }
+    case CODEC_T_UUID: return mp_out_string(e->out, false, v, 16, e->err);
+    case CODEC_T_DATE: return mp_out_int(e->out, ((const codec_date *)v)->days, e->err);
+    case CODEC_T_TIMESTAMP: return enc_timestamp(e, t, v);
+    case CODEC_T_DECIMAL: {
+        /* No decimal type in MessagePack: the exact text as a str. */
+        const codec_string *s = v;
+        if (json_check_number(s->ptr ? s->ptr : "", s->len))
+            return enc_fail(e, t, "not a decimal number");
+        return mp_out_string(e->out, true, s->ptr, s->len, e->err);
+    }
+    default:
+        if (codec_kind_is_signed(t->kind))
+            return mp_out_int(e->out, codec_int_load(t->kind, v), e->err);
+        return mp_out_uint(e->out, codec_uint_load(t->kind, v), e->err);
+    }
+}
+
+static int enc_any(enc *e, const codec_type *t, const void *v)
+{
+    switch (t->kind) {
+    case CODEC_T_STRUCT: return enc_struct(e, t, v);
+    case CODEC_T_LIST: return enc_list(e, t, v);
+    case CODEC_T_MAP: return enc_map(e, t, v);
+    case CODEC_T_OPTIONAL:
+        if (!*(const bool *)v)
+            return mp_out_byte(e->out, 0xc0, e->err);
+        return enc_any(e, t->elem, (const uint8_t *)v + t->value_offset);
+    case CODEC_T_ENUM: {
+        int32_t n = *(const int32_t *)v;
+        if (!codec_enum_by_number(t, n))
+            return codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "msgpack",
+                                   CODEC_NO_OFFSET, "%s value: %d is not one of its numbers",
+                                   t->name ? t->name : "enum", (int)n);
+        return mp_out_int(e->out, n, e->err);
+    }
+    case CODEC_T_XMAP: return enc_xmap(e, t, v);
+    case CODEC_T_VALUE: return mp_write_value(e->out, v, e->err);
+    default: return enc_leaf(e, t, v);
+    }
+}
+
+int mp_encode_typed(const codec_type *t, const void *value, const codec_msgpack_options *o,
+                    codec_buf *out, codec_error *err)
+{
+    enc e = {.out = out, .o = o, .err = err};
+    return enc_any(&e, t, value);
+}

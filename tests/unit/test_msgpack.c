@@ -1,0 +1,189 @@
+/* test_msgpack.c — the MessagePack backend: exact bytes of Person in both
+ * struct layouts (the same bytes Python's msgpack.packb writes), shortest
+ * integers and floats, timestamps, ext, every kind, random values,
+ * truncation at every byte, hostile lengths, limits, options and
+ * allocation-free steady state. */
+#include "check.h"
+#include "binary_checks.h"
+
+static void test_person_bytes(void)
+{
+    person p = payload_person();
+    bc_check_bytes("msgpack", &person_type, &p,
+                "84a46e616d65ac416461204c6f76656c616365a361676524a6616374697665c3a5656d61696c"
+                "af616461406578616d706c652e636f6d");
+    bc_check_bytes("msgpack:structs=array", &person_type, &p,
+                "94ac416461204c6f76656c61636524c3af616461406578616d706c652e636f6d");
+}
+
+/* A struct whose tags leave a gap: structs=array fills it with nil. */
+typedef struct gappy {
+    int32_t a;
+    CODEC_OPTIONAL_OF(int32_t) b;
+    int32_t c;
+} gappy;
+CODEC_OPTIONAL(gappy_b_type, int32_t, CODEC_INT32);
+CODEC_STRUCT(gappy_type, gappy, CODEC_FIELD(gappy, a, 1, CODEC_INT32),
+             CODEC_FIELD(gappy, b, 2, &gappy_b_type), CODEC_FIELD(gappy, c, 4, CODEC_INT32));
+
+static void test_layouts(void)
+{
+    gappy g = {1, {false, 0}, -1};
+    bc_check_bytes("msgpack:structs=array", &gappy_type, &g, "9401c0c0ff");
+    bc_check_bytes("msgpack", &gappy_type, &g, "82a16101a163ff");
+    codec *c = bc_codec("msgpack:structs=array", &gappy_type);
+    codec_error err;
+    gappy back;
+    /* Shorter and longer arrays: missing tail fields stay zero, extra ones
+     * are skipped (rejected with unknown=reject). */
+    static const uint8_t shorter[] = {0x91, 0x07}, longer[] = {0x96, 1, 0xc0, 0xc0, 3, 9, 9};
+    CHECK(!codec_decode(c, shorter, 2, &back, &bc_arena, &err) && back.a == 7 && back.c == 0);
+    CHECK(!codec_decode(c, longer, 7, &back, &bc_arena, &err) && back.c == 3 && !back.b.has);
+    codec *strict = bc_codec("msgpack:structs=array,unknown=reject", &gappy_type);
+    CHECK_INT(codec_decode(strict, longer, 7, &back, &bc_arena, &err), CODEC_E_INVALID_PAYLOAD);
+    codec *req = bc_codec("msgpack:require=all", &gappy_type);
+    CHECK_INT(codec_decode(req, shorter, 2, &back, &bc_arena, &err), CODEC_E_INVALID_PAYLOAD);
+    codec_free(c);
+    codec_free(strict);
+    codec_free(req);
+}
+
+static void test_scalars(void)
+{
+    static const struct {
+        int64_t v;
+        const char *hex;
+    } ints[] = {{0, "00"},        {127, "7f"},         {128, "cc80"},      {255, "ccff"},
+                {256, "cd0100"},  {65536, "ce00010000"}, {-1, "ff"},       {-32, "e0"},
+                {-33, "d0df"},    {-129, "d1ff7f"},    {INT64_MIN, "d38000000000000000"},
+                {4294967296, "cf0000000100000000"}};
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        bc_check_bytes("msgpack", CODEC_INT64, &ints[i].v, ints[i].hex);
+    uint64_t u = UINT64_MAX;
+    bc_check_bytes("msgpack", CODEC_UINT64, &u, "cfffffffffffffffff");
+    double d = 1.1, h = 0.5;
+    bc_check_bytes("msgpack", CODEC_DOUBLE, &d, "cb3ff199999999999a");
+    bc_check_bytes("msgpack", CODEC_DOUBLE, &h, "ca3f000000");
+    float f = 0.1f;
+    bc_check_bytes("msgpack", CODEC_FLOAT, &f, "ca3dcccccd");
+    char big[300];
+    memset(big, 'x', sizeof big);
+    codec_string s31 = {big, 31}, s32 = {big, 32}, s256 = {big, 256};
+    codec *sc = bc_codec("msgpack", CODEC_STRING);
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    codec_error err;
+    CHECK(!codec_encode(sc, &s31, &out, &err) && out.data[0] == 0xbf && out.len == 32);
+    codec_buf_clear(&out);
+    CHECK(!codec_encode(sc, &s32, &out, &err) && out.data[0] == 0xd9 && out.len == 34);
+    codec_buf_clear(&out);
+    CHECK(!codec_encode(sc, &s256, &out, &err) && out.data[0] == 0xda && out.len == 259);
+    codec_string bad = {"\xed\xa0\x80", 3};   /* a surrogate */
+    codec_buf_clear(&out);
+    CHECK_INT(codec_encode(sc, &bad, &out, &err), CODEC_E_INVALID_VALUE);
+    CHECK_INT(out.len, 0);
+    codec_buf_free(&out);
+    codec_free(sc);
+    /* Timestamps in each of the three sizes. */
+    codec_timestamp t32 = {1514862245, 0, 0}, t64 = {1514862245, 678901234, 0},
+                    t96 = {-1, 999999999, 0};
+    bc_check_bytes("msgpack", CODEC_TIMESTAMP, &t32, "d6ff5a4af6a5");
+    bc_check_bytes("msgpack", CODEC_TIMESTAMP, &t64, "d7ffa1dcd7c85a4af6a5");
+    bc_check_bytes("msgpack", CODEC_TIMESTAMP, &t96, "c70cff3b9ac9ffffffffffffffffff");
+    static const uint8_t three[] = {1, 2, 3};
+    codec_msgpack_ext x = {5, {three, 3}};
+    bc_check_bytes("msgpack", CODEC_MSGPACK_EXT, &x, "c70305010203");
+}
+
+static void test_hostile(void)
+{
+    int detail;
+    static const uint8_t huge_bin[] = {0xc6, 0xff, 0xff, 0xff, 0xff, 0};
+    static const uint8_t huge_array[] = {0xdd, 0xff, 0xff, 0xff, 0xff, 0};
+    static const uint8_t huge_map[] = {0xdf, 0x10, 0, 0, 0, 0x80, 0x80};
+    static const uint8_t huge_ext[] = {0xc9, 0x7f, 0xff, 0xff, 0xff, 1};
+    CHECK_INT(bc_decode_value("msgpack", huge_bin, sizeof huge_bin, &detail),
+              CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(detail, CODEC_D_TRUNCATED);
+    CHECK_INT(bc_decode_value("msgpack", huge_array, sizeof huge_array, &detail),
+              CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(bc_decode_value("msgpack", huge_map, sizeof huge_map, &detail),
+              CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(bc_decode_value("msgpack", huge_ext, sizeof huge_ext, &detail),
+              CODEC_E_INVALID_PAYLOAD);
+    codec *oc = bc_codec("msgpack", &order_type);
+    order o;
+    codec_error err;
+    static const uint8_t huge_items[] = {0x81, 0xa5, 'i', 't', 'e', 'm', 's',
+                                         0xdd, 0x10, 0, 0, 0, 0x90};
+    CHECK_INT(codec_decode(oc, huge_items, sizeof huge_items, &o, &bc_arena, &err),
+              CODEC_E_INVALID_PAYLOAD);
+    codec_free(oc);
+    uint8_t deep[201];
+    memset(deep, 0x91, 200);
+    deep[200] = 0x00;
+    CHECK_INT(bc_decode_value("msgpack", deep, sizeof deep, &detail), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(detail, CODEC_D_LIMIT);
+    CHECK_INT(bc_decode_value("msgpack:max-depth=300", deep, sizeof deep, &detail), 0);
+    static const uint8_t three[] = {0x93, 1, 2, 3}, str[] = {0xa4, 'a', 'b', 'c', 'd'};
+    CHECK_INT(bc_decode_value("msgpack:max-elements=2", three, 4, &detail),
+              CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(detail, CODEC_D_LIMIT);
+    CHECK_INT(bc_decode_value("msgpack:max-string=3", str, 5, &detail), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(bc_decode_value("msgpack:max-size=3", three, 4, &detail), CODEC_E_INVALID_PAYLOAD);
+    static const uint8_t never[] = {0xc1}, trailing[] = {0xc0, 0xc0}, intkey[] = {0x81, 1, 2},
+                         ext[] = {0xd4, 1, 0}, dup[] = {0x82, 0xa1, 'a', 1, 0xa1, 'a', 2},
+                         bad_utf8[] = {0xa1, 0xff};
+    CHECK_INT(bc_decode_value("msgpack", never, 1, &detail), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(bc_decode_value("msgpack", trailing, 2, &detail), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(detail, CODEC_D_TRAILING);
+    CHECK_INT(bc_decode_value("msgpack", intkey, 3, &detail), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(bc_decode_value("msgpack", ext, 3, &detail), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(bc_decode_value("msgpack", dup, 7, &detail), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(bc_decode_value("msgpack:duplicates=allow", dup, 7, &detail), 0);
+    CHECK_INT(bc_decode_value("msgpack", bad_utf8, 2, &detail), CODEC_E_INVALID_PAYLOAD);
+    /* Out of range for the field, never wrapped; bad timestamp nanos. */
+    int8_t i8;
+    codec *ic = bc_codec("msgpack", CODEC_INT8);
+    static const uint8_t v200[] = {0xcc, 200};
+    CHECK_INT(codec_decode(ic, v200, 2, &i8, &bc_arena, &err), CODEC_E_INVALID_PAYLOAD);
+    codec_free(ic);
+    codec *tc = bc_codec("msgpack", CODEC_TIMESTAMP);
+    codec_timestamp ts;
+    static const uint8_t bad_ns[] = {0xd7, 0xff, 0xff, 0xff, 0xff, 0xfc, 0, 0, 0, 0};
+    CHECK_INT(codec_decode(tc, bad_ns, sizeof bad_ns, &ts, &bc_arena, &err),
+              CODEC_E_INVALID_PAYLOAD);
+    codec_free(tc);
+}
+
+static void test_constructor(void)
+{
+    codec_error err;
+    codec_msgpack_options o = {.struct_arrays = true, .max_string = 5};
+    codec *c = codec_msgpack(&person_type, &o, &err), *d = codec_msgpack(&person_type, NULL, &err);
+    CHECK(c && d);
+    CHECK_STR(codec_spec(c), "msgpack:structs=array,max-string=5");
+    CHECK_STR(codec_spec(d), "msgpack");
+    codec_free(c);
+    codec_free(d);
+    CHECK(codec_parse("msgpack:structs=list", &person_type, &err) == NULL);
+    CHECK_INT(err.family, CODEC_E_USAGE);
+}
+
+int main(void)
+{
+    test_constructor();
+    codec_arena_init(&bc_arena, NULL, 0);
+    test_person_bytes();
+    test_layouts();
+    test_scalars();
+    test_hostile();
+    static const char *const specs[] = {"msgpack", "msgpack:structs=array"};
+    for (size_t i = 0; i < 2; i++) {
+        bc_check_typed(specs[i], false);
+        bc_check_random(specs[i], i ? 60 : 400);
+        bc_check_no_alloc(specs[i], true);
+    }
+    codec_arena_free(&bc_arena);
+    return check_done("test_msgpack");
+}
