@@ -150,7 +150,8 @@ enum codec_field_flag {
      * keeps the raw records of fields it does not know there on decode and
      * writes them back after the known fields on encode, so they survive a
      * decode-encode round trip. Its tag must still be unique. At most one
-     * per struct. Backends without unknown-field retention skip it. */
+     * per struct. Only protobuf knows this flag today: the other backends
+     * read and write the member as an ordinary bytes field. */
     CODEC_FIELD_UNKNOWN_BYTES = 1u << 3,
     /** Fory: write this INT64/UINT64 field in the tagged ("hybrid") form,
      * 4 bytes for small values, 9 otherwise. */
