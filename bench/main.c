@@ -5,6 +5,7 @@
 #include "harness.h"
 #include "machine.h"
 #include "report.h"
+#include "suite_redis.h"
 #include "suites.h"
 
 #include <errno.h>
@@ -36,6 +37,7 @@ static void usage(FILE *f)
           "  --list             list the cells (and whether this build can run them)\n"
           "  --suite NAME       run only this suite (repeatable, or a,b,c); suites:\n"
           "                     compression encodings backends crypto kv json media cold\n"
+          "                     redis (starts its own redis-server on 127.0.0.1)\n"
           "  --filter PATTERN   only cells whose id suite/group/driver/payload matches\n"
           "                     the glob PATTERN or contains it\n"
           "  --profile P        quick (short iterations, for make bench) or full\n"
@@ -312,6 +314,9 @@ int main(int argc, char **argv)
             perror(o.out);
             rc = 1;
         }
+        for (int i = 0; i < o.nsuites; i++)
+            if (strcmp(o.suites[i], "redis") == 0)
+                rc |= bench_redis_suite(o.out, &prof, &m, o.filter, plan.keyring);
     } else {
         rc = 2;
     }

@@ -1,0 +1,697 @@
+/* suite_redis.c — the `redis` suite (see suite_redis.h). */
+#ifdef CODEC_HAVE_REDIS
+#include "../tests/redis_server.h" /* first: it defines _GNU_SOURCE */
+#endif
+
+#include "suite_redis.h"
+
+#include "codec/codec.h"
+#include "payloads/json_out.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifdef CODEC_HAVE_REDIS
+#include "codec/redis.h"
+#include "codec/zstd_dict.h"
+
+#include <signal.h>
+#endif
+
+/* The shapes: the bytes payloads, and the typed key-value payloads as
+ * their compact JSON text (the typed backends are measured by the kv suite;
+ * here the question is what the server holds). */
+static const char *const SHAPES[] = {"small",   "medium",      "kv-logs",   "kv-prose",
+                                     "kv-bean-map", "kv-strings"};
+#define NSHAPES (sizeof SHAPES / sizeof SHAPES[0])
+
+/* The pipelines; `%D` is the shape's trained dictionary, `%K` the key ring. */
+static const struct pipeline {
+    const char *name;
+    const char *spec;      /* NULL: raw bytes through hiredis */
+} PIPES[] = {
+    {"none", NULL},
+    {"lz4", "lz4"},
+    {"zstd:3", "zstd:3"},
+    {"zstd:3+dict", "zstd:3,dict=%D"},
+    {"envelope", "envelope:keyring=%K"},
+    {"lz4|envelope", "lz4 | envelope:keyring=%K"},
+    {"zstd:3|envelope", "zstd:3 | envelope:keyring=%K"},
+    {"zstd:3+dict|envelope", "zstd:3,dict=%D | envelope:keyring=%K"},
+};
+#define NPIPES (sizeof PIPES / sizeof PIPES[0])
+
+typedef struct redis_cell {
+    const char *pipeline;
+    char spec[512];
+    bool selected;
+    int status;             /* BENCH_OK, BENCH_NOT_BUILT, BENCH_FAILED */
+    char reason[256];
+    long long strlen_bytes, memory_usage;
+    double set_p50, set_p99, get_p50, get_p99;   /* microseconds */
+    size_t batch_items;
+    double batch_set, batch_get;                 /* items/s, median of reps */
+} redis_cell;
+
+typedef struct redis_shape {
+    const bench_payload *p;
+    const char *dict_note;  /* how the dictionary was trained */
+    redis_cell cells[NPIPES];
+    bool any;
+} redis_shape;
+
+static bool selected(const char *filter, const char *pipe, const char *shape)
+{
+    char id[128];
+    snprintf(id, sizeof id, "redis/%s/%s", pipe, shape);
+    return !filter || fnmatch(filter, id, 0) == 0 || strstr(id, filter) != NULL;
+}
+
+/* Single-operation latencies: quick keeps the whole suite well under a
+ * minute; full gives p99 a hundred samples above it. */
+static int latency_ops(const bench_profile *prof)
+{
+    return strcmp(prof->name, "quick") == 0 ? 500 : 5000;
+}
+
+/* Batch size: up to 1000 items, but not more than this many value bytes,
+ * so that 64 KiB shapes do not need 64 MB batches. */
+static size_t batch_byte_cap(const bench_profile *prof)
+{
+    return strcmp(prof->name, "quick") == 0 ? ((size_t)8 << 20) : ((size_t)64 << 20);
+}
+
+/* ---------------------------------------------------------------------------
+ * Reports
+ * ------------------------------------------------------------------------ */
+
+static const char *status_name(int s)
+{
+    return s == BENCH_OK ? "ok" : s == BENCH_NOT_BUILT ? "not built" : "failed";
+}
+
+/* The cheapest cell in server memory, with or without envelope. MEMORY
+ * USAGE moves in allocator size classes, so ties go to fewer stored bytes. */
+static const redis_cell *cheapest(const redis_shape *sh, bool envelope)
+{
+    const redis_cell *best = NULL;
+    for (size_t i = 0; i < NPIPES; i++) {
+        const redis_cell *c = &sh->cells[i];
+        if (c->status == BENCH_OK && (strstr(c->pipeline, "envelope") != NULL) == envelope &&
+            (!best || c->memory_usage < best->memory_usage ||
+             (c->memory_usage == best->memory_usage && c->strlen_bytes < best->strlen_bytes)))
+            best = c;
+    }
+    return best;
+}
+
+static void write_json(codec_buf *b, const redis_shape *shapes, const bench_profile *prof,
+                       const bench_machine *m, const char *not_built)
+{
+    json_out j;
+    jo_init(&j, b);
+    jo_begin_object(&j);
+    jo_key(&j, "suite"), jo_string(&j, "redis");
+    jo_key(&j, "profile"), jo_string(&j, prof->name);
+    jo_key(&j, "machine");
+    jo_begin_object(&j);
+    jo_key(&j, "cpu"), jo_string(&j, m->cpu);
+    jo_key(&j, "cores"), jo_int(&j, m->cores);
+    jo_key(&j, "host"), jo_string(&j, m->host);
+    jo_key(&j, "date"), jo_string(&j, m->date);
+    jo_end_object(&j);
+    jo_key(&j, "status"), jo_string(&j, not_built ? "not built" : "ok");
+    if (not_built)
+        jo_key(&j, "reason"), jo_string(&j, not_built);
+    jo_key(&j, "shapes");
+    jo_begin_array(&j);
+    for (size_t s = 0; shapes && s < NSHAPES; s++) {
+        const redis_shape *sh = &shapes[s];
+        if (!sh->any)
+            continue;
+        jo_begin_object(&j);
+        jo_key(&j, "shape"), jo_string(&j, sh->p->name);
+        jo_key(&j, "value_bytes"), jo_int(&j, (int64_t)sh->p->len);
+        jo_key(&j, "dictionary"), jo_string(&j, sh->dict_note);
+        const redis_cell *best = cheapest(sh, false), *best_env = cheapest(sh, true);
+        jo_key(&j, "cheapest"), jo_string(&j, best ? best->pipeline : NULL);
+        jo_key(&j, "cheapest_with_envelope"), jo_string(&j, best_env ? best_env->pipeline : NULL);
+        jo_key(&j, "cells");
+        jo_begin_array(&j);
+        for (size_t i = 0; i < NPIPES; i++) {
+            const redis_cell *c = &sh->cells[i];
+            if (!c->selected)
+                continue;
+            jo_begin_object(&j);
+            jo_key(&j, "pipeline"), jo_string(&j, c->pipeline);
+            jo_key(&j, "spec"), jo_string(&j, c->spec[0] ? c->spec : NULL);
+            jo_key(&j, "status"), jo_string(&j, status_name(c->status));
+            if (c->status != BENCH_OK) {
+                jo_key(&j, "reason"), jo_string(&j, c->reason);
+            } else {
+                jo_key(&j, "stored_bytes"), jo_int(&j, c->strlen_bytes);
+                jo_key(&j, "memory_usage"), jo_int(&j, c->memory_usage);
+                jo_key(&j, "set_p50_us"), jo_double(&j, c->set_p50);
+                jo_key(&j, "set_p99_us"), jo_double(&j, c->set_p99);
+                jo_key(&j, "get_p50_us"), jo_double(&j, c->get_p50);
+                jo_key(&j, "get_p99_us"), jo_double(&j, c->get_p99);
+                jo_key(&j, "batch_items"), jo_int(&j, (int64_t)c->batch_items);
+                jo_key(&j, "batch_set_items_per_s"), jo_double(&j, c->batch_set);
+                jo_key(&j, "batch_get_items_per_s"), jo_double(&j, c->batch_get);
+            }
+            jo_end_object(&j);
+        }
+        jo_end_array(&j);
+        jo_end_object(&j);
+    }
+    jo_end_array(&j);
+    jo_end_object(&j);
+    codec_buf_append(b, "\n", 1);
+}
+
+/* A pipeline name in a Markdown table cell, its `|` escaped. */
+static const char *md_name(const char *name, char *buf, size_t cap)
+{
+    size_t o = 0;
+    for (const char *p = name; *p && o + 3 < cap; p++) {
+        if (*p == '|')
+            buf[o++] = '\\';
+        buf[o++] = *p;
+    }
+    buf[o] = 0;
+    return buf;
+}
+
+static void write_md(FILE *f, const redis_shape *shapes, const bench_profile *prof,
+                     const bench_machine *m, const char *not_built)
+{
+    fprintf(f, "# codec-bench redis suite\n\n**Machine:** %s, %d cores, %s, %s (profile %s)\n\n",
+            m->cpu, m->cores, m->host, m->date, prof->name);
+    if (not_built) {
+        fprintf(f, "not built: %s\n", not_built);
+        return;
+    }
+    for (size_t s = 0; s < NSHAPES; s++) {
+        const redis_shape *sh = &shapes[s];
+        if (!sh->any)
+            continue;
+        fprintf(f, "## %s (%zu B; dictionary %s)\n\n", sh->p->name, sh->p->len, sh->dict_note);
+        fputs("| pipeline | stored B | MEMORY USAGE B | set p50 µs | set p99 µs | get p50 µs "
+              "| get p99 µs | batch | batch set items/s | batch get items/s |\n"
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+              f);
+        for (size_t i = 0; i < NPIPES; i++) {
+            const redis_cell *c = &sh->cells[i];
+            char name[64];
+            if (!c->selected)
+                continue;
+            if (c->status != BENCH_OK) {
+                fprintf(f, "| %s | %s: %s |||||||||\n", md_name(c->pipeline, name, sizeof name),
+                        status_name(c->status), c->reason);
+                continue;
+            }
+            fprintf(f, "| %s | %lld | %lld | %.0f | %.0f | %.0f | %.0f | %zu | %.0f | %.0f |\n",
+                    md_name(c->pipeline, name, sizeof name), c->strlen_bytes, c->memory_usage, c->set_p50, c->set_p99,
+                    c->get_p50, c->get_p99, c->batch_items, c->batch_set, c->batch_get);
+        }
+        const redis_cell *best = cheapest(sh, false), *best_env = cheapest(sh, true);
+        fprintf(f, "\nCheapest in memory for %s: **%s** (%lld B)", sh->p->name,
+                best ? best->pipeline : "-", best ? best->memory_usage : 0);
+        if (best_env)
+            fprintf(f, "; with envelope: **%s** (%lld B)", best_env->pipeline,
+                    best_env->memory_usage);
+        fputs(".\n\n", f);
+    }
+}
+
+static int write_outputs(const char *dir, const redis_shape *shapes, const bench_profile *prof,
+                         const bench_machine *m, const char *not_built)
+{
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+        return -1;
+    char path[1024];
+    codec_buf b;
+    codec_buf_init(&b, NULL);
+    write_json(&b, shapes, prof, m, not_built);
+    snprintf(path, sizeof path, "%s/redis.json", dir);
+    FILE *f = fopen(path, "wb");
+    int rc = f && fwrite(b.data, 1, b.len, f) == b.len ? 0 : -1;
+    if (f && fclose(f) != 0)
+        rc = -1;
+    codec_buf_free(&b);
+    snprintf(path, sizeof path, "%s/redis.md", dir);
+    f = fopen(path, "w");
+    if (!f)
+        return -1;
+    write_md(f, shapes, prof, m, not_built);
+    if (fclose(f) != 0)
+        rc = -1;
+    write_md(stdout, shapes, prof, m, not_built);
+    fprintf(stderr, "codec-bench: wrote %s/redis.json and %s/redis.md\n", dir, dir);
+    return rc;
+}
+
+#ifndef CODEC_HAVE_REDIS
+
+int bench_redis_suite(const char *out_dir, const bench_profile *prof, const bench_machine *m,
+                      const char *filter, const char *keyring)
+{
+    (void)filter, (void)keyring;
+    fputs("codec-bench: redis suite not built: codec was built without hiredis\n", stderr);
+    return write_outputs(out_dir, NULL, prof, m, "codec was built without hiredis") ? 1 : 0;
+}
+
+#else
+
+/* ---------------------------------------------------------------------------
+ * One cell's operations: through codec, or raw through hiredis for `none`
+ * ------------------------------------------------------------------------ */
+
+typedef struct runner {
+    codec_redis *r;
+    redisContext *raw;       /* `none`, and MEMORY USAGE / FLUSHALL */
+    codec_arena arena;
+    codec_redis_item *items;
+    char (*keys)[24];
+    size_t cap;
+} runner;
+
+static int raw_check(redisReply *rep, int type)
+{
+    int ok = rep && rep->type == type;
+    freeReplyObject(rep);
+    return ok ? 0 : -1;
+}
+
+/* One set; `none` when c is NULL. */
+static int op_set(runner *u, const codec *c, const char *key, const bench_payload *p)
+{
+    if (!c)
+        return raw_check(redisCommand(u->raw, "SET %b %b", key, strlen(key), p->bytes, p->len),
+                         REDIS_REPLY_STATUS);
+    codec_bytes v = {p->bytes, p->len};
+    return codec_redis_set(u->r, key, strlen(key), c, &v, 0, NULL) ? -1 : 0;
+}
+
+/* One get; 1 when the value read back equals p->bytes, 0 when it differs,
+ * -1 on error. */
+static int op_get(runner *u, const codec *c, const char *key, const bench_payload *p)
+{
+    if (!c) {
+        redisReply *rep = redisCommand(u->raw, "GET %b", key, strlen(key));
+        int same = rep && rep->type == REDIS_REPLY_STRING ? (size_t)rep->len == p->len &&
+                                                                memcmp(rep->str, p->bytes, p->len) == 0
+                                                          : -1;
+        freeReplyObject(rep);
+        return same;
+    }
+    codec_bytes v;
+    codec_arena_reset(&u->arena);
+    if (codec_redis_get(u->r, key, strlen(key), c, &v, &u->arena, NULL) != 0)
+        return -1;
+    return v.len == p->len && memcmp(v.data, p->bytes, p->len) == 0;
+}
+
+/* A pipelined batch of n sets or gets; with check, every get's value is
+ * compared (after the clock has stopped: the caller times only the call). */
+static int raw_batch(runner *u, bool set, const bench_payload *p, size_t n)
+{
+    for (size_t done = 0; done < n;) {
+        size_t k = n - done < 1024 ? n - done : 1024;
+        for (size_t i = 0; i < k; i++) {
+            const char *key = u->keys[done + i];
+            int rc = set ? redisAppendCommand(u->raw, "SET %b %b", key, strlen(key), p->bytes,
+                                              p->len)
+                         : redisAppendCommand(u->raw, "GET %b", key, strlen(key));
+            if (rc != REDIS_OK)
+                return -1;
+        }
+        for (size_t i = 0; i < k; i++) {
+            void *rep;
+            if (redisGetReply(u->raw, &rep) != REDIS_OK)
+                return -1;
+            redisReply *r = rep;
+            int ok = set ? r->type == REDIS_REPLY_STATUS
+                         : r->type == REDIS_REPLY_STRING && (size_t)r->len == p->len &&
+                               memcmp(r->str, p->bytes, p->len) == 0;
+            freeReplyObject(rep);
+            if (!ok)
+                return -1;
+        }
+        done += k;
+    }
+    return 0;
+}
+
+static int op_batch(runner *u, const codec *c, bool set, const bench_payload *p,
+                    codec_bytes *vals, size_t n)
+{
+    if (!c)
+        return raw_batch(u, set, p, n);
+    codec_bytes in = {p->bytes, p->len};
+    for (size_t i = 0; i < n; i++)
+        u->items[i] = (codec_redis_item){.op = set ? CODEC_REDIS_SET : CODEC_REDIS_GET,
+                                         .key = u->keys[i], .key_len = strlen(u->keys[i]),
+                                         .codec = c, .value = &in, .value_out = &vals[i]};
+    codec_arena_reset(&u->arena);
+    return codec_redis_batch(u->r, u->items, n, &u->arena, NULL) ? -1 : 0;
+}
+
+static int batch_verify(const codec *c, const bench_payload *p, const codec_bytes *vals,
+                        size_t n)
+{
+    for (size_t i = 0; c && i < n; i++)
+        if (vals[i].len != p->len || memcmp(vals[i].data, p->bytes, p->len) != 0)
+            return -1;
+    return 0;
+}
+
+/* `MEMORY USAGE key` (memory) or `STRLEN key`. */
+static long long raw_size(runner *u, bool memory, const char *key)
+{
+    redisReply *rep = memory ? redisCommand(u->raw, "MEMORY USAGE %s", key)
+                             : redisCommand(u->raw, "STRLEN %s", key);
+    long long v = rep && rep->type == REDIS_REPLY_INTEGER ? rep->integer : -1;
+    freeReplyObject(rep);
+    return v;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Nearest-rank percentile of sorted ns samples, in microseconds. */
+static double pct_us(const int64_t *v, int n, int pct)
+{
+    int k = (n * pct + 99) / 100;
+    return (double)v[k > 0 ? k - 1 : 0] / 1e3;
+}
+
+static int time_singles(runner *u, const codec *c, const bench_payload *p, int n, bool set,
+                        double *p50, double *p99)
+{
+    int64_t *t = malloc((size_t)n * sizeof *t);
+    if (!t)
+        return -1;
+    int warm = n / 10;
+    for (int i = -warm; i < n; i++) {
+        int64_t t0 = bench_now_ns();
+        int rc = set ? op_set(u, c, "rs:single", p) : op_get(u, c, "rs:single", p) != 1;
+        if (rc) {
+            free(t);
+            return -1;
+        }
+        if (i >= 0)
+            t[i] = bench_now_ns() - t0;
+    }
+    qsort(t, (size_t)n, sizeof *t, cmp_i64);
+    *p50 = pct_us(t, n, 50);
+    *p99 = pct_us(t, n, 99);
+    free(t);
+    return 0;
+}
+
+static int time_batches(runner *u, const codec *c, const bench_payload *p,
+                        const bench_profile *prof, redis_cell *cell)
+{
+    size_t n = batch_byte_cap(prof) / (p->len ? p->len : 1);
+    n = n < 1 ? 1 : n > u->cap ? u->cap : n;
+    codec_bytes *vals = calloc(n, sizeof *vals);
+    if (!vals)
+        return -1;
+    bench_series s = {0}, g = {0};
+    int rc = 0;
+    for (int rep = -1; rep < prof->measure_iters && rc == 0; rep++) {
+        double t0 = bench_now();
+        rc = op_batch(u, c, true, p, vals, n);
+        double t1 = bench_now();
+        if (rc == 0)
+            rc = op_batch(u, c, false, p, vals, n);
+        double t2 = bench_now();
+        if (rc == 0)
+            rc = batch_verify(c, p, vals, n);
+        if (rc == 0 && rep >= 0) {
+            bench_series_add(&s, (double)n / (t1 - t0));
+            bench_series_add(&g, (double)n / (t2 - t1));
+        }
+    }
+    free(vals);
+    cell->batch_items = n;
+    cell->batch_set = bench_series_median(&s);
+    cell->batch_get = bench_series_median(&g);
+    return rc;
+}
+
+static void run_cell(runner *u, const codec *c, const bench_payload *p,
+                     const bench_profile *prof, redis_cell *cell)
+{
+    cell->status = BENCH_FAILED;
+    if (op_set(u, c, "rs:check", p) != 0 || op_get(u, c, "rs:check", p) != 1) {
+        snprintf(cell->reason, sizeof cell->reason, "round trip through the server failed");
+        return;
+    }
+    cell->strlen_bytes = raw_size(u, false, "rs:check");
+    cell->memory_usage = raw_size(u, true, "rs:check");
+    int n = latency_ops(prof);
+    if (time_singles(u, c, p, n, true, &cell->set_p50, &cell->set_p99) ||
+        time_singles(u, c, p, n, false, &cell->get_p50, &cell->get_p99)) {
+        snprintf(cell->reason, sizeof cell->reason, "a single set or get failed");
+        return;
+    }
+    if (time_batches(u, c, p, prof, cell) != 0) {
+        snprintf(cell->reason, sizeof cell->reason, "a batch failed or read back other bytes");
+        return;
+    }
+    if (cell->memory_usage > 0)
+        cell->status = BENCH_OK;
+    else
+        snprintf(cell->reason, sizeof cell->reason, "MEMORY USAGE gave no size");
+}
+
+/* ---------------------------------------------------------------------------
+ * Dictionaries
+ * ------------------------------------------------------------------------ */
+
+/* Cuts src into pieces of about `size` bytes. */
+static size_t cut(const uint8_t *src, size_t len, size_t size, codec_bytes *out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t at = 0; at < len && n < cap; at += size)
+        out[n++] = (codec_bytes){src + at, len - at < size ? len - at : size};
+    return n;
+}
+
+/* Samples for the shape's dictionary, held out from the measured value
+ * where the generators allow: the JSON shapes train on records 81..1000 of
+ * json(1000) (the measured json(1) and json(80) are its first records),
+ * prose on `large` past the 64 KiB that kv-prose is. The other shapes have
+ * one generated value only, so their dictionary is trained on that value
+ * cut in 64 pieces: an upper bound on what a dictionary brings. */
+static const char *samples_for(const bench_payload *p, codec_buf *src, codec_bytes *s,
+                               size_t cap, size_t *n)
+{
+    if (strcmp(p->name, "small") == 0 || strcmp(p->name, "medium") == 0) {
+        const bench_payload *medium = bench_payload_find("medium");
+        if (bench_gen_json(1000, src) != 0)
+            return NULL;
+        size_t skip = medium->len - 1; /* the medium payload less its ']' */
+        *n = 0;
+        for (size_t at = skip; at < src->len && *n < cap;) {
+            const uint8_t *end = memchr(src->data + at + 1, '}', src->len - at - 1);
+            if (!end)
+                break;
+            size_t stop = (size_t)(end - src->data) + 1;
+            s[(*n)++] = (codec_bytes){src->data + at + 1, stop - at - 1}; /* skip ',' */
+            at = stop;
+        }
+        return "held out: records 81..1000 of json(1000)";
+    }
+    if (strcmp(p->name, "kv-prose") == 0) {
+        const bench_payload *large = bench_payload_find("large");
+        *n = cut(large->bytes + p->len, 128 * 1024, 1024, s, cap);
+        return "held out: 128 KiB of prose after the measured 64 KiB";
+    }
+    *n = cut(p->bytes, p->len, (p->len + 63) / 64, s, cap);
+    return "in-sample: the value itself cut in 64 pieces (an upper bound)";
+}
+
+/* Trains the shape's dictionary into dir/NAME.dict; "" in path when the
+ * training failed (the dictionary cells are then "not built", `why`). */
+static void train_dict(const bench_payload *p, const char *dir, char *path, size_t cap,
+                       const char **note, char *why, size_t why_cap)
+{
+    codec_bytes s[1024];
+    size_t n = 0;
+    codec_buf src, dict;
+    codec_buf_init(&src, NULL);
+    codec_buf_init(&dict, NULL);
+    codec_error err;
+    path[0] = 0;
+    *note = samples_for(p, &src, s, 1024, &n);
+    if (!*note) {
+        *note = "none";
+        snprintf(why, why_cap, "out of memory making samples");
+    } else if (codec_zstd_train_dict(s, n, 16384, &dict, &err) != 0) {
+        char msg[200];
+        snprintf(why, why_cap, "dictionary training failed: %s",
+                 codec_error_format(&err, msg, sizeof msg));
+    } else {
+        snprintf(path, cap, "%s/%s.dict", dir, p->name);
+        FILE *f = fopen(path, "wb");
+        if (!f || fwrite(dict.data, 1, dict.len, f) != dict.len || fclose(f) != 0) {
+            snprintf(why, why_cap, "cannot write %s", path);
+            path[0] = 0;
+        }
+    }
+    codec_buf_free(&src);
+    codec_buf_free(&dict);
+}
+
+/* The spec with %D and %K filled in. */
+static void fill_spec(const char *tmpl, const char *dict, const char *keyring, char *out,
+                      size_t cap)
+{
+    size_t o = 0;
+    for (const char *t = tmpl; *t && o + 1 < cap; t++) {
+        if (t[0] == '%' && (t[1] == 'D' || t[1] == 'K')) {
+            o += (size_t)snprintf(out + o, cap - o, "%s", t[1] == 'D' ? dict : keyring);
+            t++;
+        } else {
+            out[o++] = *t;
+        }
+    }
+    out[o < cap ? o : cap - 1] = 0;
+}
+
+static void run_shape(runner *u, redis_shape *sh, const char *dir, const bench_profile *prof,
+                      const char *keyring)
+{
+    char dict[256], dict_why[256] = "";
+    train_dict(sh->p, dir, dict, sizeof dict, &sh->dict_note, dict_why, sizeof dict_why);
+    for (size_t i = 0; i < NPIPES; i++) {
+        redis_cell *cell = &sh->cells[i];
+        if (!cell->selected)
+            continue;
+        codec *c = NULL;
+        if (PIPES[i].spec) {
+            fill_spec(PIPES[i].spec, dict, keyring, cell->spec, sizeof cell->spec);
+            codec_error err;
+            if (strstr(PIPES[i].spec, "%D") && !dict[0]) {
+                cell->status = BENCH_NOT_BUILT;
+                snprintf(cell->reason, sizeof cell->reason, "%s", dict_why);
+                continue;
+            }
+            if (!(c = codec_parse(cell->spec, NULL, &err))) {
+                cell->status = BENCH_NOT_BUILT;
+                codec_error_format(&err, cell->reason, sizeof cell->reason);
+                continue;
+            }
+        }
+        fprintf(stderr, "\r\033[Kredis/%s/%s", cell->pipeline, sh->p->name);
+        run_cell(u, c, sh->p, prof, cell);
+        codec_free(c);
+        raw_check(redisCommand(u->raw, "FLUSHALL"), REDIS_REPLY_STATUS);
+    }
+    fputs("\r\033[K", stderr);
+}
+
+static int runner_open(runner *u, int port, char *why, size_t cap)
+{
+    memset(u, 0, sizeof *u);
+    codec_arena_init(&u->arena, NULL, 0);
+    codec_redis_options o = {0};
+    o.port = port;
+    o.command_timeout_ms = 10000;
+    codec_error err;
+    if (codec_redis_connect(&o, &u->r, &err) != 0) {
+        codec_error_format(&err, why, cap);
+        return -1;
+    }
+    struct timeval tv = {10, 0};
+    u->raw = redisConnectWithTimeout("127.0.0.1", port, tv);
+    if (!u->raw || u->raw->err || redisSetTimeout(u->raw, tv) != REDIS_OK) {
+        snprintf(why, cap, "hiredis could not connect");
+        return -1;
+    }
+    u->cap = 1000;
+    u->items = calloc(u->cap, sizeof *u->items);
+    u->keys = calloc(u->cap, sizeof *u->keys);
+    if (!u->items || !u->keys) {
+        snprintf(why, cap, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < u->cap; i++)
+        snprintf(u->keys[i], sizeof u->keys[i], "rb:%zu", i);
+    return 0;
+}
+
+static void runner_close(runner *u)
+{
+    codec_redis_free(u->r);
+    redisFree(u->raw);
+    codec_arena_free(&u->arena);
+    free(u->items);
+    free(u->keys);
+}
+
+int bench_redis_suite(const char *out_dir, const bench_profile *prof, const bench_machine *m,
+                      const char *filter, const char *keyring)
+{
+    redis_shape shapes[NSHAPES];
+    memset(shapes, 0, sizeof shapes);
+    for (size_t s = 0; s < NSHAPES; s++) {
+        shapes[s].p = bench_payload_find(SHAPES[s]);
+        for (size_t i = 0; i < NPIPES; i++) {
+            shapes[s].cells[i].pipeline = PIPES[i].name;
+            shapes[s].cells[i].selected = selected(filter, PIPES[i].name, SHAPES[s]);
+            shapes[s].any |= shapes[s].cells[i].selected;
+        }
+    }
+    if (access(REDIS_SERVER_PATH, X_OK) != 0) {
+        fputs("codec-bench: redis suite not built: redis-server not found\n", stderr);
+        return write_outputs(out_dir, NULL, prof, m, "redis-server not found") ? 1 : 0;
+    }
+    /* A server that goes away mid-write must be a failed cell, not a
+     * SIGPIPE death (codec/redis.h). */
+    signal(SIGPIPE, SIG_IGN);
+    redis_server srv;
+    if (!redis_server_start(&srv, false)) {
+        redis_server_stop(&srv);
+        write_outputs(out_dir, NULL, prof, m, "redis-server did not start");
+        return 1;
+    }
+    runner u;
+    char why[256] = "";
+    const char *broken = NULL;
+    int failed = 0;
+    if (runner_open(&u, srv.port, why, sizeof why) != 0) {
+        fprintf(stderr, "codec-bench: redis suite: %s\n", why);
+        broken = why;
+        failed = 1;
+    } else {
+        for (size_t s = 0; s < NSHAPES; s++)
+            if (shapes[s].any)
+                run_shape(&u, &shapes[s], srv.dir, prof, keyring);
+    }
+    runner_close(&u);
+    redis_server_stop(&srv);
+    for (size_t s = 0; s < NSHAPES; s++)
+        for (size_t i = 0; i < NPIPES; i++)
+            if (shapes[s].cells[i].selected && shapes[s].cells[i].status == BENCH_FAILED) {
+                fprintf(stderr, "codec-bench: FAILED redis/%s/%s: %s\n", PIPES[i].name,
+                        SHAPES[s], shapes[s].cells[i].reason);
+                failed = 1;
+            }
+    if (write_outputs(out_dir, broken ? NULL : shapes, prof, m, broken) != 0)
+        failed = 1;
+    return failed;
+}
+
+#endif
