@@ -1,0 +1,60 @@
+#!/usr/bin/python3
+"""check_redis.py CODEC_BENCH WORKDIR — runs the redis suite of codec-bench on
+one shape (quick profile) and checks its JSON: every pipeline's cell is there
+and measured, MEMORY USAGE is positive, percentiles are ordered, batches ran,
+and the cheapest pipeline named is the one with the least memory. Exits 77
+(skipped) when the suite reports redis-server missing."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+bench, work = sys.argv[1], sys.argv[2]
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what, file=sys.stderr)
+
+
+PIPELINES = ["none", "lz4", "zstd:3", "zstd:3+dict", "envelope", "lz4|envelope",
+             "zstd:3|envelope", "zstd:3+dict|envelope"]
+
+run = subprocess.run([bench, "--suite", "redis", "--profile", "quick", "--filter", "redis/*/small",
+                      "--out", work], capture_output=True, text=True)
+print(run.stderr, file=sys.stderr)
+doc = json.load(open(os.path.join(work, "redis.json")))
+if doc["status"] == "not built" and "redis-server not found" in doc.get("reason", ""):
+    print("skipped: redis-server not found")
+    sys.exit(77)
+check(run.returncode == 0, f"codec-bench exits 0 (got {run.returncode})")
+check(doc["suite"] == "redis" and doc["status"] == "ok", "the suite ran")
+check([s["shape"] for s in doc["shapes"]] == ["small"], "the filter kept one shape")
+shape = doc["shapes"][0]
+cells = shape["cells"]
+check([c["pipeline"] for c in cells] == PIPELINES, "a cell per pipeline")
+for c in cells:
+    name = c["pipeline"]
+    check(c["status"] == "ok", f"{name}: measured ({c.get('reason')})")
+    if c["status"] != "ok":
+        continue
+    check(c["memory_usage"] > 0, f"{name}: MEMORY USAGE positive")
+    check(c["memory_usage"] >= c["stored_bytes"] > 0, f"{name}: memory covers the stored bytes")
+    check(0 < c["set_p50_us"] <= c["set_p99_us"], f"{name}: set p50 <= p99")
+    check(0 < c["get_p50_us"] <= c["get_p99_us"], f"{name}: get p50 <= p99")
+    check(c["batch_items"] == 1000, f"{name}: 1000-item batches of a small value")
+    check(c["batch_set_items_per_s"] > 0 and c["batch_get_items_per_s"] > 0, f"{name}: batch rates")
+by = {c["pipeline"]: c for c in cells if c["status"] == "ok"}
+check(by["none"]["stored_bytes"] == 104, "none stores the 104 raw bytes")
+check(by["envelope"]["stored_bytes"] > by["none"]["stored_bytes"], "envelope adds bytes")
+plain = [c for c in by.values() if "envelope" not in c["pipeline"]]
+least = min(plain, key=lambda c: (c["memory_usage"], c["stored_bytes"]))
+check(shape["cheapest"] == least["pipeline"], "cheapest names the pipeline with least memory")
+md = open(os.path.join(work, "redis.md")).read()
+check("Cheapest in memory for small: **" in md, "the report names the cheapest pipeline")
+sys.exit(1 if failures else 0)
