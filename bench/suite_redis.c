@@ -594,12 +594,14 @@ static void run_shape(runner *u, redis_shape *sh, const char *dir, const bench_p
                 continue;
             }
         }
-        fprintf(stderr, "\r\033[Kredis/%s/%s", cell->pipeline, sh->p->name);
+        if (isatty(2))
+            fprintf(stderr, "\r\033[Kredis/%s/%s", cell->pipeline, sh->p->name);
         run_cell(u, c, sh->p, prof, cell);
         codec_free(c);
         raw_check(redisCommand(u->raw, "FLUSHALL"), REDIS_REPLY_STATUS);
     }
-    fputs("\r\033[K", stderr);
+    if (isatty(2))
+        fputs("\r\033[K", stderr);
 }
 
 static int runner_open(runner *u, int port, char *why, size_t cap)

@@ -255,6 +255,51 @@ CODEC_API CODEC_NODISCARD int codec_redis_hget(codec_redis *r, const char *key, 
                                                codec_redis_item *fields, size_t n,
                                                codec_arena *arena, codec_error *err);
 
+/* ---------------------------------------------------------------------------
+ * A struct across a hash: one hash field per struct field
+ * ------------------------------------------------------------------------ */
+
+
+/** codec_redis_hset_struct() — writes each field of `value`, a C struct
+ * described by `struct_type` (codec/types.h), into its own field of the hash
+ * at `key`: the hash field is the struct field's wire name and its value is
+ * the member encoded by a codec built from `field_spec` for that member's
+ * type alone (codec_parse(field_spec, field->type)). So "json" stores
+ * `name` as "\"Ada\"" and `age` as "36", and "msgpack | zstd" compresses
+ * each member on its own. Backends that only encode messages (protobuf) are
+ * refused for non-struct fields. Then as codec_redis_hset(): every field is
+ * encoded first, nothing is sent if one fails, one atomic HSET (or the TTL
+ * script for ttl_ms > 0, a TTL on the whole hash). Fields of the hash that
+ * the struct does not name are left alone.
+ * @return 0; CODEC_E_USAGE (not a struct, bad spec for a field: the message
+ *         names the field); the statuses of codec_redis_hset().
+ * Allocates: one codec per field and their item array, per call (parse
+ *         cost grows with the number of fields; for a hot path with many
+ *         fields build the codecs once and call codec_redis_hset()).
+ * Threads: as every call, one connection from one thread at a time. */
+CODEC_API CODEC_NODISCARD int codec_redis_hset_struct(codec_redis *r, const char *key,
+                                                      size_t key_len,
+                                                      const codec_type *struct_type,
+                                                      const void *value, const char *field_spec,
+                                                      int64_t ttl_ms, codec_error *err);
+
+/** codec_redis_hget_struct() — the reverse: zeroes *value_out
+ * (struct_type->size bytes), reads every struct field's hash field with one
+ * HMGET and decodes each through its own codec (as above) into its member;
+ * strings, lists and maps go in `arena`. A missing hash field leaves its
+ * member zero (an OPTIONAL member absent).
+ * @return 0 when at least one field exists and every present field decoded;
+ *         CODEC_E_NOT_FOUND when none exists (or the key does not);
+ *         CODEC_E_INVALID_PAYLOAD for the first field whose bytes do not
+ *         decode, the message naming both (`key 'user:1' field 'age': ...`),
+ *         or WRONGTYPE; the statuses of codec_redis_hget(). On failure the
+ *         members of *value_out are unspecified. */
+CODEC_API CODEC_NODISCARD int codec_redis_hget_struct(codec_redis *r, const char *key,
+                                                      size_t key_len,
+                                                      const codec_type *struct_type,
+                                                      void *value_out, const char *field_spec,
+                                                      codec_arena *arena, codec_error *err);
+
 #ifdef __cplusplus
 }
 #endif
