@@ -72,18 +72,25 @@ static bool selected(const char *filter, const char *pipe, const char *shape)
     return !filter || fnmatch(filter, id, 0) == 0 || strstr(id, filter) != NULL;
 }
 
-/* Single-operation latencies: quick keeps the whole suite well under a
- * minute; full gives p99 a hundred samples above it. */
-static int latency_ops(const bench_profile *prof)
+/* Every cell of every shape, marked selected or not by the filter;
+ * `not_built` (when not NULL) is every selected cell's status. */
+static void plan_shapes(redis_shape *shapes, const char *filter, const char *not_built)
 {
-    return strcmp(prof->name, "quick") == 0 ? 500 : 5000;
-}
-
-/* Batch size: up to 1000 items, but not more than this many value bytes,
- * so that 64 KiB shapes do not need 64 MB batches. */
-static size_t batch_byte_cap(const bench_profile *prof)
-{
-    return strcmp(prof->name, "quick") == 0 ? ((size_t)8 << 20) : ((size_t)64 << 20);
+    memset(shapes, 0, NSHAPES * sizeof *shapes);
+    for (size_t s = 0; s < NSHAPES; s++) {
+        shapes[s].p = bench_payload_find(SHAPES[s]);
+        for (size_t i = 0; i < NPIPES; i++) {
+            shapes[s].cells[i].pipeline = PIPES[i].name;
+            shapes[s].cells[i].selected = selected(filter, PIPES[i].name, SHAPES[s]);
+            shapes[s].any |= shapes[s].cells[i].selected;
+            if (not_built) {
+                shapes[s].cells[i].status = BENCH_NOT_BUILT;
+                snprintf(shapes[s].cells[i].reason, sizeof shapes[s].cells[i].reason, "%s",
+                         not_built);
+            }
+        }
+        shapes[s].dict_note = "none";
+    }
 }
 
 /* ---------------------------------------------------------------------------
@@ -261,12 +268,29 @@ static int write_outputs(const char *dir, const redis_shape *shapes, const bench
 int bench_redis_suite(const char *out_dir, const bench_profile *prof, const bench_machine *m,
                       const char *filter, const char *keyring)
 {
-    (void)filter, (void)keyring;
-    fputs("codec-bench: redis suite not built: codec was built without hiredis\n", stderr);
-    return write_outputs(out_dir, NULL, prof, m, "codec was built without hiredis") ? 1 : 0;
+    (void)keyring;
+    static const char why[] = "codec was built without hiredis";
+    redis_shape shapes[NSHAPES];
+    plan_shapes(shapes, filter, why);
+    fprintf(stderr, "codec-bench: redis suite not built: %s\n", why);
+    return write_outputs(out_dir, shapes, prof, m, why) ? 1 : 0;
 }
 
 #else
+
+/* Single-operation latencies: quick keeps the whole suite well under a
+ * minute; full gives p99 a hundred samples above it. */
+static int latency_ops(const bench_profile *prof)
+{
+    return strcmp(prof->name, "quick") == 0 ? 500 : 5000;
+}
+
+/* Batch size: up to 1000 items, but not more than this many value bytes,
+ * so that 64 KiB shapes do not need 64 MB batches. */
+static size_t batch_byte_cap(const bench_profile *prof)
+{
+    return strcmp(prof->name, "quick") == 0 ? ((size_t)8 << 20) : ((size_t)64 << 20);
+}
 
 /* ---------------------------------------------------------------------------
  * One cell's operations: through codec, or raw through hiredis for `none`
@@ -647,19 +671,13 @@ int bench_redis_suite(const char *out_dir, const bench_profile *prof, const benc
                       const char *filter, const char *keyring)
 {
     redis_shape shapes[NSHAPES];
-    memset(shapes, 0, sizeof shapes);
-    for (size_t s = 0; s < NSHAPES; s++) {
-        shapes[s].p = bench_payload_find(SHAPES[s]);
-        for (size_t i = 0; i < NPIPES; i++) {
-            shapes[s].cells[i].pipeline = PIPES[i].name;
-            shapes[s].cells[i].selected = selected(filter, PIPES[i].name, SHAPES[s]);
-            shapes[s].any |= shapes[s].cells[i].selected;
-        }
-    }
     if (access(REDIS_SERVER_PATH, X_OK) != 0) {
-        fputs("codec-bench: redis suite not built: redis-server not found\n", stderr);
-        return write_outputs(out_dir, NULL, prof, m, "redis-server not found") ? 1 : 0;
+        static const char why[] = "redis-server not found";
+        plan_shapes(shapes, filter, why);
+        fprintf(stderr, "codec-bench: redis suite not built: %s\n", why);
+        return write_outputs(out_dir, shapes, prof, m, why) ? 1 : 0;
     }
+    plan_shapes(shapes, filter, NULL);
     /* A server that goes away mid-write must be a failed cell, not a
      * SIGPIPE death (codec/redis.h). */
     signal(SIGPIPE, SIG_IGN);
