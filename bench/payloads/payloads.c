@@ -455,7 +455,7 @@ static void render_kv_nested(json_out *j, const void *v)
     jo_end_array(j);
     jo_key(j, "attrs"), jo_begin_object(j);
     for (size_t i = 0; i < n->attrs.count; i++)
-        jo_key(j, n->attrs.keys[i].ptr), jstr(j, n->attrs.values[i]);
+        jo_key_n(j, n->attrs.keys[i].ptr, n->attrs.keys[i].len), jstr(j, n->attrs.values[i]);
     jo_end_object(j);
     jo_end_object(j);
 }
@@ -508,7 +508,7 @@ static void render_kv_bean_map(json_out *j, const void *v)
     const bench_kv_bean_map *m = v;
     jo_begin_object(j);
     for (size_t i = 0; i < m->beans.count; i++)
-        jo_key(j, m->beans.keys[i].ptr), render_kv_bean_fields(j, &m->beans.values[i]);
+        jo_key_n(j, m->beans.keys[i].ptr, m->beans.keys[i].len), render_kv_bean_fields(j, &m->beans.values[i]);
     jo_end_object(j);
 }
 
