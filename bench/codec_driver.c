@@ -32,6 +32,21 @@ static const char *codec_version(void)
     return "codec " CODEC_VERSION_STRING;
 }
 
+/* Whether the first stage of `spec` is a backend: a bytes pipeline given a
+ * typed value would read the struct as a codec_bytes. */
+static bool starts_with_backend(const char *spec)
+{
+    spec += strspn(spec, " ");
+    size_t n = strcspn(spec, " |:");
+    for (size_t i = 0; i < codec_registry_count(); i++) {
+        const codec_stage_info *si = codec_registry_info(i);
+        if (si->kind == CODEC_KIND_BACKEND && strlen(si->name) == n &&
+            strncmp(si->name, spec, n) == 0)
+            return true;
+    }
+    return false;
+}
+
 static void *codec_open(const char *spec, const bench_payload *p, char *why, size_t cap)
 {
     codec_shared *s = calloc(1, sizeof *s);
@@ -42,6 +57,11 @@ static void *codec_open(const char *spec, const bench_payload *p, char *why, siz
     s->type = bench_model_type(p);
     if (p->model && !s->type) {
         snprintf(why, cap, "no type descriptor for model %s", p->model);
+        free(s);
+        return NULL;
+    }
+    if (s->type && !starts_with_backend(spec)) {
+        snprintf(why, cap, "%s is a typed value: the spec needs a backend first", p->name);
         free(s);
         return NULL;
     }
