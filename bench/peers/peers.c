@@ -6,7 +6,7 @@
 #include <string.h>
 
 extern const bench_driver bench_peer_zlib, bench_peer_libdeflate, bench_peer_zstd,
-    bench_peer_lz4, bench_peer_snappy, bench_peer_brotli, bench_peer_jdk;
+    bench_peer_lz4, bench_peer_snappy, bench_peer_brotli, bench_peer_cjson, bench_peer_jdk;
 
 static const bench_driver *const peers[] = {
 #ifdef BENCH_HAVE_ZLIB
@@ -26,6 +26,9 @@ static const bench_driver *const peers[] = {
 #endif
 #ifdef BENCH_HAVE_BROTLI
     &bench_peer_brotli,
+#endif
+#ifdef BENCH_HAVE_CJSON
+    &bench_peer_cjson,
 #endif
     &bench_peer_jdk, /* always listed: it reports "not built" without a JDK */
 };
