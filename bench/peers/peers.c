@@ -6,7 +6,8 @@
 #include <string.h>
 
 extern const bench_driver bench_peer_zlib, bench_peer_libdeflate, bench_peer_zstd,
-    bench_peer_lz4, bench_peer_snappy, bench_peer_brotli, bench_peer_cjson, bench_peer_jdk;
+    bench_peer_lz4, bench_peer_snappy, bench_peer_brotli, bench_peer_cjson,
+    bench_peer_protobuf_c, bench_peer_jdk;
 
 static const bench_driver *const peers[] = {
 #ifdef BENCH_HAVE_ZLIB
@@ -29,6 +30,9 @@ static const bench_driver *const peers[] = {
 #endif
 #ifdef BENCH_HAVE_CJSON
     &bench_peer_cjson,
+#endif
+#ifdef BENCH_HAVE_PROTOBUF_C
+    &bench_peer_protobuf_c,
 #endif
     &bench_peer_jdk, /* always listed: it reports "not built" without a JDK */
 };
