@@ -58,7 +58,7 @@ static const group ENCODINGS[] = {
  * so cbor and msgpack cells appear as soon as their stages are merged. */
 static const group FORMATS[] = {
     {"json", "json", {{"cjson", "json"}}},
-    {"protobuf", "protobuf", {{"protobuf-c", "protobuf"}}},
+    {"protobuf", "protobuf", {{"protobuf-c", "protobuf"}, {"protobuf-cpp", "protobuf"}}},
     {"cbor", "cbor", {{NULL, NULL}}},
     {"msgpack", "msgpack", {{NULL, NULL}}},
     {"fory:consistent", "fory:consistent", {{NULL, NULL}}},
