@@ -57,7 +57,7 @@ static const group ENCODINGS[] = {
  * a format this build does not register is not listed (backend_registered),
  * so cbor and msgpack cells appear as soon as their stages are merged. */
 static const group FORMATS[] = {
-    {"json", "json", {{"cjson", "json"}}},
+    {"json", "json", {{"cjson", "json"}, {"simdjson", "json"}}},
     {"protobuf", "protobuf", {{"protobuf-c", "protobuf"}, {"protobuf-cpp", "protobuf"}}},
     {"cbor", "cbor", {{NULL, NULL}}},
     {"msgpack", "msgpack", {{NULL, NULL}}},
