@@ -194,6 +194,7 @@ static const model_row MODELS[] = {
     {"bench_kv_bean_map", &kv_bean_map_t},
     {"bench_users", &users_t},
     {"bench_clients", &clients_t},
+    {"codec_value", &codec_type_value},
 };
 
 const codec_type *bench_model_type(const bench_payload *p)
