@@ -30,17 +30,7 @@ static const char *cj_version(void)
 
 static void *cj_open(const char *spec, const bench_payload *p, char *why, size_t cap)
 {
-    int m = peer_model_of(p, "cJSON", why, cap);
-    if (m < 0)
-        return NULL;
-    if (strcmp(spec, "json") != 0) {
-        snprintf(why, cap, "the cJSON peer's spec is \"json\"");
-        return NULL;
-    }
-    peer_model *s = malloc(sizeof *s);
-    if (s)
-        *s = (peer_model)m;
-    return s;
+    return peer_typed_open(spec, "json", p, "cJSON", why, cap);
 }
 
 static void *cj_worker_new(void *shared)

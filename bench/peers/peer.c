@@ -63,3 +63,19 @@ int peer_model_of(const bench_payload *p, const char *library, char *why, size_t
                        "struct only", library);
     return -1;
 }
+
+void *peer_typed_open(const char *spec, const char *want, const bench_payload *p,
+                      const char *library, char *why, size_t cap)
+{
+    int m = peer_model_of(p, library, why, cap);
+    if (m < 0)
+        return NULL;
+    if (strcmp(spec, want) != 0) {
+        snprintf(why, cap, "the %s peer's spec is \"%s\"", library, want);
+        return NULL;
+    }
+    peer_model *s = malloc(sizeof *s);
+    if (s)
+        *s = (peer_model)m;
+    return s;
+}

@@ -51,4 +51,10 @@ typedef enum peer_model {
 /* Which of them p is; -1 with a reason naming the library otherwise. */
 int peer_model_of(const bench_payload *p, const char *library, char *why, size_t cap);
 
+/* The `open` of a typed peer: the spec must be `want` ("json", "protobuf")
+ * and p one of the mapped payloads. @return a malloc'ed peer_model (the
+ * shared state; close it with free), or NULL with a reason in why. */
+void *peer_typed_open(const char *spec, const char *want, const bench_payload *p,
+                      const char *library, char *why, size_t cap);
+
 #endif

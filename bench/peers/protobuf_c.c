@@ -37,21 +37,11 @@ static const char *pbc_version(void)
 
 static void *pbc_open(const char *spec, const bench_payload *p, char *why, size_t cap)
 {
-    int m = peer_model_of(p, "protobuf-c", why, cap);
-    if (m < 0)
-        return NULL;
-    if (m == PEER_MEDIA_ITEM || m == PEER_MEDIA_CONTENT) {
+    if (strcmp(p->name, "media-item") == 0 || strcmp(p->name, "media-content") == 0) {
         snprintf(why, cap, "protoc-c 1.4 has no proto3 optional, which media.proto uses");
         return NULL;
     }
-    if (strcmp(spec, "protobuf") != 0) {
-        snprintf(why, cap, "the protobuf-c peer's spec is \"protobuf\"");
-        return NULL;
-    }
-    peer_model *s = malloc(sizeof *s);
-    if (s)
-        *s = (peer_model)m;
-    return s;
+    return peer_typed_open(spec, "protobuf", p, "protobuf-c", why, cap);
 }
 
 static void *pbc_worker_new(void *shared)

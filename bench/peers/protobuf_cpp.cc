@@ -257,17 +257,7 @@ const char *pbcpp_version()
 
 void *pbcpp_open(const char *spec, const bench_payload *p, char *why, size_t cap)
 {
-    int m = peer_model_of(p, "protobuf C++", why, cap);
-    if (m < 0)
-        return nullptr;
-    if (std::strcmp(spec, "protobuf") != 0) {
-        std::snprintf(why, cap, "the protobuf-cpp peer's spec is \"protobuf\"");
-        return nullptr;
-    }
-    auto *s = static_cast<peer_model *>(std::malloc(sizeof(peer_model)));
-    if (s)
-        *s = static_cast<peer_model>(m);
-    return s;
+    return peer_typed_open(spec, "protobuf", p, "protobuf C++", why, cap);
 }
 
 void *pbcpp_worker_new(void *shared)

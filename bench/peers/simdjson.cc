@@ -320,17 +320,7 @@ const char *sj_version()
 
 void *sj_open(const char *spec, const bench_payload *p, char *why, size_t cap)
 {
-    int m = peer_model_of(p, "simdjson", why, cap);
-    if (m < 0)
-        return nullptr;
-    if (std::strcmp(spec, "json") != 0) {
-        std::snprintf(why, cap, "the simdjson peer's spec is \"json\"");
-        return nullptr;
-    }
-    auto *s = static_cast<peer_model *>(std::malloc(sizeof(peer_model)));
-    if (s)
-        *s = static_cast<peer_model>(m);
-    return s;
+    return peer_typed_open(spec, "json", p, "simdjson", why, cap);
 }
 
 void *sj_worker_new(void *shared)

@@ -274,6 +274,33 @@ static void test_series(void)
     CHECK(bench_series_median(&s) == 3.5);
 }
 
+/* The typed peers built here round-trip every payload they map (checked by
+ * rendering, as codec's cells are) and produce the reference sizes. */
+static void test_typed_peers(void)
+{
+    static const char *const PAYLOADS[] = {"person", "order", "media-item", "media-content",
+                                           "struct"};
+    static const char *const SPECS[] = {"json", "protobuf"};
+    int ok = 0;
+    for (size_t i = 0; i < bench_peer_count(); i++)
+        for (size_t k = 0; k < 5; k++)
+            for (size_t j = 0; j < 2; j++) {
+                bench_cell c = make_cell(bench_peer_at(i), SPECS[j], PAYLOADS[k]);
+                bench_status st = bench_check_cell(&c);
+                CHECK(st != BENCH_FAILED);
+                if (st == BENCH_FAILED)
+                    fprintf(stderr, "%s %s on %s: %s\n", c.driver->name, SPECS[j],
+                            PAYLOADS[k], c.reason);
+                ok += st == BENCH_OK;
+                if (st == BENCH_OK && strcmp(SPECS[j], "protobuf") == 0 &&
+                    strcmp(PAYLOADS[k], "order") == 0)
+                    CHECK_INT(c.encoded_len, 4815);
+                if (st == BENCH_OK && strcmp(PAYLOADS[k], "person") == 0)
+                    CHECK_INT(c.encoded_len, strcmp(SPECS[j], "json") == 0 ? 72 : 35);
+            }
+    CHECK(!bench_driver_find("cjson") || ok >= 5);
+}
+
 int main(void)
 {
     CHECK_INT(bench_payloads_init(), 0);
@@ -285,6 +312,7 @@ int main(void)
     test_matches_hook_judges_the_round_trip();
     test_sound_cell_is_timed();
     test_typed_cells();
+    test_typed_peers();
     bench_payloads_free();
     return check_done("test_bench_harness");
 }
