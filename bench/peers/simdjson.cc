@@ -313,7 +313,9 @@ const char *sj_version()
     static char v[64];
     std::snprintf(v, sizeof v, "simdjson %d.%d.%d (%s) + RapidJSON %s",
                   simdjson::SIMDJSON_VERSION_MAJOR, simdjson::SIMDJSON_VERSION_MINOR,
-                  simdjson::SIMDJSON_VERSION_REVISION, simdjson::builtin_implementation()->name().c_str(),
+                  simdjson::SIMDJSON_VERSION_REVISION,
+                  // this file's kernel, not the shared library's
+                  SIMDJSON_STRINGIFY(SIMDJSON_BUILTIN_IMPLEMENTATION),
                   RAPIDJSON_VERSION_STRING);
     return v;
 }
