@@ -60,7 +60,7 @@ static const group FORMATS[] = {
     {"json", "json", {{"cjson", "json"}, {"simdjson", "json"}}},
     {"protobuf", "protobuf", {{"protobuf-c", "protobuf"}, {"protobuf-cpp", "protobuf"}}},
     {"cbor", "cbor", {{NULL, NULL}}},
-    {"msgpack", "msgpack", {{NULL, NULL}}},
+    {"msgpack", "msgpack", {{"msgpack-c", "msgpack"}}},
     {"fory:consistent", "fory:consistent", {{NULL, NULL}}},
     {"fory:compatible", "fory:compatible", {{NULL, NULL}}},
 };
