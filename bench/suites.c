@@ -59,7 +59,7 @@ static const group ENCODINGS[] = {
 static const group FORMATS[] = {
     {"json", "json", {{"cjson", "json"}, {"simdjson", "json"}}},
     {"protobuf", "protobuf", {{"protobuf-c", "protobuf"}, {"protobuf-cpp", "protobuf"}}},
-    {"cbor", "cbor", {{NULL, NULL}}},
+    {"cbor", "cbor", {{"libcbor", "cbor"}}},
     {"msgpack", "msgpack", {{"msgpack-c", "msgpack"}}},
     {"fory:consistent", "fory:consistent", {{NULL, NULL}}},
     {"fory:compatible", "fory:compatible", {{NULL, NULL}}},
