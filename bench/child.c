@@ -4,6 +4,7 @@
 #include "child.h"
 
 #include "codec/codec.h"
+#include "models_types.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -195,16 +196,28 @@ void bench_run_cold(bench_cell *c, const bench_profile *prof)
 /* Steady-state operations timed after the first, per sample. */
 #define COLD_REST_OPS 20
 
-static int encode_decode(const codec *c, const bench_payload *p, codec_buf *out,
+/* One encode + decode of p; with `check`, the result must equal p (its
+ * bytes, or for a typed payload its rendering). `value` holds t->size bytes
+ * when t is not NULL; `scratch` receives that rendering. */
+static int encode_decode(const codec *c, const codec_type *t, const bench_payload *p,
+                         void *value, codec_buf *out, codec_buf *scratch,
                          codec_arena *arena, bool check)
 {
     codec_bytes in = {p->bytes, p->len}, back;
     codec_buf_clear(out);
     codec_arena_reset(arena);
-    if (codec_encode(c, &in, out, NULL) != 0 ||
-        codec_decode(c, out->data, out->len, &back, arena, NULL) != 0)
+    if (codec_encode(c, t ? p->value : &in, out, NULL) != 0 ||
+        codec_decode(c, out->data, out->len, t ? value : &back, arena, NULL) != 0)
         return -1;
-    return check && (back.len != p->len || memcmp(back.data, p->bytes, p->len) != 0) ? -1 : 0;
+    if (!check)
+        return 0;
+    if (t) {
+        codec_buf_clear(scratch);
+        if (bench_payload_render(p, value, scratch) != 0)
+            return -1;
+        back = (codec_bytes){scratch->data, scratch->len};
+    }
+    return back.len != p->len || memcmp(back.data, p->bytes, p->len) != 0 ? -1 : 0;
 }
 
 int bench_cold_child(int64_t t_main, const char *spec, const char *payload)
@@ -216,28 +229,30 @@ int bench_cold_child(int64_t t_main, const char *spec, const char *payload)
         printf("failed unknown payload %s\n", payload);
         return 0;
     }
+    const codec_type *t = bench_model_type(p);
+    if (p->model && !t) {
+        printf("not-built no type descriptor for model %s\n", p->model);
+        return 0;
+    }
     codec_error err;
     int64_t ta = bench_now_ns();
-    codec *c = codec_parse(spec, NULL, &err);
+    codec *c = codec_parse(spec, t, &err);
     int64_t tb = bench_now_ns();
     if (!c) {
         char msg[256];
         printf("not-built %s\n", codec_error_format(&err, msg, sizeof msg));
         return 0;
     }
-    if (p->model) {
-        printf("not-built no type descriptor bound for %s yet\n", p->model);
-        codec_free(c);
-        return 0;
-    }
-    codec_buf out;
+    void *value = t ? calloc(1, t->size) : NULL;
+    codec_buf out, scratch;
     codec_arena arena;
     codec_buf_init(&out, NULL);
+    codec_buf_init(&scratch, NULL);
     codec_arena_init(&arena, NULL, 0);
-    int rc = encode_decode(c, p, &out, &arena, true);
+    int rc = t && !value ? -1 : encode_decode(c, t, p, value, &out, &scratch, &arena, true);
     int64_t tc = bench_now_ns();
     for (int i = 0; rc == 0 && i < COLD_REST_OPS; i++)
-        rc = encode_decode(c, p, &out, &arena, false);
+        rc = encode_decode(c, t, p, value, &out, &scratch, &arena, false);
     int64_t td = bench_now_ns();
     if (rc == 0)
         printf("ok %lld %lld %lld %lld %lld\n", (long long)t_main, (long long)ta, (long long)tb,
@@ -245,7 +260,9 @@ int bench_cold_child(int64_t t_main, const char *spec, const char *payload)
     else
         printf("failed round trip of %s on %s\n", spec, payload);
     codec_buf_free(&out);
+    codec_buf_free(&scratch);
     codec_arena_free(&arena);
+    free(value);
     codec_free(c);
     return 0;
 }

@@ -1,21 +1,30 @@
 /* codec_driver.c — codec itself as a benchmark driver: the cell's spec is a
- * pipeline spec given to codec_parse(). The handle is shared by all threads
- * (it is immutable); each worker has its own output buffer and arena, both
- * on a counting codec_allocator. */
+ * pipeline spec given to codec_parse(), with the type descriptor of the
+ * payload's model (models_types.c) for typed payloads. The handle is shared
+ * by all threads (it is immutable); each worker has its own output buffer,
+ * arena and decoded value, all on a counting codec_allocator. */
 #include "drivers.h"
 
 #include "codec/codec.h"
+#include "models_types.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct codec_shared {
+    codec *c;
+    const codec_type *type;   /* NULL: a bytes pipeline */
+} codec_shared;
+
 typedef struct codec_worker {
-    const codec *c;
+    const codec_shared *s;
     bench_alloc_tally tally;
     codec_allocator alloc;
     codec_buf out;
     codec_arena arena;
+    void *value;              /* typed: the decoded value, type->size bytes */
+    codec_bytes bytes;        /* bytes pipeline: the decoded bytes */
 } codec_worker;
 
 static const char *codec_version(void)
@@ -23,34 +32,68 @@ static const char *codec_version(void)
     return "codec " CODEC_VERSION_STRING;
 }
 
+/* Whether the first stage of `spec` is a backend: a bytes pipeline given a
+ * typed value would read the struct as a codec_bytes. */
+static bool starts_with_backend(const char *spec)
+{
+    spec += strspn(spec, " ");
+    size_t n = strcspn(spec, " |:");
+    for (size_t i = 0; i < codec_registry_count(); i++) {
+        const codec_stage_info *si = codec_registry_info(i);
+        if (si->kind == CODEC_KIND_BACKEND && strlen(si->name) == n &&
+            strncmp(si->name, spec, n) == 0)
+            return true;
+    }
+    return false;
+}
+
 static void *codec_open(const char *spec, const bench_payload *p, char *why, size_t cap)
 {
+    codec_shared *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(why, cap, "out of memory");
+        return NULL;
+    }
+    s->type = bench_model_type(p);
+    if (p->model && !s->type) {
+        snprintf(why, cap, "no type descriptor for model %s", p->model);
+        free(s);
+        return NULL;
+    }
+    if (s->type && !starts_with_backend(spec)) {
+        snprintf(why, cap, "%s is a typed value: the spec needs a backend first", p->name);
+        free(s);
+        return NULL;
+    }
     codec_error err;
-    codec *c = codec_parse(spec, NULL, &err);
-    if (!c) {
+    if (!(s->c = codec_parse(spec, s->type, &err))) {
         char msg[256];
         snprintf(why, cap, "%s", codec_error_format(&err, msg, sizeof msg));
-    } else if (p->model) {
-        /* Typed payloads need a type descriptor for their model; the types
-         * layer binds models.h when it lands. Until then: not built. */
-        snprintf(why, cap, "no type descriptor bound for %s yet", p->model);
-        codec_free(c);
-        c = NULL;
+        free(s);
+        return NULL;
     }
-    return c;
+    return s;
 }
 
 static void codec_close(void *shared)
 {
-    codec_free(shared);
+    codec_shared *s = shared;
+    codec_free(s->c);
+    free(s);
 }
 
 static void *codec_worker_new(void *shared)
 {
+    const codec_shared *s = shared;
     codec_worker *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
-    w->c = shared;
+    /* Max-aligned (malloc), zeroed, kept across decodes like a peer's struct. */
+    if (s->type && !(w->value = calloc(1, s->type->size))) {
+        free(w);
+        return NULL;
+    }
+    w->s = s;
     bench_counting_allocator(&w->alloc, &w->tally);
     codec_buf_init(&w->out, &w->alloc);
     codec_arena_init(&w->arena, &w->alloc, 0);
@@ -62,6 +105,7 @@ static void codec_worker_free(void *worker)
     codec_worker *w = worker;
     codec_buf_free(&w->out);
     codec_arena_free(&w->arena);
+    free(w->value);
     free(w);
 }
 
@@ -70,7 +114,7 @@ static int codec_enc(void *worker, const bench_payload *p, const uint8_t **out, 
     codec_worker *w = worker;
     codec_bytes in = {p->bytes, p->len};
     codec_buf_clear(&w->out);
-    if (codec_encode(w->c, &in, &w->out, NULL) != 0)
+    if (codec_encode(w->s->c, w->s->type ? p->value : &in, &w->out, NULL) != 0)
         return -1;
     *out = w->out.data;
     *len = w->out.len;
@@ -81,13 +125,30 @@ static int codec_dec(void *worker, const uint8_t *in, size_t n, const uint8_t **
                      size_t *len)
 {
     codec_worker *w = worker;
-    codec_bytes v;
     codec_arena_reset(&w->arena);
-    if (codec_decode(w->c, in, n, &v, &w->arena, NULL) != 0)
+    if (w->s->type) {
+        *out = NULL, *len = 0;
+        return codec_decode(w->s->c, in, n, w->value, &w->arena, NULL) != 0 ? -1 : 0;
+    }
+    if (codec_decode(w->s->c, in, n, &w->bytes, &w->arena, NULL) != 0)
         return -1;
-    *out = v.data;
-    *len = v.len;
+    *out = w->bytes.data;
+    *len = w->bytes.len;
     return 0;
+}
+
+/* Typed: the decoded value rendered as compact JSON equals the payload's
+ * bytes. Bytes: the decoded bytes equal them. Uses `out` as scratch (the
+ * harness keeps its own copy of the encoded input). */
+static int codec_matches(void *worker, const bench_payload *p)
+{
+    codec_worker *w = worker;
+    if (!w->s->type)
+        return w->bytes.len == p->len && memcmp(w->bytes.data, p->bytes, p->len) == 0;
+    codec_buf_clear(&w->out);
+    if (bench_payload_render(p, w->value, &w->out) != 0)
+        return -1;
+    return w->out.len == p->len && memcmp(w->out.data, p->bytes, p->len) == 0;
 }
 
 static const bench_alloc_tally *codec_tally(void *worker)
@@ -97,4 +158,4 @@ static const bench_alloc_tally *codec_tally(void *worker)
 
 const bench_driver bench_driver_codec = {
     "codec", codec_version, codec_open, codec_close, codec_worker_new, codec_worker_free,
-    codec_enc, codec_dec, NULL, codec_tally, NULL};
+    codec_enc, codec_dec, codec_matches, codec_tally, NULL};

@@ -46,8 +46,10 @@ typedef struct bench_driver {
                   size_t *out_len);
     /* After a decode: whether the decoded value equals p->value. Typed
      * drivers render it with bench_payload_render() and compare with
-     * p->bytes, outside the timed decode. NULL: the decoded bytes must equal
-     * p->bytes. @return 1 equal, 0 different, -1 could not tell. */
+     * p->bytes, outside the timed decode. Bytes that decode hands back must
+     * equal p->bytes whether or not there is a hook; a driver whose decode
+     * hands back none needs one. @return 1 equal, 0 different, -1 could not
+     * tell. */
     int (*matches)(void *worker, const bench_payload *p);
     /* The worker's codec_allocator tally, or NULL when it has none. */
     const bench_alloc_tally *(*codec_tally)(void *worker);

@@ -74,8 +74,13 @@ static void put_escaped(json_out *j, const char *s, size_t n)
 
 void jo_key(json_out *j, const char *key)
 {
+    jo_key_n(j, key, strlen(key));
+}
+
+void jo_key_n(json_out *j, const char *key, size_t n)
+{
     separate(j);
-    put_escaped(j, key, strlen(key));
+    put_escaped(j, key, n);
     put(j, ":", 1);
     j->comma = false;
 }

@@ -23,6 +23,8 @@ void jo_end_object(json_out *j);
 void jo_begin_array(json_out *j);
 void jo_end_array(json_out *j);
 void jo_key(json_out *j, const char *key);
+/* A key of n bytes (decoded keys are not NUL-terminated). */
+void jo_key_n(json_out *j, const char *key, size_t n);
 void jo_string(json_out *j, const char *s);        /* NULL writes null */
 void jo_string_n(json_out *j, const char *s, size_t n);
 void jo_int(json_out *j, int64_t v);

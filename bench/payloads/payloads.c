@@ -5,6 +5,8 @@
 #include "jrandom.h"
 #include "json_out.h"
 
+#include "codec/json.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -455,7 +457,7 @@ static void render_kv_nested(json_out *j, const void *v)
     jo_end_array(j);
     jo_key(j, "attrs"), jo_begin_object(j);
     for (size_t i = 0; i < n->attrs.count; i++)
-        jo_key(j, n->attrs.keys[i].ptr), jstr(j, n->attrs.values[i]);
+        jo_key_n(j, n->attrs.keys[i].ptr, n->attrs.keys[i].len), jstr(j, n->attrs.values[i]);
     jo_end_object(j);
     jo_end_object(j);
 }
@@ -508,7 +510,7 @@ static void render_kv_bean_map(json_out *j, const void *v)
     const bench_kv_bean_map *m = v;
     jo_begin_object(j);
     for (size_t i = 0; i < m->beans.count; i++)
-        jo_key(j, m->beans.keys[i].ptr), render_kv_bean_fields(j, &m->beans.values[i]);
+        jo_key_n(j, m->beans.keys[i].ptr, m->beans.keys[i].len), render_kv_bean_fields(j, &m->beans.values[i]);
     jo_end_object(j);
 }
 
@@ -972,6 +974,50 @@ static int build_model_payloads(void)
     return 0;
 }
 
+/* ---------------------------------------------------------------------------
+ * Real-world JSON (tests/data/json), read when present
+ * ------------------------------------------------------------------------ */
+
+/* A codec_value's compact JSON as codec's json backend writes it: encoding
+ * is deterministic, so a decoded value whose rendering equals the payload's
+ * bytes is the value that was encoded. */
+static void render_value(json_out *j, const void *v)
+{
+    codec *c = codec_json(codec_value_type(), NULL, NULL);
+    codec_buf b;
+    codec_buf_init(&b, NULL);
+    if (!c || codec_encode(c, v, &b, NULL) != 0)
+        j->failed = true;
+    else
+        jo_raw(j, (const char *)b.data, b.len);
+    codec_buf_free(&b);
+    codec_free(c);
+}
+
+/* twitter.json as a codec_value (its bytes: the compact re-encoding, the
+ * file's indentation and \u escapes gone). No file, no payload. */
+static int build_document_payloads(codec_buf *b)
+{
+    FILE *f = fopen(BENCH_DATA_DIR "/json/twitter.json", "rb");
+    if (!f)
+        return 0;
+    codec_buf_clear(b);
+    char chunk[1 << 16];
+    size_t n;
+    int rc = 0;
+    while (rc == 0 && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        rc = codec_buf_append(b, chunk, n);
+    rc = rc || ferror(f);
+    fclose(f);
+    codec *c = rc ? NULL : codec_json(codec_value_type(), NULL, NULL);
+    codec_value *v = take(sizeof *v);
+    rc = !c || !v || codec_decode(c, b->data, b->len, v, &g.arena, NULL) != 0 ||
+         add_value("twitter", "codec_value", v, render_value, "twitter.json",
+                   "tests/data/json/twitter.json as a codec_value, compact");
+    codec_free(c);
+    return rc ? -1 : 0;
+}
+
 int bench_payloads_init(void)
 {
     if (g.ready)
@@ -980,7 +1026,8 @@ int bench_payloads_init(void)
     g.count = 0;
     codec_buf b;
     codec_buf_init(&b, NULL);
-    int rc = build_transform_payloads(&b) || build_model_payloads() || build_kv_payloads(&b)
+    int rc = build_transform_payloads(&b) || build_model_payloads() ||
+                     build_kv_payloads(&b) || build_document_payloads(&b)
                  ? -1
                  : 0;
     codec_buf_free(&b);

@@ -40,3 +40,42 @@ int peer_level(const char *spec, int dflt, int lo, int hi, int *level, char *why
     *level = (int)v;
     return 0;
 }
+
+int peer_value_matches(const bench_payload *p, const void *value)
+{
+    codec_buf b;
+    codec_buf_init(&b, NULL);
+    int rc = bench_payload_render(p, value, &b) != 0 ? -1
+             : b.len == p->len && memcmp(b.data, p->bytes, p->len) == 0 ? 1
+                                                                       : 0;
+    codec_buf_free(&b);
+    return rc;
+}
+
+int peer_model_of(const bench_payload *p, const char *library, char *why, size_t cap)
+{
+    static const char *const NAMES[] = {"person", "order", "media-item", "media-content",
+                                        "struct"};
+    for (int i = 0; i < 5; i++)
+        if (strcmp(p->name, NAMES[i]) == 0)
+            return i;
+    snprintf(why, cap, "the %s adapter maps person, order, media-item, media-content and "
+                       "struct only", library);
+    return -1;
+}
+
+void *peer_typed_open(const char *spec, const char *want, const bench_payload *p,
+                      const char *library, char *why, size_t cap)
+{
+    int m = peer_model_of(p, library, why, cap);
+    if (m < 0)
+        return NULL;
+    if (strcmp(spec, want) != 0) {
+        snprintf(why, cap, "the %s peer's spec is \"%s\"", library, want);
+        return NULL;
+    }
+    peer_model *s = malloc(sizeof *s);
+    if (s)
+        *s = (peer_model)m;
+    return s;
+}

@@ -6,7 +6,10 @@
 #include <string.h>
 
 extern const bench_driver bench_peer_zlib, bench_peer_libdeflate, bench_peer_zstd,
-    bench_peer_lz4, bench_peer_snappy, bench_peer_brotli, bench_peer_jdk;
+    bench_peer_lz4, bench_peer_snappy, bench_peer_brotli, bench_peer_cjson,
+    bench_peer_protobuf_c, bench_peer_protobuf_cpp,
+    bench_peer_simdjson, bench_peer_msgpack_c, bench_peer_libcbor,
+    bench_peer_jdk;
 
 static const bench_driver *const peers[] = {
 #ifdef BENCH_HAVE_ZLIB
@@ -26,6 +29,24 @@ static const bench_driver *const peers[] = {
 #endif
 #ifdef BENCH_HAVE_BROTLI
     &bench_peer_brotli,
+#endif
+#ifdef BENCH_HAVE_CJSON
+    &bench_peer_cjson,
+#endif
+#ifdef BENCH_HAVE_PROTOBUF_C
+    &bench_peer_protobuf_c,
+#endif
+#ifdef BENCH_HAVE_PROTOBUF_CPP
+    &bench_peer_protobuf_cpp,
+#endif
+#ifdef BENCH_HAVE_SIMDJSON
+    &bench_peer_simdjson,
+#endif
+#ifdef BENCH_HAVE_MSGPACK_C
+    &bench_peer_msgpack_c,
+#endif
+#ifdef BENCH_HAVE_LIBCBOR
+    &bench_peer_libcbor,
 #endif
     &bench_peer_jdk, /* always listed: it reports "not built" without a JDK */
 };
