@@ -6,6 +6,7 @@
 #include "suite_redis.h"
 
 #include "codec/codec.h"
+#include "models_types.h"
 #include "payloads/json_out.h"
 
 #include <errno.h>
@@ -23,12 +24,22 @@
 #include <signal.h>
 #endif
 
-/* The shapes: the bytes payloads, and the typed key-value payloads as
- * their compact JSON text (the typed backends are measured by the kv suite;
- * here the question is what the server holds). */
+/* The bytes shapes: the bytes payloads, and two typed key-value payloads
+ * as their compact JSON text (what a cache of opaque JSON strings holds). */
 static const char *const SHAPES[] = {"small",   "medium",      "kv-logs",   "kv-prose",
                                      "kv-bean-map", "kv-strings"};
-#define NSHAPES (sizeof SHAPES / sizeof SHAPES[0])
+#define NBYTES_SHAPES (sizeof SHAPES / sizeof SHAPES[0])
+
+/* The typed shapes: C values (models_types.c binds their descriptors)
+ * through each backend, then each pipeline. */
+static const char *const TYPED_SHAPES[] = {"order", "kv-bean", "kv-nested", "kv-bean-map"};
+#define NTYPED_SHAPES (sizeof TYPED_SHAPES / sizeof TYPED_SHAPES[0])
+static const char *const BACKENDS[] = {"json", "msgpack", "cbor", "protobuf", "fory"};
+#define NBACKENDS (sizeof BACKENDS / sizeof BACKENDS[0])
+
+/* Every (shape, backend) row: the bytes shapes, then each typed shape
+ * through each backend. */
+#define NSHAPES (NBYTES_SHAPES + NTYPED_SHAPES * NBACKENDS)
 
 /* The pipelines; `%D` is the shape's trained dictionary, `%K` the key ring. */
 static const struct pipeline {
@@ -47,7 +58,7 @@ static const struct pipeline {
 #define NPIPES (sizeof PIPES / sizeof PIPES[0])
 
 typedef struct redis_cell {
-    const char *pipeline;
+    char pipeline[48];      /* "zstd:3|envelope"; typed: "msgpack|zstd:3" */
     char spec[512];
     bool selected;
     int status;             /* BENCH_OK, BENCH_NOT_BUILT, BENCH_FAILED */
@@ -60,6 +71,8 @@ typedef struct redis_cell {
 
 typedef struct redis_shape {
     const bench_payload *p;
+    const char *backend;    /* NULL: a bytes shape */
+    const codec_type *type; /* the backend's value type; NULL for bytes */
     const char *dict_note;  /* how the dictionary was trained */
     redis_cell cells[NPIPES];
     bool any;
@@ -72,16 +85,36 @@ static bool selected(const char *filter, const char *pipe, const char *shape)
     return !filter || fnmatch(filter, id, 0) == 0 || strstr(id, filter) != NULL;
 }
 
+/* A typed cell's name: the backend alone for `none`, else backend|pipeline. */
+static void cell_name(const redis_shape *sh, size_t pipe, char *out, size_t cap)
+{
+    if (!sh->backend)
+        snprintf(out, cap, "%s", PIPES[pipe].name);
+    else if (!PIPES[pipe].spec)
+        snprintf(out, cap, "%s", sh->backend);
+    else
+        snprintf(out, cap, "%s|%s", sh->backend, PIPES[pipe].name);
+}
+
 /* Every cell of every shape, marked selected or not by the filter;
  * `not_built` (when not NULL) is every selected cell's status. */
 static void plan_shapes(redis_shape *shapes, const char *filter, const char *not_built)
 {
     memset(shapes, 0, NSHAPES * sizeof *shapes);
     for (size_t s = 0; s < NSHAPES; s++) {
-        shapes[s].p = bench_payload_find(SHAPES[s]);
+        if (s < NBYTES_SHAPES) {
+            shapes[s].p = bench_payload_find(SHAPES[s]);
+        } else {
+            size_t t = (s - NBYTES_SHAPES) / NBACKENDS, b = (s - NBYTES_SHAPES) % NBACKENDS;
+            shapes[s].p = bench_payload_find(TYPED_SHAPES[t]);
+            shapes[s].backend = BACKENDS[b];
+            shapes[s].type = bench_model_type(shapes[s].p);
+        }
         for (size_t i = 0; i < NPIPES; i++) {
-            shapes[s].cells[i].pipeline = PIPES[i].name;
-            shapes[s].cells[i].selected = selected(filter, PIPES[i].name, SHAPES[s]);
+            cell_name(&shapes[s], i, shapes[s].cells[i].pipeline,
+                      sizeof shapes[s].cells[i].pipeline);
+            shapes[s].cells[i].selected =
+                selected(filter, shapes[s].cells[i].pipeline, shapes[s].p->name);
             shapes[s].any |= shapes[s].cells[i].selected;
             if (not_built) {
                 shapes[s].cells[i].status = BENCH_NOT_BUILT;
@@ -102,6 +135,13 @@ static const char *status_name(int s)
     return s == BENCH_OK ? "ok" : s == BENCH_NOT_BUILT ? "not built" : "failed";
 }
 
+/* Less memory, ties to fewer stored bytes. */
+static bool cheaper(const redis_cell *c, const redis_cell *than)
+{
+    return !than || c->memory_usage < than->memory_usage ||
+           (c->memory_usage == than->memory_usage && c->strlen_bytes < than->strlen_bytes);
+}
+
 /* The cheapest cell in server memory, with or without envelope. MEMORY
  * USAGE moves in allocator size classes, so ties go to fewer stored bytes. */
 static const redis_cell *cheapest(const redis_shape *sh, bool envelope)
@@ -110,11 +150,62 @@ static const redis_cell *cheapest(const redis_shape *sh, bool envelope)
     for (size_t i = 0; i < NPIPES; i++) {
         const redis_cell *c = &sh->cells[i];
         if (c->status == BENCH_OK && (strstr(c->pipeline, "envelope") != NULL) == envelope &&
-            (!best || c->memory_usage < best->memory_usage ||
-             (c->memory_usage == best->memory_usage && c->strlen_bytes < best->strlen_bytes)))
+            cheaper(c, best))
             best = c;
     }
     return best;
+}
+
+/* The cheapest cell of typed shape t across the backends (only `json`
+ * when json_only), with or without envelope. */
+static const redis_cell *cheapest_typed(const redis_shape *shapes, size_t t, bool envelope,
+                                        bool json_only)
+{
+    const redis_cell *best = NULL;
+    for (size_t b = 0; b < (json_only ? 1 : NBACKENDS); b++) {
+        const redis_cell *c = cheapest(&shapes[NBYTES_SHAPES + t * NBACKENDS + b], envelope);
+        if (c && cheaper(c, best))
+            best = c;
+    }
+    return best;
+}
+
+static void jo_cheap(json_out *j, const char *key, const redis_cell *c)
+{
+    jo_key(j, key);
+    if (!c) {
+        jo_string(j, NULL);
+        return;
+    }
+    jo_begin_object(j);
+    jo_key(j, "pipeline"), jo_string(j, c->pipeline);
+    jo_key(j, "memory_usage"), jo_int(j, c->memory_usage);
+    jo_key(j, "stored_bytes"), jo_int(j, c->strlen_bytes);
+    jo_end_object(j);
+}
+
+/* Per typed shape: the cheapest cell across backends, the cheapest JSON
+ * one, and the cheapest with envelope. */
+static void write_typed_json(json_out *j, const redis_shape *shapes)
+{
+    jo_key(j, "typed_cheapest");
+    jo_begin_array(j);
+    for (size_t t = 0; shapes && t < NTYPED_SHAPES; t++) {
+        const redis_shape *first = &shapes[NBYTES_SHAPES + t * NBACKENDS];
+        bool any = false;
+        for (size_t b = 0; b < NBACKENDS; b++)
+            any |= first[b].any;
+        if (!any)
+            continue;
+        jo_begin_object(j);
+        jo_key(j, "shape"), jo_string(j, first->p->name);
+        jo_key(j, "json_bytes"), jo_int(j, (int64_t)first->p->len);
+        jo_cheap(j, "cheapest", cheapest_typed(shapes, t, false, false));
+        jo_cheap(j, "cheapest_json", cheapest_typed(shapes, t, false, true));
+        jo_cheap(j, "cheapest_with_envelope", cheapest_typed(shapes, t, true, false));
+        jo_end_object(j);
+    }
+    jo_end_array(j);
 }
 
 static void write_json(codec_buf *b, const redis_shape *shapes, const bench_profile *prof,
@@ -143,6 +234,7 @@ static void write_json(codec_buf *b, const redis_shape *shapes, const bench_prof
             continue;
         jo_begin_object(&j);
         jo_key(&j, "shape"), jo_string(&j, sh->p->name);
+        jo_key(&j, "backend"), jo_string(&j, sh->backend);
         jo_key(&j, "value_bytes"), jo_int(&j, (int64_t)sh->p->len);
         jo_key(&j, "dictionary"), jo_string(&j, sh->dict_note);
         const redis_cell *best = cheapest(sh, false), *best_env = cheapest(sh, true);
@@ -177,6 +269,7 @@ static void write_json(codec_buf *b, const redis_shape *shapes, const bench_prof
         jo_end_object(&j);
     }
     jo_end_array(&j);
+    write_typed_json(&j, shapes);
     jo_end_object(&j);
     codec_buf_append(b, "\n", 1);
 }
@@ -194,6 +287,43 @@ static const char *md_name(const char *name, char *buf, size_t cap)
     return buf;
 }
 
+static void md_cheap(FILE *f, const redis_cell *c)
+{
+    char name[64];
+    if (c)
+        fprintf(f, " %s | %lld |", md_name(c->pipeline, name, sizeof name), c->memory_usage);
+    else
+        fputs(" - | |", f);
+}
+
+/* The cheapest backend+pipeline per typed shape, against the cheapest JSON. */
+static void write_typed_md(FILE *f, const redis_shape *shapes)
+{
+    bool header = false;
+    for (size_t t = 0; t < NTYPED_SHAPES; t++) {
+        const redis_shape *first = &shapes[NBYTES_SHAPES + t * NBACKENDS];
+        bool any = false;
+        for (size_t b = 0; b < NBACKENDS; b++)
+            any |= first[b].any;
+        if (!any)
+            continue;
+        if (!header)
+            fputs("## Cheapest per typed shape, across backends\n\n"
+                  "| shape | cheapest | MEMORY USAGE B | cheapest JSON | MEMORY USAGE B "
+                  "| cheapest with envelope | MEMORY USAGE B |\n"
+                  "|---|---|---:|---|---:|---|---:|\n",
+                  f);
+        header = true;
+        fprintf(f, "| %s (%zu B as JSON) |", first->p->name, first->p->len);
+        md_cheap(f, cheapest_typed(shapes, t, false, false));
+        md_cheap(f, cheapest_typed(shapes, t, false, true));
+        md_cheap(f, cheapest_typed(shapes, t, true, false));
+        fputc('\n', f);
+    }
+    if (header)
+        fputc('\n', f);
+}
+
 static void write_md(FILE *f, const redis_shape *shapes, const bench_profile *prof,
                      const bench_machine *m, const char *not_built)
 {
@@ -207,7 +337,12 @@ static void write_md(FILE *f, const redis_shape *shapes, const bench_profile *pr
         const redis_shape *sh = &shapes[s];
         if (!sh->any)
             continue;
-        fprintf(f, "## %s (%zu B; dictionary %s)\n\n", sh->p->name, sh->p->len, sh->dict_note);
+        if (sh->backend)
+            fprintf(f, "## %s through %s (%zu B as JSON; dictionary %s)\n\n", sh->p->name,
+                    sh->backend, sh->p->len, sh->dict_note);
+        else
+            fprintf(f, "## %s (%zu B; dictionary %s)\n\n", sh->p->name, sh->p->len,
+                    sh->dict_note);
         fputs("| pipeline | stored B | MEMORY USAGE B | set p50 µs | set p99 µs | get p50 µs "
               "| get p99 µs | batch | batch set items/s | batch get items/s |\n"
               "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
@@ -234,6 +369,7 @@ static void write_md(FILE *f, const redis_shape *shapes, const bench_profile *pr
                     best_env->memory_usage);
         fputs(".\n\n", f);
     }
+    write_typed_md(f, shapes);
 }
 
 static int write_outputs(const char *dir, const redis_shape *shapes, const bench_profile *prof,
@@ -303,6 +439,10 @@ typedef struct runner {
     codec_redis_item *items;
     char (*keys)[24];
     size_t cap;
+    const codec_type *type;  /* the current shape's, NULL for bytes */
+    uint8_t *outs;           /* cap decoded values: codec_bytes, or type->size each */
+    size_t out_stride;
+    codec_buf scratch;       /* a typed value rendered back to JSON */
 } runner;
 
 static int raw_check(redisReply *rep, int type)
@@ -319,12 +459,34 @@ static int op_set(runner *u, const codec *c, const char *key, const bench_payloa
         return raw_check(redisCommand(u->raw, "SET %b %b", key, strlen(key), p->bytes, p->len),
                          REDIS_REPLY_STATUS);
     codec_bytes v = {p->bytes, p->len};
-    return codec_redis_set(u->r, key, strlen(key), c, &v, 0, NULL) ? -1 : 0;
+    return codec_redis_set(u->r, key, strlen(key), c, u->type ? p->value : (const void *)&v, 0,
+                           NULL)
+               ? -1
+               : 0;
 }
 
 static bool same_bytes(const void *data, size_t len, const bench_payload *p)
 {
     return len == p->len && memcmp(data, p->bytes, len) == 0;
+}
+
+/* Decoded value slot i (a codec_bytes, or the shape's C value). */
+static void *out_slot(runner *u, size_t i)
+{
+    return u->outs + i * u->out_stride;
+}
+
+/* Whether slot i holds p: the same bytes, or (typed) a value that renders
+ * to p's compact JSON, as codec_driver.c checks. */
+static bool slot_matches(runner *u, size_t i, const bench_payload *p)
+{
+    if (!u->type) {
+        const codec_bytes *v = out_slot(u, i);
+        return same_bytes(v->data, v->len, p);
+    }
+    codec_buf_clear(&u->scratch);
+    return bench_payload_render(p, out_slot(u, i), &u->scratch) == 0 &&
+           same_bytes(u->scratch.data, u->scratch.len, p);
 }
 
 /* One get; -1 on error, or when `verify` and the value read back is not
@@ -339,11 +501,10 @@ static int op_get(runner *u, const codec *c, const char *key, const bench_payloa
         freeReplyObject(rep);
         return ok ? 0 : -1;
     }
-    codec_bytes v;
     codec_arena_reset(&u->arena);
-    if (codec_redis_get(u->r, key, strlen(key), c, &v, &u->arena, NULL) != 0)
+    if (codec_redis_get(u->r, key, strlen(key), c, out_slot(u, 0), &u->arena, NULL) != 0)
         return -1;
-    return !verify || same_bytes(v.data, v.len, p) ? 0 : -1;
+    return !verify || slot_matches(u, 0, p) ? 0 : -1;
 }
 
 /* A pipelined batch of n sets or gets through hiredis; with `verify`,
@@ -377,10 +538,10 @@ static int raw_batch(runner *u, bool set, const bench_payload *p, size_t n, bool
     return 0;
 }
 
-/* A codec_redis_batch of n sets or gets (the decoded values land in
- * vals), or a raw one for `none`; `verify` compares the values read. */
-static int op_batch(runner *u, const codec *c, bool set, const bench_payload *p,
-                    codec_bytes *vals, size_t n, bool verify)
+/* A codec_redis_batch of n sets or gets (the decoded values land in the
+ * runner's slots), or a raw one for `none`; `verify` compares the values read. */
+static int op_batch(runner *u, const codec *c, bool set, const bench_payload *p, size_t n,
+                    bool verify)
 {
     if (!c)
         return raw_batch(u, set, p, n, verify);
@@ -388,12 +549,14 @@ static int op_batch(runner *u, const codec *c, bool set, const bench_payload *p,
     for (size_t i = 0; i < n; i++)
         u->items[i] = (codec_redis_item){.op = set ? CODEC_REDIS_SET : CODEC_REDIS_GET,
                                          .key = u->keys[i], .key_len = strlen(u->keys[i]),
-                                         .codec = c, .value = &in, .value_out = &vals[i]};
+                                         .codec = c,
+                                         .value = u->type ? p->value : (const void *)&in,
+                                         .value_out = out_slot(u, i)};
     codec_arena_reset(&u->arena);
     if (codec_redis_batch(u->r, u->items, n, &u->arena, NULL) != 0)
         return -1;
     for (size_t i = 0; verify && !set && i < n; i++)
-        if (!same_bytes(vals[i].data, vals[i].len, p))
+        if (!slot_matches(u, i, p))
             return -1;
     return 0;
 }
@@ -450,25 +613,21 @@ static int time_batches(runner *u, const codec *c, const bench_payload *p,
 {
     size_t n = batch_byte_cap(prof) / (p->len ? p->len : 1);
     n = n < 1 ? 1 : n > u->cap ? u->cap : n;
-    codec_bytes *vals = calloc(n, sizeof *vals);
-    if (!vals)
-        return -1;
     bench_series s = {0}, g = {0};
     int rc = 0;
     /* rep -1 is the warm-up, and verifies every value read back */
     for (int rep = -1; rep < prof->measure_iters && rc == 0; rep++) {
         double t0 = bench_now();
-        rc = op_batch(u, c, true, p, vals, n, rep < 0);
+        rc = op_batch(u, c, true, p, n, rep < 0);
         double t1 = bench_now();
         if (rc == 0)
-            rc = op_batch(u, c, false, p, vals, n, rep < 0);
+            rc = op_batch(u, c, false, p, n, rep < 0);
         double t2 = bench_now();
         if (rc == 0 && rep >= 0) {
             bench_series_add(&s, (double)n / (t1 - t0));
             bench_series_add(&g, (double)n / (t2 - t1));
         }
     }
-    free(vals);
     cell->batch_items = n;
     cell->batch_set = bench_series_median(&s);
     cell->batch_get = bench_series_median(&g);
@@ -514,15 +673,54 @@ static size_t cut(const uint8_t *src, size_t len, size_t size, codec_bytes *out,
     return n;
 }
 
+/* kv-bean is one ~100 B value, too little to train on: its samples are
+ * the other beans of the same generator, kv-bean-map's, each encoded
+ * alone through the backend. */
+static int bean_samples(const redis_shape *sh, codec_buf *src, codec_bytes *s, size_t cap,
+                        size_t *n)
+{
+    const bench_kv_bean_map *m = bench_payload_find("kv-bean-map")->value;
+    size_t ends[128];
+    codec *c = codec_parse(sh->backend, sh->type, NULL);
+    int rc = c ? 0 : -1;
+    *n = 0;
+    for (size_t i = 0; rc == 0 && i < m->beans.count && *n < cap && *n < 128; i++) {
+        rc = codec_encode(c, &m->beans.values[i], src, NULL);
+        ends[(*n)++] = src->len;
+    }
+    codec_free(c);
+    for (size_t i = 0; rc == 0 && i < *n; i++) {
+        size_t start = i ? ends[i - 1] : 0;
+        s[i] = (codec_bytes){src->data + start, ends[i] - start};
+    }
+    return rc;
+}
+
 /* Samples for the shape's dictionary, held out from the measured value
  * where the generators allow: the JSON shapes train on records 81..1000 of
  * json(1000) (the measured json(1) and json(80) are its first records),
  * prose on `large` past the 64 KiB that kv-prose is. The other shapes have
  * one generated value only, so their dictionary is trained on that value
  * cut in 64 pieces: an upper bound on what a dictionary brings. */
-static const char *samples_for(const bench_payload *p, codec_buf *src, codec_bytes *s,
+static const char *samples_for(const redis_shape *sh, codec_buf *src, codec_bytes *s,
                                size_t cap, size_t *n)
 {
+    const bench_payload *p = sh->p;
+    if (sh->backend && strcmp(p->name, "kv-bean") == 0)
+        return bean_samples(sh, src, s, cap, n) == 0
+                   ? "held out: the 100 beans of kv-bean-map, each encoded"
+                   : NULL;
+    if (sh->backend) {
+        /* One typed value: its encoding by the backend, cut like the
+         * bytes shapes that have one value. */
+        codec *c = codec_parse(sh->backend, sh->type, NULL);
+        int rc = c ? codec_encode(c, p->value, src, NULL) : -1;
+        codec_free(c);
+        if (rc != 0)
+            return NULL;
+        *n = cut(src->data, src->len, (src->len + 63) / 64, s, cap);
+        return "in-sample: the encoded value cut in 64 pieces (an upper bound)";
+    }
     if (strcmp(p->name, "small") == 0 || strcmp(p->name, "medium") == 0) {
         const bench_payload *medium = bench_payload_find("medium");
         if (bench_gen_json(1000, src) != 0)
@@ -550,7 +748,7 @@ static const char *samples_for(const bench_payload *p, codec_buf *src, codec_byt
 
 /* Trains the shape's dictionary into dir/NAME.dict; "" in path when the
  * training failed (the dictionary cells are then "not built", `why`). */
-static void train_dict(const bench_payload *p, const char *dir, char *path, size_t cap,
+static void train_dict(const redis_shape *sh, const char *dir, char *path, size_t cap,
                        const char **note, char *why, size_t why_cap)
 {
     codec_bytes s[1024];
@@ -560,16 +758,17 @@ static void train_dict(const bench_payload *p, const char *dir, char *path, size
     codec_buf_init(&dict, NULL);
     codec_error err;
     path[0] = 0;
-    *note = samples_for(p, &src, s, 1024, &n);
+    *note = samples_for(sh, &src, s, 1024, &n);
     if (!*note) {
         *note = "none";
-        snprintf(why, why_cap, "out of memory making samples");
+        snprintf(why, why_cap, "could not make samples");
     } else if (codec_zstd_train_dict(s, n, 16384, &dict, &err) != 0) {
         char msg[200];
         snprintf(why, why_cap, "dictionary training failed: %s",
                  codec_error_format(&err, msg, sizeof msg));
     } else {
-        snprintf(path, cap, "%s/%s.dict", dir, p->name);
+        snprintf(path, cap, "%s/%s%s%s.dict", dir, sh->p->name, sh->backend ? "." : "",
+                 sh->backend ? sh->backend : "");
         FILE *f = fopen(path, "wb");
         if (!f || fwrite(dict.data, 1, dict.len, f) != dict.len || fclose(f) != 0) {
             snprintf(why, why_cap, "cannot write %s", path);
@@ -600,21 +799,35 @@ static void run_shape(runner *u, redis_shape *sh, const char *dir, const bench_p
                       const char *keyring)
 {
     char dict[256], dict_why[256] = "";
-    train_dict(sh->p, dir, dict, sizeof dict, &sh->dict_note, dict_why, sizeof dict_why);
+    train_dict(sh, dir, dict, sizeof dict, &sh->dict_note, dict_why, sizeof dict_why);
+    u->type = sh->type;
+    u->out_stride = sh->type ? sh->type->size : sizeof(codec_bytes);
+    free(u->outs);
+    if (!(u->outs = calloc(u->cap, u->out_stride))) {
+        for (size_t i = 0; i < NPIPES; i++) {
+            sh->cells[i].status = BENCH_FAILED;
+            snprintf(sh->cells[i].reason, sizeof sh->cells[i].reason, "out of memory");
+        }
+        return;
+    }
     for (size_t i = 0; i < NPIPES; i++) {
         redis_cell *cell = &sh->cells[i];
         if (!cell->selected)
             continue;
         codec *c = NULL;
-        if (PIPES[i].spec) {
-            fill_spec(PIPES[i].spec, dict, keyring, cell->spec, sizeof cell->spec);
+        if (PIPES[i].spec || sh->backend) {
+            char tmpl[256];
+            snprintf(tmpl, sizeof tmpl, "%s%s%s", sh->backend ? sh->backend : "",
+                     sh->backend && PIPES[i].spec ? " | " : "",
+                     PIPES[i].spec ? PIPES[i].spec : "");
+            fill_spec(tmpl, dict, keyring, cell->spec, sizeof cell->spec);
             codec_error err;
-            if (strstr(PIPES[i].spec, "%D") && !dict[0]) {
+            if (strstr(tmpl, "%D") && !dict[0]) {
                 cell->status = BENCH_NOT_BUILT;
                 snprintf(cell->reason, sizeof cell->reason, "%s", dict_why);
                 continue;
             }
-            if (!(c = codec_parse(cell->spec, NULL, &err))) {
+            if (!(c = codec_parse(cell->spec, sh->type, &err))) {
                 cell->status = BENCH_NOT_BUILT;
                 codec_error_format(&err, cell->reason, sizeof cell->reason);
                 continue;
@@ -634,6 +847,7 @@ static int runner_open(runner *u, int port, char *why, size_t cap)
 {
     memset(u, 0, sizeof *u);
     codec_arena_init(&u->arena, NULL, 0);
+    codec_buf_init(&u->scratch, NULL);
     codec_redis_options o = {0};
     o.port = port;
     o.command_timeout_ms = 10000;
@@ -667,6 +881,8 @@ static void runner_close(runner *u)
     codec_arena_free(&u->arena);
     free(u->items);
     free(u->keys);
+    free(u->outs);
+    codec_buf_free(&u->scratch);
 }
 
 int bench_redis_suite(const char *out_dir, const bench_profile *prof, const bench_machine *m,
@@ -707,8 +923,9 @@ int bench_redis_suite(const char *out_dir, const bench_profile *prof, const benc
     for (size_t s = 0; s < NSHAPES; s++)
         for (size_t i = 0; i < NPIPES; i++)
             if (shapes[s].cells[i].selected && shapes[s].cells[i].status == BENCH_FAILED) {
-                fprintf(stderr, "codec-bench: FAILED redis/%s/%s: %s\n", PIPES[i].name,
-                        SHAPES[s], shapes[s].cells[i].reason);
+                fprintf(stderr, "codec-bench: FAILED redis/%s/%s: %s\n",
+                        shapes[s].cells[i].pipeline, shapes[s].p->name,
+                        shapes[s].cells[i].reason);
                 failed = 1;
             }
     if (write_outputs(out_dir, broken ? NULL : shapes, prof, m, broken) != 0)

@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 """check_redis.py CODEC_BENCH WORKDIR — runs the redis suite of codec-bench on
-one shape (quick profile) and checks its JSON: every pipeline's cell is there
-and measured, MEMORY USAGE is positive, percentiles are ordered, batches ran,
-and the cheapest pipeline named is the one with the least memory. Exits 77
+one bytes shape and on one typed shape through one backend (quick profile)
+and checks its JSON: every pipeline's cell is there and measured (a typed
+cell is measured only after its value read back renders to the payload's
+JSON), MEMORY USAGE is positive, percentiles are ordered, batches ran, and
+the cheapest pipeline named is the one with the least memory. Exits 77
 (skipped) when the suite reports redis-server missing."""
 import json
 import os
@@ -57,4 +59,31 @@ least = min(plain, key=lambda c: (c["memory_usage"], c["stored_bytes"]))
 check(shape["cheapest"] == least["pipeline"], "cheapest names the pipeline with least memory")
 md = open(os.path.join(work, "redis.md")).read()
 check("Cheapest in memory for small: **" in md, "the report names the cheapest pipeline")
+
+# A typed shape through one backend: the backend alone, then each pipeline.
+typed_work = os.path.join(work, "typed")
+run = subprocess.run([bench, "--suite", "redis", "--profile", "quick", "--filter",
+                      "redis/protobuf*/kv-bean", "--out", typed_work], capture_output=True, text=True)
+print(run.stderr, file=sys.stderr)
+check(run.returncode == 0, f"typed: codec-bench exits 0 (got {run.returncode})")
+doc = json.load(open(os.path.join(typed_work, "redis.json")))
+check([(s["shape"], s["backend"]) for s in doc["shapes"]] == [("kv-bean", "protobuf")],
+      "typed: the filter kept kv-bean through protobuf")
+shape = doc["shapes"][0]
+names = ["protobuf" if p == "none" else "protobuf|" + p for p in PIPELINES]
+check([c["pipeline"] for c in shape["cells"]] == names, "typed: a cell per pipeline")
+for c in shape["cells"]:
+    check(c["status"] == "ok", f"typed {c['pipeline']}: measured ({c.get('reason')})")
+by = {c["pipeline"]: c for c in shape["cells"] if c["status"] == "ok"}
+check(by["protobuf"]["stored_bytes"] < shape["value_bytes"], "typed: protobuf is smaller than JSON")
+check(by["protobuf|zstd:3+dict"]["stored_bytes"] < by["protobuf|zstd:3"]["stored_bytes"],
+      "typed: the held-out dictionary helps a 100-byte bean")
+typed = doc["typed_cheapest"]
+check([t["shape"] for t in typed] == ["kv-bean"], "typed: one cheapest line per typed shape")
+plain = [c for c in by.values() if "envelope" not in c["pipeline"]]
+least = min(plain, key=lambda c: (c["memory_usage"], c["stored_bytes"]))
+check(typed[0]["cheapest"]["pipeline"] == least["pipeline"], "typed: cheapest is the least memory")
+check(typed[0]["cheapest_json"] is None, "typed: no JSON cell ran, so no cheapest JSON")
+md = open(os.path.join(typed_work, "redis.md")).read()
+check("## Cheapest per typed shape, across backends" in md, "typed: the summary table")
 sys.exit(1 if failures else 0)
