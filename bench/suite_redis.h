@@ -5,8 +5,10 @@
  * pipelined batch throughput) is not encode/decode ops/s. It starts its own
  * redis-server (127.0.0.1, a free port, a temporary directory; stopped at
  * the end, and killed with codec-bench if codec-bench dies), and for each
- * shape and pipeline:
- *   1. verifies a set/get round trip and a batch round trip byte for byte
+ * shape and pipeline (bytes shapes; typed shapes — C values with the
+ * descriptors of models_types.c — through each backend, then each pipeline):
+ *   1. verifies a set/get round trip and a batch round trip, byte for byte
+ *      or (typed) by rendering the value read back to the payload's JSON
  *      (a failing cell is reported "failed" and not timed);
  *   2. reads `MEMORY USAGE key` and `STRLEN key`;
  *   3. times N single sets and N single gets (p50, p99);
@@ -21,7 +23,8 @@
 
 /* Runs the suite: prints one table per shape to stdout and writes
  * out_dir/redis.json and out_dir/redis.md. Cells whose id
- * "redis/PIPELINE/SHAPE" does not match `filter` (a glob or a substring;
+ * "redis/PIPELINE/SHAPE" (typed: "redis/BACKEND|PIPELINE/SHAPE", or
+ * "redis/BACKEND/SHAPE" for the backend alone) does not match `filter` (a glob or a substring;
  * NULL = all) are left out. `keyring` is a 0600 key-ring file for the
  * envelope pipelines (suites.c writes it).
  * When redis-server (or hiredis at build time) is missing, the suite
