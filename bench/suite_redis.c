@@ -170,6 +170,17 @@ static const redis_cell *cheapest_typed(const redis_shape *shapes, size_t t, boo
     return best;
 }
 
+/* Typed shape t's first row (its json backend), or NULL when the filter
+ * left all its backends out. */
+static const redis_shape *typed_rows(const redis_shape *shapes, size_t t)
+{
+    const redis_shape *first = &shapes[NBYTES_SHAPES + t * NBACKENDS];
+    for (size_t b = 0; b < NBACKENDS; b++)
+        if (first[b].any)
+            return first;
+    return NULL;
+}
+
 static void jo_cheap(json_out *j, const char *key, const redis_cell *c)
 {
     jo_key(j, key);
@@ -191,11 +202,8 @@ static void write_typed_json(json_out *j, const redis_shape *shapes)
     jo_key(j, "typed_cheapest");
     jo_begin_array(j);
     for (size_t t = 0; shapes && t < NTYPED_SHAPES; t++) {
-        const redis_shape *first = &shapes[NBYTES_SHAPES + t * NBACKENDS];
-        bool any = false;
-        for (size_t b = 0; b < NBACKENDS; b++)
-            any |= first[b].any;
-        if (!any)
+        const redis_shape *first = typed_rows(shapes, t);
+        if (!first)
             continue;
         jo_begin_object(j);
         jo_key(j, "shape"), jo_string(j, first->p->name);
@@ -301,11 +309,8 @@ static void write_typed_md(FILE *f, const redis_shape *shapes)
 {
     bool header = false;
     for (size_t t = 0; t < NTYPED_SHAPES; t++) {
-        const redis_shape *first = &shapes[NBYTES_SHAPES + t * NBACKENDS];
-        bool any = false;
-        for (size_t b = 0; b < NBACKENDS; b++)
-            any |= first[b].any;
-        if (!any)
+        const redis_shape *first = typed_rows(shapes, t);
+        if (!first)
             continue;
         if (!header)
             fputs("## Cheapest per typed shape, across backends\n\n"

@@ -75,3 +75,22 @@ finish() {
     fi
     echo "$(basename "$0"): all $CASES cases passed"
 }
+
+# start_redis_server — starts /usr/bin/redis-server on 127.0.0.1 at a free
+# port with its files in $WORK/redis (no persistence), waits for PING; sets
+# PORT, URL and SERVER, defines rcli, and stops the server at exit (before
+# $WORK is removed).
+start_redis_server() {
+    PORT=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    mkdir "$WORK/redis"
+    /usr/bin/redis-server --bind 127.0.0.1 --port "$PORT" --dir "$WORK/redis" --save "" \
+        --appendonly no --daemonize no --logfile server.log &
+    SERVER=$!
+    trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
+    for _ in $(seq 200); do
+        [ "$(redis-cli -h 127.0.0.1 -p "$PORT" PING 2>/dev/null)" = PONG ] && break
+        sleep 0.05
+    done
+    URL=redis://127.0.0.1:$PORT
+}
+rcli() { redis-cli -h 127.0.0.1 -p "$PORT" "$@"; }

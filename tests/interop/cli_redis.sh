@@ -15,18 +15,7 @@ if [ ! -x /usr/bin/redis-server ]; then
     exit 0
 fi
 
-PORT=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-mkdir "$WORK/redis"
-/usr/bin/redis-server --bind 127.0.0.1 --port "$PORT" --dir "$WORK/redis" --save "" \
-    --appendonly no --daemonize no --logfile server.log &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
-for _ in $(seq 200); do
-    [ "$(redis-cli -h 127.0.0.1 -p "$PORT" PING 2>/dev/null)" = PONG ] && break
-    sleep 0.05
-done
-URL=redis://127.0.0.1:$PORT
-rcli() { redis-cli -h 127.0.0.1 -p "$PORT" "$@"; }
+start_redis_server
 
 # A usage error: exit 2, nothing on stdout, the message on stderr.
 expect_usage() {  # NAME REGEX
