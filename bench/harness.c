@@ -10,7 +10,7 @@
 void bench_profile_get(const char *name, bench_profile *out)
 {
     if (name && strcmp(name, "quick") == 0)
-        *out = (bench_profile){"quick", 1, 3, 0.1, 0, 5, 2.0};
+        *out = (bench_profile){"quick", 1, 3, 0.05, 0, 5, 1.0};
     else
         *out = (bench_profile){"full", 3, 5, 1.0, 0, 20, 0};
 }

@@ -26,7 +26,7 @@ typedef struct peer_ref {
 typedef struct group {
     const char *name;
     const char *codec_spec;
-    peer_ref peers[4];
+    peer_ref peers[5];
 } group;
 
 /* Peers at the level codec's stage uses: gzip and deflate default to 6
@@ -58,7 +58,7 @@ static const group ENCODINGS[] = {
  * a format this build does not register is not listed (backend_registered),
  * so cbor and msgpack cells appear as soon as their stages are merged. */
 static const group FORMATS[] = {
-    {"json", "json", {{"cjson", "json"}, {"simdjson", "json"}}},
+    {"json", "json", {{"cjson", "json"}, {"json-c", "json"}, {"jansson", "json"}, {"yajl", "json"}, {"simdjson", "json"}}},
     {"protobuf", "protobuf", {{"protobuf-c", "protobuf"}, {"protobuf-cpp", "protobuf"}}},
     {"cbor", "cbor", {{"libcbor", "cbor"}}},
     {"msgpack", "msgpack", {{"msgpack-c", "msgpack"}}},
@@ -145,7 +145,7 @@ static int add_group(bench_plan *p, const char *suite, const group *g, const cha
         return 0;   /* a document file that is absent, or a format not merged */
     if (add_cell(p, suite, g->name, "codec", g->codec_spec, payload, filter) != 0)
         return -1;
-    for (size_t i = 0; i < 4 && g->peers[i].driver; i++)
+    for (size_t i = 0; i < sizeof g->peers / sizeof g->peers[0] && g->peers[i].driver; i++)
         if (add_cell(p, suite, g->name, g->peers[i].driver, g->peers[i].spec, payload,
                      filter) != 0)
             return -1;

@@ -7,6 +7,7 @@
 
 extern const bench_driver bench_peer_zlib, bench_peer_libdeflate, bench_peer_zstd,
     bench_peer_lz4, bench_peer_snappy, bench_peer_brotli, bench_peer_cjson,
+    bench_peer_json_c, bench_peer_jansson, bench_peer_yajl,
     bench_peer_protobuf_c, bench_peer_protobuf_cpp,
     bench_peer_simdjson, bench_peer_msgpack_c, bench_peer_libcbor,
     bench_peer_jdk;
@@ -32,6 +33,15 @@ static const bench_driver *const peers[] = {
 #endif
 #ifdef BENCH_HAVE_CJSON
     &bench_peer_cjson,
+#endif
+#ifdef BENCH_HAVE_JSON_C
+    &bench_peer_json_c,
+#endif
+#ifdef BENCH_HAVE_JANSSON
+    &bench_peer_jansson,
+#endif
+#ifdef BENCH_HAVE_YAJL
+    &bench_peer_yajl,
 #endif
 #ifdef BENCH_HAVE_PROTOBUF_C
     &bench_peer_protobuf_c,

@@ -281,8 +281,8 @@ static void test_typed_peers(void)
     static const char *const PAYLOADS[] = {"person", "order", "media-item", "media-content",
                                            "struct"};
     static const char *const SPECS[] = {"json", "protobuf", "msgpack", "cbor"};
-    static const char *const TYPED[] = {"cjson", "simdjson", "protobuf-c", "protobuf-cpp",
-                                        "msgpack-c", "libcbor"};
+    static const char *const TYPED[] = {"cjson", "json-c", "jansson", "yajl", "simdjson",
+                                        "protobuf-c", "protobuf-cpp", "msgpack-c", "libcbor"};
     for (size_t i = 0; i < bench_peer_count(); i++) {
         int ok = 0;
         for (size_t k = 0; k < 5; k++)

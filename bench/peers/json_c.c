@@ -1,0 +1,387 @@
+/* json_c.c — peer: json-c, the bench structs mapped by hand. Spec: "json".
+ *
+ * Encode builds a json_object tree from the C struct and serializes it
+ * plain (no spaces, '/' not escaped); the text lives in the tree, which the
+ * worker keeps until its next encode. Decode runs a reused json_tokener over
+ * the bytes and fills the C struct; strings point into the tree, kept until
+ * the next decode. Lists go to worker buffers kept across decodes. */
+#include "peer.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct jc_worker {
+    peer_model model;
+    json_object *encoded;     /* the last encoded tree (owns the text) */
+    json_tokener *tok;
+    json_object *tree;        /* the last decoded document */
+    peer_value value;
+    peer_bytes items, persons, images;
+} jc_worker;
+
+static const char *jc_version(void)
+{
+    static char v[32];
+    snprintf(v, sizeof v, "json-c %s", json_c_version());
+    return v;
+}
+
+static void *jc_open(const char *spec, const bench_payload *p, char *why, size_t cap)
+{
+    return peer_typed_open(spec, "json", p, "json-c", why, cap);
+}
+
+static void *jc_worker_new(void *shared)
+{
+    jc_worker *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->model = *(const peer_model *)shared;
+    if (!(w->tok = json_tokener_new())) {
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+static void jc_worker_free(void *worker)
+{
+    jc_worker *w = worker;
+    json_object_put(w->encoded);
+    json_object_put(w->tree);
+    json_tokener_free(w->tok);
+    peer_bytes_free(&w->items);
+    peer_bytes_free(&w->persons);
+    peer_bytes_free(&w->images);
+    free(w);
+}
+
+/* ---- C struct -> tree ---------------------------------------------------- */
+
+/* Adds v (which may be NULL after a failed allocation) under k; the object
+ * takes v's reference either way. */
+static bool add(json_object *o, const char *k, json_object *v)
+{
+    if (v && json_object_object_add(o, k, v) == 0)
+        return true;
+    json_object_put(v);
+    return false;
+}
+
+static bool push(json_object *a, json_object *v)
+{
+    if (v && json_object_array_add(a, v) == 0)
+        return true;
+    json_object_put(v);
+    return false;
+}
+
+static json_object *str(bench_str s)
+{
+    return json_object_new_string_len(s.ptr, (int)s.len);
+}
+
+static bool add_opt(json_object *o, const char *k, bench_opt_str s)
+{
+    return !s.has || add(o, k, str(s.value));
+}
+
+static json_object *person_to(const bench_person *p)
+{
+    json_object *o = json_object_new_object();
+    if (o && add(o, "name", str(p->name)) && add(o, "age", json_object_new_int(p->age)) &&
+        add(o, "active", json_object_new_boolean(p->active)) && add(o, "email", str(p->email)))
+        return o;
+    json_object_put(o);
+    return NULL;
+}
+
+static json_object *order_to(const bench_order *ord)
+{
+    json_object *o = json_object_new_object(), *items;
+    if (!o || !add(o, "id", str(ord->id)) || !add(o, "customer", str(ord->customer)) ||
+        !add(o, "paid", json_object_new_boolean(ord->paid)) ||
+        !add(o, "items", items = json_object_new_array()))
+        goto fail;
+    for (size_t i = 0; i < ord->items.count; i++) {
+        const bench_line_item *it = &ord->items.items[i];
+        json_object *e = json_object_new_object();
+        if (!push(items, e) || !add(e, "sku", str(it->sku)) ||
+            !add(e, "description", str(it->description)) ||
+            !add(e, "quantity", json_object_new_int(it->quantity)) ||
+            !add(e, "unitPrice", json_object_new_double(it->unit_price)))
+            goto fail;
+    }
+    return o;
+fail:
+    json_object_put(o);
+    return NULL;
+}
+
+static json_object *media_to(const bench_media_content *mc, bool has_bitrate)
+{
+    static const char *const PLAYER[] = {"JAVA", "FLASH"};
+    static const char *const SIZE[] = {"SMALL", "LARGE"};
+    const bench_media *m = &mc->media;
+    json_object *o = json_object_new_object(), *md, *persons, *images;
+    if (!o || !add(o, "media", md = json_object_new_object()) || !add(md, "uri", str(m->uri)) ||
+        !add_opt(md, "title", m->title) || !add(md, "width", json_object_new_int(m->width)) ||
+        !add(md, "height", json_object_new_int(m->height)) || !add(md, "format", str(m->format)) ||
+        !add(md, "duration", json_object_new_int64(m->duration)) ||
+        !add(md, "size", json_object_new_int64(m->size)) ||
+        !add(md, "bitrate", json_object_new_int(m->bitrate)) ||
+        (has_bitrate && !add(md, "hasBitrate", json_object_new_boolean(m->has_bitrate))) ||
+        !add(md, "persons", persons = json_object_new_array()))
+        goto fail;
+    for (size_t i = 0; i < m->persons.count; i++)
+        if (!push(persons, str(m->persons.items[i])))
+            goto fail;
+    if (!add(md, "player", json_object_new_string(PLAYER[m->player])) ||
+        !add_opt(md, "copyright", m->copyright) ||
+        !add(o, "images", images = json_object_new_array()))
+        goto fail;
+    for (size_t i = 0; i < mc->images.count; i++) {
+        const bench_image *im = &mc->images.items[i];
+        json_object *e = json_object_new_object();
+        if (!push(images, e) || !add(e, "uri", str(im->uri)) || !add_opt(e, "title", im->title) ||
+            !add(e, "width", json_object_new_int(im->width)) ||
+            !add(e, "height", json_object_new_int(im->height)) ||
+            !add(e, "size", json_object_new_string(SIZE[im->size])))
+            goto fail;
+    }
+    return o;
+fail:
+    json_object_put(o);
+    return NULL;
+}
+
+static json_object *struct_to(const bench_struct *s)
+{
+    json_object *o = json_object_new_object();
+    if (o && add(o, "f1", json_object_new_int(s->f1)) && add(o, "f2", json_object_new_int(s->f2)) &&
+        add(o, "f3", json_object_new_int64(s->f3)) && add(o, "f4", json_object_new_int64(s->f4)) &&
+        add(o, "f5", json_object_new_double(s->f5)) &&
+        add(o, "f6", json_object_new_double(s->f6)) &&
+        add(o, "f7", json_object_new_double(s->f7)) &&
+        add(o, "f8", json_object_new_double(s->f8)) && add(o, "f9", json_object_new_int(s->f9)) &&
+        add(o, "f10", json_object_new_int(s->f10)) &&
+        add(o, "f11", json_object_new_int64(s->f11)) &&
+        add(o, "f12", json_object_new_int64(s->f12)) &&
+        add(o, "f13", json_object_new_double(s->f13)) &&
+        add(o, "f14", json_object_new_double(s->f14)) &&
+        add(o, "f15", json_object_new_double(s->f15)) &&
+        add(o, "f16", json_object_new_double(s->f16)))
+        return o;
+    json_object_put(o);
+    return NULL;
+}
+
+static int jc_encode(void *worker, const bench_payload *p, const uint8_t **out, size_t *len)
+{
+    jc_worker *w = worker;
+    json_object_put(w->encoded);
+    w->encoded = w->model == PEER_PERSON  ? person_to(p->value)
+                 : w->model == PEER_ORDER ? order_to(p->value)
+                 : w->model == PEER_STRUCT
+                     ? struct_to(p->value)
+                     : media_to(p->value, w->model == PEER_MEDIA_CONTENT);
+    if (!w->encoded)
+        return -1;
+    *out = (const uint8_t *)json_object_to_json_string_length(
+        w->encoded, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, len);
+    return *out ? 0 : -1;
+}
+
+/* ---- tree -> C struct ---------------------------------------------------- */
+
+static json_object *get(json_object *o, const char *k)
+{
+    json_object *v = NULL;
+    return json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+static bool get_str(json_object *o, const char *k, bench_str *s)
+{
+    json_object *v = get(o, k);
+    if (!json_object_is_type(v, json_type_string))
+        return false;
+    *s = (bench_str){json_object_get_string(v), (size_t)json_object_get_string_len(v)};
+    return true;
+}
+
+static bool get_opt(json_object *o, const char *k, bench_opt_str *s)
+{
+    s->has = get(o, k) != NULL;
+    return !s->has || get_str(o, k, &s->value);
+}
+
+static bool get_num(json_object *o, const char *k, double *d)
+{
+    json_object *v = get(o, k);
+    if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+        return false;
+    *d = json_object_get_double(v);
+    return true;
+}
+
+static bool get_i64(json_object *o, const char *k, int64_t *i)
+{
+    json_object *v = get(o, k);
+    if (!json_object_is_type(v, json_type_int))
+        return false;
+    *i = json_object_get_int64(v);
+    return true;
+}
+
+static bool get_i32(json_object *o, const char *k, int32_t *i)
+{
+    int64_t x;
+    if (!get_i64(o, k, &x) || x < INT32_MIN || x > INT32_MAX)
+        return false;
+    *i = (int32_t)x;
+    return true;
+}
+
+static bool get_bool(json_object *o, const char *k, bool *b)
+{
+    json_object *v = get(o, k);
+    if (!json_object_is_type(v, json_type_boolean))
+        return false;
+    *b = json_object_get_boolean(v);
+    return true;
+}
+
+static bool get_enum(json_object *o, const char *k, const char *a, const char *b, int *e)
+{
+    json_object *v = get(o, k);
+    if (!json_object_is_type(v, json_type_string))
+        return false;
+    const char *s = json_object_get_string(v);
+    *e = strcmp(s, a) == 0 ? 0 : strcmp(s, b) == 0 ? 1 : -1;
+    return *e >= 0;
+}
+
+/* An array member's items in buf, `size` bytes each. */
+static void *get_array(json_object *o, const char *k, size_t size, peer_bytes *buf,
+                       size_t *count, json_object **arr)
+{
+    *arr = get(o, k);
+    if (!json_object_is_type(*arr, json_type_array))
+        return NULL;
+    *count = json_object_array_length(*arr);
+    return peer_reserve(buf, *count * size + 1) == 0 ? buf->data : NULL;
+}
+
+static bool person_from(json_object *o, bench_person *p)
+{
+    return get_str(o, "name", &p->name) && get_i32(o, "age", &p->age) &&
+           get_bool(o, "active", &p->active) && get_str(o, "email", &p->email);
+}
+
+static bool order_from(jc_worker *w, json_object *o, bench_order *ord)
+{
+    json_object *arr;
+    if (!get_str(o, "id", &ord->id) || !get_str(o, "customer", &ord->customer) ||
+        !get_bool(o, "paid", &ord->paid) ||
+        !(ord->items.items = get_array(o, "items", sizeof(bench_line_item), &w->items,
+                                       &ord->items.count, &arr)))
+        return false;
+    for (size_t i = 0; i < ord->items.count; i++) {
+        json_object *e = json_object_array_get_idx(arr, i);
+        bench_line_item *it = &ord->items.items[i];
+        if (!get_str(e, "sku", &it->sku) || !get_str(e, "description", &it->description) ||
+            !get_i32(e, "quantity", &it->quantity) || !get_num(e, "unitPrice", &it->unit_price))
+            return false;
+    }
+    return true;
+}
+
+static bool media_from(jc_worker *w, json_object *o, bench_media_content *mc)
+{
+    json_object *md = get(o, "media"), *arr;
+    bench_media *m = &mc->media;
+    int player;
+    if (!json_object_is_type(md, json_type_object) || !get_str(md, "uri", &m->uri) ||
+        !get_opt(md, "title", &m->title) || !get_i32(md, "width", &m->width) ||
+        !get_i32(md, "height", &m->height) || !get_str(md, "format", &m->format) ||
+        !get_i64(md, "duration", &m->duration) || !get_i64(md, "size", &m->size) ||
+        !get_i32(md, "bitrate", &m->bitrate))
+        return false;
+    m->has_bitrate = false;
+    if (w->model == PEER_MEDIA_CONTENT && !get_bool(md, "hasBitrate", &m->has_bitrate))
+        return false;
+    bench_str *s = get_array(md, "persons", sizeof *s, &w->persons, &m->persons.count, &arr);
+    if (!(m->persons.items = s))
+        return false;
+    for (size_t i = 0; i < m->persons.count; i++) {
+        json_object *e = json_object_array_get_idx(arr, i);
+        if (!json_object_is_type(e, json_type_string))
+            return false;
+        s[i] = (bench_str){json_object_get_string(e), (size_t)json_object_get_string_len(e)};
+    }
+    if (!get_enum(md, "player", "JAVA", "FLASH", &player) ||
+        !get_opt(md, "copyright", &m->copyright))
+        return false;
+    m->player = (bench_player)player;
+    bench_image *im = get_array(o, "images", sizeof *im, &w->images, &mc->images.count, &arr);
+    if (!(mc->images.items = im))
+        return false;
+    for (size_t i = 0; i < mc->images.count; i++) {
+        json_object *e = json_object_array_get_idx(arr, i);
+        int size;
+        if (!get_str(e, "uri", &im[i].uri) || !get_opt(e, "title", &im[i].title) ||
+            !get_i32(e, "width", &im[i].width) || !get_i32(e, "height", &im[i].height) ||
+            !get_enum(e, "size", "SMALL", "LARGE", &size))
+            return false;
+        im[i].size = (bench_image_size)size;
+    }
+    return true;
+}
+
+static bool struct_from(json_object *o, bench_struct *s)
+{
+    double f5, f6, f13, f14;
+    if (!get_i32(o, "f1", &s->f1) || !get_i32(o, "f2", &s->f2) || !get_i64(o, "f3", &s->f3) ||
+        !get_i64(o, "f4", &s->f4) || !get_num(o, "f5", &f5) || !get_num(o, "f6", &f6) ||
+        !get_num(o, "f7", &s->f7) || !get_num(o, "f8", &s->f8) || !get_i32(o, "f9", &s->f9) ||
+        !get_i32(o, "f10", &s->f10) || !get_i64(o, "f11", &s->f11) ||
+        !get_i64(o, "f12", &s->f12) || !get_num(o, "f13", &f13) || !get_num(o, "f14", &f14) ||
+        !get_num(o, "f15", &s->f15) || !get_num(o, "f16", &s->f16))
+        return false;
+    s->f5 = (float)f5, s->f6 = (float)f6, s->f13 = (float)f13, s->f14 = (float)f14;
+    return true;
+}
+
+static int jc_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **out,
+                     size_t *len)
+{
+    jc_worker *w = worker;
+    json_object_put(w->tree);
+    *out = NULL, *len = 0;
+    if (n > INT32_MAX)
+        return -1;
+    json_tokener_reset(w->tok);
+    w->tree = json_tokener_parse_ex(w->tok, (const char *)in, (int)n);
+    /* The whole input must be one complete document. */
+    if (json_tokener_get_error(w->tok) != json_tokener_success ||
+        json_tokener_get_parse_end(w->tok) != n ||
+        !json_object_is_type(w->tree, json_type_object))
+        return -1;
+    bool ok = w->model == PEER_PERSON  ? person_from(w->tree, &w->value.person)
+              : w->model == PEER_ORDER ? order_from(w, w->tree, &w->value.order)
+              : w->model == PEER_STRUCT
+                  ? struct_from(w->tree, &w->value.numeric)
+                  : media_from(w, w->tree, &w->value.media);
+    return ok ? 0 : -1;
+}
+
+static int jc_matches(void *worker, const bench_payload *p)
+{
+    return peer_value_matches(p, &((jc_worker *)worker)->value);
+}
+
+const bench_driver bench_peer_json_c = {
+    "json-c", jc_version, jc_open, free, jc_worker_new, jc_worker_free,
+    jc_encode, jc_decode, jc_matches, NULL, NULL};

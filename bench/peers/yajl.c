@@ -1,0 +1,392 @@
+/* yajl.c — peer: YAJL 2, the bench structs mapped by hand. Spec: "json".
+ *
+ * Encode streams the C struct through a reused yajl_gen (cleared and reset
+ * per value; no tree), the output staying in the generator's buffer until
+ * the next encode. Decode copies the bytes into a reused buffer to add the
+ * NUL yajl_tree_parse needs, parses them into a tree and fills the C struct;
+ * strings point into the tree, kept until the next decode. Lists go to
+ * worker buffers kept across decodes. */
+#include "peer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_gen.h>
+#include <yajl/yajl_tree.h>
+#include <yajl/yajl_version.h>
+
+typedef struct yj_worker {
+    peer_model model;
+    yajl_gen gen;
+    peer_bytes text;          /* the input with a NUL, for yajl_tree_parse */
+    yajl_val tree;            /* the last decoded document */
+    peer_value value;
+    peer_bytes items, persons, images;
+} yj_worker;
+
+static const char *yj_version(void)
+{
+    static char v[32];
+    int n = yajl_version();
+    snprintf(v, sizeof v, "yajl %d.%d.%d", n / 10000, n / 100 % 100, n % 100);
+    return v;
+}
+
+static void *yj_open(const char *spec, const bench_payload *p, char *why, size_t cap)
+{
+    return peer_typed_open(spec, "json", p, "yajl", why, cap);
+}
+
+static void *yj_worker_new(void *shared)
+{
+    yj_worker *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->model = *(const peer_model *)shared;
+    if (!(w->gen = yajl_gen_alloc(NULL))) {
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+static void yj_worker_free(void *worker)
+{
+    yj_worker *w = worker;
+    yajl_gen_free(w->gen);
+    yajl_tree_free(w->tree);
+    peer_bytes_free(&w->text);
+    peer_bytes_free(&w->items);
+    peer_bytes_free(&w->persons);
+    peer_bytes_free(&w->images);
+    free(w);
+}
+
+/* ---- C struct -> JSON ---------------------------------------------------- */
+
+static bool gstr(yajl_gen g, const char *s, size_t n)
+{
+    return yajl_gen_string(g, (const unsigned char *)s, n) == yajl_gen_status_ok;
+}
+
+static bool key(yajl_gen g, const char *k)
+{
+    return gstr(g, k, strlen(k));
+}
+
+static bool put_str(yajl_gen g, const char *k, bench_str s)
+{
+    return key(g, k) && gstr(g, s.ptr, s.len);
+}
+
+static bool put_int(yajl_gen g, const char *k, int64_t v)
+{
+    return key(g, k) && yajl_gen_integer(g, v) == yajl_gen_status_ok;
+}
+
+static bool put_num(yajl_gen g, const char *k, double v)
+{
+    return key(g, k) && yajl_gen_double(g, v) == yajl_gen_status_ok;
+}
+
+static bool put_bool(yajl_gen g, const char *k, bool v)
+{
+    return key(g, k) && yajl_gen_bool(g, v) == yajl_gen_status_ok;
+}
+
+static bool put_opt(yajl_gen g, const char *k, bench_opt_str s)
+{
+    return !s.has || put_str(g, k, s.value);
+}
+
+static bool open_map(yajl_gen g)
+{
+    return yajl_gen_map_open(g) == yajl_gen_status_ok;
+}
+
+static bool close_map(yajl_gen g)
+{
+    return yajl_gen_map_close(g) == yajl_gen_status_ok;
+}
+
+static bool open_array(yajl_gen g, const char *k)
+{
+    return key(g, k) && yajl_gen_array_open(g) == yajl_gen_status_ok;
+}
+
+static bool close_array(yajl_gen g)
+{
+    return yajl_gen_array_close(g) == yajl_gen_status_ok;
+}
+
+static bool person_to(yajl_gen g, const bench_person *p)
+{
+    return open_map(g) && put_str(g, "name", p->name) && put_int(g, "age", p->age) &&
+           put_bool(g, "active", p->active) && put_str(g, "email", p->email) && close_map(g);
+}
+
+static bool order_to(yajl_gen g, const bench_order *ord)
+{
+    if (!open_map(g) || !put_str(g, "id", ord->id) || !put_str(g, "customer", ord->customer) ||
+        !put_bool(g, "paid", ord->paid) || !open_array(g, "items"))
+        return false;
+    for (size_t i = 0; i < ord->items.count; i++) {
+        const bench_line_item *it = &ord->items.items[i];
+        if (!open_map(g) || !put_str(g, "sku", it->sku) ||
+            !put_str(g, "description", it->description) ||
+            !put_int(g, "quantity", it->quantity) || !put_num(g, "unitPrice", it->unit_price) ||
+            !close_map(g))
+            return false;
+    }
+    return close_array(g) && close_map(g);
+}
+
+static bool media_to(yajl_gen g, const bench_media_content *mc, bool has_bitrate)
+{
+    static const char *const PLAYER[] = {"JAVA", "FLASH"};
+    static const char *const SIZE[] = {"SMALL", "LARGE"};
+    const bench_media *m = &mc->media;
+    if (!open_map(g) || !key(g, "media") || !open_map(g) || !put_str(g, "uri", m->uri) ||
+        !put_opt(g, "title", m->title) || !put_int(g, "width", m->width) ||
+        !put_int(g, "height", m->height) || !put_str(g, "format", m->format) ||
+        !put_int(g, "duration", m->duration) || !put_int(g, "size", m->size) ||
+        !put_int(g, "bitrate", m->bitrate) ||
+        (has_bitrate && !put_bool(g, "hasBitrate", m->has_bitrate)) ||
+        !open_array(g, "persons"))
+        return false;
+    for (size_t i = 0; i < m->persons.count; i++)
+        if (!gstr(g, m->persons.items[i].ptr, m->persons.items[i].len))
+            return false;
+    if (!close_array(g) || !key(g, "player") || !gstr(g, PLAYER[m->player], strlen(PLAYER[m->player])) ||
+        !put_opt(g, "copyright", m->copyright) || !close_map(g) || !open_array(g, "images"))
+        return false;
+    for (size_t i = 0; i < mc->images.count; i++) {
+        const bench_image *im = &mc->images.items[i];
+        if (!open_map(g) || !put_str(g, "uri", im->uri) || !put_opt(g, "title", im->title) ||
+            !put_int(g, "width", im->width) || !put_int(g, "height", im->height) ||
+            !key(g, "size") || !gstr(g, SIZE[im->size], strlen(SIZE[im->size])) || !close_map(g))
+            return false;
+    }
+    return close_array(g) && close_map(g);
+}
+
+static bool struct_to(yajl_gen g, const bench_struct *s)
+{
+    return open_map(g) && put_int(g, "f1", s->f1) && put_int(g, "f2", s->f2) &&
+           put_int(g, "f3", s->f3) && put_int(g, "f4", s->f4) && put_num(g, "f5", s->f5) &&
+           put_num(g, "f6", s->f6) && put_num(g, "f7", s->f7) && put_num(g, "f8", s->f8) &&
+           put_int(g, "f9", s->f9) && put_int(g, "f10", s->f10) && put_int(g, "f11", s->f11) &&
+           put_int(g, "f12", s->f12) && put_num(g, "f13", s->f13) && put_num(g, "f14", s->f14) &&
+           put_num(g, "f15", s->f15) && put_num(g, "f16", s->f16) && close_map(g);
+}
+
+static int yj_encode(void *worker, const bench_payload *p, const uint8_t **out, size_t *len)
+{
+    yj_worker *w = worker;
+    yajl_gen_clear(w->gen);
+    yajl_gen_reset(w->gen, NULL);
+    bool ok = w->model == PEER_PERSON  ? person_to(w->gen, p->value)
+              : w->model == PEER_ORDER ? order_to(w->gen, p->value)
+              : w->model == PEER_STRUCT
+                  ? struct_to(w->gen, p->value)
+                  : media_to(w->gen, p->value, w->model == PEER_MEDIA_CONTENT);
+    if (!ok)
+        return -1;
+    return yajl_gen_get_buf(w->gen, out, len) == yajl_gen_status_ok ? 0 : -1;
+}
+
+/* ---- tree -> C struct ---------------------------------------------------- */
+
+static yajl_val get(yajl_val o, const char *k)
+{
+    if (!YAJL_IS_OBJECT(o))
+        return NULL;
+    for (size_t i = 0; i < o->u.object.len; i++)
+        if (strcmp(o->u.object.keys[i], k) == 0)
+            return o->u.object.values[i];
+    return NULL;
+}
+
+/* yajl_tree strings are NUL-terminated copies without a length. */
+static bool as_str(yajl_val v, bench_str *s)
+{
+    if (!YAJL_IS_STRING(v))
+        return false;
+    *s = (bench_str){v->u.string, strlen(v->u.string)};
+    return true;
+}
+
+static bool get_str(yajl_val o, const char *k, bench_str *s)
+{
+    return as_str(get(o, k), s);
+}
+
+static bool get_opt(yajl_val o, const char *k, bench_opt_str *s)
+{
+    s->has = get(o, k) != NULL;
+    return !s->has || get_str(o, k, &s->value);
+}
+
+static bool get_num(yajl_val o, const char *k, double *d)
+{
+    yajl_val v = get(o, k);
+    if (!YAJL_IS_DOUBLE(v))
+        return false;
+    *d = YAJL_GET_DOUBLE(v);
+    return true;
+}
+
+static bool get_i64(yajl_val o, const char *k, int64_t *i)
+{
+    yajl_val v = get(o, k);
+    if (!YAJL_IS_INTEGER(v))
+        return false;
+    *i = YAJL_GET_INTEGER(v);
+    return true;
+}
+
+static bool get_i32(yajl_val o, const char *k, int32_t *i)
+{
+    int64_t x;
+    if (!get_i64(o, k, &x) || x < INT32_MIN || x > INT32_MAX)
+        return false;
+    *i = (int32_t)x;
+    return true;
+}
+
+static bool get_bool(yajl_val o, const char *k, bool *b)
+{
+    yajl_val v = get(o, k);
+    if (!YAJL_IS_TRUE(v) && !YAJL_IS_FALSE(v))
+        return false;
+    *b = YAJL_IS_TRUE(v);
+    return true;
+}
+
+static bool get_enum(yajl_val o, const char *k, const char *a, const char *b, int *e)
+{
+    yajl_val v = get(o, k);
+    if (!YAJL_IS_STRING(v))
+        return false;
+    *e = strcmp(v->u.string, a) == 0 ? 0 : strcmp(v->u.string, b) == 0 ? 1 : -1;
+    return *e >= 0;
+}
+
+/* An array member's items in buf, `size` bytes each. */
+static void *get_array(yajl_val o, const char *k, size_t size, peer_bytes *buf, size_t *count,
+                       yajl_val *arr)
+{
+    *arr = get(o, k);
+    if (!YAJL_IS_ARRAY(*arr))
+        return NULL;
+    *count = (*arr)->u.array.len;
+    return peer_reserve(buf, *count * size + 1) == 0 ? buf->data : NULL;
+}
+
+static bool person_from(yajl_val o, bench_person *p)
+{
+    return get_str(o, "name", &p->name) && get_i32(o, "age", &p->age) &&
+           get_bool(o, "active", &p->active) && get_str(o, "email", &p->email);
+}
+
+static bool order_from(yj_worker *w, yajl_val o, bench_order *ord)
+{
+    yajl_val arr;
+    if (!get_str(o, "id", &ord->id) || !get_str(o, "customer", &ord->customer) ||
+        !get_bool(o, "paid", &ord->paid) ||
+        !(ord->items.items = get_array(o, "items", sizeof(bench_line_item), &w->items,
+                                       &ord->items.count, &arr)))
+        return false;
+    for (size_t i = 0; i < ord->items.count; i++) {
+        yajl_val e = arr->u.array.values[i];
+        bench_line_item *it = &ord->items.items[i];
+        if (!get_str(e, "sku", &it->sku) || !get_str(e, "description", &it->description) ||
+            !get_i32(e, "quantity", &it->quantity) || !get_num(e, "unitPrice", &it->unit_price))
+            return false;
+    }
+    return true;
+}
+
+static bool media_from(yj_worker *w, yajl_val o, bench_media_content *mc)
+{
+    yajl_val md = get(o, "media"), arr;
+    bench_media *m = &mc->media;
+    int player;
+    if (!YAJL_IS_OBJECT(md) || !get_str(md, "uri", &m->uri) || !get_opt(md, "title", &m->title) ||
+        !get_i32(md, "width", &m->width) || !get_i32(md, "height", &m->height) ||
+        !get_str(md, "format", &m->format) || !get_i64(md, "duration", &m->duration) ||
+        !get_i64(md, "size", &m->size) || !get_i32(md, "bitrate", &m->bitrate))
+        return false;
+    m->has_bitrate = false;
+    if (w->model == PEER_MEDIA_CONTENT && !get_bool(md, "hasBitrate", &m->has_bitrate))
+        return false;
+    bench_str *s = get_array(md, "persons", sizeof *s, &w->persons, &m->persons.count, &arr);
+    if (!(m->persons.items = s))
+        return false;
+    for (size_t i = 0; i < m->persons.count; i++)
+        if (!as_str(arr->u.array.values[i], &s[i]))
+            return false;
+    if (!get_enum(md, "player", "JAVA", "FLASH", &player) ||
+        !get_opt(md, "copyright", &m->copyright))
+        return false;
+    m->player = (bench_player)player;
+    bench_image *im = get_array(o, "images", sizeof *im, &w->images, &mc->images.count, &arr);
+    if (!(mc->images.items = im))
+        return false;
+    for (size_t i = 0; i < mc->images.count; i++) {
+        yajl_val e = arr->u.array.values[i];
+        int size;
+        if (!get_str(e, "uri", &im[i].uri) || !get_opt(e, "title", &im[i].title) ||
+            !get_i32(e, "width", &im[i].width) || !get_i32(e, "height", &im[i].height) ||
+            !get_enum(e, "size", "SMALL", "LARGE", &size))
+            return false;
+        im[i].size = (bench_image_size)size;
+    }
+    return true;
+}
+
+static bool struct_from(yajl_val o, bench_struct *s)
+{
+    double f5, f6, f13, f14;
+    if (!get_i32(o, "f1", &s->f1) || !get_i32(o, "f2", &s->f2) || !get_i64(o, "f3", &s->f3) ||
+        !get_i64(o, "f4", &s->f4) || !get_num(o, "f5", &f5) || !get_num(o, "f6", &f6) ||
+        !get_num(o, "f7", &s->f7) || !get_num(o, "f8", &s->f8) || !get_i32(o, "f9", &s->f9) ||
+        !get_i32(o, "f10", &s->f10) || !get_i64(o, "f11", &s->f11) ||
+        !get_i64(o, "f12", &s->f12) || !get_num(o, "f13", &f13) || !get_num(o, "f14", &f14) ||
+        !get_num(o, "f15", &s->f15) || !get_num(o, "f16", &s->f16))
+        return false;
+    s->f5 = (float)f5, s->f6 = (float)f6, s->f13 = (float)f13, s->f14 = (float)f14;
+    return true;
+}
+
+static int yj_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **out,
+                     size_t *len)
+{
+    yj_worker *w = worker;
+    yajl_tree_free(w->tree);
+    w->tree = NULL;
+    *out = NULL, *len = 0;
+    /* A NUL inside the input would end the text early: refuse it. */
+    if (memchr(in, 0, n) || peer_reserve(&w->text, n + 1) != 0)
+        return -1;
+    memcpy(w->text.data, in, n);
+    w->text.data[n] = 0;
+    w->tree = yajl_tree_parse((const char *)w->text.data, NULL, 0);
+    if (!YAJL_IS_OBJECT(w->tree))
+        return -1;
+    bool ok = w->model == PEER_PERSON  ? person_from(w->tree, &w->value.person)
+              : w->model == PEER_ORDER ? order_from(w, w->tree, &w->value.order)
+              : w->model == PEER_STRUCT
+                  ? struct_from(w->tree, &w->value.numeric)
+                  : media_from(w, w->tree, &w->value.media);
+    return ok ? 0 : -1;
+}
+
+static int yj_matches(void *worker, const bench_payload *p)
+{
+    return peer_value_matches(p, &((yj_worker *)worker)->value);
+}
+
+const bench_driver bench_peer_yajl = {
+    "yajl", yj_version, yj_open, free, yj_worker_new, yj_worker_free,
+    yj_encode, yj_decode, yj_matches, NULL, NULL};
