@@ -4,6 +4,7 @@
 #include "formats/json/json_internal.h"
 #include "formats/json/json_text.h"
 #include "types/index_internal.h"
+#include "types/xmap_internal.h"
 #include "core/number_internal.h"
 
 #include <math.h>
@@ -427,11 +428,11 @@ static int dec_xmap(cbor_rd *r, const codec_type *t, void *v, cbor_head *h)
 {
     _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
     size_t at = h->at;
-    memset(wire, 0, t->xmap->wire->size);
+    codec_xmap_clear_wire(t, wire);
     int rc = dec_item(r, t->xmap->wire, wire, h);
     if (rc)
         return rc;
-    if (t->xmap->from_wire(t->xmap->ctx, wire, v, r->arena))
+    if (codec_xmap_from_wire(t, wire, v, r->arena))
         return CBOR_FAIL(r->err, CODEC_D_CORRUPT, at, "value rejected by the %s adapter",
                          t->name);
     return CODEC_OK;

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE /* qsort_r */
 #include "formats/cbor/cbor_internal.h"
 #include "formats/json/json_text.h"
+#include "types/xmap_internal.h"
 
 #include <stdlib.h>
 
@@ -140,12 +141,10 @@ static int enc_map(enc *e, const codec_type *t, const codec_map *m)
 
 static int enc_xmap(enc *e, const codec_type *t, const void *v)
 {
-    _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
-    char scratch[CODEC_XMAP_SCRATCH];
-    memset(wire, 0, t->xmap->wire->size);
-    if (t->xmap->to_wire(t->xmap->ctx, v, wire, scratch))
+    codec_xmap_frame f;
+    if (codec_xmap_to_wire(t, v, &f))
         return enc_fail(e, t, "rejected by its xmap adapter");
-    return enc_any(e, t->xmap->wire, wire);
+    return enc_any(e, t->xmap->wire, f.wire);
 }
 
 static int enc_leaf(enc *e, const codec_type *t, const void *v)

@@ -3,6 +3,7 @@
 #include "formats/json/json_internal.h"
 #include "formats/json/json_text.h"
 #include "types/index_internal.h"
+#include "types/xmap_internal.h"
 #include "core/number_internal.h"
 
 #include <math.h>
@@ -124,12 +125,10 @@ static int enc_map(enc *e, const codec_type *t, const codec_map *m)
 
 static int enc_xmap(enc *e, const codec_type *t, const void *v)
 {
-    _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
-    char scratch[CODEC_XMAP_SCRATCH];
-    memset(wire, 0, t->xmap->wire->size);
-    if (t->xmap->to_wire(t->xmap->ctx, v, wire, scratch))
+    codec_xmap_frame f;
+    if (codec_xmap_to_wire(t, v, &f))
         return enc_status(e, CODEC_E_INVALID_VALUE, t, "rejected by its xmap adapter");
-    return enc_any(e, t->xmap->wire, wire);
+    return enc_any(e, t->xmap->wire, f.wire);
 }
 
 static int enc_leaf(enc *e, const codec_type *t, const void *v)
@@ -450,11 +449,11 @@ static int dec_xmap(dec *d, const codec_type *t, void *v, codec_json_token tok)
 {
     _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
     size_t at = d->r.token_offset;
-    memset(wire, 0, t->xmap->wire->size);
+    codec_xmap_clear_wire(t, wire);
     int rc = dec_any(d, t->xmap->wire, wire, tok);
     if (rc)
         return rc;
-    if (t->xmap->from_wire(t->xmap->ctx, wire, v, d->arena))
+    if (codec_xmap_from_wire(t, wire, v, d->arena))
         return JSON_FAIL(d->err, CODEC_D_CORRUPT, at, "value rejected by the %s adapter",
                          t->name);
     return CODEC_OK;

@@ -2,6 +2,7 @@
 #include "formats/msgpack/msgpack_internal.h"
 #include "formats/json/json_internal.h"
 #include "types/index_internal.h"
+#include "types/xmap_internal.h"
 #include "core/number_internal.h"
 
 #include <math.h>
@@ -316,11 +317,11 @@ static int dec_enum(mp_rd *r, const codec_type *t, int32_t *v, const mp_item *it
 static int dec_xmap(mp_rd *r, const codec_type *t, void *v, const mp_item *it)
 {
     _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
-    memset(wire, 0, t->xmap->wire->size);
+    codec_xmap_clear_wire(t, wire);
     int rc = dec_item(r, t->xmap->wire, wire, it);
     if (rc)
         return rc;
-    if (t->xmap->from_wire(t->xmap->ctx, wire, v, r->arena))
+    if (codec_xmap_from_wire(t, wire, v, r->arena))
         return MP_FAIL(r->err, CODEC_D_CORRUPT, it->at, "value rejected by the %s adapter",
                        t->name);
     return CODEC_OK;

@@ -1,6 +1,7 @@
 /* encode.c — descriptor-driven MessagePack writing. */
 #include "formats/msgpack/msgpack_internal.h"
 #include "formats/json/json_internal.h"
+#include "types/xmap_internal.h"
 
 typedef struct enc {
     codec_buf *out;
@@ -117,12 +118,10 @@ static int enc_timestamp(enc *e, const codec_type *t, const codec_timestamp *ts)
 
 static int enc_xmap(enc *e, const codec_type *t, const void *v)
 {
-    _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
-    char scratch[CODEC_XMAP_SCRATCH];
-    memset(wire, 0, t->xmap->wire->size);
-    if (t->xmap->to_wire(t->xmap->ctx, v, wire, scratch))
+    codec_xmap_frame f;
+    if (codec_xmap_to_wire(t, v, &f))
         return enc_fail(e, t, "rejected by its xmap adapter");
-    return enc_any(e, t->xmap->wire, wire);
+    return enc_any(e, t->xmap->wire, f.wire);
 }
 
 static int enc_leaf(enc *e, const codec_type *t, const void *v)

@@ -7,6 +7,7 @@
  * the message is scanned (records skipped, not decoded) to count its items,
  * so the array is allocated exactly once and never copied. */
 #include "formats/protobuf/pb_internal.h"
+#include "types/xmap_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -369,13 +370,12 @@ __attribute__((noinline)) static int dec_xmap(pb_dec *d, const pb_val *v, void *
                                               size_t depth)
 {
     _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
-    const codec_xmap *x = v->type->xmap;
     const uint8_t *at = *pp;
-    memset(wire, 0, x->wire->size);
+    codec_xmap_clear_wire(v->type, wire);
     int rc = dec_val(d, v->xwire, wire, pp, end, depth);
     if (rc)
         return rc;
-    if (x->from_wire(x->ctx, wire, dst, d->arena))
+    if (codec_xmap_from_wire(v->type, wire, dst, d->arena))
         return fail(d, CODEC_D_CORRUPT, at, "value rejected by the %s adapter", v->type->name);
     return CODEC_OK;
 }

@@ -6,6 +6,7 @@
  * up to make room for the longer varint. Most nested messages are small, so
  * the move is rare and there is no separate sizing walk. */
 #include "formats/protobuf/pb_internal.h"
+#include "types/xmap_internal.h"
 
 typedef struct pb_enc {
     uint8_t *end;            /* end of the buffer's capacity */
@@ -167,13 +168,10 @@ __attribute__((noinline)) static uint8_t *put_xmap(pb_enc *e, uint8_t *p, const 
                                                    unsigned key_len, const pb_val *v,
                                                    const void *fv, bool explicit, size_t depth)
 {
-    _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
-    char scratch[CODEC_XMAP_SCRATCH];
-    const codec_xmap *x = v->type->xmap;
-    memset(wire, 0, x->wire->size);
-    if (x->to_wire(x->ctx, fv, wire, scratch))
+    codec_xmap_frame f;
+    if (codec_xmap_to_wire(v->type, fv, &f))
         return bad_value(e, "rejected by its xmap adapter");
-    return put_field(e, p, key, key_len, v->xwire, wire, explicit, depth);
+    return put_field(e, p, key, key_len, v->xwire, f.wire, explicit, depth);
 }
 
 /* Writes key + value; with `explicit` false a default value is left out. */
