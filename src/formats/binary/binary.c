@@ -1,5 +1,6 @@
 /* binary.c — helpers shared by the CBOR and MessagePack backends. */
 #include "formats/binary/binary_internal.h"
+#include "types/value_internal.h"
 
 #include <math.h>
 
@@ -51,27 +52,6 @@ bool bin_float_to_half(float f, uint16_t *h)
     return false;
 }
 
-/* Length of the valid multi-byte sequence at s[i], or 0. */
-static size_t utf8_seq(const uint8_t *s, size_t i, size_t n)
-{
-    uint8_t c = s[i], lo = 0x80, hi = 0xBF;
-    size_t need;
-    if (c >= 0xC2 && c <= 0xDF)
-        need = 1;
-    else if (c >= 0xE0 && c <= 0xEF)
-        need = 2, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
-    else if (c >= 0xF0 && c <= 0xF4)
-        need = 3, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
-    else
-        return 0;
-    if (n - i <= need || s[i + 1] < lo || s[i + 1] > hi)
-        return 0;
-    for (size_t k = 2; k <= need; k++)
-        if ((s[i + k] & 0xC0) != 0x80)
-            return 0;
-    return need + 1;
-}
-
 bool bin_utf8_valid(const uint8_t *s, size_t n)
 {
     size_t i = 0;
@@ -89,7 +69,7 @@ bool bin_utf8_valid(const uint8_t *s, size_t n)
             i++;
             continue;
         }
-        size_t k = utf8_seq(s, i, n);
+        size_t k = codec_utf8_sequence(s + i, s + n);
         if (!k)
             return false;
         i += k;

@@ -1,7 +1,7 @@
 /* decode.c — descriptor-driven CBOR reading: items straight into a C value
  * (no intermediate tree), every length checked before allocation. */
 #include "formats/cbor/cbor_internal.h"
-#include "formats/json/json_internal.h"
+#include "types/value_internal.h"
 #include "formats/json/json_text.h"
 #include "types/index_internal.h"
 #include "types/xmap_internal.h"
@@ -364,7 +364,7 @@ static int dec_list(cbor_rd *r, const codec_type *t, codec_list *l, const cbor_h
         if (ah->indefinite) {
             if (count == r->o->max_elements)
                 return CBOR_FAIL(r->err, CODEC_D_LIMIT, ah->at, "more items than max-elements");
-            if (!(items = json_grow(r->arena, items, count, &cap, esz)))
+            if (!(items = codec_array_grow(r->arena, items, count, &cap, esz)))
                 return CBOR_NOMEM(r->err);
             memset(items + count * esz, 0, esz);
         }
@@ -399,8 +399,8 @@ static int dec_map(cbor_rd *r, const codec_type *t, codec_map *m, const cbor_hea
         if (mh->indefinite) {
             if (count == r->o->max_elements)
                 return CBOR_FAIL(r->err, CODEC_D_LIMIT, mh->at, "more entries than max-elements");
-            if (!(keys = json_grow(r->arena, keys, count, &kcap, ksz)) ||
-                !(values = json_grow(r->arena, values, count, &vcap, vsz)))
+            if (!(keys = codec_array_grow(r->arena, keys, count, &kcap, ksz)) ||
+                !(values = codec_array_grow(r->arena, values, count, &vcap, vsz)))
                 return CBOR_NOMEM(r->err);
             memset(keys + count * ksz, 0, ksz);
             memset(values + count * vsz, 0, vsz);
@@ -411,8 +411,8 @@ static int dec_map(cbor_rd *r, const codec_type *t, codec_map *m, const cbor_hea
         count++;
     }
     if (!r->o->allow_duplicates) {
-        long dup = json_find_duplicate(keys, ksz, count,
-                                       t->key->kind == CODEC_T_STRING ? 0 : ksz, r->arena);
+        long dup = codec_find_duplicate_key(keys, ksz, count,
+                                            t->key->kind == CODEC_T_STRING ? 0 : ksz, r->arena);
         if (dup == -2)
             return CBOR_NOMEM(r->err);
         if (dup >= 0)

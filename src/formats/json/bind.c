@@ -230,20 +230,6 @@ static int dec_fail(dec *d, int detail, const char *what, const codec_type *t)
                      t && t->name ? t->name : "value");
 }
 
-void *json_grow(codec_arena *arena, void *items, size_t count, size_t *cap, size_t esz)
-{
-    if (count < *cap)
-        return items;
-    size_t ncap = *cap ? *cap * 2 : 4;
-    if (ncap > SIZE_MAX / esz)
-        return NULL;
-    const codec_allocator *a = codec_arena_allocator(arena);
-    void *p = a->resize(a->ctx, items, *cap * esz, ncap * esz);
-    if (p)
-        *cap = ncap;
-    return p;
-}
-
 codec_string json_keep_text(codec_json_reader *r, codec_arena *arena, codec_string s)
 {
     /* Unescaped strings are already in the arena; in-place ones are copied so
@@ -346,7 +332,7 @@ static int dec_list(dec *d, const codec_type *t, codec_list *l)
     while (!(rc = codec_json_next(&d->r, &tok, d->err)) && tok != CODEC_JSON_ARRAY_END) {
         if (count == d->o->max_elements)
             return dec_fail(d, CODEC_D_LIMIT, "more items than max-elements", t);
-        if (!(items = json_grow(d->arena, items, count, &cap, esz)))
+        if (!(items = codec_array_grow(d->arena, items, count, &cap, esz)))
             return JSON_NOMEM(d->err);
         memset(items + count * esz, 0, esz);
         if ((rc = dec_any(d, t->elem, items + count * esz, tok)))
@@ -414,8 +400,8 @@ static int dec_map(dec *d, const codec_type *t, codec_map *m)
         if (count == d->o->max_elements)
             return JSON_FAIL(d->err, CODEC_D_LIMIT, key_at, "more entries than max-elements (%s)",
                              t->name);
-        if (!(keys = json_grow(d->arena, keys, count, &kcap, ksz)) ||
-            !(values = json_grow(d->arena, values, count, &vcap, vsz)))
+        if (!(keys = codec_array_grow(d->arena, keys, count, &kcap, ksz)) ||
+            !(values = codec_array_grow(d->arena, values, count, &vcap, vsz)))
             return JSON_NOMEM(d->err);
         memset(keys + count * ksz, 0, ksz);
         memset(values + count * vsz, 0, vsz);
@@ -432,8 +418,8 @@ static int dec_map(dec *d, const codec_type *t, codec_map *m)
     if (rc)
         return rc;
     if (!d->o->allow_duplicates) {
-        long dup = json_find_duplicate(keys, ksz, count,
-                                       t->key->kind == CODEC_T_STRING ? 0 : ksz, d->arena);
+        long dup = codec_find_duplicate_key(keys, ksz, count,
+                                            t->key->kind == CODEC_T_STRING ? 0 : ksz, d->arena);
         if (dup == -2)
             return JSON_NOMEM(d->err);
         if (dup >= 0)

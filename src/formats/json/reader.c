@@ -232,7 +232,7 @@ static inline __attribute__((always_inline)) int read_string(codec_json_reader *
         } else if (*p < 0x20) {
             return fail(r, err, CODEC_D_CORRUPT, p, "control character in a string");
         } else {
-            size_t k = json_utf8_sequence(p, end);
+            size_t k = codec_utf8_sequence(p, end);
             if (!k)
                 return fail(r, err, CODEC_D_CORRUPT, p, "invalid UTF-8 in a string");
             p += k;

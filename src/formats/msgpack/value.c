@@ -2,7 +2,7 @@
  * codec_value has no ext kind and only str keys: an ext (the timestamp
  * included) or a non-str map key is an invalid-payload error saying so. */
 #include "formats/msgpack/msgpack_internal.h"
-#include "formats/json/json_internal.h"
+#include "types/value_internal.h"
 
 int mp_write_value(codec_buf *out, const codec_value *v, codec_error *err)
 {
@@ -72,7 +72,7 @@ static int read_object(mp_rd *r, const mp_item *it, codec_value *out)
             return rc;
     }
     if (!r->o->allow_duplicates) {
-        long dup = json_find_duplicate(members, sizeof *members, n, 0, r->arena);
+        long dup = codec_find_duplicate_key(members, sizeof *members, n, 0, r->arena);
         if (dup == -2)
             return MP_NOMEM(r->err);
         if (dup >= 0)
