@@ -37,6 +37,18 @@ static inline size_t codec_utf8_sequence(const uint8_t *p, const uint8_t *end)
 long codec_find_duplicate_key(const void *keys, size_t stride, size_t n, size_t raw_size,
                              codec_arena *arena);
 
+/* codec_find_duplicate_key over the n keys of a decoded MAP of type `map`
+ * (string keys by their text, other keys by their bytes). */
+long codec_find_duplicate_map_key(const codec_type *map, const void *keys, size_t n,
+                                  codec_arena *arena);
+
+/* Fails with a payload error of `stage` at byte `at` naming the first
+ * repeated key of a schemaless object ("duplicate key 'k' in <container>"),
+ * or with CODEC_E_NOMEM; CODEC_OK when the keys are unique. */
+int codec_check_unique_members(const codec_member *members, size_t n, codec_arena *arena,
+                               const char *stage, uint64_t at, const char *container,
+                               codec_error *err);
+
 /* Grows an arena array of esz-byte items so that index `count` fits
  * (doubling *cap); NULL when out of memory. */
 void *codec_array_grow(codec_arena *arena, void *items, size_t count, size_t *cap,

@@ -76,3 +76,26 @@ long codec_find_duplicate_key(const void *keys, size_t stride, size_t n, size_t 
     }
     return -1;
 }
+
+long codec_find_duplicate_map_key(const codec_type *map, const void *keys, size_t n,
+                                  codec_arena *arena)
+{
+    size_t ksz = map->key->size;
+    return codec_find_duplicate_key(keys, ksz, n, map->key->kind == CODEC_T_STRING ? 0 : ksz,
+                                    arena);
+}
+
+int codec_check_unique_members(const codec_member *members, size_t n, codec_arena *arena,
+                               const char *stage, uint64_t at, const char *container,
+                               codec_error *err)
+{
+    long dup = codec_find_duplicate_key(members, sizeof *members, n, 0, arena);
+    if (dup == -2)
+        return codec_error_set(err, CODEC_E_NOMEM, 0, stage, CODEC_NO_OFFSET, "out of memory");
+    if (dup < 0)
+        return CODEC_OK;
+    const codec_string *k = &members[dup].key;
+    return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, stage, at,
+                           "duplicate key '%.*s' in %s", (int)(k->len > 64 ? 64 : k->len), k->ptr,
+                           container);
+}

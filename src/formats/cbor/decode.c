@@ -411,8 +411,7 @@ static int dec_map(cbor_rd *r, const codec_type *t, codec_map *m, const cbor_hea
         count++;
     }
     if (!r->o->allow_duplicates) {
-        long dup = codec_find_duplicate_key(keys, ksz, count,
-                                            t->key->kind == CODEC_T_STRING ? 0 : ksz, r->arena);
+        long dup = codec_find_duplicate_map_key(t, keys, count, r->arena);
         if (dup == -2)
             return CBOR_NOMEM(r->err);
         if (dup >= 0)

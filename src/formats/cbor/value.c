@@ -109,15 +109,10 @@ static int read_object(cbor_rd *r, const cbor_head *mh, codec_value *out)
             return rc;
         count++;
     }
-    if (!r->o->allow_duplicates) {
-        long dup = codec_find_duplicate_key(members, sizeof *members, count, 0, r->arena);
-        if (dup == -2)
-            return CBOR_NOMEM(r->err);
-        if (dup >= 0)
-            return CBOR_FAIL(r->err, CODEC_D_CORRUPT, mh->at, "duplicate key '%.*s' in a map",
-                             (int)(members[dup].key.len > 64 ? 64 : members[dup].key.len),
-                             members[dup].key.ptr);
-    }
+    if (!r->o->allow_duplicates &&
+        (rc = codec_check_unique_members(members, count, r->arena, "cbor", mh->at, "a map",
+                                         r->err)))
+        return rc;
     out->kind = CODEC_V_OBJECT;
     out->as.object.members = members;
     out->as.object.count = count;

@@ -418,8 +418,7 @@ static int dec_map(dec *d, const codec_type *t, codec_map *m)
     if (rc)
         return rc;
     if (!d->o->allow_duplicates) {
-        long dup = codec_find_duplicate_key(keys, ksz, count,
-                                            t->key->kind == CODEC_T_STRING ? 0 : ksz, d->arena);
+        long dup = codec_find_duplicate_map_key(t, keys, count, d->arena);
         if (dup == -2)
             return JSON_NOMEM(d->err);
         if (dup >= 0)

@@ -113,15 +113,10 @@ static int read_object(codec_json_reader *r, codec_value *out, const codec_json_
     }
     if (rc)
         return rc;
-    if (!o->allow_duplicates) {
-        long dup = codec_find_duplicate_key(members, sizeof *members, count, 0, r->arena);
-        if (dup == -2)
-            return JSON_NOMEM(err);
-        if (dup >= 0)
-            return JSON_FAIL(err, CODEC_D_CORRUPT, start, "duplicate key '%.*s' in an object",
-                             (int)(members[dup].key.len > 64 ? 64 : members[dup].key.len),
-                             members[dup].key.ptr);
-    }
+    if (!o->allow_duplicates &&
+        (rc = codec_check_unique_members(members, count, r->arena, "json", start, "an object",
+                                         err)))
+        return rc;
     out->kind = CODEC_V_OBJECT;
     out->as.object.members = members;
     out->as.object.count = count;

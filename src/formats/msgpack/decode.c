@@ -199,8 +199,7 @@ static int dec_map(mp_rd *r, const codec_type *t, codec_map *m, const mp_item *i
             return rc;
     r->depth--;
     if (!r->o->allow_duplicates) {
-        long dup = codec_find_duplicate_key(keys, ksz, n,
-                                            t->key->kind == CODEC_T_STRING ? 0 : ksz, r->arena);
+        long dup = codec_find_duplicate_map_key(t, keys, n, r->arena);
         if (dup == -2)
             return MP_NOMEM(r->err);
         if (dup >= 0)

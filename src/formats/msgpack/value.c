@@ -71,15 +71,10 @@ static int read_object(mp_rd *r, const mp_item *it, codec_value *out)
             (rc = mp_read_value(r, &c, &members[i].value)))
             return rc;
     }
-    if (!r->o->allow_duplicates) {
-        long dup = codec_find_duplicate_key(members, sizeof *members, n, 0, r->arena);
-        if (dup == -2)
-            return MP_NOMEM(r->err);
-        if (dup >= 0)
-            return MP_FAIL(r->err, CODEC_D_CORRUPT, it->at, "duplicate key '%.*s' in a map",
-                           (int)(members[dup].key.len > 64 ? 64 : members[dup].key.len),
-                           members[dup].key.ptr);
-    }
+    if (!r->o->allow_duplicates &&
+        (rc = codec_check_unique_members(members, n, r->arena, "msgpack", it->at, "a map",
+                                         r->err)))
+        return rc;
     out->kind = CODEC_V_OBJECT;
     out->as.object.members = members;
     out->as.object.count = n;
