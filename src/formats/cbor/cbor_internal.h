@@ -227,6 +227,10 @@ static inline double cbor_head_double(const cbor_head *h)
     return bin_bits_double(h->arg);
 }
 
+/* Reads the head of the next chunk of the indefinite string `h` into *c and
+ * checks that it is a definite string of the same major type. */
+int cbor_read_chunk_head(cbor_rd *r, const cbor_head *h, cbor_head *c);
+
 /* Checks that a definite string of h->arg bytes fits in the input and the
  * string limit. */
 int cbor_check_string(cbor_rd *r, const cbor_head *h);

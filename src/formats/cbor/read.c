@@ -27,6 +27,18 @@ int cbor_check_count(cbor_rd *r, const cbor_head *h, uint64_t items)
     return CODEC_OK;
 }
 
+int cbor_read_chunk_head(cbor_rd *r, const cbor_head *h, cbor_head *c)
+{
+    int rc = cbor_read_head(r, c);
+    if (rc)
+        return rc;
+    if (c->major != h->major || c->indefinite)
+        return CBOR_FAIL(r->err, CODEC_D_CORRUPT, c->at,
+                         "a chunk of an indefinite string must be a definite string "
+                         "of the same type");
+    return CODEC_OK;
+}
+
 /* Walks the chunks of an indefinite string: their total length, or copies
  * them to dst when dst is not NULL. */
 static int chunks(cbor_rd *r, const cbor_head *h, uint8_t *dst, size_t *total)
@@ -35,12 +47,8 @@ static int chunks(cbor_rd *r, const cbor_head *h, uint8_t *dst, size_t *total)
     cbor_head c;
     int rc;
     while (!cbor_at_break(r)) {
-        if ((rc = cbor_read_head(r, &c)))
+        if ((rc = cbor_read_chunk_head(r, h, &c)))
             return rc;
-        if (c.major != h->major || c.indefinite)
-            return CBOR_FAIL(r->err, CODEC_D_CORRUPT, c.at,
-                             "a chunk of an indefinite string must be a definite string "
-                             "of the same type");
         if ((rc = cbor_check_string(r, &c)))
             return rc;
         if (c.arg > r->o->max_string - sum)
