@@ -29,6 +29,9 @@ static inline size_t codec_utf8_sequence(const uint8_t *p, const uint8_t *end)
     return need + 1;
 }
 
+/* True when s[0..n) is valid UTF-8 (no surrogates, no overlongs). */
+bool codec_utf8_valid(const uint8_t *s, size_t n);
+
 /* Finds a repeated key among n keys laid out `stride` bytes apart: each a
  * codec_string at the start of its element when raw_size is 0, else
  * raw_size bytes compared as is. Small sets are compared pairwise, larger

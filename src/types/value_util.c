@@ -1,8 +1,33 @@
-/* value_util.c — format-neutral helpers the decoders share: growing arena
- * arrays and finding repeated keys. */
+/* value_util.c — format-neutral helpers the backends share: UTF-8
+ * validation, growing arena arrays and finding repeated keys. */
 #include "types/value_internal.h"
 
 #include <string.h>
+
+bool codec_utf8_valid(const uint8_t *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        /* Eight ASCII bytes at a time: the common case. */
+        if (n - i >= 8) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            if (!(w & 0x8080808080808080ull)) {
+                i += 8;
+                continue;
+            }
+        }
+        if (s[i] < 0x80) {
+            i++;
+            continue;
+        }
+        size_t k = codec_utf8_sequence(s + i, s + n);
+        if (!k)
+            return false;
+        i += k;
+    }
+    return true;
+}
 
 void *codec_array_grow(codec_arena *arena, void *items, size_t count, size_t *cap,
                        size_t esz)

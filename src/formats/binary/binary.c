@@ -1,6 +1,5 @@
 /* binary.c — helpers shared by the CBOR and MessagePack backends. */
 #include "formats/binary/binary_internal.h"
-#include "types/value_internal.h"
 
 #include <math.h>
 
@@ -50,31 +49,6 @@ bool bin_float_to_half(float f, uint16_t *h)
         return true;
     }
     return false;
-}
-
-bool bin_utf8_valid(const uint8_t *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        /* Eight ASCII bytes at a time: the common case. */
-        if (n - i >= 8) {
-            uint64_t w;
-            memcpy(&w, s + i, 8);
-            if (!(w & 0x8080808080808080ull)) {
-                i += 8;
-                continue;
-            }
-        }
-        if (s[i] < 0x80) {
-            i++;
-            continue;
-        }
-        size_t k = codec_utf8_sequence(s + i, s + n);
-        if (!k)
-            return false;
-        i += k;
-    }
-    return true;
 }
 
 size_t bin_bignum_to_text(const uint8_t *mag, size_t n, bool neg, char *dst)

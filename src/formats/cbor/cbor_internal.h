@@ -140,7 +140,7 @@ static inline int cbor_out_string(codec_buf *out, unsigned major, const void *p,
 /* A text string after a UTF-8 check (CODEC_E_INVALID_VALUE when invalid). */
 static inline int cbor_out_text(codec_buf *out, const char *s, size_t n, codec_error *err)
 {
-    if (!bin_utf8_valid((const uint8_t *)s, n))
+    if (!codec_utf8_valid((const uint8_t *)s, n))
         return codec_error_set(err, CODEC_E_INVALID_VALUE, 0, "cbor", CODEC_NO_OFFSET,
                                "string is not valid UTF-8");
     return cbor_out_string(out, CBOR_TEXT, s, n, err);

@@ -305,7 +305,7 @@ static int dec_struct(cbor_rd *r, const codec_type *t, uint8_t *v, const cbor_he
                     ? &t->fields[expect]
                     : codec_type_field_by_name_hashed(t, name.ptr, name.len,
                                                       codec_name_hash(name.ptr, name.len));
-            if (!f && !bin_utf8_valid((const uint8_t *)name.ptr, name.len))
+            if (!f && !codec_utf8_valid((const uint8_t *)name.ptr, name.len))
                 return CBOR_FAIL(r->err, CODEC_D_CORRUPT, k.at, "text is not valid UTF-8");
         } else if (k.major == CBOR_UINT) {
             f = k.arg <= UINT32_MAX ? codec_type_field_by_tag(t, (uint32_t)k.arg) : NULL;

@@ -52,7 +52,7 @@ static int diag_chunk(cbor_rd *r, codec_buf *out, const cbor_head *h)
         }
         return rc ? rc : puts_(r, out, "'");
     }
-    if (!bin_utf8_valid(s, n))
+    if (!codec_utf8_valid(s, n))
         return CBOR_FAIL(r->err, CODEC_D_CORRUPT, h->at, "text is not valid UTF-8");
     if ((rc = puts_(r, out, "\"")))
         return rc;

@@ -56,7 +56,7 @@ static int chunks(cbor_rd *r, const cbor_head *h, uint8_t *dst, size_t *total)
                              "string longer than max-string (%zu)", r->o->max_string);
         if (dst)
             memcpy(dst + sum, r->p, c.arg);
-        if (c.major == CBOR_TEXT && !bin_utf8_valid(r->p, c.arg))
+        if (c.major == CBOR_TEXT && !codec_utf8_valid(r->p, c.arg))
             return CBOR_FAIL(r->err, CODEC_D_CORRUPT, c.at, "text is not valid UTF-8");
         sum += c.arg;
         r->p += c.arg;
@@ -72,7 +72,7 @@ int cbor_read_string(cbor_rd *r, const cbor_head *h, codec_string *out)
         if ((rc = cbor_check_string(r, h)))
             return rc;
         size_t n = (size_t)h->arg;
-        if (h->major == CBOR_TEXT && !bin_utf8_valid(r->p, n))
+        if (h->major == CBOR_TEXT && !codec_utf8_valid(r->p, n))
             return CBOR_FAIL(r->err, CODEC_D_CORRUPT, h->at, "text is not valid UTF-8");
         char *p = NULL;
         if (n && !(p = codec_arena_alloc(r->arena, n, 1)))
@@ -110,7 +110,7 @@ int cbor_skip(cbor_rd *r, const cbor_head *h)
             return chunks(r, h, NULL, &total);
         if ((rc = cbor_check_string(r, h)))
             return rc;
-        if (h->major == CBOR_TEXT && !bin_utf8_valid(r->p, (size_t)h->arg))
+        if (h->major == CBOR_TEXT && !codec_utf8_valid(r->p, (size_t)h->arg))
             return CBOR_FAIL(r->err, CODEC_D_CORRUPT, h->at, "text is not valid UTF-8");
         r->p += h->arg;
         return CODEC_OK;
