@@ -32,6 +32,10 @@ static inline size_t codec_utf8_sequence(const uint8_t *p, const uint8_t *end)
 /* True when s[0..n) is valid UTF-8 (no surrogates, no overlongs). */
 bool codec_utf8_valid(const uint8_t *s, size_t n);
 
+/* True when s[0..n) is exactly one number of the JSON grammar, the text
+ * form of codec_type_decimal (no sign '+', no leading zeros, no spaces). */
+bool codec_decimal_text_valid(const char *s, size_t n);
+
 /* Finds a repeated key among n keys laid out `stride` bytes apart: each a
  * codec_string at the start of its element when raw_size is 0, else
  * raw_size bytes compared as is. Small sets are compared pairwise, larger

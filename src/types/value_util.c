@@ -1,5 +1,5 @@
-/* value_util.c — format-neutral helpers the backends share: UTF-8
- * validation, growing arena arrays and finding repeated keys. */
+/* value_util.c — format-neutral helpers the backends share: UTF-8 and
+ * decimal text validation, growing arena arrays and finding repeated keys. */
 #include "types/value_internal.h"
 
 #include <string.h>
@@ -27,6 +27,38 @@ bool codec_utf8_valid(const uint8_t *s, size_t n)
         i += k;
     }
     return true;
+}
+
+static size_t digits(const char *s, size_t i, size_t n)
+{
+    size_t start = i;
+    while (i < n && s[i] >= '0' && s[i] <= '9')
+        i++;
+    return i - start;
+}
+
+bool codec_decimal_text_valid(const char *s, size_t n)
+{
+    size_t i = 0, k;
+    if (i < n && s[i] == '-')
+        i++;
+    if (!(k = digits(s, i, n)) || (k > 1 && s[i] == '0'))
+        return false;
+    i += k;
+    if (i < n && s[i] == '.') {
+        if (!(k = digits(s, ++i, n)))
+            return false;
+        i += k;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            i++;
+        if (!(k = digits(s, i, n)))
+            return false;
+        i += k;
+    }
+    return i == n;
 }
 
 void *codec_array_grow(codec_arena *arena, void *items, size_t count, size_t *cap,

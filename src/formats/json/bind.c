@@ -155,7 +155,7 @@ static int enc_leaf(enc *e, const codec_type *t, const void *v)
     }
     case CODEC_T_DECIMAL: {
         const codec_string *s = v;
-        if (json_check_number(s->ptr, s->len))
+        if (!codec_decimal_text_valid(s->ptr, s->len))
             return enc_status(e, CODEC_E_INVALID_VALUE, t, "not a decimal number");
         return enc_status(e, json_write_raw_number(&e->w, s->ptr, s->len), t, "");
     }

@@ -37,9 +37,6 @@ codec_string json_keep_text(codec_json_reader *r, codec_arena *arena, codec_stri
 int json_next_member(codec_json_reader *r, codec_string *key, size_t *key_offset,
                      codec_json_token *tok, codec_error *err);
 
-/* 0 when s[0..n) is exactly one JSON number. */
-int json_check_number(const char *s, size_t n);
-
 /* Writer helpers the walkers use directly. */
 int json_write_raw_number(codec_json_writer *w, const char *s, size_t n);
 int json_write_base64(codec_json_writer *w, const codec_bytes *b);

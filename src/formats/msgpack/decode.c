@@ -1,6 +1,5 @@
 /* decode.c — descriptor-driven MessagePack reading straight into C values. */
 #include "formats/msgpack/msgpack_internal.h"
-#include "formats/json/json_internal.h"
 #include "types/index_internal.h"
 #include "types/xmap_internal.h"
 #include "core/number_internal.h"
@@ -278,7 +277,7 @@ static int dec_decimal(mp_rd *r, const codec_type *t, codec_string *v, const mp_
     size_t n;
     switch (it->kind) {
     case MP_STR:
-        if (json_check_number((const char *)it->data, (size_t)it->len))
+        if (!codec_decimal_text_valid((const char *)it->data, (size_t)it->len))
             return dec_fail(r, it, "str is not a decimal number", t);
         return mp_copy(r, it, v);
     case MP_UINT: n = (size_t)snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)it->u); break;

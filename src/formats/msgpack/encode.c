@@ -1,6 +1,5 @@
 /* encode.c — descriptor-driven MessagePack writing. */
 #include "formats/msgpack/msgpack_internal.h"
-#include "formats/json/json_internal.h"
 #include "types/xmap_internal.h"
 
 typedef struct enc {
@@ -152,7 +151,7 @@ static int enc_leaf(enc *e, const codec_type *t, const void *v)
     case CODEC_T_DECIMAL: {
         /* No decimal type in MessagePack: the exact text as a str. */
         const codec_string *s = v;
-        if (json_check_number(s->ptr ? s->ptr : "", s->len))
+        if (!codec_decimal_text_valid(s->ptr, s->len))
             return enc_fail(e, t, "not a decimal number");
         return mp_out_string(e->out, true, s->ptr, s->len, e->err);
     }

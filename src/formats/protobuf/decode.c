@@ -346,7 +346,7 @@ static inline uint8_t *pool_take(pb_dec *d, const uint8_t *p, size_t len)
 static inline int dec_text(pb_dec *d, const pb_val *v, codec_bytes *b, const uint8_t *p,
                            size_t len)
 {
-    if (v->op == PB_OP_DECIMAL && pb_decimal_check((const char *)p, len))
+    if (v->op == PB_OP_DECIMAL && !codec_decimal_text_valid((const char *)p, len))
         return fail(d, CODEC_D_CORRUPT, p, "not a decimal number");
     if (!len) {
         *b = (codec_bytes){NULL, 0};

@@ -147,7 +147,7 @@ static inline uint8_t *put_text(pb_enc *e, uint8_t *p, const uint8_t key[8], uns
                                 const pb_val *v, const codec_bytes *s)
 {
     size_t n = s->len;
-    if (v->op == PB_OP_DECIMAL && pb_decimal_check((const char *)s->data, n))
+    if (v->op == PB_OP_DECIMAL && !codec_decimal_text_valid((const char *)s->data, n))
         return bad_value(e, "not a decimal number");
     NEED(8 + 10 + n);
     p = put_key(p, key, key_len);

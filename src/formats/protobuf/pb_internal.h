@@ -115,9 +115,6 @@ int pb_encode(const pb_state *st, const void *value, codec_buf *out, codec_error
 int pb_decode(const pb_state *st, const uint8_t *in, size_t n, void *value, codec_arena *arena,
               codec_error *err);
 
-/* text.c: 0 when s[0..n) is a JSON-grammar decimal number. */
-int pb_decimal_check(const char *s, size_t n);
-
 /* Bytes a varint of v takes (1..10). */
 static inline size_t pb_varint_size(uint64_t v)
 {
