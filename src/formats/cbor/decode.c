@@ -2,7 +2,7 @@
  * (no intermediate tree), every length checked before allocation. */
 #include "formats/cbor/cbor_internal.h"
 #include "types/value_internal.h"
-#include "formats/json/json_text.h"
+#include "types/time_text_internal.h"
 #include "types/index_internal.h"
 #include "types/xmap_internal.h"
 #include "core/number_internal.h"
@@ -218,7 +218,7 @@ static int dec_timestamp(cbor_rd *r, const codec_type *t, codec_timestamp *ts, c
             return rc;
         const char *s = (const char *)r->p;
         r->p += h->arg;
-        return json_parse_timestamp(s, (size_t)h->arg, ts)
+        return codec_parse_timestamp(s, (size_t)h->arg, ts)
                    ? dec_fail(r, h, "invalid RFC 3339 timestamp", t)
                    : CODEC_OK;
     }
@@ -251,7 +251,7 @@ static int dec_date(cbor_rd *r, const codec_type *t, codec_date *dt, cbor_head *
             return rc;
         const char *s = (const char *)r->p;
         r->p += h->arg;
-        return json_parse_date(s, (size_t)h->arg, dt) ? dec_fail(r, h, "invalid date", t)
+        return codec_parse_date(s, (size_t)h->arg, dt) ? dec_fail(r, h, "invalid date", t)
                                                       : CODEC_OK;
     }
     if (tag != UINT64_MAX && tag != CBOR_TAG_DAYS)

@@ -2,7 +2,7 @@
  * map entries. */
 #define _GNU_SOURCE /* qsort_r */
 #include "formats/cbor/cbor_internal.h"
-#include "formats/json/json_text.h"
+#include "types/time_text_internal.h"
 #include "types/xmap_internal.h"
 
 #include <stdlib.h>
@@ -67,8 +67,8 @@ static int enc_timestamp(enc *e, const codec_type *t, const codec_timestamp *ts)
         return cbor_out_int(e->out, ts->seconds, e->err);
     }
     /* Fractions and offsets are kept exactly by the RFC 3339 form. */
-    char text[JSON_TIMESTAMP_MAX_CHARS];
-    int n = json_format_timestamp(ts, text);
+    char text[CODEC_TIMESTAMP_MAX_CHARS];
+    int n = codec_format_timestamp(ts, text);
     if (n < 0)
         return enc_fail(e, t, "out of range (years 0..9999, nanos, offset)");
     if (cbor_out_head(e->out, CBOR_TAG, CBOR_TAG_DATETIME, e->err))

@@ -2,6 +2,7 @@
  * JSON, and to read JSON tokens straight into a C value (no DOM). */
 #include "formats/json/json_internal.h"
 #include "formats/json/json_text.h"
+#include "types/time_text_internal.h"
 #include "types/index_internal.h"
 #include "types/xmap_internal.h"
 #include "core/number_internal.h"
@@ -65,7 +66,7 @@ static int key_text(const codec_type *k, const void *v, char *tmp, const char **
         *n = json_format_uuid(v, tmp);
         return 0;
     case CODEC_T_DATE:
-        len = json_format_date(*(const codec_date *)v, tmp);
+        len = codec_format_date(*(const codec_date *)v, tmp);
         *s = tmp;
         *n = (size_t)len;
         return len < 0 ? -1 : 0;
@@ -133,7 +134,7 @@ static int enc_xmap(enc *e, const codec_type *t, const void *v)
 
 static int enc_leaf(enc *e, const codec_type *t, const void *v)
 {
-    char tmp[JSON_TIMESTAMP_MAX_CHARS + 13];
+    char tmp[CODEC_TIMESTAMP_MAX_CHARS + 13];
     int len;
     switch (t->kind) {
     case CODEC_T_BOOL:
@@ -164,11 +165,11 @@ static int enc_leaf(enc *e, const codec_type *t, const void *v)
     case CODEC_T_UUID:
         return enc_status(e, enc_text(e, tmp, json_format_uuid(v, tmp)), t, "");
     case CODEC_T_DATE:
-        len = json_format_date(*(const codec_date *)v, tmp);
+        len = codec_format_date(*(const codec_date *)v, tmp);
         return enc_status(e, len < 0 ? CODEC_E_INVALID_VALUE : enc_text(e, tmp, (size_t)len),
                           t, "year outside 0..9999");
     case CODEC_T_TIMESTAMP:
-        len = json_format_timestamp(v, tmp);
+        len = codec_format_timestamp(v, tmp);
         return enc_status(e, len < 0 ? CODEC_E_INVALID_VALUE : enc_text(e, tmp, (size_t)len),
                           t, "out of range (years 0..9999, nanos, offset)");
     default:
@@ -369,7 +370,7 @@ static int parse_key(dec *d, const codec_type *k, codec_string s, void *out)
         return 0;
     }
     case CODEC_T_UUID: return json_parse_uuid(s.ptr, s.len, out);
-    case CODEC_T_DATE: return json_parse_date(s.ptr, s.len, out);
+    case CODEC_T_DATE: return codec_parse_date(s.ptr, s.len, out);
     default: {
         /* Integer keys: the same grammar and range rules as number values. */
         codec_json_reader kr;
@@ -489,10 +490,10 @@ static int dec_text_leaf(dec *d, const codec_type *t, void *v)
         return json_parse_uuid(s.ptr, s.len, v) ? dec_fail(d, CODEC_D_CORRUPT, "invalid UUID", t)
                                                  : CODEC_OK;
     case CODEC_T_DATE:
-        return json_parse_date(s.ptr, s.len, v) ? dec_fail(d, CODEC_D_CORRUPT, "invalid date", t)
+        return codec_parse_date(s.ptr, s.len, v) ? dec_fail(d, CODEC_D_CORRUPT, "invalid date", t)
                                                  : CODEC_OK;
     case CODEC_T_TIMESTAMP:
-        return json_parse_timestamp(s.ptr, s.len, v)
+        return codec_parse_timestamp(s.ptr, s.len, v)
                    ? dec_fail(d, CODEC_D_CORRUPT, "invalid RFC 3339 timestamp", t)
                    : CODEC_OK;
     default:
