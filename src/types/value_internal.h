@@ -29,6 +29,19 @@ static inline size_t codec_utf8_sequence(const uint8_t *p, const uint8_t *end)
     return need + 1;
 }
 
+/* The value inside the OPTIONAL of type `t` at v, or NULL when absent. */
+static inline const void *codec_optional_get(const codec_type *t, const void *v)
+{
+    return *(const bool *)v ? (const uint8_t *)v + t->value_offset : NULL;
+}
+
+/* True when field f of the struct at v is an OPTIONAL that is absent (the
+ * encoders leave such fields out rather than writing a null). */
+static inline bool codec_field_absent(const codec_field *f, const void *v)
+{
+    return f->type->kind == CODEC_T_OPTIONAL && !*(const bool *)((const uint8_t *)v + f->offset);
+}
+
 /* True when s[0..n) is valid UTF-8 (no surrogates, no overlongs). */
 bool codec_utf8_valid(const uint8_t *s, size_t n);
 

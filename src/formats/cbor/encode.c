@@ -96,20 +96,16 @@ static int enc_key_name(enc *e, const codec_field *f)
 static int enc_struct(enc *e, const codec_type *t, const uint8_t *v)
 {
     size_t present = 0;
-    for (size_t i = 0; i < t->count; i++) {
-        const codec_field *f = &t->fields[i];
-        present += f->type->kind != CODEC_T_OPTIONAL || *(const bool *)(v + f->offset);
-    }
+    for (size_t i = 0; i < t->count; i++)
+        present += !codec_field_absent(&t->fields[i], v);
     int rc = cbor_out_head(e->out, CBOR_MAP, present, e->err);
     size_t start = e->out->len;
     for (size_t i = 0; i < t->count && !rc; i++) {
         const codec_field *f = &t->fields[i];
-        const uint8_t *fv = v + f->offset;
-        /* An absent optional field is left out rather than written as null. */
-        if (f->type->kind == CODEC_T_OPTIONAL && !*(const bool *)fv)
+        if (codec_field_absent(f, v))
             continue;
         if (!(rc = enc_key_name(e, f)))
-            rc = enc_any(e, f->type, fv);
+            rc = enc_any(e, f->type, v + f->offset);
     }
     if (!rc && e->o->deterministic)
         rc = cbor_sort_map(e->out, start, present, e->err);
@@ -185,10 +181,10 @@ static int enc_any(enc *e, const codec_type *t, const void *v)
     case CODEC_T_STRUCT: return enc_struct(e, t, v);
     case CODEC_T_LIST: return enc_list(e, t, v);
     case CODEC_T_MAP: return enc_map(e, t, v);
-    case CODEC_T_OPTIONAL:
-        if (!*(const bool *)v)
-            return cbor_out_byte(e->out, CBOR_NULL, e->err);
-        return enc_any(e, t->elem, (const uint8_t *)v + t->value_offset);
+    case CODEC_T_OPTIONAL: {
+        const void *in = codec_optional_get(t, v);
+        return in ? enc_any(e, t->elem, in) : cbor_out_byte(e->out, CBOR_NULL, e->err);
+    }
     case CODEC_T_ENUM: {
         int32_t n = *(const int32_t *)v;
         if (!codec_enum_by_number(t, n))

@@ -86,14 +86,12 @@ static int enc_struct(enc *e, const codec_type *t, const uint8_t *v)
     int rc = enc_status(e, codec_json_write_object_start(&e->w), t, "");
     for (size_t i = 0; i < t->count && !rc; i++) {
         const codec_field *f = &t->fields[i];
-        const uint8_t *fv = v + f->offset;
-        /* An absent optional field is left out rather than written as null. */
-        if (f->type->kind == CODEC_T_OPTIONAL && !*(const bool *)fv)
+        if (codec_field_absent(f, v))
             continue;
         rc = codec_json_write_key(&e->w, f->name, strlen(f->name));
         if (rc)
             return enc_status(e, rc, t, "field name is not valid UTF-8");
-        rc = enc_any(e, f->type, fv);
+        rc = enc_any(e, f->type, v + f->offset);
     }
     return rc ? rc : enc_status(e, codec_json_write_object_end(&e->w), t, "");
 }
@@ -186,10 +184,11 @@ static int enc_any(enc *e, const codec_type *t, const void *v)
     case CODEC_T_STRUCT: return enc_struct(e, t, v);
     case CODEC_T_LIST: return enc_list(e, t, v);
     case CODEC_T_MAP: return enc_map(e, t, v);
-    case CODEC_T_OPTIONAL:
-        if (!*(const bool *)v)
-            return enc_status(e, codec_json_write_null(&e->w), t, "");
-        return enc_any(e, t->elem, (const uint8_t *)v + t->value_offset);
+    case CODEC_T_OPTIONAL: {
+        const void *in = codec_optional_get(t, v);
+        return in ? enc_any(e, t->elem, in)
+                  : enc_status(e, codec_json_write_null(&e->w), t, "");
+    }
     case CODEC_T_ENUM: {
         const codec_enum_value *ev = codec_enum_by_number(t, *(const int32_t *)v);
         if (!ev)
