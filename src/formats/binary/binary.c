@@ -51,52 +51,6 @@ bool bin_float_to_half(float f, uint16_t *h)
     return false;
 }
 
-/* Length of the valid multi-byte sequence at s[i], or 0. */
-static size_t utf8_seq(const uint8_t *s, size_t i, size_t n)
-{
-    uint8_t c = s[i], lo = 0x80, hi = 0xBF;
-    size_t need;
-    if (c >= 0xC2 && c <= 0xDF)
-        need = 1;
-    else if (c >= 0xE0 && c <= 0xEF)
-        need = 2, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
-    else if (c >= 0xF0 && c <= 0xF4)
-        need = 3, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
-    else
-        return 0;
-    if (n - i <= need || s[i + 1] < lo || s[i + 1] > hi)
-        return 0;
-    for (size_t k = 2; k <= need; k++)
-        if ((s[i + k] & 0xC0) != 0x80)
-            return 0;
-    return need + 1;
-}
-
-bool bin_utf8_valid(const uint8_t *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        /* Eight ASCII bytes at a time: the common case. */
-        if (n - i >= 8) {
-            uint64_t w;
-            memcpy(&w, s + i, 8);
-            if (!(w & 0x8080808080808080ull)) {
-                i += 8;
-                continue;
-            }
-        }
-        if (s[i] < 0x80) {
-            i++;
-            continue;
-        }
-        size_t k = utf8_seq(s, i, n);
-        if (!k)
-            return false;
-        i += k;
-    }
-    return true;
-}
-
 size_t bin_bignum_to_text(const uint8_t *mag, size_t n, bool neg, char *dst)
 {
     /* Base 10^9 limbs, most significant first, built by multiply-add. */

@@ -6,6 +6,7 @@
 #define CODEC_BINARY_INTERNAL_H
 
 #include "codec/types.h"
+#include "types/value_internal.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -94,9 +95,6 @@ double bin_half_to_double(uint16_t h);
 /* The binary16 bits of `f` when it is exactly representable as a half
  * (infinities included, NaN excluded): true and *h set; false otherwise. */
 bool bin_float_to_half(float f, uint16_t *h);
-
-/* True when s[0..n) is valid UTF-8 (no surrogates, no overlongs). */
-bool bin_utf8_valid(const uint8_t *s, size_t n);
 
 /* The most bytes of a bignum the decimal conversions accept (1233 digits). */
 #define BIN_BIGNUM_MAX_BYTES 512

@@ -140,7 +140,7 @@ static inline int cbor_out_string(codec_buf *out, unsigned major, const void *p,
 /* A text string after a UTF-8 check (CODEC_E_INVALID_VALUE when invalid). */
 static inline int cbor_out_text(codec_buf *out, const char *s, size_t n, codec_error *err)
 {
-    if (!bin_utf8_valid((const uint8_t *)s, n))
+    if (!codec_utf8_valid((const uint8_t *)s, n))
         return codec_error_set(err, CODEC_E_INVALID_VALUE, 0, "cbor", CODEC_NO_OFFSET,
                                "string is not valid UTF-8");
     return cbor_out_string(out, CBOR_TEXT, s, n, err);
@@ -226,6 +226,10 @@ static inline double cbor_head_double(const cbor_head *h)
         return bin_bits_float((uint32_t)h->arg);
     return bin_bits_double(h->arg);
 }
+
+/* Reads the head of the next chunk of the indefinite string `h` into *c and
+ * checks that it is a definite string of the same major type. */
+int cbor_read_chunk_head(cbor_rd *r, const cbor_head *h, cbor_head *c);
 
 /* Checks that a definite string of h->arg bytes fits in the input and the
  * string limit. */

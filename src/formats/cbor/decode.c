@@ -1,9 +1,10 @@
 /* decode.c — descriptor-driven CBOR reading: items straight into a C value
  * (no intermediate tree), every length checked before allocation. */
 #include "formats/cbor/cbor_internal.h"
-#include "formats/json/json_internal.h"
-#include "formats/json/json_text.h"
+#include "types/value_internal.h"
+#include "types/time_text_internal.h"
 #include "types/index_internal.h"
+#include "types/xmap_internal.h"
 #include "core/number_internal.h"
 
 #include <math.h>
@@ -217,7 +218,7 @@ static int dec_timestamp(cbor_rd *r, const codec_type *t, codec_timestamp *ts, c
             return rc;
         const char *s = (const char *)r->p;
         r->p += h->arg;
-        return json_parse_timestamp(s, (size_t)h->arg, ts)
+        return codec_parse_timestamp(s, (size_t)h->arg, ts)
                    ? dec_fail(r, h, "invalid RFC 3339 timestamp", t)
                    : CODEC_OK;
     }
@@ -250,7 +251,7 @@ static int dec_date(cbor_rd *r, const codec_type *t, codec_date *dt, cbor_head *
             return rc;
         const char *s = (const char *)r->p;
         r->p += h->arg;
-        return json_parse_date(s, (size_t)h->arg, dt) ? dec_fail(r, h, "invalid date", t)
+        return codec_parse_date(s, (size_t)h->arg, dt) ? dec_fail(r, h, "invalid date", t)
                                                       : CODEC_OK;
     }
     if (tag != UINT64_MAX && tag != CBOR_TAG_DAYS)
@@ -304,7 +305,7 @@ static int dec_struct(cbor_rd *r, const codec_type *t, uint8_t *v, const cbor_he
                     ? &t->fields[expect]
                     : codec_type_field_by_name_hashed(t, name.ptr, name.len,
                                                       codec_name_hash(name.ptr, name.len));
-            if (!f && !bin_utf8_valid((const uint8_t *)name.ptr, name.len))
+            if (!f && !codec_utf8_valid((const uint8_t *)name.ptr, name.len))
                 return CBOR_FAIL(r->err, CODEC_D_CORRUPT, k.at, "text is not valid UTF-8");
         } else if (k.major == CBOR_UINT) {
             f = k.arg <= UINT32_MAX ? codec_type_field_by_tag(t, (uint32_t)k.arg) : NULL;
@@ -363,7 +364,7 @@ static int dec_list(cbor_rd *r, const codec_type *t, codec_list *l, const cbor_h
         if (ah->indefinite) {
             if (count == r->o->max_elements)
                 return CBOR_FAIL(r->err, CODEC_D_LIMIT, ah->at, "more items than max-elements");
-            if (!(items = json_grow(r->arena, items, count, &cap, esz)))
+            if (!(items = codec_array_grow(r->arena, items, count, &cap, esz)))
                 return CBOR_NOMEM(r->err);
             memset(items + count * esz, 0, esz);
         }
@@ -398,8 +399,8 @@ static int dec_map(cbor_rd *r, const codec_type *t, codec_map *m, const cbor_hea
         if (mh->indefinite) {
             if (count == r->o->max_elements)
                 return CBOR_FAIL(r->err, CODEC_D_LIMIT, mh->at, "more entries than max-elements");
-            if (!(keys = json_grow(r->arena, keys, count, &kcap, ksz)) ||
-                !(values = json_grow(r->arena, values, count, &vcap, vsz)))
+            if (!(keys = codec_array_grow(r->arena, keys, count, &kcap, ksz)) ||
+                !(values = codec_array_grow(r->arena, values, count, &vcap, vsz)))
                 return CBOR_NOMEM(r->err);
             memset(keys + count * ksz, 0, ksz);
             memset(values + count * vsz, 0, vsz);
@@ -410,8 +411,7 @@ static int dec_map(cbor_rd *r, const codec_type *t, codec_map *m, const cbor_hea
         count++;
     }
     if (!r->o->allow_duplicates) {
-        long dup = json_find_duplicate(keys, ksz, count,
-                                       t->key->kind == CODEC_T_STRING ? 0 : ksz, r->arena);
+        long dup = codec_find_duplicate_map_key(t, keys, count, r->arena);
         if (dup == -2)
             return CBOR_NOMEM(r->err);
         if (dup >= 0)
@@ -427,11 +427,11 @@ static int dec_xmap(cbor_rd *r, const codec_type *t, void *v, cbor_head *h)
 {
     _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
     size_t at = h->at;
-    memset(wire, 0, t->xmap->wire->size);
+    codec_xmap_clear_wire(t, wire);
     int rc = dec_item(r, t->xmap->wire, wire, h);
     if (rc)
         return rc;
-    if (t->xmap->from_wire(t->xmap->ctx, wire, v, r->arena))
+    if (codec_xmap_from_wire(t, wire, v, r->arena))
         return CBOR_FAIL(r->err, CODEC_D_CORRUPT, at, "value rejected by the %s adapter",
                          t->name);
     return CODEC_OK;

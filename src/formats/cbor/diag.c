@@ -52,7 +52,7 @@ static int diag_chunk(cbor_rd *r, codec_buf *out, const cbor_head *h)
         }
         return rc ? rc : puts_(r, out, "'");
     }
-    if (!bin_utf8_valid(s, n))
+    if (!codec_utf8_valid(s, n))
         return CBOR_FAIL(r->err, CODEC_D_CORRUPT, h->at, "text is not valid UTF-8");
     if ((rc = puts_(r, out, "\"")))
         return rc;
@@ -75,12 +75,8 @@ static int diag_string(cbor_rd *r, codec_buf *out, const cbor_head *h)
     int rc = puts_(r, out, "(_ ");
     for (size_t i = 0; !rc && !cbor_at_break(r); i++) {
         cbor_head c;
-        if ((rc = cbor_read_head(r, &c)))
+        if ((rc = cbor_read_chunk_head(r, h, &c)))
             return rc;
-        if (c.major != h->major || c.indefinite)
-            return CBOR_FAIL(r->err, CODEC_D_CORRUPT, c.at,
-                             "a chunk of an indefinite string must be a definite string "
-                             "of the same type");
         if ((i && (rc = puts_(r, out, ", "))) || (rc = diag_chunk(r, out, &c)))
             return rc;
     }

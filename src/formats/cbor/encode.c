@@ -2,7 +2,8 @@
  * map entries. */
 #define _GNU_SOURCE /* qsort_r */
 #include "formats/cbor/cbor_internal.h"
-#include "formats/json/json_text.h"
+#include "types/time_text_internal.h"
+#include "types/xmap_internal.h"
 
 #include <stdlib.h>
 
@@ -66,8 +67,8 @@ static int enc_timestamp(enc *e, const codec_type *t, const codec_timestamp *ts)
         return cbor_out_int(e->out, ts->seconds, e->err);
     }
     /* Fractions and offsets are kept exactly by the RFC 3339 form. */
-    char text[JSON_TIMESTAMP_MAX_CHARS];
-    int n = json_format_timestamp(ts, text);
+    char text[CODEC_TIMESTAMP_MAX_CHARS];
+    int n = codec_format_timestamp(ts, text);
     if (n < 0)
         return enc_fail(e, t, "out of range (years 0..9999, nanos, offset)");
     if (cbor_out_head(e->out, CBOR_TAG, CBOR_TAG_DATETIME, e->err))
@@ -95,20 +96,16 @@ static int enc_key_name(enc *e, const codec_field *f)
 static int enc_struct(enc *e, const codec_type *t, const uint8_t *v)
 {
     size_t present = 0;
-    for (size_t i = 0; i < t->count; i++) {
-        const codec_field *f = &t->fields[i];
-        present += f->type->kind != CODEC_T_OPTIONAL || *(const bool *)(v + f->offset);
-    }
+    for (size_t i = 0; i < t->count; i++)
+        present += !codec_field_absent(&t->fields[i], v);
     int rc = cbor_out_head(e->out, CBOR_MAP, present, e->err);
     size_t start = e->out->len;
     for (size_t i = 0; i < t->count && !rc; i++) {
         const codec_field *f = &t->fields[i];
-        const uint8_t *fv = v + f->offset;
-        /* An absent optional field is left out rather than written as null. */
-        if (f->type->kind == CODEC_T_OPTIONAL && !*(const bool *)fv)
+        if (codec_field_absent(f, v))
             continue;
         if (!(rc = enc_key_name(e, f)))
-            rc = enc_any(e, f->type, fv);
+            rc = enc_any(e, f->type, v + f->offset);
     }
     if (!rc && e->o->deterministic)
         rc = cbor_sort_map(e->out, start, present, e->err);
@@ -140,12 +137,10 @@ static int enc_map(enc *e, const codec_type *t, const codec_map *m)
 
 static int enc_xmap(enc *e, const codec_type *t, const void *v)
 {
-    _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
-    char scratch[CODEC_XMAP_SCRATCH];
-    memset(wire, 0, t->xmap->wire->size);
-    if (t->xmap->to_wire(t->xmap->ctx, v, wire, scratch))
+    codec_xmap_frame f;
+    if (codec_xmap_to_wire(t, v, &f))
         return enc_fail(e, t, "rejected by its xmap adapter");
-    return enc_any(e, t->xmap->wire, wire);
+    return enc_any(e, t->xmap->wire, f.wire);
 }
 
 static int enc_leaf(enc *e, const codec_type *t, const void *v)
@@ -186,10 +181,10 @@ static int enc_any(enc *e, const codec_type *t, const void *v)
     case CODEC_T_STRUCT: return enc_struct(e, t, v);
     case CODEC_T_LIST: return enc_list(e, t, v);
     case CODEC_T_MAP: return enc_map(e, t, v);
-    case CODEC_T_OPTIONAL:
-        if (!*(const bool *)v)
-            return cbor_out_byte(e->out, CBOR_NULL, e->err);
-        return enc_any(e, t->elem, (const uint8_t *)v + t->value_offset);
+    case CODEC_T_OPTIONAL: {
+        const void *in = codec_optional_get(t, v);
+        return in ? enc_any(e, t->elem, in) : cbor_out_byte(e->out, CBOR_NULL, e->err);
+    }
     case CODEC_T_ENUM: {
         int32_t n = *(const int32_t *)v;
         if (!codec_enum_by_number(t, n))

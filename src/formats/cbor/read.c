@@ -27,6 +27,18 @@ int cbor_check_count(cbor_rd *r, const cbor_head *h, uint64_t items)
     return CODEC_OK;
 }
 
+int cbor_read_chunk_head(cbor_rd *r, const cbor_head *h, cbor_head *c)
+{
+    int rc = cbor_read_head(r, c);
+    if (rc)
+        return rc;
+    if (c->major != h->major || c->indefinite)
+        return CBOR_FAIL(r->err, CODEC_D_CORRUPT, c->at,
+                         "a chunk of an indefinite string must be a definite string "
+                         "of the same type");
+    return CODEC_OK;
+}
+
 /* Walks the chunks of an indefinite string: their total length, or copies
  * them to dst when dst is not NULL. */
 static int chunks(cbor_rd *r, const cbor_head *h, uint8_t *dst, size_t *total)
@@ -35,12 +47,8 @@ static int chunks(cbor_rd *r, const cbor_head *h, uint8_t *dst, size_t *total)
     cbor_head c;
     int rc;
     while (!cbor_at_break(r)) {
-        if ((rc = cbor_read_head(r, &c)))
+        if ((rc = cbor_read_chunk_head(r, h, &c)))
             return rc;
-        if (c.major != h->major || c.indefinite)
-            return CBOR_FAIL(r->err, CODEC_D_CORRUPT, c.at,
-                             "a chunk of an indefinite string must be a definite string "
-                             "of the same type");
         if ((rc = cbor_check_string(r, &c)))
             return rc;
         if (c.arg > r->o->max_string - sum)
@@ -48,7 +56,7 @@ static int chunks(cbor_rd *r, const cbor_head *h, uint8_t *dst, size_t *total)
                              "string longer than max-string (%zu)", r->o->max_string);
         if (dst)
             memcpy(dst + sum, r->p, c.arg);
-        if (c.major == CBOR_TEXT && !bin_utf8_valid(r->p, c.arg))
+        if (c.major == CBOR_TEXT && !codec_utf8_valid(r->p, c.arg))
             return CBOR_FAIL(r->err, CODEC_D_CORRUPT, c.at, "text is not valid UTF-8");
         sum += c.arg;
         r->p += c.arg;
@@ -64,7 +72,7 @@ int cbor_read_string(cbor_rd *r, const cbor_head *h, codec_string *out)
         if ((rc = cbor_check_string(r, h)))
             return rc;
         size_t n = (size_t)h->arg;
-        if (h->major == CBOR_TEXT && !bin_utf8_valid(r->p, n))
+        if (h->major == CBOR_TEXT && !codec_utf8_valid(r->p, n))
             return CBOR_FAIL(r->err, CODEC_D_CORRUPT, h->at, "text is not valid UTF-8");
         char *p = NULL;
         if (n && !(p = codec_arena_alloc(r->arena, n, 1)))
@@ -102,7 +110,7 @@ int cbor_skip(cbor_rd *r, const cbor_head *h)
             return chunks(r, h, NULL, &total);
         if ((rc = cbor_check_string(r, h)))
             return rc;
-        if (h->major == CBOR_TEXT && !bin_utf8_valid(r->p, (size_t)h->arg))
+        if (h->major == CBOR_TEXT && !codec_utf8_valid(r->p, (size_t)h->arg))
             return CBOR_FAIL(r->err, CODEC_D_CORRUPT, h->at, "text is not valid UTF-8");
         r->p += h->arg;
         return CODEC_OK;

@@ -4,7 +4,7 @@
  * they fit 64 bits, and everything else without a codec_value form is an
  * invalid-payload error that says so. */
 #include "formats/cbor/cbor_internal.h"
-#include "formats/json/json_internal.h"
+#include "types/value_internal.h"
 
 int cbor_write_value(codec_buf *out, const codec_value *v, const codec_cbor_options *o,
                      codec_error *err)
@@ -64,7 +64,7 @@ static int read_array(cbor_rd *r, const cbor_head *ah, codec_value *out)
         if (ah->indefinite) {
             if (count == r->o->max_elements)
                 return CBOR_FAIL(r->err, CODEC_D_LIMIT, ah->at, "more items than max-elements");
-            if (!(items = json_grow(r->arena, items, count, &cap, sizeof *items)))
+            if (!(items = codec_array_grow(r->arena, items, count, &cap, sizeof *items)))
                 return CBOR_NOMEM(r->err);
         }
         if ((rc = next(r, &h)) || (rc = cbor_read_value(r, &h, &items[count])))
@@ -94,7 +94,7 @@ static int read_object(cbor_rd *r, const cbor_head *mh, codec_value *out)
         if (mh->indefinite) {
             if (count == r->o->max_elements)
                 return CBOR_FAIL(r->err, CODEC_D_LIMIT, mh->at, "more entries than max-elements");
-            if (!(members = json_grow(r->arena, members, count, &cap, sizeof *members)))
+            if (!(members = codec_array_grow(r->arena, members, count, &cap, sizeof *members)))
                 return CBOR_NOMEM(r->err);
         }
         codec_member *m = &members[count];
@@ -109,15 +109,10 @@ static int read_object(cbor_rd *r, const cbor_head *mh, codec_value *out)
             return rc;
         count++;
     }
-    if (!r->o->allow_duplicates) {
-        long dup = json_find_duplicate(members, sizeof *members, count, 0, r->arena);
-        if (dup == -2)
-            return CBOR_NOMEM(r->err);
-        if (dup >= 0)
-            return CBOR_FAIL(r->err, CODEC_D_CORRUPT, mh->at, "duplicate key '%.*s' in a map",
-                             (int)(members[dup].key.len > 64 ? 64 : members[dup].key.len),
-                             members[dup].key.ptr);
-    }
+    if (!r->o->allow_duplicates &&
+        (rc = codec_check_unique_members(members, count, r->arena, "cbor", mh->at, "a map",
+                                         r->err)))
+        return rc;
     out->kind = CODEC_V_OBJECT;
     out->as.object.members = members;
     out->as.object.count = count;

@@ -677,17 +677,26 @@ static int dec_present(dec *d, const fory_node *n, void *v)
     }
 }
 
+/* Reads the flag in front of a nullable value; *present is false for null. */
+static int get_null_flag(dec *d, bool *present)
+{
+    uint8_t flag = 0;
+    int rc = get_u8(d, &flag, "null flag");
+    if (rc)
+        return rc;
+    *present = flag != FORY_NULL;
+    if (*present && flag != FORY_NOT_NULL && flag != FORY_REF_VALUE)
+        return corrupt(d, "unexpected reference flag");
+    return CODEC_OK;
+}
+
 static int dec_value(dec *d, const fory_node *n, void *v)
 {
     if (n->nullable) {
-        uint8_t flag = 0;
-        int rc = get_u8(d, &flag, "null flag");
-        if (rc)
+        bool present;
+        int rc = get_null_flag(d, &present);
+        if (rc || !present)
             return rc;
-        if (flag == FORY_NULL)
-            return CODEC_OK;
-        if (flag != FORY_NOT_NULL && flag != FORY_REF_VALUE)
-            return corrupt(d, "unexpected reference flag");
         *(bool *)v = true;
         v = (uint8_t *)v + n->value_offset;
     }
@@ -833,14 +842,10 @@ static int skip_body(dec *d, uint8_t tid, const rtype *t)
 static int skip_value(dec *d, const rtype *t)
 {
     if (t->nullable) {
-        uint8_t flag = 0;
-        int rc = get_u8(d, &flag, "null flag");
-        if (rc)
+        bool present;
+        int rc = get_null_flag(d, &present);
+        if (rc || !present)
             return rc;
-        if (flag == FORY_NULL)
-            return CODEC_OK;
-        if (flag != FORY_NOT_NULL && flag != FORY_REF_VALUE)
-            return corrupt(d, "unexpected reference flag");
     }
     return skip_body(d, t->tid, t);
 }

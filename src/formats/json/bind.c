@@ -2,7 +2,9 @@
  * JSON, and to read JSON tokens straight into a C value (no DOM). */
 #include "formats/json/json_internal.h"
 #include "formats/json/json_text.h"
+#include "types/time_text_internal.h"
 #include "types/index_internal.h"
+#include "types/xmap_internal.h"
 #include "core/number_internal.h"
 
 #include <math.h>
@@ -64,7 +66,7 @@ static int key_text(const codec_type *k, const void *v, char *tmp, const char **
         *n = json_format_uuid(v, tmp);
         return 0;
     case CODEC_T_DATE:
-        len = json_format_date(*(const codec_date *)v, tmp);
+        len = codec_format_date(*(const codec_date *)v, tmp);
         *s = tmp;
         *n = (size_t)len;
         return len < 0 ? -1 : 0;
@@ -84,14 +86,12 @@ static int enc_struct(enc *e, const codec_type *t, const uint8_t *v)
     int rc = enc_status(e, codec_json_write_object_start(&e->w), t, "");
     for (size_t i = 0; i < t->count && !rc; i++) {
         const codec_field *f = &t->fields[i];
-        const uint8_t *fv = v + f->offset;
-        /* An absent optional field is left out rather than written as null. */
-        if (f->type->kind == CODEC_T_OPTIONAL && !*(const bool *)fv)
+        if (codec_field_absent(f, v))
             continue;
         rc = codec_json_write_key(&e->w, f->name, strlen(f->name));
         if (rc)
             return enc_status(e, rc, t, "field name is not valid UTF-8");
-        rc = enc_any(e, f->type, fv);
+        rc = enc_any(e, f->type, v + f->offset);
     }
     return rc ? rc : enc_status(e, codec_json_write_object_end(&e->w), t, "");
 }
@@ -124,17 +124,15 @@ static int enc_map(enc *e, const codec_type *t, const codec_map *m)
 
 static int enc_xmap(enc *e, const codec_type *t, const void *v)
 {
-    _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
-    char scratch[CODEC_XMAP_SCRATCH];
-    memset(wire, 0, t->xmap->wire->size);
-    if (t->xmap->to_wire(t->xmap->ctx, v, wire, scratch))
+    codec_xmap_frame f;
+    if (codec_xmap_to_wire(t, v, &f))
         return enc_status(e, CODEC_E_INVALID_VALUE, t, "rejected by its xmap adapter");
-    return enc_any(e, t->xmap->wire, wire);
+    return enc_any(e, t->xmap->wire, f.wire);
 }
 
 static int enc_leaf(enc *e, const codec_type *t, const void *v)
 {
-    char tmp[JSON_TIMESTAMP_MAX_CHARS + 13];
+    char tmp[CODEC_TIMESTAMP_MAX_CHARS + 13];
     int len;
     switch (t->kind) {
     case CODEC_T_BOOL:
@@ -156,7 +154,7 @@ static int enc_leaf(enc *e, const codec_type *t, const void *v)
     }
     case CODEC_T_DECIMAL: {
         const codec_string *s = v;
-        if (json_check_number(s->ptr, s->len))
+        if (!codec_decimal_text_valid(s->ptr, s->len))
             return enc_status(e, CODEC_E_INVALID_VALUE, t, "not a decimal number");
         return enc_status(e, json_write_raw_number(&e->w, s->ptr, s->len), t, "");
     }
@@ -165,11 +163,11 @@ static int enc_leaf(enc *e, const codec_type *t, const void *v)
     case CODEC_T_UUID:
         return enc_status(e, enc_text(e, tmp, json_format_uuid(v, tmp)), t, "");
     case CODEC_T_DATE:
-        len = json_format_date(*(const codec_date *)v, tmp);
+        len = codec_format_date(*(const codec_date *)v, tmp);
         return enc_status(e, len < 0 ? CODEC_E_INVALID_VALUE : enc_text(e, tmp, (size_t)len),
                           t, "year outside 0..9999");
     case CODEC_T_TIMESTAMP:
-        len = json_format_timestamp(v, tmp);
+        len = codec_format_timestamp(v, tmp);
         return enc_status(e, len < 0 ? CODEC_E_INVALID_VALUE : enc_text(e, tmp, (size_t)len),
                           t, "out of range (years 0..9999, nanos, offset)");
     default:
@@ -186,10 +184,11 @@ static int enc_any(enc *e, const codec_type *t, const void *v)
     case CODEC_T_STRUCT: return enc_struct(e, t, v);
     case CODEC_T_LIST: return enc_list(e, t, v);
     case CODEC_T_MAP: return enc_map(e, t, v);
-    case CODEC_T_OPTIONAL:
-        if (!*(const bool *)v)
-            return enc_status(e, codec_json_write_null(&e->w), t, "");
-        return enc_any(e, t->elem, (const uint8_t *)v + t->value_offset);
+    case CODEC_T_OPTIONAL: {
+        const void *in = codec_optional_get(t, v);
+        return in ? enc_any(e, t->elem, in)
+                  : enc_status(e, codec_json_write_null(&e->w), t, "");
+    }
     case CODEC_T_ENUM: {
         const codec_enum_value *ev = codec_enum_by_number(t, *(const int32_t *)v);
         if (!ev)
@@ -229,20 +228,6 @@ static int dec_fail(dec *d, int detail, const char *what, const codec_type *t)
 {
     return JSON_FAIL(d->err, detail, d->r.token_offset, "%s (%s)", what,
                      t && t->name ? t->name : "value");
-}
-
-void *json_grow(codec_arena *arena, void *items, size_t count, size_t *cap, size_t esz)
-{
-    if (count < *cap)
-        return items;
-    size_t ncap = *cap ? *cap * 2 : 4;
-    if (ncap > SIZE_MAX / esz)
-        return NULL;
-    const codec_allocator *a = codec_arena_allocator(arena);
-    void *p = a->resize(a->ctx, items, *cap * esz, ncap * esz);
-    if (p)
-        *cap = ncap;
-    return p;
 }
 
 codec_string json_keep_text(codec_json_reader *r, codec_arena *arena, codec_string s)
@@ -347,7 +332,7 @@ static int dec_list(dec *d, const codec_type *t, codec_list *l)
     while (!(rc = codec_json_next(&d->r, &tok, d->err)) && tok != CODEC_JSON_ARRAY_END) {
         if (count == d->o->max_elements)
             return dec_fail(d, CODEC_D_LIMIT, "more items than max-elements", t);
-        if (!(items = json_grow(d->arena, items, count, &cap, esz)))
+        if (!(items = codec_array_grow(d->arena, items, count, &cap, esz)))
             return JSON_NOMEM(d->err);
         memset(items + count * esz, 0, esz);
         if ((rc = dec_any(d, t->elem, items + count * esz, tok)))
@@ -384,7 +369,7 @@ static int parse_key(dec *d, const codec_type *k, codec_string s, void *out)
         return 0;
     }
     case CODEC_T_UUID: return json_parse_uuid(s.ptr, s.len, out);
-    case CODEC_T_DATE: return json_parse_date(s.ptr, s.len, out);
+    case CODEC_T_DATE: return codec_parse_date(s.ptr, s.len, out);
     default: {
         /* Integer keys: the same grammar and range rules as number values. */
         codec_json_reader kr;
@@ -415,8 +400,8 @@ static int dec_map(dec *d, const codec_type *t, codec_map *m)
         if (count == d->o->max_elements)
             return JSON_FAIL(d->err, CODEC_D_LIMIT, key_at, "more entries than max-elements (%s)",
                              t->name);
-        if (!(keys = json_grow(d->arena, keys, count, &kcap, ksz)) ||
-            !(values = json_grow(d->arena, values, count, &vcap, vsz)))
+        if (!(keys = codec_array_grow(d->arena, keys, count, &kcap, ksz)) ||
+            !(values = codec_array_grow(d->arena, values, count, &vcap, vsz)))
             return JSON_NOMEM(d->err);
         memset(keys + count * ksz, 0, ksz);
         memset(values + count * vsz, 0, vsz);
@@ -433,8 +418,7 @@ static int dec_map(dec *d, const codec_type *t, codec_map *m)
     if (rc)
         return rc;
     if (!d->o->allow_duplicates) {
-        long dup = json_find_duplicate(keys, ksz, count,
-                                       t->key->kind == CODEC_T_STRING ? 0 : ksz, d->arena);
+        long dup = codec_find_duplicate_map_key(t, keys, count, d->arena);
         if (dup == -2)
             return JSON_NOMEM(d->err);
         if (dup >= 0)
@@ -450,11 +434,11 @@ static int dec_xmap(dec *d, const codec_type *t, void *v, codec_json_token tok)
 {
     _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
     size_t at = d->r.token_offset;
-    memset(wire, 0, t->xmap->wire->size);
+    codec_xmap_clear_wire(t, wire);
     int rc = dec_any(d, t->xmap->wire, wire, tok);
     if (rc)
         return rc;
-    if (t->xmap->from_wire(t->xmap->ctx, wire, v, d->arena))
+    if (codec_xmap_from_wire(t, wire, v, d->arena))
         return JSON_FAIL(d->err, CODEC_D_CORRUPT, at, "value rejected by the %s adapter",
                          t->name);
     return CODEC_OK;
@@ -505,10 +489,10 @@ static int dec_text_leaf(dec *d, const codec_type *t, void *v)
         return json_parse_uuid(s.ptr, s.len, v) ? dec_fail(d, CODEC_D_CORRUPT, "invalid UUID", t)
                                                  : CODEC_OK;
     case CODEC_T_DATE:
-        return json_parse_date(s.ptr, s.len, v) ? dec_fail(d, CODEC_D_CORRUPT, "invalid date", t)
+        return codec_parse_date(s.ptr, s.len, v) ? dec_fail(d, CODEC_D_CORRUPT, "invalid date", t)
                                                  : CODEC_OK;
     case CODEC_T_TIMESTAMP:
-        return json_parse_timestamp(s.ptr, s.len, v)
+        return codec_parse_timestamp(s.ptr, s.len, v)
                    ? dec_fail(d, CODEC_D_CORRUPT, "invalid RFC 3339 timestamp", t)
                    : CODEC_OK;
     default:

@@ -232,7 +232,7 @@ static inline __attribute__((always_inline)) int read_string(codec_json_reader *
         } else if (*p < 0x20) {
             return fail(r, err, CODEC_D_CORRUPT, p, "control character in a string");
         } else {
-            size_t k = json_utf8_sequence(p, end);
+            size_t k = codec_utf8_sequence(p, end);
             if (!k)
                 return fail(r, err, CODEC_D_CORRUPT, p, "invalid UTF-8 in a string");
             p += k;
@@ -540,19 +540,6 @@ int codec_json_validate(const uint8_t *in, size_t n, const codec_json_options *o
     while (!(rc = codec_json_next(&r, &tok, err)) && tok != CODEC_JSON_END)
         ;
     return rc;
-}
-
-int json_check_number(const char *s, size_t n)
-{
-    codec_json_reader r;
-    codec_json_token tok;
-    codec_json_reader_init(&r, (const uint8_t *)s, n, NULL, NULL);
-    /* White space around the number is not part of a number. */
-    if (n == 0 || s[0] == ' ' || s[0] == '\t' || s[0] == '\n' || s[0] == '\r')
-        return -1;
-    if (codec_json_next(&r, &tok, NULL) || tok != CODEC_JSON_NUMBER || r.p != r.end)
-        return -1;
-    return 0;
 }
 
 int json_next_member(codec_json_reader *r, codec_string *key, size_t *key_offset,

@@ -77,7 +77,7 @@ static int read_array(codec_json_reader *r, codec_value *out, const codec_json_o
     while (!(rc = codec_json_next(r, &tok, err)) && tok != CODEC_JSON_ARRAY_END) {
         if (count == o->max_elements)
             return JSON_FAIL(err, CODEC_D_LIMIT, r->token_offset, "more items than max-elements");
-        if (!(items = json_grow(r->arena, items, count, &cap, sizeof *items)))
+        if (!(items = codec_array_grow(r->arena, items, count, &cap, sizeof *items)))
             return JSON_NOMEM(err);
         if ((rc = json_read_value(r, tok, &items[count], o, err)))
             return rc;
@@ -101,7 +101,7 @@ static int read_object(codec_json_reader *r, codec_value *out, const codec_json_
     while (!(rc = json_next_member(r, &k, &key_at, &tok, err)) && tok != CODEC_JSON_OBJECT_END) {
         if (count == o->max_elements)
             return JSON_FAIL(err, CODEC_D_LIMIT, key_at, "more members than max-elements");
-        if (!(members = json_grow(r->arena, members, count, &cap, sizeof *members)))
+        if (!(members = codec_array_grow(r->arena, members, count, &cap, sizeof *members)))
             return JSON_NOMEM(err);
         codec_member *m = &members[count];
         m->key = json_keep_text(r, r->arena, k);
@@ -113,15 +113,10 @@ static int read_object(codec_json_reader *r, codec_value *out, const codec_json_
     }
     if (rc)
         return rc;
-    if (!o->allow_duplicates) {
-        long dup = json_find_duplicate(members, sizeof *members, count, 0, r->arena);
-        if (dup == -2)
-            return JSON_NOMEM(err);
-        if (dup >= 0)
-            return JSON_FAIL(err, CODEC_D_CORRUPT, start, "duplicate key '%.*s' in an object",
-                             (int)(members[dup].key.len > 64 ? 64 : members[dup].key.len),
-                             members[dup].key.ptr);
-    }
+    if (!o->allow_duplicates &&
+        (rc = codec_check_unique_members(members, count, r->arena, "json", start, "an object",
+                                         err)))
+        return rc;
     out->kind = CODEC_V_OBJECT;
     out->as.object.members = members;
     out->as.object.count = count;
@@ -149,66 +144,4 @@ int json_read_value(codec_json_reader *r, codec_json_token tok, codec_value *out
     default:
         return JSON_FAIL(err, CODEC_D_CORRUPT, r->token_offset, "expected a value");
     }
-}
-
-/* ---------------------------------------------------------------------------
- * Duplicate keys
- * ------------------------------------------------------------------------ */
-
-static const uint8_t *key_bytes(const void *keys, size_t stride, size_t i, size_t raw_size,
-                                size_t *len)
-{
-    const uint8_t *k = (const uint8_t *)keys + i * stride;
-    if (raw_size) {
-        *len = raw_size;
-        return k;
-    }
-    const codec_string *s = (const codec_string *)k;
-    *len = s->len;
-    return (const uint8_t *)s->ptr;
-}
-
-static bool same_key(const void *keys, size_t stride, size_t a, size_t b, size_t raw_size)
-{
-    size_t la, lb;
-    const uint8_t *ka = key_bytes(keys, stride, a, raw_size, &la);
-    const uint8_t *kb = key_bytes(keys, stride, b, raw_size, &lb);
-    return la == lb && (la == 0 || memcmp(ka, kb, la) == 0);
-}
-
-long json_find_duplicate(const void *keys, size_t stride, size_t n, size_t raw_size,
-                         codec_arena *arena)
-{
-    if (n <= 16) {
-        for (size_t i = 1; i < n; i++)
-            for (size_t j = 0; j < i; j++)
-                if (same_key(keys, stride, i, j, raw_size))
-                    return (long)i;
-        return -1;
-    }
-    if (n >= UINT32_MAX / 2)
-        return -2;
-    size_t size = 32;
-    while (size < n * 2)
-        size <<= 1;
-    uint32_t *table = codec_arena_alloc(arena, size * sizeof *table, 4);
-    if (!table)
-        return -2;
-    memset(table, 0, size * sizeof *table);
-    for (size_t i = 0; i < n; i++) {
-        size_t len;
-        const uint8_t *k = key_bytes(keys, stride, i, raw_size, &len);
-        uint64_t h = 1469598103934665603ull;
-        for (size_t b = 0; b < len; b++)
-            h = (h ^ k[b]) * 1099511628211ull;
-        for (size_t j = (size_t)h & (size - 1);; j = (j + 1) & (size - 1)) {
-            if (!table[j]) {
-                table[j] = (uint32_t)i + 1;
-                break;
-            }
-            if (same_key(keys, stride, table[j] - 1, i, raw_size))
-                return (long)i;
-        }
-    }
-    return -1;
 }

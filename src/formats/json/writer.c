@@ -108,7 +108,7 @@ static int put_string(codec_buf *out, const char *str, size_t n)
             continue;
         }
         if (c >= 0x80) {
-            size_t k = json_utf8_sequence(s + i, s + n);
+            size_t k = codec_utf8_sequence(s + i, s + n);
             if (!k)
                 return CODEC_E_INVALID_VALUE;
             memcpy(d, s + i, k);

@@ -1,7 +1,7 @@
 /* decode.c — descriptor-driven MessagePack reading straight into C values. */
 #include "formats/msgpack/msgpack_internal.h"
-#include "formats/json/json_internal.h"
 #include "types/index_internal.h"
+#include "types/xmap_internal.h"
 #include "core/number_internal.h"
 
 #include <math.h>
@@ -198,8 +198,7 @@ static int dec_map(mp_rd *r, const codec_type *t, codec_map *m, const mp_item *i
             return rc;
     r->depth--;
     if (!r->o->allow_duplicates) {
-        long dup = json_find_duplicate(keys, ksz, n, t->key->kind == CODEC_T_STRING ? 0 : ksz,
-                                       r->arena);
+        long dup = codec_find_duplicate_map_key(t, keys, n, r->arena);
         if (dup == -2)
             return MP_NOMEM(r->err);
         if (dup >= 0)
@@ -278,7 +277,7 @@ static int dec_decimal(mp_rd *r, const codec_type *t, codec_string *v, const mp_
     size_t n;
     switch (it->kind) {
     case MP_STR:
-        if (json_check_number((const char *)it->data, (size_t)it->len))
+        if (!codec_decimal_text_valid((const char *)it->data, (size_t)it->len))
             return dec_fail(r, it, "str is not a decimal number", t);
         return mp_copy(r, it, v);
     case MP_UINT: n = (size_t)snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)it->u); break;
@@ -316,11 +315,11 @@ static int dec_enum(mp_rd *r, const codec_type *t, int32_t *v, const mp_item *it
 static int dec_xmap(mp_rd *r, const codec_type *t, void *v, const mp_item *it)
 {
     _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
-    memset(wire, 0, t->xmap->wire->size);
+    codec_xmap_clear_wire(t, wire);
     int rc = dec_item(r, t->xmap->wire, wire, it);
     if (rc)
         return rc;
-    if (t->xmap->from_wire(t->xmap->ctx, wire, v, r->arena))
+    if (codec_xmap_from_wire(t, wire, v, r->arena))
         return MP_FAIL(r->err, CODEC_D_CORRUPT, it->at, "value rejected by the %s adapter",
                        t->name);
     return CODEC_OK;

@@ -1,6 +1,6 @@
 /* encode.c — descriptor-driven MessagePack writing. */
 #include "formats/msgpack/msgpack_internal.h"
-#include "formats/json/json_internal.h"
+#include "types/xmap_internal.h"
 
 typedef struct enc {
     codec_buf *out;
@@ -16,11 +16,6 @@ static int enc_fail(enc *e, const codec_type *t, const char *what)
                            "%s value: %s", t->name ? t->name : "?", what);
 }
 
-static bool absent(const codec_field *f, const uint8_t *v)
-{
-    return f->type->kind == CODEC_T_OPTIONAL && !*(const bool *)(v + f->offset);
-}
-
 /* structs=array: element tag-1 holds the field with that tag; gaps are nil. */
 static int enc_struct_array(enc *e, const codec_type *t, const uint8_t *v)
 {
@@ -33,7 +28,7 @@ static int enc_struct_array(enc *e, const codec_type *t, const uint8_t *v)
         const codec_field *f = t->fields[tag - 1 < t->count ? tag - 1 : 0].tag == tag
                                    ? &t->fields[tag - 1]
                                    : codec_type_field_by_tag(t, tag);
-        rc = !f || absent(f, v) ? mp_out_byte(e->out, 0xc0, e->err)
+        rc = !f || codec_field_absent(f, v) ? mp_out_byte(e->out, 0xc0, e->err)
                                 : enc_any(e, f->type, v + f->offset);
     }
     return rc;
@@ -64,11 +59,11 @@ static int enc_struct(enc *e, const codec_type *t, const uint8_t *v)
         return enc_struct_array(e, t, v);
     size_t present = 0;
     for (size_t i = 0; i < t->count; i++)
-        present += !absent(&t->fields[i], v);
+        present += !codec_field_absent(&t->fields[i], v);
     int rc = mp_out_map(e->out, present, e->err);
     for (size_t i = 0; i < t->count && !rc; i++) {
         const codec_field *f = &t->fields[i];
-        if (absent(f, v))
+        if (codec_field_absent(f, v))
             continue;
         if (!(rc = enc_name(e, f->name)))
             rc = enc_any(e, f->type, v + f->offset);
@@ -117,12 +112,10 @@ static int enc_timestamp(enc *e, const codec_type *t, const codec_timestamp *ts)
 
 static int enc_xmap(enc *e, const codec_type *t, const void *v)
 {
-    _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
-    char scratch[CODEC_XMAP_SCRATCH];
-    memset(wire, 0, t->xmap->wire->size);
-    if (t->xmap->to_wire(t->xmap->ctx, v, wire, scratch))
+    codec_xmap_frame f;
+    if (codec_xmap_to_wire(t, v, &f))
         return enc_fail(e, t, "rejected by its xmap adapter");
-    return enc_any(e, t->xmap->wire, wire);
+    return enc_any(e, t->xmap->wire, f.wire);
 }
 
 static int enc_leaf(enc *e, const codec_type *t, const void *v)
@@ -153,7 +146,7 @@ static int enc_leaf(enc *e, const codec_type *t, const void *v)
     case CODEC_T_DECIMAL: {
         /* No decimal type in MessagePack: the exact text as a str. */
         const codec_string *s = v;
-        if (json_check_number(s->ptr ? s->ptr : "", s->len))
+        if (!codec_decimal_text_valid(s->ptr, s->len))
             return enc_fail(e, t, "not a decimal number");
         return mp_out_string(e->out, true, s->ptr, s->len, e->err);
     }
@@ -170,10 +163,10 @@ static int enc_any(enc *e, const codec_type *t, const void *v)
     case CODEC_T_STRUCT: return enc_struct(e, t, v);
     case CODEC_T_LIST: return enc_list(e, t, v);
     case CODEC_T_MAP: return enc_map(e, t, v);
-    case CODEC_T_OPTIONAL:
-        if (!*(const bool *)v)
-            return mp_out_byte(e->out, 0xc0, e->err);
-        return enc_any(e, t->elem, (const uint8_t *)v + t->value_offset);
+    case CODEC_T_OPTIONAL: {
+        const void *in = codec_optional_get(t, v);
+        return in ? enc_any(e, t->elem, in) : mp_out_byte(e->out, 0xc0, e->err);
+    }
     case CODEC_T_ENUM: {
         int32_t n = *(const int32_t *)v;
         if (!codec_enum_by_number(t, n))

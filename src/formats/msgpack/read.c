@@ -139,7 +139,7 @@ int mp_enter(mp_rd *r, const mp_item *it, uint64_t per)
 
 int mp_skip(mp_rd *r, const mp_item *it)
 {
-    if (it->kind == MP_STR && !bin_utf8_valid(it->data, (size_t)it->len))
+    if (it->kind == MP_STR && !codec_utf8_valid(it->data, (size_t)it->len))
         return MP_FAIL(r->err, CODEC_D_CORRUPT, it->at, "str is not valid UTF-8");
     if (it->kind != MP_ARRAY && it->kind != MP_MAP)
         return CODEC_OK;
@@ -157,7 +157,7 @@ int mp_skip(mp_rd *r, const mp_item *it)
 int mp_copy(mp_rd *r, const mp_item *it, codec_string *out)
 {
     size_t n = (size_t)it->len;
-    if (it->kind == MP_STR && !bin_utf8_valid(it->data, n))
+    if (it->kind == MP_STR && !codec_utf8_valid(it->data, n))
         return MP_FAIL(r->err, CODEC_D_CORRUPT, it->at, "str is not valid UTF-8");
     char *p = NULL;
     if (n && !(p = codec_arena_alloc(r->arena, n, 1)))
@@ -170,7 +170,7 @@ int mp_copy(mp_rd *r, const mp_item *it, codec_string *out)
 
 int mp_out_string(codec_buf *out, bool text, const void *p, size_t n, codec_error *err)
 {
-    if (text && !bin_utf8_valid(p, n))
+    if (text && !codec_utf8_valid(p, n))
         return codec_error_set(err, CODEC_E_INVALID_VALUE, 0, "msgpack", CODEC_NO_OFFSET,
                                "string is not valid UTF-8");
     if (n > UINT32_MAX)

@@ -2,7 +2,7 @@
  * codec_value has no ext kind and only str keys: an ext (the timestamp
  * included) or a non-str map key is an invalid-payload error saying so. */
 #include "formats/msgpack/msgpack_internal.h"
-#include "formats/json/json_internal.h"
+#include "types/value_internal.h"
 
 int mp_write_value(codec_buf *out, const codec_value *v, codec_error *err)
 {
@@ -71,15 +71,10 @@ static int read_object(mp_rd *r, const mp_item *it, codec_value *out)
             (rc = mp_read_value(r, &c, &members[i].value)))
             return rc;
     }
-    if (!r->o->allow_duplicates) {
-        long dup = json_find_duplicate(members, sizeof *members, n, 0, r->arena);
-        if (dup == -2)
-            return MP_NOMEM(r->err);
-        if (dup >= 0)
-            return MP_FAIL(r->err, CODEC_D_CORRUPT, it->at, "duplicate key '%.*s' in a map",
-                           (int)(members[dup].key.len > 64 ? 64 : members[dup].key.len),
-                           members[dup].key.ptr);
-    }
+    if (!r->o->allow_duplicates &&
+        (rc = codec_check_unique_members(members, n, r->arena, "msgpack", it->at, "a map",
+                                         r->err)))
+        return rc;
     out->kind = CODEC_V_OBJECT;
     out->as.object.members = members;
     out->as.object.count = n;

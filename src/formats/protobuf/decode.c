@@ -7,6 +7,7 @@
  * the message is scanned (records skipped, not decoded) to count its items,
  * so the array is allocated exactly once and never copied. */
 #include "formats/protobuf/pb_internal.h"
+#include "types/xmap_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -345,7 +346,7 @@ static inline uint8_t *pool_take(pb_dec *d, const uint8_t *p, size_t len)
 static inline int dec_text(pb_dec *d, const pb_val *v, codec_bytes *b, const uint8_t *p,
                            size_t len)
 {
-    if (v->op == PB_OP_DECIMAL && pb_decimal_check((const char *)p, len))
+    if (v->op == PB_OP_DECIMAL && !codec_decimal_text_valid((const char *)p, len))
         return fail(d, CODEC_D_CORRUPT, p, "not a decimal number");
     if (!len) {
         *b = (codec_bytes){NULL, 0};
@@ -354,7 +355,7 @@ static inline int dec_text(pb_dec *d, const pb_val *v, codec_bytes *b, const uin
     uint8_t *copy = pool_take(d, p, len);
     if (!copy)
         return nomem(d);
-    if (pb_copy_ascii(copy, p, len) && v->op == PB_OP_STRING && pb_utf8_check(p, len))
+    if (pb_copy_ascii(copy, p, len) && v->op == PB_OP_STRING && !codec_utf8_valid(p, len))
         return fail(d, CODEC_D_CORRUPT, p, "string is not valid UTF-8");
     *b = (codec_bytes){copy, len};
     return CODEC_OK;
@@ -369,13 +370,12 @@ __attribute__((noinline)) static int dec_xmap(pb_dec *d, const pb_val *v, void *
                                               size_t depth)
 {
     _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
-    const codec_xmap *x = v->type->xmap;
     const uint8_t *at = *pp;
-    memset(wire, 0, x->wire->size);
+    codec_xmap_clear_wire(v->type, wire);
     int rc = dec_val(d, v->xwire, wire, pp, end, depth);
     if (rc)
         return rc;
-    if (x->from_wire(x->ctx, wire, dst, d->arena))
+    if (codec_xmap_from_wire(v->type, wire, dst, d->arena))
         return fail(d, CODEC_D_CORRUPT, at, "value rejected by the %s adapter", v->type->name);
     return CODEC_OK;
 }

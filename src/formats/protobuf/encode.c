@@ -6,6 +6,7 @@
  * up to make room for the longer varint. Most nested messages are small, so
  * the move is rare and there is no separate sizing walk. */
 #include "formats/protobuf/pb_internal.h"
+#include "types/xmap_internal.h"
 
 typedef struct pb_enc {
     uint8_t *end;            /* end of the buffer's capacity */
@@ -146,7 +147,7 @@ static inline uint8_t *put_text(pb_enc *e, uint8_t *p, const uint8_t key[8], uns
                                 const pb_val *v, const codec_bytes *s)
 {
     size_t n = s->len;
-    if (v->op == PB_OP_DECIMAL && pb_decimal_check((const char *)s->data, n))
+    if (v->op == PB_OP_DECIMAL && !codec_decimal_text_valid((const char *)s->data, n))
         return bad_value(e, "not a decimal number");
     NEED(8 + 10 + n);
     p = put_key(p, key, key_len);
@@ -154,7 +155,7 @@ static inline uint8_t *put_text(pb_enc *e, uint8_t *p, const uint8_t key[8], uns
         *p++ = (uint8_t)n;
     else
         p = pb_put_varint(p, n);
-    if (n && pb_copy_ascii(p, s->data, n) && v->op == PB_OP_STRING && pb_utf8_check(s->data, n))
+    if (n && pb_copy_ascii(p, s->data, n) && v->op == PB_OP_STRING && !codec_utf8_valid(s->data, n))
         return bad_value(e, "string is not valid UTF-8");
     return p + n;
 }
@@ -167,13 +168,10 @@ __attribute__((noinline)) static uint8_t *put_xmap(pb_enc *e, uint8_t *p, const 
                                                    unsigned key_len, const pb_val *v,
                                                    const void *fv, bool explicit, size_t depth)
 {
-    _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
-    char scratch[CODEC_XMAP_SCRATCH];
-    const codec_xmap *x = v->type->xmap;
-    memset(wire, 0, x->wire->size);
-    if (x->to_wire(x->ctx, fv, wire, scratch))
+    codec_xmap_frame f;
+    if (codec_xmap_to_wire(v->type, fv, &f))
         return bad_value(e, "rejected by its xmap adapter");
-    return put_field(e, p, key, key_len, v->xwire, wire, explicit, depth);
+    return put_field(e, p, key, key_len, v->xwire, f.wire, explicit, depth);
 }
 
 /* Writes key + value; with `explicit` false a default value is left out. */

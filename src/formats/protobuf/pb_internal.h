@@ -10,6 +10,7 @@
 
 #include "codec/protobuf.h"
 #include "compose/stage_internal.h"
+#include "types/value_internal.h"
 
 #include <string.h>
 
@@ -113,10 +114,6 @@ static inline const pb_field *pb_field_by_tag(const pb_msg *m, uint32_t tag)
 int pb_encode(const pb_state *st, const void *value, codec_buf *out, codec_error *err);
 int pb_decode(const pb_state *st, const uint8_t *in, size_t n, void *value, codec_arena *arena,
               codec_error *err);
-
-/* text.c: 0 when s[0..n) is valid UTF-8 / a JSON-grammar decimal number. */
-int pb_utf8_check(const uint8_t *s, size_t n);
-int pb_decimal_check(const char *s, size_t n);
 
 /* Bytes a varint of v takes (1..10). */
 static inline size_t pb_varint_size(uint64_t v)

@@ -1,0 +1,77 @@
+/* value_internal.h — format-neutral helpers for decoders of any format:
+ * UTF-8 validation, growing arena arrays, finding repeated keys (value_util.c). */
+#ifndef CODEC_TYPES_VALUE_INTERNAL_H
+#define CODEC_TYPES_VALUE_INTERNAL_H
+
+#include "codec/types.h"
+
+/* Length of the valid UTF-8 sequence at p[0] (a byte >= 0x80) within
+ * p[0..end), or 0 when it is invalid: overlong forms, UTF-16 surrogates and
+ * anything above U+10FFFF are refused. Shared by the JSON reader and writer
+ * and the binary formats' UTF-8 check. */
+static inline size_t codec_utf8_sequence(const uint8_t *p, const uint8_t *end)
+{
+    uint8_t c = p[0], lo = 0x80, hi = 0xBF;
+    size_t need;
+    if (c >= 0xC2 && c <= 0xDF)
+        need = 1;
+    else if (c >= 0xE0 && c <= 0xEF)
+        need = 2, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+    else if (c >= 0xF0 && c <= 0xF4)
+        need = 3, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+    else
+        return 0;
+    if ((size_t)(end - p) <= need || p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t i = 2; i <= need; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+    return need + 1;
+}
+
+/* The value inside the OPTIONAL of type `t` at v, or NULL when absent. */
+static inline const void *codec_optional_get(const codec_type *t, const void *v)
+{
+    return *(const bool *)v ? (const uint8_t *)v + t->value_offset : NULL;
+}
+
+/* True when field f of the struct at v is an OPTIONAL that is absent (the
+ * encoders leave such fields out rather than writing a null). */
+static inline bool codec_field_absent(const codec_field *f, const void *v)
+{
+    return f->type->kind == CODEC_T_OPTIONAL && !*(const bool *)((const uint8_t *)v + f->offset);
+}
+
+/* True when s[0..n) is valid UTF-8 (no surrogates, no overlongs). */
+bool codec_utf8_valid(const uint8_t *s, size_t n);
+
+/* True when s[0..n) is exactly one number of the JSON grammar, the text
+ * form of codec_type_decimal (no sign '+', no leading zeros, no spaces). */
+bool codec_decimal_text_valid(const char *s, size_t n);
+
+/* Finds a repeated key among n keys laid out `stride` bytes apart: each a
+ * codec_string at the start of its element when raw_size is 0, else
+ * raw_size bytes compared as is. Small sets are compared pairwise, larger
+ * ones through a hash table in the arena, so hostile objects stay linear.
+ * @return the index of a repeat, -1 if none, -2 when out of memory. */
+long codec_find_duplicate_key(const void *keys, size_t stride, size_t n, size_t raw_size,
+                             codec_arena *arena);
+
+/* codec_find_duplicate_key over the n keys of a decoded MAP of type `map`
+ * (string keys by their text, other keys by their bytes). */
+long codec_find_duplicate_map_key(const codec_type *map, const void *keys, size_t n,
+                                  codec_arena *arena);
+
+/* Fails with a payload error of `stage` at byte `at` naming the first
+ * repeated key of a schemaless object ("duplicate key 'k' in <container>"),
+ * or with CODEC_E_NOMEM; CODEC_OK when the keys are unique. */
+int codec_check_unique_members(const codec_member *members, size_t n, codec_arena *arena,
+                               const char *stage, uint64_t at, const char *container,
+                               codec_error *err);
+
+/* Grows an arena array of esz-byte items so that index `count` fits
+ * (doubling *cap); NULL when out of memory. */
+void *codec_array_grow(codec_arena *arena, void *items, size_t count, size_t *cap,
+                       size_t esz);
+
+#endif
