@@ -6,6 +6,11 @@
 #include "harness.h"
 
 extern const bench_driver bench_driver_codec;
+/* codec's JSON reader/writer and validator (codec_json_api.c); also named
+ * "codec", so the json suite adds their cells by pointer. */
+extern const bench_driver bench_driver_codec_stream, bench_driver_codec_validate;
+#define BENCH_CODEC_STREAM_SPEC "codec_json_reader/writer"
+#define BENCH_CODEC_VALIDATE_SPEC "codec_json_validate"
 
 /* The peers compiled into this build, in table order. */
 size_t bench_peer_count(void);

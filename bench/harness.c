@@ -140,10 +140,10 @@ static bench_status ctx_open(cell_ctx *x, bench_cell *c)
         ctx_close(x);
         return c->status;
     }
-    const uint8_t *enc, *dec;
-    size_t enc_len, dec_len;
+    const uint8_t *enc = c->payload->bytes, *dec;
+    size_t enc_len = c->payload->len, dec_len;
     double t0 = bench_now();
-    int enc_rc = d->encode(x->worker, c->payload, &enc, &enc_len);
+    int enc_rc = c->decode_only ? 0 : d->encode(x->worker, c->payload, &enc, &enc_len);
     x->enc_seconds = bench_now() - t0;
     if (enc_rc != 0) {
         fail(c, BENCH_FAILED, "%s", "encode failed");
@@ -330,7 +330,7 @@ static void scale(cell_ctx *x, const bench_profile *prof)
     bench_cell *c = x->cell;
     int n = prof->threads < BENCH_MAX_THREADS ? prof->threads : BENCH_MAX_THREADS;
     for (int t = 1; t <= n; t++) {
-        c->scale_enc[t - 1] = scale_run(x, false, t, prof->iter_seconds);
+        c->scale_enc[t - 1] = c->decode_only ? -1 : scale_run(x, false, t, prof->iter_seconds);
         c->scale_dec[t - 1] = scale_run(x, true, t, prof->iter_seconds);
     }
     c->scale_threads = n;
@@ -356,7 +356,9 @@ void bench_run_cell(bench_cell *c, const bench_profile *prof)
     op enc = {c->driver, x.worker, c->payload, NULL, 0, false};
     op dec = {c->driver, x.worker, c->payload, x.encoded, x.encoded_len, true};
     bench_profile pe = fit(prof, x.enc_seconds), pd = fit(prof, x.dec_seconds);
-    if (measure(&enc, &pe, &c->enc, &c->enc_allocs) != 0)
+    if (c->decode_only)
+        c->enc_allocs = (bench_allocs){-1, -1, -1, -1};
+    else if (measure(&enc, &pe, &c->enc, &c->enc_allocs) != 0)
         fail(c, BENCH_FAILED, "%s", "encode failed while timing");
     else if (measure(&dec, &pd, &c->dec, &c->dec_allocs) != 0)
         fail(c, BENCH_FAILED, "%s", "decode failed while timing");

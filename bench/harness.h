@@ -118,6 +118,9 @@ typedef struct bench_cell {
     const bench_driver *driver;
     const bench_payload *payload;
     bool cold;               /* a cold-start cell (suite cold) */
+    /* A decode-only cell (a validator): no encode is timed or called; the
+     * decode reads the payload's bytes and must hand them back. */
+    bool decode_only;
 
     bench_status status;
     char reason[256];        /* why not built / failed */

@@ -104,13 +104,12 @@ static bool matches(const char *filter, const char *id)
     return !filter || fnmatch(filter, id, 0) == 0 || strstr(id, filter) != NULL;
 }
 
-/* Adds one cell unless the filter rejects it or the driver is not in this
- * build (a peer whose library was not found). */
-static int add_cell(bench_plan *p, const char *suite, const char *group_name,
-                    const char *driver, const char *spec, const char *payload,
-                    const char *filter)
+/* Adds one cell of driver d (NULL: a peer not in this build) unless the
+ * filter rejects it. */
+static int add_cell_of(bench_plan *p, const char *suite, const char *group_name,
+                       const bench_driver *d, const char *spec, const char *payload,
+                       const char *filter, bool decode_only)
 {
-    const bench_driver *d = bench_driver_find(driver);
     const bench_payload *pl = bench_payload_find(payload);
     if (!d || !pl)
         return 0;
@@ -130,11 +129,21 @@ static int add_cell(bench_plan *p, const char *suite, const char *group_name,
     c->driver = d;
     c->payload = pl;
     c->cold = strcmp(suite, "cold") == 0;
+    c->decode_only = decode_only;
     char id[256];
     bench_cell_id(c, id, sizeof id);
     if (matches(filter, id))
         p->n++;
     return 0;
+}
+
+/* A cell of the driver named `driver`, skipped when this build lacks it. */
+static int add_cell(bench_plan *p, const char *suite, const char *group_name,
+                    const char *driver, const char *spec, const char *payload,
+                    const char *filter)
+{
+    return add_cell_of(p, suite, group_name, bench_driver_find(driver), spec, payload, filter,
+                       false);
 }
 
 static int add_group(bench_plan *p, const char *suite, const group *g, const char *payload,
@@ -252,13 +261,52 @@ static int add_kv(bench_plan *p, const char *filter)
     return 0;
 }
 
+/* The json suite (PAYLOADS.md §5, §6): per payload, codec first in each
+ * group and the peers doing the same work under it. The stream and
+ * validate groups' codec cells are codec's descriptor-free JSON API
+ * (codec_json_api.c). */
+static const group JSON_DATABIND = {
+    "databind", "json",
+    {{"cjson", "json"}, {"json-c", "json"}, {"jansson", "json"}, {"yajl", "json"}, {"simdjson", "json"}}};
+static const group JSON_DOM = {
+    "dom", "json",
+    {{"cjson", "dom"}, {"json-c", "dom"}, {"jansson", "dom"}, {"simdjson", "dom"}}};
+static const peer_ref JSON_STREAM_PEERS[] = {{"yajl", "stream"}, {"simdjson", "stream"}};
+static const peer_ref JSON_VALIDATE_PEERS[] = {{"yajl", "validate"}, {"simdjson", "validate"}};
+
+/* codec's API cell `d` on `payload`, then the peers `refs`. */
+static int add_api_group(bench_plan *p, const char *group_name, const bench_driver *d,
+                         const char *spec, const peer_ref *refs, size_t n, const char *payload,
+                         const char *filter, bool decode_only)
+{
+    if (add_cell_of(p, "json", group_name, d, spec, payload, filter, decode_only) != 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (add_cell_of(p, "json", group_name, bench_driver_find(refs[i].driver), refs[i].spec,
+                        payload, filter, decode_only) != 0)
+            return -1;
+    return 0;
+}
+
 static int add_json(bench_plan *p, const char *filter)
 {
-    static const char *const PAYLOADS[] = {"users-1k",   "users-10k",   "users-100k",
-                                           "users-1000k", "clients-1k", "clients-10k",
-                                           "clients-100k", "clients-1000k", "twitter"};
-    for (size_t k = 0; k < sizeof PAYLOADS / sizeof PAYLOADS[0]; k++)
-        if (add_group(p, "json", &FORMATS[0], PAYLOADS[k], filter) != 0)
+    static const char *const MODELS[] = {"users-1k",   "users-10k",   "users-100k",
+                                         "users-1000k", "clients-1k", "clients-10k",
+                                         "clients-100k", "clients-1000k"};
+    static const char *const DOCUMENTS[] = {"twitter", "citm_catalog", "canada"};
+    const size_t ns = sizeof JSON_STREAM_PEERS / sizeof JSON_STREAM_PEERS[0];
+    const size_t nv = sizeof JSON_VALIDATE_PEERS / sizeof JSON_VALIDATE_PEERS[0];
+    for (size_t k = 0; k < sizeof MODELS / sizeof MODELS[0]; k++)
+        if (add_group(p, "json", &JSON_DATABIND, MODELS[k], filter) != 0 ||
+            add_api_group(p, "stream", &bench_driver_codec_stream, BENCH_CODEC_STREAM_SPEC,
+                          JSON_STREAM_PEERS, ns, MODELS[k], filter, false) != 0)
+            return -1;
+    for (size_t k = 0; k < sizeof DOCUMENTS / sizeof DOCUMENTS[0]; k++)
+        if (bench_payload_find(DOCUMENTS[k]) &&
+            (add_group(p, "json", &JSON_DOM, DOCUMENTS[k], filter) != 0 ||
+             add_api_group(p, "validate", &bench_driver_codec_validate,
+                           BENCH_CODEC_VALIDATE_SPEC, JSON_VALIDATE_PEERS, nv, DOCUMENTS[k],
+                           filter, true) != 0))
             return -1;
     return 0;
 }

@@ -994,11 +994,14 @@ static void render_value(json_out *j, const void *v)
     codec_free(c);
 }
 
-/* twitter.json as a codec_value (its bytes: the compact re-encoding, the
- * file's indentation and \u escapes gone). No file, no payload. */
-static int build_document_payloads(codec_buf *b)
+/* One nativejson-benchmark document as a codec_value (its bytes: the compact
+ * re-encoding, the file's indentation and \u escapes gone). No file, no
+ * payload. */
+static int add_document(codec_buf *b, const char *name, const char *about)
 {
-    FILE *f = fopen(BENCH_DATA_DIR "/json/twitter.json", "rb");
+    char path[512];
+    snprintf(path, sizeof path, "%s/json/%s.json", BENCH_DATA_DIR, name);
+    FILE *f = fopen(path, "rb");
     if (!f)
         return 0;
     codec_buf_clear(b);
@@ -1011,11 +1014,24 @@ static int build_document_payloads(codec_buf *b)
     fclose(f);
     codec *c = rc ? NULL : codec_json(codec_value_type(), NULL, NULL);
     codec_value *v = take(sizeof *v);
-    rc = !c || !v || codec_decode(c, b->data, b->len, v, &g.arena, NULL) != 0 ||
-         add_value("twitter", "codec_value", v, render_value, "twitter.json",
-                   "tests/data/json/twitter.json as a codec_value, compact");
+    char *file = take(strlen(name) + 6);
+    rc = !c || !v || !file || codec_decode(c, b->data, b->len, v, &g.arena, NULL) != 0;
+    if (!rc) {
+        snprintf(file, strlen(name) + 6, "%s.json", name);
+        rc = add_value(name, "codec_value", v, render_value, file, about);
+    }
     codec_free(c);
     return rc ? -1 : 0;
+}
+
+static int build_document_payloads(codec_buf *b)
+{
+    return add_document(b, "twitter", "tests/data/json/twitter.json as a codec_value, compact") ||
+                   add_document(b, "citm_catalog",
+                                "tests/data/json/citm_catalog.json as a codec_value, compact") ||
+                   add_document(b, "canada", "tests/data/json/canada.json as a codec_value, compact")
+               ? -1
+               : 0;
 }
 
 int bench_payloads_init(void)

@@ -42,10 +42,14 @@ typedef union peer_value {
     bench_order order;
     bench_media_content media;
     bench_struct numeric;
+    bench_users users;
+    bench_clients clients;
 } peer_value;
 
+/* The last three only through peer_json_open(). */
 typedef enum peer_model {
-    PEER_PERSON, PEER_ORDER, PEER_MEDIA_ITEM, PEER_MEDIA_CONTENT, PEER_STRUCT
+    PEER_PERSON, PEER_ORDER, PEER_MEDIA_ITEM, PEER_MEDIA_CONTENT, PEER_STRUCT,
+    PEER_USERS, PEER_CLIENTS, PEER_DOCUMENT
 } peer_model;
 
 /* Which of them p is; -1 with a reason naming the library otherwise. */
@@ -56,5 +60,61 @@ int peer_model_of(const bench_payload *p, const char *library, char *why, size_t
  * shared state; close it with free), or NULL with a reason in why. */
 void *peer_typed_open(const char *spec, const char *want, const bench_payload *p,
                       const char *library, char *why, size_t cap);
+
+/* ---- JSON peers ----------------------------------------------------------
+ * A JSON peer's spec names the work of its cell (bench/suites.c):
+ *   "json"      databind: the C struct to JSON and back (PEER_DATABIND)
+ *   "dom"       a real-world document (payload model codec_value) parsed
+ *               into the library's tree and the tree serialized (PEER_DOM)
+ *   "validate"  the document checked, nothing built (PEER_VALIDATE)
+ *   "stream"    the library's event parser and generator, no structs
+ *               (PEER_STREAM; see bench/json_tape.h) */
+typedef enum peer_mode { PEER_DATABIND, PEER_DOM, PEER_VALIDATE, PEER_STREAM } peer_mode;
+
+/* What an adapter can do, or-ed into peer_json_open's `can`. */
+enum {
+    PEER_CAN_USERS = 1 << 0,     /* databind of Users */
+    PEER_CAN_CLIENTS = 1 << 1,   /* databind of Clients */
+    PEER_CAN_DOM = 1 << 2,
+    PEER_CAN_VALIDATE = 1 << 3,
+    PEER_CAN_STREAM = 1 << 4,
+};
+
+typedef struct peer_json_cell {
+    peer_model model;
+    peer_mode mode;
+} peer_json_cell;
+
+/* The `open` of a JSON peer: the spec's mode, checked against `can` and the
+ * payload. @return a malloc'ed peer_json_cell (close with free), or NULL
+ * with a reason naming the library (`clients_why` explains a library that
+ * cannot map Clients, NULL for the generic reason). */
+void *peer_json_open(const char *spec, const bench_payload *p, const char *library,
+                     unsigned can, const char *clients_why, char *why, size_t cap);
+
+/* The text forms codec's JSON backend writes for the Clients model's kinds
+ * (docs/formats/json.md): a UUID as 36 lowercase hex-and-hyphen characters,
+ * a date as YYYY-MM-DD, a timestamp as RFC 3339 YYYY-MM-DDTHH:MM:SSZ (the
+ * model's are whole UTC seconds; the parser accepts only that form), an
+ * enum by its name. Each *_text writes a NUL-terminated string and returns
+ * its length; each *_parse returns true when s[0..n) is that form. */
+#define PEER_UUID_LEN 36
+#define PEER_DATE_LEN 10
+#define PEER_TIMESTAMP_LEN 20
+size_t peer_uuid_text(const bench_uuid *u, char *dst);
+bool peer_uuid_parse(const char *s, size_t n, bench_uuid *u);
+size_t peer_date_text(bench_date d, char *dst);
+bool peer_date_parse(const char *s, size_t n, bench_date *d);
+size_t peer_timestamp_text(const bench_timestamp *t, char *dst);
+bool peer_timestamp_parse(const char *s, size_t n, bench_timestamp *t);
+
+extern const char *const peer_eye_colors[3];
+/* The index of s[0..n) in names[0..count), or -1. */
+int peer_enum_index(const char *const *names, int count, const char *s, size_t n);
+
+/* A Clients balance (a decimal with two fraction digits: payloads.c) from a
+ * library that keeps numbers only as doubles: the two-digit text, exact for
+ * the model's values (below 10^6, so the double is within 2^-33 of it). */
+size_t peer_balance_from_double(double v, char *dst, size_t cap);
 
 #endif
