@@ -309,6 +309,10 @@ static const char *speed(double v, char *dst, size_t cap)
 
 static void md_speed(FILE *f, const bench_cell *c, const bench_series *s, bool as_mbps)
 {
+    if (s->n == 0) {   /* a decode-only cell's encode */
+        fputs(" — |", f);
+        return;
+    }
     double scale = as_mbps ? (double)c->payload->len / 1e6 : 1;
     char a[32], b[32], d[32];
     fprintf(f, " %s (%s–%s) |", speed(bench_series_median(s) * scale, a, sizeof a),
@@ -316,19 +320,34 @@ static void md_speed(FILE *f, const bench_cell *c, const bench_series *s, bool a
             speed(bench_series_max(s) * scale, d, sizeof d));
 }
 
-/* "calls (bytes)" per op, encode / decode; codec's own allocator beside. */
+static void md_alloc_count(FILE *f, double calls, double bytes)
+{
+    if (calls < 0)
+        fputs("—", f);
+    else
+        fprintf(f, "%.3g (%.0f B)", calls, bytes);
+}
+
+/* "calls (bytes)" per op, encode / decode; codec's own allocator beside.
+ * A decode-only cell has no encode counts ("—"). */
 static void md_allocs(FILE *f, const bench_allocs *e, const bench_allocs *d)
 {
-    if (e->heap_calls < 0 && e->codec_calls < 0) {
+    if (d->heap_calls < 0 && d->codec_calls < 0) {
         fputs(" n/a |", f);
         return;
     }
-    if (e->heap_calls >= 0)
-        fprintf(f, " %.3g (%.0f B) / %.3g (%.0f B)", e->heap_calls, e->heap_bytes,
-                d->heap_calls, d->heap_bytes);
-    if (e->codec_calls >= 0)
-        fprintf(f, " codec_allocator %.3g (%.0f B) / %.3g (%.0f B)", e->codec_calls,
-                e->codec_bytes, d->codec_calls, d->codec_bytes);
+    if (d->heap_calls >= 0) {
+        fputc(' ', f);
+        md_alloc_count(f, e->heap_calls, e->heap_bytes);
+        fputs(" / ", f);
+        md_alloc_count(f, d->heap_calls, d->heap_bytes);
+    }
+    if (d->codec_calls >= 0) {
+        fputs(" codec_allocator ", f);
+        md_alloc_count(f, e->codec_calls, e->codec_bytes);
+        fputs(" / ", f);
+        md_alloc_count(f, d->codec_calls, d->codec_bytes);
+    }
     fputs(" |", f);
 }
 
@@ -365,16 +384,22 @@ static const bench_cell *codec_of(const bench_plan *plan, const bench_cell *c)
 static void md_row(FILE *f, const bench_plan *plan, const bench_cell *c)
 {
     char t[640], sz[32];
-    fprintf(f, "| %s | %s | %s | %.1f%% |", c->group, impl_name(plan, c, t, sizeof t),
-            grouped((double)c->encoded_len, sz, sizeof sz),
-            100.0 * (double)c->encoded_len / (double)c->payload->len);
+    fprintf(f, "| %s | %s |", c->group, impl_name(plan, c, t, sizeof t));
+    if (c->decode_only)
+        fputs(" — | — |", f);
+    else
+        fprintf(f, " %s | %.1f%% |", grouped((double)c->encoded_len, sz, sizeof sz),
+                100.0 * (double)c->encoded_len / (double)c->payload->len);
     md_speed(f, c, &c->enc, true);
     md_speed(f, c, &c->dec, true);
     md_speed(f, c, &c->enc, false);
     md_speed(f, c, &c->dec, false);
     md_allocs(f, &c->enc_allocs, &c->dec_allocs);
     const bench_cell *mine = strcmp(c->driver->name, "codec") ? codec_of(plan, c) : NULL;
-    if (mine)
+    if (mine && c->decode_only)
+        fprintf(f, " — / %.2f× |\n",
+                bench_series_median(&mine->dec) / bench_series_median(&c->dec));
+    else if (mine)
         fprintf(f, " %.2f× / %.2f× |\n",
                 bench_series_median(&mine->enc) / bench_series_median(&c->enc),
                 bench_series_median(&mine->dec) / bench_series_median(&c->dec));
@@ -582,7 +607,7 @@ static int write_svg(const char *path, const bench_plan *plan, const char *suite
         const bench_cell *c = &plan->cells[i];
         if (strcmp(c->suite, suite) != 0 || c->status != BENCH_OK)
             continue;
-        double e = mbps(c, &c->enc), d = mbps(c, &c->dec);
+        double d = mbps(c, &c->dec), e = c->enc.n ? mbps(c, &c->enc) : d;
         lo = fmin(lo, fmin(e, d));
         hi = fmax(hi, fmax(e, d));
         rows++;
@@ -625,7 +650,7 @@ static int write_svg(const char *path, const bench_plan *plan, const char *suite
         fprintf(f, " · %s · %s</text>\n", c->driver->name, c->payload->name);
         double v[2] = {mbps(c, &c->enc), mbps(c, &c->dec)};
         const char *color[2] = {"#3b6fb6", "#e08a2c"};
-        for (int k = 0; k < 2; k++) {
+        for (int k = c->enc.n ? 0 : 1; k < 2; k++) {
             double w = BAR * (log10(fmax(v[k], 1e-3)) - l0) / (l1 - l0);
             char t[32];
             fprintf(f,
