@@ -1,4 +1,8 @@
-/* cjson.c — peer: cJSON, the bench structs mapped by hand. Spec: "json".
+/* cjson.c — peer: cJSON, the bench structs mapped by hand. Specs (peer.h):
+ * "json" (Users too, their doubles printed exactly: add_exact; not Clients:
+ * cJSON keeps every number as a double, and their 63-bit ids do not survive
+ * that) and "dom" (cJSON_ParseWithLength
+ * and cJSON_PrintPreallocated of the tree).
  *
  * Encode builds a cJSON tree from the C struct and prints it unformatted
  * into a reused buffer (cJSON_PrintPreallocated), then frees the tree: the
@@ -15,10 +19,13 @@
 
 typedef struct cj_worker {
     peer_model model;
+    peer_mode mode;
     peer_bytes out;
     cJSON *tree;              /* the last decoded document */
+    cJSON *ref;               /* dom: the payload's tree, what encode prints */
     peer_value value;
     peer_bytes items, persons, images;
+    codec_arena lists;        /* Users' lists, reset per decode */
 } cj_worker;
 
 static const char *cj_version(void)
@@ -30,14 +37,21 @@ static const char *cj_version(void)
 
 static void *cj_open(const char *spec, const bench_payload *p, char *why, size_t cap)
 {
-    return peer_typed_open(spec, "json", p, "cJSON", why, cap);
+    return peer_json_open(spec, p, "cJSON", PEER_CAN_USERS | PEER_CAN_DOM,
+                          "cJSON keeps every number as a double: Clients' 63-bit ids do not "
+                          "survive it",
+                          why, cap);
 }
 
 static void *cj_worker_new(void *shared)
 {
     cj_worker *w = calloc(1, sizeof *w);
-    if (w)
-        w->model = *(const peer_model *)shared;
+    if (!w)
+        return NULL;
+    const peer_json_cell *c = shared;
+    w->model = c->model;
+    w->mode = c->mode;
+    codec_arena_init(&w->lists, NULL, 0);
     return w;
 }
 
@@ -45,6 +59,8 @@ static void cj_worker_free(void *worker)
 {
     cj_worker *w = worker;
     cJSON_Delete(w->tree);
+    cJSON_Delete(w->ref);
+    codec_arena_free(&w->lists);
     peer_bytes_free(&w->out);
     peer_bytes_free(&w->items);
     peer_bytes_free(&w->persons);
@@ -159,27 +175,98 @@ static cJSON *struct_to(const bench_struct *s)
     return o;
 }
 
+static bool add_strs(cJSON *o, const char *k, const bench_str *s, size_t n)
+{
+    cJSON *a = cJSON_AddArrayToObject(o, k);
+    for (size_t i = 0; a && i < n; i++)
+        if (!cJSON_AddItemToArray(a, cJSON_CreateString(s[i].ptr)))
+            return false;
+    return a != NULL;
+}
+
+/* cJSON prints a double with 15 significant digits whenever they read back
+ * within an epsilon of it, which loses the last bits of most coordinates:
+ * Users' doubles go in as raw 17-digit text instead, which reads back exact. */
+static bool add_exact(cJSON *o, const char *k, double v)
+{
+    char t[32];
+    snprintf(t, sizeof t, "%.17g", v);
+    return cJSON_AddRawToObject(o, k, t) != NULL;
+}
+
+static bool user_to(cJSON *o, const bench_user *u)
+{
+    cJSON *friends;
+    if (!add_str(o, "_id", u->_id) || !add_num(o, "index", u->index) ||
+        !add_str(o, "guid", u->guid) || !add_bool(o, "isActive", u->is_active) ||
+        !add_str(o, "balance", u->balance) || !add_str(o, "picture", u->picture) ||
+        !add_num(o, "age", u->age) || !add_str(o, "eyeColor", u->eye_color) ||
+        !add_str(o, "name", u->name) || !add_str(o, "gender", u->gender) ||
+        !add_str(o, "company", u->company) || !add_str(o, "email", u->email) ||
+        !add_str(o, "phone", u->phone) || !add_str(o, "address", u->address) ||
+        !add_str(o, "about", u->about) || !add_str(o, "registered", u->registered) ||
+        !add_exact(o, "latitude", u->latitude) || !add_exact(o, "longitude", u->longitude) ||
+        !add_strs(o, "tags", u->tags.items, u->tags.count) ||
+        !(friends = cJSON_AddArrayToObject(o, "friends")))
+        return false;
+    for (size_t i = 0; i < u->friends.count; i++) {
+        cJSON *f = cJSON_CreateObject();
+        if (!f || !cJSON_AddItemToArray(friends, f) || !add_str(f, "id", u->friends.items[i].id) ||
+            !add_str(f, "name", u->friends.items[i].name))
+            return false;
+    }
+    return add_str(o, "greeting", u->greeting) && add_str(o, "favoriteFruit", u->favorite_fruit);
+}
+
+static cJSON *users_to(const bench_users *us)
+{
+    cJSON *o = cJSON_CreateObject(), *a;
+    if (!o || !(a = cJSON_AddArrayToObject(o, "users")))
+        goto fail;
+    for (size_t i = 0; i < us->users.count; i++) {
+        cJSON *u = cJSON_CreateObject();
+        if (!u || !cJSON_AddItemToArray(a, u) || !user_to(u, &us->users.items[i]))
+            goto fail;
+    }
+    return o;
+fail:
+    cJSON_Delete(o);
+    return NULL;
+}
+
+/* The tree encode prints: built from the C value, or (dom) the payload's
+ * own tree, parsed on the first call and kept (*owned false). */
+static cJSON *tree_of(cj_worker *w, const bench_payload *p, bool *owned)
+{
+    *owned = w->mode != PEER_DOM;
+    switch (w->model) {
+    case PEER_PERSON: return person_to(p->value);
+    case PEER_ORDER: return order_to(p->value);
+    case PEER_STRUCT: return struct_to(p->value);
+    case PEER_USERS: return users_to(p->value);
+    case PEER_DOCUMENT:
+        if (!w->ref)
+            w->ref = cJSON_ParseWithLength((const char *)p->bytes, p->len);
+        return w->ref;
+    default: return media_to(p->value, w->model == PEER_MEDIA_CONTENT);
+    }
+}
+
 static int cj_encode(void *worker, const bench_payload *p, const uint8_t **out, size_t *len)
 {
     cj_worker *w = worker;
-    cJSON *t = w->model == PEER_PERSON  ? person_to(p->value)
-               : w->model == PEER_ORDER ? order_to(p->value)
-               : w->model == PEER_STRUCT
-                   ? struct_to(p->value)
-                   : media_to(p->value, w->model == PEER_MEDIA_CONTENT);
+    bool owned;
+    cJSON *t = tree_of(w, p, &owned);
     if (!t)
         return -1;
     /* The buffer grows until the document fits, then is reused. */
-    if (w->out.cap == 0 && peer_reserve(&w->out, 256) != 0) {
+    bool ok = w->out.cap > 0 || peer_reserve(&w->out, 256) == 0;
+    while (ok && !cJSON_PrintPreallocated(t, (char *)w->out.data, (int)w->out.cap, false))
+        ok = w->out.cap <= PEER_MAX_OUTPUT && peer_reserve(&w->out, 2 * w->out.cap) == 0;
+    if (owned)
         cJSON_Delete(t);
+    if (!ok)
         return -1;
-    }
-    while (!cJSON_PrintPreallocated(t, (char *)w->out.data, (int)w->out.cap, false))
-        if (w->out.cap > PEER_MAX_OUTPUT || peer_reserve(&w->out, 2 * w->out.cap) != 0) {
-            cJSON_Delete(t);
-            return -1;
-        }
-    cJSON_Delete(t);
     *out = w->out.data;
     *len = strlen((const char *)w->out.data);
     return 0;
@@ -344,6 +431,65 @@ static bool struct_from(const cJSON *o, bench_struct *s)
     return true;
 }
 
+/* An array member's items in the list arena, `size` bytes each. */
+static void *list_of(cj_worker *w, const cJSON *o, const char *k, size_t size, size_t *count,
+                     const cJSON **arr)
+{
+    *arr = get(o, k);
+    if (!cJSON_IsArray(*arr))
+        return NULL;
+    *count = (size_t)cJSON_GetArraySize(*arr);
+    return codec_arena_alloc(&w->lists, *count * size + 1, 0);
+}
+
+static bool user_from(cj_worker *w, const cJSON *o, bench_user *u)
+{
+    const cJSON *arr, *e;
+    if (!get_str(o, "_id", &u->_id) || !get_i32(o, "index", &u->index) ||
+        !get_str(o, "guid", &u->guid) || !get_bool(o, "isActive", &u->is_active) ||
+        !get_str(o, "balance", &u->balance) || !get_str(o, "picture", &u->picture) ||
+        !get_i32(o, "age", &u->age) || !get_str(o, "eyeColor", &u->eye_color) ||
+        !get_str(o, "name", &u->name) || !get_str(o, "gender", &u->gender) ||
+        !get_str(o, "company", &u->company) || !get_str(o, "email", &u->email) ||
+        !get_str(o, "phone", &u->phone) || !get_str(o, "address", &u->address) ||
+        !get_str(o, "about", &u->about) || !get_str(o, "registered", &u->registered) ||
+        !get_num(o, "latitude", &u->latitude) || !get_num(o, "longitude", &u->longitude) ||
+        !get_str(o, "greeting", &u->greeting) ||
+        !get_str(o, "favoriteFruit", &u->favorite_fruit))
+        return false;
+    bench_str *s = list_of(w, o, "tags", sizeof *s, &u->tags.count, &arr);
+    if (!(u->tags.items = s))
+        return false;
+    cJSON_ArrayForEach(e, arr)
+    {
+        if (!cJSON_IsString(e))
+            return false;
+        *s++ = (bench_str){e->valuestring, strlen(e->valuestring)};
+    }
+    bench_friend *f = list_of(w, o, "friends", sizeof *f, &u->friends.count, &arr);
+    if (!(u->friends.items = f))
+        return false;
+    cJSON_ArrayForEach(e, arr)
+    {
+        if (!get_str(e, "id", &f->id) || !get_str(e, "name", &f->name))
+            return false;
+        f++;
+    }
+    return true;
+}
+
+static bool users_from(cj_worker *w, const cJSON *o, bench_users *us)
+{
+    const cJSON *arr, *e;
+    bench_user *u = list_of(w, o, "users", sizeof *u, &us->users.count, &arr);
+    if (!(us->users.items = u))
+        return false;
+    cJSON_ArrayForEach(e, arr)
+        if (!user_from(w, e, u++))
+            return false;
+    return true;
+}
+
 static int cj_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **out,
                      size_t *len)
 {
@@ -351,19 +497,26 @@ static int cj_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **
     cJSON_Delete(w->tree);
     w->tree = cJSON_ParseWithLength((const char *)in, n);
     *out = NULL, *len = 0;
+    if (w->model == PEER_DOCUMENT)
+        return w->tree ? 0 : -1;
     if (!cJSON_IsObject(w->tree))
         return -1;
+    codec_arena_reset(&w->lists);
     bool ok = w->model == PEER_PERSON  ? person_from(w->tree, &w->value.person)
               : w->model == PEER_ORDER ? order_from(w, w->tree, &w->value.order)
               : w->model == PEER_STRUCT
                   ? struct_from(w->tree, &w->value.numeric)
-                  : media_from(w, w->tree, &w->value.media);
+              : w->model == PEER_USERS ? users_from(w, w->tree, &w->value.users)
+                                       : media_from(w, w->tree, &w->value.media);
     return ok ? 0 : -1;
 }
 
 static int cj_matches(void *worker, const bench_payload *p)
 {
-    return peer_value_matches(p, &((cj_worker *)worker)->value);
+    cj_worker *w = worker;
+    if (w->mode == PEER_DOM)
+        return cJSON_Compare(w->tree, w->ref, true);
+    return peer_value_matches(p, &w->value);
 }
 
 const bench_driver bench_peer_cjson = {
