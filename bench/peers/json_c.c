@@ -1,4 +1,8 @@
-/* json_c.c — peer: json-c, the bench structs mapped by hand. Spec: "json".
+/* json_c.c — peer: json-c, the bench structs mapped by hand. Specs (peer.h):
+ * "json" (Users and Clients too; a Clients balance is a double carrying its
+ * exact text, json_object_new_double_s, and json-c keeps a parsed number's
+ * text, so it is read back as written) and "dom" (a json_tokener parse and
+ * the tree serialized plain).
  *
  * Encode builds a json_object tree from the C struct and serializes it
  * plain (no spaces, '/' not escaped); the text lives in the tree, which the
@@ -14,7 +18,10 @@
 
 typedef struct jc_worker {
     peer_model model;
+    peer_mode mode;
     json_object *encoded;     /* the last encoded tree (owns the text) */
+    json_object *ref;         /* dom: the payload's tree, what encode serializes */
+    codec_arena lists;        /* Users' and Clients' lists, reset per decode */
     json_tokener *tok;
     json_object *tree;        /* the last decoded document */
     peer_value value;
@@ -30,7 +37,8 @@ static const char *jc_version(void)
 
 static void *jc_open(const char *spec, const bench_payload *p, char *why, size_t cap)
 {
-    return peer_typed_open(spec, "json", p, "json-c", why, cap);
+    return peer_json_open(spec, p, "json-c", PEER_CAN_USERS | PEER_CAN_CLIENTS | PEER_CAN_DOM,
+                          NULL, why, cap);
 }
 
 static void *jc_worker_new(void *shared)
@@ -38,7 +46,10 @@ static void *jc_worker_new(void *shared)
     jc_worker *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
-    w->model = *(const peer_model *)shared;
+    const peer_json_cell *c = shared;
+    w->model = c->model;
+    w->mode = c->mode;
+    codec_arena_init(&w->lists, NULL, 0);
     if (!(w->tok = json_tokener_new())) {
         free(w);
         return NULL;
@@ -51,6 +62,8 @@ static void jc_worker_free(void *worker)
     jc_worker *w = worker;
     json_object_put(w->encoded);
     json_object_put(w->tree);
+    json_object_put(w->ref);
+    codec_arena_free(&w->lists);
     json_tokener_free(w->tok);
     peer_bytes_free(&w->items);
     peer_bytes_free(&w->persons);
@@ -178,19 +191,143 @@ static json_object *struct_to(const bench_struct *s)
     return NULL;
 }
 
+static bool add_strs(json_object *o, const char *k, const bench_str *s, size_t n)
+{
+    json_object *a = json_object_new_array_ext((int)n);
+    if (!add(o, k, a))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!push(a, str(s[i])))
+            return false;
+    return true;
+}
+
+static bool add_text(json_object *o, const char *k, const char *t, size_t n)
+{
+    return add(o, k, json_object_new_string_len(t, (int)n));
+}
+
+static bool user_to(json_object *o, const bench_user *u)
+{
+    json_object *friends;
+    if (!add(o, "_id", str(u->_id)) || !add(o, "index", json_object_new_int(u->index)) ||
+        !add(o, "guid", str(u->guid)) ||
+        !add(o, "isActive", json_object_new_boolean(u->is_active)) ||
+        !add(o, "balance", str(u->balance)) || !add(o, "picture", str(u->picture)) ||
+        !add(o, "age", json_object_new_int(u->age)) || !add(o, "eyeColor", str(u->eye_color)) ||
+        !add(o, "name", str(u->name)) || !add(o, "gender", str(u->gender)) ||
+        !add(o, "company", str(u->company)) || !add(o, "email", str(u->email)) ||
+        !add(o, "phone", str(u->phone)) || !add(o, "address", str(u->address)) ||
+        !add(o, "about", str(u->about)) || !add(o, "registered", str(u->registered)) ||
+        !add(o, "latitude", json_object_new_double(u->latitude)) ||
+        !add(o, "longitude", json_object_new_double(u->longitude)) ||
+        !add_strs(o, "tags", u->tags.items, u->tags.count) ||
+        !add(o, "friends", friends = json_object_new_array_ext((int)u->friends.count)))
+        return false;
+    for (size_t i = 0; i < u->friends.count; i++) {
+        json_object *f = json_object_new_object();
+        if (!push(friends, f) || !add(f, "id", str(u->friends.items[i].id)) ||
+            !add(f, "name", str(u->friends.items[i].name)))
+            return false;
+    }
+    return add(o, "greeting", str(u->greeting)) &&
+           add(o, "favoriteFruit", str(u->favorite_fruit));
+}
+
+static bool client_to(json_object *o, const bench_client *c)
+{
+    char t[PEER_UUID_LEN + 1];
+    json_object *phones, *partners;
+    if (!add(o, "_id", json_object_new_int64(c->_id)) ||
+        !add(o, "index", json_object_new_int(c->index)) ||
+        !add_text(o, "guid", t, peer_uuid_text(&c->guid, t)) ||
+        !add(o, "isActive", json_object_new_boolean(c->is_active)) ||
+        !add(o, "balance", json_object_new_double_s(strtod(c->balance.ptr, NULL), c->balance.ptr)) ||
+        !add(o, "picture", str(c->picture)) || !add(o, "age", json_object_new_int(c->age)) ||
+        !add(o, "eyeColor", json_object_new_string(peer_eye_colors[c->eye_color])) ||
+        !add(o, "name", str(c->name)) || !add(o, "gender", str(c->gender)) ||
+        !add(o, "company", str(c->company)) ||
+        !add_strs(o, "emails", c->emails.items, c->emails.count) ||
+        !add(o, "phones", phones = json_object_new_array_ext((int)c->phones.count)))
+        return false;
+    for (size_t i = 0; i < c->phones.count; i++)
+        if (!push(phones, json_object_new_int64(c->phones.items[i])))
+            return false;
+    if (!add(o, "address", str(c->address)) || !add(o, "about", str(c->about)) ||
+        !add_text(o, "registered", t, peer_date_text(c->registered, t)) ||
+        !add(o, "latitude", json_object_new_double(c->latitude)) ||
+        !add(o, "longitude", json_object_new_double(c->longitude)) ||
+        !add_strs(o, "tags", c->tags.items, c->tags.count) ||
+        !add(o, "partners", partners = json_object_new_array_ext((int)c->partners.count)))
+        return false;
+    for (size_t i = 0; i < c->partners.count; i++) {
+        const bench_partner *pa = &c->partners.items[i];
+        json_object *e = json_object_new_object();
+        if (!push(partners, e) || !add(e, "id", json_object_new_int64(pa->id)) ||
+            !add(e, "name", str(pa->name)) ||
+            !add_text(e, "since", t, peer_timestamp_text(&pa->since, t)))
+            return false;
+    }
+    return true;
+}
+
+/* {"<key>": [records]} with each record filled by `fill`. */
+static json_object *records_to(const char *key, const void *items, size_t count, size_t size,
+                               bool (*fill)(json_object *, const void *))
+{
+    json_object *o = json_object_new_object(), *a;
+    if (!o || !add(o, key, a = json_object_new_array_ext((int)count)))
+        goto fail;
+    for (size_t i = 0; i < count; i++) {
+        json_object *e = json_object_new_object();
+        if (!push(a, e) || !fill(e, (const char *)items + i * size))
+            goto fail;
+    }
+    return o;
+fail:
+    json_object_put(o);
+    return NULL;
+}
+
+static bool user_to_v(json_object *o, const void *u) { return user_to(o, u); }
+static bool client_to_v(json_object *o, const void *c) { return client_to(o, c); }
+
+static json_object *tree_to(const jc_worker *w, const bench_payload *p)
+{
+    const bench_users *u = p->value;
+    const bench_clients *c = p->value;
+    switch (w->model) {
+    case PEER_PERSON: return person_to(p->value);
+    case PEER_ORDER: return order_to(p->value);
+    case PEER_STRUCT: return struct_to(p->value);
+    case PEER_USERS:
+        return records_to("users", u->users.items, u->users.count, sizeof(bench_user), user_to_v);
+    case PEER_CLIENTS:
+        return records_to("clients", c->clients.items, c->clients.count, sizeof(bench_client),
+                          client_to_v);
+    default: return media_to(p->value, w->model == PEER_MEDIA_CONTENT);
+    }
+}
+
 static int jc_encode(void *worker, const bench_payload *p, const uint8_t **out, size_t *len)
 {
     jc_worker *w = worker;
-    json_object_put(w->encoded);
-    w->encoded = w->model == PEER_PERSON  ? person_to(p->value)
-                 : w->model == PEER_ORDER ? order_to(p->value)
-                 : w->model == PEER_STRUCT
-                     ? struct_to(p->value)
-                     : media_to(p->value, w->model == PEER_MEDIA_CONTENT);
-    if (!w->encoded)
+    json_object *t;
+    if (w->mode == PEER_DOM) {
+        /* the payload's tree, parsed on the first (untimed) call */
+        if (!w->ref && p->len <= INT32_MAX) {
+            json_tokener_reset(w->tok);
+            w->ref = json_tokener_parse_ex(w->tok, (const char *)p->bytes, (int)p->len);
+        }
+        t = w->ref;
+    } else {
+        json_object_put(w->encoded);
+        t = w->encoded = tree_to(w, p);
+    }
+    if (!t)
         return -1;
     *out = (const uint8_t *)json_object_to_json_string_length(
-        w->encoded, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, len);
+        t, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, len);
     return *out ? 0 : -1;
 }
 
@@ -354,6 +491,163 @@ static bool struct_from(json_object *o, bench_struct *s)
     return true;
 }
 
+static bool get_text(json_object *o, const char *k, bool (*parse)(const char *, size_t, void *),
+                     void *out)
+{
+    json_object *v = get(o, k);
+    return json_object_is_type(v, json_type_string) &&
+           parse(json_object_get_string(v), (size_t)json_object_get_string_len(v), out);
+}
+
+static bool uuid_parse(const char *s, size_t n, void *u) { return peer_uuid_parse(s, n, u); }
+static bool date_parse(const char *s, size_t n, void *d) { return peer_date_parse(s, n, d); }
+static bool timestamp_parse(const char *s, size_t n, void *t)
+{
+    return peer_timestamp_parse(s, n, t);
+}
+
+/* An array member's items in the list arena, `size` bytes each. */
+static void *list_of(jc_worker *w, json_object *o, const char *k, size_t size, size_t *count,
+                     json_object **arr)
+{
+    *arr = get(o, k);
+    if (!json_object_is_type(*arr, json_type_array))
+        return NULL;
+    *count = json_object_array_length(*arr);
+    return codec_arena_alloc(&w->lists, *count * size + 1, 0);
+}
+
+static bool strs_from(jc_worker *w, json_object *o, const char *k, bench_str **items,
+                      size_t *count)
+{
+    json_object *arr;
+    bench_str *s = list_of(w, o, k, sizeof *s, count, &arr);
+    if (!(*items = s))
+        return false;
+    for (size_t i = 0; i < *count; i++) {
+        json_object *e = json_object_array_get_idx(arr, i);
+        if (!json_object_is_type(e, json_type_string))
+            return false;
+        s[i] = (bench_str){json_object_get_string(e), (size_t)json_object_get_string_len(e)};
+    }
+    return true;
+}
+
+static bool user_from(jc_worker *w, json_object *o, bench_user *u)
+{
+    json_object *arr;
+    if (!get_str(o, "_id", &u->_id) || !get_i32(o, "index", &u->index) ||
+        !get_str(o, "guid", &u->guid) || !get_bool(o, "isActive", &u->is_active) ||
+        !get_str(o, "balance", &u->balance) || !get_str(o, "picture", &u->picture) ||
+        !get_i32(o, "age", &u->age) || !get_str(o, "eyeColor", &u->eye_color) ||
+        !get_str(o, "name", &u->name) || !get_str(o, "gender", &u->gender) ||
+        !get_str(o, "company", &u->company) || !get_str(o, "email", &u->email) ||
+        !get_str(o, "phone", &u->phone) || !get_str(o, "address", &u->address) ||
+        !get_str(o, "about", &u->about) || !get_str(o, "registered", &u->registered) ||
+        !get_num(o, "latitude", &u->latitude) || !get_num(o, "longitude", &u->longitude) ||
+        !strs_from(w, o, "tags", &u->tags.items, &u->tags.count) ||
+        !get_str(o, "greeting", &u->greeting) ||
+        !get_str(o, "favoriteFruit", &u->favorite_fruit))
+        return false;
+    bench_friend *f = list_of(w, o, "friends", sizeof *f, &u->friends.count, &arr);
+    if (!(u->friends.items = f))
+        return false;
+    for (size_t i = 0; i < u->friends.count; i++) {
+        json_object *e = json_object_array_get_idx(arr, i);
+        if (!get_str(e, "id", &f[i].id) || !get_str(e, "name", &f[i].name))
+            return false;
+    }
+    return true;
+}
+
+/* json-c keeps a parsed number's text: the decimal's exact form. */
+static bool get_decimal(json_object *o, const char *k, bench_str *s)
+{
+    json_object *v = get(o, k);
+    if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+        return false;
+    const char *t = json_object_get_string(v);
+    *s = (bench_str){t, strlen(t)};
+    return true;
+}
+
+static bool client_from(jc_worker *w, json_object *o, bench_client *c)
+{
+    json_object *arr, *v = get(o, "eyeColor");
+    int eye = json_object_is_type(v, json_type_string)
+                  ? peer_enum_index(peer_eye_colors, 3, json_object_get_string(v),
+                                    (size_t)json_object_get_string_len(v))
+                  : -1;
+    if (eye < 0 || !get_i64(o, "_id", &c->_id) || !get_i32(o, "index", &c->index) ||
+        !get_text(o, "guid", uuid_parse, &c->guid) ||
+        !get_bool(o, "isActive", &c->is_active) || !get_decimal(o, "balance", &c->balance) ||
+        !get_str(o, "picture", &c->picture) || !get_i32(o, "age", &c->age) ||
+        !get_str(o, "name", &c->name) || !get_str(o, "gender", &c->gender) ||
+        !get_str(o, "company", &c->company) ||
+        !strs_from(w, o, "emails", &c->emails.items, &c->emails.count) ||
+        !get_str(o, "address", &c->address) || !get_str(o, "about", &c->about) ||
+        !get_text(o, "registered", date_parse, &c->registered) ||
+        !get_num(o, "latitude", &c->latitude) || !get_num(o, "longitude", &c->longitude) ||
+        !strs_from(w, o, "tags", &c->tags.items, &c->tags.count))
+        return false;
+    c->eye_color = (bench_eye_color)eye;
+    int64_t *ph = list_of(w, o, "phones", sizeof *ph, &c->phones.count, &arr);
+    if (!(c->phones.items = ph))
+        return false;
+    for (size_t i = 0; i < c->phones.count; i++) {
+        json_object *e = json_object_array_get_idx(arr, i);
+        if (!json_object_is_type(e, json_type_int))
+            return false;
+        ph[i] = json_object_get_int64(e);
+    }
+    bench_partner *pa = list_of(w, o, "partners", sizeof *pa, &c->partners.count, &arr);
+    if (!(c->partners.items = pa))
+        return false;
+    for (size_t i = 0; i < c->partners.count; i++) {
+        json_object *e = json_object_array_get_idx(arr, i);
+        if (!get_i64(e, "id", &pa[i].id) || !get_str(e, "name", &pa[i].name) ||
+            !get_text(e, "since", timestamp_parse, &pa[i].since))
+            return false;
+    }
+    return true;
+}
+
+/* The records of {"<key>": [...]} into a list of `size`-byte items. */
+static bool records_from(jc_worker *w, json_object *o, const char *key, size_t size,
+                         void **items, size_t *count,
+                         bool (*fill)(jc_worker *, json_object *, void *))
+{
+    json_object *arr;
+    char *r = list_of(w, o, key, size, count, &arr);
+    if (!(*items = r))
+        return false;
+    for (size_t i = 0; i < *count; i++)
+        if (!fill(w, json_object_array_get_idx(arr, i), r + i * size))
+            return false;
+    return true;
+}
+
+static bool user_from_v(jc_worker *w, json_object *o, void *u) { return user_from(w, o, u); }
+static bool client_from_v(jc_worker *w, json_object *o, void *c) { return client_from(w, o, c); }
+
+static bool value_from(jc_worker *w, json_object *o)
+{
+    peer_value *v = &w->value;
+    switch (w->model) {
+    case PEER_PERSON: return person_from(o, &v->person);
+    case PEER_ORDER: return order_from(w, o, &v->order);
+    case PEER_STRUCT: return struct_from(o, &v->numeric);
+    case PEER_USERS:
+        return records_from(w, o, "users", sizeof(bench_user), (void **)&v->users.users.items,
+                            &v->users.users.count, user_from_v);
+    case PEER_CLIENTS:
+        return records_from(w, o, "clients", sizeof(bench_client),
+                            (void **)&v->clients.clients.items, &v->clients.clients.count,
+                            client_from_v);
+    default: return media_from(w, o, &v->media);
+    }
+}
+
 static int jc_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **out,
                      size_t *len)
 {
@@ -366,20 +660,22 @@ static int jc_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **
     w->tree = json_tokener_parse_ex(w->tok, (const char *)in, (int)n);
     /* The whole input must be one complete document. */
     if (json_tokener_get_error(w->tok) != json_tokener_success ||
-        json_tokener_get_parse_end(w->tok) != n ||
-        !json_object_is_type(w->tree, json_type_object))
+        json_tokener_get_parse_end(w->tok) != n)
         return -1;
-    bool ok = w->model == PEER_PERSON  ? person_from(w->tree, &w->value.person)
-              : w->model == PEER_ORDER ? order_from(w, w->tree, &w->value.order)
-              : w->model == PEER_STRUCT
-                  ? struct_from(w->tree, &w->value.numeric)
-                  : media_from(w, w->tree, &w->value.media);
-    return ok ? 0 : -1;
+    if (w->mode == PEER_DOM)
+        return 0;
+    if (!json_object_is_type(w->tree, json_type_object))
+        return -1;
+    codec_arena_reset(&w->lists);
+    return value_from(w, w->tree) ? 0 : -1;
 }
 
 static int jc_matches(void *worker, const bench_payload *p)
 {
-    return peer_value_matches(p, &((jc_worker *)worker)->value);
+    jc_worker *w = worker;
+    if (w->mode == PEER_DOM)
+        return json_object_equal(w->tree, w->ref);
+    return peer_value_matches(p, &w->value);
 }
 
 const bench_driver bench_peer_json_c = {
