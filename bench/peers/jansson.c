@@ -1,4 +1,8 @@
-/* jansson.c — peer: Jansson, the bench structs mapped by hand. Spec: "json".
+/* jansson.c — peer: Jansson, the bench structs mapped by hand. Specs
+ * (peer.h): "json" (Users and Clients too; Jansson has no exact decimal, so
+ * a Clients balance goes through a double: json_real, dumped with 17
+ * digits, read back to its two-digit text by peer_balance_from_double) and
+ * "dom" (json_loadb and json_dumpb of the tree).
  *
  * Encode builds a json_t tree from the C struct and dumps it compact with
  * json_dumpb into a reused buffer (grown and redone when it did not fit),
@@ -14,8 +18,11 @@
 
 typedef struct ja_worker {
     peer_model model;
+    peer_mode mode;
     peer_bytes out;
     json_t *tree;             /* the last decoded document */
+    json_t *ref;              /* dom: the payload's tree, what encode dumps */
+    codec_arena lists;        /* Users' and Clients' lists, reset per decode */
     peer_value value;
     peer_bytes items, persons, images;
 } ja_worker;
@@ -29,14 +36,19 @@ static const char *ja_version(void)
 
 static void *ja_open(const char *spec, const bench_payload *p, char *why, size_t cap)
 {
-    return peer_typed_open(spec, "json", p, "Jansson", why, cap);
+    return peer_json_open(spec, p, "Jansson", PEER_CAN_USERS | PEER_CAN_CLIENTS | PEER_CAN_DOM,
+                          NULL, why, cap);
 }
 
 static void *ja_worker_new(void *shared)
 {
     ja_worker *w = calloc(1, sizeof *w);
-    if (w)
-        w->model = *(const peer_model *)shared;
+    if (!w)
+        return NULL;
+    const peer_json_cell *c = shared;
+    w->model = c->model;
+    w->mode = c->mode;
+    codec_arena_init(&w->lists, NULL, 0);
     return w;
 }
 
@@ -44,6 +56,8 @@ static void ja_worker_free(void *worker)
 {
     ja_worker *w = worker;
     json_decref(w->tree);
+    json_decref(w->ref);
+    codec_arena_free(&w->lists);
     peer_bytes_free(&w->out);
     peer_bytes_free(&w->items);
     peer_bytes_free(&w->persons);
@@ -157,14 +171,129 @@ static json_t *struct_to(const bench_struct *s)
     return NULL;
 }
 
+static bool add_strs(json_t *o, const char *k, const bench_str *s, size_t n)
+{
+    json_t *a = json_array();
+    if (!add(o, k, a))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!push(a, str(s[i])))
+            return false;
+    return true;
+}
+
+static bool user_to(json_t *o, const bench_user *u)
+{
+    json_t *friends;
+    if (!add(o, "_id", str(u->_id)) || !add(o, "index", json_integer(u->index)) ||
+        !add(o, "guid", str(u->guid)) || !add(o, "isActive", json_boolean(u->is_active)) ||
+        !add(o, "balance", str(u->balance)) || !add(o, "picture", str(u->picture)) ||
+        !add(o, "age", json_integer(u->age)) || !add(o, "eyeColor", str(u->eye_color)) ||
+        !add(o, "name", str(u->name)) || !add(o, "gender", str(u->gender)) ||
+        !add(o, "company", str(u->company)) || !add(o, "email", str(u->email)) ||
+        !add(o, "phone", str(u->phone)) || !add(o, "address", str(u->address)) ||
+        !add(o, "about", str(u->about)) || !add(o, "registered", str(u->registered)) ||
+        !add(o, "latitude", json_real(u->latitude)) ||
+        !add(o, "longitude", json_real(u->longitude)) ||
+        !add_strs(o, "tags", u->tags.items, u->tags.count) ||
+        !add(o, "friends", friends = json_array()))
+        return false;
+    for (size_t i = 0; i < u->friends.count; i++) {
+        json_t *f = json_object();
+        if (!push(friends, f) || !add(f, "id", str(u->friends.items[i].id)) ||
+            !add(f, "name", str(u->friends.items[i].name)))
+            return false;
+    }
+    return add(o, "greeting", str(u->greeting)) &&
+           add(o, "favoriteFruit", str(u->favorite_fruit));
+}
+
+static bool client_to(json_t *o, const bench_client *c)
+{
+    char t[PEER_UUID_LEN + 1];
+    json_t *phones, *partners;
+    if (!add(o, "_id", json_integer(c->_id)) || !add(o, "index", json_integer(c->index)) ||
+        !add(o, "guid", json_stringn(t, peer_uuid_text(&c->guid, t))) ||
+        !add(o, "isActive", json_boolean(c->is_active)) ||
+        !add(o, "balance", json_real(strtod(c->balance.ptr, NULL))) ||
+        !add(o, "picture", str(c->picture)) || !add(o, "age", json_integer(c->age)) ||
+        !add(o, "eyeColor", json_string(peer_eye_colors[c->eye_color])) ||
+        !add(o, "name", str(c->name)) || !add(o, "gender", str(c->gender)) ||
+        !add(o, "company", str(c->company)) ||
+        !add_strs(o, "emails", c->emails.items, c->emails.count) ||
+        !add(o, "phones", phones = json_array()))
+        return false;
+    for (size_t i = 0; i < c->phones.count; i++)
+        if (!push(phones, json_integer(c->phones.items[i])))
+            return false;
+    if (!add(o, "address", str(c->address)) || !add(o, "about", str(c->about)) ||
+        !add(o, "registered", json_stringn(t, peer_date_text(c->registered, t))) ||
+        !add(o, "latitude", json_real(c->latitude)) ||
+        !add(o, "longitude", json_real(c->longitude)) ||
+        !add_strs(o, "tags", c->tags.items, c->tags.count) ||
+        !add(o, "partners", partners = json_array()))
+        return false;
+    for (size_t i = 0; i < c->partners.count; i++) {
+        const bench_partner *pa = &c->partners.items[i];
+        json_t *e = json_object();
+        if (!push(partners, e) || !add(e, "id", json_integer(pa->id)) ||
+            !add(e, "name", str(pa->name)) ||
+            !add(e, "since", json_stringn(t, peer_timestamp_text(&pa->since, t))))
+            return false;
+    }
+    return true;
+}
+
+/* {"<key>": [records]} with each record filled by `fill`. */
+static json_t *records_to(const char *key, const void *items, size_t count, size_t size,
+                          bool (*fill)(json_t *, const void *))
+{
+    json_t *o = json_object(), *a;
+    if (!o || !add(o, key, a = json_array()))
+        goto fail;
+    for (size_t i = 0; i < count; i++) {
+        json_t *e = json_object();
+        if (!push(a, e) || !fill(e, (const char *)items + i * size))
+            goto fail;
+    }
+    return o;
+fail:
+    json_decref(o);
+    return NULL;
+}
+
+static bool user_to_v(json_t *o, const void *u) { return user_to(o, u); }
+static bool client_to_v(json_t *o, const void *c) { return client_to(o, c); }
+
+static json_t *tree_to(const ja_worker *w, const bench_payload *p)
+{
+    const bench_users *u = p->value;
+    const bench_clients *c = p->value;
+    switch (w->model) {
+    case PEER_PERSON: return person_to(p->value);
+    case PEER_ORDER: return order_to(p->value);
+    case PEER_STRUCT: return struct_to(p->value);
+    case PEER_USERS:
+        return records_to("users", u->users.items, u->users.count, sizeof(bench_user), user_to_v);
+    case PEER_CLIENTS:
+        return records_to("clients", c->clients.items, c->clients.count, sizeof(bench_client),
+                          client_to_v);
+    default: return media_to(p->value, w->model == PEER_MEDIA_CONTENT);
+    }
+}
+
 static int ja_encode(void *worker, const bench_payload *p, const uint8_t **out, size_t *len)
 {
     ja_worker *w = worker;
-    json_t *t = w->model == PEER_PERSON  ? person_to(p->value)
-                : w->model == PEER_ORDER ? order_to(p->value)
-                : w->model == PEER_STRUCT
-                    ? struct_to(p->value)
-                    : media_to(p->value, w->model == PEER_MEDIA_CONTENT);
+    json_t *t;
+    if (w->mode == PEER_DOM) {
+        /* the payload's tree, parsed on the first (untimed) call */
+        if (!w->ref)
+            w->ref = json_loadb((const char *)p->bytes, p->len, 0, NULL);
+        t = json_incref(w->ref);
+    } else {
+        t = tree_to(w, p);
+    }
     if (!t)
         return -1;
     /* json_dumpb returns the size it needs; the buffer grows once to fit. */
@@ -340,6 +469,168 @@ static bool struct_from(const json_t *o, bench_struct *s)
     return true;
 }
 
+/* An array member's items in the list arena, `size` bytes each. */
+static void *list_of(ja_worker *w, const json_t *o, const char *k, size_t size, size_t *count,
+                     const json_t **arr)
+{
+    *arr = get(o, k);
+    if (!json_is_array(*arr))
+        return NULL;
+    *count = json_array_size(*arr);
+    return codec_arena_alloc(&w->lists, *count * size + 1, 0);
+}
+
+static bool strs_from(ja_worker *w, const json_t *o, const char *k, bench_str **items,
+                      size_t *count)
+{
+    const json_t *arr;
+    bench_str *s = list_of(w, o, k, sizeof *s, count, &arr);
+    if (!(*items = s))
+        return false;
+    for (size_t i = 0; i < *count; i++) {
+        const json_t *e = json_array_get(arr, i);
+        if (!json_is_string(e))
+            return false;
+        s[i] = (bench_str){json_string_value(e), json_string_length(e)};
+    }
+    return true;
+}
+
+static bool get_text(const json_t *o, const char *k,
+                     bool (*parse)(const char *, size_t, void *), void *out)
+{
+    const json_t *v = get(o, k);
+    return json_is_string(v) && parse(json_string_value(v), json_string_length(v), out);
+}
+
+static bool uuid_parse(const char *s, size_t n, void *u) { return peer_uuid_parse(s, n, u); }
+static bool date_parse(const char *s, size_t n, void *d) { return peer_date_parse(s, n, d); }
+static bool timestamp_parse(const char *s, size_t n, void *t)
+{
+    return peer_timestamp_parse(s, n, t);
+}
+
+static bool user_from(ja_worker *w, const json_t *o, bench_user *u)
+{
+    const json_t *arr;
+    if (!get_str(o, "_id", &u->_id) || !get_i32(o, "index", &u->index) ||
+        !get_str(o, "guid", &u->guid) || !get_bool(o, "isActive", &u->is_active) ||
+        !get_str(o, "balance", &u->balance) || !get_str(o, "picture", &u->picture) ||
+        !get_i32(o, "age", &u->age) || !get_str(o, "eyeColor", &u->eye_color) ||
+        !get_str(o, "name", &u->name) || !get_str(o, "gender", &u->gender) ||
+        !get_str(o, "company", &u->company) || !get_str(o, "email", &u->email) ||
+        !get_str(o, "phone", &u->phone) || !get_str(o, "address", &u->address) ||
+        !get_str(o, "about", &u->about) || !get_str(o, "registered", &u->registered) ||
+        !get_num(o, "latitude", &u->latitude) || !get_num(o, "longitude", &u->longitude) ||
+        !strs_from(w, o, "tags", &u->tags.items, &u->tags.count) ||
+        !get_str(o, "greeting", &u->greeting) ||
+        !get_str(o, "favoriteFruit", &u->favorite_fruit))
+        return false;
+    bench_friend *f = list_of(w, o, "friends", sizeof *f, &u->friends.count, &arr);
+    if (!(u->friends.items = f))
+        return false;
+    for (size_t i = 0; i < u->friends.count; i++) {
+        const json_t *e = json_array_get(arr, i);
+        if (!get_str(e, "id", &f[i].id) || !get_str(e, "name", &f[i].name))
+            return false;
+    }
+    return true;
+}
+
+/* The balance's two-digit text, from the double Jansson kept. */
+static bool get_balance(ja_worker *w, const json_t *o, const char *k, bench_str *s)
+{
+    double d;
+    char t[48];
+    size_t n;
+    char *text;
+    if (!get_num(o, k, &d) || (n = peer_balance_from_double(d, t, sizeof t)) == 0 ||
+        !(text = codec_arena_alloc(&w->lists, n + 1, 1)))
+        return false;
+    memcpy(text, t, n + 1);
+    *s = (bench_str){text, n};
+    return true;
+}
+
+static bool client_from(ja_worker *w, const json_t *o, bench_client *c)
+{
+    const json_t *arr, *v = get(o, "eyeColor");
+    int eye = json_is_string(v) ? peer_enum_index(peer_eye_colors, 3, json_string_value(v),
+                                                  json_string_length(v))
+                                : -1;
+    if (eye < 0 || !get_i64(o, "_id", &c->_id) || !get_i32(o, "index", &c->index) ||
+        !get_text(o, "guid", uuid_parse, &c->guid) ||
+        !get_bool(o, "isActive", &c->is_active) || !get_balance(w, o, "balance", &c->balance) ||
+        !get_str(o, "picture", &c->picture) || !get_i32(o, "age", &c->age) ||
+        !get_str(o, "name", &c->name) || !get_str(o, "gender", &c->gender) ||
+        !get_str(o, "company", &c->company) ||
+        !strs_from(w, o, "emails", &c->emails.items, &c->emails.count) ||
+        !get_str(o, "address", &c->address) || !get_str(o, "about", &c->about) ||
+        !get_text(o, "registered", date_parse, &c->registered) ||
+        !get_num(o, "latitude", &c->latitude) || !get_num(o, "longitude", &c->longitude) ||
+        !strs_from(w, o, "tags", &c->tags.items, &c->tags.count))
+        return false;
+    c->eye_color = (bench_eye_color)eye;
+    int64_t *ph = list_of(w, o, "phones", sizeof *ph, &c->phones.count, &arr);
+    if (!(c->phones.items = ph))
+        return false;
+    for (size_t i = 0; i < c->phones.count; i++) {
+        const json_t *e = json_array_get(arr, i);
+        if (!json_is_integer(e))
+            return false;
+        ph[i] = json_integer_value(e);
+    }
+    bench_partner *pa = list_of(w, o, "partners", sizeof *pa, &c->partners.count, &arr);
+    if (!(c->partners.items = pa))
+        return false;
+    for (size_t i = 0; i < c->partners.count; i++) {
+        const json_t *e = json_array_get(arr, i);
+        if (!get_i64(e, "id", &pa[i].id) || !get_str(e, "name", &pa[i].name) ||
+            !get_text(e, "since", timestamp_parse, &pa[i].since))
+            return false;
+    }
+    return true;
+}
+
+/* The records of {"<key>": [...]} into a list of `size`-byte items. */
+static bool records_from(ja_worker *w, const json_t *o, const char *key, size_t size,
+                         void **items, size_t *count,
+                         bool (*fill)(ja_worker *, const json_t *, void *))
+{
+    const json_t *arr;
+    char *r = list_of(w, o, key, size, count, &arr);
+    if (!(*items = r))
+        return false;
+    for (size_t i = 0; i < *count; i++)
+        if (!fill(w, json_array_get(arr, i), r + i * size))
+            return false;
+    return true;
+}
+
+static bool user_from_v(ja_worker *w, const json_t *o, void *u) { return user_from(w, o, u); }
+static bool client_from_v(ja_worker *w, const json_t *o, void *c)
+{
+    return client_from(w, o, c);
+}
+
+static bool value_from(ja_worker *w, const json_t *o)
+{
+    peer_value *v = &w->value;
+    switch (w->model) {
+    case PEER_PERSON: return person_from(o, &v->person);
+    case PEER_ORDER: return order_from(w, o, &v->order);
+    case PEER_STRUCT: return struct_from(o, &v->numeric);
+    case PEER_USERS:
+        return records_from(w, o, "users", sizeof(bench_user), (void **)&v->users.users.items,
+                            &v->users.users.count, user_from_v);
+    case PEER_CLIENTS:
+        return records_from(w, o, "clients", sizeof(bench_client),
+                            (void **)&v->clients.clients.items, &v->clients.clients.count,
+                            client_from_v);
+    default: return media_from(w, o, &v->media);
+    }
+}
+
 static int ja_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **out,
                      size_t *len)
 {
@@ -347,19 +638,20 @@ static int ja_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **
     json_decref(w->tree);
     w->tree = json_loadb((const char *)in, n, 0, NULL);
     *out = NULL, *len = 0;
+    if (w->mode == PEER_DOM)
+        return w->tree ? 0 : -1;
     if (!json_is_object(w->tree))
         return -1;
-    bool ok = w->model == PEER_PERSON  ? person_from(w->tree, &w->value.person)
-              : w->model == PEER_ORDER ? order_from(w, w->tree, &w->value.order)
-              : w->model == PEER_STRUCT
-                  ? struct_from(w->tree, &w->value.numeric)
-                  : media_from(w, w->tree, &w->value.media);
-    return ok ? 0 : -1;
+    codec_arena_reset(&w->lists);
+    return value_from(w, w->tree) ? 0 : -1;
 }
 
 static int ja_matches(void *worker, const bench_payload *p)
 {
-    return peer_value_matches(p, &((ja_worker *)worker)->value);
+    ja_worker *w = worker;
+    if (w->mode == PEER_DOM)
+        return json_equal(w->tree, w->ref);
+    return peer_value_matches(p, &w->value);
 }
 
 const bench_driver bench_peer_jansson = {
