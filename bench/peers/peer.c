@@ -102,7 +102,10 @@ static int json_model_of(const bench_payload *p, const char *library, unsigned c
     if (p->model && strcmp(p->model, "bench_clients") == 0) {
         if (can & PEER_CAN_CLIENTS)
             return PEER_CLIENTS;
-        snprintf(why, cap, "%s", clients_why ? clients_why : "the adapter does not map Clients");
+        if (clients_why)
+            snprintf(why, cap, "%s", clients_why);
+        else
+            snprintf(why, cap, "the %s adapter does not map Clients", library);
         return -1;
     }
     return peer_model_of(p, library, why, cap);

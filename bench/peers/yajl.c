@@ -1,4 +1,7 @@
-/* yajl.c — peer: YAJL 2, the bench structs mapped by hand. Spec: "json".
+/* yajl.c — peer: YAJL 2. Specs (peer.h): "json" (the bench structs mapped
+ * by hand, below), "stream" (yajl's event parser into a token tape and
+ * yajl_gen from the tape: json_tape.h) and "validate" (yajl_parse with no
+ * callbacks: a complete check that builds nothing).
  *
  * Encode streams the C struct through a reused yajl_gen (cleared and reset
  * per value; no tree), the output staying in the generator's buffer until
@@ -6,18 +9,26 @@
  * NUL yajl_tree_parse needs, parses them into a tree and fills the C struct;
  * strings point into the tree, kept until the next decode. Lists go to
  * worker buffers kept across decodes. */
+#include "json_tape.h"
 #include "peer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yajl/yajl_gen.h>
+#include <yajl/yajl_parse.h>
 #include <yajl/yajl_tree.h>
 #include <yajl/yajl_version.h>
 
 typedef struct yj_worker {
     peer_model model;
+    peer_mode mode;
     yajl_gen gen;
+    /* stream: the payload's tokens (encode's input), the decoded ones, and
+     * the arena for strings yajl handed over from its own (reused) buffer */
+    bench_tape ref, tape;
+    codec_arena ref_arena, strings;
+    const uint8_t *in, *in_end;   /* the input being parsed */
     peer_bytes text;          /* the input with a NUL, for yajl_tree_parse */
     yajl_val tree;            /* the last decoded document */
     peer_value value;
@@ -34,7 +45,7 @@ static const char *yj_version(void)
 
 static void *yj_open(const char *spec, const bench_payload *p, char *why, size_t cap)
 {
-    return peer_typed_open(spec, "json", p, "yajl", why, cap);
+    return peer_json_open(spec, p, "yajl", PEER_CAN_STREAM | PEER_CAN_VALIDATE, NULL, why, cap);
 }
 
 static void *yj_worker_new(void *shared)
@@ -42,7 +53,11 @@ static void *yj_worker_new(void *shared)
     yj_worker *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
-    w->model = *(const peer_model *)shared;
+    const peer_json_cell *c = shared;
+    w->model = c->model;
+    w->mode = c->mode;
+    codec_arena_init(&w->ref_arena, NULL, 0);
+    codec_arena_init(&w->strings, NULL, 0);
     if (!(w->gen = yajl_gen_alloc(NULL))) {
         free(w);
         return NULL;
@@ -53,6 +68,10 @@ static void *yj_worker_new(void *shared)
 static void yj_worker_free(void *worker)
 {
     yj_worker *w = worker;
+    bench_tape_free(&w->ref);
+    bench_tape_free(&w->tape);
+    codec_arena_free(&w->ref_arena);
+    codec_arena_free(&w->strings);
     yajl_gen_free(w->gen);
     yajl_tree_free(w->tree);
     peer_bytes_free(&w->text);
@@ -180,12 +199,43 @@ static bool struct_to(yajl_gen g, const bench_struct *s)
            put_num(g, "f15", s->f15) && put_num(g, "f16", s->f16) && close_map(g);
 }
 
+static bool gen_item(yajl_gen g, const bench_tape_item *it)
+{
+    const unsigned char *s = (const unsigned char *)it->v.s;
+    switch (it->kind) {
+    case TAPE_OBJECT_START: return yajl_gen_map_open(g) == yajl_gen_status_ok;
+    case TAPE_OBJECT_END: return yajl_gen_map_close(g) == yajl_gen_status_ok;
+    case TAPE_ARRAY_START: return yajl_gen_array_open(g) == yajl_gen_status_ok;
+    case TAPE_ARRAY_END: return yajl_gen_array_close(g) == yajl_gen_status_ok;
+    case TAPE_KEY:
+    case TAPE_STRING: return yajl_gen_string(g, s, it->len) == yajl_gen_status_ok;
+    case TAPE_INT: return yajl_gen_integer(g, it->v.i) == yajl_gen_status_ok;
+    case TAPE_DOUBLE: return yajl_gen_double(g, it->v.d) == yajl_gen_status_ok;
+    case TAPE_TRUE: return yajl_gen_bool(g, 1) == yajl_gen_status_ok;
+    case TAPE_FALSE: return yajl_gen_bool(g, 0) == yajl_gen_status_ok;
+    default: return yajl_gen_null(g) == yajl_gen_status_ok;
+    }
+}
+
+/* The payload's tape, read on the first (untimed) call. */
+static bool tape_to(yj_worker *w, const bench_payload *p)
+{
+    if (w->ref.n == 0 && bench_tape_load(&w->ref, p, &w->ref_arena) != 0)
+        return false;
+    for (size_t i = 0; i < w->ref.n; i++)
+        if (!gen_item(w->gen, &w->ref.items[i]))
+            return false;
+    return true;
+}
+
 static int yj_encode(void *worker, const bench_payload *p, const uint8_t **out, size_t *len)
 {
     yj_worker *w = worker;
     yajl_gen_clear(w->gen);
     yajl_gen_reset(w->gen, NULL);
-    bool ok = w->model == PEER_PERSON  ? person_to(w->gen, p->value)
+    bool ok = w->mode == PEER_STREAM  ? tape_to(w, p)
+              : w->mode != PEER_DATABIND ? false
+              : w->model == PEER_PERSON  ? person_to(w->gen, p->value)
               : w->model == PEER_ORDER ? order_to(w->gen, p->value)
               : w->model == PEER_STRUCT
                   ? struct_to(w->gen, p->value)
@@ -359,10 +409,95 @@ static bool struct_from(yajl_val o, bench_struct *s)
     return true;
 }
 
+/* ---- events -> tape (stream) --------------------------------------------- */
+
+static int push(yj_worker *w, bench_tape_item it)
+{
+    bench_tape_push(&w->tape, it);
+    return !w->tape.failed;
+}
+
+static int ev_null(void *w) { return push(w, (bench_tape_item){TAPE_NULL, 0, {.s = NULL}}); }
+static int ev_bool(void *w, int b)
+{
+    return push(w, (bench_tape_item){b ? TAPE_TRUE : TAPE_FALSE, 0, {.s = NULL}});
+}
+static int ev_int(void *w, long long i) { return push(w, (bench_tape_item){TAPE_INT, 0, {.i = i}}); }
+static int ev_double(void *w, double d)
+{
+    return push(w, (bench_tape_item){TAPE_DOUBLE, 0, {.d = d}});
+}
+
+/* yajl hands over a view of the input, or of its own buffer (reused) when
+ * the string had escapes: that one is copied. */
+static int ev_text(yj_worker *w, bench_tape_kind kind, const unsigned char *s, size_t n)
+{
+    const char *t = (const char *)s;
+    if (s < w->in || s + n > w->in_end) {
+        char *copy = codec_arena_alloc(&w->strings, n + 1, 1);
+        if (!copy)
+            return 0;
+        memcpy(copy, s, n);
+        t = copy;
+    }
+    return push(w, (bench_tape_item){kind, n, {.s = t}});
+}
+
+static int ev_string(void *w, const unsigned char *s, size_t n)
+{
+    return ev_text(w, TAPE_STRING, s, n);
+}
+static int ev_key(void *w, const unsigned char *s, size_t n) { return ev_text(w, TAPE_KEY, s, n); }
+static int ev_map_open(void *w)
+{
+    return push(w, (bench_tape_item){TAPE_OBJECT_START, 0, {.s = NULL}});
+}
+static int ev_map_close(void *w)
+{
+    return push(w, (bench_tape_item){TAPE_OBJECT_END, 0, {.s = NULL}});
+}
+static int ev_array_open(void *w)
+{
+    return push(w, (bench_tape_item){TAPE_ARRAY_START, 0, {.s = NULL}});
+}
+static int ev_array_close(void *w)
+{
+    return push(w, (bench_tape_item){TAPE_ARRAY_END, 0, {.s = NULL}});
+}
+
+static const yajl_callbacks TAPE_EVENTS = {
+    ev_null, ev_bool, ev_int, ev_double, NULL, ev_string,
+    ev_map_open, ev_key, ev_map_close, ev_array_open, ev_array_close};
+
+/* A handle per document: yajl 2 cannot reset one. With no callbacks, a
+ * validator. */
+static int parse_events(yj_worker *w, const yajl_callbacks *events, const uint8_t *in, size_t n)
+{
+    yajl_handle h = yajl_alloc(events, NULL, w);
+    if (!h)
+        return -1;
+    w->in = in, w->in_end = in + n;
+    int rc = yajl_parse(h, in, n) == yajl_status_ok && yajl_complete_parse(h) == yajl_status_ok
+                 ? 0
+                 : -1;
+    yajl_free(h);
+    return rc;
+}
+
 static int yj_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **out,
                      size_t *len)
 {
     yj_worker *w = worker;
+    if (w->mode == PEER_VALIDATE) {
+        *out = in, *len = n;
+        return parse_events(w, NULL, in, n);
+    }
+    if (w->mode == PEER_STREAM) {
+        *out = NULL, *len = 0;
+        bench_tape_clear(&w->tape);
+        codec_arena_reset(&w->strings);
+        return parse_events(w, &TAPE_EVENTS, in, n);
+    }
     yajl_tree_free(w->tree);
     w->tree = NULL;
     *out = NULL, *len = 0;
@@ -384,7 +519,12 @@ static int yj_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **
 
 static int yj_matches(void *worker, const bench_payload *p)
 {
-    return peer_value_matches(p, &((yj_worker *)worker)->value);
+    yj_worker *w = worker;
+    switch (w->mode) {
+    case PEER_STREAM: return bench_tape_equal(&w->tape, &w->ref);
+    case PEER_VALIDATE: return 1;   /* the bytes it checked, compared by the harness */
+    default: return peer_value_matches(p, &w->value);
+    }
 }
 
 const bench_driver bench_peer_yajl = {
