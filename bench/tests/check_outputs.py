@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """check_outputs.py CODEC_BENCH WORKDIR — runs codec-bench briefly and checks
 that its JSON and CSV parse and carry every listed cell, that the report and
-its SVG charts render, and that --dump writes the payloads of PAYLOADS.md."""
+its SVG charts render (the json suite's decode-only cells too), and that
+--dump writes the payloads of PAYLOADS.md."""
 import csv
 import glob
 import json
@@ -48,13 +49,18 @@ def run(name, args):
         check(r["status"] == c["status"], f"{c['id']}: CSV status matches JSON")
         if c["status"] == "ok" and c["cold"] is None:
             enc, dec = c["encode"], c["decode"]
-            check(enc["ops_s_min"] <= enc["ops_s"] <= enc["ops_s_max"], f"{c['id']}: median in range")
-            check(abs(enc["mb_s"] - enc["ops_s"] * c["payload_bytes"] / 1e6) < 1e-6 * enc["mb_s"] + 1e-9,
-                  f"{c['id']}: MB/s on the uncompressed size")
+            # decode-only cells (the json suite's validators) time no encode
+            decode_only = c["group"] == "validate"
+            check((enc is None) == decode_only, f"{c['id']}: encode timed unless decode-only")
+            for s in (dec,) if decode_only else (enc, dec):
+                check(s["ops_s_min"] <= s["ops_s"] <= s["ops_s_max"], f"{c['id']}: median in range")
+                check(abs(s["mb_s"] - s["ops_s"] * c["payload_bytes"] / 1e6) < 1e-6 * s["mb_s"] + 1e-9,
+                      f"{c['id']}: MB/s on the uncompressed size")
             most = doc["profile"]["measured_iterations"] * max(1, doc["profile"]["forks"])
             check(1 <= len(dec["samples"]) <= most, f"{c['id']}: one sample per measured iteration")
-            check(float(r["enc_ops_s"]) > 0 and int(float(r["encoded_bytes"])) == c["encoded_bytes"],
+            check(float(r["dec_ops_s"]) > 0 and int(float(r["encoded_bytes"])) == c["encoded_bytes"],
                   f"{c['id']}: CSV figures")
+            check((r["enc_ops_s"] == "") == decode_only, f"{c['id']}: CSV encode figures")
         elif c["status"] != "ok":
             check(c["encode"] is None and r["enc_ops_s"] == "", f"{c['id']}: unmeasured has no figures")
             check(c["reason"] != "", f"{c['id']}: unmeasured says why")
@@ -92,7 +98,20 @@ check(len(peers) > 0 and all(c["status"] == "ok" for c in peers), "peers round-t
 zlib6 = [c for c in peers if c["driver"] == "zlib" and c["spec"] == "zlib:6"]
 check(len(zlib6) == 1, "zlib level 6 cell")
 
-# 3. --dump writes the payloads with the sizes of PAYLOADS.md
+# 3. the json suite's groups on the smallest models and on twitter.json: codec
+# beside its peers in each, the peers that map a model round-trip it, and the
+# validators are decode-only
+cells = run("json", ["--suite", "json", "--filter", "*-1k"]) + \
+    run("json-twitter", ["--suite", "json", "--filter", "*/twitter"])
+for group in ("databind", "stream", "dom", "validate"):
+    mine = [c for c in cells if c["group"] == group and c["driver"] == "codec"]
+    check(len(mine) > 0 and all(c["status"] == "ok" for c in mine), f"json {group}: codec cells ran")
+check(all(c["status"] != "failed" for c in cells), "json: no cell fails its round trip")
+for driver in ("simdjson", "json-c", "jansson"):
+    check(all(c["status"] == "ok" for c in cells if c["driver"] == driver and c["group"] == "databind"),
+          f"json: {driver} maps Users and Clients")
+
+# 4. --dump writes the payloads with the sizes of PAYLOADS.md
 dump = os.path.join(work, "dump")
 subprocess.run([bench, "--dump", dump], check=True, capture_output=True)
 sizes = {"small.txt": 104, "medium.txt": 8338, "large.txt": 1048576, "person.json": 72, "order.json": 9096}
