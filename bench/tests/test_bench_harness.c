@@ -4,10 +4,14 @@
  * byte, or whose encode fails) must be reported "failed" after exactly one
  * encode and one decode: never timed. A spec this build cannot parse is
  * "not built" and never encoded. A sound cell is timed, with the number of
- * samples the profile asks for and allocation counts per operation. */
+ * samples the profile asks for and allocation counts per operation. A
+ * decode-only cell (the json suite's validators) is never encoded, and its
+ * decode must hand the document back. The JSON peers' cells round-trip in
+ * every mode they claim, and the text forms they share read back. */
 #include "check.h"
 #include "drivers.h"
 #include "harness.h"
+#include "peers/peer.h"
 
 static int encodes, decodes;
 static uint8_t corrupted[1 << 16];
@@ -306,6 +310,122 @@ static void test_typed_peers(void)
     }
 }
 
+static int shortening_decode(void *w, const uint8_t *in, size_t n, const uint8_t **out,
+                             size_t *len)
+{
+    decodes++;
+    int rc = bench_driver_codec_validate.decode(w, in, n, out, len);
+    *len -= *len > 0;
+    return rc;
+}
+
+static int tampering_decode(void *w, const uint8_t *in, size_t n, const uint8_t **out,
+                            size_t *len)
+{
+    static uint8_t copy[4096];
+    if (n > sizeof copy)
+        return -1;
+    memcpy(copy, in, n);
+    /* a letter inside the first string value: still valid JSON */
+    uint8_t *q = memchr(copy, ':', n);
+    if (q && q[1] == '[')
+        q = memchr(q + 1, ':', n - (size_t)(q + 1 - copy));
+    if (q && q[1] == '"')
+        q[2] ^= 1;
+    return bench_driver_codec_stream.decode(w, copy, n, out, len);
+}
+
+static void test_decode_only_cells(void)
+{
+    bench_driver counting = bench_driver_codec_validate;
+    counting.encode = counting_encode;
+    bench_cell c = make_cell(&counting, BENCH_CODEC_VALIDATE_SPEC, "twitter");
+    c.decode_only = true;
+    encodes = 0;
+    bench_run_cell(&c, &FAST);
+    CHECK_INT(c.status, BENCH_OK);
+    CHECK_INT(encodes, 0);
+    CHECK_INT(c.enc.n, 0);
+    CHECK_INT(c.dec.n, 3);
+    CHECK(c.enc_allocs.heap_calls < 0 && c.dec_allocs.codec_calls == 0);
+
+    bench_driver shortening = bench_driver_codec_validate;
+    shortening.decode = shortening_decode;
+    bench_cell bad = make_cell(&shortening, BENCH_CODEC_VALIDATE_SPEC, "twitter");
+    bad.decode_only = true;
+    decodes = 0;
+    bench_run_cell(&bad, &FAST);
+    CHECK_INT(bad.status, BENCH_FAILED);
+    CHECK_INT(decodes, 1);
+}
+
+/* A stream cell compares the decoded tokens with the payload's. */
+static void test_stream_cells(void)
+{
+    bench_cell c = make_cell(&bench_driver_codec_stream, BENCH_CODEC_STREAM_SPEC, "users-1k");
+    bench_run_cell(&c, &FAST);
+    CHECK_INT(c.status, BENCH_OK);
+    CHECK_INT(c.encoded_len, c.payload->len);
+    bench_driver tampering = bench_driver_codec_stream;
+    tampering.decode = tampering_decode;
+    bench_cell bad = make_cell(&tampering, BENCH_CODEC_STREAM_SPEC, "users-1k");
+    bench_run_cell(&bad, &FAST);
+    CHECK_INT(bad.status, BENCH_FAILED);
+}
+
+/* Every JSON peer in every mode on Users, Clients and twitter.json: a cell
+ * is built and round-trips, or is not built; none fails. */
+static void test_json_peers(void)
+{
+    static const char *const PAYLOADS[] = {"users-1k", "clients-1k", "twitter"};
+    static const char *const SPECS[] = {"json", "dom", "validate", "stream"};
+    static const char *const JSON[] = {"cjson", "json-c", "jansson", "yajl", "simdjson"};
+    for (size_t d = 0; d < sizeof JSON / sizeof JSON[0]; d++) {
+        const bench_driver *drv = bench_driver_find(JSON[d]);
+        int ok = 0;
+        for (size_t k = 0; drv && k < 3; k++)
+            for (size_t j = 0; j < 4; j++) {
+                bench_cell c = make_cell(drv, SPECS[j], PAYLOADS[k]);
+                c.decode_only = j == 2;
+                bench_status st = bench_check_cell(&c);
+                CHECK(st != BENCH_FAILED);
+                if (st == BENCH_FAILED)
+                    fprintf(stderr, "%s %s on %s: %s\n", JSON[d], SPECS[j], PAYLOADS[k],
+                            c.reason);
+                ok += st == BENCH_OK;
+            }
+        /* each maps Users or Clients, or reads the documents */
+        CHECK(!drv || ok >= 2);
+    }
+}
+
+static void test_text_forms(void)
+{
+    char t[PEER_UUID_LEN + 1];   /* the longest form */
+    bench_uuid u = {{0x12, 0x3e, 0x45, 0x67, 0xe8, 0x9b, 0x42, 0xd3, 0xa4, 0x56, 0x42, 0x66,
+                     0x14, 0x17, 0x40, 0x00}}, v;
+    CHECK_INT(peer_uuid_text(&u, t), PEER_UUID_LEN);
+    CHECK(strcmp(t, "123e4567-e89b-42d3-a456-426614174000") == 0);
+    CHECK(peer_uuid_parse(t, PEER_UUID_LEN, &v) && memcmp(&u, &v, 16) == 0);
+    CHECK(!peer_uuid_parse("123e4567-e89b-42d3-a456_426614174000", PEER_UUID_LEN, &v));
+    CHECK(!peer_uuid_parse(t, PEER_UUID_LEN - 1, &v));
+    bench_date d = {-25567}, e;   /* 1900-01-01 */
+    CHECK_INT(peer_date_text(d, t), PEER_DATE_LEN);
+    CHECK(strcmp(t, "1900-01-01") == 0);
+    CHECK(peer_date_parse(t, PEER_DATE_LEN, &e) && e.days == d.days);
+    CHECK(!peer_date_parse("2009-02-29", PEER_DATE_LEN, &e));
+    bench_timestamp ts = {2147483647, 0, 0}, back;
+    CHECK_INT(peer_timestamp_text(&ts, t), PEER_TIMESTAMP_LEN);
+    CHECK(strcmp(t, "2038-01-19T03:14:07Z") == 0);
+    CHECK(peer_timestamp_parse(t, PEER_TIMESTAMP_LEN, &back) && back.seconds == ts.seconds);
+    CHECK(!peer_timestamp_parse("2038-01-19T03:14:07+01:00", 25, &back));
+    CHECK(!peer_timestamp_parse("2038-01-19T24:14:07Z", PEER_TIMESTAMP_LEN, &back));
+    CHECK_INT(peer_enum_index(peer_eye_colors, 3, "GREEN", 5), 2);
+    CHECK_INT(peer_enum_index(peer_eye_colors, 3, "GREE", 4), -1);
+    CHECK_INT(peer_balance_from_double(123456.78, t, sizeof t), 9);
+    CHECK(strcmp(t, "123456.78") == 0);
+}
+
 int main(void)
 {
     CHECK_INT(bench_payloads_init(), 0);
@@ -318,6 +438,10 @@ int main(void)
     test_sound_cell_is_timed();
     test_typed_cells();
     test_typed_peers();
+    test_decode_only_cells();
+    test_stream_cells();
+    test_json_peers();
+    test_text_forms();
     bench_payloads_free();
     return check_done("test_bench_harness");
 }
