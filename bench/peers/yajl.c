@@ -1,5 +1,6 @@
 /* yajl.c — peer: YAJL 2. Specs (peer.h): "json" (the bench structs mapped
- * by hand, below), "stream" (yajl's event parser into a token tape and
+ * by hand, below; Users and Clients too, a balance written with
+ * yajl_gen_number and read from the tree's number text), "stream" (yajl's event parser into a token tape and
  * yajl_gen from the tape: json_tape.h) and "validate" (yajl_parse with no
  * callbacks: a complete check that builds nothing).
  *
@@ -24,10 +25,12 @@ typedef struct yj_worker {
     peer_model model;
     peer_mode mode;
     yajl_gen gen;
-    /* stream: the payload's tokens (encode's input), the decoded ones, and
-     * the arena for strings yajl handed over from its own (reused) buffer */
+    /* stream: the payload's tokens (encode's input) and the decoded ones */
     bench_tape ref, tape;
-    codec_arena ref_arena, strings;
+    codec_arena ref_arena;
+    /* reset per decode: Users' and Clients' lists, and the stream strings
+     * yajl handed over from its own (reused) buffer */
+    codec_arena arena;
     const uint8_t *in, *in_end;   /* the input being parsed */
     peer_bytes text;          /* the input with a NUL, for yajl_tree_parse */
     yajl_val tree;            /* the last decoded document */
@@ -45,7 +48,9 @@ static const char *yj_version(void)
 
 static void *yj_open(const char *spec, const bench_payload *p, char *why, size_t cap)
 {
-    return peer_json_open(spec, p, "yajl", PEER_CAN_STREAM | PEER_CAN_VALIDATE, NULL, why, cap);
+    return peer_json_open(spec, p, "yajl",
+                          PEER_CAN_USERS | PEER_CAN_CLIENTS | PEER_CAN_STREAM | PEER_CAN_VALIDATE,
+                          NULL, why, cap);
 }
 
 static void *yj_worker_new(void *shared)
@@ -57,7 +62,7 @@ static void *yj_worker_new(void *shared)
     w->model = c->model;
     w->mode = c->mode;
     codec_arena_init(&w->ref_arena, NULL, 0);
-    codec_arena_init(&w->strings, NULL, 0);
+    codec_arena_init(&w->arena, NULL, 0);
     if (!(w->gen = yajl_gen_alloc(NULL))) {
         free(w);
         return NULL;
@@ -71,7 +76,7 @@ static void yj_worker_free(void *worker)
     bench_tape_free(&w->ref);
     bench_tape_free(&w->tape);
     codec_arena_free(&w->ref_arena);
-    codec_arena_free(&w->strings);
+    codec_arena_free(&w->arena);
     yajl_gen_free(w->gen);
     yajl_tree_free(w->tree);
     peer_bytes_free(&w->text);
@@ -199,6 +204,93 @@ static bool struct_to(yajl_gen g, const bench_struct *s)
            put_num(g, "f15", s->f15) && put_num(g, "f16", s->f16) && close_map(g);
 }
 
+static bool put_strs(yajl_gen g, const char *k, const bench_str *s, size_t n)
+{
+    if (!open_array(g, k))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!gstr(g, s[i].ptr, s[i].len))
+            return false;
+    return close_array(g);
+}
+
+static bool user_to(yajl_gen g, const bench_user *u)
+{
+    if (!open_map(g) || !put_str(g, "_id", u->_id) || !put_int(g, "index", u->index) ||
+        !put_str(g, "guid", u->guid) || !put_bool(g, "isActive", u->is_active) ||
+        !put_str(g, "balance", u->balance) || !put_str(g, "picture", u->picture) ||
+        !put_int(g, "age", u->age) || !put_str(g, "eyeColor", u->eye_color) ||
+        !put_str(g, "name", u->name) || !put_str(g, "gender", u->gender) ||
+        !put_str(g, "company", u->company) || !put_str(g, "email", u->email) ||
+        !put_str(g, "phone", u->phone) || !put_str(g, "address", u->address) ||
+        !put_str(g, "about", u->about) || !put_str(g, "registered", u->registered) ||
+        !put_num(g, "latitude", u->latitude) || !put_num(g, "longitude", u->longitude) ||
+        !put_strs(g, "tags", u->tags.items, u->tags.count) || !open_array(g, "friends"))
+        return false;
+    for (size_t i = 0; i < u->friends.count; i++)
+        if (!open_map(g) || !put_str(g, "id", u->friends.items[i].id) ||
+            !put_str(g, "name", u->friends.items[i].name) || !close_map(g))
+            return false;
+    return close_array(g) && put_str(g, "greeting", u->greeting) &&
+           put_str(g, "favoriteFruit", u->favorite_fruit) && close_map(g);
+}
+
+static bool put_text(yajl_gen g, const char *k, const char *t, size_t n)
+{
+    return key(g, k) && gstr(g, t, n);
+}
+
+static bool client_to(yajl_gen g, const bench_client *c)
+{
+    char t[PEER_UUID_LEN + 1];
+    const char *eye = peer_eye_colors[c->eye_color];
+    if (!open_map(g) || !put_int(g, "_id", c->_id) || !put_int(g, "index", c->index) ||
+        !put_text(g, "guid", t, peer_uuid_text(&c->guid, t)) ||
+        !put_bool(g, "isActive", c->is_active) || !key(g, "balance") ||
+        yajl_gen_number(g, c->balance.ptr, c->balance.len) != yajl_gen_status_ok ||
+        !put_str(g, "picture", c->picture) || !put_int(g, "age", c->age) ||
+        !put_text(g, "eyeColor", eye, strlen(eye)) || !put_str(g, "name", c->name) ||
+        !put_str(g, "gender", c->gender) || !put_str(g, "company", c->company) ||
+        !put_strs(g, "emails", c->emails.items, c->emails.count) || !open_array(g, "phones"))
+        return false;
+    for (size_t i = 0; i < c->phones.count; i++)
+        if (yajl_gen_integer(g, c->phones.items[i]) != yajl_gen_status_ok)
+            return false;
+    if (!close_array(g) || !put_str(g, "address", c->address) ||
+        !put_str(g, "about", c->about) ||
+        !put_text(g, "registered", t, peer_date_text(c->registered, t)) ||
+        !put_num(g, "latitude", c->latitude) || !put_num(g, "longitude", c->longitude) ||
+        !put_strs(g, "tags", c->tags.items, c->tags.count) || !open_array(g, "partners"))
+        return false;
+    for (size_t i = 0; i < c->partners.count; i++) {
+        const bench_partner *pa = &c->partners.items[i];
+        if (!open_map(g) || !put_int(g, "id", pa->id) || !put_str(g, "name", pa->name) ||
+            !put_text(g, "since", t, peer_timestamp_text(&pa->since, t)) || !close_map(g))
+            return false;
+    }
+    return close_array(g) && close_map(g);
+}
+
+static bool users_to(yajl_gen g, const bench_users *us)
+{
+    if (!open_map(g) || !open_array(g, "users"))
+        return false;
+    for (size_t i = 0; i < us->users.count; i++)
+        if (!user_to(g, &us->users.items[i]))
+            return false;
+    return close_array(g) && close_map(g);
+}
+
+static bool clients_to(yajl_gen g, const bench_clients *cs)
+{
+    if (!open_map(g) || !open_array(g, "clients"))
+        return false;
+    for (size_t i = 0; i < cs->clients.count; i++)
+        if (!client_to(g, &cs->clients.items[i]))
+            return false;
+    return close_array(g) && close_map(g);
+}
+
 static bool gen_item(yajl_gen g, const bench_tape_item *it)
 {
     const unsigned char *s = (const unsigned char *)it->v.s;
@@ -235,6 +327,8 @@ static int yj_encode(void *worker, const bench_payload *p, const uint8_t **out, 
     yajl_gen_reset(w->gen, NULL);
     bool ok = w->mode == PEER_STREAM  ? tape_to(w, p)
               : w->mode != PEER_DATABIND ? false
+              : w->model == PEER_USERS   ? users_to(w->gen, p->value)
+              : w->model == PEER_CLIENTS ? clients_to(w->gen, p->value)
               : w->model == PEER_PERSON  ? person_to(w->gen, p->value)
               : w->model == PEER_ORDER ? order_to(w->gen, p->value)
               : w->model == PEER_STRUCT
@@ -409,6 +503,143 @@ static bool struct_from(yajl_val o, bench_struct *s)
     return true;
 }
 
+/* An array member's items in the worker's arena, `size` bytes each. */
+static void *list_of(yj_worker *w, yajl_val o, const char *k, size_t size, size_t *count,
+                     yajl_val *arr)
+{
+    *arr = get(o, k);
+    if (!YAJL_IS_ARRAY(*arr))
+        return NULL;
+    *count = (*arr)->u.array.len;
+    return codec_arena_alloc(&w->arena, *count * size + 1, 0);
+}
+
+static bool strs_from(yj_worker *w, yajl_val o, const char *k, bench_str **items, size_t *count)
+{
+    yajl_val arr;
+    bench_str *s = list_of(w, o, k, sizeof *s, count, &arr);
+    if (!(*items = s))
+        return false;
+    for (size_t i = 0; i < *count; i++)
+        if (!as_str(arr->u.array.values[i], &s[i]))
+            return false;
+    return true;
+}
+
+static bool get_text(yajl_val o, const char *k, bool (*parse)(const char *, size_t, void *),
+                     void *out)
+{
+    bench_str s;
+    return get_str(o, k, &s) && parse(s.ptr, s.len, out);
+}
+
+static bool uuid_parse(const char *s, size_t n, void *u) { return peer_uuid_parse(s, n, u); }
+static bool date_parse(const char *s, size_t n, void *d) { return peer_date_parse(s, n, d); }
+static bool timestamp_parse(const char *s, size_t n, void *t)
+{
+    return peer_timestamp_parse(s, n, t);
+}
+
+static bool user_from(yj_worker *w, yajl_val o, bench_user *u)
+{
+    yajl_val arr;
+    if (!get_str(o, "_id", &u->_id) || !get_i32(o, "index", &u->index) ||
+        !get_str(o, "guid", &u->guid) || !get_bool(o, "isActive", &u->is_active) ||
+        !get_str(o, "balance", &u->balance) || !get_str(o, "picture", &u->picture) ||
+        !get_i32(o, "age", &u->age) || !get_str(o, "eyeColor", &u->eye_color) ||
+        !get_str(o, "name", &u->name) || !get_str(o, "gender", &u->gender) ||
+        !get_str(o, "company", &u->company) || !get_str(o, "email", &u->email) ||
+        !get_str(o, "phone", &u->phone) || !get_str(o, "address", &u->address) ||
+        !get_str(o, "about", &u->about) || !get_str(o, "registered", &u->registered) ||
+        !get_num(o, "latitude", &u->latitude) || !get_num(o, "longitude", &u->longitude) ||
+        !strs_from(w, o, "tags", &u->tags.items, &u->tags.count) ||
+        !get_str(o, "greeting", &u->greeting) ||
+        !get_str(o, "favoriteFruit", &u->favorite_fruit))
+        return false;
+    bench_friend *f = list_of(w, o, "friends", sizeof *f, &u->friends.count, &arr);
+    if (!(u->friends.items = f))
+        return false;
+    for (size_t i = 0; i < u->friends.count; i++)
+        if (!get_str(arr->u.array.values[i], "id", &f[i].id) ||
+            !get_str(arr->u.array.values[i], "name", &f[i].name))
+            return false;
+    return true;
+}
+
+/* yajl_tree keeps each number's text: the decimal's exact form. */
+static bool get_decimal(yajl_val o, const char *k, bench_str *s)
+{
+    yajl_val v = get(o, k);
+    if (!YAJL_IS_NUMBER(v))
+        return false;
+    *s = (bench_str){v->u.number.r, strlen(v->u.number.r)};
+    return true;
+}
+
+static bool client_from(yj_worker *w, yajl_val o, bench_client *c)
+{
+    yajl_val arr, v = get(o, "eyeColor");
+    int eye = YAJL_IS_STRING(v) ? peer_enum_index(peer_eye_colors, 3, v->u.string,
+                                                  strlen(v->u.string))
+                                : -1;
+    if (eye < 0 || !get_i64(o, "_id", &c->_id) || !get_i32(o, "index", &c->index) ||
+        !get_text(o, "guid", uuid_parse, &c->guid) ||
+        !get_bool(o, "isActive", &c->is_active) || !get_decimal(o, "balance", &c->balance) ||
+        !get_str(o, "picture", &c->picture) || !get_i32(o, "age", &c->age) ||
+        !get_str(o, "name", &c->name) || !get_str(o, "gender", &c->gender) ||
+        !get_str(o, "company", &c->company) ||
+        !strs_from(w, o, "emails", &c->emails.items, &c->emails.count) ||
+        !get_str(o, "address", &c->address) || !get_str(o, "about", &c->about) ||
+        !get_text(o, "registered", date_parse, &c->registered) ||
+        !get_num(o, "latitude", &c->latitude) || !get_num(o, "longitude", &c->longitude) ||
+        !strs_from(w, o, "tags", &c->tags.items, &c->tags.count))
+        return false;
+    c->eye_color = (bench_eye_color)eye;
+    int64_t *ph = list_of(w, o, "phones", sizeof *ph, &c->phones.count, &arr);
+    if (!(c->phones.items = ph))
+        return false;
+    for (size_t i = 0; i < c->phones.count; i++) {
+        yajl_val e = arr->u.array.values[i];
+        if (!YAJL_IS_INTEGER(e))
+            return false;
+        ph[i] = YAJL_GET_INTEGER(e);
+    }
+    bench_partner *pa = list_of(w, o, "partners", sizeof *pa, &c->partners.count, &arr);
+    if (!(c->partners.items = pa))
+        return false;
+    for (size_t i = 0; i < c->partners.count; i++) {
+        yajl_val e = arr->u.array.values[i];
+        if (!get_i64(e, "id", &pa[i].id) || !get_str(e, "name", &pa[i].name) ||
+            !get_text(e, "since", timestamp_parse, &pa[i].since))
+            return false;
+    }
+    return true;
+}
+
+static bool users_from(yj_worker *w, yajl_val o, bench_users *us)
+{
+    yajl_val arr;
+    bench_user *u = list_of(w, o, "users", sizeof *u, &us->users.count, &arr);
+    if (!(us->users.items = u))
+        return false;
+    for (size_t i = 0; i < us->users.count; i++)
+        if (!user_from(w, arr->u.array.values[i], &u[i]))
+            return false;
+    return true;
+}
+
+static bool clients_from(yj_worker *w, yajl_val o, bench_clients *cs)
+{
+    yajl_val arr;
+    bench_client *c = list_of(w, o, "clients", sizeof *c, &cs->clients.count, &arr);
+    if (!(cs->clients.items = c))
+        return false;
+    for (size_t i = 0; i < cs->clients.count; i++)
+        if (!client_from(w, arr->u.array.values[i], &c[i]))
+            return false;
+    return true;
+}
+
 /* ---- events -> tape (stream) --------------------------------------------- */
 
 static int push(yj_worker *w, bench_tape_item it)
@@ -434,7 +665,7 @@ static int ev_text(yj_worker *w, bench_tape_kind kind, const unsigned char *s, s
 {
     const char *t = (const char *)s;
     if (s < w->in || s + n > w->in_end) {
-        char *copy = codec_arena_alloc(&w->strings, n + 1, 1);
+        char *copy = codec_arena_alloc(&w->arena, n + 1, 1);
         if (!copy)
             return 0;
         memcpy(copy, s, n);
@@ -495,7 +726,7 @@ static int yj_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **
     if (w->mode == PEER_STREAM) {
         *out = NULL, *len = 0;
         bench_tape_clear(&w->tape);
-        codec_arena_reset(&w->strings);
+        codec_arena_reset(&w->arena);
         return parse_events(w, &TAPE_EVENTS, in, n);
     }
     yajl_tree_free(w->tree);
@@ -509,7 +740,10 @@ static int yj_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **
     w->tree = yajl_tree_parse((const char *)w->text.data, NULL, 0);
     if (!YAJL_IS_OBJECT(w->tree))
         return -1;
-    bool ok = w->model == PEER_PERSON  ? person_from(w->tree, &w->value.person)
+    codec_arena_reset(&w->arena);
+    bool ok = w->model == PEER_USERS     ? users_from(w, w->tree, &w->value.users)
+              : w->model == PEER_CLIENTS ? clients_from(w, w->tree, &w->value.clients)
+              : w->model == PEER_PERSON  ? person_from(w->tree, &w->value.person)
               : w->model == PEER_ORDER ? order_from(w, w->tree, &w->value.order)
               : w->model == PEER_STRUCT
                   ? struct_from(w->tree, &w->value.numeric)
