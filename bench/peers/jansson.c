@@ -496,18 +496,11 @@ static bool strs_from(ja_worker *w, const json_t *o, const char *k, bench_str **
     return true;
 }
 
-static bool get_text(const json_t *o, const char *k,
-                     bool (*parse)(const char *, size_t, void *), void *out)
+static bool get_text(const json_t *o, const char *k, peer_text_form form, void *out)
 {
     const json_t *v = get(o, k);
-    return json_is_string(v) && parse(json_string_value(v), json_string_length(v), out);
-}
-
-static bool uuid_parse(const char *s, size_t n, void *u) { return peer_uuid_parse(s, n, u); }
-static bool date_parse(const char *s, size_t n, void *d) { return peer_date_parse(s, n, d); }
-static bool timestamp_parse(const char *s, size_t n, void *t)
-{
-    return peer_timestamp_parse(s, n, t);
+    return json_is_string(v) &&
+           peer_text_parse(form, json_string_value(v), json_string_length(v), out);
 }
 
 static bool user_from(ja_worker *w, const json_t *o, bench_user *u)
@@ -559,14 +552,14 @@ static bool client_from(ja_worker *w, const json_t *o, bench_client *c)
                                                   json_string_length(v))
                                 : -1;
     if (eye < 0 || !get_i64(o, "_id", &c->_id) || !get_i32(o, "index", &c->index) ||
-        !get_text(o, "guid", uuid_parse, &c->guid) ||
+        !get_text(o, "guid", PEER_UUID, &c->guid) ||
         !get_bool(o, "isActive", &c->is_active) || !get_balance(w, o, "balance", &c->balance) ||
         !get_str(o, "picture", &c->picture) || !get_i32(o, "age", &c->age) ||
         !get_str(o, "name", &c->name) || !get_str(o, "gender", &c->gender) ||
         !get_str(o, "company", &c->company) ||
         !strs_from(w, o, "emails", &c->emails.items, &c->emails.count) ||
         !get_str(o, "address", &c->address) || !get_str(o, "about", &c->about) ||
-        !get_text(o, "registered", date_parse, &c->registered) ||
+        !get_text(o, "registered", PEER_DATE, &c->registered) ||
         !get_num(o, "latitude", &c->latitude) || !get_num(o, "longitude", &c->longitude) ||
         !strs_from(w, o, "tags", &c->tags.items, &c->tags.count))
         return false;
@@ -586,7 +579,7 @@ static bool client_from(ja_worker *w, const json_t *o, bench_client *c)
     for (size_t i = 0; i < c->partners.count; i++) {
         const json_t *e = json_array_get(arr, i);
         if (!get_i64(e, "id", &pa[i].id) || !get_str(e, "name", &pa[i].name) ||
-            !get_text(e, "since", timestamp_parse, &pa[i].since))
+            !get_text(e, "since", PEER_TIMESTAMP, &pa[i].since))
             return false;
     }
     return true;

@@ -242,7 +242,8 @@ static bool client_to(json_object *o, const bench_client *c)
         !add(o, "index", json_object_new_int(c->index)) ||
         !add_text(o, "guid", t, peer_uuid_text(&c->guid, t)) ||
         !add(o, "isActive", json_object_new_boolean(c->is_active)) ||
-        !add(o, "balance", json_object_new_double_s(strtod(c->balance.ptr, NULL), c->balance.ptr)) ||
+        !add(o, "balance",
+             json_object_new_double_s(strtod(c->balance.ptr, NULL), c->balance.ptr)) ||
         !add(o, "picture", str(c->picture)) || !add(o, "age", json_object_new_int(c->age)) ||
         !add(o, "eyeColor", json_object_new_string(peer_eye_colors[c->eye_color])) ||
         !add(o, "name", str(c->name)) || !add(o, "gender", str(c->gender)) ||
@@ -491,19 +492,12 @@ static bool struct_from(json_object *o, bench_struct *s)
     return true;
 }
 
-static bool get_text(json_object *o, const char *k, bool (*parse)(const char *, size_t, void *),
-                     void *out)
+static bool get_text(json_object *o, const char *k, peer_text_form form, void *out)
 {
     json_object *v = get(o, k);
     return json_object_is_type(v, json_type_string) &&
-           parse(json_object_get_string(v), (size_t)json_object_get_string_len(v), out);
-}
-
-static bool uuid_parse(const char *s, size_t n, void *u) { return peer_uuid_parse(s, n, u); }
-static bool date_parse(const char *s, size_t n, void *d) { return peer_date_parse(s, n, d); }
-static bool timestamp_parse(const char *s, size_t n, void *t)
-{
-    return peer_timestamp_parse(s, n, t);
+           peer_text_parse(form, json_object_get_string(v),
+                           (size_t)json_object_get_string_len(v), out);
 }
 
 /* An array member's items in the list arena, `size` bytes each. */
@@ -579,14 +573,14 @@ static bool client_from(jc_worker *w, json_object *o, bench_client *c)
                                     (size_t)json_object_get_string_len(v))
                   : -1;
     if (eye < 0 || !get_i64(o, "_id", &c->_id) || !get_i32(o, "index", &c->index) ||
-        !get_text(o, "guid", uuid_parse, &c->guid) ||
+        !get_text(o, "guid", PEER_UUID, &c->guid) ||
         !get_bool(o, "isActive", &c->is_active) || !get_decimal(o, "balance", &c->balance) ||
         !get_str(o, "picture", &c->picture) || !get_i32(o, "age", &c->age) ||
         !get_str(o, "name", &c->name) || !get_str(o, "gender", &c->gender) ||
         !get_str(o, "company", &c->company) ||
         !strs_from(w, o, "emails", &c->emails.items, &c->emails.count) ||
         !get_str(o, "address", &c->address) || !get_str(o, "about", &c->about) ||
-        !get_text(o, "registered", date_parse, &c->registered) ||
+        !get_text(o, "registered", PEER_DATE, &c->registered) ||
         !get_num(o, "latitude", &c->latitude) || !get_num(o, "longitude", &c->longitude) ||
         !strs_from(w, o, "tags", &c->tags.items, &c->tags.count))
         return false;
@@ -606,7 +600,7 @@ static bool client_from(jc_worker *w, json_object *o, bench_client *c)
     for (size_t i = 0; i < c->partners.count; i++) {
         json_object *e = json_object_array_get_idx(arr, i);
         if (!get_i64(e, "id", &pa[i].id) || !get_str(e, "name", &pa[i].name) ||
-            !get_text(e, "since", timestamp_parse, &pa[i].since))
+            !get_text(e, "since", PEER_TIMESTAMP, &pa[i].since))
             return false;
     }
     return true;

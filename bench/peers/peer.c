@@ -232,6 +232,15 @@ bool peer_timestamp_parse(const char *s, size_t n, bench_timestamp *t)
     return true;
 }
 
+bool peer_text_parse(peer_text_form form, const char *s, size_t n, void *out)
+{
+    switch (form) {
+    case PEER_UUID: return peer_uuid_parse(s, n, out);
+    case PEER_DATE: return peer_date_parse(s, n, out);
+    default: return peer_timestamp_parse(s, n, out);
+    }
+}
+
 const char *const peer_eye_colors[3] = {"BROWN", "BLUE", "GREEN"};
 
 int peer_enum_index(const char *const *names, int count, const char *s, size_t n)

@@ -108,6 +108,11 @@ bool peer_date_parse(const char *s, size_t n, bench_date *d);
 size_t peer_timestamp_text(const bench_timestamp *t, char *dst);
 bool peer_timestamp_parse(const char *s, size_t n, bench_timestamp *t);
 
+/* Any of the three parsers by kind, for adapters that look a text member
+ * up once: `out` is a bench_uuid, bench_date or bench_timestamp. */
+typedef enum peer_text_form { PEER_UUID, PEER_DATE, PEER_TIMESTAMP } peer_text_form;
+bool peer_text_parse(peer_text_form form, const char *s, size_t n, void *out);
+
 extern const char *const peer_eye_colors[3];
 /* The index of s[0..n) in names[0..count), or -1. */
 int peer_enum_index(const char *const *names, int count, const char *s, size_t n);

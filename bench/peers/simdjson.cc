@@ -88,7 +88,8 @@ template <class T, class L>
 bool Keep(Worker *w, const std::vector<T> &v, L &list)
 {
     list.count = v.size();
-    list.items = static_cast<T *>(codec_arena_alloc(&w->lists, v.size() * sizeof(T) + 1, alignof(T)));
+    list.items =
+        static_cast<T *>(codec_arena_alloc(&w->lists, v.size() * sizeof(T) + 1, alignof(T)));
     if (!list.items)
         return false;
     if (!v.empty())
@@ -727,7 +728,9 @@ void WriteValue(Worker *w, const bench_payload *p)
     case PEER_ORDER: WriteOrder(w->writer, *static_cast<const bench_order *>(p->value)); break;
     case PEER_STRUCT: WriteStruct(w->writer, *static_cast<const bench_struct *>(p->value)); break;
     case PEER_USERS: WriteUsers(w->writer, *static_cast<const bench_users *>(p->value)); break;
-    case PEER_CLIENTS: WriteClients(w->writer, *static_cast<const bench_clients *>(p->value)); break;
+    case PEER_CLIENTS:
+        WriteClients(w->writer, *static_cast<const bench_clients *>(p->value));
+        break;
     default:
         WriteMedia(w->writer, *static_cast<const bench_media_content *>(p->value),
                    w->model == PEER_MEDIA_CONTENT);

@@ -1,15 +1,17 @@
 /* yajl.c — peer: YAJL 2. Specs (peer.h): "json" (the bench structs mapped
  * by hand, below; Users and Clients too, a balance written with
- * yajl_gen_number and read from the tree's number text), "stream" (yajl's event parser into a token tape and
- * yajl_gen from the tape: json_tape.h) and "validate" (yajl_parse with no
- * callbacks: a complete check that builds nothing).
+ * yajl_gen_number and read from the tree's number text), "stream" (yajl's
+ * event parser into a token tape and yajl_gen from the tape: json_tape.h)
+ * and "validate" (yajl_parse with no callbacks: a complete check that
+ * builds nothing).
  *
  * Encode streams the C struct through a reused yajl_gen (cleared and reset
  * per value; no tree), the output staying in the generator's buffer until
  * the next encode. Decode copies the bytes into a reused buffer to add the
  * NUL yajl_tree_parse needs, parses them into a tree and fills the C struct;
  * strings point into the tree, kept until the next decode. Lists go to
- * worker buffers kept across decodes. */
+ * worker buffers kept across decodes (Users' and Clients' to an arena reset
+ * per decode). */
 #include "json_tape.h"
 #include "peer.h"
 
@@ -526,18 +528,10 @@ static bool strs_from(yj_worker *w, yajl_val o, const char *k, bench_str **items
     return true;
 }
 
-static bool get_text(yajl_val o, const char *k, bool (*parse)(const char *, size_t, void *),
-                     void *out)
+static bool get_text(yajl_val o, const char *k, peer_text_form form, void *out)
 {
     bench_str s;
-    return get_str(o, k, &s) && parse(s.ptr, s.len, out);
-}
-
-static bool uuid_parse(const char *s, size_t n, void *u) { return peer_uuid_parse(s, n, u); }
-static bool date_parse(const char *s, size_t n, void *d) { return peer_date_parse(s, n, d); }
-static bool timestamp_parse(const char *s, size_t n, void *t)
-{
-    return peer_timestamp_parse(s, n, t);
+    return get_str(o, k, &s) && peer_text_parse(form, s.ptr, s.len, out);
 }
 
 static bool user_from(yj_worker *w, yajl_val o, bench_user *u)
@@ -583,14 +577,14 @@ static bool client_from(yj_worker *w, yajl_val o, bench_client *c)
                                                   strlen(v->u.string))
                                 : -1;
     if (eye < 0 || !get_i64(o, "_id", &c->_id) || !get_i32(o, "index", &c->index) ||
-        !get_text(o, "guid", uuid_parse, &c->guid) ||
+        !get_text(o, "guid", PEER_UUID, &c->guid) ||
         !get_bool(o, "isActive", &c->is_active) || !get_decimal(o, "balance", &c->balance) ||
         !get_str(o, "picture", &c->picture) || !get_i32(o, "age", &c->age) ||
         !get_str(o, "name", &c->name) || !get_str(o, "gender", &c->gender) ||
         !get_str(o, "company", &c->company) ||
         !strs_from(w, o, "emails", &c->emails.items, &c->emails.count) ||
         !get_str(o, "address", &c->address) || !get_str(o, "about", &c->about) ||
-        !get_text(o, "registered", date_parse, &c->registered) ||
+        !get_text(o, "registered", PEER_DATE, &c->registered) ||
         !get_num(o, "latitude", &c->latitude) || !get_num(o, "longitude", &c->longitude) ||
         !strs_from(w, o, "tags", &c->tags.items, &c->tags.count))
         return false;
@@ -610,7 +604,7 @@ static bool client_from(yj_worker *w, yajl_val o, bench_client *c)
     for (size_t i = 0; i < c->partners.count; i++) {
         yajl_val e = arr->u.array.values[i];
         if (!get_i64(e, "id", &pa[i].id) || !get_str(e, "name", &pa[i].name) ||
-            !get_text(e, "since", timestamp_parse, &pa[i].since))
+            !get_text(e, "since", PEER_TIMESTAMP, &pa[i].since))
             return false;
     }
     return true;
@@ -653,7 +647,10 @@ static int ev_bool(void *w, int b)
 {
     return push(w, (bench_tape_item){b ? TAPE_TRUE : TAPE_FALSE, 0, {.s = NULL}});
 }
-static int ev_int(void *w, long long i) { return push(w, (bench_tape_item){TAPE_INT, 0, {.i = i}}); }
+static int ev_int(void *w, long long i)
+{
+    return push(w, (bench_tape_item){TAPE_INT, 0, {.i = i}});
+}
 static int ev_double(void *w, double d)
 {
     return push(w, (bench_tape_item){TAPE_DOUBLE, 0, {.d = d}});
