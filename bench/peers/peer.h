@@ -46,7 +46,8 @@ typedef union peer_value {
     bench_clients clients;
 } peer_value;
 
-/* The last three only through peer_json_open(). */
+/* The last three only through peer_json_open(); PEER_DOCUMENT is JSON read
+ * without a model (the dom, validate and stream cells). */
 typedef enum peer_model {
     PEER_PERSON, PEER_ORDER, PEER_MEDIA_ITEM, PEER_MEDIA_CONTENT, PEER_STRUCT,
     PEER_USERS, PEER_CLIENTS, PEER_DOCUMENT
