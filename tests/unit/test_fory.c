@@ -196,6 +196,88 @@ static void count_release(void *ctx, void *p, size_t n)
     free(p);
 }
 
+/* 33 fields with long names: the TypeDef body passes 255 bytes (the size
+ * goes on in a varuint32 after the header) and the field count passes 31. */
+typedef struct wide {
+    int8_t a_long_field_name_number_00;
+    int8_t a_long_field_name_number_01;
+    int8_t a_long_field_name_number_02;
+    int8_t a_long_field_name_number_03;
+    int8_t a_long_field_name_number_04;
+    int8_t a_long_field_name_number_05;
+    int8_t a_long_field_name_number_06;
+    int8_t a_long_field_name_number_07;
+    int8_t a_long_field_name_number_08;
+    int8_t a_long_field_name_number_09;
+    int8_t a_long_field_name_number_10;
+    int8_t a_long_field_name_number_11;
+    int8_t a_long_field_name_number_12;
+    int8_t a_long_field_name_number_13;
+    int8_t a_long_field_name_number_14;
+    int8_t a_long_field_name_number_15;
+    int8_t a_long_field_name_number_16;
+    int8_t a_long_field_name_number_17;
+    int8_t a_long_field_name_number_18;
+    int8_t a_long_field_name_number_19;
+    int8_t a_long_field_name_number_20;
+    int8_t a_long_field_name_number_21;
+    int8_t a_long_field_name_number_22;
+    int8_t a_long_field_name_number_23;
+    int8_t a_long_field_name_number_24;
+    int8_t a_long_field_name_number_25;
+    int8_t a_long_field_name_number_26;
+    int8_t a_long_field_name_number_27;
+    int8_t a_long_field_name_number_28;
+    int8_t a_long_field_name_number_29;
+    int8_t a_long_field_name_number_30;
+    int8_t a_long_field_name_number_31;
+    int8_t a_long_field_name_number_32;
+} wide;
+#define W(n) CODEC_FIELD(wide, a_long_field_name_number_##n, 1##n, CODEC_INT8)
+CODEC_STRUCT(wide_type, wide, W(00), W(01), W(02), W(03), W(04), W(05), W(06), W(07), W(08), W(09), W(10), W(11), W(12), W(13), W(14), W(15), W(16), W(17), W(18), W(19), W(20), W(21), W(22), W(23), W(24), W(25), W(26), W(27), W(28), W(29), W(30), W(31), W(32));
+#undef W
+
+static void wide_typedef(void)
+{
+    codec *c = make(&wide_type, 1, false);
+    wide w = {.a_long_field_name_number_32 = 7};
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    codec_error err;
+    CHECK_INT(codec_encode(c, &w, &out, &err), 0);
+    /* 01 ff 1c 00, header, varuint32(body - 255) in 2 bytes, body: 0xdf,
+     * varuint32(33 - 31), user id 200. */
+    const uint8_t *td = out.data + 4;
+    uint64_t header = 0;
+    for (int i = 0; i < 8; i++)
+        header |= (uint64_t)td[i] << (8 * i);
+    CHECK_INT(header & 0xfff, 0xff);
+    CHECK(td[8] >= 0x80 && td[9] < 0x80);
+    size_t body = 255 + (td[8] & 0x7fu) + ((size_t)td[9] << 7);
+    CHECK_INT(td[10], 0xdf);
+    CHECK_INT(td[11], 2);
+    CHECK_MEM(td + 12, 2, "\xc8\x01", 2);
+    CHECK_INT(out.len, 4 + 10 + body + 33);
+    /* The hash bits as computed by an independent implementation (Python,
+     * the script that reproduces every TypeDef header of the vectors). */
+    CHECK(header == 0x76a3a467946150ffull);
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    wide back;
+    CHECK_INT(codec_decode(c, out.data, out.len, &back, &arena, &err), 0);
+    CHECK_INT(back.a_long_field_name_number_32, 7);
+    /* A compressed TypeDef (header bit 8) and one that is not a struct's
+     * are refused. */
+    out.data[5] |= 0x01;
+    CHECK_INT(codec_decode(c, out.data, out.len, &back, &arena, &err), CODEC_E_UNSUPPORTED);
+    out.data[5] &= 0xfe;
+    out.data[14] = 0x1f;
+    CHECK_INT(codec_decode(c, out.data, out.len, &back, &arena, &err), CODEC_E_UNSUPPORTED);
+    codec_arena_free(&arena);
+    codec_buf_free(&out);
+    codec_free(c);
+}
+
 /* Once the buffer has grown, encoding allocates nothing (both modes). */
 static void steady_state(void)
 {
@@ -233,6 +315,7 @@ int main(void)
     schemaless();
     evolution();
     steady_state();
+    wide_typedef();
     spec_form();
     return check_done("fory");
 }

@@ -166,8 +166,13 @@ static int read_typedef(dec *d, rdef **out)
     uint64_t header;
     if (fory_get_le(&d->in, 8, &header))
         return trunc_or(d, -1, "TypeDef header");
-    size_t size = header & 0xfff;
-    if (size == 0xfff) {
+    if (header & FORY_TD_COMPRESSED)
+        return codec_error_set(d->err, CODEC_E_UNSUPPORTED, 0, "fory", at,
+                               "compressed TypeDefs are not supported");
+    /* The hash bits are not checked: Fory versions hash differently and
+     * its own readers use them only as a cache key. */
+    size_t size = header & FORY_TD_SIZE_MASK;
+    if (size == FORY_TD_SIZE_MASK) {
         uint32_t extra;
         int rc = get_u32(d, &extra, "TypeDef size");
         if (rc)
@@ -206,7 +211,12 @@ static int read_typedef(dec *d, rdef **out)
             goto done;
         count += extra;
     }
-    if (mh & 0x20) {
+    if (!(mh & FORY_TD_STRUCT)) {
+        rc = codec_error_set(d->err, CODEC_E_UNSUPPORTED, 0, "fory", at,
+                             "TypeDefs of enums, extensions and unions are not supported");
+        goto done;
+    }
+    if (mh & FORY_TD_BY_NAME) {
         rc = codec_error_set(d->err, CODEC_E_UNSUPPORTED, 0, "fory", at,
                              "types registered by name are not supported");
         goto done;

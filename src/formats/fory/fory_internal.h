@@ -121,10 +121,16 @@ int fory_metastring_decode(const uint8_t *in, size_t n, int encoding, char *out,
  * UTF-8; fails on invalid UTF-8 or a length past the input. */
 int fory_read_string(fory_in *in, codec_arena *arena, codec_string *out, codec_error *err);
 
-/* typedef.c */
+/* typedef.c. TypeDef header bits and meta-header flags. */
+#define FORY_TD_SIZE_MASK 0xffu     /* header bits 0-7: body size, 0xff = more follows */
+#define FORY_TD_COMPRESSED 0x100u   /* header bit 8 */
+#define FORY_TD_STRUCT 0x80u        /* meta header: a struct (else enum/ext/union kind) */
+#define FORY_TD_COMPATIBLE 0x40u    /* meta header: COMPATIBLE_STRUCT */
+#define FORY_TD_BY_NAME 0x20u       /* meta header: registered by name */
 int fory_typedef_build(fory_plan *p, fory_struct *st, codec_error *err);
 int fory_struct_version(fory_struct *st, uint32_t *version);
 void fory_murmur3_x64_128(const void *data, size_t len, uint32_t seed, uint64_t out[2]);
+
 
 /* encode.c / decode.c */
 int fory_encode(const fory_plan *p, const void *value, codec_buf *out, codec_error *err);
