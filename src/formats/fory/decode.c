@@ -4,6 +4,7 @@
  * matches its fields to the local struct by name and type, and skips the
  * rest. */
 #include "formats/fory/fory_internal.h"
+#include "types/value_internal.h"
 
 #include <string.h>
 
@@ -29,10 +30,12 @@ typedef struct dec {
     const fory_plan *p;
     fory_in in;
     codec_arena *arena;
+    fory_pool pool;
     codec_error *err;
     size_t depth, max_depth, max_elements;
-    rdef **defs;
+    rdef **defs;                    /* TypeDefs by marker index */
     size_t ndefs, capdefs;
+    rdef *defs_small[8];            /* enough for most messages */
 } dec;
 
 static int dec_value(dec *d, const fory_node *n, void *v);
@@ -91,9 +94,23 @@ static void *alloc0(dec *d, size_t n)
     return p;
 }
 
-static int dec_string(dec *d, codec_string *out)
+/* Inline: a short ASCII string with room left in the pool, the common
+ * case; anything else (and every error) goes to fory_read_string. */
+static inline int dec_string(dec *d, codec_string *out)
 {
-    return fory_read_string(&d->in, d->arena, out, d->err);
+    const uint8_t *p = d->in.p;
+    size_t len = *p >> 2;
+    if (p != d->in.end && (*p & 0x83) == 2 && len < fory_left(&d->in) && len <= d->pool.left) {
+        uint8_t *o = d->pool.p;
+        if (!codec_copy_ascii(o, p + 1, len)) {
+            d->pool.p += len;
+            d->pool.left -= len;
+            d->in.p = p + 1 + len;
+            *out = (codec_string){(const char *)o, len};
+            return CODEC_OK;
+        }
+    }
+    return fory_read_string(&d->in, &d->pool, out, d->err);
 }
 
 /* ---------------------------------------------------------------------------
@@ -182,12 +199,14 @@ static int read_typedef(dec *d, rdef **out)
     if (size > fory_left(&d->in))
         return FORY_FAIL(d->err, CODEC_D_TRUNCATED, at, "TypeDef of %zu bytes past the end", size);
     const uint8_t *end = d->in.p + size;
-    /* The common case: the writer's definition is byte for byte ours (the
-     * hash header aside), so the fields are read in local order. */
+    /* The common case: the writer's definition is byte for byte ours, so
+     * the fields are read in local order. The headers are compared first
+     * (cheap, and they differ between structs), then the bodies. */
     for (size_t i = 0; i < d->p->nstructs; i++) {
         const fory_struct *own = d->p->structs[i];
         size_t body = own->type_def_len - own->type_def_body;
-        if (body == size && memcmp(own->type_def + own->type_def_body, d->in.p, size) == 0) {
+        if (body == size && memcmp(own->type_def, d->in.base + at, 8) == 0 &&
+            memcmp(own->type_def + own->type_def_body, d->in.p, size) == 0) {
             rdef *def = alloc0(d, sizeof *def);
             if (!def)
                 return FORY_NOMEM(d->err);
@@ -318,7 +337,7 @@ static int dec_struct_info(dec *d, const fory_struct *want, rdef **def)
             return FORY_FAIL(d->err, CODEC_D_CORRUPT, at, "TypeDef index %u out of order",
                              marker >> 1);
         if (d->ndefs == d->capdefs) {
-            size_t ncap = d->capdefs ? d->capdefs * 2 : 8;
+            size_t ncap = d->capdefs * 2;
             rdef **n = codec_arena_alloc(d->arena, ncap * sizeof *n, 0);
             if (!n)
                 return FORY_NOMEM(d->err);
@@ -341,6 +360,121 @@ static int dec_struct_info(dec *d, const fory_struct *want, rdef **def)
  * Values
  * ------------------------------------------------------------------------ */
 
+/* LEB128 of at most 5 bytes, the 5th carrying 4 bits; the caller checked
+ * that 5 bytes are there. NULL: not a valid varuint32. */
+static inline const uint8_t *get_varu32_fast(const uint8_t *p, uint32_t *v)
+{
+    uint32_t x = 0;
+    for (int i = 0; i < 5; i++) {
+        uint32_t b = p[i];
+        if (i == 4 && b > 0x0f)
+            return NULL;
+        x |= (b & 0x7f) << (7 * i);
+        if (b < 0x80) {
+            *v = x;
+            return p + i + 1;
+        }
+    }
+    return NULL;
+}
+
+/* Fory's varuint64 (8 LEB128 bytes, then a 9th with the top 8 bits); the
+ * caller checked that 9 bytes are there. Every form is valid. */
+static inline const uint8_t *get_varu64_fast(const uint8_t *p, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (int i = 0; i < 8; i++) {
+        uint64_t b = p[i];
+        x |= (b & 0x7f) << (7 * i);
+        if (b < 0x80) {
+            *v = x;
+            return p + i + 1;
+        }
+    }
+    *v = x | (uint64_t)p[8] << 56;
+    return p + 9;
+}
+
+/* The leading primitive fields (groups 1 and 2) when the most bytes they
+ * can take (st->prim_max) are all there: no bounds check per field. */
+static int dec_prims(dec *d, const fory_struct *st, uint8_t *v)
+{
+    const uint8_t *p = d->in.p, *at = p;
+    const char *bad = NULL;
+    for (size_t i = 0; i < st->nprim && !bad; i++) {
+        const fory_field *f = &st->order[i];
+        uint8_t *fv = v + f->offset;
+        at = p;
+        if (f->nullable) {
+            uint8_t flag = *p++;
+            if (flag == FORY_NULL)
+                continue;
+            if (flag != FORY_NOT_NULL && flag != FORY_REF_VALUE) {
+                bad = "unexpected reference flag";
+                break;
+            }
+            *(bool *)fv = true;
+            fv += f->node->value_offset;
+            at = p;
+        }
+        uint32_t u;
+        uint64_t x;
+        switch (f->tid) {
+        case FT_BOOL:
+            if (*p > 1)
+                bad = "bool is neither 0 nor 1";
+            *(bool *)fv = *p++ != 0;
+            break;
+        case FT_INT8: case FT_UINT8: *fv = *p++; break;
+        case FT_INT16: case FT_UINT16: memcpy(fv, p, 2); p += 2; break;
+        case FT_INT32: case FT_UINT32: case FT_FLOAT32: memcpy(fv, p, 4); p += 4; break;
+        case FT_INT64: case FT_UINT64: case FT_FLOAT64: memcpy(fv, p, 8); p += 8; break;
+        case FT_VARINT32:
+            if (!(p = get_varu32_fast(p, &u)))
+                bad = "invalid varint: number";
+            else
+                *(int32_t *)fv = (int32_t)(u >> 1) ^ -(int32_t)(u & 1);
+            break;
+        case FT_VAR_UINT32:
+            if (!(p = get_varu32_fast(p, (uint32_t *)fv)))
+                bad = "invalid varint: number";
+            break;
+        case FT_VARINT64:
+            p = get_varu64_fast(p, &x);
+            *(int64_t *)fv = (int64_t)(x >> 1) ^ -(int64_t)(x & 1);
+            break;
+        case FT_VAR_UINT64: p = get_varu64_fast(p, (uint64_t *)fv); break;
+        default: {   /* the tagged integers, rare: the checked reader */
+            d->in.p = p;
+            int rc = dec_scalar(d, f->node, fv);
+            if (rc)
+                return rc;
+            p = d->in.p;
+            break;
+        }
+        }
+    }
+    if (bad) {
+        d->in.p = at;
+        return corrupt(d, bad);
+    }
+    d->in.p = p;
+    return CODEC_OK;
+}
+
+/* The same near the end of the input, every read checked. */
+static int dec_prims_checked(dec *d, const fory_struct *st, uint8_t *v)
+{
+    for (size_t i = 0; i < st->nprim; i++) {
+        const fory_field *f = &st->order[i];
+        int rc = f->nullable ? dec_value(d, f->node, v + f->offset)
+                             : dec_scalar(d, f->node, v + f->offset);
+        if (rc)
+            return rc;
+    }
+    return CODEC_OK;
+}
+
 static int dec_fields(dec *d, const fory_struct *st, const rdef *def, uint8_t *v)
 {
     int rc = enter(d);
@@ -358,15 +492,16 @@ static int dec_fields(dec *d, const fory_struct *st, const rdef *def, uint8_t *v
                                  (unsigned)version, st->t->name ? st->t->name : "struct",
                                  (unsigned)st->version);
         }
-        for (size_t i = 0; i < st->count; i++) {
+        rc = fory_left(&d->in) >= st->prim_max ? dec_prims(d, st, v) : dec_prims_checked(d, st, v);
+        if (rc)
+            return rc;
+        for (size_t i = st->nprim; i < st->count; i++) {
             const fory_field *f = &st->order[i];
-            /* Primitives and strings, most fields, go straight to their reader. */
+            /* Strings, most of the rest, go straight to their reader. */
             if (f->nullable)
                 rc = dec_value(d, f->node, v + f->offset);
-            else if (i < st->nprim)
-                rc = dec_scalar(d, f->node, v + f->offset);
             else if (f->tid == FT_STRING)
-                rc = fory_read_string(&d->in, d->arena, (codec_string *)(v + f->offset), d->err);
+                rc = dec_string(d, (codec_string *)(v + f->offset));
             else
                 rc = dec_present(d, f->node, v + f->offset);
             if (rc)
@@ -867,8 +1002,10 @@ static int skip_value(dec *d, const rtype *t)
 int fory_decode(const fory_plan *p, const uint8_t *in, size_t n, void *value,
                 codec_arena *arena, codec_error *err)
 {
-    dec d = {.p = p, .in = {in, in, in + n}, .arena = arena, .err = err,
-             .max_depth = p->o.max_depth, .max_elements = p->o.max_elements};
+    dec d = {.p = p, .in = {in, in, in + n}, .arena = arena, .pool = {arena, NULL, 0},
+             .err = err, .max_depth = p->o.max_depth, .max_elements = p->o.max_elements,
+             .capdefs = 8};
+    d.defs = d.defs_small;
     const fory_node *root = p->root;
     memset(value, 0, root->nullable ? root->t->size + root->value_offset : root->t->size);
     uint8_t header = 0, flag = 0;

@@ -117,9 +117,17 @@ size_t fory_metastring_encode(const char *s, size_t n, uint8_t *out, int *encodi
 int fory_metastring_decode(const uint8_t *in, size_t n, int encoding, char *out, size_t cap,
                            size_t *out_len);
 
-/* string.c: reads a string (any of the three encodings) into the arena as
- * UTF-8; fails on invalid UTF-8 or a length past the input. */
-int fory_read_string(fory_in *in, codec_arena *arena, codec_string *out, codec_error *err);
+/* Where decoded strings go: UTF-8 ones are carved from one arena block per
+ * message (string.c); start it as {arena, NULL, 0}. */
+typedef struct fory_pool {
+    codec_arena *arena;
+    uint8_t *p;
+    size_t left;
+} fory_pool;
+
+/* string.c: reads a string (any of the three encodings) as UTF-8 into the
+ * pool; fails on invalid UTF-8 or a length past the input. */
+int fory_read_string(fory_in *in, fory_pool *pool, codec_string *out, codec_error *err);
 
 /* typedef.c. TypeDef header bits and meta-header flags. */
 #define FORY_TD_SIZE_MASK 0xffu     /* header bits 0-7: body size, 0xff = more follows */
