@@ -41,6 +41,8 @@ typedef struct dec {
 static int dec_value(dec *d, const fory_node *n, void *v);
 static int dec_present(dec *d, const fory_node *n, void *v);
 static int dec_scalar(dec *d, const fory_node *n, void *v);
+static int dec_list(dec *d, const fory_node *n, codec_list *l);
+static int dec_struct(dec *d, const fory_struct *st, void *v);
 static int skip_value(dec *d, const rtype *t);
 static int skip_body(dec *d, uint8_t tid, const rtype *t);
 
@@ -94,7 +96,19 @@ static void *alloc0(dec *d, size_t n)
     return p;
 }
 
-/* Inline: a short ASCII string with room left in the pool, the common
+/* Reads the flag in front of a nullable value; *present is false for null. */
+static inline int get_null_flag(dec *d, bool *present)
+{
+    if (d->in.p == d->in.end)
+        return trunc_or(d, -1, "null flag");
+    uint8_t flag = *d->in.p++;
+    *present = flag != FORY_NULL;
+    if (*present && flag != FORY_NOT_NULL && flag != FORY_REF_VALUE)
+        return corrupt(d, "unexpected reference flag");
+    return CODEC_OK;
+}
+
+/* Inline: a short UTF-8 string with room left in the pool, the common
  * case; anything else (and every error) goes to fory_read_string. */
 static inline int dec_string(dec *d, codec_string *out)
 {
@@ -102,7 +116,7 @@ static inline int dec_string(dec *d, codec_string *out)
     size_t len = *p >> 2;
     if (p != d->in.end && (*p & 0x83) == 2 && len < fory_left(&d->in) && len <= d->pool.left) {
         uint8_t *o = d->pool.p;
-        if (!codec_copy_ascii(o, p + 1, len)) {
+        if (!codec_copy_ascii(o, p + 1, len) || codec_utf8_valid(p + 1, len)) {
             d->pool.p += len;
             d->pool.left -= len;
             d->in.p = p + 1 + len;
@@ -497,13 +511,23 @@ static int dec_fields(dec *d, const fory_struct *st, const rdef *def, uint8_t *v
             return rc;
         for (size_t i = st->nprim; i < st->count; i++) {
             const fory_field *f = &st->order[i];
-            /* Strings, most of the rest, go straight to their reader. */
-            if (f->nullable)
-                rc = dec_value(d, f->node, v + f->offset);
-            else if (f->tid == FT_STRING)
-                rc = dec_string(d, (codec_string *)(v + f->offset));
-            else
-                rc = dec_present(d, f->node, v + f->offset);
+            uint8_t *fv = v + f->offset;
+            if (f->nullable) {
+                bool present;
+                if ((rc = get_null_flag(d, &present)))
+                    return rc;
+                if (!present)
+                    continue;
+                *(bool *)fv = true;
+                fv += f->node->value_offset;
+            }
+            /* The common kinds go straight to their reader. */
+            switch (f->tid) {
+            case FT_STRING: rc = dec_string(d, (codec_string *)fv); break;
+            case FT_LIST: rc = dec_list(d, f->node, (codec_list *)fv); break;
+            case FT_STRUCT: case FT_COMPATIBLE_STRUCT: rc = dec_struct(d, f->node->st, fv); break;
+            default: rc = dec_present(d, f->node, fv); break;
+            }
             if (rc)
                 return rc;
         }
@@ -605,7 +629,12 @@ static int dec_list(dec *d, const fory_node *n, codec_list *l)
     } else if ((header & FORY_ELEM_DECL) && el->st && d->p->o.mode == CODEC_FORY_COMPATIBLE) {
         return corrupt(d, "struct elements need their type info");
     }
-    for (uint32_t i = 0; i < count; i++) {
+    bool bare_strings = el->tid == FT_STRING && !el->nullable && !per_item_info &&
+                        !(header & (FORY_ELEM_TRACK_REF | FORY_ELEM_HAS_NULL));
+    for (uint32_t i = 0; bare_strings && i < count; i++)
+        if ((rc = dec_string(d, (codec_string *)items + i)))
+            return rc;
+    for (uint32_t i = 0; !bare_strings && i < count; i++) {
         uint8_t *item = items + (size_t)i * esz;
         bool present;
         if ((rc = dec_elem_flag(d, header, &present)))
@@ -822,18 +851,6 @@ static int dec_present(dec *d, const fory_node *n, void *v)
     }
 }
 
-/* Reads the flag in front of a nullable value; *present is false for null. */
-static int get_null_flag(dec *d, bool *present)
-{
-    uint8_t flag = 0;
-    int rc = get_u8(d, &flag, "null flag");
-    if (rc)
-        return rc;
-    *present = flag != FORY_NULL;
-    if (*present && flag != FORY_NOT_NULL && flag != FORY_REF_VALUE)
-        return corrupt(d, "unexpected reference flag");
-    return CODEC_OK;
-}
 
 static int dec_value(dec *d, const fory_node *n, void *v)
 {
