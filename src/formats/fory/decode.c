@@ -36,6 +36,8 @@ typedef struct dec {
     rdef **defs;                    /* TypeDefs by marker index */
     size_t ndefs, capdefs;
     rdef *defs_small[8];            /* enough for most messages */
+    rdef own[8];                    /* TypeDefs equal to this side's own */
+    size_t nown;
 } dec;
 
 static int dec_value(dec *d, const fory_node *n, void *v);
@@ -108,18 +110,22 @@ static inline int get_null_flag(dec *d, bool *present)
     return CODEC_OK;
 }
 
-/* Inline: a short UTF-8 string with room left in the pool, the common
- * case; anything else (and every error) goes to fory_read_string. */
+/* Inline: a UTF-8 string under 4 KiB (a header of one or two bytes) with
+ * room left in the pool, the common case; anything else (and every error)
+ * goes to fory_read_string. */
 static inline int dec_string(dec *d, codec_string *out)
 {
     const uint8_t *p = d->in.p;
-    size_t len = *p >> 2;
-    if (p != d->in.end && (*p & 0x83) == 2 && len < fory_left(&d->in) && len <= d->pool.left) {
+    size_t left = fory_left(&d->in);
+    if (left >= 2 && (*p & 3) == 2 && (*p < 0x80 || p[1] < 0x80)) {
+        size_t hlen = *p < 0x80 ? 1 : 2;
+        size_t len = hlen == 1 ? (size_t)(*p >> 2) : (size_t)((*p & 0x7f) >> 2 | p[1] << 5);
         uint8_t *o = d->pool.p;
-        if (!codec_copy_ascii(o, p + 1, len) || codec_utf8_valid(p + 1, len)) {
+        if (len <= left - hlen && len <= d->pool.left &&
+            (!codec_copy_ascii(o, p + hlen, len) || codec_utf8_valid(p + hlen, len))) {
             d->pool.p += len;
             d->pool.left -= len;
-            d->in.p = p + 1 + len;
+            d->in.p = p + hlen + len;
             *out = (codec_string){(const char *)o, len};
             return CODEC_OK;
         }
@@ -221,10 +227,11 @@ static int read_typedef(dec *d, rdef **out)
         size_t body = own->type_def_len - own->type_def_body;
         if (body == size && memcmp(own->type_def, d->in.base + at, 8) == 0 &&
             memcmp(own->type_def + own->type_def_body, d->in.p, size) == 0) {
-            rdef *def = alloc0(d, sizeof *def);
+            rdef *def = d->nown < sizeof d->own / sizeof d->own[0] ? &d->own[d->nown++]
+                                                                    : alloc0(d, sizeof *def);
             if (!def)
                 return FORY_NOMEM(d->err);
-            def->st = own;
+            *def = (rdef){.st = own};
             d->in.p = end;
             *out = def;
             return CODEC_OK;
