@@ -1026,10 +1026,20 @@ static int skip_value(dec *d, const rtype *t)
 int fory_decode(const fory_plan *p, const uint8_t *in, size_t n, void *value,
                 codec_arena *arena, codec_error *err)
 {
-    dec d = {.p = p, .in = {in, in, in + n}, .arena = arena, .pool = {arena, NULL, 0},
-             .err = err, .max_depth = p->o.max_depth, .max_elements = p->o.max_elements,
-             .capdefs = 8};
+    /* Field by field: an initializer would also zero the inline arrays. */
+    dec d;
+    d.p = p;
+    d.in = (fory_in){in, in, in + n};
+    d.arena = arena;
+    d.pool = (fory_pool){arena, NULL, 0};
+    d.err = err;
+    d.depth = 0;
+    d.max_depth = p->o.max_depth;
+    d.max_elements = p->o.max_elements;
     d.defs = d.defs_small;
+    d.ndefs = 0;
+    d.capdefs = sizeof d.defs_small / sizeof d.defs_small[0];
+    d.nown = 0;
     const fory_node *root = p->root;
     memset(value, 0, root->nullable ? root->t->size + root->value_offset : root->t->size);
     uint8_t header = 0, flag = 0;

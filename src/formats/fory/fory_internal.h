@@ -171,40 +171,55 @@ static inline void fory_put_u8(codec_buf *b, uint8_t v)
     b->data[b->len++] = v;
 }
 
-static inline void fory_put_le(codec_buf *b, uint64_t v, size_t n)
+/* Raw writers on a cursor, returning the cursor after the bytes (stores
+ * through uint8_t would make the compiler reload a codec_buf's fields after
+ * each byte, so hot loops keep a cursor in a register). */
+static inline uint8_t *fory_w_le(uint8_t *w, uint64_t v, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        b->data[b->len + i] = (uint8_t)(v >> (8 * i));
-    b->len += n;
+        w[i] = (uint8_t)(v >> (8 * i));
+    return w + n;
 }
 
 /* LEB128 up to 5 bytes. */
-static inline void fory_put_varu32(codec_buf *b, uint32_t v)
+static inline uint8_t *fory_w_varu32(uint8_t *w, uint32_t v)
 {
-    uint8_t *p = b->data + b->len;
     while (v >= 0x80) {
-        *p++ = (uint8_t)(v | 0x80);
+        *w++ = (uint8_t)(v | 0x80);
         v >>= 7;
     }
-    *p++ = (uint8_t)v;
-    b->len = (size_t)(p - b->data);
+    *w++ = (uint8_t)v;
+    return w;
 }
 
 /* Fory's varuint64: LEB128 for 8 bytes, then a 9th byte with the top 8 bits. */
-static inline void fory_put_varu64(codec_buf *b, uint64_t v)
+static inline uint8_t *fory_w_varu64(uint8_t *w, uint64_t v)
 {
-    uint8_t *p = b->data + b->len;
     for (int i = 0; i < 8; i++) {
         if (v < 0x80) {
-            *p++ = (uint8_t)v;
-            b->len = (size_t)(p - b->data);
-            return;
+            *w++ = (uint8_t)v;
+            return w;
         }
-        *p++ = (uint8_t)(v | 0x80);
+        *w++ = (uint8_t)(v | 0x80);
         v >>= 7;
     }
-    *p++ = (uint8_t)v;
-    b->len = (size_t)(p - b->data);
+    *w++ = (uint8_t)v;
+    return w;
+}
+
+static inline void fory_put_le(codec_buf *b, uint64_t v, size_t n)
+{
+    b->len = (size_t)(fory_w_le(b->data + b->len, v, n) - b->data);
+}
+
+static inline void fory_put_varu32(codec_buf *b, uint32_t v)
+{
+    b->len = (size_t)(fory_w_varu32(b->data + b->len, v) - b->data);
+}
+
+static inline void fory_put_varu64(codec_buf *b, uint64_t v)
+{
+    b->len = (size_t)(fory_w_varu64(b->data + b->len, v) - b->data);
 }
 
 static inline uint32_t fory_zigzag32(int32_t v)
