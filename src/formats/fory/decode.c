@@ -225,7 +225,7 @@ static int read_typedef(dec *d, rdef **out)
     for (size_t i = 0; i < d->p->nstructs; i++) {
         const fory_struct *own = d->p->structs[i];
         size_t body = own->type_def_len - own->type_def_body;
-        if (body == size && memcmp(own->type_def, d->in.base + at, 8) == 0 &&
+        if (own->type_def_header == header && body == size &&
             memcmp(own->type_def + own->type_def_body, d->in.p, size) == 0) {
             rdef *def = d->nown < sizeof d->own / sizeof d->own[0] ? &d->own[d->nown++]
                                                                     : alloc0(d, sizeof *def);

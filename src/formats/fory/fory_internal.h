@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Fory xlang type ids, as Fory C++ at the commit in docs/formats/fory.md
  * writes them (ids not in the interop vectors are marked "inferred"). */
@@ -84,6 +85,7 @@ struct fory_struct {
     uint8_t *type_def;          /* compatible mode: the TypeDef bytes */
     size_t type_def_len;
     size_t type_def_body;       /* where the body starts (after the size header) */
+    uint64_t type_def_header;   /* its first 8 bytes, as a number */
     uint32_t version;           /* schema hash (struct version) */
 };
 
@@ -256,13 +258,13 @@ static inline int fory_get_u8(fory_in *in, uint8_t *v)
     return 0;
 }
 
+/* n <= 8 bytes, little-endian (the host is: codec builds for x86-64). */
 static inline int fory_get_le(fory_in *in, size_t n, uint64_t *v)
 {
     if (fory_left(in) < n)
         return -1;
     uint64_t x = 0;
-    for (size_t i = 0; i < n; i++)
-        x |= (uint64_t)in->p[i] << (8 * i);
+    memcpy(&x, in->p, n);
     in->p += n;
     *v = x;
     return 0;

@@ -174,7 +174,8 @@ int fory_typedef_build(fory_plan *p, fory_struct *st, codec_error *err)
             rc = CODEC_E_NOMEM;
         } else {
             codec_buf out = {.data = st->type_def, .len = 0, .cap = st->type_def_len};
-            fory_put_le(&out, typedef_header(body.data, body.len), 8);
+            st->type_def_header = typedef_header(body.data, body.len);
+            fory_put_le(&out, st->type_def_header, 8);
             if (big)
                 fory_put_varu32(&out, (uint32_t)(body.len - FORY_TD_SIZE_MASK));
             memcpy(out.data + out.len, body.data, body.len);
