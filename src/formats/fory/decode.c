@@ -533,6 +533,13 @@ static int dec_fields(dec *d, const fory_struct *st, const rdef *def, uint8_t *v
             case FT_STRING: rc = dec_string(d, (codec_string *)fv); break;
             case FT_LIST: rc = dec_list(d, f->node, (codec_list *)fv); break;
             case FT_STRUCT: case FT_COMPATIBLE_STRUCT: rc = dec_struct(d, f->node->st, fv); break;
+            case FT_ENUM:   /* an ordinal under 128: one byte */
+                if (d->in.p != d->in.end && *d->in.p < 0x80 && *d->in.p < f->node->t->count) {
+                    *(int32_t *)fv = f->node->t->values[*d->in.p++].number;
+                    break;
+                }
+                rc = dec_scalar(d, f->node, fv);
+                break;
             default: rc = dec_present(d, f->node, fv); break;
             }
             if (rc)
@@ -641,10 +648,11 @@ static int dec_list(dec *d, const fory_node *n, codec_list *l)
     for (uint32_t i = 0; bare_strings && i < count; i++)
         if ((rc = dec_string(d, (codec_string *)items + i)))
             return rc;
+    bool flagged = header & (FORY_ELEM_TRACK_REF | FORY_ELEM_HAS_NULL);
     for (uint32_t i = 0; !bare_strings && i < count; i++) {
         uint8_t *item = items + (size_t)i * esz;
-        bool present;
-        if ((rc = dec_elem_flag(d, header, &present)))
+        bool present = true;
+        if (flagged && (rc = dec_elem_flag(d, header, &present)))
             return rc;
         if (!present)
             continue;

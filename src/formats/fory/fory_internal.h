@@ -178,8 +178,7 @@ static inline void fory_put_u8(codec_buf *b, uint8_t v)
  * each byte, so hot loops keep a cursor in a register). */
 static inline uint8_t *fory_w_le(uint8_t *w, uint64_t v, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        w[i] = (uint8_t)(v >> (8 * i));
+    memcpy(w, &v, n);   /* the low n bytes: the host is little-endian */
     return w + n;
 }
 
