@@ -121,7 +121,7 @@ static inline int dec_string(dec *d, codec_string *out)
         size_t hlen = *p < 0x80 ? 1 : 2;
         size_t len = hlen == 1 ? (size_t)(*p >> 2) : (size_t)((*p & 0x7f) >> 2 | p[1] << 5);
         uint8_t *o = d->pool.p;
-        if (len <= left - hlen && len <= d->pool.left &&
+        if (len <= left - hlen && len <= d->pool.left && o &&
             (!codec_copy_ascii(o, p + hlen, len) || codec_utf8_valid(p + hlen, len))) {
             d->pool.p += len;
             d->pool.left -= len;

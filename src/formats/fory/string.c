@@ -27,7 +27,7 @@ static size_t put_utf8(uint8_t *o, uint32_t cp)
  * are pointer bumps. */
 static inline char *pool_take(fory_pool *pool, const fory_in *in, size_t len)
 {
-    if (pool->left < len) {
+    if (!pool->p || pool->left < len) {
         size_t n = fory_left(in);
         if (!(pool->p = codec_arena_alloc(pool->arena, n ? n : 1, 1)))
             return NULL;
