@@ -278,6 +278,66 @@ static void wide_typedef(void)
     codec_free(c);
 }
 
+/* Hostile bytes on the decoder's fast paths (primitives read without
+ * per-field checks, strings carved from the pool), from Fory C++'s Person:
+ * 01 00 1b 64, active 01, age 48 (36), email 3e "ada@example.com",
+ * name 32 "Ada Lovelace". */
+typedef struct person { codec_string name; int32_t age; bool active; codec_string email; } person;
+CODEC_STRUCT(person_type, person, CODEC_FIELD(person, name, 1, CODEC_STRING),
+             CODEC_FIELD(person, age, 2, CODEC_INT32), CODEC_FIELD(person, active, 3, CODEC_BOOL),
+             CODEC_FIELD(person, email, 4, CODEC_STRING));
+
+static void fast_paths(void)
+{
+    static const char ada[] = "01001b6401483e616461406578616d706c652e636f6d32416461204c6f76656c616365";
+    codec_fory_registry *r = codec_fory_registry_new(NULL);
+    CHECK_INT(codec_fory_register(r, &person_type, 100, NULL), 0);
+    codec_error err;
+    codec *c = codec_fory(r, &person_type, NULL, &err);
+    codec_fory_registry_free(r);
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    uint8_t in[64], bad[80];
+    size_t n = unhex(ada, in);
+    person p;
+    CHECK_INT(codec_decode(c, in, n, &p, &arena, &err), 0);
+    CHECK_INT(p.age, 36);
+    CHECK_MEM(p.email.ptr, p.email.len, "ada@example.com", 15);
+    /* bool 2 */
+    memcpy(bad, in, n);
+    bad[4] = 2;
+    CHECK_INT(codec_decode(c, bad, n, &p, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.offset, 4);
+    /* age as a 5-byte varint whose last byte overflows 32 bits */
+    memcpy(bad, in, 5);
+    memcpy(bad + 5, "\x80\x80\x80\x80\x10", 5);
+    memcpy(bad + 10, in + 6, n - 6);
+    CHECK_INT(codec_decode(c, bad, n + 4, &p, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.offset, 5);
+    /* invalid UTF-8 in the email, and a valid two-byte character */
+    memcpy(bad, in, n);
+    bad[8] = 0xff;
+    CHECK_INT(codec_decode(c, bad, n, &p, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.offset, 6);
+    bad[7] = 0xc3;
+    bad[8] = 0xa9;
+    CHECK_INT(codec_decode(c, bad, n, &p, &arena, &err), 0);
+    CHECK_MEM(p.email.ptr, 3, "\xc3\xa9" "a", 3);
+    /* a two-byte string header (length 40) past the end */
+    memcpy(bad, in, 6);
+    bad[6] = 0xa2;
+    bad[7] = 0x01;
+    memcpy(bad + 8, in + 7, n - 7);
+    CHECK_INT(codec_decode(c, bad, n + 1, &p, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.offset, 6);
+    /* empty strings, the first one before the pool exists */
+    static const uint8_t empty[] = {0x01, 0xff, 0x1b, 0x64, 0x00, 0x00, 0x02, 0x02};
+    CHECK_INT(codec_decode(c, empty, sizeof empty, &p, &arena, &err), 0);
+    CHECK(p.email.len == 0 && p.name.len == 0);
+    codec_arena_free(&arena);
+    codec_free(c);
+}
+
 /* Once the buffer has grown, encoding allocates nothing (both modes). */
 static void steady_state(void)
 {
@@ -316,6 +376,7 @@ int main(void)
     evolution();
     steady_state();
     wide_typedef();
+    fast_paths();
     spec_form();
     return check_done("fory");
 }
