@@ -64,10 +64,23 @@ static int get_u8(dec *d, uint8_t *v, const char *what)
     return fory_get_u8(&d->in, v) ? trunc_or(d, -1, what) : CODEC_OK;
 }
 
-static int get_u32(dec *d, uint32_t *v, const char *what)
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int get_u32_long(dec *d, uint32_t *v, const char *what)
 {
     int r = fory_get_varu32(&d->in, v);
     return r ? trunc_or(d, r, what) : CODEC_OK;
+}
+
+/* Most varints here (type ids, markers, counts) are one byte: inline. */
+static inline int get_u32(dec *d, uint32_t *v, const char *what)
+{
+    if (d->in.p != d->in.end && *d->in.p < 0x80) {
+        *v = *d->in.p++;
+        return CODEC_OK;
+    }
+    return get_u32_long(d, v, what);
 }
 
 static int enter(dec *d)
