@@ -879,7 +879,6 @@ static int dec_present(dec *d, const fory_node *n, void *v)
     }
 }
 
-
 static int dec_value(dec *d, const fory_node *n, void *v)
 {
     if (n->nullable) {
