@@ -287,6 +287,46 @@ CODEC_STRUCT(person_type, person, CODEC_FIELD(person, name, 1, CODEC_STRING),
              CODEC_FIELD(person, age, 2, CODEC_INT32), CODEC_FIELD(person, active, 3, CODEC_BOOL),
              CODEC_FIELD(person, email, 4, CODEC_STRING));
 
+/* Enums whose numbers are not their ordinals take the general path. */
+CODEC_ENUM(sparse_type, {"LOW", 10}, {"HIGH", 20});
+CODEC_ENUM(dense_type, {"A", 0}, {"B", 1}, {"C", 2});
+typedef struct enums { int32_t sparse, dense; } enums;
+CODEC_STRUCT(enums_type, enums, CODEC_FIELD(enums, sparse, 1, &sparse_type),
+             CODEC_FIELD(enums, dense, 2, &dense_type));
+
+static void enum_ordinals(void)
+{
+    for (int mode = 0; mode < 2; mode++) {
+        codec_fory_registry *r = codec_fory_registry_new(NULL);
+        CHECK_INT(codec_fory_register(r, &enums_type, 100, NULL), 0);
+        codec_fory_options o = {.mode = mode ? CODEC_FORY_COMPATIBLE : CODEC_FORY_CONSISTENT};
+        codec_error err;
+        codec *c = codec_fory(r, &enums_type, &o, &err);
+        codec_fory_registry_free(r);
+        enums v = {.sparse = 20, .dense = 2}, back;
+        codec_buf out;
+        codec_buf_init(&out, NULL);
+        CHECK_INT(codec_encode(c, &v, &out, &err), 0);
+        /* fields by name: dense (ordinal 2), sparse (ordinal 1) */
+        CHECK_MEM(out.data + out.len - 2, 2, "\x02\x01", 2);
+        codec_arena arena;
+        codec_arena_init(&arena, NULL, 0);
+        CHECK_INT(codec_decode(c, out.data, out.len, &back, &arena, &err), 0);
+        CHECK_INT(back.sparse, 20);
+        CHECK_INT(back.dense, 2);
+        out.data[out.len - 2] = 3;   /* ordinal out of range */
+        CHECK_INT(codec_decode(c, out.data, out.len, &back, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+        out.data[out.len - 2] = 2;
+        out.data[out.len - 1] = 2;
+        CHECK_INT(codec_decode(c, out.data, out.len, &back, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+        v.dense = 3;   /* not one of its values */
+        CHECK_INT(codec_encode(c, &v, &out, &err), CODEC_E_INVALID_VALUE);
+        codec_arena_free(&arena);
+        codec_buf_free(&out);
+        codec_free(c);
+    }
+}
+
 static void fast_paths(void)
 {
     static const char ada[] = "01001b6401483e616461406578616d706c652e636f6d32416461204c6f76656c616365";
@@ -377,6 +417,7 @@ int main(void)
     steady_state();
     wide_typedef();
     fast_paths();
+    enum_ordinals();
     spec_form();
     return check_done("fory");
 }

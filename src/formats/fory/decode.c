@@ -546,9 +546,9 @@ static int dec_fields(dec *d, const fory_struct *st, const rdef *def, uint8_t *v
             case FT_STRING: rc = dec_string(d, (codec_string *)fv); break;
             case FT_LIST: rc = dec_list(d, f->node, (codec_list *)fv); break;
             case FT_STRUCT: case FT_COMPATIBLE_STRUCT: rc = dec_struct(d, f->node->st, fv); break;
-            case FT_ENUM:   /* an ordinal under 128: one byte */
-                if (d->in.p != d->in.end && *d->in.p < 0x80 && *d->in.p < f->node->t->count) {
-                    *(int32_t *)fv = f->node->t->values[*d->in.p++].number;
+            case FT_ENUM:   /* the ordinal is the number: one byte */
+                if (d->in.p != d->in.end && *d->in.p < f->enum_direct) {
+                    *(int32_t *)fv = *d->in.p++;
                     break;
                 }
                 rc = dec_scalar(d, f->node, fv);

@@ -159,6 +159,14 @@ static int enc_fields(enc *e, const fory_struct *st, const uint8_t *v)
         case FT_STRING: rc = put_string(e, (const codec_string *)fv); break;
         case FT_LIST: rc = enc_list(e, n, (const codec_list *)fv, true); break;
         case FT_STRUCT: case FT_COMPATIBLE_STRUCT: rc = enc_struct(e, n->st, fv); break;
+        case FT_ENUM:   /* the number is the ordinal: one byte */
+            if ((uint32_t)*(const int32_t *)fv < f->enum_direct && !fory_reserve(e->out, 1)) {
+                fory_put_u8(e->out, (uint8_t)*(const int32_t *)fv);
+                rc = CODEC_OK;
+                break;
+            }
+            rc = enc_present(e, n, fv, true);
+            break;
         default: rc = enc_present(e, n, fv, true); break;
         }
         if (rc)

@@ -70,6 +70,7 @@ typedef struct fory_field {
     size_t offset;              /* f->offset, kept here for the hot loops */
     uint8_t tid;                /* node->tid */
     bool nullable;              /* node->nullable */
+    uint8_t enum_direct;        /* ENUM numbered 0..n-1, n < 128: n, else 0 */
     char *name;                 /* wire (snake_case) name */
     size_t name_len;
 } fory_field;
