@@ -5,6 +5,8 @@
 
 #include "codec/types.h"
 
+#include <string.h>
+
 /* Length of the valid UTF-8 sequence at p[0] (a byte >= 0x80) within
  * p[0..end), or 0 when it is invalid: overlong forms, UTF-16 surrogates and
  * anything above U+10FFFF are refused. Shared by the JSON reader and writer
@@ -40,6 +42,30 @@ static inline const void *codec_optional_get(const codec_type *t, const void *v)
 static inline bool codec_field_absent(const codec_field *f, const void *v)
 {
     return f->type->kind == CODEC_T_OPTIONAL && !*(const bool *)((const uint8_t *)v + f->offset);
+}
+
+/* Copies n bytes and returns their high bits ORed (0 for ASCII), so the
+ * UTF-8 check costs nothing for ASCII text. dst and src must not overlap. */
+static inline uint64_t codec_copy_ascii(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    uint64_t acc = 0, w;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, src + i, 8);
+        memcpy(dst + i, &w, 8);
+        acc |= w;
+    }
+    if (i < n && n >= 8) {
+        memcpy(&w, src + n - 8, 8);
+        memcpy(dst + n - 8, &w, 8);
+        acc |= w;
+    } else {
+        for (; i < n; i++) {
+            dst[i] = src[i];
+            acc |= src[i];
+        }
+    }
+    return acc & 0x8080808080808080ull;
 }
 
 /* True when s[0..n) is valid UTF-8 (no surrogates, no overlongs). */

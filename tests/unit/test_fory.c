@@ -196,6 +196,188 @@ static void count_release(void *ctx, void *p, size_t n)
     free(p);
 }
 
+/* 33 fields with long names: the TypeDef body passes 255 bytes (the size
+ * goes on in a varuint32 after the header) and the field count passes 31. */
+typedef struct wide {
+    int8_t a_long_field_name_number_00;
+    int8_t a_long_field_name_number_01;
+    int8_t a_long_field_name_number_02;
+    int8_t a_long_field_name_number_03;
+    int8_t a_long_field_name_number_04;
+    int8_t a_long_field_name_number_05;
+    int8_t a_long_field_name_number_06;
+    int8_t a_long_field_name_number_07;
+    int8_t a_long_field_name_number_08;
+    int8_t a_long_field_name_number_09;
+    int8_t a_long_field_name_number_10;
+    int8_t a_long_field_name_number_11;
+    int8_t a_long_field_name_number_12;
+    int8_t a_long_field_name_number_13;
+    int8_t a_long_field_name_number_14;
+    int8_t a_long_field_name_number_15;
+    int8_t a_long_field_name_number_16;
+    int8_t a_long_field_name_number_17;
+    int8_t a_long_field_name_number_18;
+    int8_t a_long_field_name_number_19;
+    int8_t a_long_field_name_number_20;
+    int8_t a_long_field_name_number_21;
+    int8_t a_long_field_name_number_22;
+    int8_t a_long_field_name_number_23;
+    int8_t a_long_field_name_number_24;
+    int8_t a_long_field_name_number_25;
+    int8_t a_long_field_name_number_26;
+    int8_t a_long_field_name_number_27;
+    int8_t a_long_field_name_number_28;
+    int8_t a_long_field_name_number_29;
+    int8_t a_long_field_name_number_30;
+    int8_t a_long_field_name_number_31;
+    int8_t a_long_field_name_number_32;
+} wide;
+#define W(n) CODEC_FIELD(wide, a_long_field_name_number_##n, 1##n, CODEC_INT8)
+CODEC_STRUCT(wide_type, wide, W(00), W(01), W(02), W(03), W(04), W(05), W(06), W(07), W(08), W(09), W(10), W(11), W(12), W(13), W(14), W(15), W(16), W(17), W(18), W(19), W(20), W(21), W(22), W(23), W(24), W(25), W(26), W(27), W(28), W(29), W(30), W(31), W(32));
+#undef W
+
+static void wide_typedef(void)
+{
+    codec *c = make(&wide_type, 1, false);
+    wide w = {.a_long_field_name_number_32 = 7};
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    codec_error err;
+    CHECK_INT(codec_encode(c, &w, &out, &err), 0);
+    /* 01 ff 1c 00, header, varuint32(body - 255) in 2 bytes, body: 0xdf,
+     * varuint32(33 - 31), user id 200. */
+    const uint8_t *td = out.data + 4;
+    uint64_t header = 0;
+    for (int i = 0; i < 8; i++)
+        header |= (uint64_t)td[i] << (8 * i);
+    CHECK_INT(header & 0xfff, 0xff);
+    CHECK(td[8] >= 0x80 && td[9] < 0x80);
+    size_t body = 255 + (td[8] & 0x7fu) + ((size_t)td[9] << 7);
+    CHECK_INT(td[10], 0xdf);
+    CHECK_INT(td[11], 2);
+    CHECK_MEM(td + 12, 2, "\xc8\x01", 2);
+    CHECK_INT(out.len, 4 + 10 + body + 33);
+    /* The hash bits as computed by an independent implementation (Python,
+     * the script that reproduces every TypeDef header of the vectors). */
+    CHECK(header == 0x76a3a467946150ffull);
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    wide back;
+    CHECK_INT(codec_decode(c, out.data, out.len, &back, &arena, &err), 0);
+    CHECK_INT(back.a_long_field_name_number_32, 7);
+    /* A compressed TypeDef (header bit 8) and one that is not a struct's
+     * are refused. */
+    out.data[5] |= 0x01;
+    CHECK_INT(codec_decode(c, out.data, out.len, &back, &arena, &err), CODEC_E_UNSUPPORTED);
+    out.data[5] &= 0xfe;
+    out.data[14] = 0x1f;
+    CHECK_INT(codec_decode(c, out.data, out.len, &back, &arena, &err), CODEC_E_UNSUPPORTED);
+    codec_arena_free(&arena);
+    codec_buf_free(&out);
+    codec_free(c);
+}
+
+/* Hostile bytes on the decoder's fast paths (primitives read without
+ * per-field checks, strings carved from the pool), from Fory C++'s Person:
+ * 01 00 1b 64, active 01, age 48 (36), email 3e "ada@example.com",
+ * name 32 "Ada Lovelace". */
+typedef struct person { codec_string name; int32_t age; bool active; codec_string email; } person;
+CODEC_STRUCT(person_type, person, CODEC_FIELD(person, name, 1, CODEC_STRING),
+             CODEC_FIELD(person, age, 2, CODEC_INT32), CODEC_FIELD(person, active, 3, CODEC_BOOL),
+             CODEC_FIELD(person, email, 4, CODEC_STRING));
+
+/* Enums whose numbers are not their ordinals take the general path. */
+CODEC_ENUM(sparse_type, {"LOW", 10}, {"HIGH", 20});
+CODEC_ENUM(dense_type, {"A", 0}, {"B", 1}, {"C", 2});
+typedef struct enums { int32_t sparse, dense; } enums;
+CODEC_STRUCT(enums_type, enums, CODEC_FIELD(enums, sparse, 1, &sparse_type),
+             CODEC_FIELD(enums, dense, 2, &dense_type));
+
+static void enum_ordinals(void)
+{
+    for (int mode = 0; mode < 2; mode++) {
+        codec_fory_registry *r = codec_fory_registry_new(NULL);
+        CHECK_INT(codec_fory_register(r, &enums_type, 100, NULL), 0);
+        codec_fory_options o = {.mode = mode ? CODEC_FORY_COMPATIBLE : CODEC_FORY_CONSISTENT};
+        codec_error err;
+        codec *c = codec_fory(r, &enums_type, &o, &err);
+        codec_fory_registry_free(r);
+        enums v = {.sparse = 20, .dense = 2}, back;
+        codec_buf out;
+        codec_buf_init(&out, NULL);
+        CHECK_INT(codec_encode(c, &v, &out, &err), 0);
+        /* fields by name: dense (ordinal 2), sparse (ordinal 1) */
+        CHECK_MEM(out.data + out.len - 2, 2, "\x02\x01", 2);
+        codec_arena arena;
+        codec_arena_init(&arena, NULL, 0);
+        CHECK_INT(codec_decode(c, out.data, out.len, &back, &arena, &err), 0);
+        CHECK_INT(back.sparse, 20);
+        CHECK_INT(back.dense, 2);
+        out.data[out.len - 2] = 3;   /* ordinal out of range */
+        CHECK_INT(codec_decode(c, out.data, out.len, &back, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+        out.data[out.len - 2] = 2;
+        out.data[out.len - 1] = 2;
+        CHECK_INT(codec_decode(c, out.data, out.len, &back, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+        v.dense = 3;   /* not one of its values */
+        CHECK_INT(codec_encode(c, &v, &out, &err), CODEC_E_INVALID_VALUE);
+        codec_arena_free(&arena);
+        codec_buf_free(&out);
+        codec_free(c);
+    }
+}
+
+static void fast_paths(void)
+{
+    static const char ada[] = "01001b6401483e616461406578616d706c652e636f6d32416461204c6f76656c616365";
+    codec_fory_registry *r = codec_fory_registry_new(NULL);
+    CHECK_INT(codec_fory_register(r, &person_type, 100, NULL), 0);
+    codec_error err;
+    codec *c = codec_fory(r, &person_type, NULL, &err);
+    codec_fory_registry_free(r);
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    uint8_t in[64], bad[80];
+    size_t n = unhex(ada, in);
+    person p;
+    CHECK_INT(codec_decode(c, in, n, &p, &arena, &err), 0);
+    CHECK_INT(p.age, 36);
+    CHECK_MEM(p.email.ptr, p.email.len, "ada@example.com", 15);
+    /* bool 2 */
+    memcpy(bad, in, n);
+    bad[4] = 2;
+    CHECK_INT(codec_decode(c, bad, n, &p, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.offset, 4);
+    /* age as a 5-byte varint whose last byte overflows 32 bits */
+    memcpy(bad, in, 5);
+    memcpy(bad + 5, "\x80\x80\x80\x80\x10", 5);
+    memcpy(bad + 10, in + 6, n - 6);
+    CHECK_INT(codec_decode(c, bad, n + 4, &p, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.offset, 5);
+    /* invalid UTF-8 in the email, and a valid two-byte character */
+    memcpy(bad, in, n);
+    bad[8] = 0xff;
+    CHECK_INT(codec_decode(c, bad, n, &p, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.offset, 6);
+    bad[7] = 0xc3;
+    bad[8] = 0xa9;
+    CHECK_INT(codec_decode(c, bad, n, &p, &arena, &err), 0);
+    CHECK_MEM(p.email.ptr, 3, "\xc3\xa9" "a", 3);
+    /* a two-byte string header (length 40) past the end */
+    memcpy(bad, in, 6);
+    bad[6] = 0xa2;
+    bad[7] = 0x01;
+    memcpy(bad + 8, in + 7, n - 7);
+    CHECK_INT(codec_decode(c, bad, n + 1, &p, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.offset, 6);
+    /* empty strings, the first one before the pool exists */
+    static const uint8_t empty[] = {0x01, 0xff, 0x1b, 0x64, 0x00, 0x00, 0x02, 0x02};
+    CHECK_INT(codec_decode(c, empty, sizeof empty, &p, &arena, &err), 0);
+    CHECK(p.email.len == 0 && p.name.len == 0);
+    codec_arena_free(&arena);
+    codec_free(c);
+}
+
 /* Once the buffer has grown, encoding allocates nothing (both modes). */
 static void steady_state(void)
 {
@@ -233,6 +415,9 @@ int main(void)
     schemaless();
     evolution();
     steady_state();
+    wide_typedef();
+    fast_paths();
+    enum_ordinals();
     spec_form();
     return check_done("fory");
 }

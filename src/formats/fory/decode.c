@@ -4,6 +4,7 @@
  * matches its fields to the local struct by name and type, and skips the
  * rest. */
 #include "formats/fory/fory_internal.h"
+#include "types/value_internal.h"
 
 #include <string.h>
 
@@ -29,15 +30,21 @@ typedef struct dec {
     const fory_plan *p;
     fory_in in;
     codec_arena *arena;
+    fory_pool pool;
     codec_error *err;
     size_t depth, max_depth, max_elements;
-    rdef **defs;
+    rdef **defs;                    /* TypeDefs by marker index */
     size_t ndefs, capdefs;
+    rdef *defs_small[8];            /* enough for most messages */
+    rdef own[8];                    /* TypeDefs equal to this side's own */
+    size_t nown;
 } dec;
 
 static int dec_value(dec *d, const fory_node *n, void *v);
 static int dec_present(dec *d, const fory_node *n, void *v);
 static int dec_scalar(dec *d, const fory_node *n, void *v);
+static int dec_list(dec *d, const fory_node *n, codec_list *l);
+static int dec_struct(dec *d, const fory_struct *st, void *v);
 static int skip_value(dec *d, const rtype *t);
 static int skip_body(dec *d, uint8_t tid, const rtype *t);
 
@@ -57,10 +64,23 @@ static int get_u8(dec *d, uint8_t *v, const char *what)
     return fory_get_u8(&d->in, v) ? trunc_or(d, -1, what) : CODEC_OK;
 }
 
-static int get_u32(dec *d, uint32_t *v, const char *what)
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int get_u32_long(dec *d, uint32_t *v, const char *what)
 {
     int r = fory_get_varu32(&d->in, v);
     return r ? trunc_or(d, r, what) : CODEC_OK;
+}
+
+/* Most varints here (type ids, markers, counts) are one byte: inline. */
+static inline int get_u32(dec *d, uint32_t *v, const char *what)
+{
+    if (d->in.p != d->in.end && *d->in.p < 0x80) {
+        *v = *d->in.p++;
+        return CODEC_OK;
+    }
+    return get_u32_long(d, v, what);
 }
 
 static int enter(dec *d)
@@ -91,9 +111,39 @@ static void *alloc0(dec *d, size_t n)
     return p;
 }
 
-static int dec_string(dec *d, codec_string *out)
+/* Reads the flag in front of a nullable value; *present is false for null. */
+static inline int get_null_flag(dec *d, bool *present)
 {
-    return fory_read_string(&d->in, d->arena, out, d->err);
+    if (d->in.p == d->in.end)
+        return trunc_or(d, -1, "null flag");
+    uint8_t flag = *d->in.p++;
+    *present = flag != FORY_NULL;
+    if (*present && flag != FORY_NOT_NULL && flag != FORY_REF_VALUE)
+        return corrupt(d, "unexpected reference flag");
+    return CODEC_OK;
+}
+
+/* Inline: a UTF-8 string under 4 KiB (a header of one or two bytes) with
+ * room left in the pool, the common case; anything else (and every error)
+ * goes to fory_read_string. */
+static inline int dec_string(dec *d, codec_string *out)
+{
+    const uint8_t *p = d->in.p;
+    size_t left = fory_left(&d->in);
+    if (left >= 2 && (*p & 3) == 2 && (*p < 0x80 || p[1] < 0x80)) {
+        size_t hlen = *p < 0x80 ? 1 : 2;
+        size_t len = hlen == 1 ? (size_t)(*p >> 2) : (size_t)((*p & 0x7f) >> 2 | p[1] << 5);
+        uint8_t *o = d->pool.p;
+        if (len <= left - hlen && len <= d->pool.left && o &&
+            (!codec_copy_ascii(o, p + hlen, len) || codec_utf8_valid(p + hlen, len))) {
+            d->pool.p += len;
+            d->pool.left -= len;
+            d->in.p = p + hlen + len;
+            *out = (codec_string){(const char *)o, len};
+            return CODEC_OK;
+        }
+    }
+    return fory_read_string(&d->in, &d->pool, out, d->err);
 }
 
 /* ---------------------------------------------------------------------------
@@ -166,8 +216,13 @@ static int read_typedef(dec *d, rdef **out)
     uint64_t header;
     if (fory_get_le(&d->in, 8, &header))
         return trunc_or(d, -1, "TypeDef header");
-    size_t size = header & 0xfff;
-    if (size == 0xfff) {
+    if (header & FORY_TD_COMPRESSED)
+        return codec_error_set(d->err, CODEC_E_UNSUPPORTED, 0, "fory", at,
+                               "compressed TypeDefs are not supported");
+    /* The hash bits are not checked: Fory versions hash differently and
+     * its own readers use them only as a cache key. */
+    size_t size = header & FORY_TD_SIZE_MASK;
+    if (size == FORY_TD_SIZE_MASK) {
         uint32_t extra;
         int rc = get_u32(d, &extra, "TypeDef size");
         if (rc)
@@ -177,16 +232,19 @@ static int read_typedef(dec *d, rdef **out)
     if (size > fory_left(&d->in))
         return FORY_FAIL(d->err, CODEC_D_TRUNCATED, at, "TypeDef of %zu bytes past the end", size);
     const uint8_t *end = d->in.p + size;
-    /* The common case: the writer's definition is byte for byte ours (the
-     * hash header aside), so the fields are read in local order. */
+    /* The common case: the writer's definition is byte for byte ours, so
+     * the fields are read in local order. The headers are compared first
+     * (cheap, and they differ between structs), then the bodies. */
     for (size_t i = 0; i < d->p->nstructs; i++) {
         const fory_struct *own = d->p->structs[i];
         size_t body = own->type_def_len - own->type_def_body;
-        if (body == size && memcmp(own->type_def + own->type_def_body, d->in.p, size) == 0) {
-            rdef *def = alloc0(d, sizeof *def);
+        if (own->type_def_header == header && body == size &&
+            memcmp(own->type_def + own->type_def_body, d->in.p, size) == 0) {
+            rdef *def = d->nown < sizeof d->own / sizeof d->own[0] ? &d->own[d->nown++]
+                                                                    : alloc0(d, sizeof *def);
             if (!def)
                 return FORY_NOMEM(d->err);
-            def->st = own;
+            *def = (rdef){.st = own};
             d->in.p = end;
             *out = def;
             return CODEC_OK;
@@ -206,7 +264,12 @@ static int read_typedef(dec *d, rdef **out)
             goto done;
         count += extra;
     }
-    if (mh & 0x20) {
+    if (!(mh & FORY_TD_STRUCT)) {
+        rc = codec_error_set(d->err, CODEC_E_UNSUPPORTED, 0, "fory", at,
+                             "TypeDefs of enums, extensions and unions are not supported");
+        goto done;
+    }
+    if (mh & FORY_TD_BY_NAME) {
         rc = codec_error_set(d->err, CODEC_E_UNSUPPORTED, 0, "fory", at,
                              "types registered by name are not supported");
         goto done;
@@ -308,7 +371,7 @@ static int dec_struct_info(dec *d, const fory_struct *want, rdef **def)
             return FORY_FAIL(d->err, CODEC_D_CORRUPT, at, "TypeDef index %u out of order",
                              marker >> 1);
         if (d->ndefs == d->capdefs) {
-            size_t ncap = d->capdefs ? d->capdefs * 2 : 8;
+            size_t ncap = d->capdefs * 2;
             rdef **n = codec_arena_alloc(d->arena, ncap * sizeof *n, 0);
             if (!n)
                 return FORY_NOMEM(d->err);
@@ -331,6 +394,121 @@ static int dec_struct_info(dec *d, const fory_struct *want, rdef **def)
  * Values
  * ------------------------------------------------------------------------ */
 
+/* LEB128 of at most 5 bytes, the 5th carrying 4 bits; the caller checked
+ * that 5 bytes are there. NULL: not a valid varuint32. */
+static inline const uint8_t *get_varu32_fast(const uint8_t *p, uint32_t *v)
+{
+    uint32_t x = 0;
+    for (int i = 0; i < 5; i++) {
+        uint32_t b = p[i];
+        if (i == 4 && b > 0x0f)
+            return NULL;
+        x |= (b & 0x7f) << (7 * i);
+        if (b < 0x80) {
+            *v = x;
+            return p + i + 1;
+        }
+    }
+    return NULL;
+}
+
+/* Fory's varuint64 (8 LEB128 bytes, then a 9th with the top 8 bits); the
+ * caller checked that 9 bytes are there. Every form is valid. */
+static inline const uint8_t *get_varu64_fast(const uint8_t *p, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (int i = 0; i < 8; i++) {
+        uint64_t b = p[i];
+        x |= (b & 0x7f) << (7 * i);
+        if (b < 0x80) {
+            *v = x;
+            return p + i + 1;
+        }
+    }
+    *v = x | (uint64_t)p[8] << 56;
+    return p + 9;
+}
+
+/* The leading primitive fields (groups 1 and 2) when the most bytes they
+ * can take (st->prim_max) are all there: no bounds check per field. */
+static int dec_prims(dec *d, const fory_struct *st, uint8_t *v)
+{
+    const uint8_t *p = d->in.p, *at = p;
+    const char *bad = NULL;
+    for (size_t i = 0; i < st->nprim && !bad; i++) {
+        const fory_field *f = &st->order[i];
+        uint8_t *fv = v + f->offset;
+        at = p;
+        if (f->nullable) {
+            uint8_t flag = *p++;
+            if (flag == FORY_NULL)
+                continue;
+            if (flag != FORY_NOT_NULL && flag != FORY_REF_VALUE) {
+                bad = "unexpected reference flag";
+                break;
+            }
+            *(bool *)fv = true;
+            fv += f->node->value_offset;
+            at = p;
+        }
+        uint32_t u;
+        uint64_t x;
+        switch (f->tid) {
+        case FT_BOOL:
+            if (*p > 1)
+                bad = "bool is neither 0 nor 1";
+            *(bool *)fv = *p++ != 0;
+            break;
+        case FT_INT8: case FT_UINT8: *fv = *p++; break;
+        case FT_INT16: case FT_UINT16: memcpy(fv, p, 2); p += 2; break;
+        case FT_INT32: case FT_UINT32: case FT_FLOAT32: memcpy(fv, p, 4); p += 4; break;
+        case FT_INT64: case FT_UINT64: case FT_FLOAT64: memcpy(fv, p, 8); p += 8; break;
+        case FT_VARINT32:
+            if (!(p = get_varu32_fast(p, &u)))
+                bad = "invalid varint: number";
+            else
+                *(int32_t *)fv = (int32_t)(u >> 1) ^ -(int32_t)(u & 1);
+            break;
+        case FT_VAR_UINT32:
+            if (!(p = get_varu32_fast(p, (uint32_t *)fv)))
+                bad = "invalid varint: number";
+            break;
+        case FT_VARINT64:
+            p = get_varu64_fast(p, &x);
+            *(int64_t *)fv = (int64_t)(x >> 1) ^ -(int64_t)(x & 1);
+            break;
+        case FT_VAR_UINT64: p = get_varu64_fast(p, (uint64_t *)fv); break;
+        default: {   /* the tagged integers, rare: the checked reader */
+            d->in.p = p;
+            int rc = dec_scalar(d, f->node, fv);
+            if (rc)
+                return rc;
+            p = d->in.p;
+            break;
+        }
+        }
+    }
+    if (bad) {
+        d->in.p = at;
+        return corrupt(d, bad);
+    }
+    d->in.p = p;
+    return CODEC_OK;
+}
+
+/* The same near the end of the input, every read checked. */
+static int dec_prims_checked(dec *d, const fory_struct *st, uint8_t *v)
+{
+    for (size_t i = 0; i < st->nprim; i++) {
+        const fory_field *f = &st->order[i];
+        int rc = f->nullable ? dec_value(d, f->node, v + f->offset)
+                             : dec_scalar(d, f->node, v + f->offset);
+        if (rc)
+            return rc;
+    }
+    return CODEC_OK;
+}
+
 static int dec_fields(dec *d, const fory_struct *st, const rdef *def, uint8_t *v)
 {
     int rc = enter(d);
@@ -348,17 +526,35 @@ static int dec_fields(dec *d, const fory_struct *st, const rdef *def, uint8_t *v
                                  (unsigned)version, st->t->name ? st->t->name : "struct",
                                  (unsigned)st->version);
         }
-        for (size_t i = 0; i < st->count; i++) {
+        rc = fory_left(&d->in) >= st->prim_max ? dec_prims(d, st, v) : dec_prims_checked(d, st, v);
+        if (rc)
+            return rc;
+        for (size_t i = st->nprim; i < st->count; i++) {
             const fory_field *f = &st->order[i];
-            /* Primitives and strings, most fields, go straight to their reader. */
-            if (f->nullable)
-                rc = dec_value(d, f->node, v + f->offset);
-            else if (i < st->nprim)
-                rc = dec_scalar(d, f->node, v + f->offset);
-            else if (f->tid == FT_STRING)
-                rc = fory_read_string(&d->in, d->arena, (codec_string *)(v + f->offset), d->err);
-            else
-                rc = dec_present(d, f->node, v + f->offset);
+            uint8_t *fv = v + f->offset;
+            if (f->nullable) {
+                bool present;
+                if ((rc = get_null_flag(d, &present)))
+                    return rc;
+                if (!present)
+                    continue;
+                *(bool *)fv = true;
+                fv += f->node->value_offset;
+            }
+            /* The common kinds go straight to their reader. */
+            switch (f->tid) {
+            case FT_STRING: rc = dec_string(d, (codec_string *)fv); break;
+            case FT_LIST: rc = dec_list(d, f->node, (codec_list *)fv); break;
+            case FT_STRUCT: case FT_COMPATIBLE_STRUCT: rc = dec_struct(d, f->node->st, fv); break;
+            case FT_ENUM:   /* the ordinal is the number: one byte */
+                if (d->in.p != d->in.end && *d->in.p < f->enum_direct) {
+                    *(int32_t *)fv = *d->in.p++;
+                    break;
+                }
+                rc = dec_scalar(d, f->node, fv);
+                break;
+            default: rc = dec_present(d, f->node, fv); break;
+            }
             if (rc)
                 return rc;
         }
@@ -460,10 +656,16 @@ static int dec_list(dec *d, const fory_node *n, codec_list *l)
     } else if ((header & FORY_ELEM_DECL) && el->st && d->p->o.mode == CODEC_FORY_COMPATIBLE) {
         return corrupt(d, "struct elements need their type info");
     }
-    for (uint32_t i = 0; i < count; i++) {
+    bool bare_strings = el->tid == FT_STRING && !el->nullable && !per_item_info &&
+                        !(header & (FORY_ELEM_TRACK_REF | FORY_ELEM_HAS_NULL));
+    for (uint32_t i = 0; bare_strings && i < count; i++)
+        if ((rc = dec_string(d, (codec_string *)items + i)))
+            return rc;
+    bool flagged = header & (FORY_ELEM_TRACK_REF | FORY_ELEM_HAS_NULL);
+    for (uint32_t i = 0; !bare_strings && i < count; i++) {
         uint8_t *item = items + (size_t)i * esz;
-        bool present;
-        if ((rc = dec_elem_flag(d, header, &present)))
+        bool present = true;
+        if (flagged && (rc = dec_elem_flag(d, header, &present)))
             return rc;
         if (!present)
             continue;
@@ -677,19 +879,6 @@ static int dec_present(dec *d, const fory_node *n, void *v)
     }
 }
 
-/* Reads the flag in front of a nullable value; *present is false for null. */
-static int get_null_flag(dec *d, bool *present)
-{
-    uint8_t flag = 0;
-    int rc = get_u8(d, &flag, "null flag");
-    if (rc)
-        return rc;
-    *present = flag != FORY_NULL;
-    if (*present && flag != FORY_NOT_NULL && flag != FORY_REF_VALUE)
-        return corrupt(d, "unexpected reference flag");
-    return CODEC_OK;
-}
-
 static int dec_value(dec *d, const fory_node *n, void *v)
 {
     if (n->nullable) {
@@ -857,8 +1046,20 @@ static int skip_value(dec *d, const rtype *t)
 int fory_decode(const fory_plan *p, const uint8_t *in, size_t n, void *value,
                 codec_arena *arena, codec_error *err)
 {
-    dec d = {.p = p, .in = {in, in, in + n}, .arena = arena, .err = err,
-             .max_depth = p->o.max_depth, .max_elements = p->o.max_elements};
+    /* Field by field: an initializer would also zero the inline arrays. */
+    dec d;
+    d.p = p;
+    d.in = (fory_in){in, in, in + n};
+    d.arena = arena;
+    d.pool = (fory_pool){arena, NULL, 0};
+    d.err = err;
+    d.depth = 0;
+    d.max_depth = p->o.max_depth;
+    d.max_elements = p->o.max_elements;
+    d.defs = d.defs_small;
+    d.ndefs = 0;
+    d.capdefs = sizeof d.defs_small / sizeof d.defs_small[0];
+    d.nown = 0;
     const fory_node *root = p->root;
     memset(value, 0, root->nullable ? root->t->size + root->value_offset : root->t->size);
     uint8_t header = 0, flag = 0;

@@ -12,6 +12,9 @@ typedef struct enc {
 } enc;
 
 static int enc_value(enc *e, const fory_node *n, const void *v, bool declared);
+static int enc_present(enc *e, const fory_node *n, const void *v, bool declared);
+static int enc_list(enc *e, const fory_node *n, const codec_list *l, bool declared);
+static int enc_struct(enc *e, const fory_struct *st, const void *v);
 
 static int nomem(enc *e)
 {
@@ -21,12 +24,23 @@ static int nomem(enc *e)
 /* A UTF-8 string: header (byte length << 2 | 2) then the bytes. */
 static inline int put_string(enc *e, const codec_string *str)
 {
-    if (fory_reserve(e->out, str->len + 10))
+    size_t n = str->len;
+    if (fory_reserve(e->out, n + 10))
         return nomem(e);
-    fory_put_varu64(e->out, (uint64_t)str->len << 2 | 2);
-    if (str->len)
-        memcpy(e->out->data + e->out->len, str->ptr, str->len);
-    e->out->len += str->len;
+    uint8_t *w = fory_w_varu64(e->out->data + e->out->len, (uint64_t)n << 2 | 2);
+    const uint8_t *s = (const uint8_t *)str->ptr;
+    /* Short strings, most of them, as two overlapping fixed-size copies
+     * (inlined moves) rather than a call. */
+    if (n >= 8 && n <= 16) {
+        memcpy(w, s, 8);
+        memcpy(w + n - 8, s + n - 8, 8);
+    } else if (n > 16 && n <= 32) {
+        memcpy(w, s, 16);
+        memcpy(w + n - 16, s + n - 16, 16);
+    } else if (n) {
+        memcpy(w, s, n);
+    }
+    e->out->len = (size_t)(w + n - e->out->data);
     return CODEC_OK;
 }
 
@@ -57,53 +71,46 @@ static int enc_struct_info(enc *e, const fory_struct *st)
     return CODEC_OK;
 }
 
-/* Writes a primitive; the caller has reserved its room. */
+/* Writes a primitive at w (a cursor the primitive loop keeps in a
+ * register); the caller has reserved its room. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void put_scalar(codec_buf *o, uint8_t tid, const void *v)
+static inline uint8_t *put_scalar(uint8_t *w, uint8_t tid, const void *v)
 {
     switch (tid) {
-    case FT_BOOL: fory_put_u8(o, *(const bool *)v ? 1 : 0); break;
-    case FT_INT8: case FT_UINT8: fory_put_u8(o, *(const uint8_t *)v); break;
-    case FT_INT16: case FT_UINT16: fory_put_le(o, *(const uint16_t *)v, 2); break;
-    case FT_INT32: case FT_UINT32: fory_put_le(o, *(const uint32_t *)v, 4); break;
-    case FT_INT64: case FT_UINT64: fory_put_le(o, *(const uint64_t *)v, 8); break;
-    case FT_VARINT32: fory_put_varu32(o, fory_zigzag32(*(const int32_t *)v)); break;
-    case FT_VAR_UINT32: fory_put_varu32(o, *(const uint32_t *)v); break;
-    case FT_VARINT64: fory_put_varu64(o, fory_zigzag64(*(const int64_t *)v)); break;
-    case FT_VAR_UINT64: fory_put_varu64(o, *(const uint64_t *)v); break;
+    case FT_BOOL: *w = *(const bool *)v ? 1 : 0; return w + 1;
+    case FT_INT8: case FT_UINT8: *w = *(const uint8_t *)v; return w + 1;
+    case FT_INT16: case FT_UINT16: return fory_w_le(w, *(const uint16_t *)v, 2);
+    case FT_INT32: case FT_UINT32: return fory_w_le(w, *(const uint32_t *)v, 4);
+    case FT_INT64: case FT_UINT64: return fory_w_le(w, *(const uint64_t *)v, 8);
+    case FT_VARINT32: return fory_w_varu32(w, fory_zigzag32(*(const int32_t *)v));
+    case FT_VAR_UINT32: return fory_w_varu32(w, *(const uint32_t *)v);
+    case FT_VARINT64: return fory_w_varu64(w, fory_zigzag64(*(const int64_t *)v));
+    case FT_VAR_UINT64: return fory_w_varu64(w, *(const uint64_t *)v);
     case FT_TAGGED_INT64: {
         int64_t x = *(const int64_t *)v;
-        if (x >= -(INT64_C(1) << 30) && x < (INT64_C(1) << 30)) {
-            fory_put_le(o, (uint32_t)((uint64_t)x << 1), 4);
-        } else {
-            fory_put_u8(o, 1);
-            fory_put_le(o, (uint64_t)x, 8);
-        }
-        break;
+        if (x >= -(INT64_C(1) << 30) && x < (INT64_C(1) << 30))
+            return fory_w_le(w, (uint32_t)((uint64_t)x << 1), 4);
+        *w = 1;
+        return fory_w_le(w + 1, (uint64_t)x, 8);
     }
     case FT_TAGGED_UINT64: {
         uint64_t x = *(const uint64_t *)v;
-        if (x <= INT32_MAX) {
-            fory_put_le(o, (uint32_t)(x << 1), 4);
-        } else {
-            fory_put_u8(o, 1);
-            fory_put_le(o, x, 8);
-        }
-        break;
+        if (x <= INT32_MAX)
+            return fory_w_le(w, (uint32_t)(x << 1), 4);
+        *w = 1;
+        return fory_w_le(w + 1, x, 8);
     }
     case FT_FLOAT32: {
         uint32_t bits;
         memcpy(&bits, v, 4);
-        fory_put_le(o, bits, 4);
-        break;
+        return fory_w_le(w, bits, 4);
     }
     default: {
         uint64_t bits;
         memcpy(&bits, v, 8);
-        fory_put_le(o, bits, 8);
-        break;
+        return fory_w_le(w, bits, 8);
     }
     }
 }
@@ -117,41 +124,51 @@ static int enc_fields(enc *e, const fory_struct *st, const uint8_t *v)
     }
     if (fory_reserve(e->out, st->prim_max))
         return nomem(e);
+    uint8_t *w = e->out->data + e->out->len;
     for (size_t i = 0; i < st->nprim; i++) {
         const fory_field *f = &st->order[i];
         const uint8_t *fv = v + f->offset;
         if (f->nullable) {
             if (!*(const bool *)fv) {
-                fory_put_u8(e->out, FORY_NULL);
+                *w++ = FORY_NULL;
                 continue;
             }
-            fory_put_u8(e->out, FORY_NOT_NULL);
+            *w++ = FORY_NOT_NULL;
             fv += f->node->value_offset;
         }
-        put_scalar(e->out, f->tid, fv);
+        w = put_scalar(w, f->tid, fv);
     }
+    e->out->len = (size_t)(w - e->out->data);
     for (size_t i = st->nprim; i < st->count; i++) {
         const fory_field *f = &st->order[i];
         const fory_node *n = f->node;
         const uint8_t *fv = v + f->offset;
-        if (f->tid == FT_STRING) {
-            /* Strings dominate most structs: written here, not dispatched. */
-            if (f->nullable) {
-                if (fory_reserve(e->out, 1))
-                    return nomem(e);
-                if (!*(const bool *)fv) {
-                    fory_put_u8(e->out, FORY_NULL);
-                    continue;
-                }
-                fory_put_u8(e->out, FORY_NOT_NULL);
-                fv += n->value_offset;
+        if (f->nullable) {
+            if (fory_reserve(e->out, 1))
+                return nomem(e);
+            if (!*(const bool *)fv) {
+                fory_put_u8(e->out, FORY_NULL);
+                continue;
             }
-            int rc = put_string(e, (const codec_string *)fv);
-            if (rc)
-                return rc;
-            continue;
+            fory_put_u8(e->out, FORY_NOT_NULL);
+            fv += n->value_offset;
         }
-        int rc = enc_value(e, f->node, v + f->offset, true);
+        /* The common kinds go straight to their writer. */
+        int rc;
+        switch (f->tid) {
+        case FT_STRING: rc = put_string(e, (const codec_string *)fv); break;
+        case FT_LIST: rc = enc_list(e, n, (const codec_list *)fv, true); break;
+        case FT_STRUCT: case FT_COMPATIBLE_STRUCT: rc = enc_struct(e, n->st, fv); break;
+        case FT_ENUM:   /* the number is the ordinal: one byte */
+            if ((uint32_t)*(const int32_t *)fv < f->enum_direct && !fory_reserve(e->out, 1)) {
+                fory_put_u8(e->out, (uint8_t)*(const int32_t *)fv);
+                rc = CODEC_OK;
+                break;
+            }
+            rc = enc_present(e, n, fv, true);
+            break;
+        default: rc = enc_present(e, n, fv, true); break;
+        }
         if (rc)
             return rc;
     }
@@ -316,7 +333,7 @@ static int enc_scalar(enc *e, uint8_t tid, const void *v)
 {
     if (fory_reserve(e->out, 10))
         return nomem(e);
-    put_scalar(e->out, tid, v);
+    e->out->len = (size_t)(put_scalar(e->out->data + e->out->len, tid, v) - e->out->data);
     return CODEC_OK;
 }
 

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Fory xlang type ids, as Fory C++ at the commit in docs/formats/fory.md
  * writes them (ids not in the interop vectors are marked "inferred"). */
@@ -69,6 +70,7 @@ typedef struct fory_field {
     size_t offset;              /* f->offset, kept here for the hot loops */
     uint8_t tid;                /* node->tid */
     bool nullable;              /* node->nullable */
+    uint8_t enum_direct;        /* ENUM numbered 0..n-1, n < 128: n, else 0 */
     char *name;                 /* wire (snake_case) name */
     size_t name_len;
 } fory_field;
@@ -84,6 +86,7 @@ struct fory_struct {
     uint8_t *type_def;          /* compatible mode: the TypeDef bytes */
     size_t type_def_len;
     size_t type_def_body;       /* where the body starts (after the size header) */
+    uint64_t type_def_header;   /* its first 8 bytes, as a number */
     uint32_t version;           /* schema hash (struct version) */
 };
 
@@ -117,14 +120,28 @@ size_t fory_metastring_encode(const char *s, size_t n, uint8_t *out, int *encodi
 int fory_metastring_decode(const uint8_t *in, size_t n, int encoding, char *out, size_t cap,
                            size_t *out_len);
 
-/* string.c: reads a string (any of the three encodings) into the arena as
- * UTF-8; fails on invalid UTF-8 or a length past the input. */
-int fory_read_string(fory_in *in, codec_arena *arena, codec_string *out, codec_error *err);
+/* Where decoded strings go: UTF-8 ones are carved from one arena block per
+ * message (string.c); start it as {arena, NULL, 0}. */
+typedef struct fory_pool {
+    codec_arena *arena;
+    uint8_t *p;
+    size_t left;
+} fory_pool;
 
-/* typedef.c */
+/* string.c: reads a string (any of the three encodings) as UTF-8 into the
+ * pool; fails on invalid UTF-8 or a length past the input. */
+int fory_read_string(fory_in *in, fory_pool *pool, codec_string *out, codec_error *err);
+
+/* typedef.c. TypeDef header bits and meta-header flags. */
+#define FORY_TD_SIZE_MASK 0xffu     /* header bits 0-7: body size, 0xff = more follows */
+#define FORY_TD_COMPRESSED 0x100u   /* header bit 8 */
+#define FORY_TD_STRUCT 0x80u        /* meta header: a struct (else enum/ext/union kind) */
+#define FORY_TD_COMPATIBLE 0x40u    /* meta header: COMPATIBLE_STRUCT */
+#define FORY_TD_BY_NAME 0x20u       /* meta header: registered by name */
 int fory_typedef_build(fory_plan *p, fory_struct *st, codec_error *err);
 int fory_struct_version(fory_struct *st, uint32_t *version);
 void fory_murmur3_x64_128(const void *data, size_t len, uint32_t seed, uint64_t out[2]);
+
 
 /* encode.c / decode.c */
 int fory_encode(const fory_plan *p, const void *value, codec_buf *out, codec_error *err);
@@ -157,40 +174,54 @@ static inline void fory_put_u8(codec_buf *b, uint8_t v)
     b->data[b->len++] = v;
 }
 
-static inline void fory_put_le(codec_buf *b, uint64_t v, size_t n)
+/* Raw writers on a cursor, returning the cursor after the bytes (stores
+ * through uint8_t would make the compiler reload a codec_buf's fields after
+ * each byte, so hot loops keep a cursor in a register). */
+static inline uint8_t *fory_w_le(uint8_t *w, uint64_t v, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        b->data[b->len + i] = (uint8_t)(v >> (8 * i));
-    b->len += n;
+    memcpy(w, &v, n);   /* the low n bytes: the host is little-endian */
+    return w + n;
 }
 
 /* LEB128 up to 5 bytes. */
-static inline void fory_put_varu32(codec_buf *b, uint32_t v)
+static inline uint8_t *fory_w_varu32(uint8_t *w, uint32_t v)
 {
-    uint8_t *p = b->data + b->len;
     while (v >= 0x80) {
-        *p++ = (uint8_t)(v | 0x80);
+        *w++ = (uint8_t)(v | 0x80);
         v >>= 7;
     }
-    *p++ = (uint8_t)v;
-    b->len = (size_t)(p - b->data);
+    *w++ = (uint8_t)v;
+    return w;
 }
 
 /* Fory's varuint64: LEB128 for 8 bytes, then a 9th byte with the top 8 bits. */
-static inline void fory_put_varu64(codec_buf *b, uint64_t v)
+static inline uint8_t *fory_w_varu64(uint8_t *w, uint64_t v)
 {
-    uint8_t *p = b->data + b->len;
     for (int i = 0; i < 8; i++) {
         if (v < 0x80) {
-            *p++ = (uint8_t)v;
-            b->len = (size_t)(p - b->data);
-            return;
+            *w++ = (uint8_t)v;
+            return w;
         }
-        *p++ = (uint8_t)(v | 0x80);
+        *w++ = (uint8_t)(v | 0x80);
         v >>= 7;
     }
-    *p++ = (uint8_t)v;
-    b->len = (size_t)(p - b->data);
+    *w++ = (uint8_t)v;
+    return w;
+}
+
+static inline void fory_put_le(codec_buf *b, uint64_t v, size_t n)
+{
+    b->len = (size_t)(fory_w_le(b->data + b->len, v, n) - b->data);
+}
+
+static inline void fory_put_varu32(codec_buf *b, uint32_t v)
+{
+    b->len = (size_t)(fory_w_varu32(b->data + b->len, v) - b->data);
+}
+
+static inline void fory_put_varu64(codec_buf *b, uint64_t v)
+{
+    b->len = (size_t)(fory_w_varu64(b->data + b->len, v) - b->data);
 }
 
 static inline uint32_t fory_zigzag32(int32_t v)
@@ -227,13 +258,13 @@ static inline int fory_get_u8(fory_in *in, uint8_t *v)
     return 0;
 }
 
+/* n <= 8 bytes, little-endian (the host is: codec builds for x86-64). */
 static inline int fory_get_le(fory_in *in, size_t n, uint64_t *v)
 {
     if (fory_left(in) < n)
         return -1;
     uint64_t x = 0;
-    for (size_t i = 0; i < n; i++)
-        x |= (uint64_t)in->p[i] << (8 * i);
+    memcpy(&x, in->p, n);
     in->p += n;
     *v = x;
     return 0;

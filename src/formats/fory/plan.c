@@ -114,6 +114,19 @@ static bool is_compressed(uint8_t tid)
            tid == FT_VAR_UINT64 || tid == FT_TAGGED_INT64 || tid == FT_TAGGED_UINT64;
 }
 
+/* For an enum whose values are numbered 0, 1, ... in order and fewer than
+ * 128: their count (an ordinal is then one byte and equals the number),
+ * else 0. */
+static uint8_t enum_direct(const fory_node *n)
+{
+    if (n->tid != FT_ENUM || n->t->count >= 128)
+        return 0;
+    for (size_t i = 0; i < n->t->count; i++)
+        if (n->t->values[i].number != (int32_t)i)
+            return 0;
+    return (uint8_t)n->t->count;
+}
+
 static int primitive_size(uint8_t tid)
 {
     switch (tid) {
@@ -199,6 +212,7 @@ static int struct_for(builder *b, const codec_type *t, fory_struct **out)
         f->offset = f->f->offset;
         f->tid = f->node->tid;
         f->nullable = f->node->nullable;
+        f->enum_direct = enum_direct(f->node);
     }
     qsort(st->order, st->count, sizeof *st->order, compare_fields);
     /* Primitives sort first; the encoder reserves their room in one go. */

@@ -3,45 +3,9 @@
  * does; it reads Latin-1 (0), UTF-16LE (1) and UTF-8 (2), converting to
  * validated UTF-8 in the arena. */
 #include "formats/fory/fory_internal.h"
+#include "types/value_internal.h"
 
 #include <string.h>
-
-static bool utf8_valid(const uint8_t *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        if (i + 8 <= n) {
-            uint64_t w;
-            memcpy(&w, s + i, 8);
-            if (!(w & 0x8080808080808080ull)) {
-                i += 8;
-                continue;
-            }
-        }
-        uint8_t c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t len;
-        uint32_t cp, min;
-        if (c >= 0xc2 && c <= 0xdf) { len = 2; cp = c & 0x1f; min = 0x80; }
-        else if (c >= 0xe0 && c <= 0xef) { len = 3; cp = c & 0x0f; min = 0x800; }
-        else if (c >= 0xf0 && c <= 0xf4) { len = 4; cp = c & 0x07; min = 0x10000; }
-        else return false;
-        if (n - i < len)
-            return false;
-        for (size_t k = 1; k < len; k++) {
-            if ((s[i + k] & 0xc0) != 0x80)
-                return false;
-            cp = cp << 6 | (s[i + k] & 0x3f);
-        }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return false;
-        i += len;
-    }
-    return true;
-}
 
 static size_t put_utf8(uint8_t *o, uint32_t cp)
 {
@@ -57,24 +21,45 @@ static size_t put_utf8(uint8_t *o, uint32_t cp)
     return 4;
 }
 
-int fory_read_string(fory_in *in, codec_arena *arena, codec_string *out, codec_error *err)
+/* Room for `len` bytes of UTF-8 text at in->p. Strings are copied out of
+ * the input and UTF-8 never grows, so every string from here on fits in the
+ * bytes left: the first take asks the arena for that much once, later ones
+ * are pointer bumps. */
+static inline char *pool_take(fory_pool *pool, const fory_in *in, size_t len)
+{
+    if (!pool->p || pool->left < len) {
+        size_t n = fory_left(in);
+        if (!(pool->p = codec_arena_alloc(pool->arena, n ? n : 1, 1)))
+            return NULL;
+        pool->left = n;
+    }
+    char *r = (char *)pool->p;
+    pool->p += len;
+    pool->left -= len;
+    return r;
+}
+
+static inline int read_utf8(fory_in *in, fory_pool *pool, size_t at, size_t len,
+                            codec_string *out, codec_error *err)
+{
+    const uint8_t *s = in->p;
+    char *o = pool_take(pool, in, len);
+    if (!o)
+        return FORY_NOMEM(err);
+    if (codec_copy_ascii((uint8_t *)o, s, len) && !codec_utf8_valid(s, len))
+        return FORY_FAIL(err, CODEC_D_CORRUPT, at, "string is not valid UTF-8");
+    in->p = s + len;
+    *out = (codec_string){o, len};
+    return CODEC_OK;
+}
+
+int fory_read_string(fory_in *in, fory_pool *pool, codec_string *out, codec_error *err)
 {
     size_t at = fory_off(in);
     /* Short UTF-8 strings (a one-byte header) are the common case. */
-    if (in->p != in->end && (*in->p & 0x83) == 2) {
-        size_t len = *in->p >> 2;
-        if (len < fory_left(in)) {
-            const uint8_t *s = in->p + 1;
-            if (!utf8_valid(s, len))
-                return FORY_FAIL(err, CODEC_D_CORRUPT, at, "string is not valid UTF-8");
-            char *o = codec_arena_alloc(arena, len ? len : 1, 1);
-            if (!o)
-                return FORY_NOMEM(err);
-            memcpy(o, s, len);
-            in->p = s + len;
-            *out = (codec_string){o, len};
-            return CODEC_OK;
-        }
+    if (in->p != in->end && (*in->p & 0x83) == 2 && (size_t)(*in->p >> 2) < fory_left(in)) {
+        size_t len = *in->p++ >> 2;
+        return read_utf8(in, pool, at, len, out, err);
     }
     uint64_t h;
     int r = fory_get_varu64(in, &h);
@@ -85,21 +70,15 @@ int fory_read_string(fory_in *in, codec_arena *arena, codec_string *out, codec_e
     if (len > fory_left(in))
         return FORY_FAIL(err, CODEC_D_TRUNCATED, at, "string of %llu bytes past the end",
                          (unsigned long long)len);
+    if (encoding == 2)
+        return read_utf8(in, pool, at, (size_t)len, out, err);
     const uint8_t *s = in->p;
     in->p += len;
     uint8_t *o;
     size_t n = 0;
     switch (encoding) {
-    case 2:
-        if (!utf8_valid(s, len))
-            return FORY_FAIL(err, CODEC_D_CORRUPT, at, "string is not valid UTF-8");
-        if (!(o = codec_arena_alloc(arena, len ? len : 1, 1)))
-            return FORY_NOMEM(err);
-        memcpy(o, s, len);
-        n = len;
-        break;
     case 0:   /* Latin-1 */
-        if (!(o = codec_arena_alloc(arena, len * 2 + 1, 1)))
+        if (!(o = codec_arena_alloc(pool->arena, len * 2 + 1, 1)))
             return FORY_NOMEM(err);
         for (size_t i = 0; i < len; i++)
             n += put_utf8(o + n, s[i]);
@@ -107,7 +86,7 @@ int fory_read_string(fory_in *in, codec_arena *arena, codec_string *out, codec_e
     case 1:   /* UTF-16LE */
         if (len & 1)
             return FORY_FAIL(err, CODEC_D_CORRUPT, at, "UTF-16 string of odd length");
-        if (!(o = codec_arena_alloc(arena, len / 2 * 3 + 1, 1)))
+        if (!(o = codec_arena_alloc(pool->arena, len / 2 * 3 + 1, 1)))
             return FORY_NOMEM(err);
         for (size_t i = 0; i < len; i += 2) {
             uint32_t u = (uint32_t)s[i] | (uint32_t)s[i + 1] << 8;

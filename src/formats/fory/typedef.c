@@ -108,16 +108,38 @@ static void put_type(codec_buf *b, const fory_node *n, bool flagged)
     }
 }
 
+/* The TypeDef's 8-byte little-endian header: bits 0-7 the body size (0xff:
+ * a varuint32 of the rest follows), bit 8 "compressed" (never set here),
+ * bits 9-11 reserved, bits 12-63 a hash. The hash is MurmurHash3 x64/128
+ * (seed 47) of the body followed by the low 16 header bits (little-endian),
+ * its first 64-bit half shifted left by 12 and made non-negative as an
+ * int64. That is what Fory C++ at the vectors' commit writes, as do Java's
+ * TypeDefEncoder and pyfory's typedef_encoder. `body` must have room for 2
+ * more bytes past `len` (they are overwritten). */
+static uint64_t typedef_header(uint8_t *body, size_t len)
+{
+    uint64_t low = len < FORY_TD_SIZE_MASK ? len : FORY_TD_SIZE_MASK;
+    body[len] = (uint8_t)low;
+    body[len + 1] = (uint8_t)(low >> 8);
+    uint64_t h[2];
+    fory_murmur3_x64_128(body, len + 2, 47, h);
+    uint64_t shifted = h[0] << 12;
+    if (shifted >> 63 && shifted != 1ull << 63)
+        shifted = 0 - shifted;   /* Java's Math.abs of the signed value */
+    return (shifted & ~(uint64_t)0xfff) | low;
+}
+
 int fory_typedef_build(fory_plan *p, fory_struct *st, codec_error *err)
 {
     codec_buf body;
     codec_buf_init(&body, NULL);
     int rc = CODEC_OK;
-    /* Header byte: field count, then the bits Fory C++ sets for a struct
-     * registered by id (0xc0, as observed in its output). */
     if ((rc = codec_buf_reserve(&body, 16)))
         goto out;
-    fory_put_u8(&body, (uint8_t)(0xc0 | (st->count < 31 ? st->count : 31)));
+    /* Meta header: a struct kind (0x80), compatible (0x40), registered by
+     * id (0x20 clear), then the field count. */
+    fory_put_u8(&body, (uint8_t)(FORY_TD_STRUCT | FORY_TD_COMPATIBLE |
+                                 (st->count < 31 ? st->count : 31)));
     if (st->count >= 31)
         fory_put_varu32(&body, (uint32_t)(st->count - 31));
     fory_put_varu32(&body, st->user_id);
@@ -142,19 +164,20 @@ int fory_typedef_build(fory_plan *p, fory_struct *st, codec_error *err)
         memcpy(body.data + body.len, name, n);
         body.len += n;
     }
+    if (!rc)
+        rc = codec_buf_reserve(&body, 2);   /* room for typedef_header's 2 bytes */
     if (!rc) {
-        uint64_t h[2];
-        fory_murmur3_x64_128(body.data, body.len, 47, h);
-        uint64_t header = (h[0] << 12) | (body.len < 0xfff ? body.len : 0xfff);
-        st->type_def_len = 8 + (body.len >= 0xfff ? 5 : 0) + body.len;
+        bool big = body.len >= FORY_TD_SIZE_MASK;
+        st->type_def_len = 8 + (big ? 5 : 0) + body.len;
         st->type_def = codec_arena_alloc(&p->arena, st->type_def_len, 1);
         if (!st->type_def) {
             rc = CODEC_E_NOMEM;
         } else {
             codec_buf out = {.data = st->type_def, .len = 0, .cap = st->type_def_len};
-            fory_put_le(&out, header, 8);
-            if (body.len >= 0xfff)
-                fory_put_varu32(&out, (uint32_t)(body.len - 0xfff));
+            st->type_def_header = typedef_header(body.data, body.len);
+            fory_put_le(&out, st->type_def_header, 8);
+            if (big)
+                fory_put_varu32(&out, (uint32_t)(body.len - FORY_TD_SIZE_MASK));
             memcpy(out.data + out.len, body.data, body.len);
             st->type_def_body = out.len;
             st->type_def_len = out.len + body.len;

@@ -166,6 +166,7 @@ int fory_encode_value(const fory_plan *p, const codec_value *v, codec_buf *out,
 typedef struct vdec {
     fory_in in;
     codec_arena *arena;
+    fory_pool pool;
     codec_error *err;
     size_t depth, max_depth, max_elements;
 } vdec;
@@ -451,7 +452,7 @@ static int read_data(vdec *d, uint32_t tid, codec_value *out)
     switch (tid) {
     case FT_STRING:
         out->kind = CODEC_V_STRING;
-        rc = fory_read_string(&d->in, d->arena, &out->as.s, d->err);
+        rc = fory_read_string(&d->in, &d->pool, &out->as.s, d->err);
         break;
     case FT_BINARY: {
         uint32_t n;
@@ -483,7 +484,7 @@ static int read_data(vdec *d, uint32_t tid, codec_value *out)
 int fory_decode_value(const fory_plan *p, const uint8_t *in, size_t n, codec_value *v,
                       codec_arena *arena, codec_error *err)
 {
-    vdec d = {.in = {in, in, in + n}, .arena = arena, .err = err,
+    vdec d = {.in = {in, in, in + n}, .arena = arena, .pool = {arena, NULL, 0}, .err = err,
               .max_depth = p->o.max_depth, .max_elements = p->o.max_elements};
     memset(v, 0, sizeof *v);
     uint8_t header = 0, flag = 0;
