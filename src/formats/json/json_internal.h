@@ -22,6 +22,23 @@ int json_encode_typed(const codec_type *t, const void *value, const codec_json_o
 int json_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
                       const codec_json_options *o, codec_arena *arena, codec_error *err);
 
+/* The fast decoder (decode.c): 0, CODEC_E_NOMEM, or 1 when the document
+ * needs the reference walker (json_decode_typed decodes it again that way:
+ * every error is reported by that walker alone). */
+int json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, void *value,
+                     const codec_json_options *o, codec_arena *arena, codec_error *err);
+/* The reference walker for the one value at r's position (after
+ * json_reader_seek): decoded into v of type t, or skipped when t is NULL. */
+int json_decode_one(codec_json_reader *r, const codec_type *t, void *v,
+                    const codec_json_options *o, codec_arena *arena, codec_error *err);
+/* Puts the reader on a value that starts at p inside `depth` open
+ * containers (the stack bits of those are not needed to read one value). */
+void json_reader_seek(codec_json_reader *r, const uint8_t *p, uint32_t depth);
+/* Decodes the escapes of the raw string body s[0..n) (already UTF-8
+ * checked) into dst (room for n bytes; NULL = check only). Returns the
+ * decoded length, or (size_t)-1 with *bad at the offending byte. */
+size_t json_unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t **bad);
+
 /* Schemaless values (value.c), used by the walkers for CODEC_T_VALUE. */
 int json_write_value(codec_json_writer *w, const codec_value *v, codec_error *err);
 int json_read_value(codec_json_reader *r, codec_json_token tok, codec_value *out,

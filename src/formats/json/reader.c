@@ -121,10 +121,7 @@ static size_t put_utf8(uint8_t *dst, uint32_t cp)
     return 4;
 }
 
-/* Decodes the escapes of the raw string body s[0..n) (already UTF-8 checked)
- * into dst (room for n bytes; NULL = check only). Returns the decoded length,
- * or (size_t)-1 with *bad at the offending byte. */
-static size_t unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t **bad)
+size_t json_unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t **bad)
 {
     size_t o = 0;
     uint8_t tmp[4];
@@ -228,7 +225,7 @@ static inline __attribute__((always_inline)) int read_string(codec_json_reader *
             escaped = true;
             if (end - p < 2)
                 return fail_end(r, err);
-            p += 2;   /* the escape itself is checked by unescape() */
+            p += 2;   /* the escape itself is checked by json_unescape() */
         } else if (*p < 0x20) {
             return fail(r, err, CODEC_D_CORRUPT, p, "control character in a string");
         } else {
@@ -250,7 +247,7 @@ static inline __attribute__((always_inline)) int read_string(codec_json_reader *
     uint8_t *dst = NULL;
     if (r->arena && !(dst = codec_arena_alloc(r->arena, raw ? raw : 1, 1)))
         return JSON_NOMEM(err);
-    size_t len = unescape(start, raw, dst, &bad);
+    size_t len = json_unescape(start, raw, dst, &bad);
     if (len == (size_t)-1)
         return fail(r, err, CODEC_D_CORRUPT, bad, "invalid escape sequence");
     if (len > r->max_string)
@@ -553,4 +550,11 @@ int json_next_member(codec_json_reader *r, codec_string *key, size_t *key_offset
     *key_offset = r->token_offset;
     r->token_offset = (size_t)(r->p - r->base);
     return read_value(r, tok, err);
+}
+
+void json_reader_seek(codec_json_reader *r, const uint8_t *p, uint32_t depth)
+{
+    r->p = p;
+    r->depth = depth;
+    r->state = ST_VALUE;
 }

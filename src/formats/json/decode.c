@@ -1,0 +1,582 @@
+/* decode.c — the fast way from JSON text into a C value: one recursive
+ * descent per descriptor kind with the cursor in a register, no tokens.
+ *
+ * It accepts only documents the reference walker (bind.c over reader.c)
+ * accepts and produces the same value. Anything unusual in the input — an
+ * escape in a key, a grammar or type error, a limit — makes it give up; the
+ * caller then decodes again with the reference walker, which reports the
+ * exact error and offset. So the error paths exist once, in one place.
+ * Rare kinds (xmap, codec_value, bytes, UUID, dates, decimals, maps with
+ * non-string keys) and skipped unknown members are handed to that walker
+ * for their value only, at the same nesting depth. */
+#include "formats/json/json_internal.h"
+#include "types/index_internal.h"
+#include "core/number_internal.h"
+
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+typedef struct fast {
+    const uint8_t *base, *end;
+    const codec_json_options *o;
+    codec_arena *arena;
+    codec_error *err;
+    bool nomem;             /* gave up for lack of memory: no second pass */
+    bool reader_ready;      /* `r` is initialised (on first hand-over) */
+    codec_json_reader r;    /* for the values handed to the reference walker */
+} fast;
+
+/* Gives up; the reference walker decides. */
+#define GIVE_UP NULL
+
+static const uint8_t *out_of_memory(fast *f)
+{
+    f->nomem = true;
+    return GIVE_UP;
+}
+
+static inline const uint8_t *skip_ws(const uint8_t *p, const uint8_t *end)
+{
+    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+        p++;
+    return p;
+}
+
+/* White space is rare in machine-written JSON: one compare when there is none. */
+#define WS(p, end) ((p) < (end) && *(p) <= ' ' ? skip_ws((p), (end)) : (p))
+
+/* The closing quote of the string whose body starts at p, or NULL when the
+ * body holds a control byte, invalid UTF-8, or the input ends first.
+ * *escaped tells whether a backslash was seen (escapes are checked when the
+ * body is unescaped). */
+static inline const uint8_t *string_end(const uint8_t *p, const uint8_t *end, bool *escaped)
+{
+    for (;;) {
+#if defined(__SSE2__)
+        const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+        const __m128i space = _mm_set1_epi8(0x20);
+        while (end - p >= 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)p);
+            __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote),
+                                                    _mm_cmpeq_epi8(x, bslash)),
+                                       _mm_cmplt_epi8(x, space));
+            unsigned m = (unsigned)_mm_movemask_epi8(hit);
+            if (m) {
+                p += __builtin_ctz(m);
+                goto special;
+            }
+            p += 16;
+        }
+#endif
+        while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+            p++;
+        if (p == end)
+            return NULL;
+    special:
+        if (*p == '"')
+            return p;
+        if (*p == '\\') {
+            *escaped = true;
+            if (end - p < 2)
+                return NULL;
+            p += 2;
+        } else if (*p < 0x20) {
+            return NULL;
+        } else {
+            size_t k = codec_utf8_sequence(p, end);
+            if (!k)
+                return NULL;
+            p += k;
+        }
+    }
+}
+
+/* A string value at p (its opening quote) into *out, in the arena. */
+static const uint8_t *string_value(fast *f, const uint8_t *p, codec_string *out)
+{
+    bool escaped = false;
+    const uint8_t *start = p + 1, *q = string_end(start, f->end, &escaped);
+    if (!q)
+        return GIVE_UP;
+    size_t raw = (size_t)(q - start);
+    if (!escaped) {
+        if (raw > f->o->max_string)
+            return GIVE_UP;
+        if (!raw) {
+            *out = (codec_string){(const char *)start, 0};
+            return q + 1;
+        }
+        char *dst = codec_arena_alloc(f->arena, raw, 1);
+        if (!dst)
+            return out_of_memory(f);
+        memcpy(dst, start, raw);
+        *out = (codec_string){dst, raw};
+        return q + 1;
+    }
+    uint8_t *dst = codec_arena_alloc(f->arena, raw, 1);
+    if (!dst)
+        return out_of_memory(f);
+    const uint8_t *bad;
+    size_t len = json_unescape(start, raw, dst, &bad);
+    if (len == (size_t)-1 || len > f->o->max_string)
+        return GIVE_UP;
+    *out = (codec_string){(const char *)dst, len};
+    return q + 1;
+}
+
+/* Hands the value at p, at nesting depth `depth`, to the reference walker
+ * (t NULL: skip it). */
+static const uint8_t *by_reference(fast *f, const codec_type *t, void *v, const uint8_t *p,
+                                   uint32_t depth)
+{
+    if (!f->reader_ready) {
+        codec_json_reader_init(&f->r, f->base, (size_t)(f->end - f->base), f->arena, f->o);
+        f->reader_ready = true;
+    }
+    json_reader_seek(&f->r, p, depth);
+    int rc = json_decode_one(&f->r, t, v, f->o, f->arena, f->err);
+    if (rc == CODEC_E_NOMEM)
+        return out_of_memory(f);
+    return rc ? GIVE_UP : f->r.p;
+}
+
+/* ---------------------------------------------------------------------------
+ * Numbers
+ * ------------------------------------------------------------------------ */
+
+/* An integer in JSON grammar at p: magnitude and sign. NULL when it is not
+ * an integer (fraction, exponent) or does not fit 64 bits. */
+static inline const uint8_t *integer(const uint8_t *p, const uint8_t *end, uint64_t *mag,
+                                     bool *neg)
+{
+    *neg = *p == '-';
+    p += *neg;
+    if (p == end)
+        return NULL;
+    uint64_t m = 0;
+    if (*p == '0') {
+        p++;
+    } else if (*p >= '1' && *p <= '9') {
+        const uint8_t *digits = p;
+        while (p < end && (unsigned)(*p - '0') < 10) {
+            m = m * 10 + (unsigned)(*p - '0');
+            p++;
+        }
+        /* Up to 19 digits cannot overflow; 20 may. */
+        if (p - digits > 19) {
+            if (p - digits > 20 || digits[0] > '1')
+                return NULL;
+            if (m < 10000000000000000000u)  /* wrapped */
+                return NULL;
+        }
+    } else {
+        return NULL;
+    }
+    if (p < end && (*p == '.' || *p == 'e' || *p == 'E'))
+        return NULL;
+    *mag = m;
+    return p;
+}
+
+static const uint8_t *int_value(const codec_type *t, void *v, const uint8_t *p,
+                                const uint8_t *end)
+{
+    uint64_t m;
+    bool neg;
+    if (!(p = integer(p, end, &m, &neg)))
+        return GIVE_UP;
+    int bad;
+    if (neg) {
+        if (m > (uint64_t)INT64_MAX + 1)
+            return GIVE_UP;
+        int64_t i = m == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)m;
+        bad = codec_int_store(t->kind, v, i);
+    } else {
+        switch (t->kind) {
+        case CODEC_T_INT32:
+            if (m > INT32_MAX)
+                return GIVE_UP;
+            *(int32_t *)v = (int32_t)m;
+            return p;
+        case CODEC_T_INT64:
+            if (m > INT64_MAX)
+                return GIVE_UP;
+            *(int64_t *)v = (int64_t)m;
+            return p;
+        default:
+            bad = codec_uint_store(t->kind, v, m);
+        }
+    }
+    return bad ? GIVE_UP : p;
+}
+
+/* The end of the number at p in JSON grammar, or NULL. *exact_int is set
+ * when it is an integer of at most 15 digits (exact in a double, and in a
+ * float below 2^24) with its value in *mag. */
+static inline const uint8_t *number_end(const uint8_t *p, const uint8_t *end, uint64_t *mag,
+                                        bool *exact_int)
+{
+    p += *p == '-';
+    if (p == end)
+        return NULL;
+    const uint8_t *digits = p;
+    uint64_t m = 0;
+    if (*p == '0') {
+        p++;
+    } else if (*p >= '1' && *p <= '9') {
+        while (p < end && (unsigned)(*p - '0') < 10) {
+            m = m * 10 + (unsigned)(*p - '0');
+            p++;
+        }
+    } else {
+        return NULL;
+    }
+    *exact_int = p - digits <= 15;
+    if (p < end && *p == '.') {
+        *exact_int = false;
+        if (++p == end || (unsigned)(*p - '0') >= 10)
+            return NULL;
+        while (p < end && (unsigned)(*p - '0') < 10)
+            p++;
+    }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        *exact_int = false;
+        p++;
+        if (p < end && (*p == '+' || *p == '-'))
+            p++;
+        if (p == end || (unsigned)(*p - '0') >= 10)
+            return NULL;
+        while (p < end && (unsigned)(*p - '0') < 10)
+            p++;
+    }
+    *mag = m;
+    return p;
+}
+
+static const uint8_t *real_value(const codec_type *t, void *v, const uint8_t *p,
+                                 const uint8_t *end)
+{
+    uint64_t m;
+    bool exact_int;
+    const uint8_t *q = number_end(p, end, &m, &exact_int);
+    if (!q)
+        return GIVE_UP;
+    if (t->kind == CODEC_T_DOUBLE) {
+        if (exact_int) {
+            double d = (double)m;
+            *(double *)v = *p == '-' ? -d : d;
+            return q;
+        }
+        return codec_parse_double((const char *)p, (size_t)(q - p), v) ? GIVE_UP : q;
+    }
+    if (exact_int && m < (1u << 24)) {
+        float x = (float)m;
+        *(float *)v = *p == '-' ? -x : x;
+        return q;
+    }
+    return codec_parse_float((const char *)p, (size_t)(q - p), v) ? GIVE_UP : q;
+}
+
+/* ---------------------------------------------------------------------------
+ * Containers
+ * ------------------------------------------------------------------------ */
+
+static const uint8_t *value(fast *f, const codec_type *t, void *v, const uint8_t *p,
+                            uint32_t depth);
+
+/* After a member or item: past the ',' (and white space) with *more set,
+ * or past the closing byte `close`. */
+static inline const uint8_t *separator(const uint8_t *p, const uint8_t *end, uint8_t close,
+                                       bool *more)
+{
+    p = WS(p, end);
+    if (p == end)
+        return NULL;
+    if (*p == ',') {
+        *more = true;
+        p = WS(p + 1, end);
+        return p < end ? p : NULL;
+    }
+    *more = false;
+    return *p == close ? p + 1 : NULL;
+}
+
+/* A key at p (its opening quote) without escapes; p is left on its value. */
+static inline const uint8_t *plain_key(fast *f, const uint8_t *p, const char **key, size_t *len)
+{
+    const uint8_t *end = f->end;
+    if (*p != '"')
+        return NULL;
+    bool escaped = false;
+    const uint8_t *q = string_end(p + 1, end, &escaped);
+    if (!q || escaped || (size_t)(q - p - 1) > f->o->max_string)
+        return NULL;
+    *key = (const char *)p + 1;
+    *len = (size_t)(q - p - 1);
+    q++;
+    if (q < end && *q == ':')
+        q++;
+    else if ((q = WS(q, end)) < end && *q == ':')
+        q++;
+    else
+        return NULL;
+    q = WS(q, end);
+    return q < end ? q : NULL;
+}
+
+static inline uint64_t load8(const char *p)
+{
+    uint64_t x;
+    memcpy(&x, p, 8);
+    return x;
+}
+
+static inline uint32_t load4(const char *p)
+{
+    uint32_t x;
+    memcpy(&x, p, 4);
+    return x;
+}
+
+/* a[0..n) == b[0..n) with word loads that stay inside both (the tail
+ * word overlaps the one before it). */
+static inline bool same_name(const char *a, const char *b, size_t n)
+{
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 < n; i += 8)
+            if (load8(a + i) != load8(b + i))
+                return false;
+        return load8(a + n - 8) == load8(b + n - 8);
+    }
+    if (n >= 4)
+        return load4(a) == load4(b) && load4(a + n - 4) == load4(b + n - 4);
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+static bool missing_required(const fast *f, const codec_type *t, const uint64_t *seen)
+{
+    for (size_t i = 0; i < t->count; i++) {
+        const codec_field *fd = &t->fields[i];
+        bool required = (fd->flags & CODEC_FIELD_REQUIRED) ||
+                        (f->o->require_all && fd->type->kind != CODEC_T_OPTIONAL);
+        if (required && !(seen[i / 64] >> (i % 64) & 1))
+            return true;
+    }
+    return false;
+}
+
+/* The members of an object after its '{' (and white space) into struct t. */
+static const uint8_t *struct_value(fast *f, const codec_type *t, uint8_t *v, const uint8_t *p,
+                                   uint32_t depth)
+{
+    const uint8_t *end = f->end;
+    uint64_t seen_small[4] = {0, 0, 0, 0};
+    uint64_t *seen = seen_small;
+    size_t words = (t->count + 63) / 64;
+    if (words > 4) {
+        if (!(seen = codec_arena_alloc(f->arena, words * 8, 8)))
+            return out_of_memory(f);
+        memset(seen, 0, words * 8);
+    }
+    if (*p == '}')
+        return missing_required(f, t, seen) ? GIVE_UP : p + 1;
+    const uint32_t *lens = codec_type_name_lengths(t);
+    size_t members = 0, expect = 0;
+    bool more;
+    do {
+        const char *k;
+        size_t n;
+        if (!(p = plain_key(f, p, &k, &n)) || ++members > f->o->max_elements)
+            return GIVE_UP;
+        /* Keys usually come in declaration order: try the next field first. */
+        const codec_field *fd =
+            lens && expect < t->count && lens[expect] == n &&
+                    same_name(t->fields[expect].name, k, n)
+                ? &t->fields[expect]
+                : codec_type_field_by_name_hashed(t, k, n, codec_name_hash(k, n));
+        if (!fd) {
+            if (f->o->reject_unknown)
+                return GIVE_UP;
+            p = by_reference(f, NULL, NULL, p, depth);
+        } else {
+            size_t i = (size_t)(fd - t->fields);
+            expect = i + 1;
+            if (seen[i / 64] >> (i % 64) & 1) {
+                if (!f->o->allow_duplicates)
+                    return GIVE_UP;
+                memset(v + fd->offset, 0, fd->size);
+            }
+            seen[i / 64] |= 1ull << (i % 64);
+            p = value(f, fd->type, v + fd->offset, p, depth);
+        }
+        if (!p || !(p = separator(p, end, '}', &more)))
+            return GIVE_UP;
+    } while (more);
+    return missing_required(f, t, seen) ? GIVE_UP : p;
+}
+
+/* The items of an array after its '[' (and white space) into list t. */
+static const uint8_t *list_value(fast *f, const codec_type *t, codec_list *l, const uint8_t *p,
+                                 uint32_t depth)
+{
+    size_t esz = t->elem->size, cap = 0, count = 0;
+    uint8_t *items = NULL;
+    if (*p != ']') {
+        bool more;
+        do {
+            if (count == f->o->max_elements)
+                return GIVE_UP;
+            if (!(items = codec_array_grow(f->arena, items, count, &cap, esz)))
+                return out_of_memory(f);
+            memset(items + count * esz, 0, esz);
+            if (!(p = value(f, t->elem, items + count * esz, p, depth)) ||
+                !(p = separator(p, f->end, ']', &more)))
+                return GIVE_UP;
+            count++;
+        } while (more);
+    } else {
+        p++;
+    }
+    l->items = items;
+    l->count = count;
+    return p;
+}
+
+/* An object after its '{' (and white space) into map t with string keys. */
+static const uint8_t *map_value(fast *f, const codec_type *t, codec_map *m, const uint8_t *p,
+                                uint32_t depth)
+{
+    size_t ksz = t->key->size, vsz = t->elem->size, kcap = 0, vcap = 0, count = 0;
+    uint8_t *keys = NULL, *values = NULL;
+    const uint8_t *end = f->end;
+    if (*p != '}') {
+        bool more;
+        do {
+            if (count == f->o->max_elements || *p != '"')
+                return GIVE_UP;
+            if (!(keys = codec_array_grow(f->arena, keys, count, &kcap, ksz)) ||
+                !(values = codec_array_grow(f->arena, values, count, &vcap, vsz)))
+                return out_of_memory(f);
+            memset(keys + count * ksz, 0, ksz);
+            memset(values + count * vsz, 0, vsz);
+            if (!(p = string_value(f, p, (codec_string *)(keys + count * ksz))))
+                return GIVE_UP;
+            p = WS(p, end);
+            if (p == end || *p != ':')
+                return GIVE_UP;
+            p = WS(p + 1, end);
+            if (p == end || !(p = value(f, t->elem, values + count * vsz, p, depth)) ||
+                !(p = separator(p, end, '}', &more)))
+                return GIVE_UP;
+            count++;
+        } while (more);
+    } else {
+        p++;
+    }
+    if (!f->o->allow_duplicates) {
+        long dup = codec_find_duplicate_map_key(t, keys, count, f->arena);
+        if (dup == -2)
+            return out_of_memory(f);
+        if (dup >= 0)
+            return GIVE_UP;
+    }
+    m->keys = keys;
+    m->values = values;
+    m->count = count;
+    return p;
+}
+
+static inline bool literal(const uint8_t *p, const uint8_t *end, const char *word, size_t n)
+{
+    return (size_t)(end - p) >= n && memcmp(p, word, n) == 0;
+}
+
+/* One value starting at p (not white space; p < end) into v of type t;
+ * `depth` containers are open around it. */
+static const uint8_t *value(fast *f, const codec_type *t, void *v, const uint8_t *p,
+                            uint32_t depth)
+{
+    const uint8_t *end = f->end;
+    switch (t->kind) {
+    case CODEC_T_STRUCT:
+    case CODEC_T_LIST:
+    case CODEC_T_MAP: {
+        if (t->kind == CODEC_T_MAP && t->key->kind != CODEC_T_STRING)
+            return by_reference(f, t, v, p, depth);
+        uint8_t open = t->kind == CODEC_T_LIST ? '[' : '{';
+        if (*p != open || depth >= f->o->max_depth)
+            return GIVE_UP;
+        p = WS(p + 1, end);
+        if (p == end)
+            return GIVE_UP;
+        if (t->kind == CODEC_T_STRUCT)
+            return struct_value(f, t, v, p, depth + 1);
+        if (t->kind == CODEC_T_LIST)
+            return list_value(f, t, v, p, depth + 1);
+        return map_value(f, t, v, p, depth + 1);
+    }
+    case CODEC_T_OPTIONAL:
+        if (*p == 'n') {
+            memset(v, 0, t->size);
+            return literal(p, end, "null", 4) ? p + 4 : GIVE_UP;
+        }
+        *(bool *)v = true;
+        return value(f, t->elem, (uint8_t *)v + t->value_offset, p, depth);
+    case CODEC_T_BOOL:
+        if (literal(p, end, "true", 4)) {
+            *(bool *)v = true;
+            return p + 4;
+        }
+        if (literal(p, end, "false", 5)) {
+            *(bool *)v = false;
+            return p + 5;
+        }
+        return GIVE_UP;
+    case CODEC_T_INT8: case CODEC_T_INT16: case CODEC_T_INT32: case CODEC_T_INT64:
+    case CODEC_T_UINT8: case CODEC_T_UINT16: case CODEC_T_UINT32: case CODEC_T_UINT64:
+        return int_value(t, v, p, end);
+    case CODEC_T_FLOAT:
+    case CODEC_T_DOUBLE:
+        return real_value(t, v, p, end);
+    case CODEC_T_STRING:
+        return *p == '"' ? string_value(f, p, v) : GIVE_UP;
+    case CODEC_T_ENUM: {
+        bool escaped = false;
+        const uint8_t *q;
+        if (*p != '"' || !(q = string_end(p + 1, end, &escaped)))
+            return GIVE_UP;
+        if (escaped)
+            return by_reference(f, t, v, p, depth);
+        const codec_enum_value *ev =
+            codec_enum_by_name(t, (const char *)p + 1, (size_t)(q - p - 1));
+        if (!ev || (size_t)(q - p - 1) > f->o->max_string)
+            return GIVE_UP;
+        *(int32_t *)v = ev->number;
+        return q + 1;
+    }
+    default:
+        return by_reference(f, t, v, p, depth);
+    }
+}
+
+int json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, void *v,
+                     const codec_json_options *o, codec_arena *arena, codec_error *err)
+{
+    fast f;
+    f.base = in ? in : (const uint8_t *)"";
+    f.end = f.base + n;
+    f.o = o;
+    f.arena = arena;
+    f.err = err;
+    f.nomem = false;
+    f.reader_ready = false;
+    const uint8_t *p = WS(f.base, f.end);
+    if (p < f.end && (p = value(&f, t, v, p, 0)) && WS(p, f.end) == f.end)
+        return CODEC_OK;
+    return f.nomem ? JSON_NOMEM(err) : 1;
+}
