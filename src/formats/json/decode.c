@@ -93,28 +93,30 @@ static inline const uint8_t *string_end(const uint8_t *p, const uint8_t *end, bo
     }
 }
 
-/* A string value at p (its opening quote) into *out, in the arena. */
-static const uint8_t *string_value(fast *f, const uint8_t *p, codec_string *out)
+/* memcpy without a call for the short strings most values are: two
+ * overlapping moves cover 4..16 bytes. */
+static inline void copy_short(char *dst, const uint8_t *src, size_t n)
 {
-    bool escaped = false;
-    const uint8_t *start = p + 1, *q = string_end(start, f->end, &escaped);
-    if (!q)
-        return GIVE_UP;
-    size_t raw = (size_t)(q - start);
-    if (!escaped) {
-        if (raw > f->o->max_string)
-            return GIVE_UP;
-        if (!raw) {
-            *out = (codec_string){(const char *)start, 0};
-            return q + 1;
-        }
-        char *dst = codec_arena_alloc(f->arena, raw, 1);
-        if (!dst)
-            return out_of_memory(f);
-        memcpy(dst, start, raw);
-        *out = (codec_string){dst, raw};
-        return q + 1;
+    if (n > 16) {
+        memcpy(dst, src, n);
+    } else if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, src, 8), memcpy(&b, src + n - 8, 8);
+        memcpy(dst, &a, 8), memcpy(dst + n - 8, &b, 8);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, src, 4), memcpy(&b, src + n - 4, 4);
+        memcpy(dst, &a, 4), memcpy(dst + n - 4, &b, 4);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            dst[i] = (char)src[i];
     }
+}
+
+/* The body start[0..raw) of a string with escapes, unescaped into the arena. */
+static const uint8_t *escaped_string(fast *f, const uint8_t *start, size_t raw,
+                                     codec_string *out)
+{
     uint8_t *dst = codec_arena_alloc(f->arena, raw, 1);
     if (!dst)
         return out_of_memory(f);
@@ -123,6 +125,30 @@ static const uint8_t *string_value(fast *f, const uint8_t *p, codec_string *out)
     if (len == (size_t)-1 || len > f->o->max_string)
         return GIVE_UP;
     *out = (codec_string){(const char *)dst, len};
+    return start + raw + 1;
+}
+
+/* A string value at p (its opening quote) into *out, in the arena. */
+static inline const uint8_t *string_value(fast *f, const uint8_t *p, codec_string *out)
+{
+    bool escaped = false;
+    const uint8_t *start = p + 1, *q = string_end(start, f->end, &escaped);
+    if (!q)
+        return GIVE_UP;
+    size_t raw = (size_t)(q - start);
+    if (escaped)
+        return escaped_string(f, start, raw, out);
+    if (raw > f->o->max_string)
+        return GIVE_UP;
+    if (!raw) {
+        *out = (codec_string){(const char *)start, 0};
+        return q + 1;
+    }
+    char *dst = codec_arena_alloc(f->arena, raw, 1);
+    if (!dst)
+        return out_of_memory(f);
+    copy_short(dst, start, raw);
+    *out = (codec_string){dst, raw};
     return q + 1;
 }
 
@@ -180,7 +206,7 @@ static inline const uint8_t *integer(const uint8_t *p, const uint8_t *end, uint6
     return p;
 }
 
-static const uint8_t *int_value(const codec_type *t, void *v, const uint8_t *p,
+static inline const uint8_t *int_value(const codec_type *t, void *v, const uint8_t *p,
                                 const uint8_t *end)
 {
     uint64_t m;
@@ -212,71 +238,75 @@ static const uint8_t *int_value(const codec_type *t, void *v, const uint8_t *p,
     return bad ? GIVE_UP : p;
 }
 
-/* The end of the number at p in JSON grammar, or NULL. *exact_int is set
- * when it is an integer of at most 15 digits (exact in a double, and in a
- * float below 2^24) with its value in *mag. */
-static inline const uint8_t *number_end(const uint8_t *p, const uint8_t *end, uint64_t *mag,
-                                        bool *exact_int)
-{
-    p += *p == '-';
-    if (p == end)
-        return NULL;
-    const uint8_t *digits = p;
-    uint64_t m = 0;
-    if (*p == '0') {
-        p++;
-    } else if (*p >= '1' && *p <= '9') {
-        while (p < end && (unsigned)(*p - '0') < 10) {
-            m = m * 10 + (unsigned)(*p - '0');
-            p++;
-        }
-    } else {
-        return NULL;
-    }
-    *exact_int = p - digits <= 15;
-    if (p < end && *p == '.') {
-        *exact_int = false;
-        if (++p == end || (unsigned)(*p - '0') >= 10)
-            return NULL;
-        while (p < end && (unsigned)(*p - '0') < 10)
-            p++;
-    }
-    if (p < end && (*p == 'e' || *p == 'E')) {
-        *exact_int = false;
-        p++;
-        if (p < end && (*p == '+' || *p == '-'))
-            p++;
-        if (p == end || (unsigned)(*p - '0') >= 10)
-            return NULL;
-        while (p < end && (unsigned)(*p - '0') < 10)
-            p++;
-    }
-    *mag = m;
-    return p;
-}
-
+/* A number in JSON grammar at p into a double or float field. When the
+ * digits fit the significand and 10^|e| is exact in the field's format
+ * (Clinger's fast path), one multiplication or division rounds correctly;
+ * other numbers go to the exact parser. */
 static const uint8_t *real_value(const codec_type *t, void *v, const uint8_t *p,
                                  const uint8_t *end)
 {
-    uint64_t m;
-    bool exact_int;
-    const uint8_t *q = number_end(p, end, &m, &exact_int);
-    if (!q)
+    static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    static const float p10f[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
+                                   1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
+    const uint8_t *s = p;
+    bool neg = *p == '-';
+    p += neg;
+    if (p == end)
         return GIVE_UP;
-    if (t->kind == CODEC_T_DOUBLE) {
-        if (exact_int) {
-            double d = (double)m;
-            *(double *)v = *p == '-' ? -d : d;
-            return q;
+    uint64_t m = 0;
+    ptrdiff_t digits = 0, e10 = 0;
+    if (*p == '0') {
+        p++;
+    } else if (*p >= '1' && *p <= '9') {
+        const uint8_t *d0 = p;
+        while (p < end && (unsigned)(*p - '0') < 10)
+            m = m * 10 + (unsigned)(*p++ - '0');
+        digits = p - d0;
+    } else {
+        return GIVE_UP;
+    }
+    if (p < end && *p == '.') {
+        if (++p == end || (unsigned)(*p - '0') >= 10)
+            return GIVE_UP;
+        const uint8_t *f0 = p;
+        while (p < end && (unsigned)(*p - '0') < 10)
+            m = m * 10 + (unsigned)(*p++ - '0');
+        digits += p - f0;
+        e10 = -(p - f0);
+    }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        p++;
+        bool eneg = p < end && *p == '-';
+        if (p < end && (*p == '+' || *p == '-'))
+            p++;
+        if (p == end || (unsigned)(*p - '0') >= 10)
+            return GIVE_UP;
+        ptrdiff_t x = 0;
+        while (p < end && (unsigned)(*p - '0') < 10) {
+            if (x < 100000)
+                x = x * 10 + (*p - '0');
+            p++;
         }
-        return codec_parse_double((const char *)p, (size_t)(q - p), v) ? GIVE_UP : q;
+        e10 += eneg ? -x : x;
     }
-    if (exact_int && m < (1u << 24)) {
+    if (t->kind == CODEC_T_DOUBLE) {
+        if (digits <= 19 && m <= (1ull << 53) && e10 >= -22 && e10 <= 22) {
+            double d = (double)m;
+            d = e10 < 0 ? d / p10[-e10] : d * p10[e10];
+            *(double *)v = neg ? -d : d;
+            return p;
+        }
+        return codec_parse_double((const char *)s, (size_t)(p - s), v) ? GIVE_UP : p;
+    }
+    if (digits <= 19 && m <= (1u << 24) && e10 >= -10 && e10 <= 10) {
         float x = (float)m;
-        *(float *)v = *p == '-' ? -x : x;
-        return q;
+        x = e10 < 0 ? x / p10f[-e10] : x * p10f[e10];
+        *(float *)v = neg ? -x : x;
+        return p;
     }
-    return codec_parse_float((const char *)p, (size_t)(q - p), v) ? GIVE_UP : q;
+    return codec_parse_float((const char *)s, (size_t)(p - s), v) ? GIVE_UP : p;
 }
 
 /* ---------------------------------------------------------------------------
@@ -285,6 +315,35 @@ static const uint8_t *real_value(const codec_type *t, void *v, const uint8_t *p,
 
 static const uint8_t *value(fast *f, const codec_type *t, void *v, const uint8_t *p,
                             uint32_t depth);
+
+static inline bool literal(const uint8_t *p, const uint8_t *end, const char *word, size_t n)
+{
+    return (size_t)(end - p) >= n && memcmp(p, word, n) == 0;
+}
+
+/* value() with the common scalars decoded in place, without a call. */
+static inline const uint8_t *member(fast *f, const codec_type *t, void *v, const uint8_t *p,
+                                    uint32_t depth)
+{
+    switch (t->kind) {
+    case CODEC_T_INT32: case CODEC_T_INT64: case CODEC_T_UINT32: case CODEC_T_UINT64:
+        return int_value(t, v, p, f->end);
+    case CODEC_T_STRING:
+        return *p == '"' ? string_value(f, p, v) : GIVE_UP;
+    case CODEC_T_BOOL:
+        if (literal(p, f->end, "true", 4)) {
+            *(bool *)v = true;
+            return p + 4;
+        }
+        if (literal(p, f->end, "false", 5)) {
+            *(bool *)v = false;
+            return p + 5;
+        }
+        return GIVE_UP;
+    default:
+        return value(f, t, v, p, depth);
+    }
+}
 
 /* After a member or item: past the ',' (and white space) with *more set,
  * or past the closing byte `close`. */
@@ -360,6 +419,8 @@ static inline bool same_name(const char *a, const char *b, size_t n)
 
 static bool missing_required(const fast *f, const codec_type *t, const uint64_t *seen)
 {
+    if (t->count < 64 && seen[0] == (1ull << t->count) - 1)
+        return false;   /* every field is there */
     for (size_t i = 0; i < t->count; i++) {
         const codec_field *fd = &t->fields[i];
         bool required = (fd->flags & CODEC_FIELD_REQUIRED) ||
@@ -412,7 +473,7 @@ static const uint8_t *struct_value(fast *f, const codec_type *t, uint8_t *v, con
                 memset(v + fd->offset, 0, fd->size);
             }
             seen[i / 64] |= 1ull << (i % 64);
-            p = value(f, fd->type, v + fd->offset, p, depth);
+            p = member(f, fd->type, v + fd->offset, p, depth);
         }
         if (!p || !(p = separator(p, end, '}', &more)))
             return GIVE_UP;
@@ -434,7 +495,7 @@ static const uint8_t *list_value(fast *f, const codec_type *t, codec_list *l, co
             if (!(items = codec_array_grow(f->arena, items, count, &cap, esz)))
                 return out_of_memory(f);
             memset(items + count * esz, 0, esz);
-            if (!(p = value(f, t->elem, items + count * esz, p, depth)) ||
+            if (!(p = member(f, t->elem, items + count * esz, p, depth)) ||
                 !(p = separator(p, f->end, ']', &more)))
                 return GIVE_UP;
             count++;
@@ -470,7 +531,7 @@ static const uint8_t *map_value(fast *f, const codec_type *t, codec_map *m, cons
             if (p == end || *p != ':')
                 return GIVE_UP;
             p = WS(p + 1, end);
-            if (p == end || !(p = value(f, t->elem, values + count * vsz, p, depth)) ||
+            if (p == end || !(p = member(f, t->elem, values + count * vsz, p, depth)) ||
                 !(p = separator(p, end, '}', &more)))
                 return GIVE_UP;
             count++;
@@ -489,11 +550,6 @@ static const uint8_t *map_value(fast *f, const codec_type *t, codec_map *m, cons
     m->values = values;
     m->count = count;
     return p;
-}
-
-static inline bool literal(const uint8_t *p, const uint8_t *end, const char *word, size_t n)
-{
-    return (size_t)(end - p) >= n && memcmp(p, word, n) == 0;
 }
 
 /* One value starting at p (not white space; p < end) into v of type t;
