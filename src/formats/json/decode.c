@@ -23,6 +23,7 @@ typedef struct fast {
     const codec_json_options *o;
     codec_arena *arena;
     codec_error *err;
+    char *room, *room_end;  /* arena bytes taken for the strings to come */
     bool nomem;             /* gave up for lack of memory: no second pass */
     bool reader_ready;      /* `r` is initialised (on first hand-over) */
     codec_json_reader r;    /* for the values handed to the reference walker */
@@ -113,17 +114,43 @@ static inline void copy_short(char *dst, const uint8_t *src, size_t n)
     }
 }
 
+/* n bytes for string text. Text is taken from the arena in chunks of up to
+ * 4 KiB, never more than the rest of the input needs (decoded text is never
+ * longer than its JSON form), so a small document costs one allocation. */
+static char *string_chunk(fast *f, size_t n, const uint8_t *at)
+{
+    size_t left = (size_t)(f->end - at), size = left < 4096 ? left : 4096;
+    if (size < n)
+        size = n;
+    char *d = codec_arena_alloc(f->arena, size, 1);
+    if (!d)
+        return NULL;
+    f->room = d + n;
+    f->room_end = d + size;
+    return d;
+}
+
+static inline char *string_room(fast *f, size_t n, const uint8_t *at)
+{
+    if ((size_t)(f->room_end - f->room) < n)
+        return string_chunk(f, n, at);
+    char *d = f->room;
+    f->room += n;
+    return d;
+}
+
 /* The body start[0..raw) of a string with escapes, unescaped into the arena. */
 static const uint8_t *escaped_string(fast *f, const uint8_t *start, size_t raw,
                                      codec_string *out)
 {
-    uint8_t *dst = codec_arena_alloc(f->arena, raw, 1);
+    uint8_t *dst = (uint8_t *)string_room(f, raw, start);
     if (!dst)
         return out_of_memory(f);
     const uint8_t *bad;
     size_t len = json_unescape(start, raw, dst, &bad);
     if (len == (size_t)-1 || len > f->o->max_string)
         return GIVE_UP;
+    f->room = (char *)dst + len;   /* the unused tail goes back */
     *out = (codec_string){(const char *)dst, len};
     return start + raw + 1;
 }
@@ -144,7 +171,7 @@ static inline const uint8_t *string_value(fast *f, const uint8_t *p, codec_strin
         *out = (codec_string){(const char *)start, 0};
         return q + 1;
     }
-    char *dst = codec_arena_alloc(f->arena, raw, 1);
+    char *dst = string_room(f, raw, start);
     if (!dst)
         return out_of_memory(f);
     copy_short(dst, start, raw);
@@ -172,6 +199,26 @@ static const uint8_t *by_reference(fast *f, const codec_type *t, void *v, const 
  * Numbers
  * ------------------------------------------------------------------------ */
 
+/* How many of the 8 bytes in x (first byte lowest) are ASCII digits before
+ * the first other byte. A carry out of a byte >= 0xFA can only disturb the
+ * bytes after it, which do not count. */
+static inline unsigned leading_digits8(uint64_t x)
+{
+    uint64_t hi = (x & 0xF0F0F0F0F0F0F0F0u) ^ 0x3030303030303030u;
+    uint64_t over = ((x + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) ^ 0x3030303030303030u;
+    uint64_t other = hi | over;
+    return other ? (unsigned)__builtin_ctzll(other) >> 3 : 8;
+}
+
+/* The value of the first n (1..8) digits of x, pairs then quads at once. */
+static inline uint64_t digits_value8(uint64_t x, unsigned n)
+{
+    x = (x & 0x0F0F0F0F0F0F0F0Fu) << (8 * (8 - n));   /* leading zeros in front */
+    x = (x * 10 + (x >> 8)) & 0x00FF00FF00FF00FFu;
+    x = (x * 100 + (x >> 16)) & 0x0000FFFF0000FFFFu;
+    return (x * 10000 + (x >> 32)) & 0xFFFFFFFFu;
+}
+
 /* An integer in JSON grammar at p: magnitude and sign. NULL when it is not
  * an integer (fraction, exponent) or does not fit 64 bits. */
 static inline const uint8_t *integer(const uint8_t *p, const uint8_t *end, uint64_t *mag,
@@ -182,6 +229,18 @@ static inline const uint8_t *integer(const uint8_t *p, const uint8_t *end, uint6
     if (p == end)
         return NULL;
     uint64_t m = 0;
+    if (end - p >= 8) {
+        uint64_t x;
+        memcpy(&x, p, 8);
+        unsigned n = leading_digits8(x);
+        if (n == 0 || (*p == '0' && n > 1))
+            return NULL;
+        if (n < 8) {
+            p += n;
+            m = digits_value8(x, n);
+            goto done;
+        }
+    }
     if (*p == '0') {
         p++;
     } else if (*p >= '1' && *p <= '9') {
@@ -200,6 +259,7 @@ static inline const uint8_t *integer(const uint8_t *p, const uint8_t *end, uint6
     } else {
         return NULL;
     }
+done:
     if (p < end && (*p == '.' || *p == 'e' || *p == 'E'))
         return NULL;
     *mag = m;
@@ -242,7 +302,7 @@ static inline const uint8_t *int_value(const codec_type *t, void *v, const uint8
  * digits fit the significand and 10^|e| is exact in the field's format
  * (Clinger's fast path), one multiplication or division rounds correctly;
  * other numbers go to the exact parser. */
-static const uint8_t *real_value(const codec_type *t, void *v, const uint8_t *p,
+static __attribute__((noinline)) const uint8_t *real_value(const codec_type *t, void *v, const uint8_t *p,
                                  const uint8_t *end)
 {
     static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
@@ -328,6 +388,9 @@ static inline const uint8_t *member(fast *f, const codec_type *t, void *v, const
     switch (t->kind) {
     case CODEC_T_INT32: case CODEC_T_INT64: case CODEC_T_UINT32: case CODEC_T_UINT64:
         return int_value(t, v, p, f->end);
+    case CODEC_T_FLOAT:
+    case CODEC_T_DOUBLE:
+        return real_value(t, v, p, f->end);
     case CODEC_T_STRING:
         return *p == '"' ? string_value(f, p, v) : GIVE_UP;
     case CODEC_T_BOOL:
@@ -392,6 +455,13 @@ static inline uint64_t load8(const char *p)
     return x;
 }
 
+static inline uint16_t load2(const char *p)
+{
+    uint16_t x;
+    memcpy(&x, p, 2);
+    return x;
+}
+
 static inline uint32_t load4(const char *p)
 {
     uint32_t x;
@@ -411,71 +481,68 @@ static inline bool same_name(const char *a, const char *b, size_t n)
     }
     if (n >= 4)
         return load4(a) == load4(b) && load4(a + n - 4) == load4(b + n - 4);
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return false;
-    return true;
+    if (n >= 2)
+        return load2(a) == load2(b) && a[n - 1] == b[n - 1];
+    return n == 0 || a[0] == b[0];
 }
 
-static bool missing_required(const fast *f, const codec_type *t, const uint64_t *seen)
+/* Whether a field that must appear is not in `seen` (bit i: field i). */
+static bool missing_required(const fast *f, const codec_type *t, uint64_t seen)
 {
-    if (t->count < 64 && seen[0] == (1ull << t->count) - 1)
+    if (seen == (t->count == 64 ? ~0ull : (1ull << t->count) - 1))
         return false;   /* every field is there */
     for (size_t i = 0; i < t->count; i++) {
         const codec_field *fd = &t->fields[i];
         bool required = (fd->flags & CODEC_FIELD_REQUIRED) ||
                         (f->o->require_all && fd->type->kind != CODEC_T_OPTIONAL);
-        if (required && !(seen[i / 64] >> (i % 64) & 1))
+        if (required && !(seen >> i & 1))
             return true;
     }
     return false;
 }
 
-/* The members of an object after its '{' (and white space) into struct t. */
+/* The members of an object after its '{' (and white space) into struct t
+ * of at most 64 fields (larger ones go to the reference walker). */
 static const uint8_t *struct_value(fast *f, const codec_type *t, uint8_t *v, const uint8_t *p,
                                    uint32_t depth)
 {
     const uint8_t *end = f->end;
-    uint64_t seen_small[4] = {0, 0, 0, 0};
-    uint64_t *seen = seen_small;
-    size_t words = (t->count + 63) / 64;
-    if (words > 4) {
-        if (!(seen = codec_arena_alloc(f->arena, words * 8, 8)))
-            return out_of_memory(f);
-        memset(seen, 0, words * 8);
-    }
+    uint64_t seen = 0;
     if (*p == '}')
         return missing_required(f, t, seen) ? GIVE_UP : p + 1;
     const uint32_t *lens = codec_type_name_lengths(t);
-    size_t members = 0, expect = 0;
+    const codec_field *fields = t->fields;
+    size_t members = 0, expect = 0, count = t->count;
     bool more;
     do {
         const char *k;
-        size_t n;
+        size_t n, i;
         if (!(p = plain_key(f, p, &k, &n)) || ++members > f->o->max_elements)
             return GIVE_UP;
         /* Keys usually come in declaration order: try the next field first. */
-        const codec_field *fd =
-            lens && expect < t->count && lens[expect] == n &&
-                    same_name(t->fields[expect].name, k, n)
-                ? &t->fields[expect]
-                : codec_type_field_by_name_hashed(t, k, n, codec_name_hash(k, n));
-        if (!fd) {
-            if (f->o->reject_unknown)
-                return GIVE_UP;
-            p = by_reference(f, NULL, NULL, p, depth);
+        if (lens && expect < count && lens[expect] == n && same_name(fields[expect].name, k, n)) {
+            i = expect;
         } else {
-            size_t i = (size_t)(fd - t->fields);
-            expect = i + 1;
-            if (seen[i / 64] >> (i % 64) & 1) {
-                if (!f->o->allow_duplicates)
+            const codec_field *fd =
+                codec_type_field_by_name_hashed(t, k, n, codec_name_hash(k, n));
+            if (!fd) {
+                if (f->o->reject_unknown || !(p = by_reference(f, NULL, NULL, p, depth)) ||
+                    !(p = separator(p, end, '}', &more)))
                     return GIVE_UP;
-                memset(v + fd->offset, 0, fd->size);
+                continue;
             }
-            seen[i / 64] |= 1ull << (i % 64);
-            p = member(f, fd->type, v + fd->offset, p, depth);
+            i = (size_t)(fd - fields);
         }
-        if (!p || !(p = separator(p, end, '}', &more)))
+        expect = i + 1;
+        const codec_field *fd = &fields[i];
+        if (seen >> i & 1) {
+            if (!f->o->allow_duplicates)
+                return GIVE_UP;
+            memset(v + fd->offset, 0, fd->size);
+        }
+        seen |= 1ull << i;
+        if (!(p = member(f, fd->type, v + fd->offset, p, depth)) ||
+            !(p = separator(p, end, '}', &more)))
             return GIVE_UP;
     } while (more);
     return missing_required(f, t, seen) ? GIVE_UP : p;
@@ -562,7 +629,8 @@ static const uint8_t *value(fast *f, const codec_type *t, void *v, const uint8_t
     case CODEC_T_STRUCT:
     case CODEC_T_LIST:
     case CODEC_T_MAP: {
-        if (t->kind == CODEC_T_MAP && t->key->kind != CODEC_T_STRING)
+        if ((t->kind == CODEC_T_MAP && t->key->kind != CODEC_T_STRING) ||
+            (t->kind == CODEC_T_STRUCT && t->count > 64))
             return by_reference(f, t, v, p, depth);
         uint8_t open = t->kind == CODEC_T_LIST ? '[' : '{';
         if (*p != open || depth >= f->o->max_depth)
@@ -629,6 +697,7 @@ int json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, void *v,
     f.o = o;
     f.arena = arena;
     f.err = err;
+    f.room = f.room_end = NULL;
     f.nomem = false;
     f.reader_ready = false;
     const uint8_t *p = WS(f.base, f.end);
