@@ -203,12 +203,32 @@ static int enc_any(enc *e, const codec_type *t, const void *v)
     }
 }
 
+int json_encode_one(codec_buf *out, uint32_t depth, const codec_type *t, const void *value,
+                    codec_error *err)
+{
+    enc e = {.err = err};
+    codec_json_writer_init(&e.w, out, false);
+    e.w.depth = depth;
+    return enc_any(&e, t, value);
+}
+
+int json_encode_reference(const codec_type *t, const void *value, bool pretty, codec_buf *out,
+                          codec_error *err)
+{
+    enc e = {.err = err};
+    codec_json_writer_init(&e.w, out, pretty);
+    return enc_any(&e, t, value);
+}
+
 int json_encode_typed(const codec_type *t, const void *value, const codec_json_options *o,
                       codec_buf *out, codec_error *err)
 {
-    enc e = {.err = err};
-    codec_json_writer_init(&e.w, out, o->pretty);
-    return enc_any(&e, t, value);
+    if (!o->pretty) {
+        int fast = json_encode_fast(t, value, out, err);
+        if (fast != 1)
+            return fast;
+    }
+    return json_encode_reference(t, value, o->pretty, out, err);
 }
 
 /* ---------------------------------------------------------------------------
@@ -563,16 +583,9 @@ int json_decode_one(codec_json_reader *r, const codec_type *t, void *v,
     return rc;
 }
 
-int json_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
-                      const codec_json_options *o, codec_arena *arena, codec_error *err)
+int json_decode_reference(const codec_type *t, const uint8_t *in, size_t n, void *value,
+                          const codec_json_options *o, codec_arena *arena, codec_error *err)
 {
-    if (n > o->max_size)
-        return JSON_FAIL(err, CODEC_D_LIMIT, 0, "document of %zu bytes exceeds max-size (%zu)",
-                         n, o->max_size);
-    memset(value, 0, t->size);
-    int fast = json_decode_fast(t, in, n, value, o, arena, err);
-    if (fast != 1)
-        return fast;
     memset(value, 0, t->size);
     codec_json_reader r;
     codec_json_reader_init(&r, in, n, arena, o);
@@ -584,4 +597,17 @@ int json_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *va
     if (!rc)
         rc = codec_json_next(&r, &tok, err);
     return rc;
+}
+
+int json_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
+                      const codec_json_options *o, codec_arena *arena, codec_error *err)
+{
+    if (n > o->max_size)
+        return JSON_FAIL(err, CODEC_D_LIMIT, 0, "document of %zu bytes exceeds max-size (%zu)",
+                         n, o->max_size);
+    memset(value, 0, t->size);
+    int fast = json_decode_fast(t, in, n, value, o, arena, err);
+    if (fast != 1)
+        return fast;
+    return json_decode_reference(t, in, n, value, o, arena, err);
 }

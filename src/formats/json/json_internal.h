@@ -16,11 +16,31 @@
 /* The options with every default filled in. */
 void json_options_resolve(const codec_json_options *in, codec_json_options *out);
 
-/* Descriptor-driven walkers (bind.c). The value at `value` has type `t`. */
+/* Descriptor-driven walkers (bind.c). The value at `value` has type `t`.
+ * The typed entry points try the fast walkers (encode.c, decode.c) first;
+ * the reference ones (the token reader and writer underneath) are the
+ * definition of the format and report every error. */
 int json_encode_typed(const codec_type *t, const void *value, const codec_json_options *o,
                       codec_buf *out, codec_error *err);
 int json_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
                       const codec_json_options *o, codec_arena *arena, codec_error *err);
+int json_encode_reference(const codec_type *t, const void *value, bool pretty, codec_buf *out,
+                          codec_error *err);
+/* No max_size check here (json_decode_typed does it). */
+int json_decode_reference(const codec_type *t, const uint8_t *in, size_t n, void *value,
+                          const codec_json_options *o, codec_arena *arena, codec_error *err);
+
+/* The fast compact encoder (encode.c): 0, CODEC_E_NOMEM, or 1 (output
+ * truncated back) when the value needs the reference walker, which then
+ * encodes it again and reports any error. */
+int json_encode_fast(const codec_type *t, const void *value, codec_buf *out, codec_error *err);
+/* The reference walker for one compact value inside `depth` open
+ * containers, appended to out (no separator before it). */
+int json_encode_one(codec_buf *out, uint32_t depth, const codec_type *t, const void *value,
+                    codec_error *err);
+/* Appends "s" with JSON escapes (writer.c): 0, CODEC_E_NOMEM, or
+ * CODEC_E_INVALID_VALUE for invalid UTF-8. */
+int json_put_string(codec_buf *out, const char *s, size_t n);
 
 /* The fast decoder (decode.c): 0, CODEC_E_NOMEM, or 1 when the document
  * needs the reference walker (json_decode_typed decodes it again that way:
