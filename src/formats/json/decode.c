@@ -18,12 +18,15 @@
 #include <emmintrin.h>
 #endif
 
+typedef const uint8_t *(*scan_fn)(const uint8_t *p, const uint8_t *end);
+
 typedef struct fast {
     const uint8_t *base, *end;
     const codec_json_options *o;
     codec_arena *arena;
     codec_error *err;
     char *room, *room_end;  /* arena bytes taken for the strings to come */
+    scan_fn scan;           /* long_scanner() */
     bool nomem;             /* gave up for lack of memory: no second pass */
     bool reader_ready;      /* `r` is initialised (on first hand-over) */
     codec_json_reader r;    /* for the values handed to the reference walker */
@@ -48,11 +51,30 @@ static inline const uint8_t *skip_ws(const uint8_t *p, const uint8_t *end)
 /* White space is rare in machine-written JSON: one compare when there is none. */
 #define WS(p, end) ((p) < (end) && *(p) <= ' ' ? skip_ws((p), (end)) : (p))
 
+/* The long-string kernel for this CPU, or NULL for the SSE2/scalar loop.
+ * Chosen on first use; racing threads store the same pointer. */
+static scan_fn long_scanner(void)
+{
+    static int chosen;
+    static scan_fn fn;
+    if (!__atomic_load_n(&chosen, __ATOMIC_ACQUIRE)) {
+#if defined(__x86_64__)
+        __atomic_store_n(&fn, (codec_cpu_features() & CODEC_CPU_AVX2) ? json_scan_string_avx2 : NULL,
+                         __ATOMIC_RELAXED);
+#endif
+        __atomic_store_n(&chosen, 1, __ATOMIC_RELEASE);
+    }
+    return __atomic_load_n(&fn, __ATOMIC_RELAXED);
+}
+
 /* The closing quote of the string whose body starts at p, or NULL when the
  * body holds a control byte, invalid UTF-8, or the input ends first.
  * *escaped tells whether a backslash was seen (escapes are checked when the
- * body is unescaped). */
-static inline const uint8_t *string_end(const uint8_t *p, const uint8_t *end, bool *escaped)
+ * body is unescaped). Short ASCII runs take the inline 16-byte loop; a run
+ * that goes on past 16 bytes or meets non-ASCII text is handed to the
+ * long-string kernel when the CPU has one. */
+static inline const uint8_t *string_end(const uint8_t *p, const uint8_t *end, bool *escaped,
+                                        scan_fn scan)
 {
     for (;;) {
 #if defined(__SSE2__)
@@ -69,7 +91,14 @@ static inline const uint8_t *string_end(const uint8_t *p, const uint8_t *end, bo
                 goto special;
             }
             p += 16;
+            if (scan && end - p >= 32) {
+                if (!(p = scan(p, end)))
+                    return NULL;
+                break;
+            }
         }
+        if (end - p >= 16)
+            continue;
 #endif
         while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
             p++;
@@ -85,6 +114,9 @@ static inline const uint8_t *string_end(const uint8_t *p, const uint8_t *end, bo
             p += 2;
         } else if (*p < 0x20) {
             return NULL;
+        } else if (scan && end - p >= 32) {
+            if (!(p = scan(p, end)))
+                return NULL;
         } else {
             size_t k = codec_utf8_sequence(p, end);
             if (!k)
@@ -159,7 +191,7 @@ static const uint8_t *escaped_string(fast *f, const uint8_t *start, size_t raw,
 static inline const uint8_t *string_value(fast *f, const uint8_t *p, codec_string *out)
 {
     bool escaped = false;
-    const uint8_t *start = p + 1, *q = string_end(start, f->end, &escaped);
+    const uint8_t *start = p + 1, *q = string_end(start, f->end, &escaped, f->scan);
     if (!q)
         return GIVE_UP;
     size_t raw = (size_t)(q - start);
@@ -432,7 +464,7 @@ static inline const uint8_t *plain_key(fast *f, const uint8_t *p, const char **k
     if (*p != '"')
         return NULL;
     bool escaped = false;
-    const uint8_t *q = string_end(p + 1, end, &escaped);
+    const uint8_t *q = string_end(p + 1, end, &escaped, f->scan);
     if (!q || escaped || (size_t)(q - p - 1) > f->o->max_string)
         return NULL;
     *key = (const char *)p + 1;
@@ -672,7 +704,7 @@ static const uint8_t *value(fast *f, const codec_type *t, void *v, const uint8_t
     case CODEC_T_ENUM: {
         bool escaped = false;
         const uint8_t *q;
-        if (*p != '"' || !(q = string_end(p + 1, end, &escaped)))
+        if (*p != '"' || !(q = string_end(p + 1, end, &escaped, f->scan)))
             return GIVE_UP;
         if (escaped)
             return by_reference(f, t, v, p, depth);
@@ -688,6 +720,112 @@ static const uint8_t *value(fast *f, const codec_type *t, void *v, const uint8_t
     }
 }
 
+/* ---------------------------------------------------------------------------
+ * Validation only
+ * ------------------------------------------------------------------------ */
+
+/* The end of a string at p (its opening quote) that the reader would accept
+ * (escapes, max-string), or NULL. */
+static inline const uint8_t *skip_string(const fast *f, const uint8_t *p)
+{
+    bool escaped = false;
+    const uint8_t *start = p + 1, *q = string_end(start, f->end, &escaped, f->scan);
+    if (!q)
+        return NULL;
+    size_t raw = (size_t)(q - start);
+    if (escaped) {
+        const uint8_t *bad;
+        raw = json_unescape(start, raw, NULL, &bad);
+        if (raw == (size_t)-1)
+            return NULL;
+    }
+    return raw > f->o->max_string ? NULL : q + 1;
+}
+
+/* The end of a number in JSON grammar at p, or NULL. */
+static const uint8_t *skip_number(const uint8_t *p, const uint8_t *end)
+{
+    p += *p == '-';
+    if (p == end)
+        return NULL;
+    if (*p == '0')
+        p++;
+    else if (*p >= '1' && *p <= '9')
+        while (p < end && (unsigned)(*p - '0') < 10)
+            p++;
+    else
+        return NULL;
+    if (p < end && *p == '.') {
+        if (++p == end || (unsigned)(*p - '0') >= 10)
+            return NULL;
+        while (p < end && (unsigned)(*p - '0') < 10)
+            p++;
+    }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (p < end && (*p == '+' || *p == '-'))
+            p++;
+        if (p == end || (unsigned)(*p - '0') >= 10)
+            return NULL;
+        while (p < end && (unsigned)(*p - '0') < 10)
+            p++;
+    }
+    return p;
+}
+
+/* The end of the value at p (not white space; p < end) inside `depth`
+ * containers, or NULL where the reader would fail. */
+static const uint8_t *skip_value(const fast *f, const uint8_t *p, uint32_t depth)
+{
+    const uint8_t *end = f->end;
+    bool more;
+    switch (*p) {
+    case '{':
+        if (depth >= f->o->max_depth || (p = WS(p + 1, end)) == end)
+            return NULL;
+        if (*p == '}')
+            return p + 1;
+        do {
+            if (*p != '"' || !(p = skip_string(f, p)) || (p = WS(p, end)) == end ||
+                *p != ':' || (p = WS(p + 1, end)) == end || !(p = skip_value(f, p, depth + 1)) ||
+                !(p = separator(p, end, '}', &more)))
+                return NULL;
+        } while (more);
+        return p;
+    case '[':
+        if (depth >= f->o->max_depth || (p = WS(p + 1, end)) == end)
+            return NULL;
+        if (*p == ']')
+            return p + 1;
+        do {
+            if (!(p = skip_value(f, p, depth + 1)) || !(p = separator(p, end, ']', &more)))
+                return NULL;
+        } while (more);
+        return p;
+    case '"':
+        return skip_string(f, p);
+    case 't':
+        return literal(p, end, "true", 4) ? p + 4 : NULL;
+    case 'f':
+        return literal(p, end, "false", 5) ? p + 5 : NULL;
+    case 'n':
+        return literal(p, end, "null", 4) ? p + 4 : NULL;
+    default:
+        return skip_number(p, end);
+    }
+}
+
+bool json_valid_fast(const uint8_t *in, size_t n, const codec_json_options *o)
+{
+    fast f;
+    f.base = in ? in : (const uint8_t *)"";
+    f.end = f.base + n;
+    f.o = o;
+    f.scan = long_scanner();
+    const uint8_t *p = WS(f.base, f.end);
+    return p < f.end && (p = skip_value(&f, p, 0)) && WS(p, f.end) == f.end;
+}
+
 int json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, void *v,
                      const codec_json_options *o, codec_arena *arena, codec_error *err)
 {
@@ -698,6 +836,7 @@ int json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, void *v,
     f.arena = arena;
     f.err = err;
     f.room = f.room_end = NULL;
+    f.scan = long_scanner();
     f.nomem = false;
     f.reader_ready = false;
     const uint8_t *p = WS(f.base, f.end);

@@ -47,6 +47,10 @@ int json_put_string(codec_buf *out, const char *s, size_t n);
  * every error is reported by that walker alone). */
 int json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, void *value,
                      const codec_json_options *o, codec_arena *arena, codec_error *err);
+/* Whether in[0..n) is one document the reader accepts under o (resolved
+ * options; max_size is the caller's): true is certain, false means "ask
+ * the reader", which also finds the error and its offset. */
+bool json_valid_fast(const uint8_t *in, size_t n, const codec_json_options *o);
 /* The reference walker for the one value at r's position (after
  * json_reader_seek): decoded into v of type t, or skipped when t is NULL. */
 int json_decode_one(codec_json_reader *r, const codec_type *t, void *v,
@@ -58,6 +62,14 @@ void json_reader_seek(codec_json_reader *r, const uint8_t *p, uint32_t depth);
  * checked) into dst (room for n bytes; NULL = check only). Returns the
  * decoded length, or (size_t)-1 with *bad at the offending byte. */
 size_t json_unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t **bad);
+
+/* The string-body scanner kernel (x86/string_avx2.c; call only when
+ * codec_cpu_features() has CODEC_CPU_AVX2). From p, at the start of a UTF-8
+ * sequence inside a string, with end - p >= 32: the first '"', '\\' or
+ * control byte, all UTF-8 before it valid; or, when fewer than 32 bytes are
+ * left without one, the start of the sequence where checking stopped
+ * (the caller goes on from there); NULL for invalid UTF-8. */
+const uint8_t *json_scan_string_avx2(const uint8_t *p, const uint8_t *end);
 
 /* Schemaless values (value.c), used by the walkers for CODEC_T_VALUE. */
 int json_write_value(codec_json_writer *w, const codec_value *v, codec_error *err);

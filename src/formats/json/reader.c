@@ -126,11 +126,13 @@ size_t json_unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t **b
     size_t o = 0;
     uint8_t tmp[4];
     for (size_t i = 0; i < n;) {
-        uint8_t c = s[i];
-        if (c != '\\') {
+        if (s[i] != '\\') {
+            /* The run up to the next escape is copied as is. */
+            const uint8_t *next = memchr(s + i, '\\', n - i);
+            size_t run = next ? (size_t)(next - (s + i)) : n - i;
             if (dst)
-                dst[o] = c;
-            o++, i++;
+                memcpy(dst + o, s + i, run);
+            o += run, i += run;
             continue;
         }
         *bad = s + i;
@@ -530,6 +532,8 @@ int codec_json_validate(const uint8_t *in, size_t n, const codec_json_options *o
     if (n > opts.max_size)
         return JSON_FAIL(err, CODEC_D_LIMIT, 0, "document of %zu bytes exceeds max-size (%zu)",
                          n, opts.max_size);
+    if (json_valid_fast(in, n, &opts))
+        return CODEC_OK;
     codec_json_reader r;
     codec_json_token tok;
     codec_json_reader_init(&r, in, n, NULL, &opts);
