@@ -5,7 +5,8 @@
  * must encode and decode again to the same text. The fast typed walkers
  * (decode.c, encode.c) must agree with the reference walkers: whatever the
  * fast decoder accepts the reference accepts with the same value, and the
- * fast encoder writes the reference's bytes. Never crash, never leak. */
+ * fast encoder writes the reference's bytes; the validator agrees with the
+ * pull reader. Never crash, never leak. */
 #include "codec/codec.h"
 #include "formats/json/json_internal.h"
 
@@ -97,6 +98,18 @@ static void check_fast_paths(const uint8_t *data, size_t size)
     codec_arena_free(&arena);
 }
 
+/* The pull reader alone, token by token: the definition of validity. */
+static bool reader_accepts(const uint8_t *data, size_t size)
+{
+    codec_json_reader r;
+    codec_json_token tok;
+    codec_json_reader_init(&r, data, size, NULL, NULL);
+    int rc;
+    while (!(rc = codec_json_next(&r, &tok, NULL)) && tok != CODEC_JSON_END)
+        ;
+    return rc == 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static codec *value_codec, *typed_codec;
@@ -107,6 +120,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
     }
     bool syntax = codec_json_validate(data, size, NULL, NULL) == 0;
+    if (syntax != reader_accepts(data, size))
+        abort();
     codec_value v1, v2;
     check_codec(value_codec, data, size, &v1, &v2, syntax);
     item i1, i2;
