@@ -24,6 +24,7 @@ typedef struct fast_enc {
     codec_buf *out;
     uint8_t *lim;           /* out->data + out->cap */
     codec_error *err;
+    bool plain_names;       /* field and enum names need no check */
     bool nomem;             /* gave up for lack of memory: no second pass */
 } fast_enc;
 
@@ -122,27 +123,53 @@ static inline uint8_t *put_float(uint8_t *d, float v)
     return d + codec_format_float(v, (char *)d);
 }
 
+#define ONES 0x0101010101010101u
+#define HIGHS 0x8080808080808080u
+
+/* Non-zero when one of the 8 bytes of x is '"', '\\', below 0x20 or
+ * 0x80 and above (exact as a yes/no answer). */
+static inline uint64_t unplain8(uint64_t x)
+{
+    uint64_t q = x ^ (ONES * '"'), b = x ^ (ONES * '\\');
+    return ((q - ONES) & ~q) | ((b - ONES) & ~b) | ((x - ONES * 0x20) & ~x) | (x & HIGHS);
+}
+
 /* Whether s[0..n) needs no escaping and no UTF-8 check: printable ASCII
- * without '"' and '\\'. */
+ * without '"' and '\\'. Overlapping word loads cover short strings. */
 static inline bool plain_text(const uint8_t *s, size_t n)
 {
+    uint64_t x, y;
+    if (n < 8) {
+        uint32_t a, b;
+        if (n < 4) {
+            x = ONES * 'a';
+            for (size_t i = 0; i < n; i++)
+                x = x << 8 | s[i];
+            return !(unplain8(x) & HIGHS);
+        }
+        memcpy(&a, s, 4), memcpy(&b, s + n - 4, 4);
+        return !(unplain8((uint64_t)a << 32 | b) & HIGHS);
+    }
     size_t i = 0;
 #if defined(__SSE2__)
     const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
     const __m128i space = _mm_set1_epi8(0x20);
     for (; i + 16 <= n; i += 16) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(s + i));
-        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote),
-                                                _mm_cmpeq_epi8(x, bslash)),
-                                   _mm_cmplt_epi8(x, space));
+        __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote),
+                                                _mm_cmpeq_epi8(v, bslash)),
+                                   _mm_cmplt_epi8(v, space));
         if (_mm_movemask_epi8(hit))
             return false;
     }
 #endif
-    for (; i < n; i++)
-        if (s[i] < 0x20 || s[i] >= 0x80 || s[i] == '"' || s[i] == '\\')
+    for (; i + 8 < n; i += 8) {
+        memcpy(&x, s + i, 8);
+        if (unplain8(x) & HIGHS)
             return false;
-    return true;
+    }
+    memcpy(&y, s + n - 8, 8);
+    return !(unplain8(y) & HIGHS);
 }
 
 /* "s" at d (room for n + 2 made by the caller when plain). */
@@ -209,7 +236,7 @@ static uint8_t *struct_value(fast_enc *e, const codec_type *t, const uint8_t *v,
         first = false;
         *d = '"';
         memcpy(d + 1, f->name, n);
-        if (!plain_text(d + 1, n))
+        if (!e->plain_names && !plain_text(d + 1, n))
             return GIVE_UP;
         memcpy(d + n + 1, "\":", 2);
         if (!(d = value(e, f->type, v + f->offset, d + n + 3, depth)))
@@ -294,7 +321,17 @@ static uint8_t *value(fast_enc *e, const codec_type *t, const void *v, uint8_t *
     }
     case CODEC_T_ENUM: {
         const codec_enum_value *ev = codec_enum_by_number(t, *(const int32_t *)v);
-        return ev ? put_string(e, d, ev->name, strlen(ev->name)) : GIVE_UP;
+        if (!ev)
+            return GIVE_UP;
+        size_t n = strlen(ev->name);
+        if (!e->plain_names)
+            return put_string(e, d, ev->name, n);
+        if (!(d = room(e, d, n + 2)))
+            return GIVE_UP;
+        *d = '"';
+        memcpy(d + 1, ev->name, n);
+        d[n + 1] = '"';
+        return d + n + 2;
     }
     case CODEC_T_OPTIONAL: {
         const void *in = codec_optional_get(t, v);
@@ -321,9 +358,49 @@ static uint8_t *value(fast_enc *e, const codec_type *t, const void *v, uint8_t *
     }
 }
 
-int json_encode_fast(const codec_type *t, const void *v, codec_buf *out, codec_error *err)
+/* Depth-first over the descriptor graph; `seen` holds the types already
+ * visited (graphs may be cyclic). */
+static bool names_plain(const codec_type *t, const codec_type **seen, size_t *n, size_t cap)
 {
-    fast_enc e = {.out = out, .err = err, .nomem = false};
+    for (size_t i = 0; i < *n; i++)
+        if (seen[i] == t)
+            return true;
+    if (*n == cap)
+        return false;
+    seen[(*n)++] = t;
+    switch (t->kind) {
+    case CODEC_T_STRUCT:
+        for (size_t i = 0; i < t->count; i++)
+            if (!plain_text((const uint8_t *)t->fields[i].name, strlen(t->fields[i].name)) ||
+                !names_plain(t->fields[i].type, seen, n, cap))
+                return false;
+        return true;
+    case CODEC_T_ENUM:
+        for (size_t i = 0; i < t->count; i++)
+            if (!plain_text((const uint8_t *)t->values[i].name, strlen(t->values[i].name)))
+                return false;
+        return true;
+    case CODEC_T_MAP:
+        return names_plain(t->key, seen, n, cap) && names_plain(t->elem, seen, n, cap);
+    case CODEC_T_LIST:
+    case CODEC_T_OPTIONAL:
+        return names_plain(t->elem, seen, n, cap);
+    default:   /* xmap and the leaves: written by the reference walker or nameless */
+        return true;
+    }
+}
+
+bool json_type_names_plain(const codec_type *t)
+{
+    const codec_type *seen[256];
+    size_t n = 0;
+    return names_plain(t, seen, &n, sizeof seen / sizeof seen[0]);
+}
+
+int json_encode_fast(const codec_type *t, const void *v, bool plain_names, codec_buf *out,
+                     codec_error *err)
+{
+    fast_enc e = {.out = out, .err = err, .plain_names = plain_names, .nomem = false};
     size_t base = out->len;
     if (codec_buf_reserve(out, SCALAR_ROOM))
         return JSON_NOMEM(err);

@@ -21,7 +21,7 @@ void json_options_resolve(const codec_json_options *in, codec_json_options *out)
  * the reference ones (the token reader and writer underneath) are the
  * definition of the format and report every error. */
 int json_encode_typed(const codec_type *t, const void *value, const codec_json_options *o,
-                      codec_buf *out, codec_error *err);
+                      bool plain_names, codec_buf *out, codec_error *err);
 int json_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
                       const codec_json_options *o, codec_arena *arena, codec_error *err);
 int json_encode_reference(const codec_type *t, const void *value, bool pretty, codec_buf *out,
@@ -33,7 +33,12 @@ int json_decode_reference(const codec_type *t, const uint8_t *in, size_t n, void
 /* The fast compact encoder (encode.c): 0, CODEC_E_NOMEM, or 1 (output
  * truncated back) when the value needs the reference walker, which then
  * encodes it again and reports any error. */
-int json_encode_fast(const codec_type *t, const void *value, codec_buf *out, codec_error *err);
+int json_encode_fast(const codec_type *t, const void *value, bool plain_names, codec_buf *out,
+                     codec_error *err);
+/* Whether every field and enum name reachable from t is printable ASCII
+ * without '"' and '\\' (written as is, without a check per value); false
+ * when unsure (a graph too large to walk). */
+bool json_type_names_plain(const codec_type *t);
 /* The reference walker for one compact value inside `depth` open
  * containers, appended to out (no separator before it). */
 int json_encode_one(codec_buf *out, uint32_t depth, const codec_type *t, const void *value,
