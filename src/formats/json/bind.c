@@ -600,13 +600,14 @@ int json_decode_reference(const codec_type *t, const uint8_t *in, size_t n, void
 }
 
 int json_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
-                      const codec_json_options *o, codec_arena *arena, codec_error *err)
+                      const codec_json_options *o, bool plain_names, codec_arena *arena,
+                      codec_error *err)
 {
     if (n > o->max_size)
         return JSON_FAIL(err, CODEC_D_LIMIT, 0, "document of %zu bytes exceeds max-size (%zu)",
                          n, o->max_size);
     memset(value, 0, t->size);
-    int fast = json_decode_fast(t, in, n, value, o, arena, err);
+    int fast = json_decode_fast(t, in, n, value, o, plain_names, arena, err);
     if (fast != 1)
         return fast;
     return json_decode_reference(t, in, n, value, o, arena, err);

@@ -27,6 +27,7 @@ typedef struct fast {
     codec_error *err;
     char *room, *room_end;  /* arena bytes taken for the strings to come */
     scan_fn scan;           /* long_scanner() */
+    bool plain_names;       /* json_type_names_plain(): names match in place */
     bool nomem;             /* gave up for lack of memory: no second pass */
     bool reader_ready;      /* `r` is initialised (on first hand-over) */
     codec_json_reader r;    /* for the values handed to the reference walker */
@@ -458,18 +459,9 @@ static inline const uint8_t *separator(const uint8_t *p, const uint8_t *end, uin
 }
 
 /* A key at p (its opening quote) without escapes; p is left on its value. */
-static inline const uint8_t *plain_key(fast *f, const uint8_t *p, const char **key, size_t *len)
+/* Past the ':' after a key whose closing quote is at q, and white space. */
+static inline const uint8_t *after_colon(const uint8_t *q, const uint8_t *end)
 {
-    const uint8_t *end = f->end;
-    if (*p != '"')
-        return NULL;
-    bool escaped = false;
-    const uint8_t *q = string_end(p + 1, end, &escaped, f->scan);
-    if (!q || escaped || (size_t)(q - p - 1) > f->o->max_string)
-        return NULL;
-    *key = (const char *)p + 1;
-    *len = (size_t)(q - p - 1);
-    q++;
     if (q < end && *q == ':')
         q++;
     else if ((q = WS(q, end)) < end && *q == ':')
@@ -480,6 +472,20 @@ static inline const uint8_t *plain_key(fast *f, const uint8_t *p, const char **k
     return q < end ? q : NULL;
 }
 
+/* A key at p (its opening quote) without escapes; p is left on its value. */
+static inline const uint8_t *plain_key(fast *f, const uint8_t *p, const char **key, size_t *len)
+{
+    if (*p != '"')
+        return NULL;
+    bool escaped = false;
+    const uint8_t *q = string_end(p + 1, f->end, &escaped, f->scan);
+    if (!q || escaped || (size_t)(q - p - 1) > f->o->max_string)
+        return NULL;
+    *key = (const char *)p + 1;
+    *len = (size_t)(q - p - 1);
+    return after_colon(q + 1, f->end);
+}
+
 static inline uint64_t load8(const char *p)
 {
     uint64_t x;
@@ -487,17 +493,17 @@ static inline uint64_t load8(const char *p)
     return x;
 }
 
-static inline uint16_t load2(const char *p)
-{
-    uint16_t x;
-    memcpy(&x, p, 2);
-    return x;
-}
-
 static inline uint32_t load4(const char *p)
 {
     uint32_t x;
     memcpy(&x, p, 4);
+    return x;
+}
+
+static inline uint16_t load2(const char *p)
+{
+    uint16_t x;
+    memcpy(&x, p, 2);
     return x;
 }
 
@@ -549,10 +555,21 @@ static const uint8_t *struct_value(fast *f, const codec_type *t, uint8_t *v, con
     do {
         const char *k;
         size_t n, i;
-        if (!(p = plain_key(f, p, &k, &n)) || ++members > f->o->max_elements)
+        if (++members > f->o->max_elements)
             return GIVE_UP;
-        /* Keys usually come in declaration order: try the next field first. */
-        if (lens && expect < count && lens[expect] == n && same_name(fields[expect].name, k, n)) {
+        /* Keys usually come in declaration order: when the names are plain
+         * ASCII, the input is compared with the next field's name in place,
+         * quotes included, before any scan. */
+        if (f->plain_names && lens && expect < count && *p == '"' &&
+            (size_t)(end - p) > (n = lens[expect]) + 1 && p[n + 1] == '"' &&
+            same_name(fields[expect].name, (const char *)p + 1, n) && n <= f->o->max_string) {
+            i = expect;
+            if (!(p = after_colon(p + n + 2, end)))
+                return GIVE_UP;
+        } else if (!(p = plain_key(f, p, &k, &n))) {
+            return GIVE_UP;
+        } else if (lens && expect < count && lens[expect] == n &&
+                   same_name(fields[expect].name, k, n)) {
             i = expect;
         } else {
             const codec_field *fd =
@@ -827,7 +844,8 @@ bool json_valid_fast(const uint8_t *in, size_t n, const codec_json_options *o)
 }
 
 int json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, void *v,
-                     const codec_json_options *o, codec_arena *arena, codec_error *err)
+                     const codec_json_options *o, bool plain_names, codec_arena *arena,
+                     codec_error *err)
 {
     fast f;
     f.base = in ? in : (const uint8_t *)"";
@@ -837,6 +855,7 @@ int json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, void *v,
     f.err = err;
     f.room = f.room_end = NULL;
     f.scan = long_scanner();
+    f.plain_names = plain_names;
     f.nomem = false;
     f.reader_ready = false;
     const uint8_t *p = WS(f.base, f.end);

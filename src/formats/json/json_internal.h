@@ -23,7 +23,8 @@ void json_options_resolve(const codec_json_options *in, codec_json_options *out)
 int json_encode_typed(const codec_type *t, const void *value, const codec_json_options *o,
                       bool plain_names, codec_buf *out, codec_error *err);
 int json_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
-                      const codec_json_options *o, codec_arena *arena, codec_error *err);
+                      const codec_json_options *o, bool plain_names, codec_arena *arena,
+                      codec_error *err);
 int json_encode_reference(const codec_type *t, const void *value, bool pretty, codec_buf *out,
                           codec_error *err);
 /* No max_size check here (json_decode_typed does it). */
@@ -51,7 +52,8 @@ int json_put_string(codec_buf *out, const char *s, size_t n);
  * needs the reference walker (json_decode_typed decodes it again that way:
  * every error is reported by that walker alone). */
 int json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, void *value,
-                     const codec_json_options *o, codec_arena *arena, codec_error *err);
+                     const codec_json_options *o, bool plain_names, codec_arena *arena,
+                     codec_error *err);
 /* Whether in[0..n) is one document the reader accepts under o (resolved
  * options; max_size is the caller's): true is certain, false means "ask
  * the reader", which also finds the error and its offset. */

@@ -46,7 +46,7 @@ static int json_decode_value(const codec_stage *s, const uint8_t *src, size_t n,
                              void *value_out, codec_arena *arena, codec_error *err)
 {
     const json_state *st = s->state;
-    return json_decode_typed(s->type, src, n, value_out, &st->o, arena, err);
+    return json_decode_typed(s->type, src, n, value_out, &st->o, st->plain_names, arena, err);
 }
 
 static void json_destroy(codec_stage *s)
