@@ -725,12 +725,14 @@ static const uint8_t *value(fast *f, const codec_type *t, void *v, const uint8_t
             return GIVE_UP;
         if (escaped)
             return by_reference(f, t, v, p, depth);
-        const codec_enum_value *ev =
-            codec_enum_by_name(t, (const char *)p + 1, (size_t)(q - p - 1));
-        if (!ev || (size_t)(q - p - 1) > f->o->max_string)
-            return GIVE_UP;
-        *(int32_t *)v = ev->number;
-        return q + 1;
+        /* codec_enum_by_name() without a strlen per name. */
+        size_t n = (size_t)(q - p - 1);
+        for (size_t i = 0; i < t->count && n <= f->o->max_string; i++)
+            if (codec_name_equals(t->values[i].name, (const char *)p + 1, n)) {
+                *(int32_t *)v = t->values[i].number;
+                return q + 1;
+            }
+        return GIVE_UP;
     }
     default:
         return by_reference(f, t, v, p, depth);
