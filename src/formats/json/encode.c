@@ -172,6 +172,26 @@ static inline bool plain_text(const uint8_t *s, size_t n)
     return !(unplain8(y) & HIGHS);
 }
 
+/* memcpy without a call for the short names and strings most are: two
+ * overlapping moves cover 4..16 bytes. */
+static inline void copy_short(uint8_t *dst, const char *src, size_t n)
+{
+    if (n > 16) {
+        memcpy(dst, src, n);
+    } else if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, src, 8), memcpy(&b, src + n - 8, 8);
+        memcpy(dst, &a, 8), memcpy(dst + n - 8, &b, 8);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, src, 4), memcpy(&b, src + n - 4, 4);
+        memcpy(dst, &a, 4), memcpy(dst + n - 4, &b, 4);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            dst[i] = (uint8_t)src[i];
+    }
+}
+
 /* "s" at d (room for n + 2 made by the caller when plain). */
 static uint8_t *put_string(fast_enc *e, uint8_t *d, const char *s, size_t n)
 {
@@ -181,7 +201,7 @@ static uint8_t *put_string(fast_enc *e, uint8_t *d, const char *s, size_t n)
         if (!(d = room(e, d, n + 2)))
             return GIVE_UP;
         *d = '"';
-        memcpy(d + 1, s, n);
+        copy_short(d + 1, s, n);
         d[n + 1] = '"';
         return d + n + 2;
     }
@@ -235,7 +255,7 @@ static uint8_t *struct_value(fast_enc *e, const codec_type *t, const uint8_t *v,
         d += !first;
         first = false;
         *d = '"';
-        memcpy(d + 1, f->name, n);
+        copy_short(d + 1, f->name, n);
         if (!e->plain_names && !plain_text(d + 1, n))
             return GIVE_UP;
         memcpy(d + n + 1, "\":", 2);
@@ -329,7 +349,7 @@ static uint8_t *value(fast_enc *e, const codec_type *t, const void *v, uint8_t *
         if (!(d = room(e, d, n + 2)))
             return GIVE_UP;
         *d = '"';
-        memcpy(d + 1, ev->name, n);
+        copy_short(d + 1, ev->name, n);
         d[n + 1] = '"';
         return d + n + 2;
     }
