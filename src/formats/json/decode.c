@@ -527,13 +527,11 @@ static inline bool same_name(const char *a, const char *b, size_t n)
 /* Whether a field that must appear is not in `seen` (bit i: field i). */
 static bool missing_required(const fast *f, const codec_type *t, uint64_t seen)
 {
-    if (seen == (t->count == 64 ? ~0ull : (1ull << t->count) - 1))
-        return false;   /* every field is there */
-    for (size_t i = 0; i < t->count; i++) {
-        const codec_field *fd = &t->fields[i];
-        bool required = (fd->flags & CODEC_FIELD_REQUIRED) ||
-                        (f->o->require_all && fd->type->kind != CODEC_T_OPTIONAL);
-        if (required && !(seen >> i & 1))
+    uint64_t absent = ~seen & (t->count == 64 ? ~0ull : (1ull << t->count) - 1);
+    for (; absent; absent &= absent - 1) {
+        const codec_field *fd = &t->fields[__builtin_ctzll(absent)];
+        if ((fd->flags & CODEC_FIELD_REQUIRED) ||
+            (f->o->require_all && fd->type->kind != CODEC_T_OPTIONAL))
             return true;
     }
     return false;
