@@ -9,16 +9,11 @@
  * Rare kinds (xmap, codec_value, bytes, UUID, dates, decimals, maps with
  * non-string keys) and skipped unknown members are handed to that walker
  * for their value only, at the same nesting depth. */
-#include "formats/json/json_internal.h"
+#include "formats/json/json_scan.h"
 #include "types/index_internal.h"
 #include "core/number_internal.h"
 
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
-typedef const uint8_t *(*scan_fn)(const uint8_t *p, const uint8_t *end);
 
 typedef struct fast {
     const uint8_t *base, *end;
@@ -26,7 +21,7 @@ typedef struct fast {
     codec_arena *arena;
     codec_error *err;
     char *room, *room_end;  /* arena bytes taken for the strings to come */
-    scan_fn scan;           /* long_scanner() */
+    json_scan_fn scan;      /* json_long_scanner() */
     bool plain_names;       /* json_type_names_plain(): names match in place */
     bool nomem;             /* gave up for lack of memory: no second pass */
     bool reader_ready;      /* `r` is initialised (on first hand-over) */
@@ -52,12 +47,11 @@ static inline const uint8_t *skip_ws(const uint8_t *p, const uint8_t *end)
 /* White space is rare in machine-written JSON: one compare when there is none. */
 #define WS(p, end) ((p) < (end) && *(p) <= ' ' ? skip_ws((p), (end)) : (p))
 
-/* The long-string kernel for this CPU, or NULL for the SSE2/scalar loop.
- * Chosen on first use; racing threads store the same pointer. */
-static scan_fn long_scanner(void)
+json_scan_fn json_long_scanner(void)
 {
     static int chosen;
-    static scan_fn fn;
+    static json_scan_fn fn;
+    /* Racing threads store the same pointer. */
     if (!__atomic_load_n(&chosen, __ATOMIC_ACQUIRE)) {
 #if defined(__x86_64__)
         __atomic_store_n(&fn, (codec_cpu_features() & CODEC_CPU_AVX2) ? json_scan_string_avx2 : NULL,
@@ -68,83 +62,13 @@ static scan_fn long_scanner(void)
     return __atomic_load_n(&fn, __ATOMIC_RELAXED);
 }
 
-/* The closing quote of the string whose body starts at p, or NULL when the
- * body holds a control byte, invalid UTF-8, or the input ends first.
- * *escaped tells whether a backslash was seen (escapes are checked when the
- * body is unescaped). Short ASCII runs take the inline 16-byte loop; a run
- * that goes on past 16 bytes or meets non-ASCII text is handed to the
- * long-string kernel when the CPU has one. */
+/* The closing quote of the string whose body starts at p, or NULL for
+ * anything else (the reader then finds what). */
 static inline const uint8_t *string_end(const uint8_t *p, const uint8_t *end, bool *escaped,
-                                        scan_fn scan)
+                                        json_scan_fn scan)
 {
-    for (;;) {
-#if defined(__SSE2__)
-        const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
-        const __m128i space = _mm_set1_epi8(0x20);
-        while (end - p >= 16) {
-            __m128i x = _mm_loadu_si128((const __m128i *)p);
-            __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote),
-                                                    _mm_cmpeq_epi8(x, bslash)),
-                                       _mm_cmplt_epi8(x, space));
-            unsigned m = (unsigned)_mm_movemask_epi8(hit);
-            if (m) {
-                p += __builtin_ctz(m);
-                goto special;
-            }
-            p += 16;
-            if (scan && end - p >= 32) {
-                if (!(p = scan(p, end)))
-                    return NULL;
-                break;
-            }
-        }
-        if (end - p >= 16)
-            continue;
-#endif
-        while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
-            p++;
-        if (p == end)
-            return NULL;
-    special:
-        if (*p == '"')
-            return p;
-        if (*p == '\\') {
-            *escaped = true;
-            if (end - p < 2)
-                return NULL;
-            p += 2;
-        } else if (*p < 0x20) {
-            return NULL;
-        } else if (scan && end - p >= 32) {
-            if (!(p = scan(p, end)))
-                return NULL;
-        } else {
-            size_t k = codec_utf8_sequence(p, end);
-            if (!k)
-                return NULL;
-            p += k;
-        }
-    }
-}
-
-/* memcpy without a call for the short strings most values are: two
- * overlapping moves cover 4..16 bytes. */
-static inline void copy_short(char *dst, const uint8_t *src, size_t n)
-{
-    if (n > 16) {
-        memcpy(dst, src, n);
-    } else if (n >= 8) {
-        uint64_t a, b;
-        memcpy(&a, src, 8), memcpy(&b, src + n - 8, 8);
-        memcpy(dst, &a, 8), memcpy(dst + n - 8, &b, 8);
-    } else if (n >= 4) {
-        uint32_t a, b;
-        memcpy(&a, src, 4), memcpy(&b, src + n - 4, 4);
-        memcpy(dst, &a, 4), memcpy(dst + n - 4, &b, 4);
-    } else {
-        for (size_t i = 0; i < n; i++)
-            dst[i] = (char)src[i];
-    }
+    const uint8_t *q = json_string_scan(p, end, escaped, scan);
+    return q && q < end && *q == '"' ? q : NULL;
 }
 
 /* n bytes for string text. Text is taken from the arena in chunks of up to
@@ -207,7 +131,7 @@ static inline const uint8_t *string_value(fast *f, const uint8_t *p, codec_strin
     char *dst = string_room(f, raw, start);
     if (!dst)
         return out_of_memory(f);
-    copy_short(dst, start, raw);
+    json_copy_short(dst, start, raw);
     *out = (codec_string){dst, raw};
     return q + 1;
 }
@@ -838,7 +762,7 @@ bool json_valid_fast(const uint8_t *in, size_t n, const codec_json_options *o)
     f.base = in ? in : (const uint8_t *)"";
     f.end = f.base + n;
     f.o = o;
-    f.scan = long_scanner();
+    f.scan = json_long_scanner();
     const uint8_t *p = WS(f.base, f.end);
     return p < f.end && (p = skip_value(&f, p, 0)) && WS(p, f.end) == f.end;
 }
@@ -854,7 +778,7 @@ int json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, void *v,
     f.arena = arena;
     f.err = err;
     f.room = f.room_end = NULL;
-    f.scan = long_scanner();
+    f.scan = json_long_scanner();
     f.plain_names = plain_names;
     f.nomem = false;
     f.reader_ready = false;

@@ -10,15 +10,12 @@
  * the reference walker, which reports the exact error. Rare kinds (bytes,
  * UUID, dates, decimals, xmap, codec_value, maps with non-string keys) are
  * written by that walker in place. Pretty output always goes that way. */
-#include "formats/json/json_internal.h"
+#include "formats/json/json_scan.h"
 #include "types/index_internal.h"
 #include "core/number_internal.h"
 
 #include <math.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 typedef struct fast_enc {
     codec_buf *out;
@@ -54,11 +51,6 @@ static inline uint8_t *room(fast_enc *e, uint8_t *d, size_t n)
  * Scalars
  * ------------------------------------------------------------------------ */
 
-static const char digit_pairs[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
 static inline unsigned decimal_digits(uint64_t v)
 {
     unsigned n = 1;
@@ -72,23 +64,11 @@ static inline unsigned decimal_digits(uint64_t v)
     }
 }
 
-/* The decimal digits of v at d, two at a time from the right. */
+/* The decimal digits of v at d. */
 static inline uint8_t *put_u64(uint8_t *d, uint64_t v)
 {
     unsigned n = decimal_digits(v);
-    uint8_t *p = d + n;
-    while (v >= 100) {
-        uint64_t q = v / 100;
-        p -= 2;
-        memcpy(p, digit_pairs + 2 * (v - q * 100), 2);
-        v = q;
-    }
-    if (v >= 10) {
-        p -= 2;
-        memcpy(p, digit_pairs + 2 * v, 2);
-    } else {
-        *--p = (uint8_t)('0' + v);
-    }
+    codec_write_digits(v, (char *)d + n);
     return d + n;
 }
 
@@ -123,17 +103,6 @@ static inline uint8_t *put_float(uint8_t *d, float v)
     return d + codec_format_float(v, (char *)d);
 }
 
-#define ONES 0x0101010101010101u
-#define HIGHS 0x8080808080808080u
-
-/* Non-zero when one of the 8 bytes of x is '"', '\\', below 0x20 or
- * 0x80 and above (exact as a yes/no answer). */
-static inline uint64_t unplain8(uint64_t x)
-{
-    uint64_t q = x ^ (ONES * '"'), b = x ^ (ONES * '\\');
-    return ((q - ONES) & ~q) | ((b - ONES) & ~b) | ((x - ONES * 0x20) & ~x) | (x & HIGHS);
-}
-
 /* Whether s[0..n) needs no escaping and no UTF-8 check: printable ASCII
  * without '"' and '\\'. Overlapping word loads cover short strings. */
 static inline bool plain_text(const uint8_t *s, size_t n)
@@ -142,13 +111,13 @@ static inline bool plain_text(const uint8_t *s, size_t n)
     if (n < 8) {
         uint32_t a, b;
         if (n < 4) {
-            x = ONES * 'a';
+            x = JSON_ONES * 'a';
             for (size_t i = 0; i < n; i++)
                 x = x << 8 | s[i];
-            return !(unplain8(x) & HIGHS);
+            return !json_special_bytes(x);
         }
         memcpy(&a, s, 4), memcpy(&b, s + n - 4, 4);
-        return !(unplain8((uint64_t)a << 32 | b) & HIGHS);
+        return !json_special_bytes((uint64_t)a << 32 | b);
     }
     size_t i = 0;
 #if defined(__SSE2__)
@@ -165,31 +134,11 @@ static inline bool plain_text(const uint8_t *s, size_t n)
 #endif
     for (; i + 8 < n; i += 8) {
         memcpy(&x, s + i, 8);
-        if (unplain8(x) & HIGHS)
+        if (json_special_bytes(x))
             return false;
     }
     memcpy(&y, s + n - 8, 8);
-    return !(unplain8(y) & HIGHS);
-}
-
-/* memcpy without a call for the short names and strings most are: two
- * overlapping moves cover 4..16 bytes. */
-static inline void copy_short(uint8_t *dst, const char *src, size_t n)
-{
-    if (n > 16) {
-        memcpy(dst, src, n);
-    } else if (n >= 8) {
-        uint64_t a, b;
-        memcpy(&a, src, 8), memcpy(&b, src + n - 8, 8);
-        memcpy(dst, &a, 8), memcpy(dst + n - 8, &b, 8);
-    } else if (n >= 4) {
-        uint32_t a, b;
-        memcpy(&a, src, 4), memcpy(&b, src + n - 4, 4);
-        memcpy(dst, &a, 4), memcpy(dst + n - 4, &b, 4);
-    } else {
-        for (size_t i = 0; i < n; i++)
-            dst[i] = (uint8_t)src[i];
-    }
+    return !json_special_bytes(y);
 }
 
 /* "s" at d (room for n + 2 made by the caller when plain). */
@@ -201,7 +150,7 @@ static uint8_t *put_string(fast_enc *e, uint8_t *d, const char *s, size_t n)
         if (!(d = room(e, d, n + 2)))
             return GIVE_UP;
         *d = '"';
-        copy_short(d + 1, s, n);
+        json_copy_short(d + 1, s, n);
         d[n + 1] = '"';
         return d + n + 2;
     }
@@ -255,7 +204,7 @@ static uint8_t *struct_value(fast_enc *e, const codec_type *t, const uint8_t *v,
         d += !first;
         first = false;
         *d = '"';
-        copy_short(d + 1, f->name, n);
+        json_copy_short(d + 1, f->name, n);
         if (!e->plain_names && !plain_text(d + 1, n))
             return GIVE_UP;
         memcpy(d + n + 1, "\":", 2);
@@ -349,7 +298,7 @@ static uint8_t *value(fast_enc *e, const codec_type *t, const void *v, uint8_t *
         if (!(d = room(e, d, n + 2)))
             return GIVE_UP;
         *d = '"';
-        copy_short(d + 1, ev->name, n);
+        json_copy_short(d + 1, ev->name, n);
         d[n + 1] = '"';
         return d + n + 2;
     }
