@@ -34,12 +34,14 @@ static inline uint64_t json_special_bytes(uint64_t x)
  * that is not allowed there (a control byte, or the start of invalid UTF-8);
  * or end when the input ends first (also inside an escape). *escaped tells
  * whether a backslash was seen; escapes are checked when the body is
- * unescaped. With a kernel, long runs and non-ASCII text go to it (16-byte
- * steps, SSE2, before that; 8-byte SWAR steps without SSE2), and NULL means
- * it found invalid UTF-8 without saying where: scan again without it. */
+ * unescaped. With a kernel, non-ASCII text and what is left of a string
+ * longer than 64 bytes go to it (16-byte SSE2 steps before that, which is
+ * all most strings need; 8-byte SWAR steps without SSE2), and NULL means it
+ * found invalid UTF-8 without saying where: scan again without it. */
 static inline const uint8_t *json_string_scan(const uint8_t *p, const uint8_t *end,
                                               bool *escaped, json_scan_fn scan)
 {
+    const uint8_t *start = p;
     for (;;) {
 #if defined(__SSE2__)
         /* A signed compare with 0x20 flags control bytes and bytes >= 0x80. */
@@ -56,7 +58,7 @@ static inline const uint8_t *json_string_scan(const uint8_t *p, const uint8_t *e
                 goto special;
             }
             p += 16;
-            if (scan && end - p >= 32) {
+            if (scan && p - start >= 64 && end - p >= 32) {
                 if (!(p = scan(p, end)))
                     return NULL;
                 break;
