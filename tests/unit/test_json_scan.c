@@ -118,8 +118,8 @@ static void check_documents(void)
 {
     char doc[512];
     static const char *const bodies[] = {
-        "\xe5\x90\x8d\xe5\x89\x8d:\xe5\x89\x8d\xe7\x94\xb0\xe3\x81\x82\xe3\x82\x86\xe3\x81\xbf "
-        "plus a long ASCII tail that runs past thirty-two bytes \xf0\x9f\x98\x8b",
+        ("\xe5\x90\x8d\xe5\x89\x8d:\xe5\x89\x8d\xe7\x94\xb0\xe3\x81\x82\xe3\x82\x86\xe3\x81\xbf "
+         "plus a long ASCII tail that runs past thirty-two bytes \xf0\x9f\x98\x8b"),
         "long ASCII text long ASCII text long ASCII text \\n escaped \\u00e9 end",
         "bad \xe3\x81 sequence inside a long string of text text text text text",
         "bad surrogate \xed\xa0\x80 inside a long string of text text text text",

@@ -25,7 +25,11 @@ enum {
     CARRY = TOO_SHORT | TOO_LONG | TWO_CONTS
 };
 
-#define TABLE16(...) _mm256_setr_epi8(__VA_ARGS__, __VA_ARGS__)
+/* A 16-entry byte table in both 128-bit lanes, for _mm256_shuffle_epi8. */
+static inline __m256i table16(const uint8_t t[16])
+{
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t));
+}
 
 static inline __m256i high_nibbles(__m256i x)
 {
@@ -39,14 +43,14 @@ static inline __m256i high_nibbles(__m256i x)
 
 static inline __m256i utf8_errors(__m256i in, __m256i before)
 {
-    const __m256i byte_1_high = TABLE16(
+    static const uint8_t byte_1_high[16] = {
         TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,
         TWO_CONTS, TWO_CONTS, TWO_CONTS, TWO_CONTS,
         TOO_SHORT | OVERLONG_2,
         TOO_SHORT,
         TOO_SHORT | OVERLONG_3 | SURROGATE,
-        TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4);
-    const __m256i byte_1_low = TABLE16(
+        TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4};
+    static const uint8_t byte_1_low[16] = {
         CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4,
         CARRY | OVERLONG_2,
         CARRY,
@@ -62,20 +66,20 @@ static inline __m256i utf8_errors(__m256i in, __m256i before)
         CARRY | TOO_LARGE | TOO_LARGE_1000,
         CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE,
         CARRY | TOO_LARGE | TOO_LARGE_1000,
-        CARRY | TOO_LARGE | TOO_LARGE_1000);
-    const __m256i byte_2_high = TABLE16(
+        CARRY | TOO_LARGE | TOO_LARGE_1000};
+    static const uint8_t byte_2_high[16] = {
         TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
         TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4,
         TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE,
         TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
         TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
-        TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT);
+        TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT};
     __m256i prev1 = PREVIOUS(in, before, 1);
     __m256i special = _mm256_and_si256(
-        _mm256_and_si256(_mm256_shuffle_epi8(byte_1_high, high_nibbles(prev1)),
-                         _mm256_shuffle_epi8(byte_1_low,
+        _mm256_and_si256(_mm256_shuffle_epi8(table16(byte_1_high), high_nibbles(prev1)),
+                         _mm256_shuffle_epi8(table16(byte_1_low),
                                              _mm256_and_si256(prev1, _mm256_set1_epi8(0x0F)))),
-        _mm256_shuffle_epi8(byte_2_high, high_nibbles(in)));
+        _mm256_shuffle_epi8(table16(byte_2_high), high_nibbles(in)));
     /* Third and fourth bytes of a sequence must be continuations. */
     __m256i prev2 = PREVIOUS(in, before, 2), prev3 = PREVIOUS(in, before, 3);
     __m256i third = _mm256_subs_epu8(prev2, _mm256_set1_epi8((char)(0xE0 - 0x80)));
