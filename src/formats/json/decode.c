@@ -7,8 +7,10 @@
  * caller then decodes again with the reference walker, which reports the
  * exact error and offset. So the error paths exist once, in one place.
  * Rare kinds (xmap, codec_value, bytes, UUID, dates, decimals, maps with
- * non-string keys) and skipped unknown members are handed to that walker
- * for their value only, at the same nesting depth. */
+ * non-string keys, structs of more than 64 fields) and skipped unknown
+ * members are handed to that walker for their value only, at the same
+ * nesting depth. The validator at the end is the same descent without
+ * values. */
 #include "formats/json/json_scan.h"
 #include "types/index_internal.h"
 #include "core/number_internal.h"
