@@ -143,7 +143,7 @@ static decimal shortest_32(uint32_t bits)
     return choose_digits(vbl + odd, vb, vbr - odd, k);
 }
 
-static const char digit_pairs[201] =
+const char codec_digit_pairs[201] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
@@ -168,29 +168,10 @@ static decimal strip_zeros(decimal d)
 static void write_8_digits(uint32_t v, char *p)
 {
     uint32_t a = v / 10000, b = v % 10000;
-    memcpy(p, digit_pairs + 2 * (a / 100), 2);
-    memcpy(p + 2, digit_pairs + 2 * (a % 100), 2);
-    memcpy(p + 4, digit_pairs + 2 * (b / 100), 2);
-    memcpy(p + 6, digit_pairs + 2 * (b % 100), 2);
-}
-
-/* Writes the digits of v < 10^8 right-aligned to end at `end`; returns how many. */
-static int write_short_digits(uint32_t v, char *end)
-{
-    char *p = end;
-    while (v >= 100) {
-        uint32_t q = v / 100;
-        p -= 2;
-        memcpy(p, digit_pairs + 2 * (v - q * 100), 2);
-        v = q;
-    }
-    if (v >= 10) {
-        p -= 2;
-        memcpy(p, digit_pairs + 2 * v, 2);
-    } else {
-        *--p = (char)('0' + v);
-    }
-    return (int)(end - p);
+    memcpy(p, codec_digit_pairs + 2 * (a / 100), 2);
+    memcpy(p + 2, codec_digit_pairs + 2 * (a % 100), 2);
+    memcpy(p + 4, codec_digit_pairs + 2 * (b / 100), 2);
+    memcpy(p + 6, codec_digit_pairs + 2 * (b % 100), 2);
 }
 
 /* Writes the digits of v right-aligned to end at `end`, eight at a
@@ -204,7 +185,7 @@ static int write_digits(uint64_t v, char *end)
         write_8_digits((uint32_t)(v - q * 100000000), end - n);
         v = q;
     }
-    return n + write_short_digits((uint32_t)v, end - n);
+    return n + codec_write_digits(v, end - n);
 }
 
 /* Lays out sign, digits and exponent in codec's style (see the header).
@@ -252,10 +233,10 @@ static size_t write_text(int neg, decimal d, char *dst)
         if (ae >= 100) {
             *p++ = (char)('0' + ae / 100);
             ae %= 100;
-            memcpy(p, digit_pairs + 2 * ae, 2);
+            memcpy(p, codec_digit_pairs + 2 * ae, 2);
             p += 2;
         } else if (ae >= 10) {
-            memcpy(p, digit_pairs + 2 * ae, 2);
+            memcpy(p, codec_digit_pairs + 2 * ae, 2);
             p += 2;
         } else {
             *p++ = (char)('0' + ae);

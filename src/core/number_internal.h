@@ -15,6 +15,8 @@
 #define CODEC_NUMBER_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 /* The most characters codec_format_double/float write (no NUL is written). */
 #define CODEC_NUMBER_MAX_CHARS 32
@@ -38,5 +40,28 @@ int codec_parse_double(const char *s, size_t n, double *out);
 /* The same grammar and rules, rounded once, directly to the nearest float
  * (not through a double, which could round twice). */
 int codec_parse_float(const char *s, size_t n, float *out);
+
+/* "00" "01" ... "99": two digits per entry. */
+extern const char codec_digit_pairs[201];
+
+/* Writes the decimal digits of v right-aligned to end at `end`, two at a
+ * time; returns how many. */
+static inline int codec_write_digits(uint64_t v, char *end)
+{
+    char *p = end;
+    while (v >= 100) {
+        uint64_t q = v / 100;
+        p -= 2;
+        memcpy(p, codec_digit_pairs + 2 * (v - q * 100), 2);
+        v = q;
+    }
+    if (v >= 10) {
+        p -= 2;
+        memcpy(p, codec_digit_pairs + 2 * v, 2);
+    } else {
+        *--p = (char)('0' + v);
+    }
+    return (int)(end - p);
+}
 
 #endif

@@ -3,6 +3,7 @@
  * steady state, the streaming reader and writer. */
 #include "check.h"
 #include "codec/codec.h"
+#include "formats/json/json_internal.h"
 #include "json_payloads.h"
 #include "test_support.h"
 
@@ -465,6 +466,49 @@ static void test_all_kinds(void)
     }
 }
 
+/* The fast walkers (encode.c, decode.c) against the reference ones: the
+ * same bytes for compact output, the same values from compact and pretty
+ * text, for random values of every kind. */
+static void test_fast_paths(void)
+{
+    codec_error err = {0};
+    codec_json_options o;
+    json_options_resolve(NULL, &o);
+    bool plain = json_type_names_plain(&all_kinds_type);
+    CHECK(plain);
+    codec_buf fast, ref;
+    codec_buf_init(&fast, NULL);
+    codec_buf_init(&ref, NULL);
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    uint64_t rng = 77;
+    int bad = 0;
+    for (int i = 0; i < 2000; i++) {
+        text_used = 0;
+        uint8_t store[64];
+        all_kinds v, a, b;
+        random_all_kinds(&v, &rng, store);
+        codec_arena_reset(&arena);
+        fast.len = ref.len = 0;
+        bool pretty = i % 2;
+        int rc = pretty ? json_encode_reference(&all_kinds_type, &v, true, &fast, &err)
+                        : json_encode_fast(&all_kinds_type, &v, plain, &fast, &err);
+        bad += rc != 0 ||
+               json_encode_reference(&all_kinds_type, &v, pretty, &ref, &err) != 0 ||
+               fast.len != ref.len || memcmp(fast.data, ref.data, ref.len) != 0;
+        memset(&a, 0, sizeof a);   /* as json_decode_typed does */
+        bad += json_decode_fast(&all_kinds_type, fast.data, fast.len, &a, &o, plain, &arena,
+                                &err) != 0 ||
+               json_decode_reference(&all_kinds_type, fast.data, fast.len, &b, &o, &arena,
+                                     &err) != 0 ||
+               !same_all_kinds(&a, &b) || !same_all_kinds(&v, &a);
+    }
+    CHECK_INT(bad, 0);
+    codec_arena_free(&arena);
+    codec_buf_free(&fast);
+    codec_buf_free(&ref);
+}
+
 static void test_kind_text(void)
 {
     codec_error err = {0};
@@ -912,6 +956,7 @@ int main(void)
     test_limits();
     test_truncation();
     test_no_alloc();
+    test_fast_paths();
     test_out_of_memory();
     test_streaming();
     test_all_kinds();

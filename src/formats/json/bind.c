@@ -203,12 +203,32 @@ static int enc_any(enc *e, const codec_type *t, const void *v)
     }
 }
 
-int json_encode_typed(const codec_type *t, const void *value, const codec_json_options *o,
-                      codec_buf *out, codec_error *err)
+int json_encode_one(codec_buf *out, uint32_t depth, const codec_type *t, const void *value,
+                    codec_error *err)
 {
     enc e = {.err = err};
-    codec_json_writer_init(&e.w, out, o->pretty);
+    codec_json_writer_init(&e.w, out, false);
+    e.w.depth = depth;
     return enc_any(&e, t, value);
+}
+
+int json_encode_reference(const codec_type *t, const void *value, bool pretty, codec_buf *out,
+                          codec_error *err)
+{
+    enc e = {.err = err};
+    codec_json_writer_init(&e.w, out, pretty);
+    return enc_any(&e, t, value);
+}
+
+int json_encode_typed(const codec_type *t, const void *value, const codec_json_options *o,
+                      bool plain_names, codec_buf *out, codec_error *err)
+{
+    if (!o->pretty) {
+        int fast = json_encode_fast(t, value, plain_names, out, err);
+        if (fast != 1)
+            return fast;
+    }
+    return json_encode_reference(t, value, o->pretty, out, err);
 }
 
 /* ---------------------------------------------------------------------------
@@ -216,7 +236,7 @@ int json_encode_typed(const codec_type *t, const void *value, const codec_json_o
  * ------------------------------------------------------------------------ */
 
 typedef struct dec {
-    codec_json_reader r;
+    codec_json_reader *r;
     const codec_json_options *o;
     codec_arena *arena;
     codec_error *err;
@@ -226,7 +246,7 @@ static int dec_any(dec *d, const codec_type *t, void *v, codec_json_token tok);
 
 static int dec_fail(dec *d, int detail, const char *what, const codec_type *t)
 {
-    return JSON_FAIL(d->err, detail, d->r.token_offset, "%s (%s)", what,
+    return JSON_FAIL(d->err, detail, d->r->token_offset, "%s (%s)", what,
                      t && t->name ? t->name : "value");
 }
 
@@ -246,7 +266,7 @@ codec_string json_keep_text(codec_json_reader *r, codec_arena *arena, codec_stri
 
 static int dec_string(dec *d, codec_string *out)
 {
-    codec_string s = json_keep_text(&d->r, d->arena, d->r.text);
+    codec_string s = json_keep_text(d->r, d->arena, d->r->text);
     if (s.len == SIZE_MAX)
         return JSON_NOMEM(d->err);
     *out = s;
@@ -279,7 +299,7 @@ static int dec_struct(dec *d, const codec_type *t, uint8_t *v)
     int rc;
     codec_string k;
     size_t key_at;
-    while (!(rc = json_next_member(&d->r, &k, &key_at, &tok, d->err)) &&
+    while (!(rc = json_next_member(d->r, &k, &key_at, &tok, d->err)) &&
            tok != CODEC_JSON_OBJECT_END) {
         if (++members > d->o->max_elements)
             return JSON_FAIL(d->err, CODEC_D_LIMIT, key_at, "more members than max-elements (%s)",
@@ -294,7 +314,7 @@ static int dec_struct(dec *d, const codec_type *t, uint8_t *v)
             if (d->o->reject_unknown)
                 return JSON_FAIL(d->err, CODEC_D_CORRUPT, key_at, "unknown field '%.*s' (%s)",
                                  (int)(k.len > 64 ? 64 : k.len), k.ptr, t->name);
-            if ((rc = codec_json_skip(&d->r, tok, d->err)))
+            if ((rc = codec_json_skip(d->r, tok, d->err)))
                 return rc;
             continue;
         }
@@ -317,7 +337,7 @@ static int dec_struct(dec *d, const codec_type *t, uint8_t *v)
         bool required = (f->flags & CODEC_FIELD_REQUIRED) ||
                         (d->o->require_all && f->type->kind != CODEC_T_OPTIONAL);
         if (required && !(seen[i / 64] >> (i % 64) & 1))
-            return JSON_FAIL(d->err, CODEC_D_CORRUPT, d->r.token_offset,
+            return JSON_FAIL(d->err, CODEC_D_CORRUPT, d->r->token_offset,
                              "missing field '%s' (%s)", f->name, t->name);
     }
     return CODEC_OK;
@@ -329,7 +349,7 @@ static int dec_list(dec *d, const codec_type *t, codec_list *l)
     uint8_t *items = NULL;
     codec_json_token tok;
     int rc;
-    while (!(rc = codec_json_next(&d->r, &tok, d->err)) && tok != CODEC_JSON_ARRAY_END) {
+    while (!(rc = codec_json_next(d->r, &tok, d->err)) && tok != CODEC_JSON_ARRAY_END) {
         if (count == d->o->max_elements)
             return dec_fail(d, CODEC_D_LIMIT, "more items than max-elements", t);
         if (!(items = codec_array_grow(d->arena, items, count, &cap, esz)))
@@ -349,7 +369,7 @@ static int parse_key(dec *d, const codec_type *k, codec_string s, void *out)
 {
     switch (k->kind) {
     case CODEC_T_STRING: {
-        codec_string kept = json_keep_text(&d->r, d->arena, s);
+        codec_string kept = json_keep_text(d->r, d->arena, s);
         if (kept.len == SIZE_MAX)
             return JSON_NOMEM(d->err);
         *(codec_string *)out = kept;
@@ -395,7 +415,7 @@ static int dec_map(dec *d, const codec_type *t, codec_map *m)
     int rc;
     codec_string k;
     size_t key_at;
-    while (!(rc = json_next_member(&d->r, &k, &key_at, &tok, d->err)) &&
+    while (!(rc = json_next_member(d->r, &k, &key_at, &tok, d->err)) &&
            tok != CODEC_JSON_OBJECT_END) {
         if (count == d->o->max_elements)
             return JSON_FAIL(d->err, CODEC_D_LIMIT, key_at, "more entries than max-elements (%s)",
@@ -433,7 +453,7 @@ static int dec_map(dec *d, const codec_type *t, codec_map *m)
 static int dec_xmap(dec *d, const codec_type *t, void *v, codec_json_token tok)
 {
     _Alignas(16) uint8_t wire[CODEC_XMAP_MAX_WIRE];
-    size_t at = d->r.token_offset;
+    size_t at = d->r->token_offset;
     codec_xmap_clear_wire(t, wire);
     int rc = dec_any(d, t->xmap->wire, wire, tok);
     if (rc)
@@ -449,23 +469,23 @@ static int dec_number(dec *d, const codec_type *t, void *v)
     if (codec_kind_is_signed(t->kind) || codec_kind_is_unsigned(t->kind)) {
         int64_t i;
         uint64_t u;
-        if (!d->r.number_is_int)
+        if (!d->r->number_is_int)
             return dec_fail(d, CODEC_D_CORRUPT, "expected an integer", t);
         int bad = codec_kind_is_signed(t->kind)
-                      ? codec_json_reader_int64(&d->r, &i) || codec_int_store(t->kind, v, i)
-                      : codec_json_reader_uint64(&d->r, &u) || codec_uint_store(t->kind, v, u);
+                      ? codec_json_reader_int64(d->r, &i) || codec_int_store(t->kind, v, i)
+                      : codec_json_reader_uint64(d->r, &u) || codec_uint_store(t->kind, v, u);
         return bad ? dec_fail(d, CODEC_D_CORRUPT, "integer out of range", t) : CODEC_OK;
     }
     /* A float is rounded once, straight from the decimal text. */
     int bad = t->kind == CODEC_T_FLOAT
-                  ? codec_parse_float(d->r.text.ptr, d->r.text.len, v)
-                  : codec_json_reader_double(&d->r, v);
+                  ? codec_parse_float(d->r->text.ptr, d->r->text.len, v)
+                  : codec_json_reader_double(d->r, v);
     return bad ? dec_fail(d, CODEC_D_CORRUPT, "number out of range", t) : CODEC_OK;
 }
 
 static int dec_text_leaf(dec *d, const codec_type *t, void *v)
 {
-    codec_string s = d->r.text;
+    codec_string s = d->r->text;
     switch (t->kind) {
     case CODEC_T_STRING: return dec_string(d, v);
     case CODEC_T_ENUM: {
@@ -529,7 +549,7 @@ static int dec_any(dec *d, const codec_type *t, void *v, codec_json_token tok)
         *(bool *)v = true;
         return dec_any(d, t->elem, (uint8_t *)v + t->value_offset, tok);
     case CODEC_T_XMAP: return dec_xmap(d, t, v, tok);
-    case CODEC_T_VALUE: return json_read_value(&d->r, tok, v, d->o, d->err);
+    case CODEC_T_VALUE: return json_read_value(d->r, tok, v, d->o, d->err);
     case CODEC_T_BOOL:
         if (tok != CODEC_JSON_TRUE && tok != CODEC_JSON_FALSE)
             return dec_fail(d, CODEC_D_CORRUPT, "expected true or false", t);
@@ -552,20 +572,43 @@ static int dec_any(dec *d, const codec_type *t, void *v, codec_json_token tok)
     }
 }
 
+int json_decode_one(codec_json_reader *r, const codec_type *t, void *v,
+                    const codec_json_options *o, codec_arena *arena, codec_error *err)
+{
+    dec d = {.r = r, .o = o, .arena = arena, .err = err};
+    codec_json_token tok;
+    int rc = codec_json_next(r, &tok, err);
+    if (!rc)
+        rc = t ? dec_any(&d, t, v, tok) : codec_json_skip(r, tok, err);
+    return rc;
+}
+
+int json_decode_reference(const codec_type *t, const uint8_t *in, size_t n, void *value,
+                          const codec_json_options *o, codec_arena *arena, codec_error *err)
+{
+    memset(value, 0, t->size);
+    codec_json_reader r;
+    codec_json_reader_init(&r, in, n, arena, o);
+    dec d = {.r = &r, .o = o, .arena = arena, .err = err};
+    codec_json_token tok;
+    int rc = codec_json_next(&r, &tok, err);
+    if (!rc)
+        rc = dec_any(&d, t, value, tok);
+    if (!rc)
+        rc = codec_json_next(&r, &tok, err);
+    return rc;
+}
+
 int json_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
-                      const codec_json_options *o, codec_arena *arena, codec_error *err)
+                      const codec_json_options *o, bool plain_names, codec_arena *arena,
+                      codec_error *err)
 {
     if (n > o->max_size)
         return JSON_FAIL(err, CODEC_D_LIMIT, 0, "document of %zu bytes exceeds max-size (%zu)",
                          n, o->max_size);
-    dec d = {.o = o, .arena = arena, .err = err};
-    codec_json_reader_init(&d.r, in, n, arena, o);
     memset(value, 0, t->size);
-    codec_json_token tok;
-    int rc = codec_json_next(&d.r, &tok, err);
-    if (!rc)
-        rc = dec_any(&d, t, value, tok);
-    if (!rc)
-        rc = codec_json_next(&d.r, &tok, err);
-    return rc;
+    int fast = json_decode_fast(t, in, n, value, o, plain_names, arena, err);
+    if (fast != 1)
+        return fast;
+    return json_decode_reference(t, in, n, value, o, arena, err);
 }

@@ -16,11 +16,67 @@
 /* The options with every default filled in. */
 void json_options_resolve(const codec_json_options *in, codec_json_options *out);
 
-/* Descriptor-driven walkers (bind.c). The value at `value` has type `t`. */
+/* Descriptor-driven walkers (bind.c). The value at `value` has type `t`.
+ * The typed entry points try the fast walkers (encode.c, decode.c) first;
+ * the reference ones (the token reader and writer underneath) are the
+ * definition of the format and report every error. */
 int json_encode_typed(const codec_type *t, const void *value, const codec_json_options *o,
-                      codec_buf *out, codec_error *err);
+                      bool plain_names, codec_buf *out, codec_error *err);
 int json_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
-                      const codec_json_options *o, codec_arena *arena, codec_error *err);
+                      const codec_json_options *o, bool plain_names, codec_arena *arena,
+                      codec_error *err);
+int json_encode_reference(const codec_type *t, const void *value, bool pretty, codec_buf *out,
+                          codec_error *err);
+/* No max_size check here (json_decode_typed does it). */
+int json_decode_reference(const codec_type *t, const uint8_t *in, size_t n, void *value,
+                          const codec_json_options *o, codec_arena *arena, codec_error *err);
+
+/* The fast compact encoder (encode.c): 0, CODEC_E_NOMEM, or 1 (output
+ * truncated back) when the value needs the reference walker, which then
+ * encodes it again and reports any error. */
+int json_encode_fast(const codec_type *t, const void *value, bool plain_names, codec_buf *out,
+                     codec_error *err);
+/* Whether every field and enum name reachable from t is printable ASCII
+ * without '"' and '\\' (written as is, without a check per value); false
+ * when unsure (a graph too large to walk). */
+bool json_type_names_plain(const codec_type *t);
+/* The reference walker for one compact value inside `depth` open
+ * containers, appended to out (no separator before it). */
+int json_encode_one(codec_buf *out, uint32_t depth, const codec_type *t, const void *value,
+                    codec_error *err);
+/* Appends "s" with JSON escapes (writer.c): 0, CODEC_E_NOMEM, or
+ * CODEC_E_INVALID_VALUE for invalid UTF-8. */
+int json_put_string(codec_buf *out, const char *s, size_t n);
+
+/* The fast decoder (decode.c): 0, CODEC_E_NOMEM, or 1 when the document
+ * needs the reference walker (json_decode_typed decodes it again that way:
+ * every error is reported by that walker alone). */
+int json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, void *value,
+                     const codec_json_options *o, bool plain_names, codec_arena *arena,
+                     codec_error *err);
+/* Whether in[0..n) is one document the reader accepts under o (resolved
+ * options; max_size is the caller's): true is certain, false means "ask
+ * the reader", which also finds the error and its offset. */
+bool json_valid_fast(const uint8_t *in, size_t n, const codec_json_options *o);
+/* The reference walker for the one value at r's position (after
+ * json_reader_seek): decoded into v of type t, or skipped when t is NULL. */
+int json_decode_one(codec_json_reader *r, const codec_type *t, void *v,
+                    const codec_json_options *o, codec_arena *arena, codec_error *err);
+/* Puts the reader on a value that starts at p inside `depth` open
+ * containers (the stack bits of those are not needed to read one value). */
+void json_reader_seek(codec_json_reader *r, const uint8_t *p, uint32_t depth);
+/* Decodes the escapes of the raw string body s[0..n) (already UTF-8
+ * checked) into dst (room for n bytes; NULL = check only). Returns the
+ * decoded length, or (size_t)-1 with *bad at the offending byte. */
+size_t json_unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t **bad);
+
+/* The string-body scanner kernel (x86/string_avx2.c; call only when
+ * codec_cpu_features() has CODEC_CPU_AVX2). From p, at the start of a UTF-8
+ * sequence inside a string, with end - p >= 32: the first '"', '\\' or
+ * control byte, all UTF-8 before it valid; or, when fewer than 32 bytes are
+ * left without one, the start of the sequence where checking stopped
+ * (the caller goes on from there); NULL for invalid UTF-8. */
+const uint8_t *json_scan_string_avx2(const uint8_t *p, const uint8_t *end);
 
 /* Schemaless values (value.c), used by the walkers for CODEC_T_VALUE. */
 int json_write_value(codec_json_writer *w, const codec_value *v, codec_error *err);

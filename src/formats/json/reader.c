@@ -1,15 +1,14 @@
 /* reader.c — the strict RFC 8259 pull tokenizer every JSON path goes through.
  *
- * Speed comes from three places: strings are scanned 8 bytes at a time
- * (SWAR) for the four byte classes that need attention (quote, backslash,
- * control, non-ASCII); a string without escapes is returned in place, with
- * no copy; integers are accumulated while their grammar is checked. */
-#include "formats/json/json_internal.h"
+ * Speed comes from three places: strings are scanned many bytes at a time
+ * for the four byte classes that need attention (quote, backslash, control,
+ * non-ASCII; json_scan.h); a string without escapes is returned in place,
+ * with no copy; integers are accumulated while their grammar is checked.
+ * Typed decoding and validation have faster paths (decode.c) and come here
+ * for the exact error. */
+#include "formats/json/json_scan.h"
 
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "core/number_internal.h"
 
@@ -64,21 +63,6 @@ static inline const uint8_t *skip_ws(const uint8_t *p, const uint8_t *end)
  * Strings
  * ------------------------------------------------------------------------ */
 
-#define ONES 0x0101010101010101ull
-#define HIGHS 0x8080808080808080ull
-
-/* Non-zero where a byte of x is '"', '\\', < 0x20 or >= 0x80; the lowest
- * set flag is exact (higher ones may be spurious, which is fine). */
-static inline uint64_t special_bytes(uint64_t x)
-{
-    uint64_t q = x ^ (ONES * '"');
-    uint64_t b = x ^ (ONES * '\\');
-    uint64_t zq = (q - ONES) & ~q;
-    uint64_t zb = (b - ONES) & ~b;
-    uint64_t lt = (x - ONES * 0x20) & ~x;
-    return (zq | zb | lt | x) & HIGHS;
-}
-
 static int hex4(const uint8_t *p, uint32_t *out)
 {
     uint32_t v = 0;
@@ -121,19 +105,18 @@ static size_t put_utf8(uint8_t *dst, uint32_t cp)
     return 4;
 }
 
-/* Decodes the escapes of the raw string body s[0..n) (already UTF-8 checked)
- * into dst (room for n bytes; NULL = check only). Returns the decoded length,
- * or (size_t)-1 with *bad at the offending byte. */
-static size_t unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t **bad)
+size_t json_unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t **bad)
 {
     size_t o = 0;
     uint8_t tmp[4];
     for (size_t i = 0; i < n;) {
-        uint8_t c = s[i];
-        if (c != '\\') {
+        if (s[i] != '\\') {
+            /* The run up to the next escape is copied as is. */
+            const uint8_t *next = memchr(s + i, '\\', n - i);
+            size_t run = next ? (size_t)(next - (s + i)) : n - i;
             if (dst)
-                dst[o] = c;
-            o++, i++;
+                memcpy(dst + o, s + i, run);
+            o += run, i += run;
             continue;
         }
         *bad = s + i;
@@ -186,58 +169,17 @@ static size_t unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t *
  * past the closing quote. */
 static inline __attribute__((always_inline)) int read_string(codec_json_reader *r, codec_error *err)
 {
-    const uint8_t *start = r->p + 1, *p = start, *end = r->end;
+    const uint8_t *start = r->p + 1, *end = r->end;
     bool escaped = false;
-    for (;;) {
-#if defined(__SSE2__)
-        /* SSE2 is part of baseline x86-64: 16 bytes per step. A signed
-         * compare with 0x20 flags both control bytes and bytes >= 0x80. */
-        const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
-        const __m128i space = _mm_set1_epi8(0x20);
-        while (end - p >= 16) {
-            __m128i x = _mm_loadu_si128((const __m128i *)p);
-            __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote),
-                                                    _mm_cmpeq_epi8(x, bslash)),
-                                       _mm_cmplt_epi8(x, space));
-            unsigned m = (unsigned)_mm_movemask_epi8(hit);
-            if (m) {
-                p += __builtin_ctz(m);
-                goto special;
-            }
-            p += 16;
-        }
-#endif
-        while (end - p >= 8) {
-            uint64_t x;
-            memcpy(&x, p, 8);
-            uint64_t m = special_bytes(x);
-            if (m) {
-                p += __builtin_ctzll(m) >> 3;
-                goto special;
-            }
-            p += 8;
-        }
-        while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
-            p++;
-        if (p == end)
-            return fail_end(r, err);
-    special:
-        if (*p == '"')
-            break;
-        if (*p == '\\') {
-            escaped = true;
-            if (end - p < 2)
-                return fail_end(r, err);
-            p += 2;   /* the escape itself is checked by unescape() */
-        } else if (*p < 0x20) {
-            return fail(r, err, CODEC_D_CORRUPT, p, "control character in a string");
-        } else {
-            size_t k = codec_utf8_sequence(p, end);
-            if (!k)
-                return fail(r, err, CODEC_D_CORRUPT, p, "invalid UTF-8 in a string");
-            p += k;
-        }
-    }
+    const uint8_t *p = json_string_scan(start, end, &escaped, json_long_scanner());
+    if (!p)   /* invalid UTF-8 somewhere: find where, byte by byte */
+        p = json_string_scan(start, end, &escaped, NULL);
+    if (p == end)
+        return fail_end(r, err);
+    if (*p < 0x20)
+        return fail(r, err, CODEC_D_CORRUPT, p, "control character in a string");
+    if (*p != '"')
+        return fail(r, err, CODEC_D_CORRUPT, p, "invalid UTF-8 in a string");
     size_t raw = (size_t)(p - start);
     r->p = p + 1;
     if (!escaped) {
@@ -250,7 +192,7 @@ static inline __attribute__((always_inline)) int read_string(codec_json_reader *
     uint8_t *dst = NULL;
     if (r->arena && !(dst = codec_arena_alloc(r->arena, raw ? raw : 1, 1)))
         return JSON_NOMEM(err);
-    size_t len = unescape(start, raw, dst, &bad);
+    size_t len = json_unescape(start, raw, dst, &bad);
     if (len == (size_t)-1)
         return fail(r, err, CODEC_D_CORRUPT, bad, "invalid escape sequence");
     if (len > r->max_string)
@@ -533,6 +475,8 @@ int codec_json_validate(const uint8_t *in, size_t n, const codec_json_options *o
     if (n > opts.max_size)
         return JSON_FAIL(err, CODEC_D_LIMIT, 0, "document of %zu bytes exceeds max-size (%zu)",
                          n, opts.max_size);
+    if (json_valid_fast(in, n, &opts))
+        return CODEC_OK;
     codec_json_reader r;
     codec_json_token tok;
     codec_json_reader_init(&r, in, n, NULL, &opts);
@@ -553,4 +497,11 @@ int json_next_member(codec_json_reader *r, codec_string *key, size_t *key_offset
     *key_offset = r->token_offset;
     r->token_offset = (size_t)(r->p - r->base);
     return read_value(r, tok, err);
+}
+
+void json_reader_seek(codec_json_reader *r, const uint8_t *p, uint32_t depth)
+{
+    r->p = p;
+    r->depth = depth;
+    r->state = ST_VALUE;
 }

@@ -25,11 +25,18 @@ void json_options_resolve(const codec_json_options *in, codec_json_options *out)
         out->max_elements = CODEC_JSON_DEFAULT_MAX_ELEMENTS;
 }
 
+/* The stage state: the options, and what the encoder may skip checking. */
+typedef struct json_state {
+    codec_json_options o;
+    bool plain_names;       /* json_type_names_plain(type) */
+} json_state;
+
 static int json_encode_value(const codec_stage *s, const void *value, codec_buf *out,
                              codec_error *err)
 {
+    const json_state *st = s->state;
     size_t base = out->len;
-    int rc = json_encode_typed(s->type, value, s->state, out, err);
+    int rc = json_encode_typed(s->type, value, &st->o, st->plain_names, out, err);
     if (rc)
         out->len = base;
     return rc;
@@ -38,13 +45,14 @@ static int json_encode_value(const codec_stage *s, const void *value, codec_buf 
 static int json_decode_value(const codec_stage *s, const uint8_t *src, size_t n,
                              void *value_out, codec_arena *arena, codec_error *err)
 {
-    return json_decode_typed(s->type, src, n, value_out, s->state, arena, err);
+    const json_state *st = s->state;
+    return json_decode_typed(s->type, src, n, value_out, &st->o, st->plain_names, arena, err);
 }
 
 static void json_destroy(codec_stage *s)
 {
     const codec_allocator *a = codec_default_allocator();
-    a->release(a->ctx, s->state, sizeof(codec_json_options));
+    a->release(a->ctx, s->state, sizeof(json_state));
 }
 
 static const codec_stage_ops json_ops = {
@@ -92,10 +100,11 @@ int codec_stage_ctor_json(codec_stage *s, codec_args *a, const codec_type *t, co
     if ((rc = codec_type_check(t, err)))
         return rc;
     const codec_allocator *al = codec_default_allocator();
-    codec_json_options *state = al->alloc(al->ctx, sizeof *state);
+    json_state *state = al->alloc(al->ctx, sizeof *state);
     if (!state)
         return codec_error_set(err, CODEC_E_NOMEM, 0, "json", CODEC_NO_OFFSET, "out of memory");
-    json_options_resolve(&o, state);
+    json_options_resolve(&o, &state->o);
+    state->plain_names = json_type_names_plain(t);
     s->ops = &json_ops;
     s->state = state;
     s->type = t;

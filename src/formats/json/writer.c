@@ -91,8 +91,8 @@ int codec_json_write_array_end(codec_json_writer *w)
     return close_container(w, ']');
 }
 
-/* Writes "s" with escapes. Worst case 6 bytes per input byte + quotes. */
-static int put_string(codec_buf *out, const char *str, size_t n)
+/* Worst case 6 bytes per input byte + quotes. */
+int json_put_string(codec_buf *out, const char *str, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
     const uint8_t *s = (const uint8_t *)str;
@@ -139,7 +139,7 @@ static int put_string(codec_buf *out, const char *str, size_t n)
 int codec_json_write_key(codec_json_writer *w, const char *s, size_t n)
 {
     int rc = before_item(w);
-    if (rc || (rc = put_string(w->out, s, n)))
+    if (rc || (rc = json_put_string(w->out, s, n)))
         return rc;
     if (codec_buf_append(w->out, ": ", w->pretty ? 2 : 1))
         return nomem();
@@ -150,7 +150,7 @@ int codec_json_write_key(codec_json_writer *w, const char *s, size_t n)
 int codec_json_write_string(codec_json_writer *w, const char *s, size_t n)
 {
     int rc = before_item(w);
-    return rc ? rc : put_string(w->out, s, n);
+    return rc ? rc : json_put_string(w->out, s, n);
 }
 
 int json_write_raw_number(codec_json_writer *w, const char *s, size_t n)

@@ -1,0 +1,791 @@
+/* decode.c — the fast way from JSON text into a C value: one recursive
+ * descent per descriptor kind with the cursor in a register, no tokens.
+ *
+ * It accepts only documents the reference walker (bind.c over reader.c)
+ * accepts and produces the same value. Anything unusual in the input — an
+ * escape in a key, a grammar or type error, a limit — makes it give up; the
+ * caller then decodes again with the reference walker, which reports the
+ * exact error and offset. So the error paths exist once, in one place.
+ * Rare kinds (xmap, codec_value, bytes, UUID, dates, decimals, maps with
+ * non-string keys, structs of more than 64 fields) and skipped unknown
+ * members are handed to that walker for their value only, at the same
+ * nesting depth. The validator at the end is the same descent without
+ * values. */
+#include "formats/json/json_scan.h"
+#include "types/index_internal.h"
+#include "core/number_internal.h"
+
+#include <string.h>
+
+typedef struct fast {
+    const uint8_t *base, *end;
+    const codec_json_options *o;
+    codec_arena *arena;
+    codec_error *err;
+    char *room, *room_end;  /* arena bytes taken for the strings to come */
+    json_scan_fn scan;      /* json_long_scanner() */
+    bool plain_names;       /* json_type_names_plain(): names match in place */
+    bool nomem;             /* gave up for lack of memory: no second pass */
+    bool reader_ready;      /* `r` is initialised (on first hand-over) */
+    codec_json_reader r;    /* for the values handed to the reference walker */
+} fast;
+
+/* Gives up; the reference walker decides. */
+#define GIVE_UP NULL
+
+static const uint8_t *out_of_memory(fast *f)
+{
+    f->nomem = true;
+    return GIVE_UP;
+}
+
+static inline const uint8_t *skip_ws(const uint8_t *p, const uint8_t *end)
+{
+    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+        p++;
+    return p;
+}
+
+/* White space is rare in machine-written JSON: one compare when there is none. */
+#define WS(p, end) ((p) < (end) && *(p) <= ' ' ? skip_ws((p), (end)) : (p))
+
+json_scan_fn json_long_scanner(void)
+{
+    static int chosen;
+    static json_scan_fn fn;
+    /* Racing threads store the same pointer. */
+    if (!__atomic_load_n(&chosen, __ATOMIC_ACQUIRE)) {
+#if defined(__x86_64__)
+        __atomic_store_n(&fn, (codec_cpu_features() & CODEC_CPU_AVX2) ? json_scan_string_avx2 : NULL,
+                         __ATOMIC_RELAXED);
+#endif
+        __atomic_store_n(&chosen, 1, __ATOMIC_RELEASE);
+    }
+    return __atomic_load_n(&fn, __ATOMIC_RELAXED);
+}
+
+/* The closing quote of the string whose body starts at p, or NULL for
+ * anything else (the reader then finds what). */
+static inline const uint8_t *string_end(const uint8_t *p, const uint8_t *end, bool *escaped,
+                                        json_scan_fn scan)
+{
+    const uint8_t *q = json_string_scan(p, end, escaped, scan);
+    return q && q < end && *q == '"' ? q : NULL;
+}
+
+/* n bytes for string text. Text is taken from the arena in chunks of up to
+ * 4 KiB, never more than the rest of the input needs (decoded text is never
+ * longer than its JSON form), so a small document costs one allocation. */
+static char *string_chunk(fast *f, size_t n, const uint8_t *at)
+{
+    size_t left = (size_t)(f->end - at), size = left < 4096 ? left : 4096;
+    if (size < n)
+        size = n;
+    char *d = codec_arena_alloc(f->arena, size, 1);
+    if (!d)
+        return NULL;
+    f->room = d + n;
+    f->room_end = d + size;
+    return d;
+}
+
+static inline char *string_room(fast *f, size_t n, const uint8_t *at)
+{
+    if ((size_t)(f->room_end - f->room) < n)
+        return string_chunk(f, n, at);
+    char *d = f->room;
+    f->room += n;
+    return d;
+}
+
+/* The body start[0..raw) of a string with escapes, unescaped into the arena. */
+static const uint8_t *escaped_string(fast *f, const uint8_t *start, size_t raw,
+                                     codec_string *out)
+{
+    uint8_t *dst = (uint8_t *)string_room(f, raw, start);
+    if (!dst)
+        return out_of_memory(f);
+    const uint8_t *bad;
+    size_t len = json_unescape(start, raw, dst, &bad);
+    if (len == (size_t)-1 || len > f->o->max_string)
+        return GIVE_UP;
+    f->room = (char *)dst + len;   /* the unused tail goes back */
+    *out = (codec_string){(const char *)dst, len};
+    return start + raw + 1;
+}
+
+/* A string value at p (its opening quote) into *out, in the arena. */
+static inline const uint8_t *string_value(fast *f, const uint8_t *p, codec_string *out)
+{
+    bool escaped = false;
+    const uint8_t *start = p + 1, *q = string_end(start, f->end, &escaped, f->scan);
+    if (!q)
+        return GIVE_UP;
+    size_t raw = (size_t)(q - start);
+    if (escaped)
+        return escaped_string(f, start, raw, out);
+    if (raw > f->o->max_string)
+        return GIVE_UP;
+    if (!raw) {
+        *out = (codec_string){(const char *)start, 0};
+        return q + 1;
+    }
+    char *dst = string_room(f, raw, start);
+    if (!dst)
+        return out_of_memory(f);
+    json_copy_short(dst, start, raw);
+    *out = (codec_string){dst, raw};
+    return q + 1;
+}
+
+/* Hands the value at p, at nesting depth `depth`, to the reference walker
+ * (t NULL: skip it). */
+static const uint8_t *by_reference(fast *f, const codec_type *t, void *v, const uint8_t *p,
+                                   uint32_t depth)
+{
+    if (!f->reader_ready) {
+        codec_json_reader_init(&f->r, f->base, (size_t)(f->end - f->base), f->arena, f->o);
+        f->reader_ready = true;
+    }
+    json_reader_seek(&f->r, p, depth);
+    int rc = json_decode_one(&f->r, t, v, f->o, f->arena, f->err);
+    if (rc == CODEC_E_NOMEM)
+        return out_of_memory(f);
+    return rc ? GIVE_UP : f->r.p;
+}
+
+/* ---------------------------------------------------------------------------
+ * Numbers
+ * ------------------------------------------------------------------------ */
+
+/* How many of the 8 bytes in x (first byte lowest) are ASCII digits before
+ * the first other byte. A carry out of a byte >= 0xFA can only disturb the
+ * bytes after it, which do not count. */
+static inline unsigned leading_digits8(uint64_t x)
+{
+    uint64_t hi = (x & 0xF0F0F0F0F0F0F0F0u) ^ 0x3030303030303030u;
+    uint64_t over = ((x + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) ^ 0x3030303030303030u;
+    uint64_t other = hi | over;
+    return other ? (unsigned)__builtin_ctzll(other) >> 3 : 8;
+}
+
+/* The value of the first n (1..8) digits of x, pairs then quads at once. */
+static inline uint64_t digits_value8(uint64_t x, unsigned n)
+{
+    x = (x & 0x0F0F0F0F0F0F0F0Fu) << (8 * (8 - n));   /* leading zeros in front */
+    x = (x * 10 + (x >> 8)) & 0x00FF00FF00FF00FFu;
+    x = (x * 100 + (x >> 16)) & 0x0000FFFF0000FFFFu;
+    return (x * 10000 + (x >> 32)) & 0xFFFFFFFFu;
+}
+
+/* An integer in JSON grammar at p: magnitude and sign. NULL when it is not
+ * an integer (fraction, exponent) or does not fit 64 bits. */
+static inline const uint8_t *integer(const uint8_t *p, const uint8_t *end, uint64_t *mag,
+                                     bool *neg)
+{
+    *neg = *p == '-';
+    p += *neg;
+    if (p == end)
+        return NULL;
+    uint64_t m = 0;
+    if (end - p >= 8) {
+        uint64_t x;
+        memcpy(&x, p, 8);
+        unsigned n = leading_digits8(x);
+        if (n == 0 || (*p == '0' && n > 1))
+            return NULL;
+        if (n < 8) {
+            p += n;
+            m = digits_value8(x, n);
+            goto done;
+        }
+    }
+    if (*p == '0') {
+        p++;
+    } else if (*p >= '1' && *p <= '9') {
+        const uint8_t *digits = p;
+        while (p < end && (unsigned)(*p - '0') < 10) {
+            m = m * 10 + (unsigned)(*p - '0');
+            p++;
+        }
+        /* Up to 19 digits cannot overflow; 20 may. */
+        if (p - digits > 19) {
+            if (p - digits > 20 || digits[0] > '1')
+                return NULL;
+            if (m < 10000000000000000000u)  /* wrapped */
+                return NULL;
+        }
+    } else {
+        return NULL;
+    }
+done:
+    if (p < end && (*p == '.' || *p == 'e' || *p == 'E'))
+        return NULL;
+    *mag = m;
+    return p;
+}
+
+static inline const uint8_t *int_value(const codec_type *t, void *v, const uint8_t *p,
+                                const uint8_t *end)
+{
+    uint64_t m;
+    bool neg;
+    if (!(p = integer(p, end, &m, &neg)))
+        return GIVE_UP;
+    int bad;
+    if (neg) {
+        if (m > (uint64_t)INT64_MAX + 1)
+            return GIVE_UP;
+        int64_t i = m == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)m;
+        bad = codec_int_store(t->kind, v, i);
+    } else {
+        switch (t->kind) {
+        case CODEC_T_INT32:
+            if (m > INT32_MAX)
+                return GIVE_UP;
+            *(int32_t *)v = (int32_t)m;
+            return p;
+        case CODEC_T_INT64:
+            if (m > INT64_MAX)
+                return GIVE_UP;
+            *(int64_t *)v = (int64_t)m;
+            return p;
+        default:
+            bad = codec_uint_store(t->kind, v, m);
+        }
+    }
+    return bad ? GIVE_UP : p;
+}
+
+/* A number in JSON grammar at p into a double or float field. When the
+ * digits fit the significand and 10^|e| is exact in the field's format
+ * (Clinger's fast path), one multiplication or division rounds correctly;
+ * other numbers go to the exact parser. */
+static __attribute__((noinline)) const uint8_t *real_value(const codec_type *t, void *v, const uint8_t *p,
+                                 const uint8_t *end)
+{
+    static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    static const float p10f[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
+                                   1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
+    const uint8_t *s = p;
+    bool neg = *p == '-';
+    p += neg;
+    if (p == end)
+        return GIVE_UP;
+    uint64_t m = 0;
+    ptrdiff_t digits = 0, e10 = 0;
+    if (*p == '0') {
+        p++;
+    } else if (*p >= '1' && *p <= '9') {
+        const uint8_t *d0 = p;
+        while (p < end && (unsigned)(*p - '0') < 10)
+            m = m * 10 + (unsigned)(*p++ - '0');
+        digits = p - d0;
+    } else {
+        return GIVE_UP;
+    }
+    if (p < end && *p == '.') {
+        if (++p == end || (unsigned)(*p - '0') >= 10)
+            return GIVE_UP;
+        const uint8_t *f0 = p;
+        while (p < end && (unsigned)(*p - '0') < 10)
+            m = m * 10 + (unsigned)(*p++ - '0');
+        digits += p - f0;
+        e10 = -(p - f0);
+    }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        p++;
+        bool eneg = p < end && *p == '-';
+        if (p < end && (*p == '+' || *p == '-'))
+            p++;
+        if (p == end || (unsigned)(*p - '0') >= 10)
+            return GIVE_UP;
+        ptrdiff_t x = 0;
+        while (p < end && (unsigned)(*p - '0') < 10) {
+            if (x < 100000)
+                x = x * 10 + (*p - '0');
+            p++;
+        }
+        e10 += eneg ? -x : x;
+    }
+    if (t->kind == CODEC_T_DOUBLE) {
+        if (digits <= 19 && m <= (1ull << 53) && e10 >= -22 && e10 <= 22) {
+            double d = (double)m;
+            d = e10 < 0 ? d / p10[-e10] : d * p10[e10];
+            *(double *)v = neg ? -d : d;
+            return p;
+        }
+        return codec_parse_double((const char *)s, (size_t)(p - s), v) ? GIVE_UP : p;
+    }
+    if (digits <= 19 && m <= (1u << 24) && e10 >= -10 && e10 <= 10) {
+        float x = (float)m;
+        x = e10 < 0 ? x / p10f[-e10] : x * p10f[e10];
+        *(float *)v = neg ? -x : x;
+        return p;
+    }
+    return codec_parse_float((const char *)s, (size_t)(p - s), v) ? GIVE_UP : p;
+}
+
+/* ---------------------------------------------------------------------------
+ * Containers
+ * ------------------------------------------------------------------------ */
+
+static const uint8_t *value(fast *f, const codec_type *t, void *v, const uint8_t *p,
+                            uint32_t depth);
+
+static inline bool literal(const uint8_t *p, const uint8_t *end, const char *word, size_t n)
+{
+    return (size_t)(end - p) >= n && memcmp(p, word, n) == 0;
+}
+
+/* value() with the common scalars decoded in place, without a call. */
+static inline const uint8_t *member(fast *f, const codec_type *t, void *v, const uint8_t *p,
+                                    uint32_t depth)
+{
+    switch (t->kind) {
+    case CODEC_T_INT32: case CODEC_T_INT64: case CODEC_T_UINT32: case CODEC_T_UINT64:
+        return int_value(t, v, p, f->end);
+    case CODEC_T_FLOAT:
+    case CODEC_T_DOUBLE:
+        return real_value(t, v, p, f->end);
+    case CODEC_T_STRING:
+        return *p == '"' ? string_value(f, p, v) : GIVE_UP;
+    case CODEC_T_BOOL:
+        if (literal(p, f->end, "true", 4)) {
+            *(bool *)v = true;
+            return p + 4;
+        }
+        if (literal(p, f->end, "false", 5)) {
+            *(bool *)v = false;
+            return p + 5;
+        }
+        return GIVE_UP;
+    default:
+        return value(f, t, v, p, depth);
+    }
+}
+
+/* After a member or item: past the ',' (and white space) with *more set,
+ * or past the closing byte `close`. */
+static inline const uint8_t *separator(const uint8_t *p, const uint8_t *end, uint8_t close,
+                                       bool *more)
+{
+    p = WS(p, end);
+    if (p == end)
+        return NULL;
+    if (*p == ',') {
+        *more = true;
+        p = WS(p + 1, end);
+        return p < end ? p : NULL;
+    }
+    *more = false;
+    return *p == close ? p + 1 : NULL;
+}
+
+/* A key at p (its opening quote) without escapes; p is left on its value. */
+/* Past the ':' after a key whose closing quote is at q, and white space. */
+static inline const uint8_t *after_colon(const uint8_t *q, const uint8_t *end)
+{
+    if (q < end && *q == ':')
+        q++;
+    else if ((q = WS(q, end)) < end && *q == ':')
+        q++;
+    else
+        return NULL;
+    q = WS(q, end);
+    return q < end ? q : NULL;
+}
+
+/* A key at p (its opening quote) without escapes; p is left on its value. */
+static inline const uint8_t *plain_key(fast *f, const uint8_t *p, const char **key, size_t *len)
+{
+    if (*p != '"')
+        return NULL;
+    bool escaped = false;
+    const uint8_t *q = string_end(p + 1, f->end, &escaped, f->scan);
+    if (!q || escaped || (size_t)(q - p - 1) > f->o->max_string)
+        return NULL;
+    *key = (const char *)p + 1;
+    *len = (size_t)(q - p - 1);
+    return after_colon(q + 1, f->end);
+}
+
+static inline uint64_t load8(const char *p)
+{
+    uint64_t x;
+    memcpy(&x, p, 8);
+    return x;
+}
+
+static inline uint32_t load4(const char *p)
+{
+    uint32_t x;
+    memcpy(&x, p, 4);
+    return x;
+}
+
+static inline uint16_t load2(const char *p)
+{
+    uint16_t x;
+    memcpy(&x, p, 2);
+    return x;
+}
+
+/* a[0..n) == b[0..n) with word loads that stay inside both (the tail
+ * word overlaps the one before it). */
+static inline bool same_name(const char *a, const char *b, size_t n)
+{
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 < n; i += 8)
+            if (load8(a + i) != load8(b + i))
+                return false;
+        return load8(a + n - 8) == load8(b + n - 8);
+    }
+    if (n >= 4)
+        return load4(a) == load4(b) && load4(a + n - 4) == load4(b + n - 4);
+    if (n >= 2)
+        return load2(a) == load2(b) && a[n - 1] == b[n - 1];
+    return n == 0 || a[0] == b[0];
+}
+
+/* Whether a field that must appear is not in `seen` (bit i: field i). */
+static bool missing_required(const fast *f, const codec_type *t, uint64_t seen)
+{
+    uint64_t absent = ~seen & (t->count == 64 ? ~0ull : (1ull << t->count) - 1);
+    for (; absent; absent &= absent - 1) {
+        const codec_field *fd = &t->fields[__builtin_ctzll(absent)];
+        if ((fd->flags & CODEC_FIELD_REQUIRED) ||
+            (f->o->require_all && fd->type->kind != CODEC_T_OPTIONAL))
+            return true;
+    }
+    return false;
+}
+
+/* The members of an object after its '{' (and white space) into struct t
+ * of at most 64 fields (larger ones go to the reference walker). */
+static const uint8_t *struct_value(fast *f, const codec_type *t, uint8_t *v, const uint8_t *p,
+                                   uint32_t depth)
+{
+    const uint8_t *end = f->end;
+    uint64_t seen = 0;
+    if (*p == '}')
+        return missing_required(f, t, seen) ? GIVE_UP : p + 1;
+    const uint32_t *lens = codec_type_name_lengths(t);
+    const codec_field *fields = t->fields;
+    size_t members = 0, expect = 0, count = t->count;
+    bool more;
+    do {
+        const char *k;
+        size_t n, i;
+        if (++members > f->o->max_elements)
+            return GIVE_UP;
+        /* Keys usually come in declaration order: when the names are plain
+         * ASCII, the input is compared with the next field's name in place,
+         * quotes included, before any scan. */
+        if (f->plain_names && lens && expect < count && *p == '"' &&
+            (size_t)(end - p) > (n = lens[expect]) + 1 && p[n + 1] == '"' &&
+            same_name(fields[expect].name, (const char *)p + 1, n) && n <= f->o->max_string) {
+            i = expect;
+            if (!(p = after_colon(p + n + 2, end)))
+                return GIVE_UP;
+        } else if (!(p = plain_key(f, p, &k, &n))) {
+            return GIVE_UP;
+        } else if (lens && expect < count && lens[expect] == n &&
+                   same_name(fields[expect].name, k, n)) {
+            i = expect;
+        } else {
+            const codec_field *fd =
+                codec_type_field_by_name_hashed(t, k, n, codec_name_hash(k, n));
+            if (!fd) {
+                if (f->o->reject_unknown || !(p = by_reference(f, NULL, NULL, p, depth)) ||
+                    !(p = separator(p, end, '}', &more)))
+                    return GIVE_UP;
+                continue;
+            }
+            i = (size_t)(fd - fields);
+        }
+        expect = i + 1;
+        const codec_field *fd = &fields[i];
+        if (seen >> i & 1) {
+            if (!f->o->allow_duplicates)
+                return GIVE_UP;
+            memset(v + fd->offset, 0, fd->size);
+        }
+        seen |= 1ull << i;
+        if (!(p = member(f, fd->type, v + fd->offset, p, depth)) ||
+            !(p = separator(p, end, '}', &more)))
+            return GIVE_UP;
+    } while (more);
+    return missing_required(f, t, seen) ? GIVE_UP : p;
+}
+
+/* The items of an array after its '[' (and white space) into list t. */
+static const uint8_t *list_value(fast *f, const codec_type *t, codec_list *l, const uint8_t *p,
+                                 uint32_t depth)
+{
+    size_t esz = t->elem->size, cap = 0, count = 0;
+    uint8_t *items = NULL;
+    if (*p != ']') {
+        bool more;
+        do {
+            if (count == f->o->max_elements)
+                return GIVE_UP;
+            if (!(items = codec_array_grow(f->arena, items, count, &cap, esz)))
+                return out_of_memory(f);
+            memset(items + count * esz, 0, esz);
+            if (!(p = member(f, t->elem, items + count * esz, p, depth)) ||
+                !(p = separator(p, f->end, ']', &more)))
+                return GIVE_UP;
+            count++;
+        } while (more);
+    } else {
+        p++;
+    }
+    l->items = items;
+    l->count = count;
+    return p;
+}
+
+/* An object after its '{' (and white space) into map t with string keys. */
+static const uint8_t *map_value(fast *f, const codec_type *t, codec_map *m, const uint8_t *p,
+                                uint32_t depth)
+{
+    size_t ksz = t->key->size, vsz = t->elem->size, kcap = 0, vcap = 0, count = 0;
+    uint8_t *keys = NULL, *values = NULL;
+    const uint8_t *end = f->end;
+    if (*p != '}') {
+        bool more;
+        do {
+            if (count == f->o->max_elements || *p != '"')
+                return GIVE_UP;
+            if (!(keys = codec_array_grow(f->arena, keys, count, &kcap, ksz)) ||
+                !(values = codec_array_grow(f->arena, values, count, &vcap, vsz)))
+                return out_of_memory(f);
+            memset(keys + count * ksz, 0, ksz);
+            memset(values + count * vsz, 0, vsz);
+            if (!(p = string_value(f, p, (codec_string *)(keys + count * ksz))))
+                return GIVE_UP;
+            p = WS(p, end);
+            if (p == end || *p != ':')
+                return GIVE_UP;
+            p = WS(p + 1, end);
+            if (p == end || !(p = member(f, t->elem, values + count * vsz, p, depth)) ||
+                !(p = separator(p, end, '}', &more)))
+                return GIVE_UP;
+            count++;
+        } while (more);
+    } else {
+        p++;
+    }
+    if (!f->o->allow_duplicates) {
+        long dup = codec_find_duplicate_map_key(t, keys, count, f->arena);
+        if (dup == -2)
+            return out_of_memory(f);
+        if (dup >= 0)
+            return GIVE_UP;
+    }
+    m->keys = keys;
+    m->values = values;
+    m->count = count;
+    return p;
+}
+
+/* One value starting at p (not white space; p < end) into v of type t;
+ * `depth` containers are open around it. */
+static const uint8_t *value(fast *f, const codec_type *t, void *v, const uint8_t *p,
+                            uint32_t depth)
+{
+    const uint8_t *end = f->end;
+    switch (t->kind) {
+    case CODEC_T_STRUCT:
+    case CODEC_T_LIST:
+    case CODEC_T_MAP: {
+        if ((t->kind == CODEC_T_MAP && t->key->kind != CODEC_T_STRING) ||
+            (t->kind == CODEC_T_STRUCT && t->count > 64))
+            return by_reference(f, t, v, p, depth);
+        uint8_t open = t->kind == CODEC_T_LIST ? '[' : '{';
+        if (*p != open || depth >= f->o->max_depth)
+            return GIVE_UP;
+        p = WS(p + 1, end);
+        if (p == end)
+            return GIVE_UP;
+        if (t->kind == CODEC_T_STRUCT)
+            return struct_value(f, t, v, p, depth + 1);
+        if (t->kind == CODEC_T_LIST)
+            return list_value(f, t, v, p, depth + 1);
+        return map_value(f, t, v, p, depth + 1);
+    }
+    case CODEC_T_OPTIONAL:
+        if (*p == 'n') {
+            memset(v, 0, t->size);
+            return literal(p, end, "null", 4) ? p + 4 : GIVE_UP;
+        }
+        *(bool *)v = true;
+        return value(f, t->elem, (uint8_t *)v + t->value_offset, p, depth);
+    case CODEC_T_BOOL:
+        if (literal(p, end, "true", 4)) {
+            *(bool *)v = true;
+            return p + 4;
+        }
+        if (literal(p, end, "false", 5)) {
+            *(bool *)v = false;
+            return p + 5;
+        }
+        return GIVE_UP;
+    case CODEC_T_INT8: case CODEC_T_INT16: case CODEC_T_INT32: case CODEC_T_INT64:
+    case CODEC_T_UINT8: case CODEC_T_UINT16: case CODEC_T_UINT32: case CODEC_T_UINT64:
+        return int_value(t, v, p, end);
+    case CODEC_T_FLOAT:
+    case CODEC_T_DOUBLE:
+        return real_value(t, v, p, end);
+    case CODEC_T_STRING:
+        return *p == '"' ? string_value(f, p, v) : GIVE_UP;
+    case CODEC_T_ENUM: {
+        bool escaped = false;
+        const uint8_t *q;
+        if (*p != '"' || !(q = string_end(p + 1, end, &escaped, f->scan)))
+            return GIVE_UP;
+        if (escaped)
+            return by_reference(f, t, v, p, depth);
+        /* codec_enum_by_name() without a strlen per name. */
+        size_t n = (size_t)(q - p - 1);
+        for (size_t i = 0; i < t->count && n <= f->o->max_string; i++)
+            if (codec_name_equals(t->values[i].name, (const char *)p + 1, n)) {
+                *(int32_t *)v = t->values[i].number;
+                return q + 1;
+            }
+        return GIVE_UP;
+    }
+    default:
+        return by_reference(f, t, v, p, depth);
+    }
+}
+
+/* ---------------------------------------------------------------------------
+ * Validation only
+ * ------------------------------------------------------------------------ */
+
+/* The end of a string at p (its opening quote) that the reader would accept
+ * (escapes, max-string), or NULL. */
+static inline const uint8_t *skip_string(const fast *f, const uint8_t *p)
+{
+    bool escaped = false;
+    const uint8_t *start = p + 1, *q = string_end(start, f->end, &escaped, f->scan);
+    if (!q)
+        return NULL;
+    size_t raw = (size_t)(q - start);
+    if (escaped) {
+        const uint8_t *bad;
+        raw = json_unescape(start, raw, NULL, &bad);
+        if (raw == (size_t)-1)
+            return NULL;
+    }
+    return raw > f->o->max_string ? NULL : q + 1;
+}
+
+/* The end of a number in JSON grammar at p, or NULL. */
+static const uint8_t *skip_number(const uint8_t *p, const uint8_t *end)
+{
+    p += *p == '-';
+    if (p == end)
+        return NULL;
+    if (*p == '0')
+        p++;
+    else if (*p >= '1' && *p <= '9')
+        while (p < end && (unsigned)(*p - '0') < 10)
+            p++;
+    else
+        return NULL;
+    if (p < end && *p == '.') {
+        if (++p == end || (unsigned)(*p - '0') >= 10)
+            return NULL;
+        while (p < end && (unsigned)(*p - '0') < 10)
+            p++;
+    }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (p < end && (*p == '+' || *p == '-'))
+            p++;
+        if (p == end || (unsigned)(*p - '0') >= 10)
+            return NULL;
+        while (p < end && (unsigned)(*p - '0') < 10)
+            p++;
+    }
+    return p;
+}
+
+/* The end of the value at p (not white space; p < end) inside `depth`
+ * containers, or NULL where the reader would fail. */
+static const uint8_t *skip_value(const fast *f, const uint8_t *p, uint32_t depth)
+{
+    const uint8_t *end = f->end;
+    bool more;
+    switch (*p) {
+    case '{':
+        if (depth >= f->o->max_depth || (p = WS(p + 1, end)) == end)
+            return NULL;
+        if (*p == '}')
+            return p + 1;
+        do {
+            if (*p != '"' || !(p = skip_string(f, p)) || (p = WS(p, end)) == end ||
+                *p != ':' || (p = WS(p + 1, end)) == end || !(p = skip_value(f, p, depth + 1)) ||
+                !(p = separator(p, end, '}', &more)))
+                return NULL;
+        } while (more);
+        return p;
+    case '[':
+        if (depth >= f->o->max_depth || (p = WS(p + 1, end)) == end)
+            return NULL;
+        if (*p == ']')
+            return p + 1;
+        do {
+            if (!(p = skip_value(f, p, depth + 1)) || !(p = separator(p, end, ']', &more)))
+                return NULL;
+        } while (more);
+        return p;
+    case '"':
+        return skip_string(f, p);
+    case 't':
+        return literal(p, end, "true", 4) ? p + 4 : NULL;
+    case 'f':
+        return literal(p, end, "false", 5) ? p + 5 : NULL;
+    case 'n':
+        return literal(p, end, "null", 4) ? p + 4 : NULL;
+    default:
+        return skip_number(p, end);
+    }
+}
+
+bool json_valid_fast(const uint8_t *in, size_t n, const codec_json_options *o)
+{
+    fast f;
+    f.base = in ? in : (const uint8_t *)"";
+    f.end = f.base + n;
+    f.o = o;
+    f.scan = json_long_scanner();
+    const uint8_t *p = WS(f.base, f.end);
+    return p < f.end && (p = skip_value(&f, p, 0)) && WS(p, f.end) == f.end;
+}
+
+int json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, void *v,
+                     const codec_json_options *o, bool plain_names, codec_arena *arena,
+                     codec_error *err)
+{
+    fast f;
+    f.base = in ? in : (const uint8_t *)"";
+    f.end = f.base + n;
+    f.o = o;
+    f.arena = arena;
+    f.err = err;
+    f.room = f.room_end = NULL;
+    f.scan = json_long_scanner();
+    f.plain_names = plain_names;
+    f.nomem = false;
+    f.reader_ready = false;
+    const uint8_t *p = WS(f.base, f.end);
+    if (p < f.end && (p = value(&f, t, v, p, 0)) && WS(p, f.end) == f.end)
+        return CODEC_OK;
+    return f.nomem ? JSON_NOMEM(err) : 1;
+}

@@ -1,0 +1,126 @@
+/* json_scan.h — the string scan and short copies shared by the reader
+ * (reader.c), the fast decoder and validator (decode.c) and the encoder
+ * (encode.c). Inline: they sit on every string. */
+#ifndef CODEC_JSON_SCAN_H
+#define CODEC_JSON_SCAN_H
+
+#include "formats/json/json_internal.h"
+
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* A long-string kernel (json_scan_string_avx2's contract), or NULL. */
+typedef const uint8_t *(*json_scan_fn)(const uint8_t *p, const uint8_t *end);
+
+/* The kernel for this CPU (codec_cpu_features(), chosen once), or NULL. */
+json_scan_fn json_long_scanner(void);
+
+#define JSON_ONES 0x0101010101010101u
+#define JSON_HIGHS 0x8080808080808080u
+
+/* The high bit of each byte of x that is '"', '\\', below 0x20 or 0x80 and
+ * above; the lowest one is exact (higher ones may be spurious), so it
+ * answers "is there one" and "where is the first". */
+static inline uint64_t json_special_bytes(uint64_t x)
+{
+    uint64_t q = x ^ (JSON_ONES * '"'), b = x ^ (JSON_ONES * '\\');
+    return (((q - JSON_ONES) & ~q) | ((b - JSON_ONES) & ~b) | ((x - JSON_ONES * 0x20) & ~x) | x) &
+           JSON_HIGHS;
+}
+
+/* Scans a string body from p: returns its closing quote; or the first byte
+ * that is not allowed there (a control byte, or the start of invalid UTF-8);
+ * or end when the input ends first (also inside an escape). *escaped tells
+ * whether a backslash was seen; escapes are checked when the body is
+ * unescaped. With a kernel, non-ASCII text and what is left of a string
+ * longer than 64 bytes go to it (16-byte SSE2 steps before that, which is
+ * all most strings need; 8-byte SWAR steps without SSE2), and NULL means it
+ * found invalid UTF-8 without saying where: scan again without it. */
+static inline const uint8_t *json_string_scan(const uint8_t *p, const uint8_t *end,
+                                              bool *escaped, json_scan_fn scan)
+{
+    const uint8_t *start = p;
+    for (;;) {
+#if defined(__SSE2__)
+        /* A signed compare with 0x20 flags control bytes and bytes >= 0x80. */
+        const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+        const __m128i space = _mm_set1_epi8(0x20);
+        while (end - p >= 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)p);
+            __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote),
+                                                    _mm_cmpeq_epi8(x, bslash)),
+                                       _mm_cmplt_epi8(x, space));
+            unsigned m = (unsigned)_mm_movemask_epi8(hit);
+            if (m) {
+                p += __builtin_ctz(m);
+                goto special;
+            }
+            p += 16;
+            if (scan && p - start >= 64 && end - p >= 32) {
+                if (!(p = scan(p, end)))
+                    return NULL;
+                break;
+            }
+        }
+        if (end - p >= 16)
+            continue;
+#endif
+        while (end - p >= 8) {
+            uint64_t x;
+            memcpy(&x, p, 8);
+            uint64_t m = json_special_bytes(x);
+            if (m) {
+                p += __builtin_ctzll(m) >> 3;
+                goto special;
+            }
+            p += 8;
+        }
+        while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+            p++;
+        if (p == end)
+            return end;
+    special:
+        if (*p == '"' || *p < 0x20)
+            return p;
+        if (*p == '\\') {
+            *escaped = true;
+            if (end - p < 2)
+                return end;
+            p += 2;
+        } else if (scan && end - p >= 32) {
+            if (!(p = scan(p, end)))
+                return NULL;
+        } else {
+            size_t k = codec_utf8_sequence(p, end);
+            if (!k)
+                return p;
+            p += k;
+        }
+    }
+}
+
+/* memcpy without a call for the short names and strings most are: two
+ * overlapping moves cover 4..16 bytes. */
+static inline void json_copy_short(void *dst, const void *src, size_t n)
+{
+    uint8_t *d = dst;
+    const uint8_t *s = src;
+    if (n > 16) {
+        memcpy(d, s, n);
+    } else if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, s, 8), memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8), memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4), memcpy(&b, s + n - 4, 4);
+        memcpy(d, &a, 4), memcpy(d + n - 4, &b, 4);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            d[i] = s[i];
+    }
+}
+
+#endif
