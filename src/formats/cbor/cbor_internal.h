@@ -5,6 +5,7 @@
 
 #include "codec/cbor.h"
 #include "formats/binary/binary_internal.h"
+#include "formats/binary/plan.h"
 
 enum { CBOR_UINT, CBOR_NEGINT, CBOR_BYTES, CBOR_TEXT, CBOR_ARRAY, CBOR_MAP, CBOR_TAG,
        CBOR_SIMPLE };
@@ -255,9 +256,17 @@ static inline int cbor_enter(cbor_rd *r, const cbor_head *h)
     return CODEC_OK;
 }
 
+/* A stage's state: the resolved options and the plan built from them. */
+typedef struct cbor_state {
+    codec_cbor_options o;
+    bin_plan plan;
+} cbor_state;
+
+/* The plan's key writer (bin_key_writer; ctx is the options). */
+size_t cbor_plan_key(const codec_field *f, const void *ctx, uint8_t *dst);
+
 /* Walkers (encode.c, decode.c, value.c). */
-int cbor_encode_typed(const codec_type *t, const void *value, const codec_cbor_options *o,
-                      codec_buf *out, codec_error *err);
+int cbor_encode_typed(const cbor_state *st, const void *value, codec_buf *out, codec_error *err);
 int cbor_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
                       const codec_cbor_options *o, codec_arena *arena, codec_error *err);
 int cbor_write_value(codec_buf *out, const codec_value *v, const codec_cbor_options *o,

@@ -199,11 +199,151 @@ static int enc_any(enc *e, const codec_type *t, const void *v)
     }
 }
 
-int cbor_encode_typed(const codec_type *t, const void *value, const codec_cbor_options *o,
-                      codec_buf *out, codec_error *err)
+/* ---------------------------------------------------------------------------
+ * The planned walk (formats/binary/plan.h): struct keys are copied from the
+ * plan, scalars are written with one room check together with their key,
+ * and only what the plan does not specialise goes through enc_any.
+ * ------------------------------------------------------------------------ */
+
+/* Room for n more bytes: the write position, or NULL with err set. */
+static inline uint8_t *take(enc *e, size_t n)
 {
-    enc e = {.out = out, .o = o, .err = err};
-    return enc_any(&e, t, value);
+    codec_buf *out = e->out;
+    if (__builtin_expect(n > out->cap - out->len, 0) && codec_buf_reserve(out, n)) {
+        CBOR_NOMEM(e->err);
+        return NULL;
+    }
+    return out->data + out->len;
+}
+
+static inline void advance(enc *e, uint8_t *p)
+{
+    e->out->len = (size_t)(p - e->out->data);
+}
+
+static inline uint8_t *put_int(uint8_t *p, int64_t v)
+{
+    /* -1 - v is ~v: one head call for both signs. */
+    uint64_t m = (uint64_t)(v >> 63);
+    return cbor_put_head(p, (unsigned)(m & 1), (uint64_t)v ^ m);
+}
+
+/* Writes a scalar of op at p (room for 9 bytes); NULL when op is not one. */
+static inline uint8_t *put_scalar(uint8_t *p, unsigned op, const void *v)
+{
+    switch (op) {
+    case BIN_OP_BOOL: *p = *(const bool *)v ? CBOR_TRUE : CBOR_FALSE; return p + 1;
+    case BIN_OP_I8: return put_int(p, *(const int8_t *)v);
+    case BIN_OP_I16: return put_int(p, *(const int16_t *)v);
+    case BIN_OP_I32: return put_int(p, *(const int32_t *)v);
+    case BIN_OP_I64: return put_int(p, *(const int64_t *)v);
+    case BIN_OP_U8: return cbor_put_head(p, CBOR_UINT, *(const uint8_t *)v);
+    case BIN_OP_U16: return cbor_put_head(p, CBOR_UINT, *(const uint16_t *)v);
+    case BIN_OP_U32: return cbor_put_head(p, CBOR_UINT, *(const uint32_t *)v);
+    case BIN_OP_U64: return cbor_put_head(p, CBOR_UINT, *(const uint64_t *)v);
+    case BIN_OP_F32: return cbor_put_double(p, *(const float *)v);
+    case BIN_OP_F64: return cbor_put_double(p, *(const double *)v);
+    default: return NULL;
+    }
+}
+
+static int put_text(enc *e, const codec_string *s)
+{
+    size_t n = s->len;
+    uint8_t *p = n <= SIZE_MAX - 9 ? take(e, n + 9) : NULL;
+    if (!p)
+        return CBOR_NOMEM(e->err);
+    uint8_t *d = cbor_put_head(p, CBOR_TEXT, n);
+    if (n && bin_copy_ascii(d, (const uint8_t *)s->ptr, n) &&
+        !codec_utf8_valid((const uint8_t *)s->ptr, n))
+        return codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "cbor", CODEC_NO_OFFSET,
+                               "string is not valid UTF-8");
+    advance(e, d + n);
+    return CODEC_OK;
+}
+
+static int put_struct(enc *e, const bin_struct *s, const uint8_t *v);
+
+static int put_val(enc *e, const bin_val *val, const uint8_t *v)
+{
+    uint8_t *p;
+    switch (val->op) {
+    case BIN_OP_OTHER: return enc_any(e, val->type, v);
+    case BIN_OP_STRUCT: return put_struct(e, val->sub, v);
+    case BIN_OP_STRING: return put_text(e, (const codec_string *)v);
+    case BIN_OP_ENUM: return enc_any(e, val->type, v);
+    case BIN_OP_OPTIONAL:
+        if (*(const bool *)v)
+            return put_val(e, val->elem, v + val->value_offset);
+        return cbor_out_byte(e->out, CBOR_NULL, e->err);
+    case BIN_OP_LIST: {
+        const codec_list *l = (const codec_list *)v;
+        if (!(p = take(e, 9)))
+            return CODEC_E_NOMEM;
+        advance(e, cbor_put_head(p, CBOR_ARRAY, l->count));
+        const bin_val *ev = val->elem;
+        const uint8_t *item = l->items;
+        size_t esz = ev->type->size;
+        int rc = CODEC_OK;
+        for (size_t i = 0; i < l->count && !rc; i++, item += esz)
+            rc = put_val(e, ev, item);
+        return rc;
+    }
+    default:
+        if (!(p = take(e, 9)))
+            return CODEC_E_NOMEM;
+        advance(e, put_scalar(p, val->op, v));
+        return CODEC_OK;
+    }
+}
+
+static int put_struct(enc *e, const bin_struct *s, const uint8_t *v)
+{
+    size_t present = s->count;
+    if (s->has_optional)
+        for (size_t i = 0; i < s->count; i++)
+            present -= s->fields[i].optional && !*(const bool *)(v + s->fields[i].offset);
+    uint8_t *p = take(e, 9);
+    if (!p)
+        return CODEC_E_NOMEM;
+    advance(e, cbor_put_head(p, CBOR_MAP, present));
+    for (size_t i = 0; i < s->count; i++) {
+        const bin_field *f = &s->fields[s->order[i]];
+        const uint8_t *fv = v + f->offset;
+        if (f->optional && !*(const bool *)fv)
+            continue;
+        if (!(p = take(e, f->key_len + BIN_KEY_PAD + 9)))
+            return CODEC_E_NOMEM;
+        if (f->key_len <= BIN_KEY_PAD)
+            memcpy(p, f->key, BIN_KEY_PAD);
+        else
+            memcpy(p, f->key, f->key_len);
+        p += f->key_len;
+        uint8_t *end = put_scalar(p, f->val.op, fv);
+        advance(e, end ? end : p);
+        int rc;
+        if (!end && (rc = put_val(e, &f->val, fv)))
+            return rc;
+    }
+    return CODEC_OK;
+}
+
+int cbor_encode_typed(const cbor_state *st, const void *value, codec_buf *out, codec_error *err)
+{
+    enc e = {.out = out, .o = &st->o, .err = err};
+    return put_val(&e, &st->plan.root, value);
+}
+
+/* The key of a struct field: its name as text, or its tag (keys=tags). */
+size_t cbor_plan_key(const codec_field *f, const void *ctx, uint8_t *dst)
+{
+    const codec_cbor_options *o = ctx;
+    if (o->tag_keys)
+        return (size_t)(cbor_put_head(dst, CBOR_UINT, f->tag) - dst);
+    size_t n = strlen(f->name);
+    uint8_t *d = cbor_put_head(dst, CBOR_TEXT, n);
+    memcpy(d, f->name, n);
+    return (size_t)(d + n - dst);
 }
 
 /* ---------------------------------------------------------------------------

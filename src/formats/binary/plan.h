@@ -1,0 +1,121 @@
+/* plan.h — the tables the binary backends (CBOR, MessagePack) build once
+ * per codec from the descriptor, so the typed walkers of their hot paths
+ * never look at codec_field kinds, flags or names.
+ *
+ * One bin_struct per struct type reached through struct fields, lists and
+ * optionals (shared, so recursive types work). Each field has its encoded
+ * key bytes (the format's key head and text, or its tag as an integer),
+ * written by the backend's key writer and padded so that encoders copy a
+ * fixed BIN_KEY_PAD bytes; its value is a bin_val: an op from a small enum
+ * plus what that op needs. Anything the plan does not specialise (maps,
+ * xmaps, schemaless values, times, decimals...) is BIN_OP_OTHER and goes
+ * through the backend's generic walker with its codec_type. */
+#ifndef CODEC_BINARY_PLAN_H
+#define CODEC_BINARY_PLAN_H
+
+#include "codec/types.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Key bytes are stored with at least this many readable bytes, so a key
+ * of up to BIN_KEY_PAD bytes is copied with one fixed-size memcpy. */
+#define BIN_KEY_PAD 32
+
+typedef enum bin_op {
+    BIN_OP_OTHER,                 /* the generic walker, with val->type */
+    BIN_OP_BOOL,
+    BIN_OP_I8, BIN_OP_I16, BIN_OP_I32, BIN_OP_I64,
+    BIN_OP_U8, BIN_OP_U16, BIN_OP_U32, BIN_OP_U64,
+    BIN_OP_F32, BIN_OP_F64,
+    BIN_OP_STRING,                /* codec_string, UTF-8 */
+    BIN_OP_ENUM,                  /* int32_t, checked against the enum's numbers */
+    BIN_OP_STRUCT,                /* val->sub */
+    BIN_OP_LIST,                  /* codec_list of val->elem */
+    BIN_OP_OPTIONAL               /* {bool has; value at val->value_offset of val->elem} */
+} bin_op;
+
+typedef struct bin_struct bin_struct;
+
+typedef struct bin_val {
+    uint8_t op;                   /* bin_op */
+    const codec_type *type;       /* the descriptor (generic walker, messages) */
+    const bin_struct *sub;        /* STRUCT */
+    const struct bin_val *elem;   /* LIST item, OPTIONAL value */
+    size_t value_offset;          /* OPTIONAL: of the value in the optional */
+} bin_val;
+
+typedef struct bin_field {
+    const uint8_t *key;           /* encoded key, padded to >= BIN_KEY_PAD bytes */
+    uint32_t key_len;
+    bool optional;                /* an OPTIONAL: left out when absent */
+    bool required;                /* decoding fails when it is missing */
+    size_t offset;                /* of the member in its struct */
+    bin_val val;
+    const codec_field *cf;
+} bin_field;
+
+struct bin_struct {
+    const codec_type *type;
+    bin_field *fields;            /* declaration order */
+    const uint32_t *order;        /* the encode order (indexes into fields) */
+    size_t count;
+    bool has_optional;            /* the entry count depends on the value */
+    bool has_required;
+};
+
+/* Writes the encoded key of field f (room for BIN_KEY_MAX_HEAD + strlen of
+ * its name) and returns its length. */
+#define BIN_KEY_MAX_HEAD 9
+typedef size_t (*bin_key_writer)(const codec_field *f, const void *ctx, uint8_t *dst);
+
+/* Plan options: the key writer, whether require=all applies, and whether
+ * fields are encoded in the bytewise order of their keys (deterministic
+ * CBOR) rather than in declaration order. */
+typedef struct bin_plan_spec {
+    bin_key_writer key;
+    const void *key_ctx;
+    bool require_all;
+    bool sort_keys;
+} bin_plan_spec;
+
+/* A codec's plan and everything it allocated. */
+typedef struct bin_plan {
+    bin_val root;
+    struct bin_block *blocks;
+} bin_plan;
+
+/* Builds the plan of type t (already checked by codec_type_check). 0 or
+ * CODEC_E_NOMEM with `stage` named in err; on failure nothing is kept. */
+int bin_plan_build(bin_plan *p, const codec_type *t, const bin_plan_spec *spec,
+                   const char *stage, codec_error *err);
+
+/* Releases what bin_plan_build allocated. */
+void bin_plan_free(bin_plan *p);
+
+/* Copies n bytes and returns their high bits ORed (0 for ASCII), so the
+ * UTF-8 check of ASCII text costs nothing beyond the copy. */
+static inline uint64_t bin_copy_ascii(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    uint64_t acc = 0, w;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __builtin_memcpy(&w, src + i, 8);
+        __builtin_memcpy(dst + i, &w, 8);
+        acc |= w;
+    }
+    if (i < n && n >= 8) {
+        __builtin_memcpy(&w, src + n - 8, 8);
+        __builtin_memcpy(dst + n - 8, &w, 8);
+        acc |= w;
+    } else {
+        for (; i < n; i++) {
+            dst[i] = src[i];
+            acc |= src[i];
+        }
+    }
+    return acc & 0x8080808080808080ull;
+}
+
+#endif
