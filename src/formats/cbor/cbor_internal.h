@@ -62,6 +62,22 @@ static inline uint8_t *cbor_put_head(uint8_t *p, unsigned major, uint64_t v)
     return p + 9;
 }
 
+/* Writes f as a half when that keeps its value, else as a single. */
+static inline uint8_t *cbor_put_float(uint8_t *p, float f)
+{
+    uint16_t h;
+    /* A half keeps 10 of the 23 mantissa bits: most floats fail this test
+     * before the exact conversion is tried. */
+    if (!(bin_float_bits(f) & 0x1fff) && bin_float_to_half(f, &h)) {
+        p[0] = 0xf9;
+        bin_store16(p + 1, h);
+        return p + 3;
+    }
+    p[0] = 0xfa;
+    bin_store32(p + 1, bin_float_bits(f));
+    return p + 5;
+}
+
 /* Writes d as the shortest float that keeps its value (room for 9 bytes). */
 static inline uint8_t *cbor_put_double(uint8_t *p, double d)
 {
@@ -69,18 +85,8 @@ static inline uint8_t *cbor_put_double(uint8_t *p, double d)
         p[0] = 0xf9, p[1] = 0x7e, p[2] = 0x00;
         return p + 3;
     }
-    if (bin_fits_float(d)) {
-        float f = (float)d;
-        uint16_t h;
-        if (bin_float_to_half(f, &h)) {
-            p[0] = 0xf9;
-            bin_store16(p + 1, h);
-            return p + 3;
-        }
-        p[0] = 0xfa;
-        bin_store32(p + 1, bin_float_bits(f));
-        return p + 5;
-    }
+    if (bin_fits_float(d))
+        return cbor_put_float(p, (float)d);
     p[0] = 0xfb;
     bin_store64(p + 1, bin_double_bits(d));
     return p + 9;

@@ -247,20 +247,24 @@ static inline uint8_t *put_scalar(uint8_t *p, unsigned op, const void *v)
     }
 }
 
-static int put_text(enc *e, const codec_string *s)
+/* Writes text string s at p (room for 9 + s->len bytes); NULL when s is
+ * not valid UTF-8 (err set). */
+static inline uint8_t *put_text(enc *e, uint8_t *p, const codec_string *s)
 {
     size_t n = s->len;
-    uint8_t *p = n <= SIZE_MAX - 9 ? take(e, n + 9) : NULL;
-    if (!p)
-        return CBOR_NOMEM(e->err);
     uint8_t *d = cbor_put_head(p, CBOR_TEXT, n);
     if (n && bin_copy_ascii(d, (const uint8_t *)s->ptr, n) &&
-        !codec_utf8_valid((const uint8_t *)s->ptr, n))
-        return codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "cbor", CODEC_NO_OFFSET,
-                               "string is not valid UTF-8");
-    advance(e, d + n);
-    return CODEC_OK;
+        !codec_utf8_valid((const uint8_t *)s->ptr, n)) {
+        codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "cbor", CODEC_NO_OFFSET,
+                        "string is not valid UTF-8");
+        return NULL;
+    }
+    return d + n;
 }
+
+/* Longer strings fail as out of memory before any size is summed, so the
+ * room computations below cannot overflow. */
+#define TEXT_MAX (SIZE_MAX / 2)
 
 static int put_struct(enc *e, const bin_struct *s, const uint8_t *v);
 
@@ -270,7 +274,17 @@ static int put_val(enc *e, const bin_val *val, const uint8_t *v)
     switch (val->op) {
     case BIN_OP_OTHER: return enc_any(e, val->type, v);
     case BIN_OP_STRUCT: return put_struct(e, val->sub, v);
-    case BIN_OP_STRING: return put_text(e, (const codec_string *)v);
+    case BIN_OP_STRING: {
+        const codec_string *str = (const codec_string *)v;
+        if (str->len > TEXT_MAX)
+            return CBOR_NOMEM(e->err);
+        if (!(p = take(e, str->len + 9)))
+            return CODEC_E_NOMEM;
+        if (!(p = put_text(e, p, str)))
+            return CODEC_E_INVALID_VALUE;
+        advance(e, p);
+        return CODEC_OK;
+    }
     case BIN_OP_ENUM: return enc_any(e, val->type, v);
     case BIN_OP_OPTIONAL:
         if (*(const bool *)v)
@@ -312,14 +326,21 @@ static int put_struct(enc *e, const bin_struct *s, const uint8_t *v)
         const uint8_t *fv = v + f->offset;
         if (f->optional && !*(const bool *)fv)
             continue;
-        if (!(p = take(e, f->key_len + BIN_KEY_PAD + 9)))
+        size_t need = f->key_len + BIN_KEY_PAD + 9;
+        const codec_string *str = f->val.op == BIN_OP_STRING ? (const codec_string *)fv : NULL;
+        if (str && str->len > TEXT_MAX)
+            return CBOR_NOMEM(e->err);
+        need += str ? str->len : 0;
+        if (!(p = take(e, need)))
             return CODEC_E_NOMEM;
         if (f->key_len <= BIN_KEY_PAD)
             memcpy(p, f->key, BIN_KEY_PAD);
         else
             memcpy(p, f->key, f->key_len);
         p += f->key_len;
-        uint8_t *end = put_scalar(p, f->val.op, fv);
+        uint8_t *end = str ? put_text(e, p, str) : put_scalar(p, f->val.op, fv);
+        if (str && !end)
+            return CODEC_E_INVALID_VALUE;
         advance(e, end ? end : p);
         int rc;
         if (!end && (rc = put_val(e, &f->val, fv)))
