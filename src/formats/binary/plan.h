@@ -94,6 +94,25 @@ int bin_plan_build(bin_plan *p, const codec_type *t, const bin_plan_spec *spec,
 /* Releases what bin_plan_build allocated. */
 void bin_plan_free(bin_plan *p);
 
+/* True when the input at p (end is the end of the input) starts with the
+ * key bytes of f: the in-order fast path of the decoders. */
+static inline bool bin_key_at(const bin_field *f, const uint8_t *p, const uint8_t *end)
+{
+    size_t n = f->key_len;
+    if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && n <= 16 && end - p >= 16) {
+        uint64_t a0, a1, k0, k1;
+        __builtin_memcpy(&a0, p, 8);
+        __builtin_memcpy(&a1, p + 8, 8);
+        __builtin_memcpy(&k0, f->key, 8);
+        __builtin_memcpy(&k1, f->key + 8, 8);
+        /* Little-endian loads: the key's bytes are the low ones. */
+        uint64_t m0 = n >= 8 ? ~0ull : (1ull << (8 * n)) - 1;
+        uint64_t m1 = n >= 16 ? ~0ull : n <= 8 ? 0 : (1ull << (8 * (n - 8))) - 1;
+        return !(((a0 ^ k0) & m0) | ((a1 ^ k1) & m1));
+    }
+    return (size_t)(end - p) >= n && __builtin_memcmp(p, f->key, n) == 0;
+}
+
 /* Copies n bytes and returns their high bits ORed (0 for ASCII), so the
  * UTF-8 check of ASCII text costs nothing beyond the copy. */
 static inline uint64_t bin_copy_ascii(uint8_t *dst, const uint8_t *src, size_t n)

@@ -378,15 +378,304 @@ static int dec_item(mp_rd *r, const codec_type *t, void *v, const mp_item *it)
     }
 }
 
-int mp_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
-                    const codec_msgpack_options *o, codec_arena *arena, codec_error *err)
+/* ---------------------------------------------------------------------------
+ * The planned walk (formats/binary/plan.h). Each value is first tried in
+ * the forms an encoder usually writes, and only when it is one of them and
+ * every bound holds is anything stored; everything else (other forms,
+ * truncation, limits, invalid UTF-8, out-of-range numbers) is read again
+ * from its first byte by the generic walker above, which accepts it or
+ * reports the exact error and offset.
+ * ------------------------------------------------------------------------ */
+
+static int get_val(mp_rd *r, const bin_val *val, uint8_t *v);
+
+/* An integer in any of its forms that fits int64 (consumed), or false with
+ * nothing consumed. */
+static inline bool fast_int(mp_rd *r, int64_t *out)
 {
+    const uint8_t *p = r->p;
+    size_t left = (size_t)(r->end - p);
+    if (!left)
+        return false;
+    uint8_t b = p[0];
+    if (b < 0x80 || b >= 0xe0) {
+        *out = b < 0x80 ? (int64_t)b : (int64_t)(int8_t)b;
+        r->p = p + 1;
+        return true;
+    }
+    unsigned size;
+    if (b >= 0xcc && b <= 0xcf)
+        size = 1u << (b - 0xcc);
+    else if (b >= 0xd0 && b <= 0xd3)
+        size = 1u << (b - 0xd0);
+    else
+        return false;
+    if (left <= size)
+        return false;
+    uint64_t u;
+    switch (size) {
+    case 1: u = p[1]; break;
+    case 2: u = bin_load16(p + 1); break;
+    case 4: u = bin_load32(p + 1); break;
+    default: u = bin_load64(p + 1); break;
+    }
+    if (b <= 0xcf) {
+        if (u > INT64_MAX)
+            return false;
+        *out = (int64_t)u;
+    } else {
+        *out = size == 1 ? (int8_t)u : size == 2 ? (int16_t)u : size == 4 ? (int32_t)u
+                                                                          : (int64_t)u;
+    }
+    r->p = p + 1 + size;
+    return true;
+}
+
+/* Stores x into the integer of op at v when it fits. */
+static inline bool store_int(unsigned op, uint8_t *v, int64_t x)
+{
+    switch (op) {
+    case BIN_OP_I8: return x >= INT8_MIN && x <= INT8_MAX && (*(int8_t *)v = (int8_t)x, true);
+    case BIN_OP_I16:
+        return x >= INT16_MIN && x <= INT16_MAX && (*(int16_t *)v = (int16_t)x, true);
+    case BIN_OP_I32:
+        return x >= INT32_MIN && x <= INT32_MAX && (*(int32_t *)v = (int32_t)x, true);
+    case BIN_OP_I64: return *(int64_t *)v = x, true;
+    case BIN_OP_U8: return x >= 0 && x <= UINT8_MAX && (*(uint8_t *)v = (uint8_t)x, true);
+    case BIN_OP_U16: return x >= 0 && x <= UINT16_MAX && (*(uint16_t *)v = (uint16_t)x, true);
+    case BIN_OP_U32: return x >= 0 && x <= UINT32_MAX && (*(uint32_t *)v = (uint32_t)x, true);
+    default: return x >= 0 && (*(uint64_t *)v = (uint64_t)x, true);
+    }
+}
+
+/* A str in its fix, 8 or 16-bit form copied into the arena; false with
+ * nothing consumed for any other form or when a check fails. */
+static inline bool fast_str(mp_rd *r, codec_string *out)
+{
+    const uint8_t *p = r->p;
+    size_t left = (size_t)(r->end - p), n, head;
+    if (!left)
+        return false;
+    uint8_t b = p[0];
+    if (b >= 0xa0 && b <= 0xbf)
+        n = b & 31, head = 1;
+    else if (b == 0xd9 && left >= 2)
+        n = p[1], head = 2;
+    else if (b == 0xda && left >= 3)
+        n = bin_load16(p + 1), head = 3;
+    else
+        return false;
+    if (n > left - head || n > r->o->max_string)
+        return false;
+    if (!n) {
+        *out = (codec_string){NULL, 0};
+        r->p = p + head;
+        return true;
+    }
+    char *d = codec_arena_alloc(r->arena, n, 1);
+    if (!d || (bin_copy_ascii((uint8_t *)d, p + head, n) && !codec_utf8_valid(p + head, n)))
+        return false;
+    *out = (codec_string){d, n};
+    r->p = p + head + n;
+    return true;
+}
+
+/* A map head (fixmap or map 16) at r->p: its count, r->p past it. */
+static inline bool fast_map(mp_rd *r, uint64_t *count)
+{
+    const uint8_t *p = r->p;
+    if (p == r->end)
+        return false;
+    if (p[0] >= 0x80 && p[0] <= 0x8f) {
+        *count = p[0] & 15;
+        r->p = p + 1;
+        return true;
+    }
+    if (p[0] == 0xde && r->end - p >= 3) {
+        *count = bin_load16(p + 1);
+        r->p = p + 3;
+        return true;
+    }
+    return false;
+}
+
+/* The field of s whose key is at r->p (r->p past it) when it is the next
+ * one in declaration order. */
+static inline const bin_field *fast_key(mp_rd *r, const bin_struct *s, size_t expect)
+{
+    if (expect >= s->count || !bin_key_at(&s->fields[expect], r->p, r->end))
+        return NULL;
+    r->p += s->fields[expect].key_len;
+    return &s->fields[expect];
+}
+
+/* A key out of order or in another form: as struct_map reads it. NULL
+ * with *rc 0 when the entry was skipped (unknown field). */
+static const bin_field *slow_key(mp_rd *r, const bin_struct *s, size_t *at, int *rc)
+{
+    mp_item k;
+    const codec_type *t = s->type;
+    const codec_field *f = NULL;
+    if ((*rc = mp_read(r, &k)))
+        return NULL;
+    *at = k.at;
+    if (k.kind == MP_STR) {
+        const char *name = (const char *)k.data;
+        size_t n = (size_t)k.len;
+        f = codec_type_field_by_name_hashed(t, name, n, codec_name_hash(name, n));
+        if (!f && (*rc = mp_skip(r, &k)))
+            return NULL;
+    } else if (k.kind == MP_UINT) {
+        f = k.u <= UINT32_MAX ? codec_type_field_by_tag(t, (uint32_t)k.u) : NULL;
+    } else if ((*rc = mp_skip(r, &k))) {
+        return NULL;
+    }
+    if (!f) {
+        *rc = unknown_field(r, t, k.at);
+        return NULL;
+    }
+    return &s->fields[codec_type_field_index(t, f)];
+}
+
+static int get_struct(mp_rd *r, const bin_struct *s, uint8_t *v)
+{
+    const codec_type *t = s->type;
+    const uint8_t *start = r->p;
+    mp_item mh = {.kind = MP_MAP, .at = (size_t)(start - r->base)};
+    if (t == &codec_msgpack_ext_type || !fast_map(r, &mh.len))
+        return next_item(r, t, v);
+    uint64_t seen_small[4] = {0, 0, 0, 0};
+    uint64_t *seen = seen_small;
+    size_t words = (t->count + 63) / 64;
+    if (words > 4) {
+        if (!(seen = codec_arena_alloc(r->arena, words * 8, 8)))
+            return MP_NOMEM(r->err);
+        memset(seen, 0, words * 8);
+    }
+    int rc = mp_enter(r, &mh, 2);
+    if (rc)
+        return rc;
+    size_t expect = 0;
+    for (uint64_t i = 0; i < mh.len; i++) {
+        size_t at = (size_t)(r->p - r->base);
+        const bin_field *f = fast_key(r, s, expect);
+        if (!f && !(f = slow_key(r, s, &at, &rc))) {
+            if (rc)
+                return rc;
+            continue;
+        }
+        size_t fi = (size_t)(f - s->fields);
+        expect = fi + 1;
+        if ((seen[fi / 64] >> (fi % 64) & 1) && (rc = see(r, t, f->cf, seen, v, at)))
+            return rc;
+        seen[fi / 64] |= 1ull << (fi % 64);
+        if ((rc = get_val(r, &f->val, v + f->offset)))
+            return rc;
+    }
+    r->depth--;
+    if (s->has_required)
+        for (size_t i = 0; i < s->count; i++)
+            if (s->fields[i].required && !(seen[i / 64] >> (i % 64) & 1))
+                return MP_FAIL(r->err, CODEC_D_CORRUPT, mh.at, "missing field '%s' (%s)",
+                               s->fields[i].cf->name, t->name);
+    return CODEC_OK;
+}
+
+static int get_list(mp_rd *r, const bin_val *val, codec_list *l)
+{
+    const uint8_t *p = r->p;
+    mp_item ah = {.kind = MP_ARRAY, .at = (size_t)(p - r->base)};
+    if (p < r->end && p[0] >= 0x90 && p[0] <= 0x9f)
+        ah.len = p[0] & 15, r->p = p + 1;
+    else if (p < r->end && p[0] == 0xdc && r->end - p >= 3)
+        ah.len = bin_load16(p + 1), r->p = p + 3;
+    else
+        return next_item(r, val->type, l);
+    int rc = mp_enter(r, &ah, 1);
+    if (rc)
+        return rc;
+    const bin_val *ev = val->elem;
+    size_t esz = ev->type->size, n = (size_t)ah.len;
+    uint8_t *items = NULL;
+    if (n) {
+        if (!(items = codec_arena_alloc(r->arena, n * esz, ev->type->align)))
+            return MP_NOMEM(r->err);
+        memset(items, 0, n * esz);
+    }
+    for (size_t i = 0; i < n; i++)
+        if ((rc = get_val(r, ev, items + i * esz)))
+            return rc;
+    r->depth--;
+    l->items = items;
+    l->count = n;
+    return CODEC_OK;
+}
+
+static int get_val(mp_rd *r, const bin_val *val, uint8_t *v)
+{
+    const uint8_t *p = r->p;
+    int64_t x;
+    switch (val->op) {
+    case BIN_OP_STRUCT: return get_struct(r, val->sub, v);
+    case BIN_OP_LIST: return get_list(r, val, (codec_list *)v);
+    case BIN_OP_STRING:
+        if (fast_str(r, (codec_string *)v))
+            return CODEC_OK;
+        break;
+    case BIN_OP_OPTIONAL:
+        if (p < r->end && *p == 0xc0)
+            break;
+        *(bool *)v = true;
+        return get_val(r, val->elem, v + val->value_offset);
+    case BIN_OP_BOOL:
+        if (p < r->end && (*p == 0xc2 || *p == 0xc3)) {
+            *(bool *)v = *p == 0xc3;
+            r->p = p + 1;
+            return CODEC_OK;
+        }
+        break;
+    case BIN_OP_F64:
+        if (r->end - p >= 9 && *p == 0xcb) {
+            *(double *)v = bin_bits_double(bin_load64(p + 1));
+            r->p = p + 9;
+            return CODEC_OK;
+        }
+        if (r->end - p >= 5 && *p == 0xca) {
+            *(double *)v = bin_bits_float(bin_load32(p + 1));
+            r->p = p + 5;
+            return CODEC_OK;
+        }
+        break;
+    case BIN_OP_F32:
+        if (r->end - p >= 5 && *p == 0xca) {
+            *(float *)v = bin_bits_float(bin_load32(p + 1));
+            r->p = p + 5;
+            return CODEC_OK;
+        }
+        break;
+    case BIN_OP_I8: case BIN_OP_I16: case BIN_OP_I32: case BIN_OP_I64:
+    case BIN_OP_U8: case BIN_OP_U16: case BIN_OP_U32: case BIN_OP_U64:
+        if (fast_int(r, &x)) {
+            if (store_int(val->op, v, x))
+                return CODEC_OK;
+            r->p = p;
+        }
+        break;
+    default: break;
+    }
+    return next_item(r, val->type, v);
+}
+
+int mp_decode_typed(const mp_state *st, const codec_type *t, const uint8_t *in, size_t n,
+                    void *value, codec_arena *arena, codec_error *err)
+{
+    const codec_msgpack_options *o = &st->o;
     if (n > o->max_size)
         return MP_FAIL(err, CODEC_D_LIMIT, 0, "input of %zu bytes exceeds max-size (%zu)", n,
                        o->max_size);
     mp_rd r = {.base = in, .p = in, .end = in + n, .o = o, .arena = arena, .err = err};
     memset(value, 0, t->size);
-    int rc = next_item(&r, t, value);
+    int rc = get_val(&r, &st->plan.root, value);
     if (!rc && r.p != r.end)
         rc = MP_FAIL(err, CODEC_D_TRAILING, r.p - r.base, "bytes after the item");
     return rc;
