@@ -74,6 +74,11 @@ static int val_for(builder *b, const codec_type *t, bin_val *v)
     v->op = (uint8_t)scalar_op(t->kind);
     bin_val *elem;
     switch (t->kind) {
+    case CODEC_T_ENUM:
+        for (size_t i = 0; i < t->count; i++)
+            if (t->values[i].number >= 0 && t->values[i].number < 64)
+                v->enum_small |= 1ull << t->values[i].number;
+        return CODEC_OK;
     case CODEC_T_STRUCT:
         v->op = BIN_OP_STRUCT;
         return struct_for(b, t, &v->sub);

@@ -44,6 +44,7 @@ typedef struct bin_val {
     const bin_struct *sub;        /* STRUCT */
     const struct bin_val *elem;   /* LIST item, OPTIONAL value */
     size_t value_offset;          /* OPTIONAL: of the value in the optional */
+    uint64_t enum_small;          /* ENUM: bit n set when n (0..63) is one of its numbers */
 } bin_val;
 
 typedef struct bin_field {

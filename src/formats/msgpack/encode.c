@@ -182,26 +182,8 @@ static int enc_any(enc *e, const codec_type *t, const void *v)
 }
 
 /* ---------------------------------------------------------------------------
- * The planned walk (formats/binary/plan.h): struct keys are copied from the
- * plan, scalars and strings are written with one room check together with
- * their key, and only what the plan does not specialise goes through enc_any.
+ * The planned walk: formats/binary/plan_encode.h with MessagePack's items.
  * ------------------------------------------------------------------------ */
-
-/* Room for n more bytes: the write position, or NULL with err set. */
-static inline uint8_t *take(enc *e, size_t n)
-{
-    codec_buf *out = e->out;
-    if (__builtin_expect(n > out->cap - out->len, 0) && codec_buf_reserve(out, n)) {
-        MP_NOMEM(e->err);
-        return NULL;
-    }
-    return out->data + out->len;
-}
-
-static inline void advance(enc *e, uint8_t *p)
-{
-    e->out->len = (size_t)(p - e->out->data);
-}
 
 static inline uint8_t *put_float(uint8_t *p, float f)
 {
@@ -210,8 +192,8 @@ static inline uint8_t *put_float(uint8_t *p, float f)
     return p + 5;
 }
 
-/* Writes a scalar of op at p (room for 9 bytes); NULL when op is not one. */
-static inline uint8_t *put_scalar(uint8_t *p, unsigned op, const void *v)
+static inline __attribute__((always_inline)) uint8_t *fmt_scalar(uint8_t *p, unsigned op,
+                                                                 const void *v)
 {
     switch (op) {
     case BIN_OP_BOOL: *p = *(const bool *)v ? 0xc3 : 0xc2; return p + 1;
@@ -236,9 +218,7 @@ static inline uint8_t *put_scalar(uint8_t *p, unsigned op, const void *v)
     }
 }
 
-/* The str item of s at p (room for 5 + s->len bytes); NULL when s is not
- * valid UTF-8 (err set). Strings past 2^32-1 bytes never get here. */
-static inline uint8_t *put_str(enc *e, uint8_t *p, const codec_string *s)
+static inline uint8_t *fmt_text(enc *e, uint8_t *p, const codec_string *s)
 {
     size_t n = s->len;
     uint8_t *d = mp_put_len(p, n, 0xa0, 32, 0xd9, 0xda);
@@ -251,89 +231,26 @@ static inline uint8_t *put_str(enc *e, uint8_t *p, const codec_string *s)
     return d + n;
 }
 
-static int put_struct(enc *e, const bin_struct *s, const uint8_t *v);
-
-static int put_val(enc *e, const bin_val *val, const uint8_t *v)
+static inline uint8_t *fmt_head(uint8_t *p, bool map, size_t n)
 {
-    uint8_t *p;
-    switch (val->op) {
-    case BIN_OP_OTHER:
-    case BIN_OP_ENUM: return enc_any(e, val->type, v);
-    case BIN_OP_STRUCT: return put_struct(e, val->sub, v);
-    case BIN_OP_STRING: {
-        const codec_string *str = (const codec_string *)v;
-        if (str->len > UINT32_MAX)
-            return mp_out_string(e->out, true, str->ptr, str->len, e->err);
-        if (!(p = take(e, str->len + 5)))
-            return CODEC_E_NOMEM;
-        if (!(p = put_str(e, p, str)))
-            return CODEC_E_INVALID_VALUE;
-        advance(e, p);
-        return CODEC_OK;
-    }
-    case BIN_OP_OPTIONAL:
-        if (*(const bool *)v)
-            return put_val(e, val->elem, v + val->value_offset);
-        return mp_out_byte(e->out, 0xc0, e->err);
-    case BIN_OP_LIST: {
-        const codec_list *l = (const codec_list *)v;
-        int rc = mp_out_array(e->out, l->count, e->err);
-        const bin_val *ev = val->elem;
-        const uint8_t *item = l->items;
-        size_t esz = ev->type->size;
-        for (size_t i = 0; i < l->count && !rc; i++, item += esz)
-            rc = put_val(e, ev, item);
-        return rc;
-    }
-    default:
-        if (!(p = take(e, 9)))
-            return CODEC_E_NOMEM;
-        advance(e, put_scalar(p, val->op, v));
-        return CODEC_OK;
-    }
+    return map ? mp_put_len(p, n, 0x80, 16, 0, 0xde) : mp_put_len(p, n, 0x90, 16, 0, 0xdc);
 }
 
-static int put_struct(enc *e, const bin_struct *s, const uint8_t *v)
+/* structs=array and the ext struct have their own layouts. */
+static inline bool fmt_planned(const enc *e, const bin_struct *s)
 {
-    if (e->o->struct_arrays || s->type == &codec_msgpack_ext_type)
-        return enc_struct(e, s->type, v);
-    size_t present = s->count;
-    if (s->has_optional)
-        for (size_t i = 0; i < s->count; i++)
-            present -= s->fields[i].optional && !*(const bool *)(v + s->fields[i].offset);
-    int rc = mp_out_map(e->out, present, e->err);
-    for (size_t i = 0; i < s->count && !rc; i++) {
-        const bin_field *f = &s->fields[i];
-        const uint8_t *fv = v + f->offset;
-        if (f->optional && !*(const bool *)fv)
-            continue;
-        size_t need = f->key_len + BIN_KEY_PAD + 9;
-        const codec_string *str = f->val.op == BIN_OP_STRING ? (const codec_string *)fv : NULL;
-        if (str && str->len > UINT32_MAX)
-            str = NULL; /* put_val reports it */
-        need += str ? str->len : 0;
-        uint8_t *p = take(e, need);
-        if (!p)
-            return CODEC_E_NOMEM;
-        if (f->key_len <= BIN_KEY_PAD)
-            memcpy(p, f->key, BIN_KEY_PAD);
-        else
-            memcpy(p, f->key, f->key_len);
-        p += f->key_len;
-        uint8_t *end = str ? put_str(e, p, str) : put_scalar(p, f->val.op, fv);
-        if (str && !end)
-            return CODEC_E_INVALID_VALUE;
-        advance(e, end ? end : p);
-        if (!end)
-            rc = put_val(e, &f->val, fv);
-    }
-    return rc;
+    return !e->o->struct_arrays && s->type != &codec_msgpack_ext_type;
 }
+
+#define FMT_TEXT_MAX UINT32_MAX
+#define FMT_NULL 0xc0
+#define FMT_NOMEM MP_NOMEM
+#include "formats/binary/plan_encode.h"
 
 int mp_encode_typed(const mp_state *st, const void *value, codec_buf *out, codec_error *err)
 {
     enc e = {.out = out, .o = &st->o, .err = err};
-    return put_val(&e, &st->plan.root, value);
+    return plan_put_val(&e, &st->plan.root, value);
 }
 
 /* The key of a struct field: its name as a str. */
