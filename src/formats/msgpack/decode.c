@@ -448,6 +448,35 @@ static inline bool store_int(unsigned op, uint8_t *v, int64_t x)
     }
 }
 
+/* Strings are carved from pools of up to STR_POOL arena bytes, so most cost
+ * no arena call. A pool never exceeds the input left, which bounds what the
+ * strings still to come can copy; a pool's unused tail is smaller than the
+ * string that did not fit, so the waste is below the bytes copied. */
+#define STR_POOL 4096
+
+static __attribute__((noinline)) char *str_refill(mp_rd *r, size_t n)
+{
+    size_t left = (size_t)(r->end - r->p);
+    size_t size = left < STR_POOL ? left : STR_POOL;
+    if (size < n)
+        size = n;
+    char *d = codec_arena_alloc(r->arena, size, 1);
+    if (!d)
+        return NULL;
+    r->pool = d + n;
+    r->pool_end = d + size;
+    return d;
+}
+
+static inline char *str_room(mp_rd *r, size_t n)
+{
+    if ((size_t)(r->pool_end - r->pool) < n)
+        return str_refill(r, n);
+    char *d = r->pool;
+    r->pool += n;
+    return d;
+}
+
 /* A str in its fix, 8 or 16-bit form copied into the arena; false with
  * nothing consumed for any other form or when a check fails. */
 static inline bool fast_str(mp_rd *r, codec_string *out)
@@ -472,12 +501,56 @@ static inline bool fast_str(mp_rd *r, codec_string *out)
         r->p = p + head;
         return true;
     }
-    char *d = codec_arena_alloc(r->arena, n, 1);
+    char *d = str_room(r, n);
     if (!d || (bin_copy_ascii((uint8_t *)d, p + head, n) && !codec_utf8_valid(p + head, n)))
         return false;
     *out = (codec_string){d, n};
     r->p = p + head + n;
     return true;
+}
+
+/* The scalars and strings in the forms an encoder usually writes, without
+ * a call: true when v was filled; false with nothing consumed otherwise. */
+static inline __attribute__((always_inline)) bool get_inline(mp_rd *r, const bin_val *val,
+                                                             uint8_t *v)
+{
+    const uint8_t *p = r->p;
+    int64_t x;
+    switch (val->op) {
+    case BIN_OP_STRING: return fast_str(r, (codec_string *)v);
+    case BIN_OP_BOOL:
+        if (p == r->end || (*p != 0xc2 && *p != 0xc3))
+            return false;
+        *(bool *)v = *p == 0xc3;
+        r->p = p + 1;
+        return true;
+    case BIN_OP_F64:
+        if (r->end - p >= 9 && *p == 0xcb) {
+            *(double *)v = bin_bits_double(bin_load64(p + 1));
+            r->p = p + 9;
+            return true;
+        }
+        if (r->end - p < 5 || *p != 0xca)
+            return false;
+        *(double *)v = bin_bits_float(bin_load32(p + 1));
+        r->p = p + 5;
+        return true;
+    case BIN_OP_F32:
+        if (r->end - p < 5 || *p != 0xca)
+            return false;
+        *(float *)v = bin_bits_float(bin_load32(p + 1));
+        r->p = p + 5;
+        return true;
+    case BIN_OP_I8: case BIN_OP_I16: case BIN_OP_I32: case BIN_OP_I64:
+    case BIN_OP_U8: case BIN_OP_U16: case BIN_OP_U32: case BIN_OP_U64:
+        if (!fast_int(r, &x))
+            return false;
+        if (store_int(val->op, v, x))
+            return true;
+        r->p = p;
+        return false;
+    default: return false;
+    }
 }
 
 /* A map head (fixmap or map 16) at r->p: its count, r->p past it. */
@@ -569,7 +642,8 @@ static int get_struct(mp_rd *r, const bin_struct *s, uint8_t *v)
         if ((seen[fi / 64] >> (fi % 64) & 1) && (rc = see(r, t, f->cf, seen, v, at)))
             return rc;
         seen[fi / 64] |= 1ull << (fi % 64);
-        if ((rc = get_val(r, &f->val, v + f->offset)))
+        uint8_t *fv = v + f->offset;
+        if (!get_inline(r, &f->val, fv) && (rc = get_val(r, &f->val, fv)))
             return rc;
     }
     r->depth--;
@@ -603,7 +677,7 @@ static int get_list(mp_rd *r, const bin_val *val, codec_list *l)
         memset(items, 0, n * esz);
     }
     for (size_t i = 0; i < n; i++)
-        if ((rc = get_val(r, ev, items + i * esz)))
+        if (!get_inline(r, ev, items + i * esz) && (rc = get_val(r, ev, items + i * esz)))
             return rc;
     r->depth--;
     l->items = items;
@@ -613,55 +687,18 @@ static int get_list(mp_rd *r, const bin_val *val, codec_list *l)
 
 static int get_val(mp_rd *r, const bin_val *val, uint8_t *v)
 {
-    const uint8_t *p = r->p;
-    int64_t x;
     switch (val->op) {
     case BIN_OP_STRUCT: return get_struct(r, val->sub, v);
     case BIN_OP_LIST: return get_list(r, val, (codec_list *)v);
-    case BIN_OP_STRING:
-        if (fast_str(r, (codec_string *)v))
-            return CODEC_OK;
-        break;
     case BIN_OP_OPTIONAL:
-        if (p < r->end && *p == 0xc0)
+        if (r->p < r->end && *r->p == 0xc0)
             break;
         *(bool *)v = true;
         return get_val(r, val->elem, v + val->value_offset);
-    case BIN_OP_BOOL:
-        if (p < r->end && (*p == 0xc2 || *p == 0xc3)) {
-            *(bool *)v = *p == 0xc3;
-            r->p = p + 1;
+    default:
+        if (get_inline(r, val, v))
             return CODEC_OK;
-        }
         break;
-    case BIN_OP_F64:
-        if (r->end - p >= 9 && *p == 0xcb) {
-            *(double *)v = bin_bits_double(bin_load64(p + 1));
-            r->p = p + 9;
-            return CODEC_OK;
-        }
-        if (r->end - p >= 5 && *p == 0xca) {
-            *(double *)v = bin_bits_float(bin_load32(p + 1));
-            r->p = p + 5;
-            return CODEC_OK;
-        }
-        break;
-    case BIN_OP_F32:
-        if (r->end - p >= 5 && *p == 0xca) {
-            *(float *)v = bin_bits_float(bin_load32(p + 1));
-            r->p = p + 5;
-            return CODEC_OK;
-        }
-        break;
-    case BIN_OP_I8: case BIN_OP_I16: case BIN_OP_I32: case BIN_OP_I64:
-    case BIN_OP_U8: case BIN_OP_U16: case BIN_OP_U32: case BIN_OP_U64:
-        if (fast_int(r, &x)) {
-            if (store_int(val->op, v, x))
-                return CODEC_OK;
-            r->p = p;
-        }
-        break;
-    default: break;
     }
     return next_item(r, val->type, v);
 }
