@@ -114,28 +114,4 @@ static inline bool bin_key_at(const bin_field *f, const uint8_t *p, const uint8_
     return (size_t)(end - p) >= n && __builtin_memcmp(p, f->key, n) == 0;
 }
 
-/* Copies n bytes and returns their high bits ORed (0 for ASCII), so the
- * UTF-8 check of ASCII text costs nothing beyond the copy. */
-static inline uint64_t bin_copy_ascii(uint8_t *dst, const uint8_t *src, size_t n)
-{
-    uint64_t acc = 0, w;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __builtin_memcpy(&w, src + i, 8);
-        __builtin_memcpy(dst + i, &w, 8);
-        acc |= w;
-    }
-    if (i < n && n >= 8) {
-        __builtin_memcpy(&w, src + n - 8, 8);
-        __builtin_memcpy(dst + n - 8, &w, 8);
-        acc |= w;
-    } else {
-        for (; i < n; i++) {
-            dst[i] = src[i];
-            acc |= src[i];
-        }
-    }
-    return acc & 0x8080808080808080ull;
-}
-
 #endif

@@ -57,6 +57,17 @@ static inline uint8_t *plan_cursor(const codec_buf *out, uint8_t **lim)
 
 static int plan_put_val(enc *e, const bin_val *val, const uint8_t *v);
 
+/* A value the loops below do not write themselves: out->len synced to *p,
+ * the call, then *p and *lim reloaded. */
+static inline int plan_call(enc *e, uint8_t **p, uint8_t **lim, const bin_val *val,
+                            const uint8_t *v)
+{
+    e->out->len = (size_t)(*p - e->out->data);
+    int rc = plan_put_val(e, val, v);
+    *p = plan_cursor(e->out, lim);
+    return rc;
+}
+
 /* Writes the value of val at p when it needs no call: scalars, enums whose
  * number is a small valid one, strings (room: 9 + their length). Returns
  * the end; p itself when it wrote nothing (every value takes a byte); NULL
@@ -171,11 +182,10 @@ static __attribute__((noinline)) int plan_put_struct(enc *e, const bin_struct *s
         /* Containers and whatever the cases above left: the key, then a call. */
         if (!(p = plan_room(e, p, f->key_len + BIN_KEY_PAD, &lim)))
             return CODEC_E_NOMEM;
-        out->len = (size_t)(plan_key(p, f) - out->data);
-        int rc = plan_put_val(e, val, fv);
+        p = plan_key(p, f);
+        int rc = plan_call(e, &p, &lim, val, fv);
         if (rc)
             return rc;
-        p = plan_cursor(out, &lim);
     }
     out->len = (size_t)(p - out->data);
     return CODEC_OK;
@@ -204,11 +214,9 @@ static __attribute__((noinline)) int plan_put_list(enc *e, const bin_val *val,
             p = end;
             continue;
         }
-        out->len = (size_t)(p - out->data);
-        int rc = plan_put_val(e, ev, item);
+        int rc = plan_call(e, &p, &lim, ev, item);
         if (rc)
             return rc;
-        p = plan_cursor(out, &lim);
     }
     out->len = (size_t)(p - out->data);
     return CODEC_OK;

@@ -269,14 +269,10 @@ static int dec_date(cbor_rd *r, const codec_type *t, codec_date *dt, cbor_head *
 
 static int dec_struct(cbor_rd *r, const codec_type *t, uint8_t *v, const cbor_head *mh)
 {
-    uint64_t seen_small[4] = {0, 0, 0, 0};
-    uint64_t *seen = seen_small;
-    size_t words = (t->count + 63) / 64;
-    if (words > 4) {
-        if (!(seen = codec_arena_alloc(r->arena, words * 8, 8)))
-            return CBOR_NOMEM(r->err);
-        memset(seen, 0, words * 8);
-    }
+    uint64_t seen_small[BIN_SEEN_SMALL];
+    uint64_t *seen = bin_seen_bitmap(r->arena, t->count, seen_small);
+    if (!seen)
+        return CBOR_NOMEM(r->err);
     int rc;
     if (!mh->indefinite && (rc = cbor_check_count(r, mh, 2)))
         return rc;

@@ -128,14 +128,10 @@ static int dec_struct(mp_rd *r, const codec_type *t, uint8_t *v, const mp_item *
     }
     if (it->kind != MP_MAP && it->kind != MP_ARRAY)
         return dec_fail(r, it, "expected a map or an array", t);
-    uint64_t seen_small[4] = {0, 0, 0, 0};
-    uint64_t *seen = seen_small;
-    size_t words = (t->count + 63) / 64;
-    if (words > 4) {
-        if (!(seen = codec_arena_alloc(r->arena, words * 8, 8)))
-            return MP_NOMEM(r->err);
-        memset(seen, 0, words * 8);
-    }
+    uint64_t seen_small[BIN_SEEN_SMALL];
+    uint64_t *seen = bin_seen_bitmap(r->arena, t->count, seen_small);
+    if (!seen)
+        return MP_NOMEM(r->err);
     int rc = mp_enter(r, it, it->kind == MP_MAP ? 2 : 1);
     if (!rc)
         rc = it->kind == MP_MAP ? struct_map(r, t, v, it, seen) : struct_array(r, t, v, it, seen);
@@ -502,7 +498,7 @@ static inline bool fast_str(mp_rd *r, codec_string *out)
         return true;
     }
     char *d = str_room(r, n);
-    if (!d || (bin_copy_ascii((uint8_t *)d, p + head, n) && !codec_utf8_valid(p + head, n)))
+    if (!d || (codec_copy_ascii((uint8_t *)d, p + head, n) && !codec_utf8_valid(p + head, n)))
         return false;
     *out = (codec_string){d, n};
     r->p = p + head + n;
@@ -617,14 +613,10 @@ static int get_struct(mp_rd *r, const bin_struct *s, uint8_t *v)
     mp_item mh = {.kind = MP_MAP, .at = (size_t)(start - r->base)};
     if (t == &codec_msgpack_ext_type || !fast_map(r, &mh.len))
         return next_item(r, t, v);
-    uint64_t seen_small[4] = {0, 0, 0, 0};
-    uint64_t *seen = seen_small;
-    size_t words = (t->count + 63) / 64;
-    if (words > 4) {
-        if (!(seen = codec_arena_alloc(r->arena, words * 8, 8)))
-            return MP_NOMEM(r->err);
-        memset(seen, 0, words * 8);
-    }
+    uint64_t seen_small[BIN_SEEN_SMALL];
+    uint64_t *seen = bin_seen_bitmap(r->arena, t->count, seen_small);
+    if (!seen)
+        return MP_NOMEM(r->err);
     int rc = mp_enter(r, &mh, 2);
     if (rc)
         return rc;

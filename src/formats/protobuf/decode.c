@@ -355,7 +355,7 @@ static inline int dec_text(pb_dec *d, const pb_val *v, codec_bytes *b, const uin
     uint8_t *copy = pool_take(d, p, len);
     if (!copy)
         return nomem(d);
-    if (pb_copy_ascii(copy, p, len) && v->op == PB_OP_STRING && !codec_utf8_valid(p, len))
+    if (codec_copy_ascii(copy, p, len) && v->op == PB_OP_STRING && !codec_utf8_valid(p, len))
         return fail(d, CODEC_D_CORRUPT, p, "string is not valid UTF-8");
     *b = (codec_bytes){copy, len};
     return CODEC_OK;

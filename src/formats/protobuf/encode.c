@@ -155,7 +155,7 @@ static inline uint8_t *put_text(pb_enc *e, uint8_t *p, const uint8_t key[8], uns
         *p++ = (uint8_t)n;
     else
         p = pb_put_varint(p, n);
-    if (n && pb_copy_ascii(p, s->data, n) && v->op == PB_OP_STRING && !codec_utf8_valid(s->data, n))
+    if (n && codec_copy_ascii(p, s->data, n) && v->op == PB_OP_STRING && !codec_utf8_valid(s->data, n))
         return bad_value(e, "string is not valid UTF-8");
     return p + n;
 }

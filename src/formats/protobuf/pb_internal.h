@@ -144,28 +144,4 @@ static inline int64_t pb_unzigzag(uint64_t v)
     return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
 }
 
-/* Copies n bytes and returns their high bits ORed (0 for ASCII), so the
- * UTF-8 check costs nothing for ASCII text. dst and src must not overlap. */
-static inline uint64_t pb_copy_ascii(uint8_t *dst, const uint8_t *src, size_t n)
-{
-    uint64_t acc = 0, w;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        memcpy(&w, src + i, 8);
-        memcpy(dst + i, &w, 8);
-        acc |= w;
-    }
-    if (i < n && n >= 8) {
-        memcpy(&w, src + n - 8, 8);
-        memcpy(dst + n - 8, &w, 8);
-        acc |= w;
-    } else {
-        for (; i < n; i++) {
-            dst[i] = src[i];
-            acc |= src[i];
-        }
-    }
-    return acc & 0x8080808080808080ull;
-}
-
 #endif
