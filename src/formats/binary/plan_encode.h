@@ -252,4 +252,16 @@ static int plan_put_val(enc *e, const bin_val *val, const uint8_t *v)
     }
 }
 
+/* Encodes the value v of the plan's root. */
+static inline int plan_encode(enc *e, const bin_plan *plan, const void *v)
+{
+    const bin_val *root = &plan->root;
+    /* The walk does arithmetic on out->data: give an empty buffer storage
+     * first (a value takes at least one byte anyway). */
+    if (!e->out->data && codec_buf_reserve(e->out, 1))
+        return FMT_NOMEM(e->err);
+    return root->op == BIN_OP_STRUCT ? plan_put_struct(e, root->sub, v)
+                                     : plan_put_val(e, root, v);
+}
+
 #endif

@@ -261,7 +261,7 @@ static inline bool fmt_planned(const enc *e, const bin_struct *s)
 int cbor_encode_typed(const cbor_state *st, const void *value, codec_buf *out, codec_error *err)
 {
     enc e = {.out = out, .o = &st->o, .err = err};
-    return plan_put_val(&e, &st->plan.root, value);
+    return plan_encode(&e, &st->plan, value);
 }
 
 /* The key of a struct field: its name as text, or its tag (keys=tags). */

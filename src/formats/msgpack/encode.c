@@ -250,7 +250,7 @@ static inline bool fmt_planned(const enc *e, const bin_struct *s)
 int mp_encode_typed(const mp_state *st, const void *value, codec_buf *out, codec_error *err)
 {
     enc e = {.out = out, .o = &st->o, .err = err};
-    return plan_put_val(&e, &st->plan.root, value);
+    return plan_encode(&e, &st->plan, value);
 }
 
 /* The key of a struct field: its name as a str. */
