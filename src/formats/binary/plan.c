@@ -107,12 +107,12 @@ static int key_cmp(const bin_field *x, const bin_field *y)
 }
 
 /* Insertion sort: run once per struct at construction, no global state. */
-static void sort_order(const bin_field *fields, uint32_t *order, size_t count)
+static void sort_order(const bin_field **order, size_t count)
 {
     for (size_t i = 1; i < count; i++) {
-        uint32_t x = order[i];
+        const bin_field *x = order[i];
         size_t j = i;
-        for (; j > 0 && key_cmp(&fields[x], &fields[order[j - 1]]) < 0; j--)
+        for (; j > 0 && key_cmp(x, order[j - 1]) < 0; j--)
             order[j] = order[j - 1];
         order[j] = x;
     }
@@ -143,8 +143,10 @@ static int struct_for(builder *b, const codec_type *t, const bin_struct **out)
         }
     memo *e = plan_alloc(b, sizeof *e);
     bin_struct *s = plan_alloc(b, sizeof *s);
-    uint32_t *order = plan_alloc(b, (t->count + 1) * sizeof *order);
-    if (!e || !s || !order || !(s->fields = plan_alloc(b, (t->count + 1) * sizeof *s->fields)))
+    const bin_field **order = plan_alloc(b, (t->count + 1) * sizeof *order);
+    size_t *optionals = plan_alloc(b, (t->count + 1) * sizeof *optionals);
+    if (!e || !s || !order || !optionals ||
+        !(s->fields = plan_alloc(b, (t->count + 1) * sizeof *s->fields)))
         return CODEC_E_NOMEM;
     /* Registered before the fields, so a recursive reference finds it. */
     *e = (memo){t, s, b->built};
@@ -152,18 +154,20 @@ static int struct_for(builder *b, const codec_type *t, const bin_struct **out)
     s->type = t;
     s->count = t->count;
     s->order = order;
+    s->optionals = optionals;
     *out = s;
     for (size_t i = 0; i < t->count; i++) {
         bin_field *f = &s->fields[i];
         int rc = field_for(b, &t->fields[i], f);
         if (rc)
             return rc;
-        s->has_optional |= f->optional;
+        if (f->optional)
+            optionals[s->optional_count++] = f->offset;
         s->has_required |= f->required;
-        order[i] = (uint32_t)i;
+        order[i] = f;
     }
     if (b->spec->sort_keys)
-        sort_order(s->fields, order, t->count);
+        sort_order(order, t->count);
     return CODEC_OK;
 }
 

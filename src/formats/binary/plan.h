@@ -60,9 +60,10 @@ typedef struct bin_field {
 struct bin_struct {
     const codec_type *type;
     bin_field *fields;            /* declaration order */
-    const uint32_t *order;        /* the encode order (indexes into fields) */
+    const bin_field **order;      /* the encode order */
+    const size_t *optionals;      /* offsets of the OPTIONAL members */
+    size_t optional_count;
     size_t count;
-    bool has_optional;            /* the entry count depends on the value */
     bool has_required;
 };
 

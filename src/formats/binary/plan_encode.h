@@ -128,15 +128,14 @@ static __attribute__((noinline)) int plan_put_struct(enc *e, const bin_struct *s
         return enc_any(e, s->type, v);
     codec_buf *out = e->out;
     size_t present = s->count;
-    if (s->has_optional)
-        for (size_t i = 0; i < s->count; i++)
-            present -= s->fields[i].optional && !*(const bool *)(v + s->fields[i].offset);
+    for (size_t i = 0; i < s->optional_count; i++)
+        present -= !*(const bool *)(v + s->optionals[i]);
     uint8_t *lim, *p = plan_room(e, plan_cursor(out, &lim), 9, &lim);
     if (!p)
         return CODEC_E_NOMEM;
     p = fmt_head(p, true, present);
     for (size_t i = 0; i < s->count; i++) {
-        const bin_field *f = &s->fields[s->order[i]];
+        const bin_field *f = s->order[i];
         const bin_val *val = &f->val;
         const uint8_t *fv = v + f->offset;
         if (f->optional) {
