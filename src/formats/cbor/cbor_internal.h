@@ -169,6 +169,7 @@ typedef struct cbor_rd {
     codec_arena *arena;
     codec_error *err;
     size_t depth;
+    bin_pool pool;           /* where the planned walk copies strings to */
 } cbor_rd;
 
 /* Reads one head; checks well-formedness of the head itself (reserved
@@ -273,8 +274,8 @@ size_t cbor_plan_key(const codec_field *f, const void *ctx, uint8_t *dst);
 
 /* Walkers (encode.c, decode.c, value.c). */
 int cbor_encode_typed(const cbor_state *st, const void *value, codec_buf *out, codec_error *err);
-int cbor_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
-                      const codec_cbor_options *o, codec_arena *arena, codec_error *err);
+int cbor_decode_typed(const cbor_state *st, const codec_type *t, const uint8_t *in, size_t n,
+                      void *value, codec_arena *arena, codec_error *err);
 int cbor_write_value(codec_buf *out, const codec_value *v, const codec_cbor_options *o,
                      codec_error *err);
 int cbor_read_value(cbor_rd *r, const cbor_head *h, codec_value *out);

@@ -267,6 +267,72 @@ static int dec_date(cbor_rd *r, const codec_type *t, codec_date *dt, cbor_head *
     return CODEC_OK;
 }
 
+/* One entry of a struct map: its key (a name as text, or a tag), its value
+ * into the field it names, unknown keys skipped or rejected, repeats
+ * refused unless duplicates=allow. *expect is the field tried first. */
+static int dec_entry(cbor_rd *r, const codec_type *t, uint8_t *v, uint64_t *seen, size_t *expect)
+{
+    cbor_head k, h;
+    int rc;
+    if ((rc = next_head(r, &k)))
+        return rc;
+    const codec_field *f = NULL;
+    if (k.major == CBOR_TEXT) {
+        codec_string name;
+        if (!k.indefinite) {
+            /* Looked up in place: no copy for a key. */
+            if ((rc = cbor_check_string(r, &k)))
+                return rc;
+            name = (codec_string){(const char *)r->p, (size_t)k.arg};
+            r->p += k.arg;
+        } else if ((rc = cbor_read_string(r, &k, &name))) {
+            return rc;
+        }
+        f = *expect < t->count && codec_name_equals(t->fields[*expect].name, name.ptr, name.len)
+                ? &t->fields[*expect]
+                : codec_type_field_by_name_hashed(t, name.ptr, name.len,
+                                                  codec_name_hash(name.ptr, name.len));
+        if (!f && !codec_utf8_valid((const uint8_t *)name.ptr, name.len))
+            return CBOR_FAIL(r->err, CODEC_D_CORRUPT, k.at, "text is not valid UTF-8");
+    } else if (k.major == CBOR_UINT) {
+        f = k.arg <= UINT32_MAX ? codec_type_field_by_tag(t, (uint32_t)k.arg) : NULL;
+    } else if ((rc = cbor_skip(r, &k))) {
+        return rc;
+    }
+    if ((rc = next_head(r, &h)))
+        return rc;
+    if (!f) {
+        if (r->o->reject_unknown)
+            return CBOR_FAIL(r->err, CODEC_D_CORRUPT, k.at, "unknown field (%s)", t->name);
+        return cbor_skip(r, &h);
+    }
+    size_t fi = codec_type_field_index(t, f);
+    *expect = fi + 1;
+    if (seen[fi / 64] >> (fi % 64) & 1) {
+        if (!r->o->allow_duplicates)
+            return CBOR_FAIL(r->err, CODEC_D_CORRUPT, k.at, "duplicate key '%s' (%s)", f->name,
+                             t->name);
+        memset(v + f->offset, 0, f->size);
+    }
+    seen[fi / 64] |= 1ull << (fi % 64);
+    return dec_item(r, f->type, v + f->offset, &h);
+}
+
+/* After the entries: the first required field not seen, reported at the
+ * map's head. */
+static int check_missing(cbor_rd *r, const codec_type *t, const uint64_t *seen, size_t at)
+{
+    for (size_t i = 0; i < t->count; i++) {
+        const codec_field *f = &t->fields[i];
+        bool required = (f->flags & CODEC_FIELD_REQUIRED) ||
+                        (r->o->require_all && f->type->kind != CODEC_T_OPTIONAL);
+        if (required && !(seen[i / 64] >> (i % 64) & 1))
+            return CBOR_FAIL(r->err, CODEC_D_CORRUPT, at, "missing field '%s' (%s)", f->name,
+                             t->name);
+    }
+    return CODEC_OK;
+}
+
 static int dec_struct(cbor_rd *r, const codec_type *t, uint8_t *v, const cbor_head *mh)
 {
     uint64_t seen_small[BIN_SEEN_SMALL];
@@ -282,62 +348,10 @@ static int dec_struct(cbor_rd *r, const codec_type *t, uint8_t *v, const cbor_he
             break;
         if (mh->indefinite && i >= r->o->max_elements)
             return CBOR_FAIL(r->err, CODEC_D_LIMIT, mh->at, "more entries than max-elements");
-        cbor_head k, h;
-        if ((rc = next_head(r, &k)))
-            return rc;
-        const codec_field *f = NULL;
-        if (k.major == CBOR_TEXT) {
-            codec_string name;
-            if (!k.indefinite) {
-                /* Looked up in place: no copy for a key. */
-                if ((rc = cbor_check_string(r, &k)))
-                    return rc;
-                name = (codec_string){(const char *)r->p, (size_t)k.arg};
-                r->p += k.arg;
-            } else if ((rc = cbor_read_string(r, &k, &name))) {
-                return rc;
-            }
-            f = expect < t->count && codec_name_equals(t->fields[expect].name, name.ptr, name.len)
-                    ? &t->fields[expect]
-                    : codec_type_field_by_name_hashed(t, name.ptr, name.len,
-                                                      codec_name_hash(name.ptr, name.len));
-            if (!f && !codec_utf8_valid((const uint8_t *)name.ptr, name.len))
-                return CBOR_FAIL(r->err, CODEC_D_CORRUPT, k.at, "text is not valid UTF-8");
-        } else if (k.major == CBOR_UINT) {
-            f = k.arg <= UINT32_MAX ? codec_type_field_by_tag(t, (uint32_t)k.arg) : NULL;
-        } else if ((rc = cbor_skip(r, &k))) {
-            return rc;
-        }
-        if ((rc = next_head(r, &h)))
-            return rc;
-        if (!f) {
-            if (r->o->reject_unknown)
-                return CBOR_FAIL(r->err, CODEC_D_CORRUPT, k.at, "unknown field (%s)", t->name);
-            if ((rc = cbor_skip(r, &h)))
-                return rc;
-            continue;
-        }
-        size_t fi = codec_type_field_index(t, f);
-        expect = fi + 1;
-        if (seen[fi / 64] >> (fi % 64) & 1) {
-            if (!r->o->allow_duplicates)
-                return CBOR_FAIL(r->err, CODEC_D_CORRUPT, k.at, "duplicate key '%s' (%s)",
-                                 f->name, t->name);
-            memset(v + f->offset, 0, f->size);
-        }
-        seen[fi / 64] |= 1ull << (fi % 64);
-        if ((rc = dec_item(r, f->type, v + f->offset, &h)))
+        if ((rc = dec_entry(r, t, v, seen, &expect)))
             return rc;
     }
-    for (size_t i = 0; i < t->count; i++) {
-        const codec_field *f = &t->fields[i];
-        bool required = (f->flags & CODEC_FIELD_REQUIRED) ||
-                        (r->o->require_all && f->type->kind != CODEC_T_OPTIONAL);
-        if (required && !(seen[i / 64] >> (i % 64) & 1))
-            return CBOR_FAIL(r->err, CODEC_D_CORRUPT, mh->at, "missing field '%s' (%s)",
-                             f->name, t->name);
-    }
-    return CODEC_OK;
+    return check_missing(r, t, seen, mh->at);
 }
 
 static int dec_list(cbor_rd *r, const codec_type *t, codec_list *l, const cbor_head *ah)
@@ -523,18 +537,239 @@ static int dec_item(cbor_rd *r, const codec_type *t, void *v, cbor_head *h)
     }
 }
 
-int cbor_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
-                      const codec_cbor_options *o, codec_arena *arena, codec_error *err)
+/* ---------------------------------------------------------------------------
+ * The planned walk (formats/binary/plan.h). Each value is first tried in
+ * the forms an encoder usually writes (definite lengths, no tags), and only
+ * when it is one of them and every bound holds is anything stored;
+ * everything else (indefinite lengths, tags, other forms, truncation,
+ * limits, invalid UTF-8, out-of-range numbers, repeated keys) is read again
+ * from its first byte by the generic walker above, which accepts it or
+ * reports the exact error and offset.
+ * ------------------------------------------------------------------------ */
+
+static int get_val(cbor_rd *r, const bin_val *val, uint8_t *v);
+
+/* The generic walker from the item at r->p. */
+static int generic(cbor_rd *r, const codec_type *t, void *v)
 {
+    cbor_head h;
+    int rc = next_head(r, &h);
+    return rc ? rc : dec_item(r, t, v, &h);
+}
+
+/* The definite head at p (major, argument, its size) when it is complete;
+ * false for ai 28..31. */
+static inline bool fast_head(const uint8_t *p, const uint8_t *end, unsigned *major,
+                             uint64_t *arg, size_t *size)
+{
+    if (p == end)
+        return false;
+    unsigned ai = p[0] & 31;
+    *major = p[0] >> 5;
+    if (ai < 24) {
+        *arg = ai, *size = 1;
+        return true;
+    }
+    if (ai > 27)
+        return false;
+    size_t n = (size_t)1 << (ai - 24);
+    if ((size_t)(end - p) <= n)
+        return false;
+    *arg = n == 1 ? p[1] : n == 2 ? bin_load16(p + 1) : n == 4 ? bin_load32(p + 1)
+                                                             : bin_load64(p + 1);
+    *size = 1 + n;
+    return true;
+}
+
+/* Stores x into the integer of op at v when it fits. */
+static inline bool store_int(unsigned op, uint8_t *v, int64_t x)
+{
+    switch (op) {
+    case BIN_OP_I8: return x >= INT8_MIN && x <= INT8_MAX && (*(int8_t *)v = (int8_t)x, true);
+    case BIN_OP_I16:
+        return x >= INT16_MIN && x <= INT16_MAX && (*(int16_t *)v = (int16_t)x, true);
+    case BIN_OP_I32:
+        return x >= INT32_MIN && x <= INT32_MAX && (*(int32_t *)v = (int32_t)x, true);
+    case BIN_OP_I64: return *(int64_t *)v = x, true;
+    case BIN_OP_U8: return x >= 0 && x <= UINT8_MAX && (*(uint8_t *)v = (uint8_t)x, true);
+    case BIN_OP_U16: return x >= 0 && x <= UINT16_MAX && (*(uint16_t *)v = (uint16_t)x, true);
+    case BIN_OP_U32: return x >= 0 && x <= UINT32_MAX && (*(uint32_t *)v = (uint32_t)x, true);
+    default: return x >= 0 && (*(uint64_t *)v = (uint64_t)x, true);
+    }
+}
+
+/* A definite text string copied into the arena pool. */
+static inline bool fast_text(cbor_rd *r, codec_string *out)
+{
+    unsigned major;
+    uint64_t n;
+    size_t head;
+    if (!fast_head(r->p, r->end, &major, &n, &head) || major != CBOR_TEXT ||
+        n > (uint64_t)(r->end - r->p) - head || n > r->o->max_string)
+        return false;
+    const uint8_t *src = r->p + head;
+    if (!n) {
+        *out = (codec_string){NULL, 0};
+        r->p = src;
+        return true;
+    }
+    char *d = bin_pool_take(&r->pool, r->arena, (size_t)(r->end - r->p), (size_t)n);
+    if (!d || (codec_copy_ascii((uint8_t *)d, src, (size_t)n) && !codec_utf8_valid(src, (size_t)n)))
+        return false;
+    *out = (codec_string){d, (size_t)n};
+    r->p = src + n;
+    return true;
+}
+
+/* The scalars and strings in their usual forms, without a call: true when
+ * v was filled; false with nothing consumed otherwise. */
+static inline __attribute__((always_inline)) bool get_inline(cbor_rd *r, const bin_val *val,
+                                                             uint8_t *v)
+{
+    const uint8_t *p = r->p;
+    unsigned major;
+    uint64_t arg;
+    size_t head;
+    switch (val->op) {
+    case BIN_OP_STRING: return fast_text(r, (codec_string *)v);
+    case BIN_OP_BOOL:
+        if (p == r->end || (*p != CBOR_FALSE && *p != CBOR_TRUE))
+            return false;
+        *(bool *)v = *p == CBOR_TRUE;
+        r->p = p + 1;
+        return true;
+    case BIN_OP_F64:
+    case BIN_OP_F32: {
+        double d;
+        if (p == r->end)
+            return false;
+        if (*p == 0xfb && r->end - p >= 9 && val->op == BIN_OP_F64)
+            d = bin_bits_double(bin_load64(p + 1)), r->p = p + 9;
+        else if (*p == 0xfa && r->end - p >= 5)
+            d = bin_bits_float(bin_load32(p + 1)), r->p = p + 5;
+        else if (*p == 0xf9 && r->end - p >= 3)
+            d = bin_half_to_double(bin_load16(p + 1)), r->p = p + 3;
+        else
+            return false;
+        if (val->op == BIN_OP_F32)
+            *(float *)v = (float)d;
+        else
+            *(double *)v = d;
+        return true;
+    }
+    case BIN_OP_I8: case BIN_OP_I16: case BIN_OP_I32: case BIN_OP_I64:
+    case BIN_OP_U8: case BIN_OP_U16: case BIN_OP_U32: case BIN_OP_U64:
+        if (!fast_head(p, r->end, &major, &arg, &head) || major > CBOR_NEGINT ||
+            arg > INT64_MAX ||
+            !store_int(val->op, v, major == CBOR_UINT ? (int64_t)arg : -1 - (int64_t)arg))
+            return false;
+        r->p = p + head;
+        return true;
+    default: return false;
+    }
+}
+
+/* The head of a definite map or array of `major` at r->p, as cbor_head. */
+static inline bool fast_container(cbor_rd *r, unsigned want, cbor_head *h)
+{
+    unsigned major;
+    size_t size;
+    if (!fast_head(r->p, r->end, &major, &h->arg, &size) || major != want)
+        return false;
+    *h = (cbor_head){.major = (uint8_t)want, .ai = r->p[0] & 31, .arg = h->arg,
+                     .at = (size_t)(r->p - r->base)};
+    r->p += size;
+    return true;
+}
+
+static int get_struct(cbor_rd *r, const bin_struct *s, uint8_t *v)
+{
+    const codec_type *t = s->type;
+    cbor_head mh;
+    if (!fast_container(r, CBOR_MAP, &mh))
+        return generic(r, t, v);
+    int rc = cbor_enter(r, &mh);
+    if (rc)
+        return rc;
+    uint64_t seen_small[BIN_SEEN_SMALL];
+    uint64_t *seen = bin_seen_bitmap(r->arena, t->count, seen_small);
+    if (!seen)
+        return CBOR_NOMEM(r->err);
+    if ((rc = cbor_check_count(r, &mh, 2)))
+        return rc;
+    size_t expect = 0;
+    for (uint64_t i = 0; i < mh.arg; i++) {
+        const bin_field *f = expect < s->count ? &s->fields[expect] : NULL;
+        /* The next field's key, not seen before: its value read here. */
+        if (f && !(seen[expect / 64] >> (expect % 64) & 1) && bin_key_at(f, r->p, r->end)) {
+            r->p += f->key_len;
+            uint8_t *fv = v + f->offset;
+            seen[expect / 64] |= 1ull << (expect % 64);
+            expect++;
+            if (!get_inline(r, &f->val, fv) && (rc = get_val(r, &f->val, fv)))
+                return rc;
+            continue;
+        }
+        if ((rc = dec_entry(r, t, v, seen, &expect)))
+            return rc;
+    }
+    r->depth--;
+    return s->has_required ? check_missing(r, t, seen, mh.at) : CODEC_OK;
+}
+
+static int get_list(cbor_rd *r, const bin_val *val, codec_list *l)
+{
+    cbor_head ah;
+    if (!fast_container(r, CBOR_ARRAY, &ah))
+        return generic(r, val->type, l);
+    int rc = cbor_enter(r, &ah);
+    if (rc || (rc = cbor_check_count(r, &ah, 1)))
+        return rc;
+    const bin_val *ev = val->elem;
+    size_t esz = ev->type->size, n = (size_t)ah.arg;
+    uint8_t *items = NULL;
+    if (n) {
+        if (!(items = codec_arena_alloc(r->arena, n * esz, ev->type->align)))
+            return CBOR_NOMEM(r->err);
+        memset(items, 0, n * esz);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!get_inline(r, ev, items + i * esz) && (rc = get_val(r, ev, items + i * esz)))
+            return rc;
+    r->depth--;
+    l->items = items;
+    l->count = n;
+    return CODEC_OK;
+}
+
+static int get_val(cbor_rd *r, const bin_val *val, uint8_t *v)
+{
+    switch (val->op) {
+    case BIN_OP_STRUCT: return get_struct(r, val->sub, v);
+    case BIN_OP_LIST: return get_list(r, val, (codec_list *)v);
+    case BIN_OP_OPTIONAL:
+        if (r->p == r->end || *r->p == CBOR_NULL || *r->p >> 5 == CBOR_TAG)
+            break;
+        *(bool *)v = true;
+        return get_val(r, val->elem, v + val->value_offset);
+    default:
+        if (get_inline(r, val, v))
+            return CODEC_OK;
+        break;
+    }
+    return generic(r, val->type, v);
+}
+
+int cbor_decode_typed(const cbor_state *st, const codec_type *t, const uint8_t *in, size_t n,
+                      void *value, codec_arena *arena, codec_error *err)
+{
+    const codec_cbor_options *o = &st->o;
     if (n > o->max_size)
         return CBOR_FAIL(err, CODEC_D_LIMIT, 0, "input of %zu bytes exceeds max-size (%zu)", n,
                          o->max_size);
     cbor_rd r = {.base = in, .p = in, .end = in + n, .o = o, .arena = arena, .err = err};
     memset(value, 0, t->size);
-    cbor_head h;
-    int rc = next_head(&r, &h);
-    if (!rc)
-        rc = dec_item(&r, t, value, &h);
+    int rc = get_val(&r, &st->plan.root, value);
     if (!rc && r.p != r.end)
         rc = CBOR_FAIL(err, CODEC_D_TRAILING, r.p - r.base, "bytes after the item");
     return rc;

@@ -35,8 +35,7 @@ static int cbor_encode_value(const codec_stage *s, const void *value, codec_buf 
 static int cbor_decode_value(const codec_stage *s, const uint8_t *src, size_t n,
                              void *value_out, codec_arena *arena, codec_error *err)
 {
-    const cbor_state *st = s->state;
-    return cbor_decode_typed(s->type, src, n, value_out, &st->o, arena, err);
+    return cbor_decode_typed(s->state, s->type, src, n, value_out, arena, err);
 }
 
 static void cbor_destroy(codec_stage *s)

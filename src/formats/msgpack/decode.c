@@ -444,35 +444,6 @@ static inline bool store_int(unsigned op, uint8_t *v, int64_t x)
     }
 }
 
-/* Strings are carved from pools of up to STR_POOL arena bytes, so most cost
- * no arena call. A pool never exceeds the input left, which bounds what the
- * strings still to come can copy; a pool's unused tail is smaller than the
- * string that did not fit, so the waste is below the bytes copied. */
-#define STR_POOL 4096
-
-static __attribute__((noinline)) char *str_refill(mp_rd *r, size_t n)
-{
-    size_t left = (size_t)(r->end - r->p);
-    size_t size = left < STR_POOL ? left : STR_POOL;
-    if (size < n)
-        size = n;
-    char *d = codec_arena_alloc(r->arena, size, 1);
-    if (!d)
-        return NULL;
-    r->pool = d + n;
-    r->pool_end = d + size;
-    return d;
-}
-
-static inline char *str_room(mp_rd *r, size_t n)
-{
-    if ((size_t)(r->pool_end - r->pool) < n)
-        return str_refill(r, n);
-    char *d = r->pool;
-    r->pool += n;
-    return d;
-}
-
 /* A str in its fix, 8 or 16-bit form copied into the arena; false with
  * nothing consumed for any other form or when a check fails. */
 static inline bool fast_str(mp_rd *r, codec_string *out)
@@ -497,7 +468,7 @@ static inline bool fast_str(mp_rd *r, codec_string *out)
         r->p = p + head;
         return true;
     }
-    char *d = str_room(r, n);
+    char *d = bin_pool_take(&r->pool, r->arena, left, n);
     if (!d || (codec_copy_ascii((uint8_t *)d, p + head, n) && !codec_utf8_valid(p + head, n)))
         return false;
     *out = (codec_string){d, n};

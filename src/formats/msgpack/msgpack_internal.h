@@ -40,7 +40,7 @@ typedef struct mp_rd {
     codec_arena *arena;
     codec_error *err;
     size_t depth;
-    char *pool, *pool_end;   /* arena bytes the planned walk carves strings from */
+    bin_pool pool;           /* where the planned walk copies strings to */
 } mp_rd;
 
 /* Reads one item head (and skips over a str/bin/ext payload). */
