@@ -24,6 +24,26 @@ static inline codec *bc_codec(const char *spec, const codec_type *t)
     return c;
 }
 
+/* Decodes hex into a person with `spec`: the status, *p and err filled. */
+static inline int bc_person_from(const char *spec, const char *hex, person *p, codec_error *err)
+{
+    uint8_t in[256];
+    long n = vu_hex(hex, strlen(hex), in, sizeof in);
+    codec *c = bc_codec(spec, &person_type);
+    int rc = codec_decode(c, in, (size_t)n, p, &bc_arena, err);
+    codec_free(c);
+    return rc;
+}
+
+/* A field name longer than the plans' fixed-size key copy (41 bytes). */
+typedef struct long_key {
+    int32_t a, b;
+} long_key;
+CODEC_STRUCT(long_key_type, long_key,
+             CODEC_FIELD_EX(long_key, a, "a_field_name_longer_than_thirty_two_bytes", 1,
+                            CODEC_INT32, 0),
+             CODEC_FIELD(long_key, b, 2, CODEC_INT32));
+
 static inline bool bc_same_string(codec_string a, codec_string b)
 {
     return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);

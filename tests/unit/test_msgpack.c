@@ -26,15 +26,6 @@ CODEC_OPTIONAL(gappy_b_type, int32_t, CODEC_INT32);
 CODEC_STRUCT(gappy_type, gappy, CODEC_FIELD(gappy, a, 1, CODEC_INT32),
              CODEC_FIELD(gappy, b, 2, &gappy_b_type), CODEC_FIELD(gappy, c, 4, CODEC_INT32));
 
-/* A key longer than the plan's fixed-size key copy: a str8 of 41 bytes. */
-typedef struct long_key {
-    int32_t a, b;
-} long_key;
-CODEC_STRUCT(long_key_type, long_key,
-             CODEC_FIELD_EX(long_key, a, "a_field_name_longer_than_thirty_two_bytes", 1,
-                            CODEC_INT32, 0),
-             CODEC_FIELD(long_key, b, 2, CODEC_INT32));
-
 static void test_layouts(void)
 {
     long_key k = {1, -2}, kb;
@@ -175,17 +166,6 @@ static void test_hostile(void)
     codec_free(tc);
 }
 
-/* Decodes hex into a person with `spec`: the status, *p and err filled. */
-static int person_from(const char *spec, const char *hex, person *p, codec_error *err)
-{
-    uint8_t in[256];
-    long n = vu_hex(hex, strlen(hex), in, sizeof in);
-    codec *c = bc_codec(spec, &person_type);
-    int rc = codec_decode(c, in, (size_t)n, p, &bc_arena, err);
-    codec_free(c);
-    return rc;
-}
-
 /* The planned decoder reads the forms our encoder writes inline and hands
  * every other form, and every failure, to the generic reader: values and
  * error offsets must be those of the generic reader. */
@@ -195,34 +175,34 @@ static void test_planned_decode(void)
     codec_error err;
     /* Keys out of order and as str8, age as int64, name as str16, a
      * key that is not a field: all accepted. */
-    CHECK_INT(person_from("msgpack",
+    CHECK_INT(bc_person_from("msgpack",
                           "85a6616374697665c3" "d903616765d30000000000000024"
                           "a5636f6c6f72a3726564" "a46e616d65da0003416461"
                           "a5656d61696ca0", &p, &err), 0);
     CHECK(p.active && p.age == 36 && bc_same_string(p.name, CODEC_STR("Ada")) && !p.email.len);
     /* A str8 longer than what is left: truncated, at the str's own byte. */
-    CHECK_INT(person_from("msgpack", "82a46e616d65d920414243a36167650c", &p, &err),
+    CHECK_INT(bc_person_from("msgpack", "82a46e616d65d920414243a36167650c", &p, &err),
               CODEC_E_INVALID_PAYLOAD);
     CHECK_INT(err.detail, CODEC_D_TRUNCATED);
     CHECK_INT(err.offset, 6);
     /* Bad UTF-8 in a value, out of range and wrongly typed numbers: each
      * reported at the value's first byte. */
-    CHECK_INT(person_from("msgpack", "81a46e616d65a2c328", &p, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(bc_person_from("msgpack", "81a46e616d65a2c328", &p, &err), CODEC_E_INVALID_PAYLOAD);
     CHECK_INT(err.offset, 6);
-    CHECK_INT(person_from("msgpack", "81a3616765cf0000000100000000", &p, &err),
+    CHECK_INT(bc_person_from("msgpack", "81a3616765cf0000000100000000", &p, &err),
               CODEC_E_INVALID_PAYLOAD);
     CHECK_INT(err.detail, CODEC_D_LIMIT);
     CHECK_INT(err.offset, 5);
-    CHECK_INT(person_from("msgpack", "81a6616374697665a1", &p, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(bc_person_from("msgpack", "81a6616374697665a1", &p, &err), CODEC_E_INVALID_PAYLOAD);
     CHECK_INT(err.offset, 8);
     /* A repeated field, in and out of declaration order. */
-    CHECK_INT(person_from("msgpack", "82a361676501a361676502", &p, &err),
+    CHECK_INT(bc_person_from("msgpack", "82a361676501a361676502", &p, &err),
               CODEC_E_INVALID_PAYLOAD);
     CHECK_INT(err.offset, 6);
-    CHECK_INT(person_from("msgpack:duplicates=allow", "82a361676501a361676502", &p, &err), 0);
+    CHECK_INT(bc_person_from("msgpack:duplicates=allow", "82a361676501a361676502", &p, &err), 0);
     CHECK_INT(p.age, 2);
     /* require=all names the first missing field, at the map's byte. */
-    CHECK_INT(person_from("msgpack:require=all", "81a361676501", &p, &err),
+    CHECK_INT(bc_person_from("msgpack:require=all", "81a361676501", &p, &err),
               CODEC_E_INVALID_PAYLOAD);
     CHECK_INT(err.offset, 0);
     CHECK(strstr(err.message, "'name'") != NULL);

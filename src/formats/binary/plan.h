@@ -115,6 +115,24 @@ static inline bool bin_key_at(const bin_field *f, const uint8_t *p, const uint8_
     return (size_t)(end - p) >= n && __builtin_memcmp(p, f->key, n) == 0;
 }
 
+/* Stores x into the integer member of op (BIN_OP_I8..BIN_OP_U64) at v
+ * when it fits that width; false (nothing stored) otherwise. */
+static inline bool bin_store_int(unsigned op, uint8_t *v, int64_t x)
+{
+    switch (op) {
+    case BIN_OP_I8: return x >= INT8_MIN && x <= INT8_MAX && (*(int8_t *)v = (int8_t)x, true);
+    case BIN_OP_I16:
+        return x >= INT16_MIN && x <= INT16_MAX && (*(int16_t *)v = (int16_t)x, true);
+    case BIN_OP_I32:
+        return x >= INT32_MIN && x <= INT32_MAX && (*(int32_t *)v = (int32_t)x, true);
+    case BIN_OP_I64: return *(int64_t *)v = x, true;
+    case BIN_OP_U8: return x >= 0 && x <= UINT8_MAX && (*(uint8_t *)v = (uint8_t)x, true);
+    case BIN_OP_U16: return x >= 0 && x <= UINT16_MAX && (*(uint16_t *)v = (uint16_t)x, true);
+    case BIN_OP_U32: return x >= 0 && x <= UINT32_MAX && (*(uint32_t *)v = (uint32_t)x, true);
+    default: return x >= 0 && (*(uint64_t *)v = (uint64_t)x, true);
+    }
+}
+
 /* Arena bytes the decoders carve string copies from, so most strings cost
  * no arena call. */
 typedef struct bin_pool {

@@ -547,10 +547,8 @@ static int dec_item(cbor_rd *r, const codec_type *t, void *v, cbor_head *h)
  * reports the exact error and offset.
  * ------------------------------------------------------------------------ */
 
-static int get_val(cbor_rd *r, const bin_val *val, uint8_t *v);
-
 /* The generic walker from the item at r->p. */
-static int generic(cbor_rd *r, const codec_type *t, void *v)
+static int fmt_generic(cbor_rd *r, const codec_type *t, void *v)
 {
     cbor_head h;
     int rc = next_head(r, &h);
@@ -581,23 +579,6 @@ static inline bool fast_head(const uint8_t *p, const uint8_t *end, unsigned *maj
     return true;
 }
 
-/* Stores x into the integer of op at v when it fits. */
-static inline bool store_int(unsigned op, uint8_t *v, int64_t x)
-{
-    switch (op) {
-    case BIN_OP_I8: return x >= INT8_MIN && x <= INT8_MAX && (*(int8_t *)v = (int8_t)x, true);
-    case BIN_OP_I16:
-        return x >= INT16_MIN && x <= INT16_MAX && (*(int16_t *)v = (int16_t)x, true);
-    case BIN_OP_I32:
-        return x >= INT32_MIN && x <= INT32_MAX && (*(int32_t *)v = (int32_t)x, true);
-    case BIN_OP_I64: return *(int64_t *)v = x, true;
-    case BIN_OP_U8: return x >= 0 && x <= UINT8_MAX && (*(uint8_t *)v = (uint8_t)x, true);
-    case BIN_OP_U16: return x >= 0 && x <= UINT16_MAX && (*(uint16_t *)v = (uint16_t)x, true);
-    case BIN_OP_U32: return x >= 0 && x <= UINT32_MAX && (*(uint32_t *)v = (uint32_t)x, true);
-    default: return x >= 0 && (*(uint64_t *)v = (uint64_t)x, true);
-    }
-}
-
 /* A definite text string copied into the arena pool. */
 static inline bool fast_text(cbor_rd *r, codec_string *out)
 {
@@ -623,7 +604,7 @@ static inline bool fast_text(cbor_rd *r, codec_string *out)
 
 /* The scalars and strings in their usual forms, without a call: true when
  * v was filled; false with nothing consumed otherwise. */
-static inline __attribute__((always_inline)) bool get_inline(cbor_rd *r, const bin_val *val,
+static inline __attribute__((always_inline)) bool fmt_inline(cbor_rd *r, const bin_val *val,
                                                              uint8_t *v)
 {
     const uint8_t *p = r->p;
@@ -661,7 +642,7 @@ static inline __attribute__((always_inline)) bool get_inline(cbor_rd *r, const b
     case BIN_OP_U8: case BIN_OP_U16: case BIN_OP_U32: case BIN_OP_U64:
         if (!fast_head(p, r->end, &major, &arg, &head) || major > CBOR_NEGINT ||
             arg > INT64_MAX ||
-            !store_int(val->op, v, major == CBOR_UINT ? (int64_t)arg : -1 - (int64_t)arg))
+            !bin_store_int(val->op, v, major == CBOR_UINT ? (int64_t)arg : -1 - (int64_t)arg))
             return false;
         r->p = p + head;
         return true;
@@ -669,96 +650,41 @@ static inline __attribute__((always_inline)) bool get_inline(cbor_rd *r, const b
     }
 }
 
-/* The head of a definite map or array of `major` at r->p, as cbor_head. */
-static inline bool fast_container(cbor_rd *r, unsigned want, cbor_head *h)
+/* A definite map or array head, entered as the generic walker enters it. */
+static inline int fmt_open(cbor_rd *r, bool map, uint64_t *count, size_t *at)
 {
     unsigned major;
     size_t size;
-    if (!fast_head(r->p, r->end, &major, &h->arg, &size) || major != want)
-        return false;
-    *h = (cbor_head){.major = (uint8_t)want, .ai = r->p[0] & 31, .arg = h->arg,
-                     .at = (size_t)(r->p - r->base)};
+    cbor_head h = {.major = map ? CBOR_MAP : CBOR_ARRAY, .at = (size_t)(r->p - r->base)};
+    if (!fast_head(r->p, r->end, &major, &h.arg, &size) || major != h.major)
+        return 0;
+    h.ai = r->p[0] & 31;
     r->p += size;
+    *count = h.arg;
+    *at = h.at;
+    int rc = cbor_enter(r, &h);
+    if (!rc)
+        rc = cbor_check_count(r, &h, map ? 2 : 1);
+    return rc ? rc : 1;
+}
+
+/* Not null, not tagged (the generic walker looks through tags first). */
+static inline bool fmt_present(const cbor_rd *r)
+{
+    return r->p < r->end && *r->p != CBOR_NULL && *r->p >> 5 != CBOR_TAG;
+}
+
+static inline bool fmt_planned(const bin_struct *s)
+{
+    (void)s;
     return true;
 }
 
-static int get_struct(cbor_rd *r, const bin_struct *s, uint8_t *v)
-{
-    const codec_type *t = s->type;
-    cbor_head mh;
-    if (!fast_container(r, CBOR_MAP, &mh))
-        return generic(r, t, v);
-    int rc = cbor_enter(r, &mh);
-    if (rc)
-        return rc;
-    uint64_t seen_small[BIN_SEEN_SMALL];
-    uint64_t *seen = bin_seen_bitmap(r->arena, t->count, seen_small);
-    if (!seen)
-        return CBOR_NOMEM(r->err);
-    if ((rc = cbor_check_count(r, &mh, 2)))
-        return rc;
-    size_t expect = 0;
-    for (uint64_t i = 0; i < mh.arg; i++) {
-        const bin_field *f = expect < s->count ? &s->fields[expect] : NULL;
-        /* The next field's key, not seen before: its value read here. */
-        if (f && !(seen[expect / 64] >> (expect % 64) & 1) && bin_key_at(f, r->p, r->end)) {
-            r->p += f->key_len;
-            uint8_t *fv = v + f->offset;
-            seen[expect / 64] |= 1ull << (expect % 64);
-            expect++;
-            if (!get_inline(r, &f->val, fv) && (rc = get_val(r, &f->val, fv)))
-                return rc;
-            continue;
-        }
-        if ((rc = dec_entry(r, t, v, seen, &expect)))
-            return rc;
-    }
-    r->depth--;
-    return s->has_required ? check_missing(r, t, seen, mh.at) : CODEC_OK;
-}
-
-static int get_list(cbor_rd *r, const bin_val *val, codec_list *l)
-{
-    cbor_head ah;
-    if (!fast_container(r, CBOR_ARRAY, &ah))
-        return generic(r, val->type, l);
-    int rc = cbor_enter(r, &ah);
-    if (rc || (rc = cbor_check_count(r, &ah, 1)))
-        return rc;
-    const bin_val *ev = val->elem;
-    size_t esz = ev->type->size, n = (size_t)ah.arg;
-    uint8_t *items = NULL;
-    if (n) {
-        if (!(items = codec_arena_alloc(r->arena, n * esz, ev->type->align)))
-            return CBOR_NOMEM(r->err);
-        memset(items, 0, n * esz);
-    }
-    for (size_t i = 0; i < n; i++)
-        if (!get_inline(r, ev, items + i * esz) && (rc = get_val(r, ev, items + i * esz)))
-            return rc;
-    r->depth--;
-    l->items = items;
-    l->count = n;
-    return CODEC_OK;
-}
-
-static int get_val(cbor_rd *r, const bin_val *val, uint8_t *v)
-{
-    switch (val->op) {
-    case BIN_OP_STRUCT: return get_struct(r, val->sub, v);
-    case BIN_OP_LIST: return get_list(r, val, (codec_list *)v);
-    case BIN_OP_OPTIONAL:
-        if (r->p == r->end || *r->p == CBOR_NULL || *r->p >> 5 == CBOR_TAG)
-            break;
-        *(bool *)v = true;
-        return get_val(r, val->elem, v + val->value_offset);
-    default:
-        if (get_inline(r, val, v))
-            return CODEC_OK;
-        break;
-    }
-    return generic(r, val->type, v);
-}
+#define FMT_RD cbor_rd
+#define FMT_NOMEM CBOR_NOMEM
+#define fmt_entry dec_entry
+#define fmt_missing check_missing
+#include "formats/binary/plan_decode.h"
 
 int cbor_decode_typed(const cbor_state *st, const codec_type *t, const uint8_t *in, size_t n,
                       void *value, codec_arena *arena, codec_error *err)
@@ -769,7 +695,7 @@ int cbor_decode_typed(const cbor_state *st, const codec_type *t, const uint8_t *
                          o->max_size);
     cbor_rd r = {.base = in, .p = in, .end = in + n, .o = o, .arena = arena, .err = err};
     memset(value, 0, t->size);
-    int rc = get_val(&r, &st->plan.root, value);
+    int rc = plan_get_val(&r, &st->plan.root, value);
     if (!rc && r.p != r.end)
         rc = CBOR_FAIL(err, CODEC_D_TRAILING, r.p - r.base, "bytes after the item");
     return rc;

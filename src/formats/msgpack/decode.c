@@ -46,37 +46,58 @@ static int unknown_field(mp_rd *r, const codec_type *t, size_t at)
     return rc ? rc : mp_skip(r, &skip);
 }
 
+/* One entry of a struct map: its key (a name as str, or a tag), its value
+ * into the field it names, unknown keys skipped or rejected, repeats
+ * refused unless duplicates=allow. *expect is the field tried first. */
+static int map_entry(mp_rd *r, const codec_type *t, uint8_t *v, uint64_t *seen, size_t *expect)
+{
+    mp_item k;
+    int rc;
+    if ((rc = mp_read(r, &k)))
+        return rc;
+    const codec_field *f = NULL;
+    if (k.kind == MP_STR) {
+        const char *name = (const char *)k.data;
+        size_t n = (size_t)k.len;
+        f = *expect < t->count && codec_name_equals(t->fields[*expect].name, name, n)
+                ? &t->fields[*expect]
+                : codec_type_field_by_name_hashed(t, name, n, codec_name_hash(name, n));
+        if (!f && (rc = mp_skip(r, &k)))
+            return rc;
+    } else if (k.kind == MP_UINT) {
+        f = k.u <= UINT32_MAX ? codec_type_field_by_tag(t, (uint32_t)k.u) : NULL;
+    } else if ((rc = mp_skip(r, &k))) {
+        return rc;
+    }
+    if (!f)
+        return unknown_field(r, t, k.at);
+    *expect = codec_type_field_index(t, f) + 1;
+    if ((rc = see(r, t, f, seen, v, k.at)))
+        return rc;
+    return next_item(r, f->type, v + f->offset);
+}
+
 static int struct_map(mp_rd *r, const codec_type *t, uint8_t *v, const mp_item *mh,
                       uint64_t *seen)
 {
     size_t expect = 0;
-    int rc;
-    for (uint64_t i = 0; i < mh->len; i++) {
-        mp_item k;
-        if ((rc = mp_read(r, &k)))
-            return rc;
-        const codec_field *f = NULL;
-        if (k.kind == MP_STR) {
-            const char *name = (const char *)k.data;
-            size_t n = (size_t)k.len;
-            f = expect < t->count && codec_name_equals(t->fields[expect].name, name, n)
-                    ? &t->fields[expect]
-                    : codec_type_field_by_name_hashed(t, name, n, codec_name_hash(name, n));
-            if (!f && (rc = mp_skip(r, &k)))
-                return rc;
-        } else if (k.kind == MP_UINT) {
-            f = k.u <= UINT32_MAX ? codec_type_field_by_tag(t, (uint32_t)k.u) : NULL;
-        } else if ((rc = mp_skip(r, &k))) {
-            return rc;
-        }
-        if (!f) {
-            if ((rc = unknown_field(r, t, k.at)))
-                return rc;
-            continue;
-        }
-        expect = codec_type_field_index(t, f) + 1;
-        if ((rc = see(r, t, f, seen, v, k.at)) || (rc = next_item(r, f->type, v + f->offset)))
-            return rc;
+    int rc = CODEC_OK;
+    for (uint64_t i = 0; i < mh->len && !rc; i++)
+        rc = map_entry(r, t, v, seen, &expect);
+    return rc;
+}
+
+/* After the entries: the first required field not seen, reported at the
+ * struct's first byte. */
+static int check_missing(mp_rd *r, const codec_type *t, const uint64_t *seen, size_t at)
+{
+    for (size_t i = 0; i < t->count; i++) {
+        const codec_field *f = &t->fields[i];
+        bool required = (f->flags & CODEC_FIELD_REQUIRED) ||
+                        (r->o->require_all && f->type->kind != CODEC_T_OPTIONAL);
+        if (required && !(seen[i / 64] >> (i % 64) & 1))
+            return MP_FAIL(r->err, CODEC_D_CORRUPT, at, "missing field '%s' (%s)", f->name,
+                           t->name);
     }
     return CODEC_OK;
 }
@@ -138,15 +159,7 @@ static int dec_struct(mp_rd *r, const codec_type *t, uint8_t *v, const mp_item *
     if (rc)
         return rc;
     r->depth--;
-    for (size_t i = 0; i < t->count; i++) {
-        const codec_field *f = &t->fields[i];
-        bool required = (f->flags & CODEC_FIELD_REQUIRED) ||
-                        (r->o->require_all && f->type->kind != CODEC_T_OPTIONAL);
-        if (required && !(seen[i / 64] >> (i % 64) & 1))
-            return MP_FAIL(r->err, CODEC_D_CORRUPT, it->at, "missing field '%s' (%s)", f->name,
-                           t->name);
-    }
-    return CODEC_OK;
+    return check_missing(r, t, seen, it->at);
 }
 
 static int dec_list(mp_rd *r, const codec_type *t, codec_list *l, const mp_item *it)
@@ -383,8 +396,6 @@ static int dec_item(mp_rd *r, const codec_type *t, void *v, const mp_item *it)
  * reports the exact error and offset.
  * ------------------------------------------------------------------------ */
 
-static int get_val(mp_rd *r, const bin_val *val, uint8_t *v);
-
 /* An integer in any of its forms that fits int64 (consumed), or false with
  * nothing consumed. */
 static inline bool fast_int(mp_rd *r, int64_t *out)
@@ -427,23 +438,6 @@ static inline bool fast_int(mp_rd *r, int64_t *out)
     return true;
 }
 
-/* Stores x into the integer of op at v when it fits. */
-static inline bool store_int(unsigned op, uint8_t *v, int64_t x)
-{
-    switch (op) {
-    case BIN_OP_I8: return x >= INT8_MIN && x <= INT8_MAX && (*(int8_t *)v = (int8_t)x, true);
-    case BIN_OP_I16:
-        return x >= INT16_MIN && x <= INT16_MAX && (*(int16_t *)v = (int16_t)x, true);
-    case BIN_OP_I32:
-        return x >= INT32_MIN && x <= INT32_MAX && (*(int32_t *)v = (int32_t)x, true);
-    case BIN_OP_I64: return *(int64_t *)v = x, true;
-    case BIN_OP_U8: return x >= 0 && x <= UINT8_MAX && (*(uint8_t *)v = (uint8_t)x, true);
-    case BIN_OP_U16: return x >= 0 && x <= UINT16_MAX && (*(uint16_t *)v = (uint16_t)x, true);
-    case BIN_OP_U32: return x >= 0 && x <= UINT32_MAX && (*(uint32_t *)v = (uint32_t)x, true);
-    default: return x >= 0 && (*(uint64_t *)v = (uint64_t)x, true);
-    }
-}
-
 /* A str in its fix, 8 or 16-bit form copied into the arena; false with
  * nothing consumed for any other form or when a check fails. */
 static inline bool fast_str(mp_rd *r, codec_string *out)
@@ -478,7 +472,7 @@ static inline bool fast_str(mp_rd *r, codec_string *out)
 
 /* The scalars and strings in the forms an encoder usually writes, without
  * a call: true when v was filled; false with nothing consumed otherwise. */
-static inline __attribute__((always_inline)) bool get_inline(mp_rd *r, const bin_val *val,
+static inline __attribute__((always_inline)) bool fmt_inline(mp_rd *r, const bin_val *val,
                                                              uint8_t *v)
 {
     const uint8_t *p = r->p;
@@ -512,7 +506,7 @@ static inline __attribute__((always_inline)) bool get_inline(mp_rd *r, const bin
     case BIN_OP_U8: case BIN_OP_U16: case BIN_OP_U32: case BIN_OP_U64:
         if (!fast_int(r, &x))
             return false;
-        if (store_int(val->op, v, x))
+        if (bin_store_int(val->op, v, x))
             return true;
         r->p = p;
         return false;
@@ -520,151 +514,46 @@ static inline __attribute__((always_inline)) bool get_inline(mp_rd *r, const bin
     }
 }
 
-/* A map head (fixmap or map 16) at r->p: its count, r->p past it. */
-static inline bool fast_map(mp_rd *r, uint64_t *count)
+/* A fixmap/map16 or fixarray/array16 head, entered as the generic walker
+ * enters it. */
+static inline int fmt_open(mp_rd *r, bool map, uint64_t *count, size_t *at)
 {
     const uint8_t *p = r->p;
-    if (p == r->end)
-        return false;
-    if (p[0] >= 0x80 && p[0] <= 0x8f) {
-        *count = p[0] & 15;
-        r->p = p + 1;
-        return true;
-    }
-    if (p[0] == 0xde && r->end - p >= 3) {
-        *count = bin_load16(p + 1);
-        r->p = p + 3;
-        return true;
-    }
-    return false;
-}
-
-/* The field of s whose key is at r->p (r->p past it) when it is the next
- * one in declaration order. */
-static inline const bin_field *fast_key(mp_rd *r, const bin_struct *s, size_t expect)
-{
-    if (expect >= s->count || !bin_key_at(&s->fields[expect], r->p, r->end))
-        return NULL;
-    r->p += s->fields[expect].key_len;
-    return &s->fields[expect];
-}
-
-/* A key out of order or in another form: as struct_map reads it. NULL
- * with *rc 0 when the entry was skipped (unknown field). */
-static const bin_field *slow_key(mp_rd *r, const bin_struct *s, size_t *at, int *rc)
-{
-    mp_item k;
-    const codec_type *t = s->type;
-    const codec_field *f = NULL;
-    if ((*rc = mp_read(r, &k)))
-        return NULL;
-    *at = k.at;
-    if (k.kind == MP_STR) {
-        const char *name = (const char *)k.data;
-        size_t n = (size_t)k.len;
-        f = codec_type_field_by_name_hashed(t, name, n, codec_name_hash(name, n));
-        if (!f && (*rc = mp_skip(r, &k)))
-            return NULL;
-    } else if (k.kind == MP_UINT) {
-        f = k.u <= UINT32_MAX ? codec_type_field_by_tag(t, (uint32_t)k.u) : NULL;
-    } else if ((*rc = mp_skip(r, &k))) {
-        return NULL;
-    }
-    if (!f) {
-        *rc = unknown_field(r, t, k.at);
-        return NULL;
-    }
-    return &s->fields[codec_type_field_index(t, f)];
-}
-
-static int get_struct(mp_rd *r, const bin_struct *s, uint8_t *v)
-{
-    const codec_type *t = s->type;
-    const uint8_t *start = r->p;
-    mp_item mh = {.kind = MP_MAP, .at = (size_t)(start - r->base)};
-    if (t == &codec_msgpack_ext_type || !fast_map(r, &mh.len))
-        return next_item(r, t, v);
-    uint64_t seen_small[BIN_SEEN_SMALL];
-    uint64_t *seen = bin_seen_bitmap(r->arena, t->count, seen_small);
-    if (!seen)
-        return MP_NOMEM(r->err);
-    int rc = mp_enter(r, &mh, 2);
-    if (rc)
-        return rc;
-    size_t expect = 0;
-    for (uint64_t i = 0; i < mh.len; i++) {
-        size_t at = (size_t)(r->p - r->base);
-        const bin_field *f = fast_key(r, s, expect);
-        if (!f && !(f = slow_key(r, s, &at, &rc))) {
-            if (rc)
-                return rc;
-            continue;
-        }
-        size_t fi = (size_t)(f - s->fields);
-        expect = fi + 1;
-        if ((seen[fi / 64] >> (fi % 64) & 1) && (rc = see(r, t, f->cf, seen, v, at)))
-            return rc;
-        seen[fi / 64] |= 1ull << (fi % 64);
-        uint8_t *fv = v + f->offset;
-        if (!get_inline(r, &f->val, fv) && (rc = get_val(r, &f->val, fv)))
-            return rc;
-    }
-    r->depth--;
-    if (s->has_required)
-        for (size_t i = 0; i < s->count; i++)
-            if (s->fields[i].required && !(seen[i / 64] >> (i % 64) & 1))
-                return MP_FAIL(r->err, CODEC_D_CORRUPT, mh.at, "missing field '%s' (%s)",
-                               s->fields[i].cf->name, t->name);
-    return CODEC_OK;
-}
-
-static int get_list(mp_rd *r, const bin_val *val, codec_list *l)
-{
-    const uint8_t *p = r->p;
-    mp_item ah = {.kind = MP_ARRAY, .at = (size_t)(p - r->base)};
-    if (p < r->end && p[0] >= 0x90 && p[0] <= 0x9f)
-        ah.len = p[0] & 15, r->p = p + 1;
-    else if (p < r->end && p[0] == 0xdc && r->end - p >= 3)
-        ah.len = bin_load16(p + 1), r->p = p + 3;
+    uint8_t fix = map ? 0x80 : 0x90, wide = map ? 0xde : 0xdc;
+    mp_item h = {.kind = map ? MP_MAP : MP_ARRAY, .at = (size_t)(p - r->base)};
+    if (p < r->end && (p[0] & 0xf0) == fix)
+        h.len = p[0] & 15, r->p = p + 1;
+    else if (p < r->end && p[0] == wide && r->end - p >= 3)
+        h.len = bin_load16(p + 1), r->p = p + 3;
     else
-        return next_item(r, val->type, l);
-    int rc = mp_enter(r, &ah, 1);
-    if (rc)
-        return rc;
-    const bin_val *ev = val->elem;
-    size_t esz = ev->type->size, n = (size_t)ah.len;
-    uint8_t *items = NULL;
-    if (n) {
-        if (!(items = codec_arena_alloc(r->arena, n * esz, ev->type->align)))
-            return MP_NOMEM(r->err);
-        memset(items, 0, n * esz);
-    }
-    for (size_t i = 0; i < n; i++)
-        if (!get_inline(r, ev, items + i * esz) && (rc = get_val(r, ev, items + i * esz)))
-            return rc;
-    r->depth--;
-    l->items = items;
-    l->count = n;
-    return CODEC_OK;
+        return 0;
+    *count = h.len;
+    *at = h.at;
+    int rc = mp_enter(r, &h, map ? 2 : 1);
+    return rc ? rc : 1;
 }
 
-static int get_val(mp_rd *r, const bin_val *val, uint8_t *v)
+static int fmt_generic(mp_rd *r, const codec_type *t, void *v)
 {
-    switch (val->op) {
-    case BIN_OP_STRUCT: return get_struct(r, val->sub, v);
-    case BIN_OP_LIST: return get_list(r, val, (codec_list *)v);
-    case BIN_OP_OPTIONAL:
-        if (r->p < r->end && *r->p == 0xc0)
-            break;
-        *(bool *)v = true;
-        return get_val(r, val->elem, v + val->value_offset);
-    default:
-        if (get_inline(r, val, v))
-            return CODEC_OK;
-        break;
-    }
-    return next_item(r, val->type, v);
+    return next_item(r, t, v);
 }
+
+static inline bool fmt_present(const mp_rd *r)
+{
+    return r->p < r->end && *r->p != 0xc0;
+}
+
+/* The ext struct has its own layout. */
+static inline bool fmt_planned(const bin_struct *s)
+{
+    return s->type != &codec_msgpack_ext_type;
+}
+
+#define FMT_RD mp_rd
+#define FMT_NOMEM MP_NOMEM
+#define fmt_entry map_entry
+#define fmt_missing check_missing
+#include "formats/binary/plan_decode.h"
 
 int mp_decode_typed(const mp_state *st, const codec_type *t, const uint8_t *in, size_t n,
                     void *value, codec_arena *arena, codec_error *err)
@@ -675,7 +564,7 @@ int mp_decode_typed(const mp_state *st, const codec_type *t, const uint8_t *in, 
                        o->max_size);
     mp_rd r = {.base = in, .p = in, .end = in + n, .o = o, .arena = arena, .err = err};
     memset(value, 0, t->size);
-    int rc = get_val(&r, &st->plan.root, value);
+    int rc = plan_get_val(&r, &st->plan.root, value);
     if (!rc && r.p != r.end)
         rc = MP_FAIL(err, CODEC_D_TRAILING, r.p - r.base, "bytes after the item");
     return rc;
