@@ -65,10 +65,15 @@ static inline uint8_t *cbor_put_head(uint8_t *p, unsigned major, uint64_t v)
 /* Writes f as a half when that keeps its value, else as a single. */
 static inline uint8_t *cbor_put_float(uint8_t *p, float f)
 {
+    uint32_t u = bin_float_bits(f), e = u >> 23 & 0xff;
     uint16_t h;
     /* A half keeps 10 of the 23 mantissa bits: most floats fail this test
-     * before the exact conversion is tried. */
-    if (!(bin_float_bits(f) & 0x1fff) && bin_float_to_half(f, &h)) {
+     * first. Normal halves (biased exponent 113..142) are converted here;
+     * zeros, subnormals and infinities by bin_float_to_half. */
+    if (!(u & 0x1fff) && ((e >= 113 && e <= 142 &&
+                           (h = (uint16_t)((u >> 16 & 0x8000) | (e - 112) << 10 |
+                                           (u & 0x7fffff) >> 13), true)) ||
+                          bin_float_to_half(f, &h))) {
         p[0] = 0xf9;
         bin_store16(p + 1, h);
         return p + 3;
