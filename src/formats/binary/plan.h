@@ -115,6 +115,10 @@ static inline bool bin_key_at(const bin_field *f, const uint8_t *p, const uint8_
     return (size_t)(end - p) >= n && __builtin_memcmp(p, f->key, n) == 0;
 }
 
+/* The decoders' answer for an item they leave to their generic walker
+ * (statuses are 0 or positive). */
+#define PLAN_OTHER_FORM (-1)
+
 /* Stores x into the integer member of op (BIN_OP_I8..BIN_OP_U64) at v
  * when it fits that width; false (nothing stored) otherwise. */
 static inline bool bin_store_int(unsigned op, uint8_t *v, int64_t x)

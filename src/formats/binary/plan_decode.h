@@ -8,10 +8,11 @@
  *       the generic walker from the item at r->p
  *   static inline int fmt_open(FMT_RD *r, bool map, uint64_t *count, size_t *at);
  *       a definite map (entries) or array (items) head in its usual form
- *       at r->p: 1 with *count, *at (its offset) set, the nesting level
- *       entered and the count checked against the input and the limits,
- *       exactly as the generic walker does; 0 with nothing consumed when
- *       the head is in another form; or a failure status
+ *       at r->p: CODEC_OK with *count, *at (its offset) set, the nesting
+ *       level entered and the count checked against the input and the
+ *       limits, exactly as the generic walker does; PLAN_OTHER_FORM with
+ *       nothing consumed when the head is in another form; or a failure
+ *       status (statuses are positive)
  *   static int fmt_entry(FMT_RD *r, const codec_type *t, uint8_t *v, uint64_t *seen,
  *                        size_t *expect);
  *       one struct map entry read the generic way
@@ -41,9 +42,11 @@ static int plan_get_struct(FMT_RD *r, const bin_struct *s, uint8_t *v)
     const codec_type *t = s->type;
     uint64_t count;
     size_t at;
-    int rc = fmt_planned(s) ? fmt_open(r, true, &count, &at) : 0;
-    if (rc <= 0)
-        return rc ? rc : fmt_generic(r, t, v);
+    int rc = fmt_planned(s) ? fmt_open(r, true, &count, &at) : PLAN_OTHER_FORM;
+    if (rc == PLAN_OTHER_FORM)
+        return fmt_generic(r, t, v);
+    if (rc)
+        return rc;
     uint64_t seen_small[BIN_SEEN_SMALL];
     uint64_t *seen = bin_seen_bitmap(r->arena, t->count, seen_small);
     if (!seen)
@@ -74,8 +77,10 @@ static int plan_get_list(FMT_RD *r, const bin_val *val, codec_list *l)
     uint64_t count;
     size_t at;
     int rc = fmt_open(r, false, &count, &at);
-    if (rc <= 0)
-        return rc ? rc : fmt_generic(r, val->type, l);
+    if (rc == PLAN_OTHER_FORM)
+        return fmt_generic(r, val->type, l);
+    if (rc)
+        return rc;
     const bin_val *ev = val->elem;
     size_t esz = ev->type->size, n = (size_t)count;
     uint8_t *items = NULL;

@@ -657,15 +657,13 @@ static inline int fmt_open(cbor_rd *r, bool map, uint64_t *count, size_t *at)
     size_t size;
     cbor_head h = {.major = map ? CBOR_MAP : CBOR_ARRAY, .at = (size_t)(r->p - r->base)};
     if (!fast_head(r->p, r->end, &major, &h.arg, &size) || major != h.major)
-        return 0;
+        return PLAN_OTHER_FORM;
     h.ai = r->p[0] & 31;
     r->p += size;
     *count = h.arg;
     *at = h.at;
     int rc = cbor_enter(r, &h);
-    if (!rc)
-        rc = cbor_check_count(r, &h, map ? 2 : 1);
-    return rc ? rc : 1;
+    return rc ? rc : cbor_check_count(r, &h, map ? 2 : 1);
 }
 
 /* Not null, not tagged (the generic walker looks through tags first). */

@@ -526,11 +526,10 @@ static inline int fmt_open(mp_rd *r, bool map, uint64_t *count, size_t *at)
     else if (p < r->end && p[0] == wide && r->end - p >= 3)
         h.len = bin_load16(p + 1), r->p = p + 3;
     else
-        return 0;
+        return PLAN_OTHER_FORM;
     *count = h.len;
     *at = h.at;
-    int rc = mp_enter(r, &h, map ? 2 : 1);
-    return rc ? rc : 1;
+    return mp_enter(r, &h, map ? 2 : 1);
 }
 
 static int fmt_generic(mp_rd *r, const codec_type *t, void *v)
