@@ -200,6 +200,16 @@ static inline void bc_check_typed(const char *spec, bool keeps_offset)
     every e = bc_every(), eb;
     CHECK_INT(bc_round(ec, &e, &eb, &out), 0);
     bc_check_every(&e, &eb, keeps_offset);
+    /* A recursive type (the plans share one table per struct type). */
+    codec *nc = bc_codec(spec, &node_type);
+    node leaves[2] = {{2, {NULL, 0}}, {3, {NULL, 0}}}, mid = {1, {leaves, 2}}, root = {0, {&mid, 1}},
+         nb;
+    CHECK_INT(bc_round(nc, &root, &nb, &out), 0);
+    CHECK(nb.value == 0 && nb.children.count == 1 && nb.children.items[0].value == 1 &&
+          nb.children.items[0].children.count == 2 &&
+          nb.children.items[0].children.items[1].value == 3 &&
+          nb.children.items[0].children.items[1].children.count == 0);
+    codec_free(nc);
     codec_buf_free(&out);
     codec_free(pc);
     codec_free(oc);
