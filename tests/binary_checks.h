@@ -24,6 +24,26 @@ static inline codec *bc_codec(const char *spec, const codec_type *t)
     return c;
 }
 
+/* Decodes hex into a person with `spec`: the status, *p and err filled. */
+static inline int bc_person_from(const char *spec, const char *hex, person *p, codec_error *err)
+{
+    uint8_t in[256];
+    long n = vu_hex(hex, strlen(hex), in, sizeof in);
+    codec *c = bc_codec(spec, &person_type);
+    int rc = codec_decode(c, in, (size_t)n, p, &bc_arena, err);
+    codec_free(c);
+    return rc;
+}
+
+/* A field name longer than the plans' fixed-size key copy (41 bytes). */
+typedef struct long_key {
+    int32_t a, b;
+} long_key;
+CODEC_STRUCT(long_key_type, long_key,
+             CODEC_FIELD_EX(long_key, a, "a_field_name_longer_than_thirty_two_bytes", 1,
+                            CODEC_INT32, 0),
+             CODEC_FIELD(long_key, b, 2, CODEC_INT32));
+
 static inline bool bc_same_string(codec_string a, codec_string b)
 {
     return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
@@ -180,6 +200,16 @@ static inline void bc_check_typed(const char *spec, bool keeps_offset)
     every e = bc_every(), eb;
     CHECK_INT(bc_round(ec, &e, &eb, &out), 0);
     bc_check_every(&e, &eb, keeps_offset);
+    /* A recursive type (the plans share one table per struct type). */
+    codec *nc = bc_codec(spec, &node_type);
+    node leaves[2] = {{2, {NULL, 0}}, {3, {NULL, 0}}}, mid = {1, {leaves, 2}}, root = {0, {&mid, 1}},
+         nb;
+    CHECK_INT(bc_round(nc, &root, &nb, &out), 0);
+    CHECK(nb.value == 0 && nb.children.count == 1 && nb.children.items[0].value == 1 &&
+          nb.children.items[0].children.count == 2 &&
+          nb.children.items[0].children.items[1].value == 3 &&
+          nb.children.items[0].children.items[1].children.count == 0);
+    codec_free(nc);
     codec_buf_free(&out);
     codec_free(pc);
     codec_free(oc);

@@ -44,20 +44,25 @@ static inline bool codec_field_absent(const codec_field *f, const void *v)
     return f->type->kind == CODEC_T_OPTIONAL && !*(const bool *)((const uint8_t *)v + f->offset);
 }
 
+/* True when s[0..n) is valid UTF-8 (no surrogates, no overlongs). */
+bool codec_utf8_valid(const uint8_t *s, size_t n);
+
 /* Copies n bytes and returns their high bits ORed (0 for ASCII), so the
- * UTF-8 check costs nothing for ASCII text. dst and src must not overlap. */
+ * UTF-8 check of ASCII text costs nothing beyond the copy: encoders and
+ * decoders call codec_utf8_valid only when this is not 0. dst and src must
+ * not overlap. */
 static inline uint64_t codec_copy_ascii(uint8_t *dst, const uint8_t *src, size_t n)
 {
     uint64_t acc = 0, w;
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
-        memcpy(&w, src + i, 8);
-        memcpy(dst + i, &w, 8);
+        __builtin_memcpy(&w, src + i, 8);
+        __builtin_memcpy(dst + i, &w, 8);
         acc |= w;
     }
     if (i < n && n >= 8) {
-        memcpy(&w, src + n - 8, 8);
-        memcpy(dst + n - 8, &w, 8);
+        __builtin_memcpy(&w, src + n - 8, 8);
+        __builtin_memcpy(dst + n - 8, &w, 8);
         acc |= w;
     } else {
         for (; i < n; i++) {
@@ -67,9 +72,6 @@ static inline uint64_t codec_copy_ascii(uint8_t *dst, const uint8_t *src, size_t
     }
     return acc & 0x8080808080808080ull;
 }
-
-/* True when s[0..n) is valid UTF-8 (no surrogates, no overlongs). */
-bool codec_utf8_valid(const uint8_t *s, size_t n);
 
 /* True when s[0..n) is exactly one number of the JSON grammar, the text
  * form of codec_type_decimal (no sign '+', no leading zeros, no spaces). */

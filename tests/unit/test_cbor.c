@@ -223,6 +223,87 @@ static void test_deterministic_large(void)
     codec_free(det);
 }
 
+/* The planned decoder reads definite, untagged items in their usual forms
+ * inline and hands every other form, and every failure, to the generic
+ * reader: values and error offsets must be the generic reader's. */
+static void test_planned_decode(void)
+{
+    person p;
+    codec_error err;
+    /* Keys out of order, age as a 64-bit head, a self-described name, an
+     * unknown key, an indefinite email: all accepted. */
+    CHECK_INT(bc_person_from("cbor",
+                          "a566616374697665f5636167651b0000000000000024" "65636f6c6f7263726564"
+                          "646e616d65d9d9f763416461" "65656d61696c7f61616162ff", &p, &err), 0);
+    CHECK(p.active && p.age == 36 && bc_same_string(p.name, CODEC_STR("Ada")) &&
+          bc_same_string(p.email, CODEC_STR("ab")));
+    /* A text longer than what is left: truncated, at its head. */
+    CHECK_INT(bc_person_from("cbor", "a2646e616d657820414243", &p, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.detail, CODEC_D_TRUNCATED);
+    CHECK_INT(err.offset, 6);
+    /* Bad UTF-8, an out-of-range number, a wrong type: at the value's head. */
+    CHECK_INT(bc_person_from("cbor", "a1646e616d6562c328", &p, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.offset, 6);
+    CHECK_INT(bc_person_from("cbor", "a1636167651b0000000100000000", &p, &err),
+              CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.detail, CODEC_D_LIMIT);
+    CHECK_INT(err.offset, 5);
+    CHECK_INT(bc_person_from("cbor", "a16661637469766561", &p, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.offset, 8);
+    /* A repeated field (at its second key), allowed with duplicates=allow. */
+    CHECK_INT(bc_person_from("cbor", "a263616765016361676502", &p, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.offset, 6);
+    CHECK_INT(bc_person_from("cbor:duplicates=allow", "a263616765016361676502", &p, &err), 0);
+    CHECK_INT(p.age, 2);
+    /* require=all names the first missing field, at the map's head. */
+    CHECK_INT(bc_person_from("cbor:require=all", "a16361676501", &p, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.offset, 0);
+    CHECK(strstr(err.message, "'name'") != NULL);
+    /* A definite list head in its usual form that declares more items than
+     * bytes remain, and nesting past max-depth: refused before anything is
+     * allocated or read. */
+    codec *oc = bc_codec("cbor", &order_type), *shallow = bc_codec("cbor:max-depth=1", &order_type);
+    order o;
+    static const uint8_t huge[] = {0xa1, 0x65, 'i', 't', 'e', 'm', 's', 0x9a, 0x10, 0, 0, 0, 0x80};
+    static const uint8_t one[] = {0xa1, 0x65, 'i', 't', 'e', 'm', 's', 0x81, 0xa0};
+    CHECK_INT(codec_decode(oc, huge, sizeof huge, &o, &bc_arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.detail, CODEC_D_TRUNCATED);
+    CHECK_INT(err.offset, 7);
+    CHECK_INT(codec_decode(shallow, one, sizeof one, &o, &bc_arena, &err),
+              CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.detail, CODEC_D_LIMIT);
+    CHECK_INT(err.offset, 7);
+    codec_free(oc);
+    codec_free(shallow);
+}
+
+/* Structs in deterministic mode: fields in the bytewise order of their
+ * encoded keys (what Python's cbor2.dumps writes for the same dict with
+ * its keys in that order), by name and by tag. */
+static void test_deterministic_struct(void)
+{
+    person p = payload_person();
+    bc_check_bytes("cbor:deterministic", &person_type, &p,
+                   "a4636167651824646e616d656c416461204c6f76656c61636565656d61696c6f61646140"
+                   "6578616d706c652e636f6d66616374697665f5");
+    bc_check_bytes("cbor:deterministic,keys=tags", &person_type, &p,
+                   "a4016c416461204c6f76656c61636502182403f5046f616461406578616d706c652e636f6d");
+    long_key k = {1, -2}, back;
+    bc_check_bytes("cbor", &long_key_type, &k,
+                   "a27829615f6669656c645f6e616d655f6c6f6e6765725f7468616e5f7468697274795f74776f"
+                   "5f627974657301616221");
+    bc_check_bytes("cbor:deterministic", &long_key_type, &k,
+                   "a2616221" "7829615f6669656c645f6e616d655f6c6f6e6765725f7468616e5f7468697274"
+                   "795f74776f5f627974657301");
+    codec *c = bc_codec("cbor", &long_key_type);
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    CHECK_INT(bc_round(c, &k, &back, &out), 0);
+    CHECK(back.a == 1 && back.b == -2);
+    codec_buf_free(&out);
+    codec_free(c);
+}
+
 static void test_diagnose(void)
 {
     static const uint8_t in[] = {0xa2, 0x61, 'a', 0x82, 0x01, 0xf9, 0x3e, 0x00, 0x01,
@@ -263,6 +344,8 @@ int main(void)
     test_decode_policies();
     test_hostile();
     test_deterministic_values();
+    test_deterministic_struct();
+    test_planned_decode();
     test_diagnose();
     test_deterministic_large();
     static const char *const specs[] = {"cbor", "cbor:keys=tags", "cbor:deterministic",

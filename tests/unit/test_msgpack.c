@@ -28,6 +28,16 @@ CODEC_STRUCT(gappy_type, gappy, CODEC_FIELD(gappy, a, 1, CODEC_INT32),
 
 static void test_layouts(void)
 {
+    long_key k = {1, -2}, kb;
+    bc_check_bytes("msgpack", &long_key_type, &k,
+                   "82d929615f6669656c645f6e616d655f6c6f6e6765725f7468616e5f7468697274795f74776f"
+                   "5f627974657301a162fe");
+    codec *kc = bc_codec("msgpack", &long_key_type);
+    codec_buf kout;
+    codec_buf_init(&kout, NULL);
+    CHECK(bc_round(kc, &k, &kb, &kout) == 0 && kb.a == 1 && kb.b == -2);
+    codec_buf_free(&kout);
+    codec_free(kc);
     gappy g = {1, {false, 0}, -1};
     bc_check_bytes("msgpack:structs=array", &gappy_type, &g, "9401c0c0ff");
     bc_check_bytes("msgpack", &gappy_type, &g, "82a16101a163ff");
@@ -156,6 +166,64 @@ static void test_hostile(void)
     codec_free(tc);
 }
 
+/* The planned decoder reads the forms our encoder writes inline and hands
+ * every other form, and every failure, to the generic reader: values and
+ * error offsets must be those of the generic reader. */
+static void test_planned_decode(void)
+{
+    person p;
+    codec_error err;
+    /* Keys out of order and as str8, age as int64, name as str16, a
+     * key that is not a field: all accepted. */
+    CHECK_INT(bc_person_from("msgpack",
+                          "85a6616374697665c3" "d903616765d30000000000000024"
+                          "a5636f6c6f72a3726564" "a46e616d65da0003416461"
+                          "a5656d61696ca0", &p, &err), 0);
+    CHECK(p.active && p.age == 36 && bc_same_string(p.name, CODEC_STR("Ada")) && !p.email.len);
+    /* A str8 longer than what is left: truncated, at the str's own byte. */
+    CHECK_INT(bc_person_from("msgpack", "82a46e616d65d920414243a36167650c", &p, &err),
+              CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.detail, CODEC_D_TRUNCATED);
+    CHECK_INT(err.offset, 6);
+    /* Bad UTF-8 in a value, out of range and wrongly typed numbers: each
+     * reported at the value's first byte. */
+    CHECK_INT(bc_person_from("msgpack", "81a46e616d65a2c328", &p, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.offset, 6);
+    CHECK_INT(bc_person_from("msgpack", "81a3616765cf0000000100000000", &p, &err),
+              CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.detail, CODEC_D_LIMIT);
+    CHECK_INT(err.offset, 5);
+    CHECK_INT(bc_person_from("msgpack", "81a6616374697665a1", &p, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.offset, 8);
+    /* A repeated field, in and out of declaration order. */
+    CHECK_INT(bc_person_from("msgpack", "82a361676501a361676502", &p, &err),
+              CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.offset, 6);
+    CHECK_INT(bc_person_from("msgpack:duplicates=allow", "82a361676501a361676502", &p, &err), 0);
+    CHECK_INT(p.age, 2);
+    /* require=all names the first missing field, at the map's byte. */
+    CHECK_INT(bc_person_from("msgpack:require=all", "81a361676501", &p, &err),
+              CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.offset, 0);
+    CHECK(strstr(err.message, "'name'") != NULL);
+    /* An array16 head that declares more items than bytes remain, and
+     * nesting past max-depth: refused before anything is allocated. */
+    codec *oc = bc_codec("msgpack", &order_type),
+          *shallow = bc_codec("msgpack:max-depth=1", &order_type);
+    order o;
+    static const uint8_t huge[] = {0x81, 0xa5, 'i', 't', 'e', 'm', 's', 0xdc, 0xff, 0xff, 0x80};
+    static const uint8_t one[] = {0x81, 0xa5, 'i', 't', 'e', 'm', 's', 0x91, 0x80};
+    CHECK_INT(codec_decode(oc, huge, sizeof huge, &o, &bc_arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.detail, CODEC_D_TRUNCATED);
+    CHECK_INT(err.offset, 7);
+    CHECK_INT(codec_decode(shallow, one, sizeof one, &o, &bc_arena, &err),
+              CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.detail, CODEC_D_LIMIT);
+    CHECK_INT(err.offset, 7);
+    codec_free(oc);
+    codec_free(shallow);
+}
+
 static void test_constructor(void)
 {
     codec_error err;
@@ -178,6 +246,7 @@ int main(void)
     test_layouts();
     test_scalars();
     test_hostile();
+    test_planned_decode();
     static const char *const specs[] = {"msgpack", "msgpack:structs=array"};
     for (size_t i = 0; i < 2; i++) {
         bc_check_typed(specs[i], false);

@@ -83,6 +83,23 @@ static inline size_t bin_copy_name(uint8_t *dst, const char *name, size_t max)
     return n;
 }
 
+/* Room for the "seen" bitmap of a struct: the words a caller keeps on its
+ * stack cover structs of up to 256 fields. */
+#define BIN_SEEN_SMALL 4
+
+/* The zeroed "seen" bitmap (one bit per field) of a struct with `count`
+ * fields: `small` (BIN_SEEN_SMALL words, zeroed here) when it is enough,
+ * else words from the arena; NULL when out of memory. */
+static inline uint64_t *bin_seen_bitmap(codec_arena *arena, size_t count, uint64_t *small)
+{
+    size_t words = (count + 63) / 64;
+    uint64_t *seen = small;
+    if (words > BIN_SEEN_SMALL && !(seen = codec_arena_alloc(arena, words * 8, 8)))
+        return NULL;
+    memset(seen, 0, (words > BIN_SEEN_SMALL ? words : BIN_SEEN_SMALL) * 8);
+    return seen;
+}
+
 /* True when double d survives a round trip through float (NaN excluded). */
 static inline bool bin_fits_float(double d)
 {

@@ -5,6 +5,7 @@
 
 #include "codec/cbor.h"
 #include "formats/binary/binary_internal.h"
+#include "formats/binary/plan.h"
 
 enum { CBOR_UINT, CBOR_NEGINT, CBOR_BYTES, CBOR_TEXT, CBOR_ARRAY, CBOR_MAP, CBOR_TAG,
        CBOR_SIMPLE };
@@ -61,6 +62,27 @@ static inline uint8_t *cbor_put_head(uint8_t *p, unsigned major, uint64_t v)
     return p + 9;
 }
 
+/* Writes f as a half when that keeps its value, else as a single. */
+static inline uint8_t *cbor_put_float(uint8_t *p, float f)
+{
+    uint32_t u = bin_float_bits(f), e = u >> 23 & 0xff;
+    uint16_t h;
+    /* A half keeps 10 of the 23 mantissa bits: most floats fail this test
+     * first. Normal halves (biased exponent 113..142) are converted here;
+     * zeros, subnormals and infinities by bin_float_to_half. */
+    if (!(u & 0x1fff) && ((e >= 113 && e <= 142 &&
+                           (h = (uint16_t)((u >> 16 & 0x8000) | (e - 112) << 10 |
+                                           (u & 0x7fffff) >> 13), true)) ||
+                          bin_float_to_half(f, &h))) {
+        p[0] = 0xf9;
+        bin_store16(p + 1, h);
+        return p + 3;
+    }
+    p[0] = 0xfa;
+    bin_store32(p + 1, bin_float_bits(f));
+    return p + 5;
+}
+
 /* Writes d as the shortest float that keeps its value (room for 9 bytes). */
 static inline uint8_t *cbor_put_double(uint8_t *p, double d)
 {
@@ -68,18 +90,8 @@ static inline uint8_t *cbor_put_double(uint8_t *p, double d)
         p[0] = 0xf9, p[1] = 0x7e, p[2] = 0x00;
         return p + 3;
     }
-    if (bin_fits_float(d)) {
-        float f = (float)d;
-        uint16_t h;
-        if (bin_float_to_half(f, &h)) {
-            p[0] = 0xf9;
-            bin_store16(p + 1, h);
-            return p + 3;
-        }
-        p[0] = 0xfa;
-        bin_store32(p + 1, bin_float_bits(f));
-        return p + 5;
-    }
+    if (bin_fits_float(d))
+        return cbor_put_float(p, (float)d);
     p[0] = 0xfb;
     bin_store64(p + 1, bin_double_bits(d));
     return p + 9;
@@ -162,6 +174,7 @@ typedef struct cbor_rd {
     codec_arena *arena;
     codec_error *err;
     size_t depth;
+    bin_pool pool;           /* where the planned walk copies strings to */
 } cbor_rd;
 
 /* Reads one head; checks well-formedness of the head itself (reserved
@@ -255,11 +268,19 @@ static inline int cbor_enter(cbor_rd *r, const cbor_head *h)
     return CODEC_OK;
 }
 
+/* A stage's state: the resolved options and the plan built from them. */
+typedef struct cbor_state {
+    codec_cbor_options o;
+    bin_plan plan;
+} cbor_state;
+
+/* The plan's key writer (bin_key_writer; ctx is the options). */
+size_t cbor_plan_key(const codec_field *f, const void *ctx, uint8_t *dst);
+
 /* Walkers (encode.c, decode.c, value.c). */
-int cbor_encode_typed(const codec_type *t, const void *value, const codec_cbor_options *o,
-                      codec_buf *out, codec_error *err);
-int cbor_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
-                      const codec_cbor_options *o, codec_arena *arena, codec_error *err);
+int cbor_encode_typed(const cbor_state *st, const void *value, codec_buf *out, codec_error *err);
+int cbor_decode_typed(const cbor_state *st, const codec_type *t, const uint8_t *in, size_t n,
+                      void *value, codec_arena *arena, codec_error *err);
 int cbor_write_value(codec_buf *out, const codec_value *v, const codec_cbor_options *o,
                      codec_error *err);
 int cbor_read_value(cbor_rd *r, const cbor_head *h, codec_value *out);

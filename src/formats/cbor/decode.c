@@ -267,16 +267,78 @@ static int dec_date(cbor_rd *r, const codec_type *t, codec_date *dt, cbor_head *
     return CODEC_OK;
 }
 
+/* One entry of a struct map: its key (a name as text, or a tag), its value
+ * into the field it names, unknown keys skipped or rejected, repeats
+ * refused unless duplicates=allow. *expect is the field tried first. */
+static int dec_entry(cbor_rd *r, const codec_type *t, uint8_t *v, uint64_t *seen, size_t *expect)
+{
+    cbor_head k, h;
+    int rc;
+    if ((rc = next_head(r, &k)))
+        return rc;
+    const codec_field *f = NULL;
+    if (k.major == CBOR_TEXT) {
+        codec_string name;
+        if (!k.indefinite) {
+            /* Looked up in place: no copy for a key. */
+            if ((rc = cbor_check_string(r, &k)))
+                return rc;
+            name = (codec_string){(const char *)r->p, (size_t)k.arg};
+            r->p += k.arg;
+        } else if ((rc = cbor_read_string(r, &k, &name))) {
+            return rc;
+        }
+        f = *expect < t->count && codec_name_equals(t->fields[*expect].name, name.ptr, name.len)
+                ? &t->fields[*expect]
+                : codec_type_field_by_name_hashed(t, name.ptr, name.len,
+                                                  codec_name_hash(name.ptr, name.len));
+        if (!f && !codec_utf8_valid((const uint8_t *)name.ptr, name.len))
+            return CBOR_FAIL(r->err, CODEC_D_CORRUPT, k.at, "text is not valid UTF-8");
+    } else if (k.major == CBOR_UINT) {
+        f = k.arg <= UINT32_MAX ? codec_type_field_by_tag(t, (uint32_t)k.arg) : NULL;
+    } else if ((rc = cbor_skip(r, &k))) {
+        return rc;
+    }
+    if ((rc = next_head(r, &h)))
+        return rc;
+    if (!f) {
+        if (r->o->reject_unknown)
+            return CBOR_FAIL(r->err, CODEC_D_CORRUPT, k.at, "unknown field (%s)", t->name);
+        return cbor_skip(r, &h);
+    }
+    size_t fi = codec_type_field_index(t, f);
+    *expect = fi + 1;
+    if (seen[fi / 64] >> (fi % 64) & 1) {
+        if (!r->o->allow_duplicates)
+            return CBOR_FAIL(r->err, CODEC_D_CORRUPT, k.at, "duplicate key '%s' (%s)", f->name,
+                             t->name);
+        memset(v + f->offset, 0, f->size);
+    }
+    seen[fi / 64] |= 1ull << (fi % 64);
+    return dec_item(r, f->type, v + f->offset, &h);
+}
+
+/* After the entries: the first required field not seen, reported at the
+ * map's head. */
+static int check_missing(cbor_rd *r, const codec_type *t, const uint64_t *seen, size_t at)
+{
+    for (size_t i = 0; i < t->count; i++) {
+        const codec_field *f = &t->fields[i];
+        bool required = (f->flags & CODEC_FIELD_REQUIRED) ||
+                        (r->o->require_all && f->type->kind != CODEC_T_OPTIONAL);
+        if (required && !(seen[i / 64] >> (i % 64) & 1))
+            return CBOR_FAIL(r->err, CODEC_D_CORRUPT, at, "missing field '%s' (%s)", f->name,
+                             t->name);
+    }
+    return CODEC_OK;
+}
+
 static int dec_struct(cbor_rd *r, const codec_type *t, uint8_t *v, const cbor_head *mh)
 {
-    uint64_t seen_small[4] = {0, 0, 0, 0};
-    uint64_t *seen = seen_small;
-    size_t words = (t->count + 63) / 64;
-    if (words > 4) {
-        if (!(seen = codec_arena_alloc(r->arena, words * 8, 8)))
-            return CBOR_NOMEM(r->err);
-        memset(seen, 0, words * 8);
-    }
+    uint64_t seen_small[BIN_SEEN_SMALL];
+    uint64_t *seen = bin_seen_bitmap(r->arena, t->count, seen_small);
+    if (!seen)
+        return CBOR_NOMEM(r->err);
     int rc;
     if (!mh->indefinite && (rc = cbor_check_count(r, mh, 2)))
         return rc;
@@ -286,62 +348,10 @@ static int dec_struct(cbor_rd *r, const codec_type *t, uint8_t *v, const cbor_he
             break;
         if (mh->indefinite && i >= r->o->max_elements)
             return CBOR_FAIL(r->err, CODEC_D_LIMIT, mh->at, "more entries than max-elements");
-        cbor_head k, h;
-        if ((rc = next_head(r, &k)))
-            return rc;
-        const codec_field *f = NULL;
-        if (k.major == CBOR_TEXT) {
-            codec_string name;
-            if (!k.indefinite) {
-                /* Looked up in place: no copy for a key. */
-                if ((rc = cbor_check_string(r, &k)))
-                    return rc;
-                name = (codec_string){(const char *)r->p, (size_t)k.arg};
-                r->p += k.arg;
-            } else if ((rc = cbor_read_string(r, &k, &name))) {
-                return rc;
-            }
-            f = expect < t->count && codec_name_equals(t->fields[expect].name, name.ptr, name.len)
-                    ? &t->fields[expect]
-                    : codec_type_field_by_name_hashed(t, name.ptr, name.len,
-                                                      codec_name_hash(name.ptr, name.len));
-            if (!f && !codec_utf8_valid((const uint8_t *)name.ptr, name.len))
-                return CBOR_FAIL(r->err, CODEC_D_CORRUPT, k.at, "text is not valid UTF-8");
-        } else if (k.major == CBOR_UINT) {
-            f = k.arg <= UINT32_MAX ? codec_type_field_by_tag(t, (uint32_t)k.arg) : NULL;
-        } else if ((rc = cbor_skip(r, &k))) {
-            return rc;
-        }
-        if ((rc = next_head(r, &h)))
-            return rc;
-        if (!f) {
-            if (r->o->reject_unknown)
-                return CBOR_FAIL(r->err, CODEC_D_CORRUPT, k.at, "unknown field (%s)", t->name);
-            if ((rc = cbor_skip(r, &h)))
-                return rc;
-            continue;
-        }
-        size_t fi = codec_type_field_index(t, f);
-        expect = fi + 1;
-        if (seen[fi / 64] >> (fi % 64) & 1) {
-            if (!r->o->allow_duplicates)
-                return CBOR_FAIL(r->err, CODEC_D_CORRUPT, k.at, "duplicate key '%s' (%s)",
-                                 f->name, t->name);
-            memset(v + f->offset, 0, f->size);
-        }
-        seen[fi / 64] |= 1ull << (fi % 64);
-        if ((rc = dec_item(r, f->type, v + f->offset, &h)))
+        if ((rc = dec_entry(r, t, v, seen, &expect)))
             return rc;
     }
-    for (size_t i = 0; i < t->count; i++) {
-        const codec_field *f = &t->fields[i];
-        bool required = (f->flags & CODEC_FIELD_REQUIRED) ||
-                        (r->o->require_all && f->type->kind != CODEC_T_OPTIONAL);
-        if (required && !(seen[i / 64] >> (i % 64) & 1))
-            return CBOR_FAIL(r->err, CODEC_D_CORRUPT, mh->at, "missing field '%s' (%s)",
-                             f->name, t->name);
-    }
-    return CODEC_OK;
+    return check_missing(r, t, seen, mh->at);
 }
 
 static int dec_list(cbor_rd *r, const codec_type *t, codec_list *l, const cbor_head *ah)
@@ -527,18 +537,163 @@ static int dec_item(cbor_rd *r, const codec_type *t, void *v, cbor_head *h)
     }
 }
 
-int cbor_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
-                      const codec_cbor_options *o, codec_arena *arena, codec_error *err)
+/* ---------------------------------------------------------------------------
+ * The planned walk (formats/binary/plan.h). Each value is first tried in
+ * the forms an encoder usually writes (definite lengths, no tags), and only
+ * when it is one of them and every bound holds is anything stored;
+ * everything else (indefinite lengths, tags, other forms, truncation,
+ * limits, invalid UTF-8, out-of-range numbers, repeated keys) is read again
+ * from its first byte by the generic walker above, which accepts it or
+ * reports the exact error and offset.
+ * ------------------------------------------------------------------------ */
+
+/* The generic walker from the item at r->p. */
+static int fmt_generic(cbor_rd *r, const codec_type *t, void *v)
 {
+    cbor_head h;
+    int rc = next_head(r, &h);
+    return rc ? rc : dec_item(r, t, v, &h);
+}
+
+/* The definite head at p (major, argument, its size) when it is complete;
+ * false for ai 28..31. */
+static inline bool fast_head(const uint8_t *p, const uint8_t *end, unsigned *major,
+                             uint64_t *arg, size_t *size)
+{
+    if (p == end)
+        return false;
+    unsigned ai = p[0] & 31;
+    *major = p[0] >> 5;
+    if (ai < 24) {
+        *arg = ai, *size = 1;
+        return true;
+    }
+    if (ai > 27)
+        return false;
+    size_t n = (size_t)1 << (ai - 24);
+    if ((size_t)(end - p) <= n)
+        return false;
+    *arg = n == 1 ? p[1] : n == 2 ? bin_load16(p + 1) : n == 4 ? bin_load32(p + 1)
+                                                             : bin_load64(p + 1);
+    *size = 1 + n;
+    return true;
+}
+
+/* A definite text string copied into the arena pool. */
+static inline bool fast_text(cbor_rd *r, codec_string *out)
+{
+    unsigned major;
+    uint64_t n;
+    size_t head;
+    if (!fast_head(r->p, r->end, &major, &n, &head) || major != CBOR_TEXT ||
+        n > (uint64_t)(r->end - r->p) - head || n > r->o->max_string)
+        return false;
+    const uint8_t *src = r->p + head;
+    if (!n) {
+        *out = (codec_string){NULL, 0};
+        r->p = src;
+        return true;
+    }
+    char *d = bin_pool_take(&r->pool, r->arena, (size_t)(r->end - r->p), (size_t)n);
+    if (!d || (codec_copy_ascii((uint8_t *)d, src, (size_t)n) && !codec_utf8_valid(src, (size_t)n)))
+        return false;
+    *out = (codec_string){d, (size_t)n};
+    r->p = src + n;
+    return true;
+}
+
+/* The scalars and strings in their usual forms, without a call: true when
+ * v was filled; false with nothing consumed otherwise. */
+static inline __attribute__((always_inline)) bool fmt_inline(cbor_rd *r, const bin_val *val,
+                                                             uint8_t *v)
+{
+    const uint8_t *p = r->p;
+    unsigned major;
+    uint64_t arg;
+    size_t head;
+    switch (val->op) {
+    case BIN_OP_STRING: return fast_text(r, (codec_string *)v);
+    case BIN_OP_BOOL:
+        if (p == r->end || (*p != CBOR_FALSE && *p != CBOR_TRUE))
+            return false;
+        *(bool *)v = *p == CBOR_TRUE;
+        r->p = p + 1;
+        return true;
+    case BIN_OP_F64:
+    case BIN_OP_F32: {
+        double d;
+        if (p == r->end)
+            return false;
+        if (*p == 0xfb && r->end - p >= 9 && val->op == BIN_OP_F64)
+            d = bin_bits_double(bin_load64(p + 1)), r->p = p + 9;
+        else if (*p == 0xfa && r->end - p >= 5)
+            d = bin_bits_float(bin_load32(p + 1)), r->p = p + 5;
+        else if (*p == 0xf9 && r->end - p >= 3)
+            d = bin_half_to_double(bin_load16(p + 1)), r->p = p + 3;
+        else
+            return false;
+        if (val->op == BIN_OP_F32)
+            *(float *)v = (float)d;
+        else
+            *(double *)v = d;
+        return true;
+    }
+    case BIN_OP_I8: case BIN_OP_I16: case BIN_OP_I32: case BIN_OP_I64:
+    case BIN_OP_U8: case BIN_OP_U16: case BIN_OP_U32: case BIN_OP_U64:
+        if (!fast_head(p, r->end, &major, &arg, &head) || major > CBOR_NEGINT ||
+            arg > INT64_MAX ||
+            !bin_store_int(val->op, v, major == CBOR_UINT ? (int64_t)arg : -1 - (int64_t)arg))
+            return false;
+        r->p = p + head;
+        return true;
+    default: return false;
+    }
+}
+
+/* A definite map or array head, entered as the generic walker enters it. */
+static inline int fmt_open(cbor_rd *r, bool map, uint64_t *count, size_t *at)
+{
+    unsigned major;
+    size_t size;
+    cbor_head h = {.major = map ? CBOR_MAP : CBOR_ARRAY, .at = (size_t)(r->p - r->base)};
+    if (!fast_head(r->p, r->end, &major, &h.arg, &size) || major != h.major)
+        return PLAN_OTHER_FORM;
+    h.ai = r->p[0] & 31;
+    r->p += size;
+    *count = h.arg;
+    *at = h.at;
+    int rc = cbor_enter(r, &h);
+    return rc ? rc : cbor_check_count(r, &h, map ? 2 : 1);
+}
+
+/* Not null, not tagged (the generic walker looks through tags first). */
+static inline bool fmt_present(const cbor_rd *r)
+{
+    return r->p < r->end && *r->p != CBOR_NULL && *r->p >> 5 != CBOR_TAG;
+}
+
+static inline bool fmt_planned(const bin_struct *s)
+{
+    (void)s;
+    return true;
+}
+
+#define FMT_RD cbor_rd
+#define FMT_NOMEM CBOR_NOMEM
+#define fmt_entry dec_entry
+#define fmt_missing check_missing
+#include "formats/binary/plan_decode.h"
+
+int cbor_decode_typed(const cbor_state *st, const codec_type *t, const uint8_t *in, size_t n,
+                      void *value, codec_arena *arena, codec_error *err)
+{
+    const codec_cbor_options *o = &st->o;
     if (n > o->max_size)
         return CBOR_FAIL(err, CODEC_D_LIMIT, 0, "input of %zu bytes exceeds max-size (%zu)", n,
                          o->max_size);
     cbor_rd r = {.base = in, .p = in, .end = in + n, .o = o, .arena = arena, .err = err};
     memset(value, 0, t->size);
-    cbor_head h;
-    int rc = next_head(&r, &h);
-    if (!rc)
-        rc = dec_item(&r, t, value, &h);
+    int rc = plan_get_val(&r, &st->plan.root, value);
     if (!rc && r.p != r.end)
         rc = CBOR_FAIL(err, CODEC_D_TRAILING, r.p - r.base, "bytes after the item");
     return rc;

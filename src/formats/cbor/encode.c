@@ -199,11 +199,81 @@ static int enc_any(enc *e, const codec_type *t, const void *v)
     }
 }
 
-int cbor_encode_typed(const codec_type *t, const void *value, const codec_cbor_options *o,
-                      codec_buf *out, codec_error *err)
+/* ---------------------------------------------------------------------------
+ * The planned walk: formats/binary/plan_encode.h with CBOR's items.
+ * ------------------------------------------------------------------------ */
+
+static inline uint8_t *put_int(uint8_t *p, int64_t v)
 {
-    enc e = {.out = out, .o = o, .err = err};
-    return enc_any(&e, t, value);
+    /* -1 - v is ~v: one head call for both signs. */
+    uint64_t m = (uint64_t)(v >> 63);
+    return cbor_put_head(p, (unsigned)(m & 1), (uint64_t)v ^ m);
+}
+
+static inline __attribute__((always_inline)) uint8_t *fmt_scalar(uint8_t *p, unsigned op,
+                                                                 const void *v)
+{
+    switch (op) {
+    case BIN_OP_BOOL: *p = *(const bool *)v ? CBOR_TRUE : CBOR_FALSE; return p + 1;
+    case BIN_OP_I8: return put_int(p, *(const int8_t *)v);
+    case BIN_OP_I16: return put_int(p, *(const int16_t *)v);
+    case BIN_OP_I32: return put_int(p, *(const int32_t *)v);
+    case BIN_OP_I64: return put_int(p, *(const int64_t *)v);
+    case BIN_OP_U8: return cbor_put_head(p, CBOR_UINT, *(const uint8_t *)v);
+    case BIN_OP_U16: return cbor_put_head(p, CBOR_UINT, *(const uint16_t *)v);
+    case BIN_OP_U32: return cbor_put_head(p, CBOR_UINT, *(const uint32_t *)v);
+    case BIN_OP_U64: return cbor_put_head(p, CBOR_UINT, *(const uint64_t *)v);
+    case BIN_OP_F32: return cbor_put_double(p, *(const float *)v);
+    case BIN_OP_F64: return cbor_put_double(p, *(const double *)v);
+    default: return NULL;
+    }
+}
+
+static inline uint8_t *fmt_text(enc *e, uint8_t *p, const codec_string *s)
+{
+    size_t n = s->len;
+    uint8_t *d = cbor_put_head(p, CBOR_TEXT, n);
+    if (n && codec_copy_ascii(d, (const uint8_t *)s->ptr, n) &&
+        !codec_utf8_valid((const uint8_t *)s->ptr, n)) {
+        codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "cbor", CODEC_NO_OFFSET,
+                        "string is not valid UTF-8");
+        return NULL;
+    }
+    return d + n;
+}
+
+static inline uint8_t *fmt_head(uint8_t *p, bool map, size_t n)
+{
+    return cbor_put_head(p, map ? CBOR_MAP : CBOR_ARRAY, n);
+}
+
+static inline bool fmt_planned(const enc *e, const bin_struct *s)
+{
+    (void)e, (void)s;
+    return true;
+}
+
+#define FMT_TEXT_MAX (SIZE_MAX / 2)
+#define FMT_NULL CBOR_NULL
+#define FMT_NOMEM CBOR_NOMEM
+#include "formats/binary/plan_encode.h"
+
+int cbor_encode_typed(const cbor_state *st, const void *value, codec_buf *out, codec_error *err)
+{
+    enc e = {.out = out, .o = &st->o, .err = err};
+    return plan_encode(&e, &st->plan, value);
+}
+
+/* The key of a struct field: its name as text, or its tag (keys=tags). */
+size_t cbor_plan_key(const codec_field *f, const void *ctx, uint8_t *dst)
+{
+    const codec_cbor_options *o = ctx;
+    if (o->tag_keys)
+        return (size_t)(cbor_put_head(dst, CBOR_UINT, f->tag) - dst);
+    size_t n = strlen(f->name);
+    uint8_t *d = cbor_put_head(dst, CBOR_TEXT, n);
+    memcpy(d, f->name, n);
+    return (size_t)(d + n - dst);
 }
 
 /* ---------------------------------------------------------------------------

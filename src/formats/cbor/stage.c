@@ -26,7 +26,7 @@ static int cbor_encode_value(const codec_stage *s, const void *value, codec_buf 
                              codec_error *err)
 {
     size_t base = out->len;
-    int rc = cbor_encode_typed(s->type, value, s->state, out, err);
+    int rc = cbor_encode_typed(s->state, value, out, err);
     if (rc)
         out->len = base;
     return rc;
@@ -35,13 +35,14 @@ static int cbor_encode_value(const codec_stage *s, const void *value, codec_buf 
 static int cbor_decode_value(const codec_stage *s, const uint8_t *src, size_t n,
                              void *value_out, codec_arena *arena, codec_error *err)
 {
-    return cbor_decode_typed(s->type, src, n, value_out, s->state, arena, err);
+    return cbor_decode_typed(s->state, s->type, src, n, value_out, arena, err);
 }
 
 static void cbor_destroy(codec_stage *s)
 {
     const codec_allocator *a = codec_default_allocator();
-    a->release(a->ctx, s->state, sizeof(codec_cbor_options));
+    bin_plan_free(&((cbor_state *)s->state)->plan);
+    a->release(a->ctx, s->state, sizeof(cbor_state));
 }
 
 static const codec_stage_ops cbor_ops = {
@@ -76,9 +77,18 @@ static int read_options(codec_args *a, codec_cbor_options *o, codec_error *err)
 
 int codec_stage_ctor_cbor(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
-    codec_cbor_options o = {0};
-    int rc = read_options(a, &o, err);
-    return rc ? rc : bin_stage_init(s, &cbor_ops, t, &o, sizeof o, err);
+    cbor_state st = {0};
+    int rc = read_options(a, &st.o, err);
+    if (rc || (rc = bin_stage_init(s, &cbor_ops, t, &st, sizeof st, err)))
+        return rc;
+    cbor_state *state = s->state;
+    const bin_plan_spec spec = {.key = cbor_plan_key, .key_ctx = &state->o,
+                                .require_all = st.o.require_all, .sort_keys = st.o.deterministic};
+    if ((rc = bin_plan_build(&state->plan, t, &spec, "cbor", err))) {
+        cbor_destroy(s);
+        s->state = NULL;
+    }
+    return rc;
 }
 
 codec *codec_cbor(const codec_type *t, const codec_cbor_options *o, codec_error *err)

@@ -46,37 +46,58 @@ static int unknown_field(mp_rd *r, const codec_type *t, size_t at)
     return rc ? rc : mp_skip(r, &skip);
 }
 
+/* One entry of a struct map: its key (a name as str, or a tag), its value
+ * into the field it names, unknown keys skipped or rejected, repeats
+ * refused unless duplicates=allow. *expect is the field tried first. */
+static int map_entry(mp_rd *r, const codec_type *t, uint8_t *v, uint64_t *seen, size_t *expect)
+{
+    mp_item k;
+    int rc;
+    if ((rc = mp_read(r, &k)))
+        return rc;
+    const codec_field *f = NULL;
+    if (k.kind == MP_STR) {
+        const char *name = (const char *)k.data;
+        size_t n = (size_t)k.len;
+        f = *expect < t->count && codec_name_equals(t->fields[*expect].name, name, n)
+                ? &t->fields[*expect]
+                : codec_type_field_by_name_hashed(t, name, n, codec_name_hash(name, n));
+        if (!f && (rc = mp_skip(r, &k)))
+            return rc;
+    } else if (k.kind == MP_UINT) {
+        f = k.u <= UINT32_MAX ? codec_type_field_by_tag(t, (uint32_t)k.u) : NULL;
+    } else if ((rc = mp_skip(r, &k))) {
+        return rc;
+    }
+    if (!f)
+        return unknown_field(r, t, k.at);
+    *expect = codec_type_field_index(t, f) + 1;
+    if ((rc = see(r, t, f, seen, v, k.at)))
+        return rc;
+    return next_item(r, f->type, v + f->offset);
+}
+
 static int struct_map(mp_rd *r, const codec_type *t, uint8_t *v, const mp_item *mh,
                       uint64_t *seen)
 {
     size_t expect = 0;
-    int rc;
-    for (uint64_t i = 0; i < mh->len; i++) {
-        mp_item k;
-        if ((rc = mp_read(r, &k)))
-            return rc;
-        const codec_field *f = NULL;
-        if (k.kind == MP_STR) {
-            const char *name = (const char *)k.data;
-            size_t n = (size_t)k.len;
-            f = expect < t->count && codec_name_equals(t->fields[expect].name, name, n)
-                    ? &t->fields[expect]
-                    : codec_type_field_by_name_hashed(t, name, n, codec_name_hash(name, n));
-            if (!f && (rc = mp_skip(r, &k)))
-                return rc;
-        } else if (k.kind == MP_UINT) {
-            f = k.u <= UINT32_MAX ? codec_type_field_by_tag(t, (uint32_t)k.u) : NULL;
-        } else if ((rc = mp_skip(r, &k))) {
-            return rc;
-        }
-        if (!f) {
-            if ((rc = unknown_field(r, t, k.at)))
-                return rc;
-            continue;
-        }
-        expect = codec_type_field_index(t, f) + 1;
-        if ((rc = see(r, t, f, seen, v, k.at)) || (rc = next_item(r, f->type, v + f->offset)))
-            return rc;
+    int rc = CODEC_OK;
+    for (uint64_t i = 0; i < mh->len && !rc; i++)
+        rc = map_entry(r, t, v, seen, &expect);
+    return rc;
+}
+
+/* After the entries: the first required field not seen, reported at the
+ * struct's first byte. */
+static int check_missing(mp_rd *r, const codec_type *t, const uint64_t *seen, size_t at)
+{
+    for (size_t i = 0; i < t->count; i++) {
+        const codec_field *f = &t->fields[i];
+        bool required = (f->flags & CODEC_FIELD_REQUIRED) ||
+                        (r->o->require_all && f->type->kind != CODEC_T_OPTIONAL);
+        if (required && !(seen[i / 64] >> (i % 64) & 1))
+            return MP_FAIL(r->err, CODEC_D_CORRUPT, at, "missing field '%s' (%s)", f->name,
+                           t->name);
     }
     return CODEC_OK;
 }
@@ -128,29 +149,17 @@ static int dec_struct(mp_rd *r, const codec_type *t, uint8_t *v, const mp_item *
     }
     if (it->kind != MP_MAP && it->kind != MP_ARRAY)
         return dec_fail(r, it, "expected a map or an array", t);
-    uint64_t seen_small[4] = {0, 0, 0, 0};
-    uint64_t *seen = seen_small;
-    size_t words = (t->count + 63) / 64;
-    if (words > 4) {
-        if (!(seen = codec_arena_alloc(r->arena, words * 8, 8)))
-            return MP_NOMEM(r->err);
-        memset(seen, 0, words * 8);
-    }
+    uint64_t seen_small[BIN_SEEN_SMALL];
+    uint64_t *seen = bin_seen_bitmap(r->arena, t->count, seen_small);
+    if (!seen)
+        return MP_NOMEM(r->err);
     int rc = mp_enter(r, it, it->kind == MP_MAP ? 2 : 1);
     if (!rc)
         rc = it->kind == MP_MAP ? struct_map(r, t, v, it, seen) : struct_array(r, t, v, it, seen);
     if (rc)
         return rc;
     r->depth--;
-    for (size_t i = 0; i < t->count; i++) {
-        const codec_field *f = &t->fields[i];
-        bool required = (f->flags & CODEC_FIELD_REQUIRED) ||
-                        (r->o->require_all && f->type->kind != CODEC_T_OPTIONAL);
-        if (required && !(seen[i / 64] >> (i % 64) & 1))
-            return MP_FAIL(r->err, CODEC_D_CORRUPT, it->at, "missing field '%s' (%s)", f->name,
-                           t->name);
-    }
-    return CODEC_OK;
+    return check_missing(r, t, seen, it->at);
 }
 
 static int dec_list(mp_rd *r, const codec_type *t, codec_list *l, const mp_item *it)
@@ -378,15 +387,183 @@ static int dec_item(mp_rd *r, const codec_type *t, void *v, const mp_item *it)
     }
 }
 
-int mp_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
-                    const codec_msgpack_options *o, codec_arena *arena, codec_error *err)
+/* ---------------------------------------------------------------------------
+ * The planned walk (formats/binary/plan.h). Each value is first tried in
+ * the forms an encoder usually writes, and only when it is one of them and
+ * every bound holds is anything stored; everything else (other forms,
+ * truncation, limits, invalid UTF-8, out-of-range numbers) is read again
+ * from its first byte by the generic walker above, which accepts it or
+ * reports the exact error and offset.
+ * ------------------------------------------------------------------------ */
+
+/* An integer in any of its forms that fits int64 (consumed), or false with
+ * nothing consumed. */
+static inline bool fast_int(mp_rd *r, int64_t *out)
 {
+    const uint8_t *p = r->p;
+    size_t left = (size_t)(r->end - p);
+    if (!left)
+        return false;
+    uint8_t b = p[0];
+    if (b < 0x80 || b >= 0xe0) {
+        *out = b < 0x80 ? (int64_t)b : (int64_t)(int8_t)b;
+        r->p = p + 1;
+        return true;
+    }
+    unsigned size;
+    if (b >= 0xcc && b <= 0xcf)
+        size = 1u << (b - 0xcc);
+    else if (b >= 0xd0 && b <= 0xd3)
+        size = 1u << (b - 0xd0);
+    else
+        return false;
+    if (left <= size)
+        return false;
+    uint64_t u;
+    switch (size) {
+    case 1: u = p[1]; break;
+    case 2: u = bin_load16(p + 1); break;
+    case 4: u = bin_load32(p + 1); break;
+    default: u = bin_load64(p + 1); break;
+    }
+    if (b <= 0xcf) {
+        if (u > INT64_MAX)
+            return false;
+        *out = (int64_t)u;
+    } else {
+        *out = size == 1 ? (int8_t)u : size == 2 ? (int16_t)u : size == 4 ? (int32_t)u
+                                                                          : (int64_t)u;
+    }
+    r->p = p + 1 + size;
+    return true;
+}
+
+/* A str in its fix, 8 or 16-bit form copied into the arena; false with
+ * nothing consumed for any other form or when a check fails. */
+static inline bool fast_str(mp_rd *r, codec_string *out)
+{
+    const uint8_t *p = r->p;
+    size_t left = (size_t)(r->end - p), n, head;
+    if (!left)
+        return false;
+    uint8_t b = p[0];
+    if (b >= 0xa0 && b <= 0xbf)
+        n = b & 31, head = 1;
+    else if (b == 0xd9 && left >= 2)
+        n = p[1], head = 2;
+    else if (b == 0xda && left >= 3)
+        n = bin_load16(p + 1), head = 3;
+    else
+        return false;
+    if (n > left - head || n > r->o->max_string)
+        return false;
+    if (!n) {
+        *out = (codec_string){NULL, 0};
+        r->p = p + head;
+        return true;
+    }
+    char *d = bin_pool_take(&r->pool, r->arena, left, n);
+    if (!d || (codec_copy_ascii((uint8_t *)d, p + head, n) && !codec_utf8_valid(p + head, n)))
+        return false;
+    *out = (codec_string){d, n};
+    r->p = p + head + n;
+    return true;
+}
+
+/* The scalars and strings in the forms an encoder usually writes, without
+ * a call: true when v was filled; false with nothing consumed otherwise. */
+static inline __attribute__((always_inline)) bool fmt_inline(mp_rd *r, const bin_val *val,
+                                                             uint8_t *v)
+{
+    const uint8_t *p = r->p;
+    int64_t x;
+    switch (val->op) {
+    case BIN_OP_STRING: return fast_str(r, (codec_string *)v);
+    case BIN_OP_BOOL:
+        if (p == r->end || (*p != 0xc2 && *p != 0xc3))
+            return false;
+        *(bool *)v = *p == 0xc3;
+        r->p = p + 1;
+        return true;
+    case BIN_OP_F64:
+        if (r->end - p >= 9 && *p == 0xcb) {
+            *(double *)v = bin_bits_double(bin_load64(p + 1));
+            r->p = p + 9;
+            return true;
+        }
+        if (r->end - p < 5 || *p != 0xca)
+            return false;
+        *(double *)v = bin_bits_float(bin_load32(p + 1));
+        r->p = p + 5;
+        return true;
+    case BIN_OP_F32:
+        if (r->end - p < 5 || *p != 0xca)
+            return false;
+        *(float *)v = bin_bits_float(bin_load32(p + 1));
+        r->p = p + 5;
+        return true;
+    case BIN_OP_I8: case BIN_OP_I16: case BIN_OP_I32: case BIN_OP_I64:
+    case BIN_OP_U8: case BIN_OP_U16: case BIN_OP_U32: case BIN_OP_U64:
+        if (!fast_int(r, &x))
+            return false;
+        if (bin_store_int(val->op, v, x))
+            return true;
+        r->p = p;
+        return false;
+    default: return false;
+    }
+}
+
+/* A fixmap/map16 or fixarray/array16 head, entered as the generic walker
+ * enters it. */
+static inline int fmt_open(mp_rd *r, bool map, uint64_t *count, size_t *at)
+{
+    const uint8_t *p = r->p;
+    uint8_t fix = map ? 0x80 : 0x90, wide = map ? 0xde : 0xdc;
+    mp_item h = {.kind = map ? MP_MAP : MP_ARRAY, .at = (size_t)(p - r->base)};
+    if (p < r->end && (p[0] & 0xf0) == fix)
+        h.len = p[0] & 15, r->p = p + 1;
+    else if (p < r->end && p[0] == wide && r->end - p >= 3)
+        h.len = bin_load16(p + 1), r->p = p + 3;
+    else
+        return PLAN_OTHER_FORM;
+    *count = h.len;
+    *at = h.at;
+    return mp_enter(r, &h, map ? 2 : 1);
+}
+
+static int fmt_generic(mp_rd *r, const codec_type *t, void *v)
+{
+    return next_item(r, t, v);
+}
+
+static inline bool fmt_present(const mp_rd *r)
+{
+    return r->p < r->end && *r->p != 0xc0;
+}
+
+/* The ext struct has its own layout. */
+static inline bool fmt_planned(const bin_struct *s)
+{
+    return s->type != &codec_msgpack_ext_type;
+}
+
+#define FMT_RD mp_rd
+#define FMT_NOMEM MP_NOMEM
+#define fmt_entry map_entry
+#define fmt_missing check_missing
+#include "formats/binary/plan_decode.h"
+
+int mp_decode_typed(const mp_state *st, const codec_type *t, const uint8_t *in, size_t n,
+                    void *value, codec_arena *arena, codec_error *err)
+{
+    const codec_msgpack_options *o = &st->o;
     if (n > o->max_size)
         return MP_FAIL(err, CODEC_D_LIMIT, 0, "input of %zu bytes exceeds max-size (%zu)", n,
                        o->max_size);
     mp_rd r = {.base = in, .p = in, .end = in + n, .o = o, .arena = arena, .err = err};
     memset(value, 0, t->size);
-    int rc = next_item(&r, t, value);
+    int rc = plan_get_val(&r, &st->plan.root, value);
     if (!rc && r.p != r.end)
         rc = MP_FAIL(err, CODEC_D_TRAILING, r.p - r.base, "bytes after the item");
     return rc;

@@ -181,9 +181,84 @@ static int enc_any(enc *e, const codec_type *t, const void *v)
     }
 }
 
-int mp_encode_typed(const codec_type *t, const void *value, const codec_msgpack_options *o,
-                    codec_buf *out, codec_error *err)
+/* ---------------------------------------------------------------------------
+ * The planned walk: formats/binary/plan_encode.h with MessagePack's items.
+ * ------------------------------------------------------------------------ */
+
+static inline uint8_t *put_float(uint8_t *p, float f)
 {
-    enc e = {.out = out, .o = o, .err = err};
-    return enc_any(&e, t, value);
+    p[0] = 0xca;
+    bin_store32(p + 1, bin_float_bits(f));
+    return p + 5;
+}
+
+static inline __attribute__((always_inline)) uint8_t *fmt_scalar(uint8_t *p, unsigned op,
+                                                                 const void *v)
+{
+    switch (op) {
+    case BIN_OP_BOOL: *p = *(const bool *)v ? 0xc3 : 0xc2; return p + 1;
+    case BIN_OP_I8: return mp_put_int(p, *(const int8_t *)v);
+    case BIN_OP_I16: return mp_put_int(p, *(const int16_t *)v);
+    case BIN_OP_I32: return mp_put_int(p, *(const int32_t *)v);
+    case BIN_OP_I64: return mp_put_int(p, *(const int64_t *)v);
+    case BIN_OP_U8: return mp_put_uint(p, *(const uint8_t *)v);
+    case BIN_OP_U16: return mp_put_uint(p, *(const uint16_t *)v);
+    case BIN_OP_U32: return mp_put_uint(p, *(const uint32_t *)v);
+    case BIN_OP_U64: return mp_put_uint(p, *(const uint64_t *)v);
+    case BIN_OP_F32: return put_float(p, *(const float *)v);
+    case BIN_OP_F64: {
+        double d = *(const double *)v;
+        if (bin_fits_float(d) || d != d)
+            return put_float(p, (float)d);
+        p[0] = 0xcb;
+        bin_store64(p + 1, bin_double_bits(d));
+        return p + 9;
+    }
+    default: return NULL;
+    }
+}
+
+static inline uint8_t *fmt_text(enc *e, uint8_t *p, const codec_string *s)
+{
+    size_t n = s->len;
+    uint8_t *d = mp_put_len(p, n, 0xa0, 32, 0xd9, 0xda);
+    if (n && codec_copy_ascii(d, (const uint8_t *)s->ptr, n) &&
+        !codec_utf8_valid((const uint8_t *)s->ptr, n)) {
+        codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "msgpack", CODEC_NO_OFFSET,
+                        "string is not valid UTF-8");
+        return NULL;
+    }
+    return d + n;
+}
+
+static inline uint8_t *fmt_head(uint8_t *p, bool map, size_t n)
+{
+    return map ? mp_put_len(p, n, 0x80, 16, 0, 0xde) : mp_put_len(p, n, 0x90, 16, 0, 0xdc);
+}
+
+/* structs=array and the ext struct have their own layouts. */
+static inline bool fmt_planned(const enc *e, const bin_struct *s)
+{
+    return !e->o->struct_arrays && s->type != &codec_msgpack_ext_type;
+}
+
+#define FMT_TEXT_MAX UINT32_MAX
+#define FMT_NULL 0xc0
+#define FMT_NOMEM MP_NOMEM
+#include "formats/binary/plan_encode.h"
+
+int mp_encode_typed(const mp_state *st, const void *value, codec_buf *out, codec_error *err)
+{
+    enc e = {.out = out, .o = &st->o, .err = err};
+    return plan_encode(&e, &st->plan, value);
+}
+
+/* The key of a struct field: its name as a str. */
+size_t mp_plan_key(const codec_field *f, const void *ctx, uint8_t *dst)
+{
+    (void)ctx;
+    size_t n = strlen(f->name);
+    uint8_t *d = mp_put_len(dst, n, 0xa0, 32, 0xd9, 0xda);
+    memcpy(d, f->name, n);
+    return (size_t)(d + n - dst);
 }

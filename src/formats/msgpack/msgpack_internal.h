@@ -5,6 +5,7 @@
 
 #include "codec/msgpack.h"
 #include "formats/binary/binary_internal.h"
+#include "formats/binary/plan.h"
 
 #define MP_FAIL(err, detail, offset, ...) \
     codec_error_set((err), CODEC_E_INVALID_PAYLOAD, (detail), "msgpack", (uint64_t)(offset), \
@@ -39,6 +40,7 @@ typedef struct mp_rd {
     codec_arena *arena;
     codec_error *err;
     size_t depth;
+    bin_pool pool;           /* where the planned walk copies strings to */
 } mp_rd;
 
 /* Reads one item head (and skips over a str/bin/ext payload). */
@@ -190,11 +192,19 @@ int mp_out_string(codec_buf *out, bool text, const void *p, size_t n, codec_erro
 /* An ext item of `type` in its smallest form (fixext when n is 1/2/4/8/16). */
 int mp_out_ext(codec_buf *out, int8_t type, const void *p, size_t n, codec_error *err);
 
+/* A stage's state: the resolved options and the plan built from them. */
+typedef struct mp_state {
+    codec_msgpack_options o;
+    bin_plan plan;
+} mp_state;
+
+/* The plan's key writer (bin_key_writer). */
+size_t mp_plan_key(const codec_field *f, const void *ctx, uint8_t *dst);
+
 /* Walkers. */
-int mp_encode_typed(const codec_type *t, const void *value, const codec_msgpack_options *o,
-                    codec_buf *out, codec_error *err);
-int mp_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
-                    const codec_msgpack_options *o, codec_arena *arena, codec_error *err);
+int mp_encode_typed(const mp_state *st, const void *value, codec_buf *out, codec_error *err);
+int mp_decode_typed(const mp_state *st, const codec_type *t, const uint8_t *in, size_t n,
+                    void *value, codec_arena *arena, codec_error *err);
 int mp_write_value(codec_buf *out, const codec_value *v, codec_error *err);
 int mp_read_value(mp_rd *r, const mp_item *it, codec_value *out);
 

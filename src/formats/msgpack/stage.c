@@ -34,7 +34,7 @@ static int mp_encode_value(const codec_stage *s, const void *value, codec_buf *o
                            codec_error *err)
 {
     size_t base = out->len;
-    int rc = mp_encode_typed(s->type, value, s->state, out, err);
+    int rc = mp_encode_typed(s->state, value, out, err);
     if (rc)
         out->len = base;
     return rc;
@@ -43,13 +43,14 @@ static int mp_encode_value(const codec_stage *s, const void *value, codec_buf *o
 static int mp_decode_value(const codec_stage *s, const uint8_t *src, size_t n, void *value_out,
                            codec_arena *arena, codec_error *err)
 {
-    return mp_decode_typed(s->type, src, n, value_out, s->state, arena, err);
+    return mp_decode_typed(s->state, s->type, src, n, value_out, arena, err);
 }
 
 static void mp_destroy(codec_stage *s)
 {
     const codec_allocator *a = codec_default_allocator();
-    a->release(a->ctx, s->state, sizeof(codec_msgpack_options));
+    bin_plan_free(&((mp_state *)s->state)->plan);
+    a->release(a->ctx, s->state, sizeof(mp_state));
 }
 
 static const codec_stage_ops mp_ops = {
@@ -82,9 +83,16 @@ static int read_options(codec_args *a, codec_msgpack_options *o, codec_error *er
 int codec_stage_ctor_msgpack(codec_stage *s, codec_args *a, const codec_type *t,
                              codec_error *err)
 {
-    codec_msgpack_options o = {0};
-    int rc = read_options(a, &o, err);
-    return rc ? rc : bin_stage_init(s, &mp_ops, t, &o, sizeof o, err);
+    mp_state st = {0};
+    int rc = read_options(a, &st.o, err);
+    if (rc || (rc = bin_stage_init(s, &mp_ops, t, &st, sizeof st, err)))
+        return rc;
+    const bin_plan_spec spec = {.key = mp_plan_key, .require_all = st.o.require_all};
+    if ((rc = bin_plan_build(&((mp_state *)s->state)->plan, t, &spec, "msgpack", err))) {
+        mp_destroy(s);
+        s->state = NULL;
+    }
+    return rc;
 }
 
 codec *codec_msgpack(const codec_type *t, const codec_msgpack_options *o, codec_error *err)

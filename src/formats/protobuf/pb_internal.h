@@ -144,5 +144,4 @@ static inline int64_t pb_unzigzag(uint64_t v)
     return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
 }
 
-
 #endif

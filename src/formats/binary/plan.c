@@ -1,0 +1,197 @@
+/* plan.c — builds the binary backends' plans (plan.h): one bin_struct per
+ * struct type, memoised so that recursive types close on themselves. */
+#include "formats/binary/plan.h"
+
+#include <stdalign.h>
+#include <string.h>
+
+struct bin_block {
+    struct bin_block *next;
+    size_t size;
+    alignas(max_align_t) unsigned char data[];
+};
+
+typedef struct memo {
+    const codec_type *type;
+    bin_struct *s;
+    struct memo *next;
+} memo;
+
+typedef struct builder {
+    bin_plan *plan;
+    const bin_plan_spec *spec;
+    memo *built;
+} builder;
+
+static void *plan_alloc(builder *b, size_t size)
+{
+    const codec_allocator *a = codec_default_allocator();
+    struct bin_block *blk = a->alloc(a->ctx, sizeof *blk + size);
+    if (!blk)
+        return NULL;
+    memset(blk->data, 0, size);
+    blk->size = size;
+    blk->next = b->plan->blocks;
+    b->plan->blocks = blk;
+    return blk->data;
+}
+
+void bin_plan_free(bin_plan *p)
+{
+    const codec_allocator *a = codec_default_allocator();
+    while (p->blocks) {
+        struct bin_block *next = p->blocks->next;
+        a->release(a->ctx, p->blocks, sizeof *p->blocks + p->blocks->size);
+        p->blocks = next;
+    }
+}
+
+static int struct_for(builder *b, const codec_type *t, const bin_struct **out);
+
+static bin_op scalar_op(codec_type_kind k)
+{
+    switch (k) {
+    case CODEC_T_BOOL: return BIN_OP_BOOL;
+    case CODEC_T_INT8: return BIN_OP_I8;
+    case CODEC_T_INT16: return BIN_OP_I16;
+    case CODEC_T_INT32: return BIN_OP_I32;
+    case CODEC_T_INT64: return BIN_OP_I64;
+    case CODEC_T_UINT8: return BIN_OP_U8;
+    case CODEC_T_UINT16: return BIN_OP_U16;
+    case CODEC_T_UINT32: return BIN_OP_U32;
+    case CODEC_T_UINT64: return BIN_OP_U64;
+    case CODEC_T_FLOAT: return BIN_OP_F32;
+    case CODEC_T_DOUBLE: return BIN_OP_F64;
+    case CODEC_T_STRING: return BIN_OP_STRING;
+    case CODEC_T_ENUM: return BIN_OP_ENUM;
+    default: return BIN_OP_OTHER;
+    }
+}
+
+static int val_for(builder *b, const codec_type *t, bin_val *v)
+{
+    v->type = t;
+    v->op = (uint8_t)scalar_op(t->kind);
+    bin_val *elem;
+    switch (t->kind) {
+    case CODEC_T_ENUM:
+        for (size_t i = 0; i < t->count; i++)
+            if (t->values[i].number >= 0 && t->values[i].number < 64)
+                v->enum_small |= 1ull << t->values[i].number;
+        return CODEC_OK;
+    case CODEC_T_STRUCT:
+        v->op = BIN_OP_STRUCT;
+        return struct_for(b, t, &v->sub);
+    case CODEC_T_LIST:
+    case CODEC_T_OPTIONAL:
+        if (!(elem = plan_alloc(b, sizeof *elem)))
+            return CODEC_E_NOMEM;
+        v->op = t->kind == CODEC_T_LIST ? BIN_OP_LIST : BIN_OP_OPTIONAL;
+        v->value_offset = t->value_offset;
+        v->elem = elem;
+        return val_for(b, t->elem, elem);
+    default:
+        return CODEC_OK;
+    }
+}
+
+/* Bytewise order of the encoded keys, shorter first on a tie (RFC 8949
+ * §4.2.1, the order deterministic CBOR sorts map entries in). */
+static int key_cmp(const bin_field *x, const bin_field *y)
+{
+    size_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
+    int c = memcmp(x->key, y->key, n);
+    if (c)
+        return c;
+    return x->key_len < y->key_len ? -1 : x->key_len > y->key_len;
+}
+
+/* Insertion sort: run once per struct at construction, no global state. */
+static void sort_order(const bin_field **order, size_t count)
+{
+    for (size_t i = 1; i < count; i++) {
+        const bin_field *x = order[i];
+        size_t j = i;
+        for (; j > 0 && key_cmp(x, order[j - 1]) < 0; j--)
+            order[j] = order[j - 1];
+        order[j] = x;
+    }
+}
+
+static int field_for(builder *b, const codec_field *cf, bin_field *f)
+{
+    size_t name = strlen(cf->name);
+    size_t room = BIN_KEY_MAX_HEAD + name;
+    uint8_t *key = plan_alloc(b, room > BIN_KEY_PAD ? room : BIN_KEY_PAD);
+    if (!key)
+        return CODEC_E_NOMEM;
+    f->key = key;
+    f->key_len = (uint32_t)b->spec->key(cf, b->spec->key_ctx, key);
+    f->offset = cf->offset;
+    f->cf = cf;
+    f->optional = cf->type->kind == CODEC_T_OPTIONAL;
+    f->required = (cf->flags & CODEC_FIELD_REQUIRED) || (b->spec->require_all && !f->optional);
+    return val_for(b, cf->type, &f->val);
+}
+
+static int struct_for(builder *b, const codec_type *t, const bin_struct **out)
+{
+    for (memo *e = b->built; e; e = e->next)
+        if (e->type == t) {
+            *out = e->s;
+            return CODEC_OK;
+        }
+    memo *e = plan_alloc(b, sizeof *e);
+    bin_struct *s = plan_alloc(b, sizeof *s);
+    const bin_field **order = plan_alloc(b, (t->count + 1) * sizeof *order);
+    size_t *optionals = plan_alloc(b, (t->count + 1) * sizeof *optionals);
+    if (!e || !s || !order || !optionals ||
+        !(s->fields = plan_alloc(b, (t->count + 1) * sizeof *s->fields)))
+        return CODEC_E_NOMEM;
+    /* Registered before the fields, so a recursive reference finds it. */
+    *e = (memo){t, s, b->built};
+    b->built = e;
+    s->type = t;
+    s->count = t->count;
+    s->order = order;
+    s->optionals = optionals;
+    *out = s;
+    for (size_t i = 0; i < t->count; i++) {
+        bin_field *f = &s->fields[i];
+        int rc = field_for(b, &t->fields[i], f);
+        if (rc)
+            return rc;
+        if (f->optional)
+            optionals[s->optional_count++] = f->offset;
+        s->has_required |= f->required;
+        order[i] = f;
+    }
+    if (b->spec->sort_keys)
+        sort_order(order, t->count);
+    return CODEC_OK;
+}
+
+char *bin_pool_refill(bin_pool *pool, codec_arena *arena, size_t left, size_t n)
+{
+    size_t size = left < BIN_POOL_MAX ? left : BIN_POOL_MAX;
+    if (size < n)
+        size = n;
+    char *d = codec_arena_alloc(arena, size, 1);
+    if (!d)
+        return NULL;
+    pool->p = d + n;
+    pool->end = d + size;
+    return d;
+}
+
+int bin_plan_build(bin_plan *p, const codec_type *t, const bin_plan_spec *spec,
+                   const char *stage, codec_error *err)
+{
+    builder b = {.plan = p, .spec = spec};
+    memset(p, 0, sizeof *p);
+    if (val_for(&b, t, &p->root)) {
+        bin_plan_free(p);
+        return codec_error_set(err, CODEC_E_NOMEM, 0, stage, CODEC_NO_OFFSET, "out of memory");
+    }
+    return CODEC_OK;
+}

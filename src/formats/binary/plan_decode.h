@@ -1,0 +1,119 @@
+/* plan_decode.h — the planned decode walk (plan.h) shared by the CBOR and
+ * MessagePack decoders. A template like plan_encode.h: each decode.c
+ * includes it once, after defining
+ *
+ *   FMT_RD         its reader type (fields p, end, arena, depth)
+ *   FMT_NOMEM(err) its out-of-memory status
+ *   static int fmt_generic(FMT_RD *r, const codec_type *t, void *v);
+ *       the generic walker from the item at r->p
+ *   static inline int fmt_open(FMT_RD *r, bool map, uint64_t *count, size_t *at);
+ *       a definite map (entries) or array (items) head in its usual form
+ *       at r->p: CODEC_OK with *count, *at (its offset) set, the nesting
+ *       level entered and the count checked against the input and the
+ *       limits, exactly as the generic walker does; PLAN_OTHER_FORM with
+ *       nothing consumed when the head is in another form; or a failure
+ *       status (statuses are positive)
+ *   static int fmt_entry(FMT_RD *r, const codec_type *t, uint8_t *v, uint64_t *seen,
+ *                        size_t *expect);
+ *       one struct map entry read the generic way
+ *   static int fmt_missing(FMT_RD *r, const codec_type *t, const uint64_t *seen, size_t at);
+ *       the required-field check after the entries
+ *   static inline bool fmt_inline(FMT_RD *r, const bin_val *val, uint8_t *v);
+ *       a scalar or string in its usual form: true when v was filled, false
+ *       with nothing consumed otherwise
+ *   static inline bool fmt_present(const FMT_RD *r);
+ *       whether an optional's item at r->p is a plain value (not null, not
+ *       the end, nothing the generic walker must look at first)
+ *   static inline bool fmt_planned(const bin_struct *s);
+ *       false when struct s is always read by fmt_generic
+ *
+ * Only values in their usual forms, with every bound holding, are stored
+ * here; anything else is read again from its first byte by fmt_generic,
+ * which accepts it or reports the exact error and offset. */
+#ifndef CODEC_BINARY_PLAN_DECODE_H
+#define CODEC_BINARY_PLAN_DECODE_H
+
+#include "formats/binary/plan.h"
+
+static int plan_get_val(FMT_RD *r, const bin_val *val, uint8_t *v);
+
+static int plan_get_struct(FMT_RD *r, const bin_struct *s, uint8_t *v)
+{
+    const codec_type *t = s->type;
+    uint64_t count;
+    size_t at;
+    int rc = fmt_planned(s) ? fmt_open(r, true, &count, &at) : PLAN_OTHER_FORM;
+    if (rc == PLAN_OTHER_FORM)
+        return fmt_generic(r, t, v);
+    if (rc)
+        return rc;
+    uint64_t seen_small[BIN_SEEN_SMALL];
+    uint64_t *seen = bin_seen_bitmap(r->arena, t->count, seen_small);
+    if (!seen)
+        return FMT_NOMEM(r->err);
+    size_t expect = 0;
+    for (uint64_t i = 0; i < count; i++) {
+        const bin_field *f = expect < s->count ? &s->fields[expect] : NULL;
+        /* The next field's key, not seen before: its value is read here;
+         * anything else (and a repeat) goes through the generic entry. */
+        if (f && !(seen[expect / 64] >> (expect % 64) & 1) && bin_key_at(f, r->p, r->end)) {
+            r->p += f->key_len;
+            uint8_t *fv = v + f->offset;
+            seen[expect / 64] |= 1ull << (expect % 64);
+            expect++;
+            if (!fmt_inline(r, &f->val, fv) && (rc = plan_get_val(r, &f->val, fv)))
+                return rc;
+            continue;
+        }
+        if ((rc = fmt_entry(r, t, v, seen, &expect)))
+            return rc;
+    }
+    r->depth--;
+    return s->has_required ? fmt_missing(r, t, seen, at) : CODEC_OK;
+}
+
+static int plan_get_list(FMT_RD *r, const bin_val *val, codec_list *l)
+{
+    uint64_t count;
+    size_t at;
+    int rc = fmt_open(r, false, &count, &at);
+    if (rc == PLAN_OTHER_FORM)
+        return fmt_generic(r, val->type, l);
+    if (rc)
+        return rc;
+    const bin_val *ev = val->elem;
+    size_t esz = ev->type->size, n = (size_t)count;
+    uint8_t *items = NULL;
+    if (n) {
+        if (!(items = codec_arena_alloc(r->arena, n * esz, ev->type->align)))
+            return FMT_NOMEM(r->err);
+        memset(items, 0, n * esz);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!fmt_inline(r, ev, items + i * esz) && (rc = plan_get_val(r, ev, items + i * esz)))
+            return rc;
+    r->depth--;
+    l->items = items;
+    l->count = n;
+    return CODEC_OK;
+}
+
+static int plan_get_val(FMT_RD *r, const bin_val *val, uint8_t *v)
+{
+    switch (val->op) {
+    case BIN_OP_STRUCT: return plan_get_struct(r, val->sub, v);
+    case BIN_OP_LIST: return plan_get_list(r, val, (codec_list *)v);
+    case BIN_OP_OPTIONAL:
+        if (!fmt_present(r))
+            break;
+        *(bool *)v = true;
+        return plan_get_val(r, val->elem, v + val->value_offset);
+    default:
+        if (fmt_inline(r, val, v))
+            return CODEC_OK;
+        break;
+    }
+    return fmt_generic(r, val->type, v);
+}
+
+#endif

@@ -1,0 +1,266 @@
+/* plan_encode.h — the planned encode walk (plan.h) shared by the CBOR and
+ * MessagePack encoders. It is a template: each encode.c includes it once,
+ * after defining what differs between the formats:
+ *
+ *   typedef struct enc { codec_buf *out; codec_error *err; ... } enc;
+ *   static int enc_any(enc *e, const codec_type *t, const void *v);
+ *       the generic walker, for BIN_OP_OTHER and whatever the fast paths
+ *       leave (out->len is current when it is called)
+ *   static inline uint8_t *fmt_scalar(uint8_t *p, unsigned op, const void *v);
+ *       writes a BOOL, integer or float op (room: 9 bytes); NULL for any
+ *       other op
+ *   static inline uint8_t *fmt_text(enc *e, uint8_t *p, const codec_string *s);
+ *       writes a text string (room: 9 + s->len); NULL with err set when it
+ *       is not UTF-8
+ *   static inline uint8_t *fmt_head(uint8_t *p, bool map, size_t n);
+ *       a map (entries) or array (items) head (room: 9)
+ *   static inline bool fmt_planned(const enc *e, const bin_struct *s);
+ *       false when struct s goes through enc_any instead
+ *   FMT_TEXT_MAX   longer strings go through enc_any (which refuses them)
+ *   FMT_NULL       the null byte
+ *   FMT_NOMEM(err) the format's out-of-memory status
+ *
+ * The walk keeps its write cursor and limit in locals (stores through a
+ * uint8_t pointer may alias anything, so fields of `out` would be reloaded
+ * after every byte) and syncs out->len around calls only. Each struct field
+ * is one room check, one fixed-size copy of its key bytes and its value. */
+#ifndef CODEC_BINARY_PLAN_ENCODE_H
+#define CODEC_BINARY_PLAN_ENCODE_H
+
+#include "formats/binary/plan.h"
+
+/* Reserves n bytes after p (the cursor, inside out): the new cursor and
+ * *lim, or NULL with err set. Out of line: the hot path never comes here. */
+static __attribute__((noinline)) uint8_t *plan_grow(enc *e, uint8_t *p, size_t n, uint8_t **lim)
+{
+    codec_buf *out = e->out;
+    out->len = (size_t)(p - out->data);
+    if (codec_buf_reserve(out, n)) {
+        FMT_NOMEM(e->err);
+        return NULL;
+    }
+    *lim = out->data + out->cap;
+    return out->data + out->len;
+}
+
+static inline uint8_t *plan_room(enc *e, uint8_t *p, size_t n, uint8_t **lim)
+{
+    return __builtin_expect((size_t)(*lim - p) >= n, 1) ? p : plan_grow(e, p, n, lim);
+}
+
+/* The cursor and limit of out. */
+static inline uint8_t *plan_cursor(const codec_buf *out, uint8_t **lim)
+{
+    *lim = out->data + out->cap;
+    return out->data + out->len;
+}
+
+static int plan_put_val(enc *e, const bin_val *val, const uint8_t *v);
+
+/* A value the loops below do not write themselves: out->len synced to *p,
+ * the call, then *p and *lim reloaded. */
+static inline int plan_call(enc *e, uint8_t **p, uint8_t **lim, const bin_val *val,
+                            const uint8_t *v)
+{
+    e->out->len = (size_t)(*p - e->out->data);
+    int rc = plan_put_val(e, val, v);
+    *p = plan_cursor(e->out, lim);
+    return rc;
+}
+
+/* Writes the value of val at p when it needs no call: scalars, enums whose
+ * number is a small valid one, strings (room: 9 + their length). Returns
+ * the end; p itself when it wrote nothing (every value takes a byte); NULL
+ * when it failed (err set). Forced inline: it is the body of every loop. */
+static inline __attribute__((always_inline)) uint8_t *plan_inline(enc *e, uint8_t *p,
+                                                                 const bin_val *val,
+                                                                 const uint8_t *v)
+{
+    uint8_t *end;
+    switch (val->op) {
+    case BIN_OP_STRING:
+        if (((const codec_string *)v)->len > FMT_TEXT_MAX)
+            return p;
+        return fmt_text(e, p, (const codec_string *)v);
+    case BIN_OP_ENUM: {
+        int32_t n = *(const int32_t *)v;
+        return n >= 0 && n < 64 && (val->enum_small >> n & 1) ? fmt_scalar(p, BIN_OP_I32, v) : p;
+    }
+    default:
+        end = fmt_scalar(p, val->op, v);
+        return end ? end : p;
+    }
+}
+
+/* The room plan_inline may need for val at v (text beyond FMT_TEXT_MAX is
+ * left to enc_any, which refuses it, so this cannot overflow). */
+static inline size_t plan_inline_room(const bin_val *val, const uint8_t *v)
+{
+    if (val->op != BIN_OP_STRING)
+        return 9;
+    size_t n = ((const codec_string *)v)->len;
+    return n <= FMT_TEXT_MAX ? 9 + n : 9;
+}
+
+/* Copies the key bytes of f to p (room: key_len + BIN_KEY_PAD). */
+static inline uint8_t *plan_key(uint8_t *p, const bin_field *f)
+{
+    if (f->key_len <= BIN_KEY_PAD)
+        memcpy(p, f->key, BIN_KEY_PAD);
+    else
+        memcpy(p, f->key, f->key_len);
+    return p + f->key_len;
+}
+
+/* The scalar cases of a switch on an op: write the key (room is made for
+ * it and 9 bytes) and the value with the op known at compile time. */
+#define PLAN_SCALAR_CASE(OP)                                                           \
+    case OP:                                                                           \
+        if (!(p = plan_room(e, p, f->key_len + BIN_KEY_PAD + 9, &lim)))                \
+            return CODEC_E_NOMEM;                                                      \
+        p = fmt_scalar(plan_key(p, f), OP, fv);                                        \
+        continue
+
+static __attribute__((noinline)) int plan_put_struct(enc *e, const bin_struct *s,
+                                                    const uint8_t *v)
+{
+    if (!fmt_planned(e, s))
+        return enc_any(e, s->type, v);
+    codec_buf *out = e->out;
+    size_t present = s->count;
+    for (size_t i = 0; i < s->optional_count; i++)
+        present -= !*(const bool *)(v + s->optionals[i]);
+    uint8_t *lim, *p = plan_room(e, plan_cursor(out, &lim), 9, &lim);
+    if (!p)
+        return CODEC_E_NOMEM;
+    p = fmt_head(p, true, present);
+    for (size_t i = 0; i < s->count; i++) {
+        const bin_field *f = s->order[i];
+        const bin_val *val = &f->val;
+        const uint8_t *fv = v + f->offset;
+        if (f->optional) {
+            /* Present: the entry holds the optional's value itself. */
+            if (!*(const bool *)fv)
+                continue;
+            fv += val->value_offset;
+            val = val->elem;
+        }
+        switch (val->op) {
+        PLAN_SCALAR_CASE(BIN_OP_BOOL);
+        PLAN_SCALAR_CASE(BIN_OP_I8);
+        PLAN_SCALAR_CASE(BIN_OP_I16);
+        PLAN_SCALAR_CASE(BIN_OP_I32);
+        PLAN_SCALAR_CASE(BIN_OP_I64);
+        PLAN_SCALAR_CASE(BIN_OP_U8);
+        PLAN_SCALAR_CASE(BIN_OP_U16);
+        PLAN_SCALAR_CASE(BIN_OP_U32);
+        PLAN_SCALAR_CASE(BIN_OP_U64);
+        PLAN_SCALAR_CASE(BIN_OP_F32);
+        PLAN_SCALAR_CASE(BIN_OP_F64);
+        case BIN_OP_STRING: {
+            const codec_string *str = (const codec_string *)fv;
+            if (str->len > FMT_TEXT_MAX)
+                break;
+            if (!(p = plan_room(e, p, f->key_len + BIN_KEY_PAD + 9 + str->len, &lim)))
+                return CODEC_E_NOMEM;
+            if (!(p = fmt_text(e, plan_key(p, f), str)))
+                return CODEC_E_INVALID_VALUE;
+            continue;
+        }
+        case BIN_OP_ENUM: {
+            int32_t n = *(const int32_t *)fv;
+            if (n < 0 || n >= 64 || !(val->enum_small >> n & 1))
+                break;
+            if (!(p = plan_room(e, p, f->key_len + BIN_KEY_PAD + 9, &lim)))
+                return CODEC_E_NOMEM;
+            p = fmt_scalar(plan_key(p, f), BIN_OP_I32, fv);
+            continue;
+        }
+        default: break;
+        }
+        /* Containers and whatever the cases above left: the key, then a call. */
+        if (!(p = plan_room(e, p, f->key_len + BIN_KEY_PAD, &lim)))
+            return CODEC_E_NOMEM;
+        p = plan_key(p, f);
+        int rc = plan_call(e, &p, &lim, val, fv);
+        if (rc)
+            return rc;
+    }
+    out->len = (size_t)(p - out->data);
+    return CODEC_OK;
+}
+
+#undef PLAN_SCALAR_CASE
+
+static __attribute__((noinline)) int plan_put_list(enc *e, const bin_val *val,
+                                                  const codec_list *l)
+{
+    codec_buf *out = e->out;
+    const bin_val *ev = val->elem;
+    const uint8_t *item = l->items;
+    size_t esz = ev->type->size;
+    uint8_t *lim, *p = plan_room(e, plan_cursor(out, &lim), 9, &lim);
+    if (!p)
+        return CODEC_E_NOMEM;
+    p = fmt_head(p, false, l->count);
+    for (size_t i = 0; i < l->count; i++, item += esz) {
+        if (!(p = plan_room(e, p, plan_inline_room(ev, item), &lim)))
+            return CODEC_E_NOMEM;
+        uint8_t *end = plan_inline(e, p, ev, item);
+        if (!end)
+            return CODEC_E_INVALID_VALUE;
+        if (end != p) {
+            p = end;
+            continue;
+        }
+        int rc = plan_call(e, &p, &lim, ev, item);
+        if (rc)
+            return rc;
+    }
+    out->len = (size_t)(p - out->data);
+    return CODEC_OK;
+}
+
+static int plan_put_val(enc *e, const bin_val *val, const uint8_t *v)
+{
+    switch (val->op) {
+    case BIN_OP_STRUCT: return plan_put_struct(e, val->sub, v);
+    case BIN_OP_LIST: return plan_put_list(e, val, (const codec_list *)v);
+    case BIN_OP_OPTIONAL: {
+        if (*(const bool *)v)
+            return plan_put_val(e, val->elem, v + val->value_offset);
+        uint8_t *lim, *p = plan_room(e, plan_cursor(e->out, &lim), 1, &lim);
+        if (!p)
+            return CODEC_E_NOMEM;
+        *p = FMT_NULL;
+        e->out->len++;
+        return CODEC_OK;
+    }
+    default: {
+        uint8_t *lim, *p = plan_room(e, plan_cursor(e->out, &lim), plan_inline_room(val, v), &lim);
+        if (!p)
+            return CODEC_E_NOMEM;
+        uint8_t *end = plan_inline(e, p, val, v);
+        if (!end)
+            return CODEC_E_INVALID_VALUE;
+        if (end == p)
+            return enc_any(e, val->type, v);
+        e->out->len = (size_t)(end - e->out->data);
+        return CODEC_OK;
+    }
+    }
+}
+
+/* Encodes the value v of the plan's root. */
+static inline int plan_encode(enc *e, const bin_plan *plan, const void *v)
+{
+    const bin_val *root = &plan->root;
+    /* The walk does arithmetic on out->data: give an empty buffer storage
+     * first (a value takes at least one byte anyway). */
+    if (!e->out->data && codec_buf_reserve(e->out, 1))
+        return FMT_NOMEM(e->err);
+    return root->op == BIN_OP_STRUCT ? plan_put_struct(e, root->sub, v)
+                                     : plan_put_val(e, root, v);
+}
+
+#endif
