@@ -217,7 +217,7 @@ static int inflate_step(const codec_stage *s, z_stream *z, const uint8_t *src, s
                         codec_error *err)
 {
     size_t room;
-    int rc = codec_out_room(s, out, base, &room, err);
+    int rc = codec_out_room(s, out, base, n, &room, err);
     if (rc)
         return rc;
     z->next_in = (Bytef *)src + *pos;

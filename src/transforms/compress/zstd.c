@@ -177,7 +177,7 @@ static int zstd_decode_stream(const codec_stage *s, ZSTD_DCtx *d, const uint8_t 
     ZSTD_inBuffer in = {src, n, 0};
     for (;;) {
         size_t room;
-        int rc = codec_out_room(s, out, base, &room, err);
+        int rc = codec_out_room(s, out, base, n, &room, err);
         if (rc)
             return rc;
         ZSTD_outBuffer o = {out->data + out->len, room, 0};
