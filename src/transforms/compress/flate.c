@@ -6,8 +6,9 @@
  * to 13 % larger than zlib's (and no libdeflate level matches zlib 6 or 9
  * in both size and speed), so levels 6..9 compress with zlib; levels 1..5
  * map to the libdeflate level whose output is no larger than zlib's (table
- * below; docs/formats/compression.md has the figures). Decoding always tries
- * libdeflate first and falls back to zlib's streaming inflate where
+ * below; docs/formats/compression.md has the figures). Decoding tries
+ * libdeflate first, or zlib in one call for short dynamic-Huffman streams
+ * (see ZLIB_SHORT_STREAM), and falls back to zlib's streaming inflate where
  * libdeflate needs the output size in advance and the guess was too small,
  * for the members after the first of a multi-member gzip file, and to
  * report where a corrupt stream goes wrong. */
