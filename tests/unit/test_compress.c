@@ -292,6 +292,59 @@ static void test_declared_sizes(void)
     codec_free(c);
 }
 
+/* Short streams whose first block has dynamic Huffman codes are inflated by
+ * zlib in one call (flate.c); what that call does not finish (more gzip
+ * members, too little room, damage) must still get the general path's
+ * answer. The zlib streams come from zlib itself. */
+static void test_short_deflate_streams(void)
+{
+    static const char text[] = "[{\"id\":1000,\"name\":\"of payload\",\"age\":68,\"active\":"
+                               "false,\"email\":\"user0@example.com\",\"balance\":69970.25}]";
+    size_t n = sizeof text - 1;
+    uint8_t z[512], two[1024];
+    for (int wrap = 0; wrap < 2; wrap++) {
+        z_stream zs;
+        memset(&zs, 0, sizeof zs);
+        CHECK_INT(deflateInit2(&zs, 9, Z_DEFLATED, wrap ? 31 : 15, 8, Z_DEFAULT_STRATEGY),
+                  Z_OK);
+        zs.next_in = (Bytef *)text;
+        zs.avail_in = (uInt)n;
+        zs.next_out = z;
+        zs.avail_out = sizeof z;
+        CHECK_INT(deflate(&zs, Z_FINISH), Z_STREAM_END);
+        size_t len = zs.total_out, header = wrap ? 10 : 2;
+        deflateEnd(&zs);
+        CHECK(len <= 256);
+        CHECK_INT(z[header] >> 1 & 3, 2); /* the zlib path is the one tested */
+        codec *c = make(wrap ? "gzip" : "deflate");
+        codec_arena arena;
+        codec_arena_init(&arena, NULL, 0);
+        codec_bytes back;
+        codec_error err;
+        CHECK_INT(decode(c, z, len, &arena, &back, &err), 0);
+        CHECK_MEM(back.data, back.len, text, n);
+        for (size_t cut = 0; cut < len; cut++)
+            CHECK_INT(decode(c, z, cut, &arena, &back, &err), CODEC_E_INVALID_PAYLOAD);
+        memcpy(two, z, len);
+        memcpy(two + len, z, len);
+        if (wrap) { /* two members: the concatenation */
+            CHECK_INT(decode(c, two, 2 * len, &arena, &back, &err), 0);
+            CHECK_INT(back.len, 2 * n);
+            CHECK_MEM(back.data + n, n, text, n);
+        } else {
+            expect_fail(c, two, len + 1, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRAILING,
+                        "short zlib stream + 1 byte");
+        }
+        two[len - 1] ^= 1; /* the last byte of the checksum or ISIZE */
+        expect_fail(c, two, len, CODEC_E_INVALID_PAYLOAD, -1, "short stream, bad trailer");
+        codec_free(c);
+        c = make(wrap ? "gzip:max=64" : "deflate:max=64");
+        expect_fail(c, z, len, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT, "short stream over max");
+        codec_free(c);
+        codec_arena_free(&arena);
+    }
+}
+
 /* Every strict prefix of a compressed sample fails cleanly, and random
  * corruption never crashes (ASan/UBSan builds check memory safety). */
 static void test_hostile(void)
@@ -670,6 +723,7 @@ int main(void)
     test_bombs();
     test_declared_sizes();
     test_hostile();
+    test_short_deflate_streams();
     test_errors_name_stage_and_offset();
     test_lz4_context_after_error();
     test_gate();

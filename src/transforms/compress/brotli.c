@@ -46,7 +46,7 @@ static int brotli_decode_with(const codec_stage *s, BrotliDecoderState *d, const
     size_t avail_in = n;
     for (;;) {
         size_t room;
-        int rc = codec_out_room(s, out, base, &room, err);
+        int rc = codec_out_room(s, out, base, n, &room, err);
         if (rc)
             return rc;
         uint8_t *next_out = out->data + out->len;

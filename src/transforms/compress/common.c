@@ -55,11 +55,15 @@ int codec_compress_nomem(const codec_stage *s, codec_error *err)
     return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
 }
 
-/* First chunk of a sizeless decode; later chunks double the output. */
+/* Smallest first chunk of a sizeless decode; later chunks double the output. */
 #define FIRST_CHUNK ((size_t)64 << 10)
+/* The first chunk is this many times the compressed input: text and JSON
+ * rarely expand more, so most streams decode without growing the output
+ * (each growth may copy everything decoded so far). */
+#define FIRST_CHUNK_RATIO 8
 
-int codec_out_room(const codec_stage *s, codec_buf *out, size_t base, size_t *room,
-                   codec_error *err)
+int codec_out_room(const codec_stage *s, codec_buf *out, size_t base, size_t in_len,
+                   size_t *room, codec_error *err)
 {
     size_t produced = out->len - base;
     int rc = codec_out_check(s, out, base, err);
@@ -68,7 +72,10 @@ int codec_out_room(const codec_stage *s, codec_buf *out, size_t base, size_t *ro
     size_t limit = SIZE_MAX;
     if (s->max_output && s->max_output < SIZE_MAX)
         limit = s->max_output + 1 - produced;
-    size_t want = produced < FIRST_CHUNK ? FIRST_CHUNK : produced;
+    size_t first = in_len > SIZE_MAX / FIRST_CHUNK_RATIO ? SIZE_MAX : in_len * FIRST_CHUNK_RATIO;
+    if (first < FIRST_CHUNK)
+        first = FIRST_CHUNK;
+    size_t want = produced < first ? first : produced;
     if (want > limit)
         want = limit;
     if (out->cap - out->len < want && codec_buf_reserve(out, want))

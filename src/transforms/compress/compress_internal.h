@@ -42,10 +42,12 @@ void codec_pool_clear(codec_pool *p);
 
 /* Reserves room for the next write of a decoder that started at out->len ==
  * base and sets *room to the bytes it may write at out->data + out->len.
- * The room never lets the output pass s->max_output by more than one byte,
- * which codec_out_check() then reports as the size limit. */
-int codec_out_room(const codec_stage *s, codec_buf *out, size_t base, size_t *room,
-                   codec_error *err);
+ * The first chunk is 8 times in_len (the compressed size), at least 64 KiB;
+ * later ones double the output. The room never lets the output pass
+ * s->max_output by more than one byte, which codec_out_check() then reports
+ * as the size limit. */
+int codec_out_room(const codec_stage *s, codec_buf *out, size_t base, size_t in_len,
+                   size_t *room, codec_error *err);
 /* The limit error once the output from `base` is over s->max_output. */
 int codec_out_check(const codec_stage *s, const codec_buf *out, size_t base,
                     codec_error *err);

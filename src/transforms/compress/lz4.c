@@ -131,7 +131,7 @@ static int lz4_decode_with(const codec_stage *s, LZ4F_dctx *d, const uint8_t *sr
     int rc = lz4_read_header(s, d, src, n, &pos, out, err);
     while (!rc) {
         size_t room;
-        if ((rc = codec_out_room(s, out, base, &room, err)))
+        if ((rc = codec_out_room(s, out, base, n, &room, err)))
             break;
         size_t dst_len = room, src_len = n - pos;
         size_t hint = LZ4F_decompress(d, out->data + out->len, &dst_len, src + pos, &src_len,
