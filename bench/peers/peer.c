@@ -48,7 +48,7 @@ int peer_value_matches(const bench_payload *p, const void *value)
     codec_buf b;
     codec_buf_init(&b, NULL);
     int rc = bench_payload_render(p, value, &b) != 0 ? -1
-             : b.len == p->len && memcmp(b.data, p->bytes, p->len) == 0 ? 1
+             : b.len == p->rendered_len && memcmp(b.data, p->rendered, b.len) == 0 ? 1
                                                                        : 0;
     codec_buf_free(&b);
     return rc;
@@ -89,7 +89,7 @@ static bool is_document(const bench_payload *p)
     return p->model && strcmp(p->model, "codec_value") == 0;
 }
 
-/* Users and Clients, and the five payloads every typed peer maps. */
+/* Users, Clients, twitter, and the five payloads every typed peer maps. */
 static int json_model_of(const bench_payload *p, const char *library, unsigned can,
                          const char *clients_why, char *why, size_t cap)
 {
@@ -106,6 +106,12 @@ static int json_model_of(const bench_payload *p, const char *library, unsigned c
             snprintf(why, cap, "%s", clients_why);
         else
             snprintf(why, cap, "the %s adapter does not map Clients", library);
+        return -1;
+    }
+    if (p->model && strcmp(p->model, "bench_twitter") == 0) {
+        if (can & PEER_CAN_TWITTER)
+            return PEER_TWITTER;
+        snprintf(why, cap, "the %s adapter does not map twitter.json", library);
         return -1;
     }
     return peer_model_of(p, library, why, cap);

@@ -184,7 +184,7 @@ static void test_render(void)
             continue;
         }
         CHECK_INT(bench_payload_render(p, p->value, &b), 0);
-        CHECK_MEM(b.data, b.len, p->bytes, p->len);
+        CHECK_MEM(b.data, b.len, p->rendered, p->rendered_len);
     }
     codec_buf_free(&b);
 }
