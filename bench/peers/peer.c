@@ -91,7 +91,7 @@ static bool is_document(const bench_payload *p)
 
 /* Users, Clients, twitter, and the five payloads every typed peer maps. */
 static int json_model_of(const bench_payload *p, const char *library, unsigned can,
-                         const char *clients_why, char *why, size_t cap)
+                         const char *int64_why, char *why, size_t cap)
 {
     if (p->model && strcmp(p->model, "bench_users") == 0) {
         if (can & PEER_CAN_USERS)
@@ -102,8 +102,8 @@ static int json_model_of(const bench_payload *p, const char *library, unsigned c
     if (p->model && strcmp(p->model, "bench_clients") == 0) {
         if (can & PEER_CAN_CLIENTS)
             return PEER_CLIENTS;
-        if (clients_why)
-            snprintf(why, cap, "%s", clients_why);
+        if (int64_why)
+            snprintf(why, cap, "%s", int64_why);
         else
             snprintf(why, cap, "the %s adapter does not map Clients", library);
         return -1;
@@ -111,14 +111,17 @@ static int json_model_of(const bench_payload *p, const char *library, unsigned c
     if (p->model && strcmp(p->model, "bench_twitter") == 0) {
         if (can & PEER_CAN_TWITTER)
             return PEER_TWITTER;
-        snprintf(why, cap, "the %s adapter does not map twitter.json", library);
+        if (int64_why)
+            snprintf(why, cap, "%s", int64_why);
+        else
+            snprintf(why, cap, "the %s adapter does not map twitter.json", library);
         return -1;
     }
     return peer_model_of(p, library, why, cap);
 }
 
 void *peer_json_open(const char *spec, const bench_payload *p, const char *library,
-                     unsigned can, const char *clients_why, char *why, size_t cap)
+                     unsigned can, const char *int64_why, char *why, size_t cap)
 {
     static const char *const SPECS[] = {"json", "dom", "validate", "stream"};
     static const unsigned NEEDS[] = {0, PEER_CAN_DOM, PEER_CAN_VALIDATE, PEER_CAN_STREAM};
@@ -129,7 +132,7 @@ void *peer_json_open(const char *spec, const bench_payload *p, const char *libra
     }
     int model;
     if (mode == PEER_DATABIND) {
-        model = json_model_of(p, library, can, clients_why, why, cap);
+        model = json_model_of(p, library, can, int64_why, why, cap);
     } else if (mode == PEER_STREAM) {
         model = p->model && !is_document(p) ? PEER_DOCUMENT : -1;
         if (model < 0)

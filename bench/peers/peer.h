@@ -92,10 +92,11 @@ typedef struct peer_json_cell {
 
 /* The `open` of a JSON peer: the spec's mode, checked against `can` and the
  * payload. @return a malloc'ed peer_json_cell (close with free), or NULL
- * with a reason naming the library (`clients_why` explains a library that
- * cannot map Clients, NULL for the generic reason). */
+ * with a reason naming the library (`int64_why` explains a library that
+ * cannot map Clients and twitter, whose ids need 64-bit integers; NULL for
+ * the generic reason). */
 void *peer_json_open(const char *spec, const bench_payload *p, const char *library,
-                     unsigned can, const char *clients_why, char *why, size_t cap);
+                     unsigned can, const char *int64_why, char *why, size_t cap);
 
 /* The text forms codec's JSON backend writes for the Clients model's kinds
  * (docs/formats/json.md): a UUID as 36 lowercase hex-and-hyphen characters,
