@@ -1019,7 +1019,7 @@ static void render_twitter(json_out *j, const void *v)
 /* twitter.json (in b) bound to the bench_twitter model by codec's JSON
  * decoder: the payload of the twitter databind cells, decode-only, whose
  * input is the document itself with every member the model skips. */
-static int add_twitter_typed(const codec_buf *b)
+static int add_twitter_typed(codec_buf *b)
 {
     codec *c = codec_json(bench_twitter_type(), NULL, NULL);
     bench_twitter *v = take(sizeof *v);
@@ -1030,14 +1030,7 @@ static int add_twitter_typed(const codec_buf *b)
     if (rc)
         return -1;
     /* The bytes become the document; rendered keeps the compact JSON. */
-    bench_payload *p = &g.list[g.count - 1];
-    uint8_t *d = take(b->len);
-    if (!d)
-        return -1;
-    memcpy(d, b->data, b->len);
-    p->bytes = d;
-    p->len = b->len;
-    return 0;
+    return finish_bytes(&g.list[g.count - 1], b);
 }
 
 /* One nativejson-benchmark document as a codec_value (its bytes: the compact
