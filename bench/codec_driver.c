@@ -138,7 +138,7 @@ static int codec_dec(void *worker, const uint8_t *in, size_t n, const uint8_t **
 }
 
 /* Typed: the decoded value rendered as compact JSON equals the payload's
- * bytes. Bytes: the decoded bytes equal them. Uses `out` as scratch (the
+ * (p->rendered). Bytes: the decoded bytes equal them. Uses `out` as scratch (the
  * harness keeps its own copy of the encoded input). */
 static int codec_matches(void *worker, const bench_payload *p)
 {
@@ -148,7 +148,7 @@ static int codec_matches(void *worker, const bench_payload *p)
     codec_buf_clear(&w->out);
     if (bench_payload_render(p, w->value, &w->out) != 0)
         return -1;
-    return w->out.len == p->len && memcmp(w->out.data, p->bytes, p->len) == 0;
+    return w->out.len == p->rendered_len && memcmp(w->out.data, p->rendered, w->out.len) == 0;
 }
 
 static const bench_alloc_tally *codec_tally(void *worker)

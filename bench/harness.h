@@ -46,7 +46,7 @@ typedef struct bench_driver {
                   size_t *out_len);
     /* After a decode: whether the decoded value equals p->value. Typed
      * drivers render it with bench_payload_render() and compare with
-     * p->bytes, outside the timed decode. Bytes that decode hands back must
+     * p->rendered, outside the timed decode. Bytes that decode hands back must
      * equal p->bytes whether or not there is a hook; a driver whose decode
      * hands back none needs one. @return 1 equal, 0 different, -1 could not
      * tell. */

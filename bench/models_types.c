@@ -176,6 +176,104 @@ CODEC_STRUCT(client_t, bench_client,
 CODEC_LIST(client_list_t, &client_t);
 CODEC_STRUCT(clients_t, bench_clients, F(bench_clients, clients, 1, &client_list_t));
 
+/* ---- twitter.json (the json suite's twitter databind) ------------------ */
+
+CODEC_OPTIONAL(opt_int64_t, int64_t, CODEC_INT64);
+CODEC_OPTIONAL(opt_int32_t, int32_t, CODEC_INT32);
+CODEC_LIST(indices_t, CODEC_INT32);
+
+CODEC_STRUCT(tw_hashtag_t, bench_tw_hashtag,
+             F(bench_tw_hashtag, text, 1, CODEC_STRING),
+             F(bench_tw_hashtag, indices, 2, &indices_t));
+CODEC_LIST(tw_hashtags_t, &tw_hashtag_t);
+CODEC_STRUCT(tw_url_t, bench_tw_url,
+             F(bench_tw_url, url, 1, CODEC_STRING),
+             F(bench_tw_url, expanded_url, 2, CODEC_STRING),
+             F(bench_tw_url, display_url, 3, CODEC_STRING),
+             F(bench_tw_url, indices, 4, &indices_t));
+CODEC_LIST(tw_urls_t, &tw_url_t);
+CODEC_STRUCT(tw_mention_t, bench_tw_mention,
+             F(bench_tw_mention, screen_name, 1, CODEC_STRING),
+             F(bench_tw_mention, name, 2, CODEC_STRING),
+             F(bench_tw_mention, id, 3, CODEC_INT64),
+             F(bench_tw_mention, id_str, 4, CODEC_STRING),
+             F(bench_tw_mention, indices, 5, &indices_t));
+CODEC_LIST(tw_mentions_t, &tw_mention_t);
+CODEC_STRUCT(tw_entities_t, bench_tw_entities,
+             F(bench_tw_entities, hashtags, 1, &tw_hashtags_t),
+             F(bench_tw_entities, urls, 2, &tw_urls_t),
+             F(bench_tw_entities, user_mentions, 3, &tw_mentions_t));
+
+CODEC_STRUCT(tw_user_t, bench_tw_user,
+             F(bench_tw_user, id, 1, CODEC_INT64),
+             F(bench_tw_user, id_str, 2, CODEC_STRING),
+             F(bench_tw_user, name, 3, CODEC_STRING),
+             F(bench_tw_user, screen_name, 4, CODEC_STRING),
+             F(bench_tw_user, location, 5, CODEC_STRING),
+             F(bench_tw_user, description, 6, CODEC_STRING),
+             F(bench_tw_user, url, 7, &opt_string_t),
+             FN(bench_tw_user, protected_, "protected", 8, CODEC_BOOL),
+             F(bench_tw_user, followers_count, 9, CODEC_INT32),
+             F(bench_tw_user, friends_count, 10, CODEC_INT32),
+             F(bench_tw_user, listed_count, 11, CODEC_INT32),
+             F(bench_tw_user, created_at, 12, CODEC_STRING),
+             F(bench_tw_user, favourites_count, 13, CODEC_INT32),
+             F(bench_tw_user, utc_offset, 14, &opt_int32_t),
+             F(bench_tw_user, time_zone, 15, &opt_string_t),
+             F(bench_tw_user, geo_enabled, 16, CODEC_BOOL),
+             F(bench_tw_user, verified, 17, CODEC_BOOL),
+             F(bench_tw_user, statuses_count, 18, CODEC_INT32),
+             F(bench_tw_user, lang, 19, CODEC_STRING),
+             F(bench_tw_user, profile_image_url, 20, CODEC_STRING),
+             F(bench_tw_user, profile_image_url_https, 21, CODEC_STRING),
+             F(bench_tw_user, default_profile, 22, CODEC_BOOL),
+             F(bench_tw_user, following, 23, CODEC_BOOL));
+
+CODEC_STRUCT(tw_metadata_t, bench_tw_metadata,
+             F(bench_tw_metadata, result_type, 1, CODEC_STRING),
+             F(bench_tw_metadata, iso_language_code, 2, CODEC_STRING));
+
+CODEC_STRUCT(tw_status_t, bench_tw_status,
+             F(bench_tw_status, metadata, 1, &tw_metadata_t),
+             F(bench_tw_status, created_at, 2, CODEC_STRING),
+             F(bench_tw_status, id, 3, CODEC_INT64),
+             F(bench_tw_status, id_str, 4, CODEC_STRING),
+             F(bench_tw_status, text, 5, CODEC_STRING),
+             F(bench_tw_status, source, 6, CODEC_STRING),
+             F(bench_tw_status, truncated, 7, CODEC_BOOL),
+             F(bench_tw_status, in_reply_to_status_id, 8, &opt_int64_t),
+             F(bench_tw_status, in_reply_to_status_id_str, 9, &opt_string_t),
+             F(bench_tw_status, in_reply_to_user_id, 10, &opt_int64_t),
+             F(bench_tw_status, in_reply_to_user_id_str, 11, &opt_string_t),
+             F(bench_tw_status, in_reply_to_screen_name, 12, &opt_string_t),
+             F(bench_tw_status, user, 13, &tw_user_t),
+             F(bench_tw_status, retweet_count, 14, CODEC_INT32),
+             F(bench_tw_status, favorite_count, 15, CODEC_INT32),
+             F(bench_tw_status, entities, 16, &tw_entities_t),
+             F(bench_tw_status, favorited, 17, CODEC_BOOL),
+             F(bench_tw_status, retweeted, 18, CODEC_BOOL),
+             F(bench_tw_status, lang, 19, CODEC_STRING));
+CODEC_LIST(tw_statuses_t, &tw_status_t);
+
+CODEC_STRUCT(tw_search_metadata_t, bench_tw_search_metadata,
+             F(bench_tw_search_metadata, completed_in, 1, CODEC_DOUBLE),
+             F(bench_tw_search_metadata, max_id, 2, CODEC_INT64),
+             F(bench_tw_search_metadata, max_id_str, 3, CODEC_STRING),
+             F(bench_tw_search_metadata, next_results, 4, CODEC_STRING),
+             F(bench_tw_search_metadata, query, 5, CODEC_STRING),
+             F(bench_tw_search_metadata, refresh_url, 6, CODEC_STRING),
+             F(bench_tw_search_metadata, count, 7, CODEC_INT32),
+             F(bench_tw_search_metadata, since_id, 8, CODEC_INT64),
+             F(bench_tw_search_metadata, since_id_str, 9, CODEC_STRING));
+CODEC_STRUCT(twitter_t, bench_twitter,
+             F(bench_twitter, statuses, 1, &tw_statuses_t),
+             F(bench_twitter, search_metadata, 2, &tw_search_metadata_t));
+
+const codec_type *bench_twitter_type(void)
+{
+    return &twitter_t;
+}
+
 typedef struct model_row {
     const char *model;
     const codec_type *type;
@@ -194,6 +292,7 @@ static const model_row MODELS[] = {
     {"bench_kv_bean_map", &kv_bean_map_t},
     {"bench_users", &users_t},
     {"bench_clients", &clients_t},
+    {"bench_twitter", &twitter_t},
     {"codec_value", &codec_type_value},
 };
 

@@ -11,4 +11,8 @@
  * has no hasBitrate), so the payload, not only its model name, decides. */
 const codec_type *bench_model_type(const bench_payload *p);
 
+/* twitter.json's model (payloads/models.h bench_twitter), which payloads.c
+ * decodes the document into. */
+const codec_type *bench_twitter_type(void);
+
 #endif

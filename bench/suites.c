@@ -270,6 +270,10 @@ static const group JSON_DOM = {
     {{"cjson", "dom"}, {"json-c", "dom"}, {"jansson", "dom"}, {"simdjson", "dom"}}};
 static const peer_ref JSON_STREAM_PEERS[] = {{"yajl", "stream"}, {"simdjson", "stream"}};
 static const peer_ref JSON_VALIDATE_PEERS[] = {{"yajl", "validate"}, {"simdjson", "validate"}};
+/* twitter.json bound to structs: codec's JSON backend and the peers that
+ * parse and map by hand, reading the document itself (decode only). */
+static const peer_ref JSON_TWITTER_PEERS[] = {
+    {"simdjson", "json"}, {"cjson", "json"}, {"json-c", "json"}, {"jansson", "json"}};
 
 /* codec's API cell `d` on `payload`, then the peers `refs`. */
 static int add_api_group(bench_plan *p, const char *group_name, const bench_driver *d,
@@ -300,6 +304,11 @@ static int add_json(bench_plan *p, const char *filter)
             add_api_group(p, "stream", &bench_driver_codec_stream, BENCH_CODEC_STREAM_SPEC,
                           JSON_STREAM_PEERS, ns, MODELS[k], filter, false) != 0)
             return -1;
+    if (backend_registered("json") &&
+        add_api_group(p, "databind", &bench_driver_codec, "json", JSON_TWITTER_PEERS,
+                      sizeof JSON_TWITTER_PEERS / sizeof JSON_TWITTER_PEERS[0],
+                      "twitter-typed", filter, true) != 0)
+        return -1;
     for (size_t k = 0; k < sizeof DOCUMENTS / sizeof DOCUMENTS[0]; k++)
         if (bench_payload_find(DOCUMENTS[k]) &&
             (add_group(p, "json", &JSON_DOM, DOCUMENTS[k], filter) != 0 ||

@@ -198,4 +198,88 @@ typedef struct bench_clients {
     BENCH_LIST_OF(bench_client) clients;
 } bench_clients;
 
+/* ---- twitter.json bound to structs (the json suite's twitter databind) ---
+ * The members a client of the search API would read; the rest of each
+ * status (retweeted_status, the user's profile colours, entities.media...)
+ * is in the document but not in the model, so a decoder skips it. Members
+ * that are null in some statuses are optionals. */
+
+typedef BENCH_OPTIONAL_OF(int64_t) bench_opt_i64;
+typedef BENCH_OPTIONAL_OF(int32_t) bench_opt_i32;
+typedef BENCH_LIST_OF(int32_t) bench_indices;   /* [start, end] */
+
+typedef struct bench_tw_hashtag {
+    bench_str text;
+    bench_indices indices;
+} bench_tw_hashtag;
+
+typedef struct bench_tw_url {
+    bench_str url, expanded_url, display_url;
+    bench_indices indices;
+} bench_tw_url;
+
+typedef struct bench_tw_mention {
+    bench_str screen_name, name;
+    int64_t id;
+    bench_str id_str;
+    bench_indices indices;
+} bench_tw_mention;
+
+typedef struct bench_tw_entities {
+    BENCH_LIST_OF(bench_tw_hashtag) hashtags;
+    BENCH_LIST_OF(bench_tw_url) urls;
+    BENCH_LIST_OF(bench_tw_mention) user_mentions;
+} bench_tw_entities;
+
+typedef struct bench_tw_user {
+    int64_t id;
+    bench_str id_str, name, screen_name, location, description;
+    bench_opt_str url;
+    bool protected_;         /* "protected" */
+    int32_t followers_count, friends_count, listed_count;
+    bench_str created_at;
+    int32_t favourites_count;
+    bench_opt_i32 utc_offset;
+    bench_opt_str time_zone;
+    bool geo_enabled, verified;
+    int32_t statuses_count;
+    bench_str lang, profile_image_url, profile_image_url_https;
+    bool default_profile, following;
+} bench_tw_user;
+
+typedef struct bench_tw_metadata {
+    bench_str result_type, iso_language_code;
+} bench_tw_metadata;
+
+typedef struct bench_tw_status {
+    bench_tw_metadata metadata;
+    bench_str created_at;
+    int64_t id;
+    bench_str id_str, text, source;
+    bool truncated;
+    bench_opt_i64 in_reply_to_status_id;
+    bench_opt_str in_reply_to_status_id_str;
+    bench_opt_i64 in_reply_to_user_id;
+    bench_opt_str in_reply_to_user_id_str, in_reply_to_screen_name;
+    bench_tw_user user;
+    int32_t retweet_count, favorite_count;
+    bench_tw_entities entities;
+    bool favorited, retweeted;
+    bench_str lang;
+} bench_tw_status;
+
+typedef struct bench_tw_search_metadata {
+    double completed_in;
+    int64_t max_id;
+    bench_str max_id_str, next_results, query, refresh_url;
+    int32_t count;
+    int64_t since_id;
+    bench_str since_id_str;
+} bench_tw_search_metadata;
+
+typedef struct bench_twitter {
+    BENCH_LIST_OF(bench_tw_status) statuses;
+    bench_tw_search_metadata search_metadata;
+} bench_twitter;
+
 #endif

@@ -3,7 +3,8 @@
  * A payload is either raw bytes (the transform payloads: small, medium,
  * large, and the key-value compression shapes) or a C value from models.h
  * with its compact JSON rendering in `bytes` (for --dump, size checks and
- * the bytes-only cells). Generated once by bench_payloads_init(); read only
+ * the bytes-only cells) — except twitter-typed, whose bytes are the source
+ * document the value was decoded from (its decode-only cells read them). Generated once by bench_payloads_init(); read only
  * afterwards, so any number of threads may read them. */
 #ifndef BENCH_PAYLOADS_H
 #define BENCH_PAYLOADS_H
@@ -24,6 +25,10 @@ typedef struct bench_payload {
     const char *model;       /* NULL for raw bytes; else the models.h type name */
     const uint8_t *bytes;    /* raw bytes, or the value's compact JSON */
     size_t len;
+    /* The value's compact JSON (what bench_payload_render gives for it): the
+     * same as bytes but for twitter-typed; NULL for raw bytes. */
+    const uint8_t *rendered;
+    size_t rendered_len;
     const void *value;       /* the C value (NULL for raw bytes) */
     const char *file;        /* the --dump file name */
     const char *about;       /* one line for --list and the report */

@@ -1,7 +1,7 @@
 /* cjson.c — peer: cJSON, the bench structs mapped by hand. Specs (peer.h):
- * "json" (Users too, their doubles printed exactly: add_exact; not Clients:
- * cJSON keeps every number as a double, and their 63-bit ids do not survive
- * that) and "dom" (cJSON_ParseWithLength
+ * "json" (Users too, their doubles printed exactly: add_exact; not Clients
+ * nor twitter: cJSON keeps every number as a double, and their 63- and 60-bit
+ * ids do not survive that) and "dom" (cJSON_ParseWithLength
  * and cJSON_PrintPreallocated of the tree).
  *
  * Encode builds a cJSON tree from the C struct and prints it unformatted
@@ -38,8 +38,8 @@ static const char *cj_version(void)
 static void *cj_open(const char *spec, const bench_payload *p, char *why, size_t cap)
 {
     return peer_json_open(spec, p, "cJSON", PEER_CAN_USERS | PEER_CAN_DOM,
-                          "cJSON keeps every number as a double: Clients' 63-bit ids do not "
-                          "survive it",
+                          "cJSON keeps every number as a double: the 60- and 63-bit ids of "
+                          "twitter and Clients do not survive it",
                           why, cap);
 }
 

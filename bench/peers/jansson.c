@@ -1,5 +1,5 @@
 /* jansson.c — peer: Jansson, the bench structs mapped by hand. Specs
- * (peer.h): "json" (Users and Clients too; Jansson has no exact decimal, so
+ * (peer.h): "json" (Users, Clients and twitter too; Jansson has no exact decimal, so
  * a Clients balance goes through a double: json_real, dumped with 17
  * digits, read back to its two-digit text by peer_balance_from_double) and
  * "dom" (json_loadb and json_dumpb of the tree).
@@ -36,7 +36,8 @@ static const char *ja_version(void)
 
 static void *ja_open(const char *spec, const bench_payload *p, char *why, size_t cap)
 {
-    return peer_json_open(spec, p, "Jansson", PEER_CAN_USERS | PEER_CAN_CLIENTS | PEER_CAN_DOM,
+    return peer_json_open(spec, p, "Jansson",
+                          PEER_CAN_USERS | PEER_CAN_CLIENTS | PEER_CAN_TWITTER | PEER_CAN_DOM,
                           NULL, why, cap);
 }
 
@@ -278,6 +279,7 @@ static json_t *tree_to(const ja_worker *w, const bench_payload *p)
     case PEER_CLIENTS:
         return records_to("clients", c->clients.items, c->clients.count, sizeof(bench_client),
                           client_to_v);
+    case PEER_TWITTER: return NULL;   /* decode-only cells */
     default: return media_to(p->value, w->model == PEER_MEDIA_CONTENT);
     }
 }
@@ -606,6 +608,131 @@ static bool client_from_v(ja_worker *w, const json_t *o, void *c)
     return client_from(w, o, c);
 }
 
+/* ---- twitter.json into bench_twitter ---- */
+
+/* An optional member: absent or null leaves it unset. */
+static bool get_opt_null(const json_t *o, const char *k, bool *has)
+{
+    const json_t *v = get(o, k);
+    *has = v && !json_is_null(v);
+    return true;
+}
+
+static bool get_opt_str(const json_t *o, const char *k, bench_opt_str *s)
+{
+    return get_opt_null(o, k, &s->has) && (!s->has || get_str(o, k, &s->value));
+}
+
+static bool get_opt_i64(const json_t *o, const char *k, bench_opt_i64 *i)
+{
+    return get_opt_null(o, k, &i->has) && (!i->has || get_i64(o, k, &i->value));
+}
+
+static bool get_opt_i32(const json_t *o, const char *k, bench_opt_i32 *i)
+{
+    return get_opt_null(o, k, &i->has) && (!i->has || get_i32(o, k, &i->value));
+}
+
+static bool indices_from(ja_worker *w, const json_t *o, bench_indices *l)
+{
+    const json_t *arr;
+    int32_t *x = list_of(w, o, "indices", sizeof *x, &l->count, &arr);
+    if (!(l->items = x))
+        return false;
+    for (size_t i = 0; i < l->count; i++) {
+        const json_t *e = json_array_get(arr, i);
+        if (!json_is_integer(e) || json_integer_value(e) < INT32_MIN ||
+            json_integer_value(e) > INT32_MAX)
+            return false;
+        x[i] = (int32_t)json_integer_value(e);
+    }
+    return true;
+}
+
+static bool hashtag_from(ja_worker *w, const json_t *o, void *v)
+{
+    bench_tw_hashtag *h = v;
+    return get_str(o, "text", &h->text) && indices_from(w, o, &h->indices);
+}
+
+static bool url_from(ja_worker *w, const json_t *o, void *v)
+{
+    bench_tw_url *u = v;
+    return get_str(o, "url", &u->url) && get_str(o, "expanded_url", &u->expanded_url) &&
+           get_str(o, "display_url", &u->display_url) && indices_from(w, o, &u->indices);
+}
+
+static bool mention_from(ja_worker *w, const json_t *o, void *v)
+{
+    bench_tw_mention *m = v;
+    return get_str(o, "screen_name", &m->screen_name) && get_str(o, "name", &m->name) &&
+           get_i64(o, "id", &m->id) && get_str(o, "id_str", &m->id_str) &&
+           indices_from(w, o, &m->indices);
+}
+
+static bool tw_user_from(const json_t *o, bench_tw_user *u)
+{
+    return json_is_object(o) && get_i64(o, "id", &u->id) && get_str(o, "id_str", &u->id_str) &&
+           get_str(o, "name", &u->name) && get_str(o, "screen_name", &u->screen_name) &&
+           get_str(o, "location", &u->location) && get_str(o, "description", &u->description) &&
+           get_opt_str(o, "url", &u->url) && get_bool(o, "protected", &u->protected_) &&
+           get_i32(o, "followers_count", &u->followers_count) &&
+           get_i32(o, "friends_count", &u->friends_count) &&
+           get_i32(o, "listed_count", &u->listed_count) &&
+           get_str(o, "created_at", &u->created_at) &&
+           get_i32(o, "favourites_count", &u->favourites_count) &&
+           get_opt_i32(o, "utc_offset", &u->utc_offset) &&
+           get_opt_str(o, "time_zone", &u->time_zone) &&
+           get_bool(o, "geo_enabled", &u->geo_enabled) && get_bool(o, "verified", &u->verified) &&
+           get_i32(o, "statuses_count", &u->statuses_count) && get_str(o, "lang", &u->lang) &&
+           get_str(o, "profile_image_url", &u->profile_image_url) &&
+           get_str(o, "profile_image_url_https", &u->profile_image_url_https) &&
+           get_bool(o, "default_profile", &u->default_profile) &&
+           get_bool(o, "following", &u->following);
+}
+
+static bool status_from(ja_worker *w, const json_t *o, void *v)
+{
+    bench_tw_status *s = v;
+    const json_t *md = get(o, "metadata"), *en = get(o, "entities");
+    bench_tw_entities *e = &s->entities;
+    return json_is_object(md) && get_str(md, "result_type", &s->metadata.result_type) &&
+           get_str(md, "iso_language_code", &s->metadata.iso_language_code) &&
+           get_str(o, "created_at", &s->created_at) && get_i64(o, "id", &s->id) &&
+           get_str(o, "id_str", &s->id_str) && get_str(o, "text", &s->text) &&
+           get_str(o, "source", &s->source) && get_bool(o, "truncated", &s->truncated) &&
+           get_opt_i64(o, "in_reply_to_status_id", &s->in_reply_to_status_id) &&
+           get_opt_str(o, "in_reply_to_status_id_str", &s->in_reply_to_status_id_str) &&
+           get_opt_i64(o, "in_reply_to_user_id", &s->in_reply_to_user_id) &&
+           get_opt_str(o, "in_reply_to_user_id_str", &s->in_reply_to_user_id_str) &&
+           get_opt_str(o, "in_reply_to_screen_name", &s->in_reply_to_screen_name) &&
+           tw_user_from(get(o, "user"), &s->user) &&
+           get_i32(o, "retweet_count", &s->retweet_count) &&
+           get_i32(o, "favorite_count", &s->favorite_count) && json_is_object(en) &&
+           records_from(w, en, "hashtags", sizeof(bench_tw_hashtag),
+                        (void **)&e->hashtags.items, &e->hashtags.count, hashtag_from) &&
+           records_from(w, en, "urls", sizeof(bench_tw_url), (void **)&e->urls.items,
+                        &e->urls.count, url_from) &&
+           records_from(w, en, "user_mentions", sizeof(bench_tw_mention),
+                        (void **)&e->user_mentions.items, &e->user_mentions.count,
+                        mention_from) &&
+           get_bool(o, "favorited", &s->favorited) && get_bool(o, "retweeted", &s->retweeted) &&
+           get_str(o, "lang", &s->lang);
+}
+
+static bool twitter_from(ja_worker *w, const json_t *o, bench_twitter *t)
+{
+    const json_t *sm = get(o, "search_metadata");
+    bench_tw_search_metadata *m = &t->search_metadata;
+    return records_from(w, o, "statuses", sizeof(bench_tw_status), (void **)&t->statuses.items,
+                        &t->statuses.count, status_from) &&
+           json_is_object(sm) && get_num(sm, "completed_in", &m->completed_in) &&
+           get_i64(sm, "max_id", &m->max_id) && get_str(sm, "max_id_str", &m->max_id_str) &&
+           get_str(sm, "next_results", &m->next_results) && get_str(sm, "query", &m->query) &&
+           get_str(sm, "refresh_url", &m->refresh_url) && get_i32(sm, "count", &m->count) &&
+           get_i64(sm, "since_id", &m->since_id) && get_str(sm, "since_id_str", &m->since_id_str);
+}
+
 static bool value_from(ja_worker *w, const json_t *o)
 {
     peer_value *v = &w->value;
@@ -620,6 +747,7 @@ static bool value_from(ja_worker *w, const json_t *o)
         return records_from(w, o, "clients", sizeof(bench_client),
                             (void **)&v->clients.clients.items, &v->clients.clients.count,
                             client_from_v);
+    case PEER_TWITTER: return twitter_from(w, o, &v->twitter);
     default: return media_from(w, o, &v->media);
     }
 }

@@ -48,7 +48,7 @@ int peer_value_matches(const bench_payload *p, const void *value)
     codec_buf b;
     codec_buf_init(&b, NULL);
     int rc = bench_payload_render(p, value, &b) != 0 ? -1
-             : b.len == p->len && memcmp(b.data, p->bytes, p->len) == 0 ? 1
+             : b.len == p->rendered_len && memcmp(b.data, p->rendered, b.len) == 0 ? 1
                                                                        : 0;
     codec_buf_free(&b);
     return rc;
@@ -89,9 +89,9 @@ static bool is_document(const bench_payload *p)
     return p->model && strcmp(p->model, "codec_value") == 0;
 }
 
-/* Users and Clients, and the five payloads every typed peer maps. */
+/* Users, Clients, twitter, and the five payloads every typed peer maps. */
 static int json_model_of(const bench_payload *p, const char *library, unsigned can,
-                         const char *clients_why, char *why, size_t cap)
+                         const char *int64_why, char *why, size_t cap)
 {
     if (p->model && strcmp(p->model, "bench_users") == 0) {
         if (can & PEER_CAN_USERS)
@@ -102,17 +102,26 @@ static int json_model_of(const bench_payload *p, const char *library, unsigned c
     if (p->model && strcmp(p->model, "bench_clients") == 0) {
         if (can & PEER_CAN_CLIENTS)
             return PEER_CLIENTS;
-        if (clients_why)
-            snprintf(why, cap, "%s", clients_why);
+        if (int64_why)
+            snprintf(why, cap, "%s", int64_why);
         else
             snprintf(why, cap, "the %s adapter does not map Clients", library);
+        return -1;
+    }
+    if (p->model && strcmp(p->model, "bench_twitter") == 0) {
+        if (can & PEER_CAN_TWITTER)
+            return PEER_TWITTER;
+        if (int64_why)
+            snprintf(why, cap, "%s", int64_why);
+        else
+            snprintf(why, cap, "the %s adapter does not map twitter.json", library);
         return -1;
     }
     return peer_model_of(p, library, why, cap);
 }
 
 void *peer_json_open(const char *spec, const bench_payload *p, const char *library,
-                     unsigned can, const char *clients_why, char *why, size_t cap)
+                     unsigned can, const char *int64_why, char *why, size_t cap)
 {
     static const char *const SPECS[] = {"json", "dom", "validate", "stream"};
     static const unsigned NEEDS[] = {0, PEER_CAN_DOM, PEER_CAN_VALIDATE, PEER_CAN_STREAM};
@@ -123,7 +132,7 @@ void *peer_json_open(const char *spec, const bench_payload *p, const char *libra
     }
     int model;
     if (mode == PEER_DATABIND) {
-        model = json_model_of(p, library, can, clients_why, why, cap);
+        model = json_model_of(p, library, can, int64_why, why, cap);
     } else if (mode == PEER_STREAM) {
         model = p->model && !is_document(p) ? PEER_DOCUMENT : -1;
         if (model < 0)

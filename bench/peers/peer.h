@@ -31,7 +31,7 @@ int peer_level(const char *spec, int dflt, int lo, int hi, int *level, char *why
 #define PEER_MAX_OUTPUT ((size_t)64 << 20)
 
 /* The `matches` hook of typed peers: renders `value` (a value of p's model)
- * with bench_payload_render() and compares with p->bytes.
+ * with bench_payload_render() and compares with p->rendered.
  * @return 1 equal, 0 different, -1 out of memory. */
 int peer_value_matches(const bench_payload *p, const void *value);
 
@@ -44,13 +44,16 @@ typedef union peer_value {
     bench_struct numeric;
     bench_users users;
     bench_clients clients;
+    bench_twitter twitter;
 } peer_value;
 
-/* The last three only through peer_json_open(); PEER_DOCUMENT is JSON read
- * without a model (the dom, validate and stream cells). */
+/* The last four only through peer_json_open(); PEER_TWITTER is twitter.json
+ * bound to bench_twitter (decode-only cells: the input is the document);
+ * PEER_DOCUMENT is JSON read without a model (the dom, validate and stream
+ * cells). */
 typedef enum peer_model {
     PEER_PERSON, PEER_ORDER, PEER_MEDIA_ITEM, PEER_MEDIA_CONTENT, PEER_STRUCT,
-    PEER_USERS, PEER_CLIENTS, PEER_DOCUMENT
+    PEER_USERS, PEER_CLIENTS, PEER_TWITTER, PEER_DOCUMENT
 } peer_model;
 
 /* Which of them p is; -1 with a reason naming the library otherwise. */
@@ -79,6 +82,7 @@ enum {
     PEER_CAN_DOM = 1 << 2,
     PEER_CAN_VALIDATE = 1 << 3,
     PEER_CAN_STREAM = 1 << 4,
+    PEER_CAN_TWITTER = 1 << 5,   /* databind of twitter.json (decode only) */
 };
 
 typedef struct peer_json_cell {
@@ -88,10 +92,11 @@ typedef struct peer_json_cell {
 
 /* The `open` of a JSON peer: the spec's mode, checked against `can` and the
  * payload. @return a malloc'ed peer_json_cell (close with free), or NULL
- * with a reason naming the library (`clients_why` explains a library that
- * cannot map Clients, NULL for the generic reason). */
+ * with a reason naming the library (`int64_why` explains a library that
+ * cannot map Clients and twitter, whose ids need 64-bit integers; NULL for
+ * the generic reason). */
 void *peer_json_open(const char *spec, const bench_payload *p, const char *library,
-                     unsigned can, const char *clients_why, char *why, size_t cap);
+                     unsigned can, const char *int64_why, char *why, size_t cap);
 
 /* The text forms codec's JSON backend writes for the Clients model's kinds
  * (docs/formats/json.md): a UUID as 36 lowercase hex-and-hyphen characters,

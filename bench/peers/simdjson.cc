@@ -1,6 +1,6 @@
 // simdjson.cc — peer: the fastest C++ JSON pair, simdjson On-Demand to
 // decode and the RapidJSON Writer to encode (simdjson 3.0 has no writer).
-// Specs (peer.h): "json" (every mapped model, Users and Clients too),
+// Specs (peer.h): "json" (every mapped model, Users, Clients and twitter too),
 // "dom" (simdjson's DOM parser, and its to_string serializer for encode),
 // "validate" (the DOM parse alone: simdjson's complete check; it has no
 // lighter validating entry point), "stream" (RapidJSON's SAX Reader in situ
@@ -72,6 +72,11 @@ struct Worker {
     std::vector<bench_friend> friends;
     std::vector<int64_t> longs;
     std::vector<bench_partner> partners;
+    std::vector<bench_tw_status> statuses;
+    std::vector<bench_tw_hashtag> hashtags;
+    std::vector<bench_tw_url> urls;
+    std::vector<bench_tw_mention> mentions;
+    std::vector<int32_t> ints;
     bool prepared = false;    // see Prepare()
     // dom: the payload parsed once (what encode serializes), and the last
     // decoded document
@@ -531,6 +536,156 @@ bool ReadUsers(Worker *w, object &o, bench_users &us)
     return !Keep(w, w->users, us.users);
 }
 
+// ---- twitter.json: the members of bench_twitter, in document order (so
+// each lookup finds its key ahead); every other member is skipped.
+
+using simdjson::ondemand::value;
+
+bool Read(value &v, bench_str &s)
+{
+    std::string_view sv;
+    if (v.get_string().get(sv))
+        return true;
+    s = bench_str{sv.data(), sv.size()};
+    return false;
+}
+
+bool Read(value &v, int64_t &i)
+{
+    return v.get_int64().get(i) != simdjson::SUCCESS;
+}
+
+bool Read(value &v, int32_t &i)
+{
+    int64_t x;
+    if (v.get_int64().get(x) || x < INT32_MIN || x > INT32_MAX)
+        return true;
+    i = static_cast<int32_t>(x);
+    return false;
+}
+
+// An optional member: absent or null leaves it unset.
+template <class O>
+bool GetOpt(object &o, const char *k, O &opt)
+{
+    value v;
+    bool null = false;
+    auto e = o[k].get(v);
+    opt.has = false;
+    if (e == simdjson::NO_SUCH_FIELD)
+        return false;
+    if (e || v.is_null().get(null))
+        return true;
+    opt.has = !null;
+    return opt.has && Read(v, opt.value);
+}
+
+bool GetIndices(Worker *w, object &o, bench_indices &list)
+{
+    array a;
+    if (o["indices"].get_array().get(a))
+        return true;
+    w->ints.clear();
+    for (auto e : a) {
+        value v;
+        int32_t i;
+        if (e.get(v) || Read(v, i))
+            return true;
+        w->ints.push_back(i);
+    }
+    return !Keep(w, w->ints, list);
+}
+
+// Each element of the array o[k] read by `one` into v, then v into list.
+template <class T, class L, class F>
+bool GetObjects(Worker *w, object &o, const char *k, std::vector<T> &v, L &list, F one)
+{
+    array a;
+    if (o[k].get_array().get(a))
+        return true;
+    v.clear();
+    for (auto e : a) {
+        object eo;
+        v.emplace_back();
+        if (e.get_object().get(eo) || one(eo, v.back()))
+            return true;
+    }
+    return !Keep(w, v, list);
+}
+
+bool ReadEntities(Worker *w, object &o, bench_tw_entities &en)
+{
+    return GetObjects(w, o, "hashtags", w->hashtags, en.hashtags,
+                      [w](object &h, bench_tw_hashtag &t) {
+                          return Get(h, "text", t.text) || GetIndices(w, h, t.indices);
+                      }) ||
+           GetObjects(w, o, "urls", w->urls, en.urls,
+                      [w](object &u, bench_tw_url &t) {
+                          return Get(u, "url", t.url) || Get(u, "expanded_url", t.expanded_url) ||
+                                 Get(u, "display_url", t.display_url) ||
+                                 GetIndices(w, u, t.indices);
+                      }) ||
+           GetObjects(w, o, "user_mentions", w->mentions, en.user_mentions,
+                      [w](object &m, bench_tw_mention &t) {
+                          return Get(m, "screen_name", t.screen_name) || Get(m, "name", t.name) ||
+                                 Get(m, "id", t.id) || Get(m, "id_str", t.id_str) ||
+                                 GetIndices(w, m, t.indices);
+                      });
+}
+
+bool ReadTwUser(object &o, bench_tw_user &u)
+{
+    return Get(o, "id", u.id) || Get(o, "id_str", u.id_str) || Get(o, "name", u.name) ||
+           Get(o, "screen_name", u.screen_name) || Get(o, "location", u.location) ||
+           Get(o, "description", u.description) || GetOpt(o, "url", u.url) ||
+           Get(o, "protected", u.protected_) || Get(o, "followers_count", u.followers_count) ||
+           Get(o, "friends_count", u.friends_count) || Get(o, "listed_count", u.listed_count) ||
+           Get(o, "created_at", u.created_at) ||
+           Get(o, "favourites_count", u.favourites_count) ||
+           GetOpt(o, "utc_offset", u.utc_offset) || GetOpt(o, "time_zone", u.time_zone) ||
+           Get(o, "geo_enabled", u.geo_enabled) || Get(o, "verified", u.verified) ||
+           Get(o, "statuses_count", u.statuses_count) || Get(o, "lang", u.lang) ||
+           Get(o, "profile_image_url", u.profile_image_url) ||
+           Get(o, "profile_image_url_https", u.profile_image_url_https) ||
+           Get(o, "default_profile", u.default_profile) || Get(o, "following", u.following);
+}
+
+bool ReadStatus(Worker *w, object &o, bench_tw_status &s)
+{
+    object md, user, en;
+    return o["metadata"].get_object().get(md) ||
+           Get(md, "result_type", s.metadata.result_type) ||
+           Get(md, "iso_language_code", s.metadata.iso_language_code) ||
+           Get(o, "created_at", s.created_at) || Get(o, "id", s.id) ||
+           Get(o, "id_str", s.id_str) || Get(o, "text", s.text) || Get(o, "source", s.source) ||
+           Get(o, "truncated", s.truncated) ||
+           GetOpt(o, "in_reply_to_status_id", s.in_reply_to_status_id) ||
+           GetOpt(o, "in_reply_to_status_id_str", s.in_reply_to_status_id_str) ||
+           GetOpt(o, "in_reply_to_user_id", s.in_reply_to_user_id) ||
+           GetOpt(o, "in_reply_to_user_id_str", s.in_reply_to_user_id_str) ||
+           GetOpt(o, "in_reply_to_screen_name", s.in_reply_to_screen_name) ||
+           o["user"].get_object().get(user) || ReadTwUser(user, s.user) ||
+           Get(o, "retweet_count", s.retweet_count) ||
+           Get(o, "favorite_count", s.favorite_count) ||
+           o["entities"].get_object().get(en) || ReadEntities(w, en, s.entities) ||
+           Get(o, "favorited", s.favorited) || Get(o, "retweeted", s.retweeted) ||
+           Get(o, "lang", s.lang);
+}
+
+bool ReadTwitter(Worker *w, object &o, bench_twitter &t)
+{
+    object sm;
+    bench_tw_search_metadata &m = t.search_metadata;
+    return GetObjects(w, o, "statuses", w->statuses, t.statuses,
+                      [w](object &so, bench_tw_status &s) { return ReadStatus(w, so, s); }) ||
+           o["search_metadata"].get_object().get(sm) ||
+           Get(sm, "completed_in", m.completed_in) || Get(sm, "max_id", m.max_id) ||
+           Get(sm, "max_id_str", m.max_id_str) || Get(sm, "next_results", m.next_results) ||
+           Get(sm, "query", m.query) || Get(sm, "refresh_url", m.refresh_url) ||
+           Get(sm, "count", m.count) || Get(sm, "since_id", m.since_id) ||
+           Get(sm, "since_id_str", m.since_id_str);
+}
+
 // A decimal kept as its exact text (a view of the padded input).
 bool GetDecimal(object &o, const char *k, bench_str &s)
 {
@@ -691,8 +846,8 @@ void WriteTape(Writer &w, const bench_tape &t)
 void *sj_open(const char *spec, const bench_payload *p, char *why, size_t cap)
 {
     return peer_json_open(spec, p, "simdjson",
-                          PEER_CAN_USERS | PEER_CAN_CLIENTS | PEER_CAN_DOM | PEER_CAN_VALIDATE |
-                              PEER_CAN_STREAM,
+                          PEER_CAN_USERS | PEER_CAN_CLIENTS | PEER_CAN_TWITTER | PEER_CAN_DOM |
+                              PEER_CAN_VALIDATE | PEER_CAN_STREAM,
                           nullptr, why, cap);
 }
 
@@ -741,8 +896,8 @@ int sj_encode(void *worker, const bench_payload *p, const uint8_t **out, size_t 
 {
     auto *w = static_cast<Worker *>(worker);
     try {
-        if (w->mode == PEER_VALIDATE || !Prepare(w, p))
-            return -1;
+        if (w->mode == PEER_VALIDATE || w->model == PEER_TWITTER || !Prepare(w, p))
+            return -1;   // decode-only cells
         if (w->mode == PEER_DOM) {
             w->text = simdjson::to_string(w->ref_root);
             *out = reinterpret_cast<const uint8_t *>(w->text.data());
@@ -774,6 +929,7 @@ bool ReadValue(Worker *w, object &o)
     case PEER_STRUCT: return ReadStruct(o, w->value.numeric);
     case PEER_USERS: return ReadUsers(w, o, w->value.users);
     case PEER_CLIENTS: return ReadClients(w, o, w->value.clients);
+    case PEER_TWITTER: return ReadTwitter(w, o, w->value.twitter);
     default: return ReadMedia(w, o, w->value.media);
     }
 }

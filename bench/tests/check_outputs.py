@@ -49,8 +49,9 @@ def run(name, args):
         check(r["status"] == c["status"], f"{c['id']}: CSV status matches JSON")
         if c["status"] == "ok" and c["cold"] is None:
             enc, dec = c["encode"], c["decode"]
-            # decode-only cells (the json suite's validators) time no encode
-            decode_only = c["group"] == "validate"
+            # decode-only cells (the json suite's validators and twitter
+            # databind) time no encode
+            decode_only = c["group"] == "validate" or c["id"].endswith("/twitter-typed")
             check((enc is None) == decode_only, f"{c['id']}: encode timed unless decode-only")
             for s in (dec,) if decode_only else (enc, dec):
                 check(s["ops_s_min"] <= s["ops_s"] <= s["ops_s_max"], f"{c['id']}: median in range")
@@ -110,6 +111,12 @@ check(all(c["status"] != "failed" for c in cells), "json: no cell fails its roun
 for driver in ("simdjson", "json-c", "jansson", "yajl"):
     check(all(c["status"] == "ok" for c in cells if c["driver"] == driver and c["group"] == "databind"),
           f"json: {driver} maps Users and Clients")
+# twitter.json bound to structs: decode-only on the document, codec and the
+# peers that map it all agree with the payload's value
+typed = run("json-twitter-typed", ["--suite", "json", "--filter", "*/twitter-typed"])
+for driver in ("codec", "simdjson", "json-c", "jansson"):
+    check([c["status"] for c in typed if c["driver"] == driver] == ["ok"],
+          f"json: {driver} binds twitter.json")
 
 # 4. --dump writes the payloads with the sizes of PAYLOADS.md
 dump = os.path.join(work, "dump")

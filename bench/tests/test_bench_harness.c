@@ -399,6 +399,46 @@ static void test_json_peers(void)
     }
 }
 
+/* twitter.json bound to structs, decode-only on the document itself: codec
+ * and the peers that map it agree with the payload's value; cJSON (numbers
+ * as doubles) and yajl do not map it. A decoded value that differs fails. */
+static void test_twitter_databind(void)
+{
+    static const char *const OK[] = {"codec", "simdjson", "json-c", "jansson"};
+    static const char *const NOT[] = {"cjson", "yajl"};
+    for (size_t d = 0; d < sizeof OK / sizeof OK[0]; d++) {
+        const bench_driver *drv = bench_driver_find(OK[d]);
+        if (!drv)
+            continue;
+        bench_cell c = make_cell(drv, "json", "twitter-typed");
+        c.decode_only = true;
+        CHECK_INT(bench_check_cell(&c), BENCH_OK);
+    }
+    for (size_t d = 0; d < sizeof NOT / sizeof NOT[0]; d++) {
+        const bench_driver *drv = bench_driver_find(NOT[d]);
+        if (!drv)
+            continue;
+        bench_cell c = make_cell(drv, "json", "twitter-typed");
+        c.decode_only = true;
+        CHECK_INT(bench_check_cell(&c), BENCH_NOT_BUILT);
+    }
+    /* the same decode compared with another payload's value */
+    bench_payload other = *bench_payload_find("twitter-typed");
+    bench_twitter changed = *(const bench_twitter *)other.value;
+    changed.search_metadata.count++;
+    other.value = &changed;
+    codec_buf b;
+    codec_buf_init(&b, NULL);
+    CHECK_INT(bench_payload_render(&other, &changed, &b), 0);
+    other.rendered = b.data;
+    other.rendered_len = b.len;
+    bench_cell c = make_cell(&bench_driver_codec, "json", "twitter-typed");
+    c.payload = &other;
+    c.decode_only = true;
+    CHECK_INT(bench_check_cell(&c), BENCH_FAILED);
+    codec_buf_free(&b);
+}
+
 static void test_text_forms(void)
 {
     char t[PEER_UUID_LEN + 1];   /* the longest form */
@@ -441,6 +481,7 @@ int main(void)
     test_decode_only_cells();
     test_stream_cells();
     test_json_peers();
+    test_twitter_databind();
     test_text_forms();
     bench_payloads_free();
     return check_done("test_bench_harness");

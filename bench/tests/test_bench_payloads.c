@@ -128,10 +128,59 @@ static void test_documents(void)
     }
 }
 
+/* twitter-typed: its bytes are twitter.json as it is, its value that file
+ * bound to bench_twitter. The sums are Python's (json.load of the file),
+ * so codec's decoder is checked against another parser, not only pinned. */
+static void test_twitter_typed(void)
+{
+    const bench_payload *p = bench_payload_find("twitter-typed");
+    CHECK(p != NULL);
+    if (!p)
+        return;
+    CHECK_INT(p->len, DOCUMENTS[0].len);
+    CHECK_INT((uint32_t)crc32(0, p->bytes, (uInt)p->len), DOCUMENTS[0].crc);
+    CHECK_INT(p->rendered_len, 169142);
+    CHECK_INT((uint32_t)crc32(0, p->rendered, (uInt)p->rendered_len), 0x4931ad3fu);
+    const bench_twitter *t = p->value;
+    CHECK_INT(t->statuses.count, 100);
+    if (t->statuses.count != 100)
+        return;
+    size_t replies = 0, offsets = 0, urls = 0, tags = 0, links = 0, mentions = 0;
+    int64_t retweets = 0, user_ids = 0, offset_sum = 0;
+    for (size_t i = 0; i < 100; i++) {
+        const bench_tw_status *s = &t->statuses.items[i];
+        replies += s->in_reply_to_status_id.has;
+        offsets += s->user.utc_offset.has;
+        urls += s->user.url.has;
+        tags += s->entities.hashtags.count;
+        links += s->entities.urls.count;
+        mentions += s->entities.user_mentions.count;
+        retweets += s->retweet_count;
+        user_ids += s->user.id;
+        offset_sum += s->user.utc_offset.has ? s->user.utc_offset.value : 0;
+    }
+    CHECK_INT(replies, 6);
+    CHECK_INT(offsets, 19);
+    CHECK_INT(urls, 11);
+    CHECK_INT(tags, 8);
+    CHECK_INT(links, 13);
+    CHECK_INT(mentions, 87);
+    CHECK_INT(retweets, 7122);
+    CHECK_INT(user_ids, 221361100704);
+    CHECK_INT(offset_sum, 460800);
+    const bench_tw_status *s0 = &t->statuses.items[0];
+    CHECK_INT(s0->id, 505874924095815700);
+    CHECK_MEM(s0->user.screen_name.ptr, s0->user.screen_name.len, "ayuu0123", 8);
+    CHECK_INT(s0->entities.user_mentions.count, 1);
+    CHECK_INT(s0->entities.user_mentions.items[0].id, 866260188);
+    CHECK_INT(t->search_metadata.max_id, 505874924095815700);
+}
+
 static void test_pinned(void)
 {
     size_t n = sizeof PINNED / sizeof PINNED[0];
-    CHECK_INT(bench_payload_count(), n + sizeof DOCUMENTS / sizeof DOCUMENTS[0]);
+    /* the documents, and twitter-typed */
+    CHECK_INT(bench_payload_count(), n + sizeof DOCUMENTS / sizeof DOCUMENTS[0] + 1);
     for (size_t i = 0; i < n; i++) {
         const bench_payload *p = bench_payload_find(PINNED[i].name);
         CHECK(p != NULL);
@@ -184,7 +233,7 @@ static void test_render(void)
             continue;
         }
         CHECK_INT(bench_payload_render(p, p->value, &b), 0);
-        CHECK_MEM(b.data, b.len, p->bytes, p->len);
+        CHECK_MEM(b.data, b.len, p->rendered, p->rendered_len);
     }
     codec_buf_free(&b);
 }
@@ -209,6 +258,7 @@ int main(void)
     CHECK_INT(bench_payloads_init(), 0);
     test_zlib_check_figures();
     test_documents();
+    test_twitter_typed();
     test_pinned();
     test_exact_text();
     test_generators_append();

@@ -7,10 +7,11 @@
  * caller then decodes again with the reference walker, which reports the
  * exact error and offset. So the error paths exist once, in one place.
  * Rare kinds (xmap, codec_value, bytes, UUID, dates, decimals, maps with
- * non-string keys, structs of more than 64 fields) and skipped unknown
- * members are handed to that walker for their value only, at the same
- * nesting depth. The validator at the end is the same descent without
- * values. */
+ * non-string keys, structs of more than 64 fields) are handed to that walker
+ * for their value only, at the same nesting depth. The validator at the end
+ * is the same descent without values; it also skips the values of unknown
+ * members (it accepts what the reader's skip accepts: grammar, depth,
+ * strings' escapes, UTF-8 and max-string). */
 #include "formats/json/json_scan.h"
 #include "types/index_internal.h"
 #include "core/number_internal.h"
@@ -138,8 +139,7 @@ static inline const uint8_t *string_value(fast *f, const uint8_t *p, codec_strin
     return q + 1;
 }
 
-/* Hands the value at p, at nesting depth `depth`, to the reference walker
- * (t NULL: skip it). */
+/* Hands the value at p, at nesting depth `depth`, to the reference walker. */
 static const uint8_t *by_reference(fast *f, const codec_type *t, void *v, const uint8_t *p,
                                    uint32_t depth)
 {
@@ -334,6 +334,7 @@ static __attribute__((noinline)) const uint8_t *real_value(const codec_type *t, 
 
 static const uint8_t *value(fast *f, const codec_type *t, void *v, const uint8_t *p,
                             uint32_t depth);
+static const uint8_t *skip_value(const fast *f, const uint8_t *p, uint32_t depth);
 
 static inline bool literal(const uint8_t *p, const uint8_t *end, const char *word, size_t n)
 {
@@ -499,7 +500,7 @@ static const uint8_t *struct_value(fast *f, const codec_type *t, uint8_t *v, con
             const codec_field *fd =
                 codec_type_field_by_name_hashed(t, k, n, codec_name_hash(k, n));
             if (!fd) {
-                if (f->o->reject_unknown || !(p = by_reference(f, NULL, NULL, p, depth)) ||
+                if (f->o->reject_unknown || !(p = skip_value(f, p, depth)) ||
                     !(p = separator(p, end, '}', &more)))
                     return GIVE_UP;
                 continue;
