@@ -121,8 +121,11 @@ static inline uint8_t *plan_key(uint8_t *p, const bin_field *f)
         p = fmt_scalar(plan_key(p, f), OP, fv);                                        \
         continue
 
-static __attribute__((noinline)) int plan_put_struct(enc *e, const bin_struct *s,
-                                                    const uint8_t *v)
+/* The body of a struct: inlined at the root (plan_encode), so a top-level
+ * struct costs no call beyond the backend's own; plan_put_struct below is
+ * the out-of-line copy nested structs call. */
+static inline __attribute__((always_inline)) int plan_struct_body(enc *e, const bin_struct *s,
+                                                                  const uint8_t *v)
 {
     if (!fmt_planned(e, s))
         return enc_any(e, s->type, v);
@@ -192,6 +195,12 @@ static __attribute__((noinline)) int plan_put_struct(enc *e, const bin_struct *s
 
 #undef PLAN_SCALAR_CASE
 
+static __attribute__((noinline)) int plan_put_struct(enc *e, const bin_struct *s,
+                                                    const uint8_t *v)
+{
+    return plan_struct_body(e, s, v);
+}
+
 static __attribute__((noinline)) int plan_put_list(enc *e, const bin_val *val,
                                                   const codec_list *l)
 {
@@ -203,6 +212,16 @@ static __attribute__((noinline)) int plan_put_list(enc *e, const bin_val *val,
     if (!p)
         return CODEC_E_NOMEM;
     p = fmt_head(p, false, l->count);
+    if (ev->op == BIN_OP_STRUCT) {
+        /* Records: straight to the struct writer, no per-item dispatch. */
+        out->len = (size_t)(p - out->data);
+        for (size_t i = 0; i < l->count; i++, item += esz) {
+            int rc = plan_put_struct(e, ev->sub, item);
+            if (rc)
+                return rc;
+        }
+        return CODEC_OK;
+    }
     for (size_t i = 0; i < l->count; i++, item += esz) {
         if (!(p = plan_room(e, p, plan_inline_room(ev, item), &lim)))
             return CODEC_E_NOMEM;
@@ -251,16 +270,20 @@ static int plan_put_val(enc *e, const bin_val *val, const uint8_t *v)
     }
 }
 
-/* Encodes the value v of the plan's root. */
+/* Encodes the value v of the plan's root; on failure out->len is restored. */
 static inline int plan_encode(enc *e, const bin_plan *plan, const void *v)
 {
     const bin_val *root = &plan->root;
+    size_t base = e->out->len;
     /* The walk does arithmetic on out->data: give an empty buffer storage
      * first (a value takes at least one byte anyway). */
     if (!e->out->data && codec_buf_reserve(e->out, 1))
         return FMT_NOMEM(e->err);
-    return root->op == BIN_OP_STRUCT ? plan_put_struct(e, root->sub, v)
-                                     : plan_put_val(e, root, v);
+    int rc = root->op == BIN_OP_STRUCT ? plan_struct_body(e, root->sub, v)
+                                       : plan_put_val(e, root, v);
+    if (rc)
+        e->out->len = base;
+    return rc;
 }
 
 #endif

@@ -247,8 +247,9 @@ static inline bool fmt_planned(const enc *e, const bin_struct *s)
 #define FMT_NOMEM MP_NOMEM
 #include "formats/binary/plan_encode.h"
 
-int mp_encode_typed(const mp_state *st, const void *value, codec_buf *out, codec_error *err)
+int mp_encode_value(const codec_stage *s, const void *value, codec_buf *out, codec_error *err)
 {
+    const mp_state *st = s->state;
     enc e = {.out = out, .o = &st->o, .err = err};
     return plan_encode(&e, &st->plan, value);
 }
