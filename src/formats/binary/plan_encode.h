@@ -102,28 +102,32 @@ static inline size_t plan_inline_room(const bin_val *val, const uint8_t *v)
     return n <= FMT_TEXT_MAX ? 9 + n : 9;
 }
 
-/* Copies the key bytes of f to p (room: key_len + BIN_KEY_PAD). */
-static inline uint8_t *plan_key(uint8_t *p, const bin_field *f)
+/* Copies the key of step st to p: a fixed 16-byte copy for a short key
+ * (room: BIN_STEP_KEY). */
+static inline uint8_t *plan_key(uint8_t *p, const bin_step *st)
 {
-    if (f->key_len <= BIN_KEY_PAD)
-        memcpy(p, f->key, BIN_KEY_PAD);
+    if (__builtin_expect(st->key_len <= BIN_STEP_KEY, 1))
+        memcpy(p, st->key, BIN_STEP_KEY);
     else
-        memcpy(p, f->key, f->key_len);
-    return p + f->key_len;
+        memcpy(p, st->f->key, st->key_len);
+    return p + st->key_len;
 }
 
-/* The scalar cases of a switch on an op: write the key (room is made for
- * it and 9 bytes) and the value with the op known at compile time. */
+/* The scalar cases of a switch on an op: the key and the value, with the
+ * op known at compile time (the struct's room covers both). */
 #define PLAN_SCALAR_CASE(OP)                                                           \
     case OP:                                                                           \
-        if (!(p = plan_room(e, p, f->key_len + BIN_KEY_PAD + 9, &lim)))                \
-            return CODEC_E_NOMEM;                                                      \
-        p = fmt_scalar(plan_key(p, f), OP, fv);                                        \
+        p = fmt_scalar(plan_key(p, st), OP, fv);                                       \
         continue
 
 /* The body of a struct: inlined at the root (plan_encode), so a top-level
  * struct costs no call beyond the backend's own; plan_put_struct below is
- * the out-of-line copy nested structs call. */
+ * the out-of-line copy nested structs call.
+ *
+ * Room is made once for s->room bytes (head, keys, values but a string's
+ * bytes), and kept so: at every step at least the room of the steps left
+ * is reserved. A string asks for s->room + its length, a call re-reserves
+ * s->room after it. */
 static inline __attribute__((always_inline)) int plan_struct_body(enc *e, const bin_struct *s,
                                                                   const uint8_t *v)
 {
@@ -133,22 +137,20 @@ static inline __attribute__((always_inline)) int plan_struct_body(enc *e, const 
     size_t present = s->count;
     for (size_t i = 0; i < s->optional_count; i++)
         present -= !*(const bool *)(v + s->optionals[i]);
-    uint8_t *lim, *p = plan_room(e, plan_cursor(out, &lim), 9, &lim);
+    uint8_t *lim, *p = plan_room(e, plan_cursor(out, &lim), s->room, &lim);
     if (!p)
         return CODEC_E_NOMEM;
     p = fmt_head(p, true, present);
-    for (size_t i = 0; i < s->count; i++) {
-        const bin_field *f = s->order[i];
-        const bin_val *val = &f->val;
-        const uint8_t *fv = v + f->offset;
-        if (f->optional) {
+    const bin_step *st = s->steps, *last = st + s->count;
+    for (; st < last; st++) {
+        const uint8_t *fv = v + st->offset;
+        if (st->optional) {
             /* Present: the entry holds the optional's value itself. */
             if (!*(const bool *)fv)
                 continue;
-            fv += val->value_offset;
-            val = val->elem;
+            fv += st->value_offset;
         }
-        switch (val->op) {
+        switch (st->op) {
         PLAN_SCALAR_CASE(BIN_OP_BOOL);
         PLAN_SCALAR_CASE(BIN_OP_I8);
         PLAN_SCALAR_CASE(BIN_OP_I16);
@@ -164,30 +166,28 @@ static inline __attribute__((always_inline)) int plan_struct_body(enc *e, const 
             const codec_string *str = (const codec_string *)fv;
             if (str->len > FMT_TEXT_MAX)
                 break;
-            if (!(p = plan_room(e, p, f->key_len + BIN_KEY_PAD + 9 + str->len, &lim)))
+            if (!(p = plan_room(e, p, s->room + str->len, &lim)))
                 return CODEC_E_NOMEM;
-            if (!(p = fmt_text(e, plan_key(p, f), str)))
+            if (!(p = fmt_text(e, plan_key(p, st), str)))
                 return CODEC_E_INVALID_VALUE;
             continue;
         }
         case BIN_OP_ENUM: {
             int32_t n = *(const int32_t *)fv;
-            if (n < 0 || n >= 64 || !(val->enum_small >> n & 1))
+            if (n < 0 || n >= 64 || !(st->enum_small >> n & 1))
                 break;
-            if (!(p = plan_room(e, p, f->key_len + BIN_KEY_PAD + 9, &lim)))
-                return CODEC_E_NOMEM;
-            p = fmt_scalar(plan_key(p, f), BIN_OP_I32, fv);
+            p = fmt_scalar(plan_key(p, st), BIN_OP_I32, fv);
             continue;
         }
         default: break;
         }
         /* Containers and whatever the cases above left: the key, then a call. */
-        if (!(p = plan_room(e, p, f->key_len + BIN_KEY_PAD, &lim)))
-            return CODEC_E_NOMEM;
-        p = plan_key(p, f);
-        int rc = plan_call(e, &p, &lim, val, fv);
+        p = plan_key(p, st);
+        int rc = plan_call(e, &p, &lim, st->optional ? st->f->val.elem : &st->f->val, fv);
         if (rc)
             return rc;
+        if (!(p = plan_room(e, p, s->room, &lim)))
+            return CODEC_E_NOMEM;
     }
     out->len = (size_t)(p - out->data);
     return CODEC_OK;
