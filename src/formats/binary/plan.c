@@ -130,6 +130,8 @@ static bin_step step_of(const bin_field *f)
     }
     if (f->key_len <= BIN_STEP_KEY)
         memcpy(st.key, f->key, f->key_len);
+    else
+        st.op = BIN_OP_OTHER; /* the walk's general path copies long keys */
     return st;
 }
 

@@ -64,7 +64,7 @@ typedef struct bin_field {
  * it writes (an OPTIONAL's value op when `optional`), where the member is,
  * and a short key's bytes, so the walk touches one record per field. */
 typedef struct bin_step {
-    uint8_t op;                   /* bin_op */
+    uint8_t op;                   /* bin_op; BIN_OP_OTHER for a long key */
     bool optional;                /* left out when absent; else the value at value_offset */
     uint32_t key_len;
     size_t offset;                /* of the member in its struct */

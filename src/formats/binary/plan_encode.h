@@ -102,14 +102,11 @@ static inline size_t plan_inline_room(const bin_val *val, const uint8_t *v)
     return n <= FMT_TEXT_MAX ? 9 + n : 9;
 }
 
-/* Copies the key of step st to p: a fixed 16-byte copy for a short key
- * (room: BIN_STEP_KEY). */
+/* Copies the short key of step st to p: one fixed 16-byte copy (room:
+ * BIN_STEP_KEY). Steps with longer keys have op BIN_OP_OTHER. */
 static inline uint8_t *plan_key(uint8_t *p, const bin_step *st)
 {
-    if (__builtin_expect(st->key_len <= BIN_STEP_KEY, 1))
-        memcpy(p, st->key, BIN_STEP_KEY);
-    else
-        memcpy(p, st->f->key, st->key_len);
+    memcpy(p, st->key, BIN_STEP_KEY);
     return p + st->key_len;
 }
 
@@ -181,8 +178,10 @@ static inline __attribute__((always_inline)) int plan_struct_body(enc *e, const 
         }
         default: break;
         }
-        /* Containers and whatever the cases above left: the key, then a call. */
-        p = plan_key(p, st);
+        /* Containers, long keys and whatever the cases above left: the
+         * key, then a call. */
+        memcpy(p, st->f->key, st->key_len);
+        p += st->key_len;
         int rc = plan_call(e, &p, &lim, st->optional ? st->f->val.elem : &st->f->val, fv);
         if (rc)
             return rc;
