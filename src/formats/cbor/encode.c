@@ -242,11 +242,12 @@ static inline __attribute__((always_inline)) uint8_t *fmt_scalar(uint8_t *p, uns
     }
 }
 
-static inline uint8_t *fmt_text(enc *e, uint8_t *p, const codec_string *s)
+static inline __attribute__((always_inline)) uint8_t *fmt_text(enc *e, uint8_t *p,
+                                                               const codec_string *s)
 {
     size_t n = s->len;
     uint8_t *d = cbor_put_head(p, CBOR_TEXT, n);
-    if (n && codec_copy_ascii(d, (const uint8_t *)s->ptr, n) &&
+    if (n && bin_copy_text(d, (const uint8_t *)s->ptr, n) &&
         !codec_utf8_valid((const uint8_t *)s->ptr, n)) {
         codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "cbor", CODEC_NO_OFFSET,
                         "string is not valid UTF-8");
