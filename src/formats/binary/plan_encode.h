@@ -176,7 +176,11 @@ static inline __attribute__((always_inline)) int plan_struct_body(enc *e, const 
             p = fmt_scalar(plan_key(p, st), BIN_OP_I32, fv);
             continue;
         }
-        default: break;
+        case BIN_OP_OTHER:
+        case BIN_OP_STRUCT:
+        case BIN_OP_LIST:
+        case BIN_OP_OPTIONAL: break;
+        default: __builtin_unreachable(); /* every op is a bin_op: no range check */
         }
         /* Containers, long keys and whatever the cases above left: the
          * key, then a call. */
