@@ -232,11 +232,10 @@ static int encode_transforms(const codec *c, size_t first, const uint8_t *cur, s
     return CODEC_OK;
 }
 
-int codec_encode(const codec *c, const void *value, codec_buf *out, codec_error *err)
+/* codec_encode past its checks when c is more than a lone backend. */
+static __attribute__((noinline)) int encode_pipeline(const codec *c, const void *value,
+                                                     codec_buf *out, codec_error *err)
 {
-    if (!c || !value || !out)
-        return codec_error_set(err, CODEC_E_USAGE, 0, "codec", CODEC_NO_OFFSET,
-                               "codec_encode needs a codec, a value and a buffer");
     size_t base = out->len;
     size_t first = codec_has_backend(c) ? 1 : 0;
     codec_buf *spare = c->count > 1 ? spare_of(out) : NULL;
@@ -261,6 +260,18 @@ int codec_encode(const codec *c, const void *value, codec_buf *out, codec_error 
         cur_len = in->len;
     }
     return encode_transforms(c, first, cur, cur_len, out, base, spare, err);
+}
+
+int codec_encode(const codec *c, const void *value, codec_buf *out, codec_error *err)
+{
+    if (!c || !value || !out)
+        return codec_error_set(err, CODEC_E_USAGE, 0, "codec", CODEC_NO_OFFSET,
+                               "codec_encode needs a codec, a value and a buffer");
+    /* A lone backend writes straight into out (and restores out->len
+     * itself on failure, as every encode_value does): no spare, no loop. */
+    if (c->count == 1 && c->stages[0].kind == CODEC_KIND_BACKEND)
+        return c->stages[0].ops->encode_value(&c->stages[0], value, out, err);
+    return encode_pipeline(c, value, out, err);
 }
 
 int codec_run_encode(const codec *c, const uint8_t *src, size_t n, codec_buf *out,

@@ -26,7 +26,8 @@ typedef struct codec_stage_ops {
     /* Appends the inverse of src[0..n) to out. Must respect s->max_output. */
     int (*decode)(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
                   codec_error *err);
-    /* Backends: value -> bytes appended to out. */
+    /* Backends: value -> bytes appended to out; on failure out->len is back
+     * where it was (codec_encode relies on it for a lone backend). */
     int (*encode_value)(const codec_stage *s, const void *value, codec_buf *out,
                         codec_error *err);
     /* Backends: bytes -> value, allocations in arena. */

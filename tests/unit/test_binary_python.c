@@ -16,6 +16,26 @@
 
 #define VALUES 300
 
+/* Keys longer than the encoders' 16-byte key copies, between short ones,
+ * with optionals present and absent: Python must write the same bytes. */
+typedef struct long_keys {
+    int64_t a_rather_long_field_name;
+    codec_string s;
+    CODEC_OPTIONAL_OF(codec_string) another_long_optional_text;
+    CODEC_OPTIONAL_OF(int32_t) gone;
+    bool ok;
+    codec_string fifteen_chars_x;
+} long_keys;
+CODEC_OPTIONAL(lk_text_type, codec_string, CODEC_STRING);
+CODEC_OPTIONAL(lk_gone_type, int32_t, CODEC_INT32);
+CODEC_STRUCT(long_keys_type, long_keys,
+             CODEC_FIELD(long_keys, a_rather_long_field_name, 1, CODEC_INT64),
+             CODEC_FIELD(long_keys, s, 2, CODEC_STRING),
+             CODEC_FIELD(long_keys, another_long_optional_text, 3, &lk_text_type),
+             CODEC_FIELD(long_keys, gone, 4, &lk_gone_type),
+             CODEC_FIELD(long_keys, ok, 5, CODEC_BOOL),
+             CODEC_FIELD(long_keys, fifteen_chars_x, 6, CODEC_STRING));
+
 static const char script[] =
     "import json, struct, sys\n"
     "mode, path = sys.argv[1], sys.argv[2]\n"
@@ -99,7 +119,8 @@ static void run(const char *spec, const char *mode, const char *script_path)
 {
     codec *vc = bc_codec(spec, codec_value_type()), *pc = bc_codec(spec, &person_type),
           *oc = bc_codec(spec, &order_type), *jp = bc_codec("json", &person_type),
-          *jo = bc_codec("json", &order_type);
+          *jo = bc_codec("json", &order_type), *lc = bc_codec(spec, &long_keys_type),
+          *jl = bc_codec("json", &long_keys_type);
     char path[] = "/tmp/codec_bin_pyXXXXXX";
     int fd = mkstemp(path);
     CHECK(fd >= 0);
@@ -121,13 +142,17 @@ static void run(const char *spec, const char *mode, const char *script_path)
     order o = payload_order(items, text);
     put_typed(f, 'E', pc, jp, &p);
     put_typed(f, 'T', oc, jo, &o);
+    long_keys lk = {.a_rather_long_field_name = -70000, .s = {"é", 2},
+                    .another_long_optional_text = {true, {"not so short text", 17}},
+                    .ok = true, .fifteen_chars_x = {"x", 1}};
+    put_typed(f, 'E', lc, jl, &lk);
     fclose(f);
     char cmd[512];
     snprintf(cmd, sizeof cmd, "/usr/bin/python3 %s %s %s", script_path, mode, path);
     FILE *py = popen(cmd, "r");
     CHECK(py != NULL);
     int agreed = 0;
-    for (int i = 0; py && i < VALUES + 2; i++) {
+    for (int i = 0; py && i < VALUES + 3; i++) {
         uint8_t head[4];
         if (fread(head, 1, 4, py) != 4)
             break;
@@ -147,6 +172,12 @@ static void run(const char *spec, const char *mode, const char *script_path)
             agreed += codec_decode(pc, body, n, &pb, &bc_arena, &err) == 0 &&
                       bc_same_string(pb.name, p.name) && pb.age == p.age &&
                       bc_same_string(pb.email, p.email) && pb.active;
+        } else if (i == VALUES + 2) {
+            long_keys lb;
+            agreed += codec_decode(lc, body, n, &lb, &bc_arena, &err) == 0 &&
+                      lb.a_rather_long_field_name == -70000 && !lb.gone.has &&
+                      bc_same_string(lb.another_long_optional_text.value,
+                                     lk.another_long_optional_text.value);
         } else {
             order ob;
             bool ok = codec_decode(oc, body, n, &ob, &bc_arena, &err) == 0 &&
@@ -159,7 +190,7 @@ static void run(const char *spec, const char *mode, const char *script_path)
         }
     }
     CHECK(py && pclose(py) == 0);
-    CHECK_INT(agreed, VALUES + 2);
+    CHECK_INT(agreed, VALUES + 3);
     unlink(path);
     codec_buf_free(&out);
     codec_free(vc);
@@ -167,6 +198,8 @@ static void run(const char *spec, const char *mode, const char *script_path)
     codec_free(oc);
     codec_free(jp);
     codec_free(jo);
+    codec_free(lc);
+    codec_free(jl);
 }
 
 int main(void)

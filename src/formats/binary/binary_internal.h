@@ -142,4 +142,19 @@ static inline uint64_t bin_mag_u64(const uint8_t *mag, size_t len)
     return v;
 }
 
+/* codec_copy_ascii for the encoders' text: 8 to 16 bytes (most field
+ * values) are two overlapping words, no loop. */
+static inline uint64_t bin_copy_text(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    if (n - 8 <= 8) {
+        uint64_t a, b;
+        memcpy(&a, src, 8);
+        memcpy(&b, src + n - 8, 8);
+        memcpy(dst, &a, 8);
+        memcpy(dst + n - 8, &b, 8);
+        return (a | b) & 0x8080808080808080ull;
+    }
+    return codec_copy_ascii(dst, src, n);
+}
+
 #endif

@@ -107,15 +107,32 @@ static int key_cmp(const bin_field *x, const bin_field *y)
 }
 
 /* Insertion sort: run once per struct at construction, no global state. */
-static void sort_order(const bin_field **order, size_t count)
+static void sort_steps(bin_step *steps, size_t count)
 {
     for (size_t i = 1; i < count; i++) {
-        const bin_field *x = order[i];
+        bin_step x = steps[i];
         size_t j = i;
-        for (; j > 0 && key_cmp(x, order[j - 1]) < 0; j--)
-            order[j] = order[j - 1];
-        order[j] = x;
+        for (; j > 0 && key_cmp(x.f, steps[j - 1].f) < 0; j--)
+            steps[j] = steps[j - 1];
+        steps[j] = x;
     }
+}
+
+static bin_step step_of(const bin_field *f)
+{
+    bin_step st = {.op = f->val.op, .optional = f->optional, .key_len = f->key_len,
+                   .offset = f->offset, .f = f};
+    st.enum_small = f->val.enum_small;
+    if (f->optional) {
+        st.op = f->val.elem->op;
+        st.value_offset = f->val.value_offset;
+        st.enum_small = f->val.elem->enum_small;
+    }
+    if (f->key_len <= BIN_STEP_KEY)
+        memcpy(st.key, f->key, f->key_len);
+    else
+        st.op = BIN_OP_OTHER; /* the walk's general path copies long keys */
+    return st;
 }
 
 static int field_for(builder *b, const codec_field *cf, bin_field *f)
@@ -143,9 +160,9 @@ static int struct_for(builder *b, const codec_type *t, const bin_struct **out)
         }
     memo *e = plan_alloc(b, sizeof *e);
     bin_struct *s = plan_alloc(b, sizeof *s);
-    const bin_field **order = plan_alloc(b, (t->count + 1) * sizeof *order);
+    bin_step *steps = plan_alloc(b, (t->count + 1) * sizeof *steps);
     size_t *optionals = plan_alloc(b, (t->count + 1) * sizeof *optionals);
-    if (!e || !s || !order || !optionals ||
+    if (!e || !s || !steps || !optionals ||
         !(s->fields = plan_alloc(b, (t->count + 1) * sizeof *s->fields)))
         return CODEC_E_NOMEM;
     /* Registered before the fields, so a recursive reference finds it. */
@@ -153,8 +170,9 @@ static int struct_for(builder *b, const codec_type *t, const bin_struct **out)
     b->built = e;
     s->type = t;
     s->count = t->count;
-    s->order = order;
+    s->steps = steps;
     s->optionals = optionals;
+    s->room = BIN_KEY_MAX_HEAD + BIN_KEY_PAD;
     *out = s;
     for (size_t i = 0; i < t->count; i++) {
         bin_field *f = &s->fields[i];
@@ -164,10 +182,11 @@ static int struct_for(builder *b, const codec_type *t, const bin_struct **out)
         if (f->optional)
             optionals[s->optional_count++] = f->offset;
         s->has_required |= f->required;
-        order[i] = f;
+        s->room += f->key_len + 9;
+        steps[i] = step_of(f);
     }
     if (b->spec->sort_keys)
-        sort_order(order, t->count);
+        sort_steps(steps, t->count);
     return CODEC_OK;
 }
 

@@ -57,13 +57,33 @@ typedef struct bin_field {
     const codec_field *cf;
 } bin_field;
 
+/* Keys of up to this many bytes are also held in the encoder's step. */
+#define BIN_STEP_KEY 16
+
+/* What the encoder reads for one field, in one place: the op of the value
+ * it writes (an OPTIONAL's value op when `optional`), where the member is,
+ * and a short key's bytes, so the walk touches one record per field. */
+typedef struct bin_step {
+    uint8_t op;                   /* bin_op; BIN_OP_OTHER for a long key */
+    bool optional;                /* left out when absent; else the value at value_offset */
+    uint32_t key_len;
+    size_t offset;                /* of the member in its struct */
+    size_t value_offset;          /* optional: of the value in the optional */
+    uint64_t enum_small;          /* ENUM: as in bin_val */
+    uint8_t key[BIN_STEP_KEY];    /* the key when key_len <= BIN_STEP_KEY, zero padded */
+    const bin_field *f;
+} bin_step;
+
 struct bin_struct {
     const codec_type *type;
     bin_field *fields;            /* declaration order */
-    const bin_field **order;      /* the encode order */
+    const bin_step *steps;        /* the encode order */
     const size_t *optionals;      /* offsets of the OPTIONAL members */
     size_t optional_count;
     size_t count;
+    /* Room for the map head, every key, every value but a string's bytes,
+     * and the key copies' padding: what the encoder reserves per struct. */
+    size_t room;
     bool has_required;
 };
 

@@ -102,27 +102,31 @@ static inline size_t plan_inline_room(const bin_val *val, const uint8_t *v)
     return n <= FMT_TEXT_MAX ? 9 + n : 9;
 }
 
-/* Copies the key bytes of f to p (room: key_len + BIN_KEY_PAD). */
-static inline uint8_t *plan_key(uint8_t *p, const bin_field *f)
+/* Copies the short key of step st to p: one fixed 16-byte copy (room:
+ * BIN_STEP_KEY). Steps with longer keys have op BIN_OP_OTHER. */
+static inline uint8_t *plan_key(uint8_t *p, const bin_step *st)
 {
-    if (f->key_len <= BIN_KEY_PAD)
-        memcpy(p, f->key, BIN_KEY_PAD);
-    else
-        memcpy(p, f->key, f->key_len);
-    return p + f->key_len;
+    memcpy(p, st->key, BIN_STEP_KEY);
+    return p + st->key_len;
 }
 
-/* The scalar cases of a switch on an op: write the key (room is made for
- * it and 9 bytes) and the value with the op known at compile time. */
+/* The scalar cases of a switch on an op: the key and the value, with the
+ * op known at compile time (the struct's room covers both). */
 #define PLAN_SCALAR_CASE(OP)                                                           \
     case OP:                                                                           \
-        if (!(p = plan_room(e, p, f->key_len + BIN_KEY_PAD + 9, &lim)))                \
-            return CODEC_E_NOMEM;                                                      \
-        p = fmt_scalar(plan_key(p, f), OP, fv);                                        \
+        p = fmt_scalar(plan_key(p, st), OP, fv);                                       \
         continue
 
-static __attribute__((noinline)) int plan_put_struct(enc *e, const bin_struct *s,
-                                                    const uint8_t *v)
+/* The body of a struct: inlined at the root (plan_encode), so a top-level
+ * struct costs no call beyond the backend's own; plan_put_struct below is
+ * the out-of-line copy nested structs call.
+ *
+ * Room is made once for s->room bytes (head, keys, values but a string's
+ * bytes), and kept so: at every step at least the room of the steps left
+ * is reserved. A string asks for s->room + its length, a call re-reserves
+ * s->room after it. */
+static inline __attribute__((always_inline)) int plan_struct_body(enc *e, const bin_struct *s,
+                                                                  const uint8_t *v)
 {
     if (!fmt_planned(e, s))
         return enc_any(e, s->type, v);
@@ -130,22 +134,20 @@ static __attribute__((noinline)) int plan_put_struct(enc *e, const bin_struct *s
     size_t present = s->count;
     for (size_t i = 0; i < s->optional_count; i++)
         present -= !*(const bool *)(v + s->optionals[i]);
-    uint8_t *lim, *p = plan_room(e, plan_cursor(out, &lim), 9, &lim);
+    uint8_t *lim, *p = plan_room(e, plan_cursor(out, &lim), s->room, &lim);
     if (!p)
         return CODEC_E_NOMEM;
     p = fmt_head(p, true, present);
-    for (size_t i = 0; i < s->count; i++) {
-        const bin_field *f = s->order[i];
-        const bin_val *val = &f->val;
-        const uint8_t *fv = v + f->offset;
-        if (f->optional) {
+    const bin_step *st = s->steps, *last = st + s->count;
+    for (; st < last; st++) {
+        const uint8_t *fv = v + st->offset;
+        if (st->optional) {
             /* Present: the entry holds the optional's value itself. */
             if (!*(const bool *)fv)
                 continue;
-            fv += val->value_offset;
-            val = val->elem;
+            fv += st->value_offset;
         }
-        switch (val->op) {
+        switch (st->op) {
         PLAN_SCALAR_CASE(BIN_OP_BOOL);
         PLAN_SCALAR_CASE(BIN_OP_I8);
         PLAN_SCALAR_CASE(BIN_OP_I16);
@@ -161,36 +163,46 @@ static __attribute__((noinline)) int plan_put_struct(enc *e, const bin_struct *s
             const codec_string *str = (const codec_string *)fv;
             if (str->len > FMT_TEXT_MAX)
                 break;
-            if (!(p = plan_room(e, p, f->key_len + BIN_KEY_PAD + 9 + str->len, &lim)))
+            if (!(p = plan_room(e, p, s->room + str->len, &lim)))
                 return CODEC_E_NOMEM;
-            if (!(p = fmt_text(e, plan_key(p, f), str)))
+            if (!(p = fmt_text(e, plan_key(p, st), str)))
                 return CODEC_E_INVALID_VALUE;
             continue;
         }
         case BIN_OP_ENUM: {
             int32_t n = *(const int32_t *)fv;
-            if (n < 0 || n >= 64 || !(val->enum_small >> n & 1))
+            if (n < 0 || n >= 64 || !(st->enum_small >> n & 1))
                 break;
-            if (!(p = plan_room(e, p, f->key_len + BIN_KEY_PAD + 9, &lim)))
-                return CODEC_E_NOMEM;
-            p = fmt_scalar(plan_key(p, f), BIN_OP_I32, fv);
+            p = fmt_scalar(plan_key(p, st), BIN_OP_I32, fv);
             continue;
         }
-        default: break;
+        case BIN_OP_OTHER:
+        case BIN_OP_STRUCT:
+        case BIN_OP_LIST:
+        case BIN_OP_OPTIONAL: break;
+        default: __builtin_unreachable(); /* every op is a bin_op: no range check */
         }
-        /* Containers and whatever the cases above left: the key, then a call. */
-        if (!(p = plan_room(e, p, f->key_len + BIN_KEY_PAD, &lim)))
-            return CODEC_E_NOMEM;
-        p = plan_key(p, f);
-        int rc = plan_call(e, &p, &lim, val, fv);
+        /* Containers, long keys and whatever the cases above left: the
+         * key, then a call. */
+        memcpy(p, st->f->key, st->key_len);
+        p += st->key_len;
+        int rc = plan_call(e, &p, &lim, st->optional ? st->f->val.elem : &st->f->val, fv);
         if (rc)
             return rc;
+        if (!(p = plan_room(e, p, s->room, &lim)))
+            return CODEC_E_NOMEM;
     }
     out->len = (size_t)(p - out->data);
     return CODEC_OK;
 }
 
 #undef PLAN_SCALAR_CASE
+
+static __attribute__((noinline)) int plan_put_struct(enc *e, const bin_struct *s,
+                                                    const uint8_t *v)
+{
+    return plan_struct_body(e, s, v);
+}
 
 static __attribute__((noinline)) int plan_put_list(enc *e, const bin_val *val,
                                                   const codec_list *l)
@@ -203,6 +215,16 @@ static __attribute__((noinline)) int plan_put_list(enc *e, const bin_val *val,
     if (!p)
         return CODEC_E_NOMEM;
     p = fmt_head(p, false, l->count);
+    if (ev->op == BIN_OP_STRUCT) {
+        /* Records: straight to the struct writer, no per-item dispatch. */
+        out->len = (size_t)(p - out->data);
+        for (size_t i = 0; i < l->count; i++, item += esz) {
+            int rc = plan_put_struct(e, ev->sub, item);
+            if (rc)
+                return rc;
+        }
+        return CODEC_OK;
+    }
     for (size_t i = 0; i < l->count; i++, item += esz) {
         if (!(p = plan_room(e, p, plan_inline_room(ev, item), &lim)))
             return CODEC_E_NOMEM;
@@ -251,16 +273,20 @@ static int plan_put_val(enc *e, const bin_val *val, const uint8_t *v)
     }
 }
 
-/* Encodes the value v of the plan's root. */
+/* Encodes the value v of the plan's root; on failure out->len is restored. */
 static inline int plan_encode(enc *e, const bin_plan *plan, const void *v)
 {
     const bin_val *root = &plan->root;
+    size_t base = e->out->len;
     /* The walk does arithmetic on out->data: give an empty buffer storage
      * first (a value takes at least one byte anyway). */
     if (!e->out->data && codec_buf_reserve(e->out, 1))
         return FMT_NOMEM(e->err);
-    return root->op == BIN_OP_STRUCT ? plan_put_struct(e, root->sub, v)
-                                     : plan_put_val(e, root, v);
+    int rc = root->op == BIN_OP_STRUCT ? plan_struct_body(e, root->sub, v)
+                                       : plan_put_val(e, root, v);
+    if (rc)
+        e->out->len = base;
+    return rc;
 }
 
 #endif

@@ -4,6 +4,7 @@
 #define CODEC_CBOR_INTERNAL_H
 
 #include "codec/cbor.h"
+#include "compose/stage_internal.h"
 #include "formats/binary/binary_internal.h"
 #include "formats/binary/plan.h"
 
@@ -62,24 +63,29 @@ static inline uint8_t *cbor_put_head(uint8_t *p, unsigned major, uint64_t v)
     return p + 9;
 }
 
+/* The floats cbor_put_float leaves: zeros, half subnormals, infinities
+ * and the floats no half holds. Out of line so that the hot path keeps its
+ * half in a register (encode.c; its address is taken there). */
+uint8_t *cbor_put_float_edge(uint8_t *p, float f);
+
 /* Writes f as a half when that keeps its value, else as a single. */
 static inline uint8_t *cbor_put_float(uint8_t *p, float f)
 {
     uint32_t u = bin_float_bits(f), e = u >> 23 & 0xff;
-    uint16_t h;
     /* A half keeps 10 of the 23 mantissa bits: most floats fail this test
      * first. Normal halves (biased exponent 113..142) are converted here;
-     * zeros, subnormals and infinities by bin_float_to_half. */
-    if (!(u & 0x1fff) && ((e >= 113 && e <= 142 &&
-                           (h = (uint16_t)((u >> 16 & 0x8000) | (e - 112) << 10 |
-                                           (u & 0x7fffff) >> 13), true)) ||
-                          bin_float_to_half(f, &h))) {
-        p[0] = 0xf9;
-        bin_store16(p + 1, h);
-        return p + 3;
+     * zeros, subnormals and infinities by cbor_put_float_edge. */
+    if (!(u & 0x1fff)) {
+        if (e - 113 <= 142 - 113) {
+            p[0] = 0xf9;
+            bin_store16(p + 1, (uint16_t)((u >> 16 & 0x8000) | (e - 112) << 10 |
+                                          (u & 0x7fffff) >> 13));
+            return p + 3;
+        }
+        return cbor_put_float_edge(p, f);
     }
     p[0] = 0xfa;
-    bin_store32(p + 1, bin_float_bits(f));
+    bin_store32(p + 1, u);
     return p + 5;
 }
 
@@ -278,7 +284,9 @@ typedef struct cbor_state {
 size_t cbor_plan_key(const codec_field *f, const void *ctx, uint8_t *dst);
 
 /* Walkers (encode.c, decode.c, value.c). */
-int cbor_encode_typed(const cbor_state *st, const void *value, codec_buf *out, codec_error *err);
+/* The stage's encode_value (the plan's walk; out->len restored on failure). */
+int cbor_encode_value(const codec_stage *s, const void *value, codec_buf *out,
+                      codec_error *err);
 int cbor_decode_typed(const cbor_state *st, const codec_type *t, const uint8_t *in, size_t n,
                       void *value, codec_arena *arena, codec_error *err);
 int cbor_write_value(codec_buf *out, const codec_value *v, const codec_cbor_options *o,

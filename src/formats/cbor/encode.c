@@ -210,6 +210,19 @@ static inline uint8_t *put_int(uint8_t *p, int64_t v)
     return cbor_put_head(p, (unsigned)(m & 1), (uint64_t)v ^ m);
 }
 
+uint8_t *cbor_put_float_edge(uint8_t *p, float f)
+{
+    uint16_t h;
+    if (bin_float_to_half(f, &h)) {
+        p[0] = 0xf9;
+        bin_store16(p + 1, h);
+        return p + 3;
+    }
+    p[0] = 0xfa;
+    bin_store32(p + 1, bin_float_bits(f));
+    return p + 5;
+}
+
 static inline __attribute__((always_inline)) uint8_t *fmt_scalar(uint8_t *p, unsigned op,
                                                                  const void *v)
 {
@@ -229,11 +242,12 @@ static inline __attribute__((always_inline)) uint8_t *fmt_scalar(uint8_t *p, uns
     }
 }
 
-static inline uint8_t *fmt_text(enc *e, uint8_t *p, const codec_string *s)
+static inline __attribute__((always_inline)) uint8_t *fmt_text(enc *e, uint8_t *p,
+                                                               const codec_string *s)
 {
     size_t n = s->len;
     uint8_t *d = cbor_put_head(p, CBOR_TEXT, n);
-    if (n && codec_copy_ascii(d, (const uint8_t *)s->ptr, n) &&
+    if (n && bin_copy_text(d, (const uint8_t *)s->ptr, n) &&
         !codec_utf8_valid((const uint8_t *)s->ptr, n)) {
         codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "cbor", CODEC_NO_OFFSET,
                         "string is not valid UTF-8");
@@ -258,8 +272,10 @@ static inline bool fmt_planned(const enc *e, const bin_struct *s)
 #define FMT_NOMEM CBOR_NOMEM
 #include "formats/binary/plan_encode.h"
 
-int cbor_encode_typed(const cbor_state *st, const void *value, codec_buf *out, codec_error *err)
+int cbor_encode_value(const codec_stage *s, const void *value, codec_buf *out,
+                      codec_error *err)
 {
+    const cbor_state *st = s->state;
     enc e = {.out = out, .o = &st->o, .err = err};
     return plan_encode(&e, &st->plan, value);
 }

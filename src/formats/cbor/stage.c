@@ -22,16 +22,6 @@ void cbor_options_resolve(const codec_cbor_options *in, codec_cbor_options *out)
     bin_limits_resolve(limits_of(out));
 }
 
-static int cbor_encode_value(const codec_stage *s, const void *value, codec_buf *out,
-                             codec_error *err)
-{
-    size_t base = out->len;
-    int rc = cbor_encode_typed(s->state, value, out, err);
-    if (rc)
-        out->len = base;
-    return rc;
-}
-
 static int cbor_decode_value(const codec_stage *s, const uint8_t *src, size_t n,
                              void *value_out, codec_arena *arena, codec_error *err)
 {

@@ -218,11 +218,12 @@ static inline __attribute__((always_inline)) uint8_t *fmt_scalar(uint8_t *p, uns
     }
 }
 
-static inline uint8_t *fmt_text(enc *e, uint8_t *p, const codec_string *s)
+static inline __attribute__((always_inline)) uint8_t *fmt_text(enc *e, uint8_t *p,
+                                                               const codec_string *s)
 {
     size_t n = s->len;
     uint8_t *d = mp_put_len(p, n, 0xa0, 32, 0xd9, 0xda);
-    if (n && codec_copy_ascii(d, (const uint8_t *)s->ptr, n) &&
+    if (n && bin_copy_text(d, (const uint8_t *)s->ptr, n) &&
         !codec_utf8_valid((const uint8_t *)s->ptr, n)) {
         codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "msgpack", CODEC_NO_OFFSET,
                         "string is not valid UTF-8");
@@ -247,8 +248,9 @@ static inline bool fmt_planned(const enc *e, const bin_struct *s)
 #define FMT_NOMEM MP_NOMEM
 #include "formats/binary/plan_encode.h"
 
-int mp_encode_typed(const mp_state *st, const void *value, codec_buf *out, codec_error *err)
+int mp_encode_value(const codec_stage *s, const void *value, codec_buf *out, codec_error *err)
 {
+    const mp_state *st = s->state;
     enc e = {.out = out, .o = &st->o, .err = err};
     return plan_encode(&e, &st->plan, value);
 }

@@ -4,6 +4,7 @@
 #define CODEC_MSGPACK_INTERNAL_H
 
 #include "codec/msgpack.h"
+#include "compose/stage_internal.h"
 #include "formats/binary/binary_internal.h"
 #include "formats/binary/plan.h"
 
@@ -202,7 +203,8 @@ typedef struct mp_state {
 size_t mp_plan_key(const codec_field *f, const void *ctx, uint8_t *dst);
 
 /* Walkers. */
-int mp_encode_typed(const mp_state *st, const void *value, codec_buf *out, codec_error *err);
+/* The stage's encode_value (the plan's walk; out->len restored on failure). */
+int mp_encode_value(const codec_stage *s, const void *value, codec_buf *out, codec_error *err);
 int mp_decode_typed(const mp_state *st, const codec_type *t, const uint8_t *in, size_t n,
                     void *value, codec_arena *arena, codec_error *err);
 int mp_write_value(codec_buf *out, const codec_value *v, codec_error *err);

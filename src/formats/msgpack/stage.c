@@ -30,16 +30,6 @@ void mp_options_resolve(const codec_msgpack_options *in, codec_msgpack_options *
     bin_limits_resolve(limits_of(out));
 }
 
-static int mp_encode_value(const codec_stage *s, const void *value, codec_buf *out,
-                           codec_error *err)
-{
-    size_t base = out->len;
-    int rc = mp_encode_typed(s->state, value, out, err);
-    if (rc)
-        out->len = base;
-    return rc;
-}
-
 static int mp_decode_value(const codec_stage *s, const uint8_t *src, size_t n, void *value_out,
                            codec_arena *arena, codec_error *err)
 {
