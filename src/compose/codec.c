@@ -267,10 +267,17 @@ int codec_encode(const codec *c, const void *value, codec_buf *out, codec_error 
     if (!c || !value || !out)
         return codec_error_set(err, CODEC_E_USAGE, 0, "codec", CODEC_NO_OFFSET,
                                "codec_encode needs a codec, a value and a buffer");
-    /* A lone backend writes straight into out (and restores out->len
-     * itself on failure, as every encode_value does): no spare, no loop. */
-    if (c->count == 1 && c->stages[0].kind == CODEC_KIND_BACKEND)
-        return c->stages[0].ops->encode_value(&c->stages[0], value, out, err);
+    /* A lone backend writes straight into out: no spare, no loop. Every
+     * encode_value restores out->len on failure; restoring it here too
+     * keeps that promise for any backend added later, at no cost on
+     * success. */
+    if (c->count == 1 && c->stages[0].kind == CODEC_KIND_BACKEND) {
+        size_t len = out->len;
+        int rc = c->stages[0].ops->encode_value(&c->stages[0], value, out, err);
+        if (rc != CODEC_OK)
+            out->len = len;
+        return rc;
+    }
     return encode_pipeline(c, value, out, err);
 }
 
