@@ -37,6 +37,27 @@
 
 static int plan_get_val(FMT_RD *r, const bin_val *val, uint8_t *v);
 
+/* The field whose key is at p when it is the one expected next, or comes
+ * after expected optionals that are absent (encoders leave them out): that
+ * field marked seen and *expect moved past it. NULL (nothing changed) when
+ * the key is another one, or a field on the way was seen already. */
+static inline const bin_field *plan_next_field(const bin_struct *s, uint64_t *seen,
+                                               size_t *expect, const uint8_t *p,
+                                               const uint8_t *end)
+{
+    for (size_t j = *expect; j < s->count && !(seen[j / 64] >> (j % 64) & 1); j++) {
+        const bin_field *f = &s->fields[j];
+        if (bin_key_at(f, p, end)) {
+            seen[j / 64] |= 1ull << (j % 64);
+            *expect = j + 1;
+            return f;
+        }
+        if (!f->optional)
+            break;
+    }
+    return NULL;
+}
+
 static int plan_get_struct(FMT_RD *r, const bin_struct *s, uint8_t *v)
 {
     const codec_type *t = s->type;
@@ -53,14 +74,13 @@ static int plan_get_struct(FMT_RD *r, const bin_struct *s, uint8_t *v)
         return FMT_NOMEM(r->err);
     size_t expect = 0;
     for (uint64_t i = 0; i < count; i++) {
-        const bin_field *f = expect < s->count ? &s->fields[expect] : NULL;
-        /* The next field's key, not seen before: its value is read here;
-         * anything else (and a repeat) goes through the generic entry. */
-        if (f && !(seen[expect / 64] >> (expect % 64) & 1) && bin_key_at(f, r->p, r->end)) {
+        const bin_field *f = plan_next_field(s, seen, &expect, r->p, r->end);
+        /* The next field's key, not seen before (past optionals the
+         * encoder left out): its value is read here; anything else (and a
+         * repeat) goes through the generic entry. */
+        if (f) {
             r->p += f->key_len;
             uint8_t *fv = v + f->offset;
-            seen[expect / 64] |= 1ull << (expect % 64);
-            expect++;
             if (!fmt_inline(r, &f->val, fv) && (rc = plan_get_val(r, &f->val, fv)))
                 return rc;
             continue;

@@ -646,6 +646,15 @@ static inline __attribute__((always_inline)) bool fmt_inline(cbor_rd *r, const b
             return false;
         r->p = p + head;
         return true;
+    case BIN_OP_ENUM:
+        /* An unsigned integer of one byte (0..23) that is one of the enum's
+         * small numbers (what the encoder writes); names and other numbers
+         * go the generic way. */
+        if (p == r->end || *p > 23 || !(val->enum_small >> *p & 1))
+            return false;
+        *(int32_t *)v = *p;
+        r->p = p + 1;
+        return true;
     default: return false;
     }
 }

@@ -510,6 +510,14 @@ static inline __attribute__((always_inline)) bool fmt_inline(mp_rd *r, const bin
             return true;
         r->p = p;
         return false;
+    case BIN_OP_ENUM:
+        /* A positive fixint that is one of the enum's small numbers (what
+         * the encoder writes); names and other numbers go the generic way. */
+        if (p == r->end || *p >= 64 || !(val->enum_small >> *p & 1))
+            return false;
+        *(int32_t *)v = *p;
+        r->p = p + 1;
+        return true;
     default: return false;
     }
 }
