@@ -29,9 +29,9 @@
 
 #include "formats/binary/plan.h"
 
-/* Reserves n bytes after p (the cursor, inside out): the new cursor and
- * *lim, or NULL with err set. Out of line: the hot path never comes here. */
-static __attribute__((noinline)) uint8_t *plan_grow(enc *e, uint8_t *p, size_t n, uint8_t **lim)
+/* Reserves n bytes after p (the cursor, inside out): the new cursor, or
+ * NULL with err set. Out of line: the hot path never comes here. */
+static __attribute__((noinline)) uint8_t *plan_grow(enc *e, uint8_t *p, size_t n)
 {
     codec_buf *out = e->out;
     out->len = (size_t)(p - out->data);
@@ -39,13 +39,18 @@ static __attribute__((noinline)) uint8_t *plan_grow(enc *e, uint8_t *p, size_t n
         FMT_NOMEM(e->err);
         return NULL;
     }
-    *lim = out->data + out->cap;
     return out->data + out->len;
 }
 
+/* The limit is set here, not in plan_grow: its address never leaves the
+ * walk, so it stays in a register instead of a stack slot. */
 static inline uint8_t *plan_room(enc *e, uint8_t *p, size_t n, uint8_t **lim)
 {
-    return __builtin_expect((size_t)(*lim - p) >= n, 1) ? p : plan_grow(e, p, n, lim);
+    if (__builtin_expect((size_t)(*lim - p) >= n, 1))
+        return p;
+    p = plan_grow(e, p, n);
+    *lim = e->out->data + e->out->cap;
+    return p;
 }
 
 /* The cursor and limit of out. */
