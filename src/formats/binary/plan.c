@@ -132,6 +132,9 @@ static bin_step step_of(const bin_field *f)
         memcpy(st.key, f->key, f->key_len);
     else
         st.op = BIN_OP_OTHER; /* the walk's general path copies long keys */
+    st.value_op = st.op;
+    if (f->optional)
+        st.op = BIN_OP_STEP_OPTIONAL;
     return st;
 }
 
@@ -171,6 +174,7 @@ static int struct_for(builder *b, const codec_type *t, const bin_struct **out)
     s->type = t;
     s->count = t->count;
     s->steps = steps;
+    s->steps_end = steps + t->count;
     s->optionals = optionals;
     s->room = BIN_KEY_MAX_HEAD + BIN_KEY_PAD;
     *out = s;

@@ -33,7 +33,8 @@ typedef enum bin_op {
     BIN_OP_ENUM,                  /* int32_t, checked against the enum's numbers */
     BIN_OP_STRUCT,                /* val->sub */
     BIN_OP_LIST,                  /* codec_list of val->elem */
-    BIN_OP_OPTIONAL               /* {bool has; value at val->value_offset of val->elem} */
+    BIN_OP_OPTIONAL,              /* {bool has; value at val->value_offset of val->elem} */
+    BIN_OP_STEP_OPTIONAL          /* steps only: an optional, its value's op in value_op */
 } bin_op;
 
 typedef struct bin_struct bin_struct;
@@ -61,10 +62,12 @@ typedef struct bin_field {
 #define BIN_STEP_KEY 16
 
 /* What the encoder reads for one field, in one place: the op of the value
- * it writes (an OPTIONAL's value op when `optional`), where the member is,
- * and a short key's bytes, so the walk touches one record per field. */
+ * it writes (an OPTIONAL's value op when `optional`: op then says so, and
+ * the one dispatch on op serves the presence test too), where the member
+ * is, and a short key's bytes, so the walk touches one record per field. */
 typedef struct bin_step {
-    uint8_t op;                   /* bin_op; BIN_OP_OTHER for a long key */
+    uint8_t op;                   /* bin_op; BIN_OP_STEP_OPTIONAL for an optional */
+    uint8_t value_op;             /* the op of the value written; BIN_OP_OTHER for a long key */
     bool optional;                /* left out when absent; else the value at value_offset */
     uint32_t key_len;
     size_t offset;                /* of the member in its struct */
@@ -78,6 +81,7 @@ struct bin_struct {
     const codec_type *type;
     bin_field *fields;            /* declaration order */
     const bin_step *steps;        /* the encode order */
+    const bin_step *steps_end;    /* steps + count: no multiply on entry */
     const size_t *optionals;      /* offsets of the OPTIONAL members */
     size_t optional_count;
     size_t count;

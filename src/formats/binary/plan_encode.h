@@ -143,16 +143,19 @@ static inline __attribute__((always_inline)) int plan_struct_body(enc *e, const 
     if (!p)
         return CODEC_E_NOMEM;
     p = fmt_head(p, true, present);
-    const bin_step *st = s->steps, *last = st + s->count;
+    const bin_step *st = s->steps, *last = s->steps_end;
     for (; st < last; st++) {
         const uint8_t *fv = v + st->offset;
-        if (st->optional) {
+        unsigned op = st->op;
+    dispatch:
+        switch (op) {
+        case BIN_OP_STEP_OPTIONAL:
             /* Present: the entry holds the optional's value itself. */
             if (!*(const bool *)fv)
                 continue;
             fv += st->value_offset;
-        }
-        switch (st->op) {
+            op = st->value_op;
+            goto dispatch;
         PLAN_SCALAR_CASE(BIN_OP_BOOL);
         PLAN_SCALAR_CASE(BIN_OP_I8);
         PLAN_SCALAR_CASE(BIN_OP_I16);
