@@ -20,11 +20,14 @@ typedef struct item {
     codec_msgpack_ext ext;
     codec_string amount;
     codec_value rest;
+    int32_t tone;
 } item;
 
 CODEC_LIST(ids_type, CODEC_INT32);
 CODEC_MAP(weights_type, CODEC_STRING, CODEC_DOUBLE);
 CODEC_OPTIONAL(small_type, uint8_t, CODEC_UINT8);
+/* Numbers in and out of the decoders' one-byte fast path. */
+CODEC_ENUM(tone_type, {"LOW", 0}, {"MID", 3}, {"TOP", 63}, {"FAR", 300});
 CODEC_STRUCT(item_type, item,
              CODEC_FIELD(item, name, 1, CODEC_STRING),
              CODEC_FIELD(item, ids, 2, &ids_type),
@@ -36,7 +39,8 @@ CODEC_STRUCT(item_type, item,
              CODEC_FIELD(item, day, 8, CODEC_DATE),
              CODEC_FIELD(item, ext, 9, CODEC_MSGPACK_EXT),
              CODEC_FIELD(item, amount, 10, CODEC_DECIMAL),
-             CODEC_FIELD(item, rest, 11, CODEC_VALUE));
+             CODEC_FIELD(item, rest, 11, CODEC_VALUE),
+             CODEC_FIELD(item, tone, 12, &tone_type));
 
 /* Decodes with c: success, or an invalid-payload error (and no success when
  * `well_formed` is false). What decodes must encode, decode and encode
