@@ -37,6 +37,25 @@
 
 static int plan_get_val(FMT_RD *r, const bin_val *val, uint8_t *v);
 
+/* Past the expected field j, an optional whose key is not at p: the first
+ * field after the optionals that follow it whose key is at p, or NULL when
+ * a non-optional or a seen field comes first. Out of line: taken only when
+ * the writer left an optional out. */
+static __attribute__((noinline)) const bin_field *plan_past_optionals(const bin_struct *s,
+                                                                     const uint64_t *seen,
+                                                                     size_t j, const uint8_t *p,
+                                                                     const uint8_t *end)
+{
+    while (++j < s->count && !(seen[j / 64] >> (j % 64) & 1)) {
+        const bin_field *f = &s->fields[j];
+        if (bin_key_at(f, p, end))
+            return f;
+        if (!f->optional)
+            break;
+    }
+    return NULL;
+}
+
 /* The field whose key is at p when it is the one expected next, or comes
  * after expected optionals that are absent (encoders leave them out): that
  * field marked seen and *expect moved past it. NULL (nothing changed) when
@@ -45,17 +64,18 @@ static inline const bin_field *plan_next_field(const bin_struct *s, uint64_t *se
                                                size_t *expect, const uint8_t *p,
                                                const uint8_t *end)
 {
-    for (size_t j = *expect; j < s->count && !(seen[j / 64] >> (j % 64) & 1); j++) {
-        const bin_field *f = &s->fields[j];
-        if (bin_key_at(f, p, end)) {
-            seen[j / 64] |= 1ull << (j % 64);
-            *expect = j + 1;
-            return f;
-        }
-        if (!f->optional)
-            break;
+    size_t j = *expect;
+    if (j >= s->count || (seen[j / 64] >> (j % 64) & 1))
+        return NULL;
+    const bin_field *f = &s->fields[j];
+    if (__builtin_expect(!bin_key_at(f, p, end), 0)) {
+        if (!f->optional || !(f = plan_past_optionals(s, seen, j, p, end)))
+            return NULL;
+        j = (size_t)(f - s->fields);
     }
-    return NULL;
+    seen[j / 64] |= 1ull << (j % 64);
+    *expect = j + 1;
+    return f;
 }
 
 static int plan_get_struct(FMT_RD *r, const bin_struct *s, uint8_t *v)
