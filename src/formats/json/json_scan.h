@@ -102,13 +102,22 @@ static inline const uint8_t *json_string_scan(const uint8_t *p, const uint8_t *e
 }
 
 /* memcpy without a call for the short names and strings most are: two
- * overlapping moves cover 4..16 bytes. */
+ * overlapping moves cover 4..32 bytes. */
 static inline void json_copy_short(void *dst, const void *src, size_t n)
 {
     uint8_t *d = dst;
     const uint8_t *s = src;
-    if (n > 16) {
+    if (n > 32) {
         memcpy(d, s, n);
+    } else if (n > 16) {
+#if defined(__SSE2__)
+        __m128i a = _mm_loadu_si128((const __m128i *)s);
+        __m128i b = _mm_loadu_si128((const __m128i *)(s + n - 16));
+        _mm_storeu_si128((__m128i *)d, a);
+        _mm_storeu_si128((__m128i *)(d + n - 16), b);
+#else
+        memcpy(d, s, n);
+#endif
     } else if (n >= 8) {
         uint64_t a, b;
         memcpy(&a, s, 8), memcpy(&b, s + n - 8, 8);
