@@ -86,11 +86,7 @@ static inline const uint8_t *string_end(const uint8_t *p, const uint8_t *end, bo
     /* Most keys and values end within 32 bytes, with no escape and no
      * non-ASCII byte: those are found here without the call. */
     for (const uint8_t *s = p; s < p + 32 && end - s >= 16; s += 16) {
-        __m128i x = _mm_loadu_si128((const __m128i *)s);
-        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
-                                                _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
-                                   _mm_cmplt_epi8(x, _mm_set1_epi8(0x20)));
-        unsigned m = (unsigned)_mm_movemask_epi8(hit);
+        unsigned m = json_special16(s);
         if (m) {
             if (s[__builtin_ctz(m)] == '"')
                 return s + __builtin_ctz(m);
