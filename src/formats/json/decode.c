@@ -40,10 +40,22 @@ static const uint8_t *out_of_memory(fast *f)
     return GIVE_UP;
 }
 
+/* Indentation is runs of spaces: those go 8 at a time (the first byte that
+ * differs ends the run), the rest one by one. */
 static inline const uint8_t *skip_ws(const uint8_t *p, const uint8_t *end)
 {
-    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
-        p++;
+    while (p < end) {
+        if (*p == ' ' && end - p >= 8) {
+            uint64_t x;
+            memcpy(&x, p, 8);
+            x ^= JSON_ONES * ' ';
+            p += x ? (unsigned)__builtin_ctzll(x) >> 3 : 8;
+        } else if (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t') {
+            p++;
+        } else {
+            break;
+        }
+    }
     return p;
 }
 
@@ -70,6 +82,18 @@ json_scan_fn json_long_scanner(void)
 static inline const uint8_t *string_end(const uint8_t *p, const uint8_t *end, bool *escaped,
                                         json_scan_fn scan)
 {
+#if defined(__SSE2__)
+    /* Most keys and values end within 32 bytes, with no escape and no
+     * non-ASCII byte: those are found here without the call. */
+    for (const uint8_t *s = p; s < p + 32 && end - s >= 16; s += 16) {
+        unsigned m = json_special16(s);
+        if (m) {
+            if (s[__builtin_ctz(m)] == '"')
+                return s + __builtin_ctz(m);
+            break;
+        }
+    }
+#endif
     const uint8_t *q = json_string_scan(p, end, escaped, scan);
     return q && q < end && *q == '"' ? q : NULL;
 }

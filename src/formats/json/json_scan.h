@@ -30,6 +30,19 @@ static inline uint64_t json_special_bytes(uint64_t x)
            JSON_HIGHS;
 }
 
+#if defined(__SSE2__)
+/* Bit i set when p[i] (of 16) is '"', '\\', a control byte or 0x80 and
+ * above: a signed compare with 0x20 flags the last two. */
+static inline unsigned json_special16(const uint8_t *p)
+{
+    __m128i x = _mm_loadu_si128((const __m128i *)p);
+    __m128i hit = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
+        _mm_cmplt_epi8(x, _mm_set1_epi8(0x20)));
+    return (unsigned)_mm_movemask_epi8(hit);
+}
+#endif
+
 /* Scans a string body from p: returns its closing quote; or the first byte
  * that is not allowed there (a control byte, or the start of invalid UTF-8);
  * or end when the input ends first (also inside an escape). *escaped tells
@@ -44,15 +57,8 @@ static inline const uint8_t *json_string_scan(const uint8_t *p, const uint8_t *e
     const uint8_t *start = p;
     for (;;) {
 #if defined(__SSE2__)
-        /* A signed compare with 0x20 flags control bytes and bytes >= 0x80. */
-        const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
-        const __m128i space = _mm_set1_epi8(0x20);
         while (end - p >= 16) {
-            __m128i x = _mm_loadu_si128((const __m128i *)p);
-            __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote),
-                                                    _mm_cmpeq_epi8(x, bslash)),
-                                       _mm_cmplt_epi8(x, space));
-            unsigned m = (unsigned)_mm_movemask_epi8(hit);
+            unsigned m = json_special16(p);
             if (m) {
                 p += __builtin_ctz(m);
                 goto special;
@@ -102,13 +108,22 @@ static inline const uint8_t *json_string_scan(const uint8_t *p, const uint8_t *e
 }
 
 /* memcpy without a call for the short names and strings most are: two
- * overlapping moves cover 4..16 bytes. */
+ * overlapping moves cover 4..32 bytes. */
 static inline void json_copy_short(void *dst, const void *src, size_t n)
 {
     uint8_t *d = dst;
     const uint8_t *s = src;
-    if (n > 16) {
+    if (n > 32) {
         memcpy(d, s, n);
+    } else if (n > 16) {
+#if defined(__SSE2__)
+        __m128i a = _mm_loadu_si128((const __m128i *)s);
+        __m128i b = _mm_loadu_si128((const __m128i *)(s + n - 16));
+        _mm_storeu_si128((__m128i *)d, a);
+        _mm_storeu_si128((__m128i *)(d + n - 16), b);
+#else
+        memcpy(d, s, n);
+#endif
     } else if (n >= 8) {
         uint64_t a, b;
         memcpy(&a, s, 8), memcpy(&b, s + n - 8, 8);
