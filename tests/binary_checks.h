@@ -162,6 +162,29 @@ static inline void bc_check_every(const every *a, const every *b, bool keeps_off
     CHECK(vu_equal(&a->any, &b->any));
 }
 
+/* The planned decoder's list bounds for format fmt: `huge` is an Order
+ * whose items head declares more items than bytes remain, `one` an Order
+ * with one item; the first is truncated and the second, with max-depth=1,
+ * too deep, both reported at the head's byte (7) before anything is
+ * allocated or read. */
+static inline void bc_check_list_bounds(const char *fmt, const uint8_t *huge, size_t huge_n,
+                                        const uint8_t *one, size_t one_n)
+{
+    char spec[64];
+    snprintf(spec, sizeof spec, "%s:max-depth=1", fmt);
+    codec *oc = bc_codec(fmt, &order_type), *shallow = bc_codec(spec, &order_type);
+    order o;
+    codec_error err;
+    CHECK_INT(codec_decode(oc, huge, huge_n, &o, &bc_arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.detail, CODEC_D_TRUNCATED);
+    CHECK_INT(err.offset, 7);
+    CHECK_INT(codec_decode(shallow, one, one_n, &o, &bc_arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.detail, CODEC_D_LIMIT);
+    CHECK_INT(err.offset, 7);
+    codec_free(oc);
+    codec_free(shallow);
+}
+
 /* Encodes v with c and decodes it into back (arena bc_arena). */
 static inline int bc_round(const codec *c, const void *v, void *back, codec_buf *out)
 {

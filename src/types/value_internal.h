@@ -44,6 +44,32 @@ static inline bool codec_field_absent(const codec_field *f, const void *v)
     return f->type->kind == CODEC_T_OPTIONAL && !*(const bool *)((const uint8_t *)v + f->offset);
 }
 
+/* Arena bytes the decoders carve string copies from, so most strings cost
+ * no arena call. A pool is taken in chunks of up to CODEC_TEXT_POOL_MAX
+ * bytes, never more than `left` (the input not read yet: a decoded string
+ * is never longer than its encoded form) but at least the n asked for, so
+ * a small message costs one allocation and the tail a refill leaves behind
+ * (smaller than n) keeps the waste below the bytes copied. Zero it before
+ * the first take. */
+typedef struct codec_text_pool {
+    char *p, *end;
+} codec_text_pool;
+#define CODEC_TEXT_POOL_MAX 4096
+
+/* A new pool and n bytes from it; NULL when out of memory. */
+char *codec_text_pool_refill(codec_text_pool *pool, codec_arena *arena, size_t left, size_t n);
+
+/* n bytes (n <= left) for a string copy; NULL when out of memory. */
+static inline char *codec_text_pool_take(codec_text_pool *pool, codec_arena *arena, size_t left,
+                                         size_t n)
+{
+    if ((size_t)(pool->end - pool->p) < n)
+        return codec_text_pool_refill(pool, arena, left, n);
+    char *d = pool->p;
+    pool->p += n;
+    return d;
+}
+
 /* True when s[0..n) is valid UTF-8 (no surrogates, no overlongs). */
 bool codec_utf8_valid(const uint8_t *s, size_t n);
 

@@ -156,3 +156,16 @@ int codec_check_unique_members(const codec_member *members, size_t n, codec_aren
                            "duplicate key '%.*s' in %s", (int)(k->len > 64 ? 64 : k->len), k->ptr,
                            container);
 }
+
+char *codec_text_pool_refill(codec_text_pool *pool, codec_arena *arena, size_t left, size_t n)
+{
+    size_t size = left < CODEC_TEXT_POOL_MAX ? left : CODEC_TEXT_POOL_MAX;
+    if (size < n)
+        size = n;
+    char *d = codec_arena_alloc(arena, size, 1);
+    if (!d)
+        return NULL;
+    pool->p = d + n;
+    pool->end = d + size;
+    return d;
+}

@@ -194,19 +194,6 @@ static int struct_for(builder *b, const codec_type *t, const bin_struct **out)
     return CODEC_OK;
 }
 
-char *bin_pool_refill(bin_pool *pool, codec_arena *arena, size_t left, size_t n)
-{
-    size_t size = left < BIN_POOL_MAX ? left : BIN_POOL_MAX;
-    if (size < n)
-        size = n;
-    char *d = codec_arena_alloc(arena, size, 1);
-    if (!d)
-        return NULL;
-    pool->p = d + n;
-    pool->end = d + size;
-    return d;
-}
-
 int bin_plan_build(bin_plan *p, const codec_type *t, const bin_plan_spec *spec,
                    const char *stage, codec_error *err)
 {

@@ -161,27 +161,4 @@ static inline bool bin_store_int(unsigned op, uint8_t *v, int64_t x)
     }
 }
 
-/* Arena bytes the decoders carve string copies from, so most strings cost
- * no arena call. */
-typedef struct bin_pool {
-    char *p, *end;
-} bin_pool;
-
-/* Takes a new pool of up to BIN_POOL_MAX bytes (never more than `left`,
- * the input not read yet, which bounds what the strings to come can copy;
- * at least n) and n bytes from it; NULL when out of memory. The tail of the
- * old pool is smaller than n, so the waste stays below the bytes copied. */
-char *bin_pool_refill(bin_pool *pool, codec_arena *arena, size_t left, size_t n);
-#define BIN_POOL_MAX 4096
-
-/* n bytes (n <= left) for a string copy. */
-static inline char *bin_pool_take(bin_pool *pool, codec_arena *arena, size_t left, size_t n)
-{
-    if ((size_t)(pool->end - pool->p) < n)
-        return bin_pool_refill(pool, arena, left, n);
-    char *d = pool->p;
-    pool->p += n;
-    return d;
-}
-
 #endif

@@ -180,7 +180,7 @@ typedef struct cbor_rd {
     codec_arena *arena;
     codec_error *err;
     size_t depth;
-    bin_pool pool;           /* where the planned walk copies strings to */
+    codec_text_pool pool;           /* where the planned walk copies strings to */
 } cbor_rd;
 
 /* Reads one head; checks well-formedness of the head itself (reserved

@@ -594,7 +594,7 @@ static inline bool fast_text(cbor_rd *r, codec_string *out)
         r->p = src;
         return true;
     }
-    char *d = bin_pool_take(&r->pool, r->arena, (size_t)(r->end - r->p), (size_t)n);
+    char *d = codec_text_pool_take(&r->pool, r->arena, (size_t)(r->end - r->p), (size_t)n);
     if (!d || (codec_copy_ascii((uint8_t *)d, src, (size_t)n) && !codec_utf8_valid(src, (size_t)n)))
         return false;
     *out = (codec_string){d, (size_t)n};

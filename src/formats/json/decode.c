@@ -23,7 +23,7 @@ typedef struct fast {
     const codec_json_options *o;
     codec_arena *arena;
     codec_error *err;
-    char *room, *room_end;  /* arena bytes taken for the strings to come */
+    codec_text_pool text;   /* arena bytes taken for the strings to come */
     json_scan_fn scan;      /* json_long_scanner() */
     bool plain_names;       /* json_type_names_plain(): names match in place */
     bool nomem;             /* gave up for lack of memory: no second pass */
@@ -98,29 +98,11 @@ static inline const uint8_t *string_end(const uint8_t *p, const uint8_t *end, bo
     return q && q < end && *q == '"' ? q : NULL;
 }
 
-/* n bytes for string text. Text is taken from the arena in chunks of up to
- * 4 KiB, never more than the rest of the input needs (decoded text is never
- * longer than its JSON form), so a small document costs one allocation. */
-static char *string_chunk(fast *f, size_t n, const uint8_t *at)
-{
-    size_t left = (size_t)(f->end - at), size = left < 4096 ? left : 4096;
-    if (size < n)
-        size = n;
-    char *d = codec_arena_alloc(f->arena, size, 1);
-    if (!d)
-        return NULL;
-    f->room = d + n;
-    f->room_end = d + size;
-    return d;
-}
-
+/* n bytes for string text, from the text pool (bounded by the rest of the
+ * input: decoded text is never longer than its JSON form). */
 static inline char *string_room(fast *f, size_t n, const uint8_t *at)
 {
-    if ((size_t)(f->room_end - f->room) < n)
-        return string_chunk(f, n, at);
-    char *d = f->room;
-    f->room += n;
-    return d;
+    return codec_text_pool_take(&f->text, f->arena, (size_t)(f->end - at), n);
 }
 
 /* The body start[0..raw) of a string with escapes, unescaped into the arena. */
@@ -134,7 +116,7 @@ static const uint8_t *escaped_string(fast *f, const uint8_t *start, size_t raw,
     size_t len = json_unescape(start, raw, dst, &bad);
     if (len == (size_t)-1 || len > f->o->max_string)
         return GIVE_UP;
-    f->room = (char *)dst + len;   /* the unused tail goes back */
+    f->text.p = (char *)dst + len;   /* the unused tail goes back */
     *out = (codec_string){(const char *)dst, len};
     return start + raw + 1;
 }
@@ -804,7 +786,7 @@ int json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, void *v,
     f.o = o;
     f.arena = arena;
     f.err = err;
-    f.room = f.room_end = NULL;
+    f.text = (codec_text_pool){NULL, NULL};
     f.scan = json_long_scanner();
     f.plain_names = plain_names;
     f.nomem = false;

@@ -462,7 +462,7 @@ static inline bool fast_str(mp_rd *r, codec_string *out)
         r->p = p + head;
         return true;
     }
-    char *d = bin_pool_take(&r->pool, r->arena, left, n);
+    char *d = codec_text_pool_take(&r->pool, r->arena, left, n);
     if (!d || (codec_copy_ascii((uint8_t *)d, p + head, n) && !codec_utf8_valid(p + head, n)))
         return false;
     *out = (codec_string){d, n};

@@ -41,7 +41,7 @@ typedef struct mp_rd {
     codec_arena *arena;
     codec_error *err;
     size_t depth;
-    bin_pool pool;           /* where the planned walk copies strings to */
+    codec_text_pool pool;           /* where the planned walk copies strings to */
 } mp_rd;
 
 /* Reads one item head (and skips over a str/bin/ext payload). */
