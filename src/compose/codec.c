@@ -267,17 +267,10 @@ int codec_encode(const codec *c, const void *value, codec_buf *out, codec_error 
     if (!c || !value || !out)
         return codec_error_set(err, CODEC_E_USAGE, 0, "codec", CODEC_NO_OFFSET,
                                "codec_encode needs a codec, a value and a buffer");
-    /* A lone backend writes straight into out: no spare, no loop. Every
-     * encode_value restores out->len on failure; restoring it here too
-     * keeps that promise for any backend added later, at no cost on
-     * success. */
-    if (c->count == 1 && c->stages[0].kind == CODEC_KIND_BACKEND) {
-        size_t len = out->len;
-        int rc = c->stages[0].ops->encode_value(&c->stages[0], value, out, err);
-        if (rc != CODEC_OK)
-            out->len = len;
-        return rc;
-    }
+    /* A lone backend writes straight into out: no spare, no loop, and a
+     * tail call (every encode_value restores out->len on failure). */
+    if (c->count == 1 && c->stages[0].kind == CODEC_KIND_BACKEND)
+        return c->stages[0].ops->encode_value(&c->stages[0], value, out, err);
     return encode_pipeline(c, value, out, err);
 }
 

@@ -138,6 +138,23 @@ static bin_step step_of(const bin_field *f)
     return st;
 }
 
+/* Puts the map head of s in front of its first step's key when that head
+ * is always the same (no optionals) and both fit (bin_struct). */
+static void prefix_head(bin_struct *s, const bin_plan_spec *spec)
+{
+    bin_step *first = (bin_step *)s->steps;
+    uint8_t head[BIN_KEY_MAX_HEAD];
+    if (s->optional_count || !s->count)
+        return;
+    size_t n = spec->map_head(s->count, head);
+    if (first->key_len + n > BIN_STEP_KEY)
+        return;
+    memmove(first->key + n, first->key, first->key_len);
+    memcpy(first->key, head, n);
+    first->key_len += (uint32_t)n;
+    s->head_in_steps = true;
+}
+
 static int field_for(builder *b, const codec_field *cf, bin_field *f)
 {
     size_t name = strlen(cf->name);
@@ -191,6 +208,7 @@ static int struct_for(builder *b, const codec_type *t, const bin_struct **out)
     }
     if (b->spec->sort_keys)
         sort_steps(steps, t->count);
+    prefix_head(s, b->spec);
     return CODEC_OK;
 }
 

@@ -89,6 +89,9 @@ struct bin_struct {
      * and the key copies' padding: what the encoder reserves per struct. */
     size_t room;
     bool has_required;
+    /* No optionals, and the map head fits in the first step's key with
+     * that key: it starts with the head, so the walk writes no head. */
+    bool head_in_steps;
 };
 
 /* Writes the encoded key of field f (room for BIN_KEY_MAX_HEAD + strlen of
@@ -96,12 +99,17 @@ struct bin_struct {
 #define BIN_KEY_MAX_HEAD 9
 typedef size_t (*bin_key_writer)(const codec_field *f, const void *ctx, uint8_t *dst);
 
-/* Plan options: the key writer, whether require=all applies, and whether
+/* Writes the head of a map of n entries (room: BIN_KEY_MAX_HEAD) and
+ * returns its length. */
+typedef size_t (*bin_map_head_writer)(size_t n, uint8_t *dst);
+
+/* Plan options: the key and map head writers, whether require=all applies, and whether
  * fields are encoded in the bytewise order of their keys (deterministic
  * CBOR) rather than in declaration order. */
 typedef struct bin_plan_spec {
     bin_key_writer key;
     const void *key_ctx;
+    bin_map_head_writer map_head;
     bool require_all;
     bool sort_keys;
 } bin_plan_spec;

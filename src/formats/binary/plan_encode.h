@@ -2,20 +2,21 @@
  * MessagePack encoders. It is a template: each encode.c includes it once,
  * after defining what differs between the formats:
  *
- *   typedef struct enc { codec_buf *out; codec_error *err; ... } enc;
+ *   typedef ... fmt_options;  the format's options
+ *   typedef struct enc { codec_buf *out; const fmt_options *o; codec_error *err; } enc;
  *   static int enc_any(enc *e, const codec_type *t, const void *v);
  *       the generic walker, for BIN_OP_OTHER and whatever the fast paths
  *       leave (out->len is current when it is called)
  *   static inline uint8_t *fmt_scalar(uint8_t *p, unsigned op, const void *v);
  *       writes a BOOL, integer or float op (room: 9 bytes); NULL for any
  *       other op
- *   static inline uint8_t *fmt_text(enc *e, uint8_t *p, const codec_string *s);
- *       writes a text string (room: 9 + s->len); NULL with err set when it
- *       is not UTF-8
+ *   static inline uint8_t *fmt_text_head(uint8_t *p, size_t n);
+ *       the head of a text string of n bytes (room: 9)
  *   static inline uint8_t *fmt_head(uint8_t *p, bool map, size_t n);
  *       a map (entries) or array (items) head (room: 9)
  *   static inline bool fmt_planned(const enc *e, const bin_struct *s);
  *       false when struct s goes through enc_any instead
+ *   FMT_STAGE      the stage name in error messages
  *   FMT_TEXT_MAX   longer strings go through enc_any (which refuses them)
  *   FMT_NULL       the null byte
  *   FMT_NOMEM(err) the format's out-of-memory status
@@ -60,6 +61,22 @@ static inline uint8_t *plan_cursor(const codec_buf *out, uint8_t **lim)
     return out->data + out->len;
 }
 
+/* A text string at p (room: 9 + its length): the end, or NULL with err
+ * set when it is not UTF-8. */
+static inline __attribute__((always_inline)) uint8_t *plan_text(enc *e, uint8_t *p,
+                                                                const codec_string *s)
+{
+    size_t n = s->len;
+    uint8_t *d = fmt_text_head(p, n);
+    if (n && bin_copy_text(d, (const uint8_t *)s->ptr, n) &&
+        !codec_utf8_valid((const uint8_t *)s->ptr, n)) {
+        codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, FMT_STAGE, CODEC_NO_OFFSET,
+                        "string is not valid UTF-8");
+        return NULL;
+    }
+    return d + n;
+}
+
 static int plan_put_val(enc *e, const bin_val *val, const uint8_t *v);
 
 /* A value the loops below do not write themselves: out->len synced to *p,
@@ -86,7 +103,7 @@ static inline __attribute__((always_inline)) uint8_t *plan_inline(enc *e, uint8_
     case BIN_OP_STRING:
         if (((const codec_string *)v)->len > FMT_TEXT_MAX)
             return p;
-        return fmt_text(e, p, (const codec_string *)v);
+        return plan_text(e, p, (const codec_string *)v);
     case BIN_OP_ENUM: {
         int32_t n = *(const int32_t *)v;
         return n >= 0 && n < 64 && (val->enum_small >> n & 1) ? fmt_scalar(p, BIN_OP_I32, v) : p;
@@ -136,13 +153,15 @@ static inline __attribute__((always_inline)) int plan_struct_body(enc *e, const 
     if (!fmt_planned(e, s))
         return enc_any(e, s->type, v);
     codec_buf *out = e->out;
-    size_t present = s->count;
-    for (size_t i = 0; i < s->optional_count; i++)
-        present -= !*(const bool *)(v + s->optionals[i]);
     uint8_t *lim, *p = plan_room(e, plan_cursor(out, &lim), s->room, &lim);
     if (!p)
         return CODEC_E_NOMEM;
-    p = fmt_head(p, true, present);
+    if (!s->head_in_steps) {
+        size_t present = s->count;
+        for (size_t i = 0; i < s->optional_count; i++)
+            present -= !*(const bool *)(v + s->optionals[i]);
+        p = fmt_head(p, true, present);
+    }
     const bin_step *st = s->steps, *last = s->steps_end;
     for (; st < last; st++) {
         const uint8_t *fv = v + st->offset;
@@ -173,7 +192,7 @@ static inline __attribute__((always_inline)) int plan_struct_body(enc *e, const 
                 break;
             if (!(p = plan_room(e, p, s->room + str->len, &lim)))
                 return CODEC_E_NOMEM;
-            if (!(p = fmt_text(e, plan_key(p, st), str)))
+            if (!(p = plan_text(e, plan_key(p, st), str)))
                 return CODEC_E_INVALID_VALUE;
             continue;
         }
@@ -192,8 +211,12 @@ static inline __attribute__((always_inline)) int plan_struct_body(enc *e, const 
         }
         /* Containers, long keys and whatever the cases above left: the
          * key, then a call. */
-        memcpy(p, st->f->key, st->key_len);
-        p += st->key_len;
+        if (st->key_len <= BIN_STEP_KEY) {
+            p = plan_key(p, st); /* the first may hold the map head too */
+        } else {
+            memcpy(p, st->f->key, st->key_len);
+            p += st->key_len;
+        }
         int rc = plan_call(e, &p, &lim, st->optional ? st->f->val.elem : &st->f->val, fv);
         if (rc)
             return rc;

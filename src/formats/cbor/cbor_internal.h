@@ -283,6 +283,9 @@ typedef struct cbor_state {
 /* The plan's key writer (bin_key_writer; ctx is the options). */
 size_t cbor_plan_key(const codec_field *f, const void *ctx, uint8_t *dst);
 
+/* The plan's map head writer (bin_map_head_writer). */
+size_t cbor_plan_map_head(size_t n, uint8_t *dst);
+
 /* Walkers (encode.c, decode.c, value.c). */
 /* The stage's encode_value (the plan's walk; out->len restored on failure). */
 int cbor_encode_value(const codec_stage *s, const void *value, codec_buf *out,

@@ -7,9 +7,11 @@
 
 #include <stdlib.h>
 
+typedef codec_cbor_options fmt_options;
+
 typedef struct enc {
     codec_buf *out;
-    const codec_cbor_options *o;
+    const fmt_options *o;
     codec_error *err;
 } enc;
 
@@ -242,18 +244,9 @@ static inline __attribute__((always_inline)) uint8_t *fmt_scalar(uint8_t *p, uns
     }
 }
 
-static inline __attribute__((always_inline)) uint8_t *fmt_text(enc *e, uint8_t *p,
-                                                               const codec_string *s)
+static inline uint8_t *fmt_text_head(uint8_t *p, size_t n)
 {
-    size_t n = s->len;
-    uint8_t *d = cbor_put_head(p, CBOR_TEXT, n);
-    if (n && bin_copy_text(d, (const uint8_t *)s->ptr, n) &&
-        !codec_utf8_valid((const uint8_t *)s->ptr, n)) {
-        codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "cbor", CODEC_NO_OFFSET,
-                        "string is not valid UTF-8");
-        return NULL;
-    }
-    return d + n;
+    return cbor_put_head(p, CBOR_TEXT, n);
 }
 
 static inline uint8_t *fmt_head(uint8_t *p, bool map, size_t n)
@@ -268,6 +261,7 @@ static inline bool fmt_planned(const enc *e, const bin_struct *s)
 }
 
 #define FMT_TEXT_MAX (SIZE_MAX / 2)
+#define FMT_STAGE "cbor"
 #define FMT_NULL CBOR_NULL
 #define FMT_NOMEM CBOR_NOMEM
 #include "formats/binary/plan_encode.h"
@@ -278,6 +272,11 @@ int cbor_encode_value(const codec_stage *s, const void *value, codec_buf *out,
     const cbor_state *st = s->state;
     enc e = {.out = out, .o = &st->o, .err = err};
     return plan_encode(&e, &st->plan, value);
+}
+
+size_t cbor_plan_map_head(size_t n, uint8_t *dst)
+{
+    return (size_t)(fmt_head(dst, true, n) - dst);
 }
 
 /* The key of a struct field: its name as text, or its tag (keys=tags). */

@@ -73,6 +73,7 @@ int codec_stage_ctor_cbor(codec_stage *s, codec_args *a, const codec_type *t, co
         return rc;
     cbor_state *state = s->state;
     const bin_plan_spec spec = {.key = cbor_plan_key, .key_ctx = &state->o,
+                                .map_head = cbor_plan_map_head,
                                 .require_all = st.o.require_all, .sort_keys = st.o.deterministic};
     if ((rc = bin_plan_build(&state->plan, t, &spec, "cbor", err))) {
         cbor_destroy(s);

@@ -2,9 +2,11 @@
 #include "formats/msgpack/msgpack_internal.h"
 #include "types/xmap_internal.h"
 
+typedef codec_msgpack_options fmt_options;
+
 typedef struct enc {
     codec_buf *out;
-    const codec_msgpack_options *o;
+    const fmt_options *o;
     codec_error *err;
 } enc;
 
@@ -218,18 +220,9 @@ static inline __attribute__((always_inline)) uint8_t *fmt_scalar(uint8_t *p, uns
     }
 }
 
-static inline __attribute__((always_inline)) uint8_t *fmt_text(enc *e, uint8_t *p,
-                                                               const codec_string *s)
+static inline uint8_t *fmt_text_head(uint8_t *p, size_t n)
 {
-    size_t n = s->len;
-    uint8_t *d = mp_put_len(p, n, 0xa0, 32, 0xd9, 0xda);
-    if (n && bin_copy_text(d, (const uint8_t *)s->ptr, n) &&
-        !codec_utf8_valid((const uint8_t *)s->ptr, n)) {
-        codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "msgpack", CODEC_NO_OFFSET,
-                        "string is not valid UTF-8");
-        return NULL;
-    }
-    return d + n;
+    return mp_put_len(p, n, 0xa0, 32, 0xd9, 0xda);
 }
 
 static inline uint8_t *fmt_head(uint8_t *p, bool map, size_t n)
@@ -244,6 +237,7 @@ static inline bool fmt_planned(const enc *e, const bin_struct *s)
 }
 
 #define FMT_TEXT_MAX UINT32_MAX
+#define FMT_STAGE "msgpack"
 #define FMT_NULL 0xc0
 #define FMT_NOMEM MP_NOMEM
 #include "formats/binary/plan_encode.h"
@@ -253,6 +247,11 @@ int mp_encode_value(const codec_stage *s, const void *value, codec_buf *out, cod
     const mp_state *st = s->state;
     enc e = {.out = out, .o = &st->o, .err = err};
     return plan_encode(&e, &st->plan, value);
+}
+
+size_t mp_plan_map_head(size_t n, uint8_t *dst)
+{
+    return (size_t)(fmt_head(dst, true, n) - dst);
 }
 
 /* The key of a struct field: its name as a str. */

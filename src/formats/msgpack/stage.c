@@ -77,7 +77,8 @@ int codec_stage_ctor_msgpack(codec_stage *s, codec_args *a, const codec_type *t,
     int rc = read_options(a, &st.o, err);
     if (rc || (rc = bin_stage_init(s, &mp_ops, t, &st, sizeof st, err)))
         return rc;
-    const bin_plan_spec spec = {.key = mp_plan_key, .require_all = st.o.require_all};
+    const bin_plan_spec spec = {.key = mp_plan_key, .map_head = mp_plan_map_head,
+                                .require_all = st.o.require_all};
     if ((rc = bin_plan_build(&((mp_state *)s->state)->plan, t, &spec, "msgpack", err))) {
         mp_destroy(s);
         s->state = NULL;
