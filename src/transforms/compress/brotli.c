@@ -2,7 +2,8 @@
  * (default 11, brotli's own), window 22 (the library default), what
  * `brotli -d` reads. Brotli has no size field, so the decoder streams in
  * chunks and stops at the cap. libbrotli 1.0 cannot reset an encoder or
- * decoder, so there is nothing to pool: each call makes its own state. */
+ * decoder, so each call makes its own; but a decoder takes an allocator,
+ * and its memory comes from a pooled scratch block (below). */
 #include "compress_internal.h"
 
 #include "codec/compress.h"
@@ -10,10 +11,54 @@
 #include <brotli/decode.h>
 #include <brotli/encode.h>
 
+#include <stdlib.h>
+
+/* A decoder's state, ring buffer and tables are about 30 KiB for a value of
+ * a few KiB: they are carved from a pooled block, released whole, so a
+ * small value costs no malloc (nine otherwise). What does not fit (long
+ * streams' ring buffers) comes from malloc. */
+#define SCRATCH_BYTES ((size_t)64 << 10)
+#define SCRATCH_ALIGN 16
+
+typedef struct scratch {
+    size_t used;
+    _Alignas(SCRATCH_ALIGN) unsigned char bytes[SCRATCH_BYTES];
+} scratch;
+
+static void *scratch_alloc(void *opaque, size_t n)
+{
+    scratch *sc = opaque;
+    size_t at = (sc->used + SCRATCH_ALIGN - 1) & ~(size_t)(SCRATCH_ALIGN - 1);
+    if (at <= SCRATCH_BYTES && n <= SCRATCH_BYTES - at) {
+        sc->used = at + n;
+        return sc->bytes + at;
+    }
+    return malloc(n);
+}
+
+static void scratch_free(void *opaque, void *p)
+{
+    scratch *sc = opaque;
+    uintptr_t at = (uintptr_t)p, lo = (uintptr_t)sc->bytes;
+    if (at - lo >= SCRATCH_BYTES)
+        free(p);
+}
+
+static void *make_scratch(const void *cfg)
+{
+    (void)cfg;
+    return malloc(sizeof(scratch));
+}
+
+typedef struct brotli_state {
+    int quality;
+    codec_pool scratch;     /* scratch blocks of the decoders */
+} brotli_state;
+
 static int brotli_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
                          codec_error *err)
 {
-    int quality = (int)(intptr_t)s->state;
+    int quality = ((const brotli_state *)s->state)->quality;
     size_t bound = BrotliEncoderMaxCompressedSize(n);
     if (bound == 0 || codec_buf_reserve(out, bound))
         return codec_compress_nomem(s, err);
@@ -76,18 +121,34 @@ static int brotli_decode_with(const codec_stage *s, BrotliDecoderState *d, const
 static int brotli_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
                          codec_error *err)
 {
-    BrotliDecoderState *d = BrotliDecoderCreateInstance(NULL, NULL, NULL);
-    if (!d)
+    codec_pool *pool = &((brotli_state *)s->state)->scratch;
+    scratch *sc = codec_pool_get(pool);
+    if (!sc)
         return codec_compress_nomem(s, err);
+    sc->used = 0;
+    BrotliDecoderState *d = BrotliDecoderCreateInstance(scratch_alloc, scratch_free, sc);
+    if (!d) {
+        codec_pool_put(pool, sc);
+        return codec_compress_nomem(s, err);
+    }
     size_t base = out->len;
     int rc = brotli_decode_with(s, d, src, n, out, err);
     if (rc)
         out->len = base;
     BrotliDecoderDestroyInstance(d);
+    codec_pool_put(pool, sc);
     return rc;
 }
 
-static const codec_stage_ops brotli_ops = {.encode = brotli_encode, .decode = brotli_decode};
+static void brotli_destroy(codec_stage *s)
+{
+    brotli_state *st = s->state;
+    codec_pool_clear(&st->scratch);
+    free(st);
+}
+
+static const codec_stage_ops brotli_ops = {
+    .encode = brotli_encode, .decode = brotli_decode, .destroy = brotli_destroy};
 
 int codec_stage_ctor_brotli(codec_stage *s, codec_args *a, const codec_type *t,
                             codec_error *err)
@@ -100,7 +161,12 @@ int codec_stage_ctor_brotli(codec_stage *s, codec_args *a, const codec_type *t,
         rc = codec_args_max_output(a, &s->max_output, err);
     if (rc)
         return rc;
-    s->state = (void *)(intptr_t)quality; /* the whole state: no allocation */
+    brotli_state *st = malloc(sizeof *st);
+    if (!st)
+        return codec_compress_nomem(s, err);
+    st->quality = (int)quality;
+    codec_pool_init(&st->scratch, make_scratch, free, NULL);
+    s->state = st;
     s->ops = &brotli_ops;
     return CODEC_OK;
 }
