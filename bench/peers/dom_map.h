@@ -2,9 +2,9 @@
  * back, written once for the tree peers (cjson.c, json_c.c, jansson.c; yajl.c
  * uses the decode half, it encodes through its generator). Not an ordinary
  * header: an adapter includes it once, after defining its library's calls
- * as the static inline functions below, so each peer keeps doing exactly the
- * library calls it made with its own copy (inlined: the template adds no
- * call of its own).
+ * as the static inline functions below. The mapping is the same for all, so
+ * what differs between their cells is the library: the same members built
+ * and read in the same order, through each library's own calls.
  *
  * The adapter defines before the #include:
  *   dm_node               its tree node type (cJSON, json_object, ...)
