@@ -1,14 +1,15 @@
-/* jansson.c — peer: Jansson, the bench structs mapped by hand. Specs
- * (peer.h): "json" (Users, Clients and twitter too; Jansson has no exact decimal, so
- * a Clients balance goes through a double: json_real, dumped with 17
- * digits, read back to its two-digit text by peer_balance_from_double) and
- * "dom" (json_loadb and json_dumpb of the tree).
+/* jansson.c — peer: Jansson, the bench structs mapped by hand (dom_map.h).
+ * Specs (peer.h): "json" (Users, Clients and twitter too; Jansson has no
+ * exact decimal, so a Clients balance goes through a double: json_real,
+ * dumped with 17 digits, read back to its two-digit text by
+ * peer_balance_from_double) and "dom" (json_loadb and json_dumpb of the
+ * tree).
  *
  * Encode builds a json_t tree from the C struct and dumps it compact with
  * json_dumpb into a reused buffer (grown and redone when it did not fit),
  * then frees the tree. Decode json_loadb's the bytes into a tree and fills
  * the C struct; strings point into the tree, which the worker keeps until
- * its next decode. Lists go to worker buffers kept across decodes. */
+ * its next decode. */
 #include "peer.h"
 
 #include <jansson.h>
@@ -16,15 +17,148 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- the mapping's calls (dom_map.h) ---- */
+
+typedef json_t dm_node;
+typedef struct {
+    json_t *array;
+    size_t i;
+} dm_iter;
+#define DM_ENCODE 1
+#define DM_CLIENTS 1
+#define DM_TWITTER 1
+
+/* The *_new setters take v's reference, also when v is NULL or they fail. */
+static inline bool add(json_t *o, const char *k, json_t *v)
+{
+    return json_object_set_new(o, k, v) == 0;
+}
+
+static inline bool push(json_t *a, json_t *v)
+{
+    return json_array_append_new(a, v) == 0;
+}
+
+static inline dm_node *dm_object(void) { return json_object(); }
+static inline void dm_free(dm_node *t) { json_decref(t); }
+static inline bool dm_add_str(dm_node *o, const char *k, bench_str s)
+{
+    return add(o, k, json_stringn(s.ptr, s.len));
+}
+static inline bool dm_add_cstr(dm_node *o, const char *k, const char *s)
+{
+    return add(o, k, json_string(s));
+}
+static inline bool dm_add_text(dm_node *o, const char *k, const char *t, size_t n)
+{
+    return add(o, k, json_stringn(t, n));
+}
+static inline bool dm_add_i32(dm_node *o, const char *k, int32_t v)
+{
+    return add(o, k, json_integer(v));
+}
+static inline bool dm_add_i64(dm_node *o, const char *k, int64_t v)
+{
+    return add(o, k, json_integer(v));
+}
+static inline bool dm_add_real(dm_node *o, const char *k, double v)
+{
+    return add(o, k, json_real(v));
+}
+/* Jansson dumps a double with 17 significant digits: exact as it is. */
+static inline bool dm_add_exact(dm_node *o, const char *k, double v)
+{
+    return dm_add_real(o, k, v);
+}
+static inline bool dm_add_bool(dm_node *o, const char *k, bool v)
+{
+    return add(o, k, json_boolean(v));
+}
+static inline bool dm_add_decimal(dm_node *o, const char *k, bench_str s)
+{
+    return add(o, k, json_real(strtod(s.ptr, NULL)));
+}
+static inline dm_node *dm_add_object(dm_node *o, const char *k)
+{
+    json_t *v = json_object();
+    return add(o, k, v) ? v : NULL;
+}
+static inline dm_node *dm_add_array(dm_node *o, const char *k)
+{
+    json_t *v = json_array();
+    return add(o, k, v) ? v : NULL;
+}
+static inline dm_node *dm_add_array_n(dm_node *o, const char *k, size_t n)
+{
+    (void)n;   /* Jansson's arrays cannot be sized up front */
+    return dm_add_array(o, k);
+}
+static inline dm_node *dm_push_object(dm_node *a)
+{
+    json_t *e = json_object();
+    return push(a, e) ? e : NULL;
+}
+static inline bool dm_push_str(dm_node *a, bench_str s)
+{
+    return push(a, json_stringn(s.ptr, s.len));
+}
+static inline bool dm_push_i64(dm_node *a, int64_t v) { return push(a, json_integer(v)); }
+
+/* json-c exports a json_object_get too (its reference count increment), and
+ * codec-bench links both libraries: the symbol would bind to whichever comes
+ * first, so look members up through json_object_getn (Jansson 2.14+), which
+ * only Jansson defines. */
+static inline dm_node *dm_get(dm_node *o, const char *k)
+{
+    return json_object_getn(o, k, strlen(k));
+}
+static inline bool dm_is_object(dm_node *v) { return json_is_object(v); }
+static inline bool dm_is_array(dm_node *v) { return json_is_array(v); }
+static inline bool dm_is_string(dm_node *v) { return json_is_string(v); }
+static inline bool dm_is_number(dm_node *v) { return json_is_number(v); }
+static inline bool dm_is_bool(dm_node *v) { return json_is_boolean(v); }
+static inline bool dm_is_null(dm_node *v) { return json_is_null(v); }
+static inline bench_str dm_str(dm_node *v)
+{
+    return (bench_str){json_string_value(v), json_string_length(v)};
+}
+static inline const char *dm_cstr(dm_node *v) { return json_string_value(v); }
+static inline double dm_double(dm_node *v) { return json_number_value(v); }
+static inline bool dm_bool(dm_node *v) { return json_is_true(v); }
+static inline bool dm_int(dm_node *v, int64_t *i)
+{
+    if (!json_is_integer(v))
+        return false;
+    *i = json_integer_value(v);
+    return true;
+}
+/* The balance's two-digit text, from the double Jansson kept. */
+static inline bool dm_decimal(codec_arena *a, dm_node *v, bench_str *s)
+{
+    char t[48];
+    size_t n;
+    char *text;
+    if (!json_is_number(v) ||
+        (n = peer_balance_from_double(json_number_value(v), t, sizeof t)) == 0 ||
+        !(text = codec_arena_alloc(a, n + 1, 1)))
+        return false;
+    memcpy(text, t, n + 1);
+    *s = (bench_str){text, n};
+    return true;
+}
+static inline size_t dm_len(dm_node *a) { return json_array_size(a); }
+static inline dm_iter dm_items(dm_node *a) { return (dm_iter){a, 0}; }
+static inline dm_node *dm_next(dm_iter *it) { return json_array_get(it->array, it->i++); }
+
+#include "dom_map.h"
+
+/* ---- the peer ---- */
+
 typedef struct ja_worker {
-    peer_model model;
-    peer_mode mode;
+    dom_map map;
     peer_bytes out;
     json_t *tree;             /* the last decoded document */
     json_t *ref;              /* dom: the payload's tree, what encode dumps */
-    codec_arena lists;        /* Users' and Clients' lists, reset per decode */
-    peer_value value;
-    peer_bytes items, persons, images;
 } ja_worker;
 
 static const char *ja_version(void)
@@ -44,12 +178,8 @@ static void *ja_open(const char *spec, const bench_payload *p, char *why, size_t
 static void *ja_worker_new(void *shared)
 {
     ja_worker *w = calloc(1, sizeof *w);
-    if (!w)
-        return NULL;
-    const peer_json_cell *c = shared;
-    w->model = c->model;
-    w->mode = c->mode;
-    codec_arena_init(&w->lists, NULL, 0);
+    if (w)
+        dom_map_init(&w->map, shared);
     return w;
 }
 
@@ -58,243 +188,22 @@ static void ja_worker_free(void *worker)
     ja_worker *w = worker;
     json_decref(w->tree);
     json_decref(w->ref);
-    codec_arena_free(&w->lists);
+    dom_map_free(&w->map);
     peer_bytes_free(&w->out);
-    peer_bytes_free(&w->items);
-    peer_bytes_free(&w->persons);
-    peer_bytes_free(&w->images);
     free(w);
-}
-
-/* ---- C struct -> tree ---------------------------------------------------- */
-
-/* The *_new setters take v's reference, also when v is NULL or they fail. */
-static bool add(json_t *o, const char *k, json_t *v)
-{
-    return json_object_set_new(o, k, v) == 0;
-}
-
-static bool push(json_t *a, json_t *v)
-{
-    return json_array_append_new(a, v) == 0;
-}
-
-static json_t *str(bench_str s)
-{
-    return json_stringn(s.ptr, s.len);
-}
-
-static bool add_opt(json_t *o, const char *k, bench_opt_str s)
-{
-    return !s.has || add(o, k, str(s.value));
-}
-
-static json_t *person_to(const bench_person *p)
-{
-    json_t *o = json_object();
-    if (o && add(o, "name", str(p->name)) && add(o, "age", json_integer(p->age)) &&
-        add(o, "active", json_boolean(p->active)) && add(o, "email", str(p->email)))
-        return o;
-    json_decref(o);
-    return NULL;
-}
-
-static json_t *order_to(const bench_order *ord)
-{
-    json_t *o = json_object(), *items;
-    if (!o || !add(o, "id", str(ord->id)) || !add(o, "customer", str(ord->customer)) ||
-        !add(o, "paid", json_boolean(ord->paid)) || !add(o, "items", items = json_array()))
-        goto fail;
-    for (size_t i = 0; i < ord->items.count; i++) {
-        const bench_line_item *it = &ord->items.items[i];
-        json_t *e = json_object();
-        if (!push(items, e) || !add(e, "sku", str(it->sku)) ||
-            !add(e, "description", str(it->description)) ||
-            !add(e, "quantity", json_integer(it->quantity)) ||
-            !add(e, "unitPrice", json_real(it->unit_price)))
-            goto fail;
-    }
-    return o;
-fail:
-    json_decref(o);
-    return NULL;
-}
-
-static json_t *media_to(const bench_media_content *mc, bool has_bitrate)
-{
-    static const char *const PLAYER[] = {"JAVA", "FLASH"};
-    static const char *const SIZE[] = {"SMALL", "LARGE"};
-    const bench_media *m = &mc->media;
-    json_t *o = json_object(), *md, *persons, *images;
-    if (!o || !add(o, "media", md = json_object()) || !add(md, "uri", str(m->uri)) ||
-        !add_opt(md, "title", m->title) || !add(md, "width", json_integer(m->width)) ||
-        !add(md, "height", json_integer(m->height)) || !add(md, "format", str(m->format)) ||
-        !add(md, "duration", json_integer(m->duration)) ||
-        !add(md, "size", json_integer(m->size)) ||
-        !add(md, "bitrate", json_integer(m->bitrate)) ||
-        (has_bitrate && !add(md, "hasBitrate", json_boolean(m->has_bitrate))) ||
-        !add(md, "persons", persons = json_array()))
-        goto fail;
-    for (size_t i = 0; i < m->persons.count; i++)
-        if (!push(persons, str(m->persons.items[i])))
-            goto fail;
-    if (!add(md, "player", json_string(PLAYER[m->player])) ||
-        !add_opt(md, "copyright", m->copyright) || !add(o, "images", images = json_array()))
-        goto fail;
-    for (size_t i = 0; i < mc->images.count; i++) {
-        const bench_image *im = &mc->images.items[i];
-        json_t *e = json_object();
-        if (!push(images, e) || !add(e, "uri", str(im->uri)) || !add_opt(e, "title", im->title) ||
-            !add(e, "width", json_integer(im->width)) ||
-            !add(e, "height", json_integer(im->height)) ||
-            !add(e, "size", json_string(SIZE[im->size])))
-            goto fail;
-    }
-    return o;
-fail:
-    json_decref(o);
-    return NULL;
-}
-
-static json_t *struct_to(const bench_struct *s)
-{
-    json_t *o = json_object();
-    if (o && add(o, "f1", json_integer(s->f1)) && add(o, "f2", json_integer(s->f2)) &&
-        add(o, "f3", json_integer(s->f3)) && add(o, "f4", json_integer(s->f4)) &&
-        add(o, "f5", json_real(s->f5)) && add(o, "f6", json_real(s->f6)) &&
-        add(o, "f7", json_real(s->f7)) && add(o, "f8", json_real(s->f8)) &&
-        add(o, "f9", json_integer(s->f9)) && add(o, "f10", json_integer(s->f10)) &&
-        add(o, "f11", json_integer(s->f11)) && add(o, "f12", json_integer(s->f12)) &&
-        add(o, "f13", json_real(s->f13)) && add(o, "f14", json_real(s->f14)) &&
-        add(o, "f15", json_real(s->f15)) && add(o, "f16", json_real(s->f16)))
-        return o;
-    json_decref(o);
-    return NULL;
-}
-
-static bool add_strs(json_t *o, const char *k, const bench_str *s, size_t n)
-{
-    json_t *a = json_array();
-    if (!add(o, k, a))
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!push(a, str(s[i])))
-            return false;
-    return true;
-}
-
-static bool user_to(json_t *o, const bench_user *u)
-{
-    json_t *friends;
-    if (!add(o, "_id", str(u->_id)) || !add(o, "index", json_integer(u->index)) ||
-        !add(o, "guid", str(u->guid)) || !add(o, "isActive", json_boolean(u->is_active)) ||
-        !add(o, "balance", str(u->balance)) || !add(o, "picture", str(u->picture)) ||
-        !add(o, "age", json_integer(u->age)) || !add(o, "eyeColor", str(u->eye_color)) ||
-        !add(o, "name", str(u->name)) || !add(o, "gender", str(u->gender)) ||
-        !add(o, "company", str(u->company)) || !add(o, "email", str(u->email)) ||
-        !add(o, "phone", str(u->phone)) || !add(o, "address", str(u->address)) ||
-        !add(o, "about", str(u->about)) || !add(o, "registered", str(u->registered)) ||
-        !add(o, "latitude", json_real(u->latitude)) ||
-        !add(o, "longitude", json_real(u->longitude)) ||
-        !add_strs(o, "tags", u->tags.items, u->tags.count) ||
-        !add(o, "friends", friends = json_array()))
-        return false;
-    for (size_t i = 0; i < u->friends.count; i++) {
-        json_t *f = json_object();
-        if (!push(friends, f) || !add(f, "id", str(u->friends.items[i].id)) ||
-            !add(f, "name", str(u->friends.items[i].name)))
-            return false;
-    }
-    return add(o, "greeting", str(u->greeting)) &&
-           add(o, "favoriteFruit", str(u->favorite_fruit));
-}
-
-static bool client_to(json_t *o, const bench_client *c)
-{
-    char t[PEER_UUID_LEN + 1];
-    json_t *phones, *partners;
-    if (!add(o, "_id", json_integer(c->_id)) || !add(o, "index", json_integer(c->index)) ||
-        !add(o, "guid", json_stringn(t, peer_uuid_text(&c->guid, t))) ||
-        !add(o, "isActive", json_boolean(c->is_active)) ||
-        !add(o, "balance", json_real(strtod(c->balance.ptr, NULL))) ||
-        !add(o, "picture", str(c->picture)) || !add(o, "age", json_integer(c->age)) ||
-        !add(o, "eyeColor", json_string(peer_eye_colors[c->eye_color])) ||
-        !add(o, "name", str(c->name)) || !add(o, "gender", str(c->gender)) ||
-        !add(o, "company", str(c->company)) ||
-        !add_strs(o, "emails", c->emails.items, c->emails.count) ||
-        !add(o, "phones", phones = json_array()))
-        return false;
-    for (size_t i = 0; i < c->phones.count; i++)
-        if (!push(phones, json_integer(c->phones.items[i])))
-            return false;
-    if (!add(o, "address", str(c->address)) || !add(o, "about", str(c->about)) ||
-        !add(o, "registered", json_stringn(t, peer_date_text(c->registered, t))) ||
-        !add(o, "latitude", json_real(c->latitude)) ||
-        !add(o, "longitude", json_real(c->longitude)) ||
-        !add_strs(o, "tags", c->tags.items, c->tags.count) ||
-        !add(o, "partners", partners = json_array()))
-        return false;
-    for (size_t i = 0; i < c->partners.count; i++) {
-        const bench_partner *pa = &c->partners.items[i];
-        json_t *e = json_object();
-        if (!push(partners, e) || !add(e, "id", json_integer(pa->id)) ||
-            !add(e, "name", str(pa->name)) ||
-            !add(e, "since", json_stringn(t, peer_timestamp_text(&pa->since, t))))
-            return false;
-    }
-    return true;
-}
-
-/* {"<key>": [records]} with each record filled by `fill`. */
-static json_t *records_to(const char *key, const void *items, size_t count, size_t size,
-                          bool (*fill)(json_t *, const void *))
-{
-    json_t *o = json_object(), *a;
-    if (!o || !add(o, key, a = json_array()))
-        goto fail;
-    for (size_t i = 0; i < count; i++) {
-        json_t *e = json_object();
-        if (!push(a, e) || !fill(e, (const char *)items + i * size))
-            goto fail;
-    }
-    return o;
-fail:
-    json_decref(o);
-    return NULL;
-}
-
-static bool user_to_v(json_t *o, const void *u) { return user_to(o, u); }
-static bool client_to_v(json_t *o, const void *c) { return client_to(o, c); }
-
-static json_t *tree_to(const ja_worker *w, const bench_payload *p)
-{
-    const bench_users *u = p->value;
-    const bench_clients *c = p->value;
-    switch (w->model) {
-    case PEER_PERSON: return person_to(p->value);
-    case PEER_ORDER: return order_to(p->value);
-    case PEER_STRUCT: return struct_to(p->value);
-    case PEER_USERS:
-        return records_to("users", u->users.items, u->users.count, sizeof(bench_user), user_to_v);
-    case PEER_CLIENTS:
-        return records_to("clients", c->clients.items, c->clients.count, sizeof(bench_client),
-                          client_to_v);
-    case PEER_TWITTER: return NULL;   /* decode-only cells */
-    default: return media_to(p->value, w->model == PEER_MEDIA_CONTENT);
-    }
 }
 
 static int ja_encode(void *worker, const bench_payload *p, const uint8_t **out, size_t *len)
 {
     ja_worker *w = worker;
     json_t *t;
-    if (w->mode == PEER_DOM) {
+    if (w->map.mode == PEER_DOM) {
         /* the payload's tree, parsed on the first (untimed) call */
         if (!w->ref)
             w->ref = json_loadb((const char *)p->bytes, p->len, 0, NULL);
         t = json_incref(w->ref);
     } else {
-        t = tree_to(w, p);
+        t = dom_map_tree(&w->map, p);
     }
     if (!t)
         return -1;
@@ -310,448 +219,6 @@ static int ja_encode(void *worker, const bench_payload *p, const uint8_t **out, 
     return 0;
 }
 
-/* ---- tree -> C struct ---------------------------------------------------- */
-
-/* json-c exports a json_object_get too (its reference count increment), and
- * codec-bench links both libraries: the symbol would bind to whichever comes
- * first, so look members up through json_object_getn (Jansson 2.14+), which
- * only Jansson defines. */
-static const json_t *get(const json_t *o, const char *k)
-{
-    return json_object_getn(o, k, strlen(k));
-}
-
-static bool get_str(const json_t *o, const char *k, bench_str *s)
-{
-    const json_t *v = get(o, k);
-    if (!json_is_string(v))
-        return false;
-    *s = (bench_str){json_string_value(v), json_string_length(v)};
-    return true;
-}
-
-static bool get_opt(const json_t *o, const char *k, bench_opt_str *s)
-{
-    s->has = get(o, k) != NULL;
-    return !s->has || get_str(o, k, &s->value);
-}
-
-static bool get_num(const json_t *o, const char *k, double *d)
-{
-    const json_t *v = get(o, k);
-    if (!json_is_number(v))
-        return false;
-    *d = json_number_value(v);
-    return true;
-}
-
-static bool get_i64(const json_t *o, const char *k, int64_t *i)
-{
-    const json_t *v = get(o, k);
-    if (!json_is_integer(v))
-        return false;
-    *i = json_integer_value(v);
-    return true;
-}
-
-static bool get_i32(const json_t *o, const char *k, int32_t *i)
-{
-    int64_t x;
-    if (!get_i64(o, k, &x) || x < INT32_MIN || x > INT32_MAX)
-        return false;
-    *i = (int32_t)x;
-    return true;
-}
-
-static bool get_bool(const json_t *o, const char *k, bool *b)
-{
-    const json_t *v = get(o, k);
-    if (!json_is_boolean(v))
-        return false;
-    *b = json_is_true(v);
-    return true;
-}
-
-static bool get_enum(const json_t *o, const char *k, const char *a, const char *b, int *e)
-{
-    const char *s = json_string_value(get(o, k));
-    if (!s)
-        return false;
-    *e = strcmp(s, a) == 0 ? 0 : strcmp(s, b) == 0 ? 1 : -1;
-    return *e >= 0;
-}
-
-/* An array member's items in buf, `size` bytes each. */
-static void *get_array(const json_t *o, const char *k, size_t size, peer_bytes *buf,
-                       size_t *count, const json_t **arr)
-{
-    *arr = get(o, k);
-    if (!json_is_array(*arr))
-        return NULL;
-    *count = json_array_size(*arr);
-    return peer_reserve(buf, *count * size + 1) == 0 ? buf->data : NULL;
-}
-
-static bool person_from(const json_t *o, bench_person *p)
-{
-    return get_str(o, "name", &p->name) && get_i32(o, "age", &p->age) &&
-           get_bool(o, "active", &p->active) && get_str(o, "email", &p->email);
-}
-
-static bool order_from(ja_worker *w, const json_t *o, bench_order *ord)
-{
-    const json_t *arr;
-    if (!get_str(o, "id", &ord->id) || !get_str(o, "customer", &ord->customer) ||
-        !get_bool(o, "paid", &ord->paid) ||
-        !(ord->items.items = get_array(o, "items", sizeof(bench_line_item), &w->items,
-                                       &ord->items.count, &arr)))
-        return false;
-    for (size_t i = 0; i < ord->items.count; i++) {
-        const json_t *e = json_array_get(arr, i);
-        bench_line_item *it = &ord->items.items[i];
-        if (!get_str(e, "sku", &it->sku) || !get_str(e, "description", &it->description) ||
-            !get_i32(e, "quantity", &it->quantity) || !get_num(e, "unitPrice", &it->unit_price))
-            return false;
-    }
-    return true;
-}
-
-static bool media_from(ja_worker *w, const json_t *o, bench_media_content *mc)
-{
-    const json_t *md = get(o, "media"), *arr;
-    bench_media *m = &mc->media;
-    int player;
-    if (!json_is_object(md) || !get_str(md, "uri", &m->uri) || !get_opt(md, "title", &m->title) ||
-        !get_i32(md, "width", &m->width) || !get_i32(md, "height", &m->height) ||
-        !get_str(md, "format", &m->format) || !get_i64(md, "duration", &m->duration) ||
-        !get_i64(md, "size", &m->size) || !get_i32(md, "bitrate", &m->bitrate))
-        return false;
-    m->has_bitrate = false;
-    if (w->model == PEER_MEDIA_CONTENT && !get_bool(md, "hasBitrate", &m->has_bitrate))
-        return false;
-    bench_str *s = get_array(md, "persons", sizeof *s, &w->persons, &m->persons.count, &arr);
-    if (!(m->persons.items = s))
-        return false;
-    for (size_t i = 0; i < m->persons.count; i++) {
-        const json_t *e = json_array_get(arr, i);
-        if (!json_is_string(e))
-            return false;
-        s[i] = (bench_str){json_string_value(e), json_string_length(e)};
-    }
-    if (!get_enum(md, "player", "JAVA", "FLASH", &player) ||
-        !get_opt(md, "copyright", &m->copyright))
-        return false;
-    m->player = (bench_player)player;
-    bench_image *im = get_array(o, "images", sizeof *im, &w->images, &mc->images.count, &arr);
-    if (!(mc->images.items = im))
-        return false;
-    for (size_t i = 0; i < mc->images.count; i++) {
-        const json_t *e = json_array_get(arr, i);
-        int size;
-        if (!get_str(e, "uri", &im[i].uri) || !get_opt(e, "title", &im[i].title) ||
-            !get_i32(e, "width", &im[i].width) || !get_i32(e, "height", &im[i].height) ||
-            !get_enum(e, "size", "SMALL", "LARGE", &size))
-            return false;
-        im[i].size = (bench_image_size)size;
-    }
-    return true;
-}
-
-static bool struct_from(const json_t *o, bench_struct *s)
-{
-    double f5, f6, f13, f14;
-    if (!get_i32(o, "f1", &s->f1) || !get_i32(o, "f2", &s->f2) || !get_i64(o, "f3", &s->f3) ||
-        !get_i64(o, "f4", &s->f4) || !get_num(o, "f5", &f5) || !get_num(o, "f6", &f6) ||
-        !get_num(o, "f7", &s->f7) || !get_num(o, "f8", &s->f8) || !get_i32(o, "f9", &s->f9) ||
-        !get_i32(o, "f10", &s->f10) || !get_i64(o, "f11", &s->f11) ||
-        !get_i64(o, "f12", &s->f12) || !get_num(o, "f13", &f13) || !get_num(o, "f14", &f14) ||
-        !get_num(o, "f15", &s->f15) || !get_num(o, "f16", &s->f16))
-        return false;
-    s->f5 = (float)f5, s->f6 = (float)f6, s->f13 = (float)f13, s->f14 = (float)f14;
-    return true;
-}
-
-/* An array member's items in the list arena, `size` bytes each. */
-static void *list_of(ja_worker *w, const json_t *o, const char *k, size_t size, size_t *count,
-                     const json_t **arr)
-{
-    *arr = get(o, k);
-    if (!json_is_array(*arr))
-        return NULL;
-    *count = json_array_size(*arr);
-    return codec_arena_alloc(&w->lists, *count * size + 1, 0);
-}
-
-static bool strs_from(ja_worker *w, const json_t *o, const char *k, bench_str **items,
-                      size_t *count)
-{
-    const json_t *arr;
-    bench_str *s = list_of(w, o, k, sizeof *s, count, &arr);
-    if (!(*items = s))
-        return false;
-    for (size_t i = 0; i < *count; i++) {
-        const json_t *e = json_array_get(arr, i);
-        if (!json_is_string(e))
-            return false;
-        s[i] = (bench_str){json_string_value(e), json_string_length(e)};
-    }
-    return true;
-}
-
-static bool get_text(const json_t *o, const char *k, peer_text_form form, void *out)
-{
-    const json_t *v = get(o, k);
-    return json_is_string(v) &&
-           peer_text_parse(form, json_string_value(v), json_string_length(v), out);
-}
-
-static bool user_from(ja_worker *w, const json_t *o, bench_user *u)
-{
-    const json_t *arr;
-    if (!get_str(o, "_id", &u->_id) || !get_i32(o, "index", &u->index) ||
-        !get_str(o, "guid", &u->guid) || !get_bool(o, "isActive", &u->is_active) ||
-        !get_str(o, "balance", &u->balance) || !get_str(o, "picture", &u->picture) ||
-        !get_i32(o, "age", &u->age) || !get_str(o, "eyeColor", &u->eye_color) ||
-        !get_str(o, "name", &u->name) || !get_str(o, "gender", &u->gender) ||
-        !get_str(o, "company", &u->company) || !get_str(o, "email", &u->email) ||
-        !get_str(o, "phone", &u->phone) || !get_str(o, "address", &u->address) ||
-        !get_str(o, "about", &u->about) || !get_str(o, "registered", &u->registered) ||
-        !get_num(o, "latitude", &u->latitude) || !get_num(o, "longitude", &u->longitude) ||
-        !strs_from(w, o, "tags", &u->tags.items, &u->tags.count) ||
-        !get_str(o, "greeting", &u->greeting) ||
-        !get_str(o, "favoriteFruit", &u->favorite_fruit))
-        return false;
-    bench_friend *f = list_of(w, o, "friends", sizeof *f, &u->friends.count, &arr);
-    if (!(u->friends.items = f))
-        return false;
-    for (size_t i = 0; i < u->friends.count; i++) {
-        const json_t *e = json_array_get(arr, i);
-        if (!get_str(e, "id", &f[i].id) || !get_str(e, "name", &f[i].name))
-            return false;
-    }
-    return true;
-}
-
-/* The balance's two-digit text, from the double Jansson kept. */
-static bool get_balance(ja_worker *w, const json_t *o, const char *k, bench_str *s)
-{
-    double d;
-    char t[48];
-    size_t n;
-    char *text;
-    if (!get_num(o, k, &d) || (n = peer_balance_from_double(d, t, sizeof t)) == 0 ||
-        !(text = codec_arena_alloc(&w->lists, n + 1, 1)))
-        return false;
-    memcpy(text, t, n + 1);
-    *s = (bench_str){text, n};
-    return true;
-}
-
-static bool client_from(ja_worker *w, const json_t *o, bench_client *c)
-{
-    const json_t *arr, *v = get(o, "eyeColor");
-    int eye = json_is_string(v) ? peer_enum_index(peer_eye_colors, 3, json_string_value(v),
-                                                  json_string_length(v))
-                                : -1;
-    if (eye < 0 || !get_i64(o, "_id", &c->_id) || !get_i32(o, "index", &c->index) ||
-        !get_text(o, "guid", PEER_UUID, &c->guid) ||
-        !get_bool(o, "isActive", &c->is_active) || !get_balance(w, o, "balance", &c->balance) ||
-        !get_str(o, "picture", &c->picture) || !get_i32(o, "age", &c->age) ||
-        !get_str(o, "name", &c->name) || !get_str(o, "gender", &c->gender) ||
-        !get_str(o, "company", &c->company) ||
-        !strs_from(w, o, "emails", &c->emails.items, &c->emails.count) ||
-        !get_str(o, "address", &c->address) || !get_str(o, "about", &c->about) ||
-        !get_text(o, "registered", PEER_DATE, &c->registered) ||
-        !get_num(o, "latitude", &c->latitude) || !get_num(o, "longitude", &c->longitude) ||
-        !strs_from(w, o, "tags", &c->tags.items, &c->tags.count))
-        return false;
-    c->eye_color = (bench_eye_color)eye;
-    int64_t *ph = list_of(w, o, "phones", sizeof *ph, &c->phones.count, &arr);
-    if (!(c->phones.items = ph))
-        return false;
-    for (size_t i = 0; i < c->phones.count; i++) {
-        const json_t *e = json_array_get(arr, i);
-        if (!json_is_integer(e))
-            return false;
-        ph[i] = json_integer_value(e);
-    }
-    bench_partner *pa = list_of(w, o, "partners", sizeof *pa, &c->partners.count, &arr);
-    if (!(c->partners.items = pa))
-        return false;
-    for (size_t i = 0; i < c->partners.count; i++) {
-        const json_t *e = json_array_get(arr, i);
-        if (!get_i64(e, "id", &pa[i].id) || !get_str(e, "name", &pa[i].name) ||
-            !get_text(e, "since", PEER_TIMESTAMP, &pa[i].since))
-            return false;
-    }
-    return true;
-}
-
-/* The records of {"<key>": [...]} into a list of `size`-byte items. */
-static bool records_from(ja_worker *w, const json_t *o, const char *key, size_t size,
-                         void **items, size_t *count,
-                         bool (*fill)(ja_worker *, const json_t *, void *))
-{
-    const json_t *arr;
-    char *r = list_of(w, o, key, size, count, &arr);
-    if (!(*items = r))
-        return false;
-    for (size_t i = 0; i < *count; i++)
-        if (!fill(w, json_array_get(arr, i), r + i * size))
-            return false;
-    return true;
-}
-
-static bool user_from_v(ja_worker *w, const json_t *o, void *u) { return user_from(w, o, u); }
-static bool client_from_v(ja_worker *w, const json_t *o, void *c)
-{
-    return client_from(w, o, c);
-}
-
-/* ---- twitter.json into bench_twitter ---- */
-
-/* An optional member: absent or null leaves it unset. */
-static bool get_opt_null(const json_t *o, const char *k, bool *has)
-{
-    const json_t *v = get(o, k);
-    *has = v && !json_is_null(v);
-    return true;
-}
-
-static bool get_opt_str(const json_t *o, const char *k, bench_opt_str *s)
-{
-    return get_opt_null(o, k, &s->has) && (!s->has || get_str(o, k, &s->value));
-}
-
-static bool get_opt_i64(const json_t *o, const char *k, bench_opt_i64 *i)
-{
-    return get_opt_null(o, k, &i->has) && (!i->has || get_i64(o, k, &i->value));
-}
-
-static bool get_opt_i32(const json_t *o, const char *k, bench_opt_i32 *i)
-{
-    return get_opt_null(o, k, &i->has) && (!i->has || get_i32(o, k, &i->value));
-}
-
-static bool indices_from(ja_worker *w, const json_t *o, bench_indices *l)
-{
-    const json_t *arr;
-    int32_t *x = list_of(w, o, "indices", sizeof *x, &l->count, &arr);
-    if (!(l->items = x))
-        return false;
-    for (size_t i = 0; i < l->count; i++) {
-        const json_t *e = json_array_get(arr, i);
-        if (!json_is_integer(e) || json_integer_value(e) < INT32_MIN ||
-            json_integer_value(e) > INT32_MAX)
-            return false;
-        x[i] = (int32_t)json_integer_value(e);
-    }
-    return true;
-}
-
-static bool hashtag_from(ja_worker *w, const json_t *o, void *v)
-{
-    bench_tw_hashtag *h = v;
-    return get_str(o, "text", &h->text) && indices_from(w, o, &h->indices);
-}
-
-static bool url_from(ja_worker *w, const json_t *o, void *v)
-{
-    bench_tw_url *u = v;
-    return get_str(o, "url", &u->url) && get_str(o, "expanded_url", &u->expanded_url) &&
-           get_str(o, "display_url", &u->display_url) && indices_from(w, o, &u->indices);
-}
-
-static bool mention_from(ja_worker *w, const json_t *o, void *v)
-{
-    bench_tw_mention *m = v;
-    return get_str(o, "screen_name", &m->screen_name) && get_str(o, "name", &m->name) &&
-           get_i64(o, "id", &m->id) && get_str(o, "id_str", &m->id_str) &&
-           indices_from(w, o, &m->indices);
-}
-
-static bool tw_user_from(const json_t *o, bench_tw_user *u)
-{
-    return json_is_object(o) && get_i64(o, "id", &u->id) && get_str(o, "id_str", &u->id_str) &&
-           get_str(o, "name", &u->name) && get_str(o, "screen_name", &u->screen_name) &&
-           get_str(o, "location", &u->location) && get_str(o, "description", &u->description) &&
-           get_opt_str(o, "url", &u->url) && get_bool(o, "protected", &u->protected_) &&
-           get_i32(o, "followers_count", &u->followers_count) &&
-           get_i32(o, "friends_count", &u->friends_count) &&
-           get_i32(o, "listed_count", &u->listed_count) &&
-           get_str(o, "created_at", &u->created_at) &&
-           get_i32(o, "favourites_count", &u->favourites_count) &&
-           get_opt_i32(o, "utc_offset", &u->utc_offset) &&
-           get_opt_str(o, "time_zone", &u->time_zone) &&
-           get_bool(o, "geo_enabled", &u->geo_enabled) && get_bool(o, "verified", &u->verified) &&
-           get_i32(o, "statuses_count", &u->statuses_count) && get_str(o, "lang", &u->lang) &&
-           get_str(o, "profile_image_url", &u->profile_image_url) &&
-           get_str(o, "profile_image_url_https", &u->profile_image_url_https) &&
-           get_bool(o, "default_profile", &u->default_profile) &&
-           get_bool(o, "following", &u->following);
-}
-
-static bool status_from(ja_worker *w, const json_t *o, void *v)
-{
-    bench_tw_status *s = v;
-    const json_t *md = get(o, "metadata"), *en = get(o, "entities");
-    bench_tw_entities *e = &s->entities;
-    return json_is_object(md) && get_str(md, "result_type", &s->metadata.result_type) &&
-           get_str(md, "iso_language_code", &s->metadata.iso_language_code) &&
-           get_str(o, "created_at", &s->created_at) && get_i64(o, "id", &s->id) &&
-           get_str(o, "id_str", &s->id_str) && get_str(o, "text", &s->text) &&
-           get_str(o, "source", &s->source) && get_bool(o, "truncated", &s->truncated) &&
-           get_opt_i64(o, "in_reply_to_status_id", &s->in_reply_to_status_id) &&
-           get_opt_str(o, "in_reply_to_status_id_str", &s->in_reply_to_status_id_str) &&
-           get_opt_i64(o, "in_reply_to_user_id", &s->in_reply_to_user_id) &&
-           get_opt_str(o, "in_reply_to_user_id_str", &s->in_reply_to_user_id_str) &&
-           get_opt_str(o, "in_reply_to_screen_name", &s->in_reply_to_screen_name) &&
-           tw_user_from(get(o, "user"), &s->user) &&
-           get_i32(o, "retweet_count", &s->retweet_count) &&
-           get_i32(o, "favorite_count", &s->favorite_count) && json_is_object(en) &&
-           records_from(w, en, "hashtags", sizeof(bench_tw_hashtag),
-                        (void **)&e->hashtags.items, &e->hashtags.count, hashtag_from) &&
-           records_from(w, en, "urls", sizeof(bench_tw_url), (void **)&e->urls.items,
-                        &e->urls.count, url_from) &&
-           records_from(w, en, "user_mentions", sizeof(bench_tw_mention),
-                        (void **)&e->user_mentions.items, &e->user_mentions.count,
-                        mention_from) &&
-           get_bool(o, "favorited", &s->favorited) && get_bool(o, "retweeted", &s->retweeted) &&
-           get_str(o, "lang", &s->lang);
-}
-
-static bool twitter_from(ja_worker *w, const json_t *o, bench_twitter *t)
-{
-    const json_t *sm = get(o, "search_metadata");
-    bench_tw_search_metadata *m = &t->search_metadata;
-    return records_from(w, o, "statuses", sizeof(bench_tw_status), (void **)&t->statuses.items,
-                        &t->statuses.count, status_from) &&
-           json_is_object(sm) && get_num(sm, "completed_in", &m->completed_in) &&
-           get_i64(sm, "max_id", &m->max_id) && get_str(sm, "max_id_str", &m->max_id_str) &&
-           get_str(sm, "next_results", &m->next_results) && get_str(sm, "query", &m->query) &&
-           get_str(sm, "refresh_url", &m->refresh_url) && get_i32(sm, "count", &m->count) &&
-           get_i64(sm, "since_id", &m->since_id) && get_str(sm, "since_id_str", &m->since_id_str);
-}
-
-static bool value_from(ja_worker *w, const json_t *o)
-{
-    peer_value *v = &w->value;
-    switch (w->model) {
-    case PEER_PERSON: return person_from(o, &v->person);
-    case PEER_ORDER: return order_from(w, o, &v->order);
-    case PEER_STRUCT: return struct_from(o, &v->numeric);
-    case PEER_USERS:
-        return records_from(w, o, "users", sizeof(bench_user), (void **)&v->users.users.items,
-                            &v->users.users.count, user_from_v);
-    case PEER_CLIENTS:
-        return records_from(w, o, "clients", sizeof(bench_client),
-                            (void **)&v->clients.clients.items, &v->clients.clients.count,
-                            client_from_v);
-    case PEER_TWITTER: return twitter_from(w, o, &v->twitter);
-    default: return media_from(w, o, &v->media);
-    }
-}
-
 static int ja_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **out,
                      size_t *len)
 {
@@ -759,20 +226,17 @@ static int ja_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **
     json_decref(w->tree);
     w->tree = json_loadb((const char *)in, n, 0, NULL);
     *out = NULL, *len = 0;
-    if (w->mode == PEER_DOM)
+    if (w->map.mode == PEER_DOM)
         return w->tree ? 0 : -1;
-    if (!json_is_object(w->tree))
-        return -1;
-    codec_arena_reset(&w->lists);
-    return value_from(w, w->tree) ? 0 : -1;
+    return dom_map_fill(&w->map, w->tree);
 }
 
 static int ja_matches(void *worker, const bench_payload *p)
 {
     ja_worker *w = worker;
-    if (w->mode == PEER_DOM)
+    if (w->map.mode == PEER_DOM)
         return json_equal(w->tree, w->ref);
-    return peer_value_matches(p, &w->value);
+    return peer_value_matches(p, &w->map.value);
 }
 
 const bench_driver bench_peer_jansson = {

@@ -1,17 +1,15 @@
 /* yajl.c — peer: YAJL 2. Specs (peer.h): "json" (the bench structs mapped
- * by hand, below; Users and Clients too, a balance written with
- * yajl_gen_number and read from the tree's number text), "stream" (yajl's
- * event parser into a token tape and yajl_gen from the tape: json_tape.h)
- * and "validate" (yajl_parse with no callbacks: a complete check that
- * builds nothing).
+ * by hand; Users and Clients too, a balance written with yajl_gen_number
+ * and read from the tree's number text), "stream" (yajl's event parser into
+ * a token tape and yajl_gen from the tape: json_tape.h) and "validate"
+ * (yajl_parse with no callbacks: a complete check that builds nothing).
  *
  * Encode streams the C struct through a reused yajl_gen (cleared and reset
  * per value; no tree), the output staying in the generator's buffer until
  * the next encode. Decode copies the bytes into a reused buffer to add the
- * NUL yajl_tree_parse needs, parses them into a tree and fills the C struct;
- * strings point into the tree, kept until the next decode. Lists go to
- * worker buffers kept across decodes (Users' and Clients' to an arena reset
- * per decode). */
+ * NUL yajl_tree_parse needs, parses them into a tree and fills the C struct
+ * with the tree peers' mapping (dom_map.h); strings point into the tree,
+ * kept until the next decode. */
 #include "json_tape.h"
 #include "peer.h"
 
@@ -23,21 +21,72 @@
 #include <yajl/yajl_tree.h>
 #include <yajl/yajl_version.h>
 
+/* ---- the decode half of the mapping's calls (dom_map.h) ---- */
+
+typedef struct yajl_val_s dm_node;
+typedef struct {
+    yajl_val array;
+    size_t i;
+} dm_iter;
+#define DM_ENCODE 0   /* encode streams through yajl_gen, below */
+#define DM_CLIENTS 1
+#define DM_TWITTER 0
+
+static inline dm_node *dm_get(dm_node *o, const char *k)
+{
+    if (!YAJL_IS_OBJECT(o))
+        return NULL;
+    for (size_t i = 0; i < o->u.object.len; i++)
+        if (strcmp(o->u.object.keys[i], k) == 0)
+            return o->u.object.values[i];
+    return NULL;
+}
+static inline bool dm_is_object(dm_node *v) { return YAJL_IS_OBJECT(v); }
+static inline bool dm_is_array(dm_node *v) { return YAJL_IS_ARRAY(v); }
+static inline bool dm_is_string(dm_node *v) { return YAJL_IS_STRING(v); }
+/* Every number yajl could convert to a double, integers included. */
+static inline bool dm_is_number(dm_node *v) { return YAJL_IS_DOUBLE(v); }
+static inline bool dm_is_bool(dm_node *v) { return YAJL_IS_TRUE(v) || YAJL_IS_FALSE(v); }
+/* yajl_tree strings are NUL-terminated copies without a length. */
+static inline bench_str dm_str(dm_node *v) { return (bench_str){v->u.string, strlen(v->u.string)}; }
+static inline const char *dm_cstr(dm_node *v) { return v->u.string; }
+static inline double dm_double(dm_node *v) { return YAJL_GET_DOUBLE(v); }
+static inline bool dm_bool(dm_node *v) { return YAJL_IS_TRUE(v); }
+static inline bool dm_int(dm_node *v, int64_t *i)
+{
+    if (!YAJL_IS_INTEGER(v))
+        return false;
+    *i = YAJL_GET_INTEGER(v);
+    return true;
+}
+/* yajl_tree keeps each number's text: the decimal's exact form. */
+static inline bool dm_decimal(codec_arena *a, dm_node *v, bench_str *s)
+{
+    (void)a;
+    if (!YAJL_IS_NUMBER(v))
+        return false;
+    *s = (bench_str){v->u.number.r, strlen(v->u.number.r)};
+    return true;
+}
+static inline size_t dm_len(dm_node *a) { return a->u.array.len; }
+static inline dm_iter dm_items(dm_node *a) { return (dm_iter){a, 0}; }
+static inline dm_node *dm_next(dm_iter *it) { return it->array->u.array.values[it->i++]; }
+
+#include "dom_map.h"
+
+/* ---- the peer ---- */
+
 typedef struct yj_worker {
-    peer_model model;
-    peer_mode mode;
+    /* its arena, reset per decode, also holds the stream strings yajl
+     * handed over from its own (reused) buffer */
+    dom_map map;
     yajl_gen gen;
     /* stream: the payload's tokens (encode's input) and the decoded ones */
     bench_tape ref, tape;
     codec_arena ref_arena;
-    /* reset per decode: Users' and Clients' lists, and the stream strings
-     * yajl handed over from its own (reused) buffer */
-    codec_arena arena;
     const uint8_t *in, *in_end;   /* the input being parsed */
     peer_bytes text;          /* the input with a NUL, for yajl_tree_parse */
     yajl_val tree;            /* the last decoded document */
-    peer_value value;
-    peer_bytes items, persons, images;
 } yj_worker;
 
 static const char *yj_version(void)
@@ -60,15 +109,12 @@ static void *yj_worker_new(void *shared)
     yj_worker *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
-    const peer_json_cell *c = shared;
-    w->model = c->model;
-    w->mode = c->mode;
-    codec_arena_init(&w->ref_arena, NULL, 0);
-    codec_arena_init(&w->arena, NULL, 0);
     if (!(w->gen = yajl_gen_alloc(NULL))) {
         free(w);
         return NULL;
     }
+    dom_map_init(&w->map, shared);
+    codec_arena_init(&w->ref_arena, NULL, 0);
     return w;
 }
 
@@ -78,13 +124,10 @@ static void yj_worker_free(void *worker)
     bench_tape_free(&w->ref);
     bench_tape_free(&w->tape);
     codec_arena_free(&w->ref_arena);
-    codec_arena_free(&w->arena);
+    dom_map_free(&w->map);
     yajl_gen_free(w->gen);
     yajl_tree_free(w->tree);
     peer_bytes_free(&w->text);
-    peer_bytes_free(&w->items);
-    peer_bytes_free(&w->persons);
-    peer_bytes_free(&w->images);
     free(w);
 }
 
@@ -169,8 +212,6 @@ static bool order_to(yajl_gen g, const bench_order *ord)
 
 static bool media_to(yajl_gen g, const bench_media_content *mc, bool has_bitrate)
 {
-    static const char *const PLAYER[] = {"JAVA", "FLASH"};
-    static const char *const SIZE[] = {"SMALL", "LARGE"};
     const bench_media *m = &mc->media;
     if (!open_map(g) || !key(g, "media") || !open_map(g) || !put_str(g, "uri", m->uri) ||
         !put_opt(g, "title", m->title) || !put_int(g, "width", m->width) ||
@@ -183,14 +224,16 @@ static bool media_to(yajl_gen g, const bench_media_content *mc, bool has_bitrate
     for (size_t i = 0; i < m->persons.count; i++)
         if (!gstr(g, m->persons.items[i].ptr, m->persons.items[i].len))
             return false;
-    if (!close_array(g) || !key(g, "player") || !gstr(g, PLAYER[m->player], strlen(PLAYER[m->player])) ||
+    const char *player = DM_PLAYER[m->player];
+    if (!close_array(g) || !key(g, "player") || !gstr(g, player, strlen(player)) ||
         !put_opt(g, "copyright", m->copyright) || !close_map(g) || !open_array(g, "images"))
         return false;
     for (size_t i = 0; i < mc->images.count; i++) {
         const bench_image *im = &mc->images.items[i];
         if (!open_map(g) || !put_str(g, "uri", im->uri) || !put_opt(g, "title", im->title) ||
             !put_int(g, "width", im->width) || !put_int(g, "height", im->height) ||
-            !key(g, "size") || !gstr(g, SIZE[im->size], strlen(SIZE[im->size])) || !close_map(g))
+            !key(g, "size") || !gstr(g, DM_SIZE[im->size], strlen(DM_SIZE[im->size])) ||
+            !close_map(g))
             return false;
     }
     return close_array(g) && close_map(g);
@@ -327,311 +370,18 @@ static int yj_encode(void *worker, const bench_payload *p, const uint8_t **out, 
     yj_worker *w = worker;
     yajl_gen_clear(w->gen);
     yajl_gen_reset(w->gen, NULL);
-    bool ok = w->mode == PEER_STREAM  ? tape_to(w, p)
-              : w->mode != PEER_DATABIND ? false
-              : w->model == PEER_USERS   ? users_to(w->gen, p->value)
-              : w->model == PEER_CLIENTS ? clients_to(w->gen, p->value)
-              : w->model == PEER_PERSON  ? person_to(w->gen, p->value)
-              : w->model == PEER_ORDER ? order_to(w->gen, p->value)
-              : w->model == PEER_STRUCT
+    bool ok = w->map.mode == PEER_STREAM  ? tape_to(w, p)
+              : w->map.mode != PEER_DATABIND ? false
+              : w->map.model == PEER_USERS   ? users_to(w->gen, p->value)
+              : w->map.model == PEER_CLIENTS ? clients_to(w->gen, p->value)
+              : w->map.model == PEER_PERSON  ? person_to(w->gen, p->value)
+              : w->map.model == PEER_ORDER ? order_to(w->gen, p->value)
+              : w->map.model == PEER_STRUCT
                   ? struct_to(w->gen, p->value)
-                  : media_to(w->gen, p->value, w->model == PEER_MEDIA_CONTENT);
+                  : media_to(w->gen, p->value, w->map.model == PEER_MEDIA_CONTENT);
     if (!ok)
         return -1;
     return yajl_gen_get_buf(w->gen, out, len) == yajl_gen_status_ok ? 0 : -1;
-}
-
-/* ---- tree -> C struct ---------------------------------------------------- */
-
-static yajl_val get(yajl_val o, const char *k)
-{
-    if (!YAJL_IS_OBJECT(o))
-        return NULL;
-    for (size_t i = 0; i < o->u.object.len; i++)
-        if (strcmp(o->u.object.keys[i], k) == 0)
-            return o->u.object.values[i];
-    return NULL;
-}
-
-/* yajl_tree strings are NUL-terminated copies without a length. */
-static bool as_str(yajl_val v, bench_str *s)
-{
-    if (!YAJL_IS_STRING(v))
-        return false;
-    *s = (bench_str){v->u.string, strlen(v->u.string)};
-    return true;
-}
-
-static bool get_str(yajl_val o, const char *k, bench_str *s)
-{
-    return as_str(get(o, k), s);
-}
-
-static bool get_opt(yajl_val o, const char *k, bench_opt_str *s)
-{
-    s->has = get(o, k) != NULL;
-    return !s->has || get_str(o, k, &s->value);
-}
-
-static bool get_num(yajl_val o, const char *k, double *d)
-{
-    yajl_val v = get(o, k);
-    if (!YAJL_IS_DOUBLE(v))
-        return false;
-    *d = YAJL_GET_DOUBLE(v);
-    return true;
-}
-
-static bool get_i64(yajl_val o, const char *k, int64_t *i)
-{
-    yajl_val v = get(o, k);
-    if (!YAJL_IS_INTEGER(v))
-        return false;
-    *i = YAJL_GET_INTEGER(v);
-    return true;
-}
-
-static bool get_i32(yajl_val o, const char *k, int32_t *i)
-{
-    int64_t x;
-    if (!get_i64(o, k, &x) || x < INT32_MIN || x > INT32_MAX)
-        return false;
-    *i = (int32_t)x;
-    return true;
-}
-
-static bool get_bool(yajl_val o, const char *k, bool *b)
-{
-    yajl_val v = get(o, k);
-    if (!YAJL_IS_TRUE(v) && !YAJL_IS_FALSE(v))
-        return false;
-    *b = YAJL_IS_TRUE(v);
-    return true;
-}
-
-static bool get_enum(yajl_val o, const char *k, const char *a, const char *b, int *e)
-{
-    yajl_val v = get(o, k);
-    if (!YAJL_IS_STRING(v))
-        return false;
-    *e = strcmp(v->u.string, a) == 0 ? 0 : strcmp(v->u.string, b) == 0 ? 1 : -1;
-    return *e >= 0;
-}
-
-/* An array member's items in buf, `size` bytes each. */
-static void *get_array(yajl_val o, const char *k, size_t size, peer_bytes *buf, size_t *count,
-                       yajl_val *arr)
-{
-    *arr = get(o, k);
-    if (!YAJL_IS_ARRAY(*arr))
-        return NULL;
-    *count = (*arr)->u.array.len;
-    return peer_reserve(buf, *count * size + 1) == 0 ? buf->data : NULL;
-}
-
-static bool person_from(yajl_val o, bench_person *p)
-{
-    return get_str(o, "name", &p->name) && get_i32(o, "age", &p->age) &&
-           get_bool(o, "active", &p->active) && get_str(o, "email", &p->email);
-}
-
-static bool order_from(yj_worker *w, yajl_val o, bench_order *ord)
-{
-    yajl_val arr;
-    if (!get_str(o, "id", &ord->id) || !get_str(o, "customer", &ord->customer) ||
-        !get_bool(o, "paid", &ord->paid) ||
-        !(ord->items.items = get_array(o, "items", sizeof(bench_line_item), &w->items,
-                                       &ord->items.count, &arr)))
-        return false;
-    for (size_t i = 0; i < ord->items.count; i++) {
-        yajl_val e = arr->u.array.values[i];
-        bench_line_item *it = &ord->items.items[i];
-        if (!get_str(e, "sku", &it->sku) || !get_str(e, "description", &it->description) ||
-            !get_i32(e, "quantity", &it->quantity) || !get_num(e, "unitPrice", &it->unit_price))
-            return false;
-    }
-    return true;
-}
-
-static bool media_from(yj_worker *w, yajl_val o, bench_media_content *mc)
-{
-    yajl_val md = get(o, "media"), arr;
-    bench_media *m = &mc->media;
-    int player;
-    if (!YAJL_IS_OBJECT(md) || !get_str(md, "uri", &m->uri) || !get_opt(md, "title", &m->title) ||
-        !get_i32(md, "width", &m->width) || !get_i32(md, "height", &m->height) ||
-        !get_str(md, "format", &m->format) || !get_i64(md, "duration", &m->duration) ||
-        !get_i64(md, "size", &m->size) || !get_i32(md, "bitrate", &m->bitrate))
-        return false;
-    m->has_bitrate = false;
-    if (w->model == PEER_MEDIA_CONTENT && !get_bool(md, "hasBitrate", &m->has_bitrate))
-        return false;
-    bench_str *s = get_array(md, "persons", sizeof *s, &w->persons, &m->persons.count, &arr);
-    if (!(m->persons.items = s))
-        return false;
-    for (size_t i = 0; i < m->persons.count; i++)
-        if (!as_str(arr->u.array.values[i], &s[i]))
-            return false;
-    if (!get_enum(md, "player", "JAVA", "FLASH", &player) ||
-        !get_opt(md, "copyright", &m->copyright))
-        return false;
-    m->player = (bench_player)player;
-    bench_image *im = get_array(o, "images", sizeof *im, &w->images, &mc->images.count, &arr);
-    if (!(mc->images.items = im))
-        return false;
-    for (size_t i = 0; i < mc->images.count; i++) {
-        yajl_val e = arr->u.array.values[i];
-        int size;
-        if (!get_str(e, "uri", &im[i].uri) || !get_opt(e, "title", &im[i].title) ||
-            !get_i32(e, "width", &im[i].width) || !get_i32(e, "height", &im[i].height) ||
-            !get_enum(e, "size", "SMALL", "LARGE", &size))
-            return false;
-        im[i].size = (bench_image_size)size;
-    }
-    return true;
-}
-
-static bool struct_from(yajl_val o, bench_struct *s)
-{
-    double f5, f6, f13, f14;
-    if (!get_i32(o, "f1", &s->f1) || !get_i32(o, "f2", &s->f2) || !get_i64(o, "f3", &s->f3) ||
-        !get_i64(o, "f4", &s->f4) || !get_num(o, "f5", &f5) || !get_num(o, "f6", &f6) ||
-        !get_num(o, "f7", &s->f7) || !get_num(o, "f8", &s->f8) || !get_i32(o, "f9", &s->f9) ||
-        !get_i32(o, "f10", &s->f10) || !get_i64(o, "f11", &s->f11) ||
-        !get_i64(o, "f12", &s->f12) || !get_num(o, "f13", &f13) || !get_num(o, "f14", &f14) ||
-        !get_num(o, "f15", &s->f15) || !get_num(o, "f16", &s->f16))
-        return false;
-    s->f5 = (float)f5, s->f6 = (float)f6, s->f13 = (float)f13, s->f14 = (float)f14;
-    return true;
-}
-
-/* An array member's items in the worker's arena, `size` bytes each. */
-static void *list_of(yj_worker *w, yajl_val o, const char *k, size_t size, size_t *count,
-                     yajl_val *arr)
-{
-    *arr = get(o, k);
-    if (!YAJL_IS_ARRAY(*arr))
-        return NULL;
-    *count = (*arr)->u.array.len;
-    return codec_arena_alloc(&w->arena, *count * size + 1, 0);
-}
-
-static bool strs_from(yj_worker *w, yajl_val o, const char *k, bench_str **items, size_t *count)
-{
-    yajl_val arr;
-    bench_str *s = list_of(w, o, k, sizeof *s, count, &arr);
-    if (!(*items = s))
-        return false;
-    for (size_t i = 0; i < *count; i++)
-        if (!as_str(arr->u.array.values[i], &s[i]))
-            return false;
-    return true;
-}
-
-static bool get_text(yajl_val o, const char *k, peer_text_form form, void *out)
-{
-    bench_str s;
-    return get_str(o, k, &s) && peer_text_parse(form, s.ptr, s.len, out);
-}
-
-static bool user_from(yj_worker *w, yajl_val o, bench_user *u)
-{
-    yajl_val arr;
-    if (!get_str(o, "_id", &u->_id) || !get_i32(o, "index", &u->index) ||
-        !get_str(o, "guid", &u->guid) || !get_bool(o, "isActive", &u->is_active) ||
-        !get_str(o, "balance", &u->balance) || !get_str(o, "picture", &u->picture) ||
-        !get_i32(o, "age", &u->age) || !get_str(o, "eyeColor", &u->eye_color) ||
-        !get_str(o, "name", &u->name) || !get_str(o, "gender", &u->gender) ||
-        !get_str(o, "company", &u->company) || !get_str(o, "email", &u->email) ||
-        !get_str(o, "phone", &u->phone) || !get_str(o, "address", &u->address) ||
-        !get_str(o, "about", &u->about) || !get_str(o, "registered", &u->registered) ||
-        !get_num(o, "latitude", &u->latitude) || !get_num(o, "longitude", &u->longitude) ||
-        !strs_from(w, o, "tags", &u->tags.items, &u->tags.count) ||
-        !get_str(o, "greeting", &u->greeting) ||
-        !get_str(o, "favoriteFruit", &u->favorite_fruit))
-        return false;
-    bench_friend *f = list_of(w, o, "friends", sizeof *f, &u->friends.count, &arr);
-    if (!(u->friends.items = f))
-        return false;
-    for (size_t i = 0; i < u->friends.count; i++)
-        if (!get_str(arr->u.array.values[i], "id", &f[i].id) ||
-            !get_str(arr->u.array.values[i], "name", &f[i].name))
-            return false;
-    return true;
-}
-
-/* yajl_tree keeps each number's text: the decimal's exact form. */
-static bool get_decimal(yajl_val o, const char *k, bench_str *s)
-{
-    yajl_val v = get(o, k);
-    if (!YAJL_IS_NUMBER(v))
-        return false;
-    *s = (bench_str){v->u.number.r, strlen(v->u.number.r)};
-    return true;
-}
-
-static bool client_from(yj_worker *w, yajl_val o, bench_client *c)
-{
-    yajl_val arr, v = get(o, "eyeColor");
-    int eye = YAJL_IS_STRING(v) ? peer_enum_index(peer_eye_colors, 3, v->u.string,
-                                                  strlen(v->u.string))
-                                : -1;
-    if (eye < 0 || !get_i64(o, "_id", &c->_id) || !get_i32(o, "index", &c->index) ||
-        !get_text(o, "guid", PEER_UUID, &c->guid) ||
-        !get_bool(o, "isActive", &c->is_active) || !get_decimal(o, "balance", &c->balance) ||
-        !get_str(o, "picture", &c->picture) || !get_i32(o, "age", &c->age) ||
-        !get_str(o, "name", &c->name) || !get_str(o, "gender", &c->gender) ||
-        !get_str(o, "company", &c->company) ||
-        !strs_from(w, o, "emails", &c->emails.items, &c->emails.count) ||
-        !get_str(o, "address", &c->address) || !get_str(o, "about", &c->about) ||
-        !get_text(o, "registered", PEER_DATE, &c->registered) ||
-        !get_num(o, "latitude", &c->latitude) || !get_num(o, "longitude", &c->longitude) ||
-        !strs_from(w, o, "tags", &c->tags.items, &c->tags.count))
-        return false;
-    c->eye_color = (bench_eye_color)eye;
-    int64_t *ph = list_of(w, o, "phones", sizeof *ph, &c->phones.count, &arr);
-    if (!(c->phones.items = ph))
-        return false;
-    for (size_t i = 0; i < c->phones.count; i++) {
-        yajl_val e = arr->u.array.values[i];
-        if (!YAJL_IS_INTEGER(e))
-            return false;
-        ph[i] = YAJL_GET_INTEGER(e);
-    }
-    bench_partner *pa = list_of(w, o, "partners", sizeof *pa, &c->partners.count, &arr);
-    if (!(c->partners.items = pa))
-        return false;
-    for (size_t i = 0; i < c->partners.count; i++) {
-        yajl_val e = arr->u.array.values[i];
-        if (!get_i64(e, "id", &pa[i].id) || !get_str(e, "name", &pa[i].name) ||
-            !get_text(e, "since", PEER_TIMESTAMP, &pa[i].since))
-            return false;
-    }
-    return true;
-}
-
-static bool users_from(yj_worker *w, yajl_val o, bench_users *us)
-{
-    yajl_val arr;
-    bench_user *u = list_of(w, o, "users", sizeof *u, &us->users.count, &arr);
-    if (!(us->users.items = u))
-        return false;
-    for (size_t i = 0; i < us->users.count; i++)
-        if (!user_from(w, arr->u.array.values[i], &u[i]))
-            return false;
-    return true;
-}
-
-static bool clients_from(yj_worker *w, yajl_val o, bench_clients *cs)
-{
-    yajl_val arr;
-    bench_client *c = list_of(w, o, "clients", sizeof *c, &cs->clients.count, &arr);
-    if (!(cs->clients.items = c))
-        return false;
-    for (size_t i = 0; i < cs->clients.count; i++)
-        if (!client_from(w, arr->u.array.values[i], &c[i]))
-            return false;
-    return true;
 }
 
 /* ---- events -> tape (stream) --------------------------------------------- */
@@ -662,7 +412,7 @@ static int ev_text(yj_worker *w, bench_tape_kind kind, const unsigned char *s, s
 {
     const char *t = (const char *)s;
     if (s < w->in || s + n > w->in_end) {
-        char *copy = codec_arena_alloc(&w->arena, n + 1, 1);
+        char *copy = codec_arena_alloc(&w->map.arena, n + 1, 1);
         if (!copy)
             return 0;
         memcpy(copy, s, n);
@@ -716,14 +466,14 @@ static int yj_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **
                      size_t *len)
 {
     yj_worker *w = worker;
-    if (w->mode == PEER_VALIDATE) {
+    if (w->map.mode == PEER_VALIDATE) {
         *out = in, *len = n;
         return parse_events(w, NULL, in, n);
     }
-    if (w->mode == PEER_STREAM) {
+    if (w->map.mode == PEER_STREAM) {
         *out = NULL, *len = 0;
         bench_tape_clear(&w->tape);
-        codec_arena_reset(&w->arena);
+        codec_arena_reset(&w->map.arena);
         return parse_events(w, &TAPE_EVENTS, in, n);
     }
     yajl_tree_free(w->tree);
@@ -735,26 +485,16 @@ static int yj_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **
     memcpy(w->text.data, in, n);
     w->text.data[n] = 0;
     w->tree = yajl_tree_parse((const char *)w->text.data, NULL, 0);
-    if (!YAJL_IS_OBJECT(w->tree))
-        return -1;
-    codec_arena_reset(&w->arena);
-    bool ok = w->model == PEER_USERS     ? users_from(w, w->tree, &w->value.users)
-              : w->model == PEER_CLIENTS ? clients_from(w, w->tree, &w->value.clients)
-              : w->model == PEER_PERSON  ? person_from(w->tree, &w->value.person)
-              : w->model == PEER_ORDER ? order_from(w, w->tree, &w->value.order)
-              : w->model == PEER_STRUCT
-                  ? struct_from(w->tree, &w->value.numeric)
-                  : media_from(w, w->tree, &w->value.media);
-    return ok ? 0 : -1;
+    return dom_map_fill(&w->map, w->tree);
 }
 
 static int yj_matches(void *worker, const bench_payload *p)
 {
     yj_worker *w = worker;
-    switch (w->mode) {
+    switch (w->map.mode) {
     case PEER_STREAM: return bench_tape_equal(&w->tape, &w->ref);
     case PEER_VALIDATE: return 1;   /* the bytes it checked, compared by the harness */
-    default: return peer_value_matches(p, &w->value);
+    default: return peer_value_matches(p, &w->map.value);
     }
 }
 
