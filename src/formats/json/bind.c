@@ -221,10 +221,10 @@ int json_encode_reference(const codec_type *t, const void *value, bool pretty, c
 }
 
 int json_encode_typed(const codec_type *t, const void *value, const codec_json_options *o,
-                      bool plain_names, codec_buf *out, codec_error *err)
+                      const struct json_plan *plan, codec_buf *out, codec_error *err)
 {
     if (!o->pretty) {
-        int fast = json_encode_fast(t, value, plain_names, out, err);
+        int fast = json_encode_fast(plan, value, out, err);
         if (fast != 1)
             return fast;
     }
