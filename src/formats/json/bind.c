@@ -195,7 +195,8 @@ static int enc_any(enc *e, const codec_type *t, const void *v)
             return codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "json", CODEC_NO_OFFSET,
                                    "%s value: %d is not one of its names",
                                    t->name ? t->name : "enum", (int)*(const int32_t *)v);
-        return enc_status(e, enc_text(e, ev->name, strlen(ev->name)), t, "");
+        return enc_status(e, enc_text(e, ev->name, strlen(ev->name)), t,
+                          "enum name is not valid UTF-8");
     }
     case CODEC_T_XMAP: return enc_xmap(e, t, v);
     case CODEC_T_VALUE: return json_write_value(&e->w, v, e->err);
