@@ -6,7 +6,9 @@
  * of the one-pass copy and their edges), each in an exactly sized heap
  * block so that the sanitizer build catches a read outside it; names and
  * enum names that need escapes or are not UTF-8; keys around the 32-byte
- * copy; optionals; empty containers; nesting at the depth limit; NaN. */
+ * copy; optionals; empty containers; nesting at the depth limit; NaN.
+ * And a real peer: Python's json.dumps writes the same text for strings
+ * holding every ASCII byte and non-ASCII text. */
 #include "check.h"
 #include "codec/codec.h"
 #include "formats/json/json_internal.h"
@@ -15,6 +17,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PREFIX "[0,"   /* encoders append: what is there must stay */
 
@@ -140,6 +143,62 @@ static void test_strings(void)
     texts v = {.s = CODEC_STR("tab\there \"q\" back\\ \x01 caf\xc3\xa9 /")};
     encodes_to(&texts_t, &v, "{\"s\":\"tab\\there \\\"q\\\" back\\\\ \\u0001 caf\xc3\xa9 /\","
                              "\"list\":[],\"map\":{}}");
+}
+
+/* Every ASCII byte, at a moving position in strings of moving lengths,
+ * and non-ASCII text: our list of strings against Python's
+ * json.dumps(..., ensure_ascii=False, separators=(",", ":")), which
+ * escapes minimally as the writer does (short forms for \b \f \n \r \t,
+ * \u00xx for other control bytes, DEL and non-ASCII as they are). */
+static void test_python_strings(void)
+{
+    if (access("/usr/bin/python3", X_OK) != 0) {
+        printf("test_json_encode: /usr/bin/python3 missing, Python check skipped\n");
+        return;
+    }
+    enum { COUNT = 130 };
+    static char text[COUNT][64];
+    codec_string items[COUNT];
+    char path[] = "/tmp/codec_json_encXXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    for (int i = 0; i < COUNT; i++) {
+        size_t n = 1 + (size_t)(i * 7) % 40;
+        for (size_t j = 0; j < n; j++)
+            text[i][j] = (char)('A' + (i + j) % 26);
+        if (i < 128)
+            text[i][(size_t)i % n] = (char)i;
+        else
+            memcpy(text[i] + n, "caf\xc3\xa9 \xf0\x9f\x98\x80", 10), n += 10;
+        items[i] = (codec_string){text[i], n};
+        for (size_t j = 0; j < n; j++)
+            fprintf(f, "%02x", (uint8_t)text[i][j]);
+        fputc('\n', f);
+    }
+    fclose(f);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "PYTHONIOENCODING=utf-8 /usr/bin/python3 -c 'import json,sys\n"
+             "s=[bytes.fromhex(l.strip()).decode() for l in open(sys.argv[1])]\n"
+             "sys.stdout.write(json.dumps(s, ensure_ascii=False, separators=(\",\",\":\")))' %s",
+             path);
+    FILE *py = popen(cmd, "r");
+    CHECK(py != NULL);
+    static char expect[1 << 16];
+    size_t n = py ? fread(expect, 1, sizeof expect - 1, py) : 0;
+    CHECK(py && pclose(py) == 0);
+    CHECK(n > COUNT * 4);
+    unlink(path);
+    codec_error err = {0};
+    codec *c = codec_parse("json", &string_list_t, &err);
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    codec_list list = {items, COUNT};
+    CHECK_INT(codec_encode(c, &list, &out, &err), 0);
+    CHECK_MEM(out.data, out.len, expect, n);
+    codec_buf_free(&out);
+    codec_free(c);
 }
 
 /* Strings and lists long enough to make the output grow in the middle of
@@ -348,6 +407,7 @@ static void test_depth(void)
 int main(void)
 {
     test_strings();
+    test_python_strings();
     test_growth();
     test_names();
     test_optionals();
