@@ -166,7 +166,7 @@ static int node_for(builder *b, const codec_type *t, const json_node **out)
 
 int json_plan_build(json_plan *p, const codec_type *t)
 {
-    codec_arena_init(&p->arena, NULL, 0);
+    codec_arena_init(&p->arena, codec_default_allocator(), 0);
     builder b = {.arena = &p->arena};
     codec_buf_init(&b.scratch, NULL);
     int rc = node_for(&b, t, &p->root);
