@@ -379,6 +379,59 @@ static void test_not_finite(void)
 }
 
 /* ---------------------------------------------------------------------------
+ * UUID, dates, timestamps, decimals
+ * ------------------------------------------------------------------------ */
+
+typedef struct times {
+    codec_uuid id;
+    codec_date day;
+    codec_timestamp at;
+    codec_string amount;
+    CODEC_LIST_OF(codec_timestamp) log;
+    CODEC_LIST_OF(codec_string) amounts;
+} times;
+
+CODEC_LIST(timestamps_t, CODEC_TIMESTAMP);
+CODEC_LIST(decimals_t, CODEC_DECIMAL);
+CODEC_STRUCT(times_t, times, CODEC_FIELD(times, id, 1, CODEC_UUID),
+             CODEC_FIELD(times, day, 2, CODEC_DATE), CODEC_FIELD(times, at, 3, CODEC_TIMESTAMP),
+             CODEC_FIELD(times, amount, 4, CODEC_DECIMAL),
+             CODEC_FIELD(times, log, 5, &timestamps_t),
+             CODEC_FIELD(times, amounts, 6, &decimals_t));
+
+static void test_times(void)
+{
+    codec_timestamp log[3] = {{0, 0, 0}, {-62135596800, 999999999, -1439}, {253402300799, 1000, 0}};
+    codec_string amounts[2] = {CODEC_STR("-0.5e+10"), CODEC_STR("123456789012345678901234567890")};
+    times v = {.day = {-719528}, .at = {1700000000, 120000000, 60}, .amount = CODEC_STR("12.50")};
+    for (int i = 0; i < 16; i++)
+        v.id.bytes[i] = (uint8_t)(i * 17 + 10);
+    v.log.items = log, v.log.count = 3;
+    v.amounts.items = amounts, v.amounts.count = 2;
+    compare(&times_t, &v, 0, "");
+    encodes_to(&times_t, &v,
+               "{\"id\":\"0a1b2c3d-4e5f-7081-92a3-b4c5d6e7f809\",\"day\":\"0000-01-01\","
+               "\"at\":\"2023-11-14T23:13:20.120+01:00\",\"amount\":12.50,"
+               "\"log\":[\"1970-01-01T00:00:00Z\",\"0000-12-31T00:01:00.999999999-23:59\","
+               "\"9999-12-31T23:59:59.000001Z\"],"
+               "\"amounts\":[-0.5e+10,123456789012345678901234567890]}");
+    v.day.days = 2932897;   /* 10000-01-01 */
+    compare(&times_t, &v, 1, "year outside 0..9999");
+    v.day.days = 0;
+    v.at.nanos = 1000000000;
+    compare(&times_t, &v, 1, "out of range");
+    v.at.nanos = 0;
+    log[1].offset_minutes = 1440;
+    compare(&times_t, &v, 1, "out of range");
+    log[1].offset_minutes = 0;
+    v.amount = CODEC_STR("012");
+    compare(&times_t, &v, 1, "not a decimal number");
+    v.amount = CODEC_STR("1");
+    amounts[1] = CODEC_STR("");
+    compare(&times_t, &v, 1, "not a decimal number");
+}
+
+/* ---------------------------------------------------------------------------
  * Nesting
  * ------------------------------------------------------------------------ */
 
@@ -412,6 +465,7 @@ int main(void)
     test_names();
     test_optionals();
     test_not_finite();
+    test_times();
     test_depth();
     return check_done("test_json_encode");
 }

@@ -8,14 +8,16 @@
  * without a name — it either takes the escaping path of writer.c or gives
  * up; on giving up the caller truncates the output and encodes again with
  * the reference walker, which reports the exact error. Rare kinds (bytes,
- * UUID, dates, decimals, xmap, codec_value, maps with non-string keys) are
- * written by that walker in place. Pretty output always goes that way.
+ * xmap, codec_value, maps with non-string keys) are written by that
+ * walker in place. Pretty output always goes that way.
  *
  * Containers are written with a separator before every item, the first
  * one in the place of the bracket, which is then stored over it: no
  * "first item" test per item. */
 #include "formats/json/json_plan.h"
 #include "formats/json/json_scan.h"
+#include "formats/json/json_text.h"
+#include "types/time_text_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -128,11 +130,26 @@ static inline uint8_t *put_float(uint8_t *d, float v)
     return d + codec_format_float(v, (char *)d);
 }
 
-/* The scalar of op (JSON_OP_BOOL..JSON_OP_F64) at v, written at d (room:
- * JSON_SCALAR_ROOM); GIVE_UP for NaN and infinities. */
+/* Quotes around the n bytes of text at d + 1; GIVE_UP when n < 0 (a date
+ * or time out of range: the reference walker says which). */
+static inline uint8_t *quote_text(uint8_t *d, int n)
+{
+    if (n < 0)
+        return GIVE_UP;
+    d[0] = '"';
+    d[n + 1] = '"';
+    return d + n + 2;
+}
+
+/* The value of op (JSON_OP_BOOL..JSON_OP_TIMESTAMP: bounded size) at v,
+ * written at d (room: JSON_SCALAR_ROOM); GIVE_UP for NaN and infinities
+ * and dates out of range. */
 static inline uint8_t *put_scalar(unsigned op, const void *v, uint8_t *d)
 {
     switch (op) {
+    case JSON_OP_UUID: return quote_text(d, (int)json_format_uuid(v, (char *)d + 1));
+    case JSON_OP_DATE: return quote_text(d, codec_format_date(*(const codec_date *)v, (char *)d + 1));
+    case JSON_OP_TIMESTAMP: return quote_text(d, codec_format_timestamp(v, (char *)d + 1));
     case JSON_OP_BOOL:
         if (*(const bool *)v) {
             memcpy(d, "true", 4);
@@ -297,7 +314,7 @@ static uint8_t *struct_value(fast_enc *e, const json_struct *st, const uint8_t *
             const codec_string *s = (const codec_string *)p;
             if (!(d = room_more(e, d, s->len, 2 + rest)) || !(d = put_string(e, d, s, rest)))
                 return GIVE_UP;
-        } else if (f->op >= JSON_OP_BOOL && f->op <= JSON_OP_F64) {
+        } else if (f->op >= JSON_OP_BOOL && f->op <= JSON_OP_TIMESTAMP) {
             if (!(d = put_scalar(f->op, p, d)))
                 return GIVE_UP;
         } else if (!(d = node_value(e, f->node, p, d, depth)) || !(d = room(e, d, rest))) {
@@ -402,6 +419,13 @@ static uint8_t *node_value(fast_enc *e, const json_node *nd, const void *v, uint
     }
     case JSON_OP_ENUM:
         return enum_value(e, nd, *(const int32_t *)v, d);
+    case JSON_OP_DECIMAL: {
+        const codec_string *s = v;
+        if (!codec_decimal_text_valid(s->ptr, s->len) || !(d = room(e, d, s->len)))
+            return GIVE_UP;
+        json_copy_short(d, s->ptr, s->len);
+        return d + s->len;
+    }
     case JSON_OP_OPTIONAL: {
         const void *in = codec_optional_get(nd->type, v);
         if (in)

@@ -7,9 +7,9 @@
  * struct field holds its key as the exact bytes `,"name":` (escaped as the
  * writer escapes names) padded for fixed-size copies, the op of the value
  * it writes (an optional field's inner value, with `optional` set) and the
- * member's offset. Anything the plan does not specialise (bytes, UUID,
- * dates, decimals, xmap, codec_value, maps with non-string keys, names
- * that are not valid UTF-8) is JSON_OP_OTHER and goes to the reference
+ * member's offset. Anything the plan does not specialise (bytes, xmap,
+ * codec_value, maps with non-string keys, names that are not valid
+ * UTF-8) is JSON_OP_OTHER and goes to the reference
  * walker with its codec_type, which also reports every error. */
 #ifndef CODEC_JSON_PLAN_H
 #define CODEC_JSON_PLAN_H
@@ -32,6 +32,9 @@ typedef enum json_op {
     JSON_OP_I8, JSON_OP_I16, JSON_OP_I32, JSON_OP_I64,
     JSON_OP_U8, JSON_OP_U16, JSON_OP_U32, JSON_OP_U64,
     JSON_OP_F32, JSON_OP_F64,
+    JSON_OP_UUID, JSON_OP_DATE, JSON_OP_TIMESTAMP, /* quoted text, nothing to escape;
+                                     BOOL..TIMESTAMP fit in JSON_SCALAR_ROOM */
+    JSON_OP_DECIMAL,              /* codec_string: its text, when a JSON number */
     JSON_OP_STRING,               /* codec_string */
     JSON_OP_ENUM,                 /* int32_t, written as node->names[index] */
     JSON_OP_STRUCT,               /* node->st */
@@ -85,7 +88,8 @@ typedef struct json_plan {
     codec_arena arena;
 } json_plan;
 
-/* Room that any scalar value, the literals and a separator fit in. */
+/* Room that any scalar value (a quoted timestamp is the longest), the
+ * literals and a separator fit in. */
 #define JSON_SCALAR_ROOM (CODEC_NUMBER_MAX_CHARS + 8)
 
 /* Builds the plan of t (already checked by codec_type_check) in place

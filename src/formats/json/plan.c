@@ -66,6 +66,10 @@ static json_op scalar_op(codec_type_kind k)
     case CODEC_T_UINT64: return JSON_OP_U64;
     case CODEC_T_FLOAT: return JSON_OP_F32;
     case CODEC_T_DOUBLE: return JSON_OP_F64;
+    case CODEC_T_UUID: return JSON_OP_UUID;
+    case CODEC_T_DATE: return JSON_OP_DATE;
+    case CODEC_T_TIMESTAMP: return JSON_OP_TIMESTAMP;
+    case CODEC_T_DECIMAL: return JSON_OP_DECIMAL;
     case CODEC_T_STRING: return JSON_OP_STRING;
     default: return JSON_OP_OTHER;
     }
