@@ -4,6 +4,7 @@
 #include "check.h"
 #include "codec/codec.h"
 #include "formats/json/json_internal.h"
+#include "formats/json/json_plan.h"
 #include "json_payloads.h"
 #include "test_support.h"
 
@@ -476,6 +477,8 @@ static void test_fast_paths(void)
     json_options_resolve(NULL, &o);
     bool plain = json_type_names_plain(&all_kinds_type);
     CHECK(plain);
+    json_plan plan;
+    CHECK_INT(json_plan_build(&plan, &all_kinds_type), 0);
     codec_buf fast, ref;
     codec_buf_init(&fast, NULL);
     codec_buf_init(&ref, NULL);
@@ -492,7 +495,7 @@ static void test_fast_paths(void)
         fast.len = ref.len = 0;
         bool pretty = i % 2;
         int rc = pretty ? json_encode_reference(&all_kinds_type, &v, true, &fast, &err)
-                        : json_encode_fast(&all_kinds_type, &v, plain, &fast, &err);
+                        : json_encode_fast(&plan, &v, &fast, &err);
         bad += rc != 0 ||
                json_encode_reference(&all_kinds_type, &v, pretty, &ref, &err) != 0 ||
                fast.len != ref.len || memcmp(fast.data, ref.data, ref.len) != 0;
@@ -504,6 +507,7 @@ static void test_fast_paths(void)
                !same_all_kinds(&a, &b) || !same_all_kinds(&v, &a);
     }
     CHECK_INT(bad, 0);
+    json_plan_free(&plan);
     codec_arena_free(&arena);
     codec_buf_free(&fast);
     codec_buf_free(&ref);

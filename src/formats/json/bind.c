@@ -195,7 +195,8 @@ static int enc_any(enc *e, const codec_type *t, const void *v)
             return codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "json", CODEC_NO_OFFSET,
                                    "%s value: %d is not one of its names",
                                    t->name ? t->name : "enum", (int)*(const int32_t *)v);
-        return enc_status(e, enc_text(e, ev->name, strlen(ev->name)), t, "");
+        return enc_status(e, enc_text(e, ev->name, strlen(ev->name)), t,
+                          "enum name is not valid UTF-8");
     }
     case CODEC_T_XMAP: return enc_xmap(e, t, v);
     case CODEC_T_VALUE: return json_write_value(&e->w, v, e->err);
@@ -221,10 +222,10 @@ int json_encode_reference(const codec_type *t, const void *value, bool pretty, c
 }
 
 int json_encode_typed(const codec_type *t, const void *value, const codec_json_options *o,
-                      bool plain_names, codec_buf *out, codec_error *err)
+                      const struct json_plan *plan, codec_buf *out, codec_error *err)
 {
     if (!o->pretty) {
-        int fast = json_encode_fast(t, value, plain_names, out, err);
+        int fast = json_encode_fast(plan, value, out, err);
         if (fast != 1)
             return fast;
     }

@@ -1,6 +1,6 @@
 /* encode.c — the fast way from a C value to compact JSON: one walk over the
- * descriptor writing straight into the output buffer, room made once per
- * value, no per-token calls.
+ * codec's encode plan (plan.c) writing straight into the output buffer,
+ * room made once per struct, no per-token calls.
  *
  * It writes exactly what the reference walker (bind.c over writer.c)
  * writes. When a value needs care — a string with bytes to escape or
@@ -8,11 +8,16 @@
  * without a name — it either takes the escaping path of writer.c or gives
  * up; on giving up the caller truncates the output and encodes again with
  * the reference walker, which reports the exact error. Rare kinds (bytes,
- * UUID, dates, decimals, xmap, codec_value, maps with non-string keys) are
- * written by that walker in place. Pretty output always goes that way. */
+ * xmap, codec_value, maps with non-string keys) are written by that
+ * walker in place. Pretty output always goes that way.
+ *
+ * Containers are written with a separator before every item, the first
+ * one in the place of the bracket, which is then stored over it: no
+ * "first item" test per item. */
+#include "formats/json/json_plan.h"
 #include "formats/json/json_scan.h"
-#include "types/index_internal.h"
-#include "core/number_internal.h"
+#include "formats/json/json_text.h"
+#include "types/time_text_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -21,14 +26,10 @@ typedef struct fast_enc {
     codec_buf *out;
     uint8_t *lim;           /* out->data + out->cap */
     codec_error *err;
-    bool plain_names;       /* field and enum names need no check */
     bool nomem;             /* gave up for lack of memory: no second pass */
 } fast_enc;
 
 #define GIVE_UP NULL
-
-/* The most bytes a number, literal or separator may take. */
-#define SCALAR_ROOM (CODEC_NUMBER_MAX_CHARS + 8)
 
 static uint8_t *grow(fast_enc *e, uint8_t *d, size_t n)
 {
@@ -45,6 +46,32 @@ static uint8_t *grow(fast_enc *e, uint8_t *d, size_t n)
 static inline uint8_t *room(fast_enc *e, uint8_t *d, size_t n)
 {
     return (size_t)(e->lim - d) >= n ? d : grow(e, d, n);
+}
+
+/* d with room for n (any size) and then `rest` bytes. */
+static inline uint8_t *room_more(fast_enc *e, uint8_t *d, size_t n, size_t rest)
+{
+    size_t left = (size_t)(e->lim - d);
+    if (left >= rest && left - rest >= n)
+        return d;
+    if (n > SIZE_MAX / 2) {
+        e->nomem = true;
+        return GIVE_UP;
+    }
+    return grow(e, d, n + rest);
+}
+
+/* Stores the opening bracket over the separator of the first item (at
+ * offset `open`), or writes it when there was none; then the closing one. */
+static inline uint8_t *close_container(fast_enc *e, size_t open, uint8_t *d, uint8_t c)
+{
+    uint8_t *o = e->out->data + open;
+    if (d == o)
+        *d++ = (uint8_t)(c - 2);    /* '{' and '[' are '}' - 2 and ']' - 2 */
+    else
+        *o = (uint8_t)(c - 2);
+    *d++ = c;
+    return d;
 }
 
 /* ---------------------------------------------------------------------------
@@ -103,57 +130,116 @@ static inline uint8_t *put_float(uint8_t *d, float v)
     return d + codec_format_float(v, (char *)d);
 }
 
-/* Whether s[0..n) needs no escaping and no UTF-8 check: printable ASCII
- * without '"' and '\\'. Overlapping word loads cover short strings. */
-static inline bool plain_text(const uint8_t *s, size_t n)
+/* Quotes around the n bytes of text at d + 1; GIVE_UP when n < 0 (a date
+ * or time out of range: the reference walker says which). */
+static inline uint8_t *quote_text(uint8_t *d, int n)
 {
-    uint64_t x, y;
-    if (n < 8) {
-        uint32_t a, b;
-        if (n < 4) {
-            x = JSON_ONES * 'a';
-            for (size_t i = 0; i < n; i++)
-                x = x << 8 | s[i];
-            return !json_special_bytes(x);
-        }
-        memcpy(&a, s, 4), memcpy(&b, s + n - 4, 4);
-        return !json_special_bytes((uint64_t)a << 32 | b);
-    }
-    size_t i = 0;
-#if defined(__SSE2__)
-    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
-    const __m128i space = _mm_set1_epi8(0x20);
-    for (; i + 16 <= n; i += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
-        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote),
-                                                _mm_cmpeq_epi8(v, bslash)),
-                                   _mm_cmplt_epi8(v, space));
-        if (_mm_movemask_epi8(hit))
-            return false;
-    }
-#endif
-    for (; i + 8 < n; i += 8) {
-        memcpy(&x, s + i, 8);
-        if (json_special_bytes(x))
-            return false;
-    }
-    memcpy(&y, s + n - 8, 8);
-    return !json_special_bytes(y);
+    if (n < 0)
+        return GIVE_UP;
+    d[0] = '"';
+    d[n + 1] = '"';
+    return d + n + 2;
 }
 
-/* "s" at d (room for n + 2 made by the caller when plain). */
-static uint8_t *put_string(fast_enc *e, uint8_t *d, const char *s, size_t n)
+/* The value of op (JSON_OP_BOOL..JSON_OP_TIMESTAMP: bounded size) at v,
+ * written at d (room: JSON_SCALAR_ROOM); GIVE_UP for NaN and infinities
+ * and dates out of range. */
+static inline uint8_t *put_scalar(unsigned op, const void *v, uint8_t *d)
 {
-    if (!s)
-        s = "";
-    if (plain_text((const uint8_t *)s, n)) {
-        if (!(d = room(e, d, n + 2)))
-            return GIVE_UP;
-        *d = '"';
-        json_copy_short(d + 1, s, n);
-        d[n + 1] = '"';
-        return d + n + 2;
+    switch (op) {
+    case JSON_OP_UUID: return quote_text(d, (int)json_format_uuid(v, (char *)d + 1));
+    case JSON_OP_DATE: return quote_text(d, codec_format_date(*(const codec_date *)v, (char *)d + 1));
+    case JSON_OP_TIMESTAMP: return quote_text(d, codec_format_timestamp(v, (char *)d + 1));
+    case JSON_OP_BOOL:
+        if (*(const bool *)v) {
+            memcpy(d, "true", 4);
+            return d + 4;
+        }
+        memcpy(d, "false", 5);
+        return d + 5;
+    case JSON_OP_I8: return put_i64(d, *(const int8_t *)v);
+    case JSON_OP_I16: return put_i64(d, *(const int16_t *)v);
+    case JSON_OP_I32: return put_i64(d, *(const int32_t *)v);
+    case JSON_OP_I64: return put_i64(d, *(const int64_t *)v);
+    case JSON_OP_U8: return put_u64(d, *(const uint8_t *)v);
+    case JSON_OP_U16: return put_u64(d, *(const uint16_t *)v);
+    case JSON_OP_U32: return put_u64(d, *(const uint32_t *)v);
+    case JSON_OP_U64: return put_u64(d, *(const uint64_t *)v);
+    case JSON_OP_F32:
+        return isfinite(*(const float *)v) ? put_float(d, *(const float *)v) : GIVE_UP;
+    default:
+        return isfinite(*(const double *)v) ? put_double(d, *(const double *)v) : GIVE_UP;
     }
+}
+
+/* ---------------------------------------------------------------------------
+ * Strings
+ * ------------------------------------------------------------------------ */
+
+#if defined(__SSE2__)
+/* The bytes of x that are '"', '\\', control or 0x80 and above (a signed
+ * compare with 0x20 flags the last two). */
+static inline __m128i special_in(__m128i x)
+{
+    return _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                                     _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
+                        _mm_cmplt_epi8(x, _mm_set1_epi8(0x20)));
+}
+#endif
+
+/* Copies s[0..n) to d (exactly n bytes written) and tells whether the text
+ * is printable ASCII without '"' and '\\', i.e. written as is. One pass:
+ * every byte is loaded once, stored and tested (short strings by
+ * overlapping loads, never reading outside s[0..n)). */
+static inline bool copy_plain(uint8_t *d, const uint8_t *s, size_t n)
+{
+#if defined(__SSE2__)
+    __m128i x;
+    if (n >= 16) {
+        __m128i hit = _mm_setzero_si128();
+        for (size_t i = 0; i + 16 < n; i += 16) {
+            x = _mm_loadu_si128((const __m128i *)(s + i));
+            _mm_storeu_si128((__m128i *)(d + i), x);
+            hit = _mm_or_si128(hit, special_in(x));
+        }
+        x = _mm_loadu_si128((const __m128i *)(s + n - 16));
+        _mm_storeu_si128((__m128i *)(d + n - 16), x);
+        return !_mm_movemask_epi8(_mm_or_si128(hit, special_in(x)));
+    }
+    if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, s, 8), memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8), memcpy(d + n - 8, &b, 8);
+        x = _mm_set_epi64x((long long)b, (long long)a);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4), memcpy(&b, s + n - 4, 4);
+        memcpy(d, &a, 4), memcpy(d + n - 4, &b, 4);
+        x = _mm_set_epi32((int)b, (int)a, (int)b, (int)a);
+    } else if (n) {
+        /* 1..3 bytes: the first, middle and last one cover them. */
+        uint8_t a = s[0], b = s[n >> 1], c = s[n - 1];
+        d[0] = a, d[n >> 1] = b, d[n - 1] = c;
+        x = _mm_set1_epi32((int)((uint32_t)a | (uint32_t)b << 8 | (uint32_t)c << 16 |
+                                 (uint32_t)a << 24));
+    } else {
+        return true;
+    }
+    return !_mm_movemask_epi8(special_in(x));
+#else
+    bool plain = true;
+    for (size_t i = 0; i < n; i++) {
+        d[i] = s[i];
+        plain &= s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\';
+    }
+    return plain;
+#endif
+}
+
+/* "s" with escapes (and a UTF-8 check) by the writer, at d, followed by
+ * room for `rest` bytes. */
+static uint8_t *put_escaped(fast_enc *e, uint8_t *d, const char *s, size_t n, size_t rest)
+{
     e->out->len = (size_t)(d - e->out->data);
     int rc = json_put_string(e->out, s, n);
     if (rc) {
@@ -161,15 +247,27 @@ static uint8_t *put_string(fast_enc *e, uint8_t *d, const char *s, size_t n)
         return GIVE_UP;
     }
     e->lim = e->out->data + e->out->cap;
-    return e->out->data + e->out->len;
+    return room(e, e->out->data + e->out->len, rest);
+}
+
+/* "s" at d, with room for s->len + 2 + rest; returns with room for rest. */
+static inline uint8_t *put_string(fast_enc *e, uint8_t *d, const codec_string *s, size_t rest)
+{
+    const char *p = s->ptr ? s->ptr : "";
+    size_t n = s->len;
+    *d = '"';
+    if (!copy_plain(d + 1, (const uint8_t *)p, n))
+        return put_escaped(e, d, p, n, rest);
+    d[n + 1] = '"';
+    return d + n + 2;
 }
 
 /* ---------------------------------------------------------------------------
  * Values
  * ------------------------------------------------------------------------ */
 
-static uint8_t *value(fast_enc *e, const codec_type *t, const void *v, uint8_t *d,
-                      uint32_t depth);
+static uint8_t *node_value(fast_enc *e, const json_node *nd, const void *v, uint8_t *d,
+                           uint32_t depth);
 
 /* The value written by the reference walker, inside `depth` containers. */
 static uint8_t *by_reference(fast_enc *e, const codec_type *t, const void *v, uint8_t *d,
@@ -185,196 +283,182 @@ static uint8_t *by_reference(fast_enc *e, const codec_type *t, const void *v, ui
     return e->out->data + e->out->len;
 }
 
-static uint8_t *struct_value(fast_enc *e, const codec_type *t, const uint8_t *v, uint8_t *d,
+/* `,"name":` at d: two fixed 16-byte moves for keys of up to JSON_KEY_PAD
+ * bytes (the plan pads them; the bytes past the key are written over). */
+static inline uint8_t *put_key(uint8_t *d, const json_field *f)
+{
+    if (f->key_len <= JSON_KEY_PAD)
+        memcpy(d, f->key, JSON_KEY_PAD);
+    else
+        memcpy(d, f->key, f->key_len);
+    return d + f->key_len;
+}
+
+/* The struct at v, `depth` containers open counting it. */
+static uint8_t *struct_value(fast_enc *e, const json_struct *st, const uint8_t *v, uint8_t *d,
                              uint32_t depth)
 {
-    const uint32_t *lens = codec_type_name_lengths(t);
-    if (!lens)
-        return by_reference(e, t, v, d, depth);
-    *d++ = '{';
-    bool first = true;
-    for (size_t i = 0; i < t->count; i++) {
-        const codec_field *f = &t->fields[i];
-        if (codec_field_absent(f, v))
-            continue;
-        size_t n = lens[i];
-        if (!(d = room(e, d, n + 4 + SCALAR_ROOM)))
-            return GIVE_UP;
-        *d = ',';
-        d += !first;
-        first = false;
-        *d = '"';
-        json_copy_short(d + 1, f->name, n);
-        if (!e->plain_names && !plain_text(d + 1, n))
-            return GIVE_UP;
-        memcpy(d + n + 1, "\":", 2);
-        if (!(d = value(e, f->type, v + f->offset, d + n + 3, depth)))
-            return GIVE_UP;
-    }
-    if (!(d = room(e, d, SCALAR_ROOM)))
+    const size_t rest = st->room;
+    if (!(d = room(e, d, rest)))
         return GIVE_UP;
-    *d++ = '}';
-    return d;
+    size_t open = (size_t)(d - e->out->data);
+    for (const json_field *f = st->fields; f != st->end; f++) {
+        const uint8_t *p = v + f->offset;
+        if (f->optional) {
+            if (!*(const bool *)p)
+                continue;
+            p += f->value_offset;
+        }
+        d = put_key(d, f);
+        if (f->op == JSON_OP_STRING) {
+            const codec_string *s = (const codec_string *)p;
+            if (!(d = room_more(e, d, s->len, 2 + rest)) || !(d = put_string(e, d, s, rest)))
+                return GIVE_UP;
+        } else if (f->op >= JSON_OP_BOOL && f->op <= JSON_OP_TIMESTAMP) {
+            if (!(d = put_scalar(f->op, p, d)))
+                return GIVE_UP;
+        } else if (!(d = node_value(e, f->node, p, d, depth)) || !(d = room(e, d, rest))) {
+            return GIVE_UP;
+        }
+    }
+    return close_container(e, open, d, '}');
 }
 
-static uint8_t *list_value(fast_enc *e, const codec_type *t, const codec_list *l, uint8_t *d,
+static uint8_t *string_list(fast_enc *e, const codec_list *l, uint8_t *d)
+{
+    size_t open = (size_t)(d - e->out->data);
+    const codec_string *s = l->items, *end = s + l->count;
+    for (; s != end; s++) {
+        /* `,"text"` and room for the closing bracket */
+        if (!(d = room_more(e, d, s->len, 4)))
+            return GIVE_UP;
+        *d++ = ',';
+        if (!(d = put_string(e, d, s, 1)))
+            return GIVE_UP;
+    }
+    return close_container(e, open, d, ']');
+}
+
+/* A list, `depth` containers open counting it. */
+static uint8_t *list_value(fast_enc *e, const json_node *elem, const codec_list *l, uint8_t *d,
                            uint32_t depth)
 {
+    if (elem->op == JSON_OP_STRING)
+        return string_list(e, l, d);
+    size_t open = (size_t)(d - e->out->data);
     const uint8_t *item = l->items;
-    size_t esz = t->elem->size;
-    *d++ = '[';
-    for (size_t i = 0; i < l->count; i++, item += esz) {
-        if (!(d = room(e, d, 1 + SCALAR_ROOM)))
+    size_t esz = elem->type->size;
+    if (elem->op == JSON_OP_STRUCT && l->count) {
+        if (depth >= CODEC_JSON_MAX_DEPTH_LIMIT)
             return GIVE_UP;
-        *d = ',';
-        d += i != 0;
-        if (!(d = value(e, t->elem, item, d, depth)))
-            return GIVE_UP;
+        for (size_t i = 0; i < l->count; i++, item += esz) {
+            if (!(d = room(e, d, 1 + JSON_SCALAR_ROOM)))
+                return GIVE_UP;
+            *d++ = ',';
+            if (!(d = struct_value(e, elem->st, item, d, depth + 1)))
+                return GIVE_UP;
+        }
+    } else {
+        for (size_t i = 0; i < l->count; i++, item += esz) {
+            if (!(d = room(e, d, 1 + JSON_SCALAR_ROOM)))
+                return GIVE_UP;
+            *d++ = ',';
+            if (!(d = node_value(e, elem, item, d, depth)))
+                return GIVE_UP;
+        }
     }
-    if (!(d = room(e, d, SCALAR_ROOM)))
+    if (!(d = room(e, d, JSON_SCALAR_ROOM)))
         return GIVE_UP;
-    *d++ = ']';
-    return d;
+    return close_container(e, open, d, ']');
 }
 
-static uint8_t *map_value(fast_enc *e, const codec_type *t, const codec_map *m, uint8_t *d,
+/* A map with string keys, `depth` containers open counting it. */
+static uint8_t *map_value(fast_enc *e, const json_node *nd, const codec_map *m, uint8_t *d,
                           uint32_t depth)
 {
+    size_t open = (size_t)(d - e->out->data);
+    const codec_type *t = nd->type;
     const uint8_t *k = m->keys, *v = m->values;
-    *d++ = '{';
     for (size_t i = 0; i < m->count; i++, k += t->key->size, v += t->elem->size) {
         const codec_string *key = (const codec_string *)k;
-        if (!(d = room(e, d, 1)))
+        if (!(d = room_more(e, d, key->len, 4 + JSON_SCALAR_ROOM)))
             return GIVE_UP;
-        *d = ',';
-        d += i != 0;
-        if (!(d = put_string(e, d, key->ptr, key->len)) || !(d = room(e, d, 1 + SCALAR_ROOM)))
+        *d++ = ',';
+        if (!(d = put_string(e, d, key, 1 + JSON_SCALAR_ROOM)))
             return GIVE_UP;
         *d++ = ':';
-        if (!(d = value(e, t->elem, v, d, depth)))
+        if (!(d = node_value(e, nd->elem, v, d, depth)))
             return GIVE_UP;
     }
-    if (!(d = room(e, d, SCALAR_ROOM)))
+    if (!(d = room(e, d, JSON_SCALAR_ROOM)))
         return GIVE_UP;
-    *d++ = '}';
-    return d;
+    return close_container(e, open, d, '}');
 }
 
-/* One value at d, which has SCALAR_ROOM bytes of room. */
-static uint8_t *value(fast_enc *e, const codec_type *t, const void *v, uint8_t *d,
-                      uint32_t depth)
+static uint8_t *enum_value(fast_enc *e, const json_node *nd, int32_t number, uint8_t *d)
 {
-    switch (t->kind) {
-    case CODEC_T_BOOL:
-        if (*(const bool *)v) {
-            memcpy(d, "true", 4);
-            return d + 4;
-        }
-        memcpy(d, "false", 5);
-        return d + 5;
-    case CODEC_T_INT8: return put_i64(d, *(const int8_t *)v);
-    case CODEC_T_INT16: return put_i64(d, *(const int16_t *)v);
-    case CODEC_T_INT32: return put_i64(d, *(const int32_t *)v);
-    case CODEC_T_INT64: return put_i64(d, *(const int64_t *)v);
-    case CODEC_T_UINT8: return put_u64(d, *(const uint8_t *)v);
-    case CODEC_T_UINT16: return put_u64(d, *(const uint16_t *)v);
-    case CODEC_T_UINT32: return put_u64(d, *(const uint32_t *)v);
-    case CODEC_T_UINT64: return put_u64(d, *(const uint64_t *)v);
-    case CODEC_T_DOUBLE:
-        return isfinite(*(const double *)v) ? put_double(d, *(const double *)v) : GIVE_UP;
-    case CODEC_T_FLOAT:
-        return isfinite(*(const float *)v) ? put_float(d, *(const float *)v) : GIVE_UP;
-    case CODEC_T_STRING: {
+    const codec_enum_value *ev = codec_enum_by_number(nd->type, number);
+    if (!ev)
+        return GIVE_UP;
+    const json_text *name = &nd->names[ev - nd->type->values];
+    if (!name->len || !(d = room(e, d, name->len)))
+        return GIVE_UP;
+    json_copy_short(d, name->bytes, name->len);
+    return d + name->len;
+}
+
+/* One value at d, which has JSON_SCALAR_ROOM bytes of room, inside
+ * `depth` open containers; no room is left promised after it. */
+static uint8_t *node_value(fast_enc *e, const json_node *nd, const void *v, uint8_t *d,
+                           uint32_t depth)
+{
+    switch (nd->op) {
+    case JSON_OP_STRING: {
         const codec_string *s = v;
-        return put_string(e, d, s->ptr, s->len);
+        return (d = room_more(e, d, s->len, 2)) ? put_string(e, d, s, 0) : GIVE_UP;
     }
-    case CODEC_T_ENUM: {
-        const codec_enum_value *ev = codec_enum_by_number(t, *(const int32_t *)v);
-        if (!ev)
+    case JSON_OP_ENUM:
+        return enum_value(e, nd, *(const int32_t *)v, d);
+    case JSON_OP_DECIMAL: {
+        const codec_string *s = v;
+        if (!codec_decimal_text_valid(s->ptr, s->len) || !(d = room(e, d, s->len)))
             return GIVE_UP;
-        size_t n = strlen(ev->name);
-        if (!e->plain_names)
-            return put_string(e, d, ev->name, n);
-        if (!(d = room(e, d, n + 2)))
-            return GIVE_UP;
-        *d = '"';
-        json_copy_short(d + 1, ev->name, n);
-        d[n + 1] = '"';
-        return d + n + 2;
+        json_copy_short(d, s->ptr, s->len);
+        return d + s->len;
     }
-    case CODEC_T_OPTIONAL: {
-        const void *in = codec_optional_get(t, v);
+    case JSON_OP_OPTIONAL: {
+        const void *in = codec_optional_get(nd->type, v);
         if (in)
-            return value(e, t->elem, in, d, depth);
+            return node_value(e, nd->elem, in, d, depth);
         memcpy(d, "null", 4);
         return d + 4;
     }
-    case CODEC_T_STRUCT:
-    case CODEC_T_LIST:
-    case CODEC_T_MAP:
+    case JSON_OP_STRUCT:
+    case JSON_OP_LIST:
+    case JSON_OP_MAP:
         /* The reference walker refuses deeper nesting; it says so. */
         if (depth >= CODEC_JSON_MAX_DEPTH_LIMIT)
             return GIVE_UP;
-        if (t->kind == CODEC_T_STRUCT)
-            return struct_value(e, t, v, d, depth + 1);
-        if (t->kind == CODEC_T_LIST)
-            return list_value(e, t, v, d, depth + 1);
-        if (t->key->kind == CODEC_T_STRING)
-            return map_value(e, t, v, d, depth + 1);
-        return by_reference(e, t, v, d, depth);
+        if (nd->op == JSON_OP_STRUCT)
+            return struct_value(e, nd->st, v, d, depth + 1);
+        if (nd->op == JSON_OP_LIST)
+            return list_value(e, nd->elem, v, d, depth + 1);
+        return map_value(e, nd, v, d, depth + 1);
+    case JSON_OP_OTHER:
+        return by_reference(e, nd->type, v, d, depth);
     default:
-        return by_reference(e, t, v, d, depth);
+        return put_scalar(nd->op, v, d);
     }
 }
 
-/* Depth-first over the descriptor graph; `seen` holds the types already
- * visited (graphs may be cyclic). */
-static bool names_plain(const codec_type *t, const codec_type **seen, size_t *n, size_t cap)
+int json_encode_fast(const json_plan *p, const void *v, codec_buf *out, codec_error *err)
 {
-    for (size_t i = 0; i < *n; i++)
-        if (seen[i] == t)
-            return true;
-    if (*n == cap)
-        return false;
-    seen[(*n)++] = t;
-    switch (t->kind) {
-    case CODEC_T_STRUCT:
-        for (size_t i = 0; i < t->count; i++)
-            if (!plain_text((const uint8_t *)t->fields[i].name, strlen(t->fields[i].name)) ||
-                !names_plain(t->fields[i].type, seen, n, cap))
-                return false;
-        return true;
-    case CODEC_T_ENUM:
-        for (size_t i = 0; i < t->count; i++)
-            if (!plain_text((const uint8_t *)t->values[i].name, strlen(t->values[i].name)))
-                return false;
-        return true;
-    case CODEC_T_MAP:
-        return names_plain(t->key, seen, n, cap) && names_plain(t->elem, seen, n, cap);
-    case CODEC_T_LIST:
-    case CODEC_T_OPTIONAL:
-        return names_plain(t->elem, seen, n, cap);
-    default:   /* xmap and the leaves: written by the reference walker or nameless */
-        return true;
-    }
-}
-
-bool json_type_names_plain(const codec_type *t)
-{
-    const codec_type *seen[256];
-    size_t n = 0;
-    return names_plain(t, seen, &n, sizeof seen / sizeof seen[0]);
-}
-
-int json_encode_fast(const codec_type *t, const void *v, bool plain_names, codec_buf *out,
-                     codec_error *err)
-{
-    fast_enc e = {.out = out, .err = err, .plain_names = plain_names, .nomem = false};
+    fast_enc e = {.out = out, .err = err, .nomem = false};
     size_t base = out->len;
-    if (codec_buf_reserve(out, SCALAR_ROOM))
+    if (codec_buf_reserve(out, JSON_SCALAR_ROOM))
         return JSON_NOMEM(err);
     e.lim = out->data + out->cap;
-    uint8_t *d = value(&e, t, v, out->data + out->len, 0);
+    uint8_t *d = node_value(&e, p->root, v, out->data + out->len, 0);
     if (d) {
         out->len = (size_t)(d - out->data);
         return CODEC_OK;

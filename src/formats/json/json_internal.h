@@ -20,8 +20,9 @@ void json_options_resolve(const codec_json_options *in, codec_json_options *out)
  * The typed entry points try the fast walkers (encode.c, decode.c) first;
  * the reference ones (the token reader and writer underneath) are the
  * definition of the format and report every error. */
+struct json_plan;
 int json_encode_typed(const codec_type *t, const void *value, const codec_json_options *o,
-                      bool plain_names, codec_buf *out, codec_error *err);
+                      const struct json_plan *plan, codec_buf *out, codec_error *err);
 int json_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
                       const codec_json_options *o, bool plain_names, codec_arena *arena,
                       codec_error *err);
@@ -31,14 +32,15 @@ int json_encode_reference(const codec_type *t, const void *value, bool pretty, c
 int json_decode_reference(const codec_type *t, const uint8_t *in, size_t n, void *value,
                           const codec_json_options *o, codec_arena *arena, codec_error *err);
 
-/* The fast compact encoder (encode.c): 0, CODEC_E_NOMEM, or 1 (output
- * truncated back) when the value needs the reference walker, which then
- * encodes it again and reports any error. */
-int json_encode_fast(const codec_type *t, const void *value, bool plain_names, codec_buf *out,
+/* The fast compact encoder (encode.c) over the plan of the value's type
+ * (json_plan.h): 0, CODEC_E_NOMEM, or 1 (output truncated back) when the
+ * value needs the reference walker, which then encodes it again and
+ * reports any error. */
+int json_encode_fast(const struct json_plan *plan, const void *value, codec_buf *out,
                      codec_error *err);
 /* Whether every field and enum name reachable from t is printable ASCII
- * without '"' and '\\' (written as is, without a check per value); false
- * when unsure (a graph too large to walk). */
+ * without '"' and '\\' (plan.c: the decoder compares keys in place);
+ * false when unsure (a graph too large to walk). */
 bool json_type_names_plain(const codec_type *t);
 /* The reference walker for one compact value inside `depth` open
  * containers, appended to out (no separator before it). */

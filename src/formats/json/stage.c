@@ -5,6 +5,7 @@
  * when sizes use k/m/g suffixes). */
 #include "compose/stage_internal.h"
 #include "formats/json/json_internal.h"
+#include "formats/json/json_plan.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -25,10 +26,12 @@ void json_options_resolve(const codec_json_options *in, codec_json_options *out)
         out->max_elements = CODEC_JSON_DEFAULT_MAX_ELEMENTS;
 }
 
-/* The stage state: the options, and what the encoder may skip checking. */
+/* The stage state: the options, what the decoder may skip checking, and
+ * the encode plan. */
 typedef struct json_state {
     codec_json_options o;
     bool plain_names;       /* json_type_names_plain(type) */
+    json_plan plan;
 } json_state;
 
 static int json_encode_value(const codec_stage *s, const void *value, codec_buf *out,
@@ -36,7 +39,7 @@ static int json_encode_value(const codec_stage *s, const void *value, codec_buf 
 {
     const json_state *st = s->state;
     size_t base = out->len;
-    int rc = json_encode_typed(s->type, value, &st->o, st->plain_names, out, err);
+    int rc = json_encode_typed(s->type, value, &st->o, &st->plan, out, err);
     if (rc)
         out->len = base;
     return rc;
@@ -52,6 +55,7 @@ static int json_decode_value(const codec_stage *s, const uint8_t *src, size_t n,
 static void json_destroy(codec_stage *s)
 {
     const codec_allocator *a = codec_default_allocator();
+    json_plan_free(&((json_state *)s->state)->plan);
     a->release(a->ctx, s->state, sizeof(json_state));
 }
 
@@ -102,7 +106,11 @@ int codec_stage_ctor_json(codec_stage *s, codec_args *a, const codec_type *t, co
     const codec_allocator *al = codec_default_allocator();
     json_state *state = al->alloc(al->ctx, sizeof *state);
     if (!state)
-        return codec_error_set(err, CODEC_E_NOMEM, 0, "json", CODEC_NO_OFFSET, "out of memory");
+        return JSON_NOMEM(err);
+    if (json_plan_build(&state->plan, t)) {
+        al->release(al->ctx, state, sizeof *state);
+        return JSON_NOMEM(err);
+    }
     json_options_resolve(&o, &state->o);
     state->plain_names = json_type_names_plain(t);
     s->ops = &json_ops;
