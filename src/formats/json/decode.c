@@ -40,8 +40,9 @@ static const uint8_t *out_of_memory(fast *f)
     return GIVE_UP;
 }
 
-/* Indentation is runs of spaces: those go 8 at a time (the first byte that
- * differs ends the run), the rest one by one. */
+/* Indentation is a newline and a run of spaces: 16 bytes are classified at
+ * once (the first byte that is not white space ends the run), the last
+ * few of the input one by one. */
 static inline const uint8_t *skip_ws(const uint8_t *p, const uint8_t *end)
 {
     while (p < end) {
@@ -124,8 +125,32 @@ static const uint8_t *escaped_string(fast *f, const uint8_t *start, size_t raw,
 /* A string value at p (its opening quote) into *out, in the arena. */
 static inline const uint8_t *string_value(fast *f, const uint8_t *p, codec_string *out)
 {
+    const uint8_t *start = p + 1;
+#if defined(__SSE2__)
+    /* A plain string of fewer than 64 bytes (most are) is copied into the
+     * pool while it is scanned: each 16-byte block is stored as it is
+     * classified (bytes past the quote land in room nobody has taken). */
+    char *room = f->text.p;
+    if (f->text.end - room >= 64 && f->end - start >= 64) {
+        for (unsigned i = 0; i < 64; i += 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(start + i));
+            unsigned m = json_special16v(x);
+            _mm_storeu_si128((__m128i *)(room + i), x);
+            if (m) {
+                size_t raw = i + (unsigned)__builtin_ctz(m);
+                if (start[raw] != '"')
+                    break;
+                if (raw > f->o->max_string)
+                    return GIVE_UP;
+                f->text.p = room + raw;
+                *out = (codec_string){room, raw};
+                return start + raw + 1;
+            }
+        }
+    }
+#endif
     bool escaped = false;
-    const uint8_t *start = p + 1, *q = string_end(start, f->end, &escaped, f->scan);
+    const uint8_t *q = string_end(start, f->end, &escaped, f->scan);
     if (!q)
         return GIVE_UP;
     size_t raw = (size_t)(q - start);
@@ -457,10 +482,11 @@ static inline bool same_name(const char *a, const char *b, size_t n)
     return n == 0 || a[0] == b[0];
 }
 
-/* Whether a field that must appear is not in `seen` (bit i: field i). */
-static bool missing_required(const fast *f, const codec_type *t, uint64_t seen)
+/* Whether a field that must appear is among the `absent` ones (bit i:
+ * field i). */
+static __attribute__((noinline)) bool missing_required_of(const fast *f, const codec_type *t,
+                                                          uint64_t absent)
 {
-    uint64_t absent = ~seen & (t->count == 64 ? ~0ull : (1ull << t->count) - 1);
     for (; absent; absent &= absent - 1) {
         const codec_field *fd = &t->fields[__builtin_ctzll(absent)];
         if ((fd->flags & CODEC_FIELD_REQUIRED) ||
@@ -468,6 +494,14 @@ static bool missing_required(const fast *f, const codec_type *t, uint64_t seen)
             return true;
     }
     return false;
+}
+
+/* Whether a field that must appear is not in `seen` (bit i: field i); no
+ * call when every field was there. */
+static inline bool missing_required(const fast *f, const codec_type *t, uint64_t seen)
+{
+    uint64_t absent = ~seen & (t->count == 64 ? ~0ull : (1ull << t->count) - 1);
+    return absent && missing_required_of(f, t, absent);
 }
 
 /* The members of an object after its '{' (and white space) into struct t
@@ -528,6 +562,18 @@ static const uint8_t *struct_value(fast *f, const codec_type *t, uint8_t *v, con
     return missing_required(f, t, seen) ? GIVE_UP : p;
 }
 
+/* Room for item `count` of an array of esz-byte items: a call only when
+ * it is full; the slots it adds are zeroed at once (an item whose members
+ * are absent stays zero), not one memset per item. NULL when out of memory. */
+static inline uint8_t *item_room(fast *f, uint8_t *items, size_t count, size_t *cap, size_t esz)
+{
+    if (count < *cap)
+        return items;
+    if ((items = codec_array_grow(f->arena, items, count, cap, esz)))
+        memset(items + count * esz, 0, (*cap - count) * esz);
+    return items;
+}
+
 /* The items of an array after its '[' (and white space) into list t. */
 static const uint8_t *list_value(fast *f, const codec_type *t, codec_list *l, const uint8_t *p,
                                  uint32_t depth)
@@ -539,9 +585,8 @@ static const uint8_t *list_value(fast *f, const codec_type *t, codec_list *l, co
         do {
             if (count == f->o->max_elements)
                 return GIVE_UP;
-            if (!(items = codec_array_grow(f->arena, items, count, &cap, esz)))
+            if (!(items = item_room(f, items, count, &cap, esz)))
                 return out_of_memory(f);
-            memset(items + count * esz, 0, esz);
             if (!(p = member(f, t->elem, items + count * esz, p, depth)) ||
                 !(p = separator(p, f->end, ']', &more)))
                 return GIVE_UP;
@@ -567,11 +612,9 @@ static const uint8_t *map_value(fast *f, const codec_type *t, codec_map *m, cons
         do {
             if (count == f->o->max_elements || *p != '"')
                 return GIVE_UP;
-            if (!(keys = codec_array_grow(f->arena, keys, count, &kcap, ksz)) ||
-                !(values = codec_array_grow(f->arena, values, count, &vcap, vsz)))
+            if (!(keys = item_room(f, keys, count, &kcap, ksz)) ||
+                !(values = item_room(f, values, count, &vcap, vsz)))
                 return out_of_memory(f);
-            memset(keys + count * ksz, 0, ksz);
-            memset(values + count * vsz, 0, vsz);
             if (!(p = string_value(f, p, (codec_string *)(keys + count * ksz))))
                 return GIVE_UP;
             p = WS(p, end);
