@@ -291,6 +291,35 @@ static void check_max_string(void)
     opts.max_string = saved;
 }
 
+/* Integers of every length from 1 to 21 digits (the word-at-a-time path
+ * takes up to 8), at the end of the input or not, followed by
+ * what makes them a real number or a grammar error. */
+static void check_integers(void)
+{
+    static const char *const after[] = {"", ".5", "e1", "x", "-"};
+    static const char *const sign[] = {"", "-", "0"};
+    static const char digit[] = {'1', '9', '0', '7'};
+    for (size_t len = 1; len <= 21; len++)
+        for (size_t a = 0; a < sizeof after / sizeof after[0]; a++)
+            for (size_t s = 0; s < 3; s++)
+                for (size_t d = 0; d < sizeof digit; d++)
+                    for (int tail = 0; tail < 2; tail++) {
+                        text t = {.n = 0};
+                        put(&t, "[{\"n\":");
+                        put(&t, sign[s]);
+                        put(&t, "9");
+                        for (size_t i = 1; i < len; i++) {
+                            char c[2] = {digit[(d + i) % sizeof digit], 0};
+                            put(&t, c);
+                        }
+                        put(&t, after[a]);
+                        put(&t, tail ? ",\"name\":\"a padding string of some length\"}]" : "}]");
+                        /* Too long for int64, not an integer, or bad. */
+                        bool bad = len > 19 || (len == 19 && d % 2 == 0) || a != 0 || s == 2;
+                        CHECK_INT(agree(t.b, t.n, "integer") != 0, bad);
+                    }
+}
+
 /* Nesting inside a skipped member up to the depth limit and one past it. */
 static void check_depth(void)
 {
@@ -346,6 +375,7 @@ int main(void)
     check_strings();
     check_pool();
     check_max_string();
+    check_integers();
     check_depth();
     check_corruption();
     /* Both verdicts were exercised. */
