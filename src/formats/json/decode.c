@@ -104,19 +104,22 @@ json_scan_fn json_long_scanner(void)
 static inline const uint8_t *string_end(const uint8_t *p, const uint8_t *end, bool *escaped,
                                         json_scan_fn scan)
 {
+    const uint8_t *s = p;
 #if defined(__SSE2__)
     /* Most keys and values end within 32 bytes, with no escape and no
-     * non-ASCII byte: those are found here without the call. */
-    for (const uint8_t *s = p; s < p + 32 && end - s >= 16; s += 16) {
+     * non-ASCII byte: those are found here without the call. The others
+     * are scanned on from where this stopped (plain ASCII before it). */
+    for (; s < p + 32 && end - s >= 16; s += 16) {
         unsigned m = json_special16(s);
         if (m) {
-            if (s[__builtin_ctz(m)] == '"')
-                return s + __builtin_ctz(m);
+            s += __builtin_ctz(m);
+            if (*s == '"')
+                return s;
             break;
         }
     }
 #endif
-    const uint8_t *q = json_string_scan(p, end, escaped, scan);
+    const uint8_t *q = json_string_scan(s, end, escaped, scan);
     return q && q < end && *q == '"' ? q : NULL;
 }
 
