@@ -147,7 +147,8 @@ static const uint8_t *escaped_string(fast *f, const uint8_t *start, size_t raw,
 }
 
 /* A string value at p (its opening quote) into *out, in the arena. */
-static inline const uint8_t *string_value(fast *f, const uint8_t *p, codec_string *out)
+static inline __attribute__((always_inline)) const uint8_t *string_value(fast *f, const uint8_t *p,
+                                                                     codec_string *out)
 {
     const uint8_t *start = p + 1;
 #if defined(__SSE2__)
