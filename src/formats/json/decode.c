@@ -147,8 +147,8 @@ static const uint8_t *escaped_string(fast *f, const uint8_t *start, size_t raw,
 }
 
 /* A string value at p (its opening quote) into *out, in the arena. */
-static inline __attribute__((always_inline)) const uint8_t *string_value(fast *f, const uint8_t *p,
-                                                                     codec_string *out)
+static inline __attribute__((always_inline)) const uint8_t *
+string_value(fast *f, const uint8_t *p, codec_string *out)
 {
     const uint8_t *start = p + 1;
 #if defined(__SSE2__)
@@ -608,7 +608,7 @@ static const uint8_t *list_value(fast *f, const codec_type *t, codec_list *l, co
     uint8_t *items = NULL;
     if (*p != ']') {
         bool more;
-    unsigned run = 0;
+        unsigned run = 0;
         do {
             if (count == f->o->max_elements)
                 return GIVE_UP;
@@ -636,7 +636,7 @@ static const uint8_t *map_value(fast *f, const codec_type *t, codec_map *m, cons
     const uint8_t *end = f->end;
     if (*p != '}') {
         bool more;
-    unsigned run = 0;
+        unsigned run = 0;
         do {
             if (count == f->o->max_elements || *p != '"')
                 return GIVE_UP;

@@ -53,9 +53,11 @@ static inline unsigned json_special16(const uint8_t *p)
 static inline unsigned json_space16(const uint8_t *p)
 {
     __m128i x = _mm_loadu_si128((const __m128i *)p);
-    __m128i hit = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))),
-        _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\r')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\t'))));
+    __m128i sp = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')),
+                              _mm_cmpeq_epi8(x, _mm_set1_epi8('\n')));
+    __m128i other = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\r')),
+                                 _mm_cmpeq_epi8(x, _mm_set1_epi8('\t')));
+    __m128i hit = _mm_or_si128(sp, other);
     return (unsigned)_mm_movemask_epi8(hit);
 }
 #endif
