@@ -40,10 +40,13 @@ static const uint8_t *out_of_memory(fast *f)
     return GIVE_UP;
 }
 
-/* Indentation is runs of spaces: those go 8 at a time (the first byte that
- * differs ends the run), the rest one by one. */
+/* One space (after a ':' when pretty-printed) is a compare; indentation
+ * is runs of spaces: those go 8 at a time (the first byte that differs
+ * ends the run), the rest one by one. */
 static inline const uint8_t *skip_ws(const uint8_t *p, const uint8_t *end)
 {
+    if (end - p >= 2 && p[1] > ' ' && p[0] == ' ')
+        return p + 1;
     while (p < end) {
         if (*p == ' ' && end - p >= 8) {
             uint64_t x;
@@ -61,6 +64,25 @@ static inline const uint8_t *skip_ws(const uint8_t *p, const uint8_t *end)
 
 /* White space is rare in machine-written JSON: one compare when there is none. */
 #define WS(p, end) ((p) < (end) && *(p) <= ' ' ? skip_ws((p), (end)) : (p))
+
+/* The white space after a ',' in a container where the one after the
+ * previous ',' was *run (< 16) bytes long. Pretty-printed items repeat
+ * their indentation, so that length is checked (a branch the CPU
+ * predicts) instead of measured (arithmetic on the loaded bytes, which
+ * the next item's loads would wait for). Updates *run. */
+static inline const uint8_t *ws_again(const uint8_t *p, const uint8_t *end, unsigned *run)
+{
+#if defined(__SSE2__)
+    if (*run && end - p >= 16) {
+        unsigned want = (1u << *run) - 1;
+        if ((json_space16(p) & (want << 1 | 1)) == want)
+            return p + *run;
+    }
+#endif
+    const uint8_t *q = WS(p, end);
+    *run = q - p < 16 ? (unsigned)(q - p) : 0;
+    return q;
+}
 
 json_scan_fn json_long_scanner(void)
 {
@@ -82,19 +104,22 @@ json_scan_fn json_long_scanner(void)
 static inline const uint8_t *string_end(const uint8_t *p, const uint8_t *end, bool *escaped,
                                         json_scan_fn scan)
 {
+    const uint8_t *s = p;
 #if defined(__SSE2__)
     /* Most keys and values end within 32 bytes, with no escape and no
-     * non-ASCII byte: those are found here without the call. */
-    for (const uint8_t *s = p; s < p + 32 && end - s >= 16; s += 16) {
+     * non-ASCII byte: those are found here without the call. The others
+     * are scanned on from where this stopped (plain ASCII before it). */
+    for (; s < p + 32 && end - s >= 16; s += 16) {
         unsigned m = json_special16(s);
         if (m) {
-            if (s[__builtin_ctz(m)] == '"')
-                return s + __builtin_ctz(m);
+            s += __builtin_ctz(m);
+            if (*s == '"')
+                return s;
             break;
         }
     }
 #endif
-    const uint8_t *q = json_string_scan(p, end, escaped, scan);
+    const uint8_t *q = json_string_scan(s, end, escaped, scan);
     return q && q < end && *q == '"' ? q : NULL;
 }
 
@@ -122,10 +147,35 @@ static const uint8_t *escaped_string(fast *f, const uint8_t *start, size_t raw,
 }
 
 /* A string value at p (its opening quote) into *out, in the arena. */
-static inline const uint8_t *string_value(fast *f, const uint8_t *p, codec_string *out)
+static inline __attribute__((always_inline)) const uint8_t *
+string_value(fast *f, const uint8_t *p, codec_string *out)
 {
+    const uint8_t *start = p + 1;
+#if defined(__SSE2__)
+    /* A plain string of fewer than 64 bytes (most are) is copied into the
+     * pool while it is scanned: each 16-byte block is stored as it is
+     * classified (bytes past the quote land in room nobody has taken). */
+    char *room = f->text.p;
+    if (f->text.end - room >= 64 && f->end - start >= 64) {
+        for (unsigned i = 0; i < 64; i += 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(start + i));
+            unsigned m = json_special16v(x);
+            _mm_storeu_si128((__m128i *)(room + i), x);
+            if (m) {
+                size_t raw = i + (unsigned)__builtin_ctz(m);
+                if (start[raw] != '"')
+                    break;
+                if (raw > f->o->max_string)
+                    return GIVE_UP;
+                f->text.p = room + raw;
+                *out = (codec_string){room, raw};
+                return start + raw + 1;
+            }
+        }
+    }
+#endif
     bool escaped = false;
-    const uint8_t *start = p + 1, *q = string_end(start, f->end, &escaped, f->scan);
+    const uint8_t *q = string_end(start, f->end, &escaped, f->scan);
     if (!q)
         return GIVE_UP;
     size_t raw = (size_t)(q - start);
@@ -374,17 +424,17 @@ static inline const uint8_t *member(fast *f, const codec_type *t, void *v, const
     }
 }
 
-/* After a member or item: past the ',' (and white space) with *more set,
- * or past the closing byte `close`. */
+/* After a member or item: past the ',' (and white space, see ws_again)
+ * with *more set, or past the closing byte `close`. */
 static inline const uint8_t *separator(const uint8_t *p, const uint8_t *end, uint8_t close,
-                                       bool *more)
+                                       bool *more, unsigned *run)
 {
     p = WS(p, end);
     if (p == end)
         return NULL;
     if (*p == ',') {
         *more = true;
-        p = WS(p + 1, end);
+        p = ws_again(p + 1, end, run);
         return p < end ? p : NULL;
     }
     *more = false;
@@ -457,10 +507,11 @@ static inline bool same_name(const char *a, const char *b, size_t n)
     return n == 0 || a[0] == b[0];
 }
 
-/* Whether a field that must appear is not in `seen` (bit i: field i). */
-static bool missing_required(const fast *f, const codec_type *t, uint64_t seen)
+/* Whether a field that must appear is among the `absent` ones (bit i:
+ * field i). */
+static __attribute__((noinline)) bool missing_required_of(const fast *f, const codec_type *t,
+                                                          uint64_t absent)
 {
-    uint64_t absent = ~seen & (t->count == 64 ? ~0ull : (1ull << t->count) - 1);
     for (; absent; absent &= absent - 1) {
         const codec_field *fd = &t->fields[__builtin_ctzll(absent)];
         if ((fd->flags & CODEC_FIELD_REQUIRED) ||
@@ -468,6 +519,14 @@ static bool missing_required(const fast *f, const codec_type *t, uint64_t seen)
             return true;
     }
     return false;
+}
+
+/* Whether a field that must appear is not in `seen` (bit i: field i); no
+ * call when every field was there. */
+static inline bool missing_required(const fast *f, const codec_type *t, uint64_t seen)
+{
+    uint64_t absent = ~seen & (t->count == 64 ? ~0ull : (1ull << t->count) - 1);
+    return absent && missing_required_of(f, t, absent);
 }
 
 /* The members of an object after its '{' (and white space) into struct t
@@ -483,6 +542,7 @@ static const uint8_t *struct_value(fast *f, const codec_type *t, uint8_t *v, con
     const codec_field *fields = t->fields;
     size_t members = 0, expect = 0, count = t->count;
     bool more;
+    unsigned run = 0;
     do {
         const char *k;
         size_t n, i;
@@ -507,7 +567,7 @@ static const uint8_t *struct_value(fast *f, const codec_type *t, uint8_t *v, con
                 codec_type_field_by_name_hashed(t, k, n, codec_name_hash(k, n));
             if (!fd) {
                 if (f->o->reject_unknown || !(p = skip_value(f, p, depth)) ||
-                    !(p = separator(p, end, '}', &more)))
+                    !(p = separator(p, end, '}', &more, &run)))
                     return GIVE_UP;
                 continue;
             }
@@ -522,10 +582,22 @@ static const uint8_t *struct_value(fast *f, const codec_type *t, uint8_t *v, con
         }
         seen |= 1ull << i;
         if (!(p = member(f, fd->type, v + fd->offset, p, depth)) ||
-            !(p = separator(p, end, '}', &more)))
+            !(p = separator(p, end, '}', &more, &run)))
             return GIVE_UP;
     } while (more);
     return missing_required(f, t, seen) ? GIVE_UP : p;
+}
+
+/* Room for item `count` of an array of esz-byte items: a call only when
+ * it is full; the slots it adds are zeroed at once (an item whose members
+ * are absent stays zero), not one memset per item. NULL when out of memory. */
+static inline uint8_t *item_room(fast *f, uint8_t *items, size_t count, size_t *cap, size_t esz)
+{
+    if (count < *cap)
+        return items;
+    if ((items = codec_array_grow(f->arena, items, count, cap, esz)))
+        memset(items + count * esz, 0, (*cap - count) * esz);
+    return items;
 }
 
 /* The items of an array after its '[' (and white space) into list t. */
@@ -536,14 +608,14 @@ static const uint8_t *list_value(fast *f, const codec_type *t, codec_list *l, co
     uint8_t *items = NULL;
     if (*p != ']') {
         bool more;
+        unsigned run = 0;
         do {
             if (count == f->o->max_elements)
                 return GIVE_UP;
-            if (!(items = codec_array_grow(f->arena, items, count, &cap, esz)))
+            if (!(items = item_room(f, items, count, &cap, esz)))
                 return out_of_memory(f);
-            memset(items + count * esz, 0, esz);
             if (!(p = member(f, t->elem, items + count * esz, p, depth)) ||
-                !(p = separator(p, f->end, ']', &more)))
+                !(p = separator(p, f->end, ']', &more, &run)))
                 return GIVE_UP;
             count++;
         } while (more);
@@ -564,14 +636,13 @@ static const uint8_t *map_value(fast *f, const codec_type *t, codec_map *m, cons
     const uint8_t *end = f->end;
     if (*p != '}') {
         bool more;
+        unsigned run = 0;
         do {
             if (count == f->o->max_elements || *p != '"')
                 return GIVE_UP;
-            if (!(keys = codec_array_grow(f->arena, keys, count, &kcap, ksz)) ||
-                !(values = codec_array_grow(f->arena, values, count, &vcap, vsz)))
+            if (!(keys = item_room(f, keys, count, &kcap, ksz)) ||
+                !(values = item_room(f, values, count, &vcap, vsz)))
                 return out_of_memory(f);
-            memset(keys + count * ksz, 0, ksz);
-            memset(values + count * vsz, 0, vsz);
             if (!(p = string_value(f, p, (codec_string *)(keys + count * ksz))))
                 return GIVE_UP;
             p = WS(p, end);
@@ -579,7 +650,7 @@ static const uint8_t *map_value(fast *f, const codec_type *t, codec_map *m, cons
                 return GIVE_UP;
             p = WS(p + 1, end);
             if (p == end || !(p = member(f, t->elem, values + count * vsz, p, depth)) ||
-                !(p = separator(p, end, '}', &more)))
+                !(p = separator(p, end, '}', &more, &run)))
                 return GIVE_UP;
             count++;
         } while (more);
@@ -729,6 +800,7 @@ static const uint8_t *skip_value(const fast *f, const uint8_t *p, uint32_t depth
 {
     const uint8_t *end = f->end;
     bool more;
+    unsigned run = 0;
     switch (*p) {
     case '{':
         if (depth >= f->o->max_depth || (p = WS(p + 1, end)) == end)
@@ -738,7 +810,7 @@ static const uint8_t *skip_value(const fast *f, const uint8_t *p, uint32_t depth
         do {
             if (*p != '"' || !(p = skip_string(f, p)) || (p = WS(p, end)) == end ||
                 *p != ':' || (p = WS(p + 1, end)) == end || !(p = skip_value(f, p, depth + 1)) ||
-                !(p = separator(p, end, '}', &more)))
+                !(p = separator(p, end, '}', &more, &run)))
                 return NULL;
         } while (more);
         return p;
@@ -748,7 +820,7 @@ static const uint8_t *skip_value(const fast *f, const uint8_t *p, uint32_t depth
         if (*p == ']')
             return p + 1;
         do {
-            if (!(p = skip_value(f, p, depth + 1)) || !(p = separator(p, end, ']', &more)))
+            if (!(p = skip_value(f, p, depth + 1)) || !(p = separator(p, end, ']', &more, &run)))
                 return NULL;
         } while (more);
         return p;

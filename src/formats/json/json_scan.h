@@ -31,14 +31,33 @@ static inline uint64_t json_special_bytes(uint64_t x)
 }
 
 #if defined(__SSE2__)
-/* Bit i set when p[i] (of 16) is '"', '\\', a control byte or 0x80 and
+/* Bit i set when byte i of x is '"', '\\', a control byte or 0x80 and
  * above: a signed compare with 0x20 flags the last two. */
-static inline unsigned json_special16(const uint8_t *p)
+static inline unsigned json_special16v(__m128i x)
 {
-    __m128i x = _mm_loadu_si128((const __m128i *)p);
     __m128i hit = _mm_or_si128(
         _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
         _mm_cmplt_epi8(x, _mm_set1_epi8(0x20)));
+    return (unsigned)_mm_movemask_epi8(hit);
+}
+
+/* json_special16v of p[0..16). */
+static inline unsigned json_special16(const uint8_t *p)
+{
+    return json_special16v(_mm_loadu_si128((const __m128i *)p));
+}
+#endif
+
+#if defined(__SSE2__)
+/* Bit i set when p[i] (of 16) is JSON white space: ' ', '\n', '\r', '\t'. */
+static inline unsigned json_space16(const uint8_t *p)
+{
+    __m128i x = _mm_loadu_si128((const __m128i *)p);
+    __m128i sp = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')),
+                              _mm_cmpeq_epi8(x, _mm_set1_epi8('\n')));
+    __m128i other = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\r')),
+                                 _mm_cmpeq_epi8(x, _mm_set1_epi8('\t')));
+    __m128i hit = _mm_or_si128(sp, other);
     return (unsigned)_mm_movemask_epi8(hit);
 }
 #endif

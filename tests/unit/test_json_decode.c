@@ -1,0 +1,385 @@
+/* test_json_decode.c — the fast decoder and validator (decode.c) against
+ * the reference walker and reader on the paths that depend on where bytes
+ * fall: white-space runs of every length (the repeated-indentation check),
+ * short strings copied while they are scanned (every length around the
+ * 16-byte steps and the 64-byte limit, a stop byte at every offset, the
+ * text pool nearly full), and members the model skips (strings, escapes,
+ * UTF-8, invalid bytes at every offset, truncation, depth and max-string
+ * limits inside them). On a valid document the fast decoder must decode
+ * the reference's value; on an invalid one it must give up (the reference
+ * then reports the error); the fast validator must say yes exactly when
+ * the reader accepts. ctest runs this again with CODEC_CPU_MASK=0. */
+#include "check.h"
+#include "codec/codec.h"
+#include "formats/json/json_internal.h"
+
+typedef struct rec {
+    codec_string name;
+    codec_list tags;   /* of codec_string */
+    int64_t n;
+} rec;
+
+CODEC_LIST(tags_t, CODEC_STRING);
+CODEC_STRUCT(rec_t, rec,
+             CODEC_FIELD(rec, name, 1, CODEC_STRING),
+             CODEC_FIELD(rec, tags, 2, &tags_t),
+             CODEC_FIELD(rec, n, 3, CODEC_INT64));
+CODEC_LIST(recs_t, &rec_t);
+
+static codec_arena arena;
+static codec_json_options opts;
+static int valid_docs, invalid_docs;
+
+static bool same_string(codec_string a, codec_string b)
+{
+    return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
+}
+
+static bool same_recs(const codec_list *a, const codec_list *b)
+{
+    if (a->count != b->count)
+        return false;
+    for (size_t i = 0; i < a->count; i++) {
+        const rec *x = (const rec *)a->items + i, *y = (const rec *)b->items + i;
+        if (!same_string(x->name, y->name) || x->n != y->n || x->tags.count != y->tags.count)
+            return false;
+        for (size_t j = 0; j < x->tags.count; j++)
+            if (!same_string(((const codec_string *)x->tags.items)[j],
+                             ((const codec_string *)y->tags.items)[j]))
+                return false;
+    }
+    return true;
+}
+
+/* The reader's verdict on the whole document (0 or an error code). */
+static int reader_verdict(const uint8_t *doc, size_t n)
+{
+    codec_json_reader r;
+    codec_json_token tok;
+    codec_error err;
+    codec_json_reader_init(&r, doc, n, NULL, &opts);
+    int rc;
+    while (!(rc = codec_json_next(&r, &tok, &err)) && tok != CODEC_JSON_END)
+        ;
+    return rc;
+}
+
+/* Both decoders and both validators on doc[0..n); `what` names the case
+ * when they disagree. Returns the reference decoder's verdict. */
+static int agree(const uint8_t *doc, size_t n, const char *what)
+{
+    codec_list a = {0}, b = {0};
+    codec_error err;
+    codec_arena_reset(&arena);
+    int ref = json_decode_reference(&recs_t, doc, n, &b, &opts, &arena, &err);
+    int fast = json_decode_fast(&recs_t, doc, n, &a, &opts, true, &arena, &err);
+    bool ok = ref == 0 ? fast == 0 && same_recs(&a, &b) : fast != 0;
+    int reader = reader_verdict(doc, n);
+    /* The model never makes the typed walk stricter than the grammar. */
+    ok = ok && (ref != 0 || reader == 0) && json_valid_fast(doc, n, &opts) == (reader == 0);
+    if (!ok) {
+        fprintf(stderr, "%s: reference %d fast %d reader %d: %.*s\n", what, ref, fast, reader,
+                (int)(n < 300 ? n : 300), (const char *)doc);
+        CHECK(ok);
+    }
+    ref == 0 ? valid_docs++ : invalid_docs++;
+    return ref;
+}
+
+typedef struct text {
+    uint8_t b[16384];
+    size_t n;
+} text;
+
+static void put(text *t, const char *s)
+{
+    size_t k = strlen(s);
+    if (t->n + k <= sizeof t->b) {
+        memcpy(t->b + t->n, s, k);
+        t->n += k;
+    }
+}
+
+/* A run of `len` white-space bytes, a newline first when `newline`. */
+static void put_ws(text *t, size_t len, bool newline, char fill)
+{
+    for (size_t i = 0; i < len && t->n < sizeof t->b; i++)
+        t->b[t->n++] = (uint8_t)(i == 0 && newline ? '\n' : fill);
+}
+
+/* Lists whose items are indented by runs of every length: repeated (the
+ * check hits) and changing every few items (it misses and measures), in
+ * the typed list, in a typed struct and in a skipped member; then the
+ * same with one byte of a run replaced by something that is not white
+ * space. */
+static void check_white_space(void)
+{
+    static const char fills[] = {' ', '\t', '\r'};
+    for (size_t fi = 0; fi < sizeof fills; fi++)
+        for (size_t len = 0; len <= 40; len++)
+            for (size_t change = 1; change <= 4; change++) {
+                text t = {.n = 0};
+                put(&t, "[");
+                for (int i = 0; i < 6; i++) {
+                    size_t run = len + (size_t)i / change * 3 % 17;
+                    if (i)
+                        put(&t, ",");
+                    put_ws(&t, run, true, fills[fi]);
+                    put(&t, "{");
+                    put_ws(&t, run + 2, true, fills[fi]);
+                    put(&t, "\"name\": \"n\",");
+                    put_ws(&t, run + 2, true, fills[fi]);
+                    put(&t, "\"skip\": [1,");
+                    put_ws(&t, run, true, fills[fi]);
+                    put(&t, "{\"a\":");
+                    put_ws(&t, run % 3, false, ' ');
+                    put(&t, "2,");
+                    put_ws(&t, run, true, fills[fi]);
+                    put(&t, "\"b\": [3,");
+                    put_ws(&t, run + 1, true, fills[fi]);
+                    put(&t, "4]},");
+                    put_ws(&t, run, true, fills[fi]);
+                    put(&t, "5],");
+                    put_ws(&t, run + 2, true, fills[fi]);
+                    put(&t, "\"tags\": [\"x\",");
+                    put_ws(&t, run, false, fills[fi]);
+                    put(&t, "\"y\",");
+                    put_ws(&t, run, false, fills[fi]);
+                    put(&t, "\"z\"],");
+                    put_ws(&t, run + 2, true, fills[fi]);
+                    put(&t, "\"n\": 7");
+                    put_ws(&t, run, true, fills[fi]);
+                    put(&t, "}");
+                }
+                put_ws(&t, len, true, fills[fi]);
+                put(&t, "]");
+                put_ws(&t, len, true, fills[fi]);
+                CHECK_INT(agree(t.b, t.n, "white space"), 0);
+                static const size_t broken[] = {0, 1, 7, 8, 15, 16, 17, 31};
+                bool broken_len = false;
+                for (size_t k = 0; k < sizeof broken / sizeof broken[0]; k++)
+                    broken_len |= len == broken[k];
+                if (change != 1 || fi != 0 || !broken_len)
+                    continue;
+                /* One byte of white space at a time becomes something else. */
+                for (size_t at = 0; at < t.n; at++) {
+                    uint8_t was = t.b[at];
+                    if (was > ' ')
+                        continue;
+                    static const uint8_t bad[] = {'\f', 0, 'x'};
+                    for (size_t k = 0; k < sizeof bad; k++) {
+                        t.b[at] = bad[k];
+                        CHECK(agree(t.b, t.n, "white space broken") != 0);
+                    }
+                    t.b[at] = was;
+                }
+            }
+}
+
+/* A ',' and the white space after it close to the end of the input,
+ * where there are fewer than 16 bytes to classify at once. */
+static void check_white_space_at_end(void)
+{
+    for (size_t run = 0; run <= 20; run++)
+        for (size_t tail = 0; tail <= 20; tail++) {
+            text t = {.n = 0};
+            put(&t, "[{\"tags\":[\"a\",");
+            put_ws(&t, run, true, ' ');
+            put(&t, "\"b\",");
+            put_ws(&t, run, true, ' ');
+            put(&t, "\"c\"]},");
+            put_ws(&t, run, false, ' ');
+            put(&t, "{}]");
+            put_ws(&t, tail, true, ' ');
+            CHECK_INT(agree(t.b, t.n, "white space at the end"), 0);
+        }
+}
+
+/* Appends a string body of `len` bytes whose byte `at` (when < len) is
+ * replaced by `odd` (an escape, a control byte, UTF-8), filled with
+ * letters that change with the position. */
+static void put_body(text *t, size_t len, size_t at, const char *odd)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (i == at) {
+            put(t, odd);
+            continue;
+        }
+        char c[2] = {(char)('a' + (i * 7 + len) % 26), 0};
+        put(t, c);
+    }
+}
+
+static const char *const ODD[] = {
+    "\\n", "\\u00e9", "\\ud83d\\ude0b", "\\\"", "\xc3\xa9", "\xf0\x9f\x98\x8b", /* valid */
+    "\\x", "\\u00g9", "\\ud83d", "\x01", "\x7f\xff", "\xc3", "\xed\xa0\x80",   /* invalid */
+    "\\ ",
+};
+#define VALID_ODD 6
+
+/* A typed string and a skipped one of every length around the 16-byte
+ * steps and the 64-byte limit of the copy-while-scanning path, with a stop
+ * byte at every offset; near the end of the input, or with a long record
+ * after it (the text pool is sized by the input left, so only then does
+ * it have the room that path needs). */
+static void check_strings(void)
+{
+    char filler[160];
+    memset(filler, 'f', sizeof filler - 1);
+    filler[sizeof filler - 1] = 0;
+    for (size_t len = 0; len <= 90; len++)
+        for (size_t oi = 0; oi <= sizeof ODD / sizeof ODD[0]; oi++)
+            for (size_t at = 0; at < (oi ? len : 1); at++)
+                for (int skipped = 0; skipped < 2; skipped++)
+                    for (int tail = 0; tail < 2; tail++) {
+                        const char *odd = oi ? ODD[oi - 1] : "";
+                        text t = {.n = 0};
+                        put(&t, "[{\"name\":\"first\"},");
+                        put(&t, skipped ? "{\"name\":\"k\",\"other\":\"" : "{\"name\":\"");
+                        put_body(&t, len, oi ? at : len, odd);
+                        put(&t, "\"");
+                        if (tail) {
+                            put(&t, ",\"tags\":[\"a\",\"b\"],\"n\":12345678901234},{\"name\":\"");
+                            put(&t, filler);
+                            put(&t, "\"}");
+                        } else {
+                            put(&t, "}");
+                        }
+                        put(&t, "]");
+                        int want = oi == 0 || oi <= VALID_ODD ? 0 : 1;
+                        CHECK_INT(agree(t.b, t.n, "string") != 0, want);
+                    }
+}
+
+/* Strings of lengths that walk the text pool's free room through every
+ * value below 64 before it is refilled. */
+static void check_pool(void)
+{
+    text t = {.n = 0};
+    put(&t, "[");
+    for (size_t i = 0; i < 150; i++) {
+        put(&t, i ? ",{\"name\":\"" : "{\"name\":\"");
+        put_body(&t, (i * 37) % 91, SIZE_MAX, "");
+        put(&t, "\",\"tags\":[\"");
+        put_body(&t, i % 70, SIZE_MAX, "");
+        put(&t, "\"]}");
+    }
+    put(&t, "]");
+    CHECK_INT(agree(t.b, t.n, "pool"), 0);
+}
+
+/* max-string on typed and skipped strings, the limit falling on every
+ * length (escapes count decoded). */
+static void check_max_string(void)
+{
+    size_t saved = opts.max_string;
+    for (size_t len = 5; len <= 80; len++)   /* longer than the keys */
+        for (size_t max = len - 1; max <= len; max++)
+            for (int skipped = 0; skipped < 2; skipped++)
+                for (int escaped = 0; escaped < 2; escaped++) {
+                    opts.max_string = max;
+                    text t = {.n = 0};
+                    put(&t, skipped ? "[{\"name\":\"a\"},{\"o\":\""
+                                    : "[{\"name\":\"a\"},{\"name\":\"");
+                    put_body(&t, len, escaped ? len / 2 : SIZE_MAX, "\\n");
+                    put(&t, "\"}");
+                    for (int i = 0; i < 10; i++)   /* room in the text pool */
+                        put(&t, ",{\"n\":1234567890}");
+                    put(&t, "]");
+                    CHECK_INT(agree(t.b, t.n, "max-string") != 0, max < len);
+                }
+    opts.max_string = saved;
+}
+
+/* Integers of every length from 1 to 21 digits (the word-at-a-time path
+ * takes up to 8), at the end of the input or not, followed by
+ * what makes them a real number or a grammar error. */
+static void check_integers(void)
+{
+    static const char *const after[] = {"", ".5", "e1", "x", "-"};
+    static const char *const sign[] = {"", "-", "0"};
+    static const char digit[] = {'1', '9', '0', '7'};
+    for (size_t len = 1; len <= 21; len++)
+        for (size_t a = 0; a < sizeof after / sizeof after[0]; a++)
+            for (size_t s = 0; s < 3; s++)
+                for (size_t d = 0; d < sizeof digit; d++)
+                    for (int tail = 0; tail < 2; tail++) {
+                        text t = {.n = 0};
+                        put(&t, "[{\"n\":");
+                        put(&t, sign[s]);
+                        put(&t, "9");
+                        for (size_t i = 1; i < len; i++) {
+                            char c[2] = {digit[(d + i) % sizeof digit], 0};
+                            put(&t, c);
+                        }
+                        put(&t, after[a]);
+                        put(&t, tail ? ",\"name\":\"a padding string of some length\"}]" : "}]");
+                        /* Too long for int64, not an integer, or bad. */
+                        bool bad = len > 19 || (len == 19 && d % 2 == 0) || a != 0 || s == 2;
+                        CHECK_INT(agree(t.b, t.n, "integer") != 0, bad);
+                    }
+}
+
+/* Nesting inside a skipped member up to the depth limit and one past it. */
+static void check_depth(void)
+{
+    size_t saved = opts.max_depth;
+    opts.max_depth = 12;
+    for (size_t levels = 0; levels <= 12; levels++)
+        for (int objects = 0; objects < 2; objects++) {
+            text t = {.n = 0};
+            put(&t, "[{\"skip\":");
+            for (size_t i = 0; i < levels; i++)
+                put(&t, objects ? "{\"k\": " : "[ ");
+            put(&t, "1");
+            for (size_t i = 0; i < levels; i++)
+                put(&t, objects ? "}" : "]");
+            put(&t, "}]");
+            /* The list and the struct hold two levels. */
+            CHECK_INT(agree(t.b, t.n, "depth") != 0, levels + 2 > opts.max_depth);
+        }
+    opts.max_depth = saved;
+}
+
+/* A skipped member of every kind, pretty-printed, with each byte in turn
+ * replaced by bytes that break (or keep) the grammar, and cut at every
+ * byte. */
+static void check_corruption(void)
+{
+    static const char doc[] =
+        "[\n  {\n    \"name\": \"a\",\n    \"skip\": {\n      \"s\": \"t\\u00e9xt \\\" "
+        "\xe3\x81\x82\xf0\x9f\x98\x8b long enough to cross a block boundary\",\n"
+        "      \"a\": [1, -2.5e+3, 0.5, 1E9, true, false, null, [], {}],\n"
+        "      \"o\": {\"k\": [\"v\", {\"w\": -0}]}\n    },\n    \"n\": 3\n  }\n]";
+    static const uint8_t bytes[] = {'x', 0x01, 0xff, 0x80, '"', '\\', ' ', ']', '}', ',',
+                                    ':', '0', '-', '.', 'e', '{', '[', 't'};
+    uint8_t b[sizeof doc];
+    size_t n = sizeof doc - 1;
+    CHECK_INT(agree((const uint8_t *)doc, n, "corruption base"), 0);
+    for (size_t at = 0; at < n; at++) {
+        for (size_t k = 0; k < sizeof bytes; k++) {
+            memcpy(b, doc, n);
+            b[at] = bytes[k];
+            agree(b, n, "corruption");
+        }
+        CHECK(agree((const uint8_t *)doc, at, "truncation") != 0);
+    }
+}
+
+int main(void)
+{
+    codec_arena_init(&arena, NULL, 0);
+    json_options_resolve(NULL, &opts);
+    check_white_space();
+    check_white_space_at_end();
+    check_strings();
+    check_pool();
+    check_max_string();
+    check_integers();
+    check_depth();
+    check_corruption();
+    /* Both verdicts were exercised. */
+    CHECK(valid_docs > 1000 && invalid_docs > 1000);
+    codec_arena_free(&arena);
+    return check_done("json_decode");
+}
