@@ -194,7 +194,10 @@ CODEC_API void codec_arena_init(codec_arena *arena, const codec_allocator *alloc
                                 size_t first_block);
 
 /** codec_arena_alloc() — `size` bytes aligned to `align` (a power of two, at
- * most 64; 0 means 16). Memory lives until reset or free.
+ * most 64; 0 means 16). Memory lives until reset or free. In a build with
+ * AddressSanitizer, bytes no allocation holds (padding, the rest of a
+ * block, everything after a reset) are poisoned, so reading or writing past
+ * an arena allocation is reported as for malloc'ed memory.
  * @return the memory, or NULL when out of memory (or size overflows). */
 CODEC_API void *codec_arena_alloc(codec_arena *arena, size_t size, size_t align);
 

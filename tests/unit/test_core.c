@@ -2,6 +2,17 @@
 #include "check.h"
 #include "codec/codec.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_ASAN 1
+#endif
+#endif
+#ifdef TEST_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
 static void test_errors(void)
 {
     codec_error err;
@@ -68,6 +79,31 @@ static void test_arena(void)
     codec_arena_free(NULL);
 }
 
+#ifdef TEST_ASAN
+/* Under ASan the arena poisons what no allocation holds, so overruns of
+ * arena memory (decoded strings, text pools) are caught like heap ones. */
+static void test_arena_poison(void)
+{
+    codec_arena a;
+    codec_arena_init(&a, NULL, 256);
+    uint8_t *p = codec_arena_alloc(&a, 10, 1);
+    CHECK(p && !__asan_region_is_poisoned(p, 10));
+    CHECK(__asan_address_is_poisoned(p + 10));
+    /* Growing the latest allocation in place unpoisons the new bytes;
+     * shrinking it poisons them again. */
+    const codec_allocator *al = codec_arena_allocator(&a);
+    uint8_t *g = al->alloc(al->ctx, 16);
+    CHECK(g && __asan_address_is_poisoned(g + 16));
+    CHECK(al->resize(al->ctx, g, 16, 40) == g && !__asan_region_is_poisoned(g, 40));
+    CHECK(al->resize(al->ctx, g, 40, 8) == g && __asan_address_is_poisoned(g + 8));
+    codec_arena_reset(&a);
+    CHECK(__asan_address_is_poisoned(p));
+    uint8_t *again = codec_arena_alloc(&a, 4, 1);
+    CHECK(again && !__asan_region_is_poisoned(again, 4) && __asan_address_is_poisoned(again + 4));
+    codec_arena_free(&a);
+}
+#endif
+
 static void test_cpu(void)
 {
     unsigned f = codec_cpu_features();
@@ -83,6 +119,9 @@ int main(void)
     test_errors();
     test_buf();
     test_arena();
+#ifdef TEST_ASAN
+    test_arena_poison();
+#endif
     test_cpu();
     return check_done("core");
 }
