@@ -2,14 +2,7 @@
  * struct type, memoised so that recursive types close on themselves. */
 #include "formats/binary/plan.h"
 
-#include <stdalign.h>
 #include <string.h>
-
-struct bin_block {
-    struct bin_block *next;
-    size_t size;
-    alignas(max_align_t) unsigned char data[];
-};
 
 typedef struct memo {
     const codec_type *type;
@@ -25,25 +18,15 @@ typedef struct builder {
 
 static void *plan_alloc(builder *b, size_t size)
 {
-    const codec_allocator *a = codec_default_allocator();
-    struct bin_block *blk = a->alloc(a->ctx, sizeof *blk + size);
-    if (!blk)
-        return NULL;
-    memset(blk->data, 0, size);
-    blk->size = size;
-    blk->next = b->plan->blocks;
-    b->plan->blocks = blk;
-    return blk->data;
+    void *p = codec_arena_alloc(&b->plan->arena, size, 0);
+    if (p)
+        memset(p, 0, size);
+    return p;
 }
 
 void bin_plan_free(bin_plan *p)
 {
-    const codec_allocator *a = codec_default_allocator();
-    while (p->blocks) {
-        struct bin_block *next = p->blocks->next;
-        a->release(a->ctx, p->blocks, sizeof *p->blocks + p->blocks->size);
-        p->blocks = next;
-    }
+    codec_arena_free(&p->arena);
 }
 
 static int struct_for(builder *b, const codec_type *t, const bin_struct **out);
@@ -217,6 +200,7 @@ int bin_plan_build(bin_plan *p, const codec_type *t, const bin_plan_spec *spec,
 {
     builder b = {.plan = p, .spec = spec};
     memset(p, 0, sizeof *p);
+    codec_arena_init(&p->arena, NULL, 0);
     if (val_for(&b, t, &p->root)) {
         bin_plan_free(p);
         return codec_error_set(err, CODEC_E_NOMEM, 0, stage, CODEC_NO_OFFSET, "out of memory");

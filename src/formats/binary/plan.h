@@ -114,10 +114,11 @@ typedef struct bin_plan_spec {
     bool sort_keys;
 } bin_plan_spec;
 
-/* A codec's plan and everything it allocated. */
+/* A codec's plan; its memory lives in `arena` (built in place: the plan
+ * must not move afterwards). */
 typedef struct bin_plan {
     bin_val root;
-    struct bin_block *blocks;
+    codec_arena arena;
 } bin_plan;
 
 /* Builds the plan of type t (already checked by codec_type_check). 0 or
