@@ -2,8 +2,10 @@
  * MessagePack decoders. A template like plan_encode.h: each decode.c
  * includes it once, after defining
  *
- *   FMT_RD         its reader type (fields p, end, arena, depth)
+ *   FMT_RD         its reader type (fields base, p, end, o, arena, err, depth;
+ *                  o->max_size the input limit)
  *   FMT_NOMEM(err) its out-of-memory status
+ *   FMT_FAIL(err, detail, offset, ...)  an invalid-payload error
  *   static int fmt_generic(FMT_RD *r, const codec_type *t, void *v);
  *       the generic walker from the item at r->p
  *   static inline int fmt_open(FMT_RD *r, bool map, uint64_t *count, size_t *at);
@@ -154,6 +156,22 @@ static int plan_get_val(FMT_RD *r, const bin_val *val, uint8_t *v)
         break;
     }
     return fmt_generic(r, val->type, v);
+}
+
+/* Decodes a whole input (r->p to r->end, r->p at its start) as one value of
+ * the plan's root into value (t->size bytes, zeroed first): the input's
+ * size limit, the walk, then no bytes after the item. */
+static int plan_decode(FMT_RD *r, const bin_plan *plan, const codec_type *t, void *value)
+{
+    size_t n = (size_t)(r->end - r->p);
+    if (n > r->o->max_size)
+        return FMT_FAIL(r->err, CODEC_D_LIMIT, 0, "input of %zu bytes exceeds max-size (%zu)",
+                        n, r->o->max_size);
+    memset(value, 0, t->size);
+    int rc = plan_get_val(r, &plan->root, value);
+    if (!rc && r->p != r->end)
+        rc = FMT_FAIL(r->err, CODEC_D_TRAILING, r->p - r->base, "bytes after the item");
+    return rc;
 }
 
 #endif

@@ -689,6 +689,7 @@ static inline bool fmt_planned(const bin_struct *s)
 
 #define FMT_RD cbor_rd
 #define FMT_NOMEM CBOR_NOMEM
+#define FMT_FAIL CBOR_FAIL
 #define fmt_entry dec_entry
 #define fmt_missing check_missing
 #include "formats/binary/plan_decode.h"
@@ -696,14 +697,6 @@ static inline bool fmt_planned(const bin_struct *s)
 int cbor_decode_typed(const cbor_state *st, const codec_type *t, const uint8_t *in, size_t n,
                       void *value, codec_arena *arena, codec_error *err)
 {
-    const codec_cbor_options *o = &st->o;
-    if (n > o->max_size)
-        return CBOR_FAIL(err, CODEC_D_LIMIT, 0, "input of %zu bytes exceeds max-size (%zu)", n,
-                         o->max_size);
-    cbor_rd r = {.base = in, .p = in, .end = in + n, .o = o, .arena = arena, .err = err};
-    memset(value, 0, t->size);
-    int rc = plan_get_val(&r, &st->plan.root, value);
-    if (!rc && r.p != r.end)
-        rc = CBOR_FAIL(err, CODEC_D_TRAILING, r.p - r.base, "bytes after the item");
-    return rc;
+    cbor_rd r = {.base = in, .p = in, .end = in + n, .o = &st->o, .arena = arena, .err = err};
+    return plan_decode(&r, &st->plan, t, value);
 }
