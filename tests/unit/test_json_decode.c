@@ -5,7 +5,11 @@
  * 16-byte steps and the 64-byte limit, a stop byte at every offset, the
  * text pool nearly full), and members the model skips (strings, escapes,
  * UTF-8, invalid bytes at every offset, truncation, depth and max-string
- * limits inside them). On a valid document the fast decoder must decode
+ * limits inside them; inside skipped containers: escapes, surrogates,
+ * invalid UTF-8 and control bytes at every offset of a 64-byte block and
+ * across blocks, every grammar case of numbers and literals, every
+ * sequence of three tokens, nesting around 64 levels, a member several
+ * blocks long corrupted and cut at every byte). On a valid document the fast decoder must decode
  * the reference's value; on an invalid one it must give up (the reference
  * then reports the error); the fast validator must say yes exactly when
  * the reader accepts. ctest runs this again with CODEC_CPU_MASK=0. */
@@ -366,6 +370,149 @@ static void check_corruption(void)
     }
 }
 
+/* Pads t with a skipped member of `pad` letters, so what follows falls at
+ * every offset of a 64-byte block in turn. */
+static void put_pad(text *t, size_t pad)
+{
+    put(t, "\"pad\":\"");
+    put_body(t, pad, SIZE_MAX, "");
+    put(t, "\",");
+}
+
+/* Inside skipped containers, nested two deep: a long string with each
+ * ODD sequence at every offset (so across the boundaries of 64-byte
+ * blocks, from every start), and each control byte at a few offsets. */
+static void check_skipped_strings(void)
+{
+    for (size_t oi = 0; oi < sizeof ODD / sizeof ODD[0]; oi++)
+        for (size_t at = 0; at < 140; at++)
+            for (int object = 0; object < 2; object++) {
+                text t = {.n = 0};
+                put(&t, "[{\"name\":\"a\",");
+                put(&t, object ? "\"skip\":{\"k\":{\"s\":\"" : "\"skip\":[1,[\"");
+                put_body(&t, 140, at, ODD[oi]);
+                put(&t, object ? "\",\"t\":true}},\"n\":1}]" : "\",null]],\"n\":1}]");
+                CHECK_INT(agree(t.b, t.n, "skipped string") != 0, oi >= VALID_ODD);
+            }
+    for (unsigned c = 0; c < 0x20; c++)
+        for (size_t at = 0; at < 70; at += 23) {
+            char odd[2] = {c ? (char)c : '@', 0};   /* put() stops at a NUL */
+            text t = {.n = 0};
+            put(&t, "[{\"skip\":[\"");
+            size_t body = t.n;
+            put_body(&t, 80, at, odd);
+            put(&t, "\"]}]");
+            t.b[body + at] = (uint8_t)c;
+            CHECK(agree(t.b, t.n, "control byte in a skipped string") != 0);
+        }
+}
+
+/* Every grammar case of a number, and the literals, valid and not, as
+ * items and member values of skipped containers, with and without white
+ * space around, at every offset of a block. */
+static void check_skipped_atoms(void)
+{
+    static const char *const good[] = {
+        "0", "-0", "7", "-12", "0.5", "-0.0e0", "1e5", "1E+5", "1e-05", "12.75E-3",
+        "123456789012345678901234567890", "true", "false", "null"};
+    static const char *const bad[] = {
+        "01", "-", "-a", "1.", ".5", "1e", "1e+", "+1", "1.e5", "0x1", "1..2", "1e5.5", "--1",
+        "1-", "00", "-01", "1e5e5", "2.3.4", "tru", "nul", "fals", "truex", "nulll", "True",
+        "t", "f", "n", "falsetrue", "1true", "null1", "\xc3\xa9", "1\xc3\xa9"};
+    static const char *const shapes[][2] = {
+        {"[", "]"}, {"[ ", " ]"}, {"{\"a\":", "}"}, {"{\"a\" : ", " }"}, {"[1,", ",2]"},
+        {"[[", "]]"}, {"{\"a\":[", "],\"b\":0}"}};
+    for (int g = 0; g < 2; g++) {
+        size_t count = g ? sizeof good / sizeof good[0] : sizeof bad / sizeof bad[0];
+        for (size_t i = 0; i < count; i++)
+            for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++)
+                for (size_t pad = 0; pad < 66; pad += sh == 0 ? 1 : 13) {
+                    text t = {.n = 0};
+                    put(&t, "[{");
+                    put_pad(&t, pad);
+                    put(&t, "\"skip\":");
+                    put(&t, shapes[sh][0]);
+                    put(&t, g ? good[i] : bad[i]);
+                    put(&t, shapes[sh][1]);
+                    put(&t, ",\"n\":2}]");
+                    CHECK_INT(agree(t.b, t.n, "skipped atom") != 0, !g);
+                }
+    }
+}
+
+/* Every sequence of three tokens inside a skipped array and a skipped
+ * object: the grammar's pairs in both contexts (the reference decides
+ * which are valid). */
+static void check_skipped_grammar(void)
+{
+    static const char *const tokens[] = {"{", "}", "[", "]", ":", ",", "\"s\"", "1", "true"};
+    enum { N = sizeof tokens / sizeof tokens[0] };
+    static const char *const around[][2] = {{"[", "]"}, {"{\"k\":", "}"}, {"{\"k\":[", "]}"},
+                                            {"{", "}"}};
+    int valid = 0;
+    for (size_t a = 0; a < sizeof around / sizeof around[0]; a++)
+        for (size_t i = 0; i < N; i++)
+            for (size_t j = 0; j < N; j++)
+                for (size_t k = 0; k < N; k++) {
+                    text t = {.n = 0};
+                    put(&t, "[{\"skip\":");
+                    put(&t, around[a][0]);
+                    put(&t, tokens[i]);
+                    put(&t, " ");
+                    put(&t, tokens[j]);
+                    put(&t, tokens[k]);
+                    put(&t, around[a][1]);
+                    put(&t, ",\"n\":3}]");
+                    valid += agree(t.b, t.n, "skipped grammar") == 0;
+                }
+    CHECK(valid > 20);
+}
+
+/* Skipped nesting around 64 levels (a limit of mask-based skippers) with
+ * the limit just above, at and below it. */
+static void check_deep_skip(void)
+{
+    size_t saved = opts.max_depth;
+    for (size_t levels = 60; levels <= 68; levels++)
+        for (size_t limit = levels + 1; limit <= levels + 3; limit++)
+            for (int objects = 0; objects < 2; objects++) {
+                opts.max_depth = limit;
+                text t = {.n = 0};
+                put(&t, "[{\"skip\":");
+                for (size_t i = 0; i < levels; i++)
+                    put(&t, objects && i % 2 ? "{\"k\":" : "[");
+                put(&t, "0");
+                for (size_t i = levels; i-- > 0;)
+                    put(&t, objects && i % 2 ? "}" : "]");
+                put(&t, "}]");
+                CHECK_INT(agree(t.b, t.n, "deep skip") != 0, levels + 2 > limit);
+            }
+    opts.max_depth = saved;
+}
+
+/* A skipped member several blocks long, with each byte in turn replaced,
+ * and cut at every byte (the end of the input inside a block). */
+static void check_long_corruption(void)
+{
+    text t = {.n = 0};
+    put(&t, "[{\"name\":\"x\",\"skip\":{\"list\":[");
+    for (int i = 0; i < 6; i++)
+        put(&t, i ? ",{\"id\":12345,\"s\":\"\\u00e9t\xc3\xa9 \\\"q\\\"\",\"f\":-1.5e3,\"b\":[true,false,null]}"
+                  : "{\"id\":1,\"s\":\"\",\"f\":0,\"b\":[]}");
+    put(&t, "],\"e\":{}},\"n\":9}]");
+    static const uint8_t bytes[] = {'x', 0x00, 0x1f, 0xc3, 0x80, '"', '\\', ']', '}', ',', ':', '{'};
+    CHECK_INT(agree(t.b, t.n, "long corruption base"), 0);
+    uint8_t b[sizeof t.b];
+    for (size_t at = 0; at < t.n; at++) {
+        for (size_t k = 0; k < sizeof bytes; k++) {
+            memcpy(b, t.b, t.n);
+            b[at] = bytes[k];
+            agree(b, t.n, "long corruption");
+        }
+        CHECK(agree(t.b, at, "long truncation") != 0);
+    }
+}
+
 int main(void)
 {
     codec_arena_init(&arena, NULL, 0);
@@ -378,6 +525,11 @@ int main(void)
     check_integers();
     check_depth();
     check_corruption();
+    check_skipped_strings();
+    check_skipped_atoms();
+    check_skipped_grammar();
+    check_deep_skip();
+    check_long_corruption();
     /* Both verdicts were exercised. */
     CHECK(valid_docs > 1000 && invalid_docs > 1000);
     codec_arena_free(&arena);
