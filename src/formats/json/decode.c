@@ -11,11 +11,14 @@
  * for their value only, at the same nesting depth. The validator at the end
  * is the same descent without values; it also skips the values of unknown
  * members (it accepts what the reader's skip accepts: grammar, depth,
- * strings' escapes, UTF-8 and max-string). That skip stays a walk over the
- * bytes on purpose: block kernels that check the same things 64 bytes at a
- * time (AVX2, then AVX-512 with the grammar as masks) cost more per block
- * than this walk spends on pretty-printed JSON (docs/formats/json.md,
- * "Tried and dropped"). */
+ * strings' escapes, UTF-8 and max-string). A skipped array or object (and
+ * the validator's whole document) goes first to the container skipper
+ * kernel when the CPU has one (json_container_skipper(): AVX-512 + PCLMUL,
+ * x86/skip_avx512.c, chosen once at run time like the string scanner;
+ * CODEC_CPU_MASK=0 forces the walk) and when max-string cannot be reached
+ * (it does not measure strings); whenever the kernel is unsure it returns
+ * NULL and the byte walk below decides, never the kernel again inside that
+ * value. */
 #include "formats/json/json_scan.h"
 #include "types/index_internal.h"
 #include "core/number_internal.h"
@@ -29,6 +32,7 @@ typedef struct fast {
     codec_error *err;
     codec_text_pool text;   /* arena bytes taken for the strings to come */
     json_scan_fn scan;      /* json_long_scanner() */
+    json_skip_fn skip;      /* json_container_skipper(), NULL when max_string is below the size */
     bool plain_names;       /* json_type_names_plain(): names match in place */
     bool nomem;             /* gave up for lack of memory: no second pass */
     bool reader_ready;      /* `r` is initialised (on first hand-over) */
@@ -88,19 +92,39 @@ static inline const uint8_t *ws_again(const uint8_t *p, const uint8_t *end, unsi
     return q;
 }
 
+/* The kernels for this CPU, chosen once (racing threads store the same
+ * pointers). */
+static struct {
+    int chosen;
+    json_scan_fn scan;
+    json_skip_fn skip;
+} kernels;
+
+static void choose_kernels(void)
+{
+    if (__atomic_load_n(&kernels.chosen, __ATOMIC_ACQUIRE))
+        return;
+#if defined(__x86_64__)
+    unsigned cpu = codec_cpu_features();
+    __atomic_store_n(&kernels.scan, (cpu & CODEC_CPU_AVX2) ? json_scan_string_avx2 : NULL,
+                     __ATOMIC_RELAXED);
+    const unsigned avx512 = CODEC_CPU_AVX512 | CODEC_CPU_PCLMUL;
+    __atomic_store_n(&kernels.skip, (cpu & avx512) == avx512 ? json_skip_avx512 : NULL,
+                     __ATOMIC_RELAXED);
+#endif
+    __atomic_store_n(&kernels.chosen, 1, __ATOMIC_RELEASE);
+}
+
 json_scan_fn json_long_scanner(void)
 {
-    static int chosen;
-    static json_scan_fn fn;
-    /* Racing threads store the same pointer. */
-    if (!__atomic_load_n(&chosen, __ATOMIC_ACQUIRE)) {
-#if defined(__x86_64__)
-        __atomic_store_n(&fn, (codec_cpu_features() & CODEC_CPU_AVX2) ? json_scan_string_avx2 : NULL,
-                         __ATOMIC_RELAXED);
-#endif
-        __atomic_store_n(&chosen, 1, __ATOMIC_RELEASE);
-    }
-    return __atomic_load_n(&fn, __ATOMIC_RELAXED);
+    choose_kernels();
+    return __atomic_load_n(&kernels.scan, __ATOMIC_RELAXED);
+}
+
+json_skip_fn json_container_skipper(void)
+{
+    choose_kernels();
+    return __atomic_load_n(&kernels.skip, __ATOMIC_RELAXED);
 }
 
 /* The closing quote of the string whose body starts at p, or NULL for
@@ -767,40 +791,9 @@ static inline const uint8_t *skip_string(const fast *f, const uint8_t *p)
     return raw > f->o->max_string ? NULL : q + 1;
 }
 
-/* The end of a number in JSON grammar at p, or NULL. */
-static const uint8_t *skip_number(const uint8_t *p, const uint8_t *end)
-{
-    p += *p == '-';
-    if (p == end)
-        return NULL;
-    if (*p == '0')
-        p++;
-    else if (*p >= '1' && *p <= '9')
-        while (p < end && (unsigned)(*p - '0') < 10)
-            p++;
-    else
-        return NULL;
-    if (p < end && *p == '.') {
-        if (++p == end || (unsigned)(*p - '0') >= 10)
-            return NULL;
-        while (p < end && (unsigned)(*p - '0') < 10)
-            p++;
-    }
-    if (p < end && (*p == 'e' || *p == 'E')) {
-        p++;
-        if (p < end && (*p == '+' || *p == '-'))
-            p++;
-        if (p == end || (unsigned)(*p - '0') >= 10)
-            return NULL;
-        while (p < end && (unsigned)(*p - '0') < 10)
-            p++;
-    }
-    return p;
-}
-
 /* The end of the value at p (not white space; p < end) inside `depth`
- * containers, or NULL where the reader would fail. */
-static const uint8_t *skip_value(const fast *f, const uint8_t *p, uint32_t depth)
+ * containers, or NULL where the reader would fail: byte by byte. */
+static const uint8_t *skip_walk(const fast *f, const uint8_t *p, uint32_t depth)
 {
     const uint8_t *end = f->end;
     bool more;
@@ -813,7 +806,7 @@ static const uint8_t *skip_value(const fast *f, const uint8_t *p, uint32_t depth
             return p + 1;
         do {
             if (*p != '"' || !(p = skip_string(f, p)) || (p = WS(p, end)) == end ||
-                *p != ':' || (p = WS(p + 1, end)) == end || !(p = skip_value(f, p, depth + 1)) ||
+                *p != ':' || (p = WS(p + 1, end)) == end || !(p = skip_walk(f, p, depth + 1)) ||
                 !(p = separator(p, end, '}', &more, &run)))
                 return NULL;
         } while (more);
@@ -824,7 +817,7 @@ static const uint8_t *skip_value(const fast *f, const uint8_t *p, uint32_t depth
         if (*p == ']')
             return p + 1;
         do {
-            if (!(p = skip_value(f, p, depth + 1)) || !(p = separator(p, end, ']', &more, &run)))
+            if (!(p = skip_walk(f, p, depth + 1)) || !(p = separator(p, end, ']', &more, &run)))
                 return NULL;
         } while (more);
         return p;
@@ -837,8 +830,29 @@ static const uint8_t *skip_value(const fast *f, const uint8_t *p, uint32_t depth
     case 'n':
         return literal(p, end, "null", 4) ? p + 4 : NULL;
     default:
-        return skip_number(p, end);
+        return json_number_end(p, end);
     }
+}
+
+/* skip_walk() with the container skipper first for a container; when it
+ * is unsure, the walk decides (the skipper is not tried again inside, so
+ * an invalid document costs two passes at most). */
+static const uint8_t *skip_value(const fast *f, const uint8_t *p, uint32_t depth)
+{
+    if (f->skip && (*p == '{' || *p == '[')) {
+        size_t max = f->o->max_depth;
+        const uint8_t *q = f->skip(p, f->end, max > depth ? (uint32_t)(max - depth) : 0);
+        if (q)
+            return q;
+    }
+    return skip_walk(f, p, depth);
+}
+
+/* The container skipper for an n-byte input, when no string in it can
+ * exceed max_string. */
+static json_skip_fn skipper_for(size_t n, const codec_json_options *o)
+{
+    return o->max_string >= n ? json_container_skipper() : NULL;
 }
 
 bool json_valid_fast(const uint8_t *in, size_t n, const codec_json_options *o)
@@ -848,6 +862,7 @@ bool json_valid_fast(const uint8_t *in, size_t n, const codec_json_options *o)
     f.end = f.base + n;
     f.o = o;
     f.scan = json_long_scanner();
+    f.skip = skipper_for(n, o);
     const uint8_t *p = WS(f.base, f.end);
     return p < f.end && (p = skip_value(&f, p, 0)) && WS(p, f.end) == f.end;
 }
@@ -864,6 +879,7 @@ int json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, void *v,
     f.err = err;
     f.text = (codec_text_pool){NULL, NULL};
     f.scan = json_long_scanner();
+    f.skip = skipper_for(n, o);
     f.plain_names = plain_names;
     f.nomem = false;
     f.reader_ready = false;

@@ -80,6 +80,20 @@ size_t json_unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t **b
  * (the caller goes on from there); NULL for invalid UTF-8. */
 const uint8_t *json_scan_string_avx2(const uint8_t *p, const uint8_t *end);
 
+/* The length of the escape at s[0] (a backslash) that json_unescape
+ * accepts, with the input ending at end; 0 for an invalid one. */
+size_t json_escape_length(const uint8_t *s, const uint8_t *end);
+
+/* The container skipper kernel (x86/skip_avx512.c; call only when
+ * codec_cpu_features() has CODEC_CPU_AVX512 and CODEC_CPU_PCLMUL). From p,
+ * a '{' or '[' with p < end: the byte after the bracket that closes it
+ * when everything up to there is what the reader accepts (grammar,
+ * escapes, UTF-8, control bytes) and at most `room` levels are open at
+ * once (the first bracket counts); NULL when not (or when unsure: more
+ * than 63 levels). Strings are not measured: use it only when max_string
+ * is at least the input's size. */
+const uint8_t *json_skip_avx512(const uint8_t *p, const uint8_t *end, uint32_t room);
+
 /* Schemaless values (value.c), used by the walkers for CODEC_T_VALUE. */
 int json_write_value(codec_json_writer *w, const codec_value *v, codec_error *err);
 int json_read_value(codec_json_reader *r, codec_json_token tok, codec_value *out,

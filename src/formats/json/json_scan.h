@@ -17,6 +17,12 @@ typedef const uint8_t *(*json_scan_fn)(const uint8_t *p, const uint8_t *end);
 /* The kernel for this CPU (codec_cpu_features(), chosen once), or NULL. */
 json_scan_fn json_long_scanner(void);
 
+/* A container skipper (json_skip_avx512's contract), or NULL. */
+typedef const uint8_t *(*json_skip_fn)(const uint8_t *p, const uint8_t *end, uint32_t room);
+
+/* The container skipper for this CPU (chosen once), or NULL. */
+json_skip_fn json_container_skipper(void);
+
 #define JSON_ONES 0x0101010101010101u
 #define JSON_HIGHS 0x8080808080808080u
 
@@ -124,6 +130,37 @@ static inline const uint8_t *json_string_scan(const uint8_t *p, const uint8_t *e
             p += k;
         }
     }
+}
+
+/* The end of a number in JSON grammar at p (p < end), or NULL. */
+static inline const uint8_t *json_number_end(const uint8_t *p, const uint8_t *end)
+{
+    p += *p == '-';
+    if (p == end)
+        return NULL;
+    if (*p == '0')
+        p++;
+    else if (*p >= '1' && *p <= '9')
+        while (p < end && (unsigned)(*p - '0') < 10)
+            p++;
+    else
+        return NULL;
+    if (p < end && *p == '.') {
+        if (++p == end || (unsigned)(*p - '0') >= 10)
+            return NULL;
+        while (p < end && (unsigned)(*p - '0') < 10)
+            p++;
+    }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (p < end && (*p == '+' || *p == '-'))
+            p++;
+        if (p == end || (unsigned)(*p - '0') >= 10)
+            return NULL;
+        while (p < end && (unsigned)(*p - '0') < 10)
+            p++;
+    }
+    return p;
 }
 
 /* memcpy without a call for the short names and strings most are: two

@@ -105,10 +105,50 @@ static size_t put_utf8(uint8_t *dst, uint32_t cp)
     return 4;
 }
 
+/* The escape at s[0] (a backslash) with n bytes available from s: its
+ * length (2, 6, or 12 for a surrogate pair) and code point, or 0 when
+ * RFC 8259 (with well-formed surrogates) does not allow it. */
+static inline size_t escape_decode(const uint8_t *s, size_t n, uint32_t *cp)
+{
+    if (n < 2)
+        return 0;
+    switch (s[1]) {
+    case '"': *cp = '"'; return 2;
+    case '\\': *cp = '\\'; return 2;
+    case '/': *cp = '/'; return 2;
+    case 'b': *cp = '\b'; return 2;
+    case 'f': *cp = '\f'; return 2;
+    case 'n': *cp = '\n'; return 2;
+    case 'r': *cp = '\r'; return 2;
+    case 't': *cp = '\t'; return 2;
+    case 'u':
+        if (n < 6 || hex4(s + 2, cp))
+            return 0;
+        if (*cp >= 0xDC00 && *cp <= 0xDFFF)
+            return 0;   /* a low surrogate alone */
+        if (*cp >= 0xD800 && *cp <= 0xDBFF) {
+            uint32_t lo;
+            if (n < 12 || s[6] != '\\' || s[7] != 'u' || hex4(s + 8, &lo) || lo < 0xDC00 ||
+                lo > 0xDFFF)
+                return 0;   /* a high surrogate without its pair */
+            *cp = 0x10000 + ((*cp - 0xD800) << 10) + (lo - 0xDC00);
+            return 12;
+        }
+        return 6;
+    default:
+        return 0;
+    }
+}
+
+size_t json_escape_length(const uint8_t *s, const uint8_t *end)
+{
+    uint32_t cp;
+    return escape_decode(s, (size_t)(end - s), &cp);
+}
+
 size_t json_unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t **bad)
 {
     size_t o = 0;
-    uint8_t tmp[4];
     for (size_t i = 0; i < n;) {
         if (s[i] != '\\') {
             /* The run up to the next escape is copied as is. */
@@ -119,48 +159,17 @@ size_t json_unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t **b
             o += run, i += run;
             continue;
         }
-        *bad = s + i;
-        if (i + 1 >= n)
-            return (size_t)-1;
-        uint8_t e = s[i + 1];
         uint32_t cp;
-        switch (e) {
-        case '"': cp = '"'; break;
-        case '\\': cp = '\\'; break;
-        case '/': cp = '/'; break;
-        case 'b': cp = '\b'; break;
-        case 'f': cp = '\f'; break;
-        case 'n': cp = '\n'; break;
-        case 'r': cp = '\r'; break;
-        case 't': cp = '\t'; break;
-        case 'u':
-            if (n - i < 6 || hex4(s + i + 2, &cp))
-                return (size_t)-1;
-            if (cp >= 0xDC00 && cp <= 0xDFFF)
-                return (size_t)-1;   /* a low surrogate alone */
-            if (cp >= 0xD800 && cp <= 0xDBFF) {
-                uint32_t lo;
-                if (n - i < 12 || s[i + 6] != '\\' || s[i + 7] != 'u' ||
-                    hex4(s + i + 8, &lo) || lo < 0xDC00 || lo > 0xDFFF)
-                    return (size_t)-1;   /* a high surrogate without its pair */
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                i += 6;
-            }
-            i += 6;
-            {
-                size_t k = put_utf8(tmp, cp);
-                if (dst)
-                    memcpy(dst + o, tmp, k);
-                o += k;
-            }
-            continue;
-        default:
+        size_t k = escape_decode(s + i, n - i, &cp);
+        if (!k) {
+            *bad = s + i;
             return (size_t)-1;
         }
+        i += k;
         if (dst)
-            dst[o] = (uint8_t)cp;
-        o++;
-        i += 2;
+            o += put_utf8(dst + o, cp);
+        else
+            o += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
     }
     return o;
 }

@@ -1,29 +1,11 @@
 /* string_avx2.c — the JSON string-body scanner, 32 bytes at a time: finds
  * the first '"', '\\' or control byte while checking that the UTF-8 before
- * it is valid, with the three-table lookup of Keiser and Lemire ("Validating
- * UTF-8 In Less Than One Instruction Per Byte", 2021): the high nibble of
- * the previous byte, its low nibble and the high nibble of the byte itself
- * each select the error classes they allow; a byte is wrong when the three
- * agree on one, or when it should continue a 3- or 4-byte sequence and
- * does not. Compiled with -mavx2 (file suffix); used only when
- * codec_cpu_features() reports AVX2. */
+ * it is valid (the lookup of utf8_lookup.h). Compiled with -mavx2 (file
+ * suffix); used only when codec_cpu_features() reports AVX2. */
 #include "formats/json/json_internal.h"
+#include "formats/json/x86/utf8_lookup.h"
 
 #include <immintrin.h>
-
-/* Error classes, one bit each, of a (previous byte, byte) pair. */
-enum {
-    TOO_SHORT = 1 << 0,      /* a lead byte followed by a lead or ASCII */
-    TOO_LONG = 1 << 1,       /* ASCII followed by a continuation */
-    OVERLONG_3 = 1 << 2,     /* E0 followed by 80..9F */
-    TOO_LARGE = 1 << 3,      /* F4 followed by 90..BF, or F5..FF */
-    SURROGATE = 1 << 4,      /* ED followed by A0..BF */
-    OVERLONG_2 = 1 << 5,     /* C0 or C1 */
-    TOO_LARGE_1000 = 1 << 6, /* F5..FF followed by 80..8F */
-    OVERLONG_4 = 1 << 6,     /* F0 followed by 80..8F */
-    TWO_CONTS = 1 << 7,      /* two continuations in a row */
-    CARRY = TOO_SHORT | TOO_LONG | TWO_CONTS
-};
 
 /* A 16-entry byte table in both 128-bit lanes, for _mm256_shuffle_epi8. */
 static inline __m256i table16(const uint8_t t[16])
@@ -43,43 +25,12 @@ static inline __m256i high_nibbles(__m256i x)
 
 static inline __m256i utf8_errors(__m256i in, __m256i before)
 {
-    static const uint8_t byte_1_high[16] = {
-        TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,
-        TWO_CONTS, TWO_CONTS, TWO_CONTS, TWO_CONTS,
-        TOO_SHORT | OVERLONG_2,
-        TOO_SHORT,
-        TOO_SHORT | OVERLONG_3 | SURROGATE,
-        TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4};
-    static const uint8_t byte_1_low[16] = {
-        CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4,
-        CARRY | OVERLONG_2,
-        CARRY,
-        CARRY,
-        CARRY | TOO_LARGE,
-        CARRY | TOO_LARGE | TOO_LARGE_1000,
-        CARRY | TOO_LARGE | TOO_LARGE_1000,
-        CARRY | TOO_LARGE | TOO_LARGE_1000,
-        CARRY | TOO_LARGE | TOO_LARGE_1000,
-        CARRY | TOO_LARGE | TOO_LARGE_1000,
-        CARRY | TOO_LARGE | TOO_LARGE_1000,
-        CARRY | TOO_LARGE | TOO_LARGE_1000,
-        CARRY | TOO_LARGE | TOO_LARGE_1000,
-        CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE,
-        CARRY | TOO_LARGE | TOO_LARGE_1000,
-        CARRY | TOO_LARGE | TOO_LARGE_1000};
-    static const uint8_t byte_2_high[16] = {
-        TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
-        TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4,
-        TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE,
-        TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
-        TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
-        TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT};
     __m256i prev1 = PREVIOUS(in, before, 1);
     __m256i special = _mm256_and_si256(
-        _mm256_and_si256(_mm256_shuffle_epi8(table16(byte_1_high), high_nibbles(prev1)),
-                         _mm256_shuffle_epi8(table16(byte_1_low),
+        _mm256_and_si256(_mm256_shuffle_epi8(table16(utf8_byte_1_high), high_nibbles(prev1)),
+                         _mm256_shuffle_epi8(table16(utf8_byte_1_low),
                                              _mm256_and_si256(prev1, _mm256_set1_epi8(0x0F)))),
-        _mm256_shuffle_epi8(table16(byte_2_high), high_nibbles(in)));
+        _mm256_shuffle_epi8(table16(utf8_byte_2_high), high_nibbles(in)));
     /* Third and fourth bytes of a sequence must be continuations. */
     __m256i prev2 = PREVIOUS(in, before, 2), prev3 = PREVIOUS(in, before, 3);
     __m256i third = _mm256_subs_epu8(prev2, _mm256_set1_epi8((char)(0xE0 - 0x80)));
