@@ -12,7 +12,11 @@
  * blocks long corrupted and cut at every byte). On a valid document the fast decoder must decode
  * the reference's value; on an invalid one it must give up (the reference
  * then reports the error); the fast validator must say yes exactly when
- * the reader accepts. ctest runs this again with CODEC_CPU_MASK=0. */
+ * the reader accepts. Where the CPU has the container skipper kernel
+ * (AVX-512), it is also run alone on each skipped member: it may answer
+ * only where the reader's skip succeeds, with the same end, and must
+ * answer on every valid document. ctest runs this again with
+ * CODEC_CPU_MASK=0 (the byte walk only). */
 #include "check.h"
 #include "codec/codec.h"
 #include "formats/json/json_internal.h"
@@ -68,6 +72,41 @@ static int reader_verdict(const uint8_t *doc, size_t n)
     return rc;
 }
 
+static bool deep_nesting;   /* the skipped member may nest past the kernel's 63 levels */
+static int kernel_answers;
+
+/* The container skipper kernel alone on the member named "skip" (the
+ * list and the struct around it hold two levels), when the CPU has it:
+ * where it answers, the reader's skip of that value must succeed and end
+ * at the same byte; on a valid document it must answer. */
+static void check_kernel(const uint8_t *doc, size_t n, bool valid)
+{
+    const unsigned need = CODEC_CPU_AVX512 | CODEC_CPU_PCLMUL;
+    const uint8_t *at = doc;
+    while (at + 7 <= doc + n && memcmp(at, "\"skip\":", 7) != 0)
+        at++;
+    if ((codec_cpu_features() & need) != need || at + 7 > doc + n || opts.max_string < n)
+        return;
+    for (at += 7; at < doc + n && *at == ' '; at++)
+        ;
+    if (at == doc + n || (*at != '{' && *at != '['))
+        return;
+    codec_json_reader r;
+    codec_error err;
+    codec_json_reader_init(&r, doc, n, &arena, &opts);
+    json_reader_seek(&r, at, 2);
+    int rc = json_decode_one(&r, NULL, NULL, &opts, &arena, &err);
+    const uint8_t *end = json_skip_avx512(at, doc + n, (uint32_t)opts.max_depth - 2);
+    if (end) {
+        kernel_answers++;
+        CHECK(rc == 0 && end == r.p);
+    } else if (valid && !deep_nesting) {
+        fprintf(stderr, "kernel refused a valid document: %.*s\n", (int)(n < 300 ? n : 300),
+                (const char *)doc);
+        CHECK(end != NULL);
+    }
+}
+
 /* Both decoders and both validators on doc[0..n); `what` names the case
  * when they disagree. Returns the reference decoder's verdict. */
 static int agree(const uint8_t *doc, size_t n, const char *what)
@@ -86,6 +125,7 @@ static int agree(const uint8_t *doc, size_t n, const char *what)
                 (int)(n < 300 ? n : 300), (const char *)doc);
         CHECK(ok);
     }
+    check_kernel(doc, n, ref == 0);
     ref == 0 ? valid_docs++ : invalid_docs++;
     return ref;
 }
@@ -473,6 +513,7 @@ static void check_skipped_grammar(void)
 static void check_deep_skip(void)
 {
     size_t saved = opts.max_depth;
+    deep_nesting = true;
     for (size_t levels = 60; levels <= 68; levels++)
         for (size_t limit = levels + 1; limit <= levels + 3; limit++)
             for (int objects = 0; objects < 2; objects++) {
@@ -487,6 +528,7 @@ static void check_deep_skip(void)
                 put(&t, "}]");
                 CHECK_INT(agree(t.b, t.n, "deep skip") != 0, levels + 2 > limit);
             }
+    deep_nesting = false;
     opts.max_depth = saved;
 }
 
@@ -530,8 +572,10 @@ int main(void)
     check_skipped_grammar();
     check_deep_skip();
     check_long_corruption();
-    /* Both verdicts were exercised. */
+    /* Both verdicts were exercised, and the kernel where there is one. */
     CHECK(valid_docs > 1000 && invalid_docs > 1000);
+    const unsigned need = CODEC_CPU_AVX512 | CODEC_CPU_PCLMUL;
+    CHECK((codec_cpu_features() & need) != need || kernel_answers > 1000);
     codec_arena_free(&arena);
     return check_done("json_decode");
 }
