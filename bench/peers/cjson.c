@@ -22,6 +22,7 @@
 typedef cJSON dm_node;
 typedef cJSON *dm_iter;
 #define DM_ENCODE 1
+#define DM_USERS 1
 #define DM_CLIENTS 0
 #define DM_TWITTER 0
 
@@ -96,7 +97,6 @@ static inline bench_str dm_str(dm_node *v)
 {
     return (bench_str){v->valuestring, strlen(v->valuestring)};
 }
-static inline const char *dm_cstr(dm_node *v) { return v->valuestring; }
 static inline double dm_double(dm_node *v) { return v->valuedouble; }
 static inline bool dm_bool(dm_node *v) { return cJSON_IsTrue(v); }
 /* An integer is a double in int64_t's range (cJSON has no other kind). */

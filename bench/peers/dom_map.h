@@ -1,6 +1,7 @@
-/* dom_map.h — the bench structs mapped by hand to a JSON library's tree and
- * back, written once for the tree peers (cjson.c, json_c.c, jansson.c; yajl.c
- * uses the decode half, it encodes through its generator). Not an ordinary
+/* dom_map.h — the bench structs mapped by hand to a library's tree and
+ * back, written once for the tree peers (cjson.c, json_c.c, jansson.c; yajl.c,
+ * libcbor.c and msgpack_c.c use the decode half: they encode through their
+ * own writers). Not an ordinary
  * header: an adapter includes it once, after defining its library's calls
  * as the static inline functions below. The mapping is the same for all, so
  * what differs between their cells is the library: the same members built
@@ -9,6 +10,8 @@
  * The adapter defines before the #include:
  *   dm_node               its tree node type (cJSON, json_object, ...)
  *   DM_ENCODE 0|1         whether encode builds a tree (the *_to functions)
+ *   DM_USERS 0|1          whether it maps Users (and the lists Clients and
+ *                         twitter use too)
  *   DM_CLIENTS 0|1        whether it maps Clients (63-bit ids, decimals, texts)
  *   DM_TWITTER 0|1        whether it maps twitter.json (decode only)
  * decode (member lookup, type checks, getters of a value of that type):
@@ -16,9 +19,9 @@
  *   bool dm_is_object / dm_is_array / dm_is_string / dm_is_number /
  *        dm_is_bool (dm_node *v)                  false for NULL
  *   bool dm_is_null(dm_node *v)                   DM_TWITTER
- *   bench_str dm_str(v); const char *dm_cstr(v); double dm_double(v);
+ *   bench_str dm_str(v); double dm_double(v)     (any number)
  *   bool dm_bool(v)
- *   bool dm_int(dm_node *v, int64_t *i)           false unless an integer
+ *   bool dm_int(dm_node *v, int64_t *i)           false unless an int64
  *   size_t dm_len(dm_node *array); dm_iter dm_items(dm_node *array);
  *   dm_node *dm_next(dm_iter *it)                 the items in order
  *   bool dm_decimal(codec_arena *a, dm_node *v, bench_str *s)   DM_CLIENTS:
@@ -58,6 +61,11 @@ typedef struct dom_map {
     peer_bytes items, persons, images;   /* Order's and Media's lists */
 } dom_map;
 
+#if (DM_CLIENTS || DM_TWITTER) && !DM_USERS
+#error "dom_map.h: DM_CLIENTS and DM_TWITTER need DM_USERS"
+#endif
+
+/* `shared` is the cell's peer_json_cell. */
 static void dom_map_init(dom_map *m, const void *shared)
 {
     const peer_json_cell *c = shared;
@@ -332,12 +340,8 @@ static bool get_bool(dm_node *o, const char *k, bool *b)
 /* A two-name enum member: 0 for a, 1 for b. */
 static bool get_enum(dm_node *o, const char *k, const char *const names[2], int *e)
 {
-    dm_node *v = dm_get(o, k);
-    if (!dm_is_string(v))
-        return false;
-    const char *s = dm_cstr(v);
-    *e = strcmp(s, names[0]) == 0 ? 0 : strcmp(s, names[1]) == 0 ? 1 : -1;
-    return *e >= 0;
+    bench_str s;
+    return get_str(o, k, &s) && (*e = peer_enum_index(names, 2, s.ptr, s.len)) >= 0;
 }
 
 /* An array member's items in buf, `size` bytes each. */
@@ -433,6 +437,7 @@ static bool struct_from(dm_node *o, bench_struct *s)
     return true;
 }
 
+#if DM_USERS
 /* An array member's items in the arena, `size` bytes each. */
 static void *list_of(dom_map *m, dm_node *o, const char *k, size_t size, size_t *count,
                      dm_node **arr)
@@ -503,6 +508,8 @@ static bool user_from(dom_map *m, dm_node *o, void *v)
     }
     return true;
 }
+
+#endif /* DM_USERS */
 
 #if DM_CLIENTS
 static bool get_text(dm_node *o, const char *k, peer_text_form form, void *out)
@@ -698,10 +705,12 @@ static int dom_map_fill(dom_map *m, dm_node *root)
     case PEER_STRUCT: ok = struct_from(root, &v->numeric); break;
     case PEER_MEDIA_ITEM:
     case PEER_MEDIA_CONTENT: ok = media_from(m, root, &v->media); break;
+#if DM_USERS
     case PEER_USERS:
         ok = records_from(m, root, "users", sizeof(bench_user), (void **)&v->users.users.items,
                           &v->users.users.count, user_from);
         break;
+#endif
 #if DM_CLIENTS
     case PEER_CLIENTS:
         ok = records_from(m, root, "clients", sizeof(bench_client),

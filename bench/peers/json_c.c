@@ -25,6 +25,7 @@ typedef struct {
     size_t i;
 } dm_iter;
 #define DM_ENCODE 1
+#define DM_USERS 1
 #define DM_CLIENTS 1
 #define DM_TWITTER 1
 
@@ -138,7 +139,6 @@ static inline bench_str dm_str(dm_node *v)
 {
     return (bench_str){json_object_get_string(v), (size_t)json_object_get_string_len(v)};
 }
-static inline const char *dm_cstr(dm_node *v) { return json_object_get_string(v); }
 static inline double dm_double(dm_node *v) { return json_object_get_double(v); }
 static inline bool dm_bool(dm_node *v) { return json_object_get_boolean(v); }
 static inline bool dm_int(dm_node *v, int64_t *i)

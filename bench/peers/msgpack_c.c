@@ -5,8 +5,9 @@
  *
  * Encode packs into an sbuffer that is cleared, not freed, per call. Decode
  * is msgpack_unpack_next into a msgpack_unpacked kept by the worker (its
- * zone is released at the next call), then the bench struct is filled;
- * strings point into the unpacked objects. Lists go to worker buffers. */
+ * zone is released at the next call), then the bench struct is filled by
+ * the tree peers' mapping (dom_map.h); strings point into the unpacked
+ * objects. */
 #include "peer.h"
 
 #include <msgpack.h>
@@ -14,13 +15,60 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- MessagePack -> C struct: the decode half of dom_map.h's calls ------ */
+
+typedef msgpack_object dm_node;
+typedef struct {
+    msgpack_object *items;
+} dm_iter;
+#define DM_ENCODE 0   /* encode packs with msgpack_pack_*, below */
+#define DM_USERS 0
+#define DM_CLIENTS 0
+#define DM_TWITTER 0
+
+static inline bool dm_is_string(dm_node *v) { return v && v->type == MSGPACK_OBJECT_STR; }
+static inline bench_str dm_str(dm_node *v) { return (bench_str){v->via.str.ptr, v->via.str.size}; }
+static inline dm_node *dm_get(dm_node *o, const char *k)
+{
+    size_t n = strlen(k);
+    if (!o || o->type != MSGPACK_OBJECT_MAP)
+        return NULL;
+    for (uint32_t i = 0; i < o->via.map.size; i++) {
+        msgpack_object_kv *e = &o->via.map.ptr[i];
+        if (dm_is_string(&e->key) && e->key.via.str.size == n &&
+            memcmp(e->key.via.str.ptr, k, n) == 0)
+            return &e->val;
+    }
+    return NULL;
+}
+static inline bool dm_is_object(dm_node *v) { return v && v->type == MSGPACK_OBJECT_MAP; }
+static inline bool dm_is_array(dm_node *v) { return v && v->type == MSGPACK_OBJECT_ARRAY; }
+static inline bool dm_is_number(dm_node *v)
+{
+    return v && (v->type == MSGPACK_OBJECT_FLOAT64 || v->type == MSGPACK_OBJECT_FLOAT32);
+}
+static inline bool dm_is_bool(dm_node *v) { return v && v->type == MSGPACK_OBJECT_BOOLEAN; }
+static inline double dm_double(dm_node *v) { return v->via.f64; }
+static inline bool dm_bool(dm_node *v) { return v->via.boolean; }
+static inline bool dm_int(dm_node *v, int64_t *i)
+{
+    if (v && v->type == MSGPACK_OBJECT_POSITIVE_INTEGER && v->via.u64 <= INT64_MAX)
+        return *i = (int64_t)v->via.u64, true;
+    if (v && v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+        return *i = v->via.i64, true;
+    return false;
+}
+static inline size_t dm_len(dm_node *a) { return a->via.array.size; }
+static inline dm_iter dm_items(dm_node *a) { return (dm_iter){a->via.array.ptr}; }
+static inline dm_node *dm_next(dm_iter *it) { return it->items++; }
+
+#include "dom_map.h"
+
 typedef struct mp_worker {
-    peer_model model;
     msgpack_sbuffer out;
     msgpack_packer pk;
     msgpack_unpacked result;
-    peer_value value;
-    peer_bytes items, persons, images;
+    dom_map map;              /* the model, the last decoded value, its lists */
 } mp_worker;
 
 static const char *mp_version(void)
@@ -40,7 +88,7 @@ static void *mp_worker_new(void *shared)
     mp_worker *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
-    w->model = *(const peer_model *)shared;
+    dom_map_init(&w->map, &(peer_json_cell){*(const peer_model *)shared, PEER_DATABIND});
     msgpack_sbuffer_init(&w->out);
     msgpack_packer_init(&w->pk, &w->out, msgpack_sbuffer_write);
     msgpack_unpacked_init(&w->result);
@@ -52,9 +100,7 @@ static void mp_worker_free(void *worker)
     mp_worker *w = worker;
     msgpack_sbuffer_destroy(&w->out);
     msgpack_unpacked_destroy(&w->result);
-    peer_bytes_free(&w->items);
-    peer_bytes_free(&w->persons);
-    peer_bytes_free(&w->images);
+    dom_map_free(&w->map);
     free(w);
 }
 
@@ -120,8 +166,6 @@ static int pack_order(msgpack_packer *pk, const bench_order *o)
 
 static int pack_media(msgpack_packer *pk, const bench_media_content *mc, bool has_bitrate)
 {
-    static const char *const PLAYER[] = {"JAVA", "FLASH"};
-    static const char *const SIZE[] = {"SMALL", "LARGE"};
     const bench_media *m = &mc->media;
     size_t fields = 9 + has_bitrate + m->title.has + m->copyright.has;
     if (msgpack_pack_map(pk, 2) || key(pk, "media") || msgpack_pack_map(pk, fields) ||
@@ -135,7 +179,7 @@ static int pack_media(msgpack_packer *pk, const bench_media_content *mc, bool ha
     for (size_t i = 0; i < m->persons.count; i++)
         if (str(pk, m->persons.items[i].ptr, m->persons.items[i].len))
             return -1;
-    if (key(pk, "player") || key(pk, PLAYER[m->player]) ||
+    if (key(pk, "player") || key(pk, DM_PLAYER[m->player]) ||
         (m->copyright.has && kstr(pk, "copyright", m->copyright.value)) ||
         key(pk, "images") || msgpack_pack_array(pk, mc->images.count))
         return -1;
@@ -144,7 +188,7 @@ static int pack_media(msgpack_packer *pk, const bench_media_content *mc, bool ha
         if (msgpack_pack_map(pk, 4 + im->title.has) || kstr(pk, "uri", im->uri) ||
             (im->title.has && kstr(pk, "title", im->title.value)) ||
             kint(pk, "width", im->width) || kint(pk, "height", im->height) ||
-            key(pk, "size") || key(pk, SIZE[im->size]))
+            key(pk, "size") || key(pk, DM_SIZE[im->size]))
             return -1;
     }
     return 0;
@@ -164,192 +208,14 @@ static int mp_encode(void *worker, const bench_payload *p, const uint8_t **out, 
 {
     mp_worker *w = worker;
     msgpack_sbuffer_clear(&w->out);
-    int rc = w->model == PEER_PERSON  ? pack_person(&w->pk, p->value)
-             : w->model == PEER_ORDER ? pack_order(&w->pk, p->value)
-             : w->model == PEER_STRUCT
+    int rc = w->map.model == PEER_PERSON  ? pack_person(&w->pk, p->value)
+             : w->map.model == PEER_ORDER ? pack_order(&w->pk, p->value)
+             : w->map.model == PEER_STRUCT
                  ? pack_struct(&w->pk, p->value)
-                 : pack_media(&w->pk, p->value, w->model == PEER_MEDIA_CONTENT);
+                 : pack_media(&w->pk, p->value, w->map.model == PEER_MEDIA_CONTENT);
     *out = (const uint8_t *)w->out.data;
     *len = w->out.size;
     return rc ? -1 : 0;
-}
-
-/* ---- MessagePack -> C struct ---------------------------------------------
- * Getters return false on a missing member or a wrong type. */
-
-static const msgpack_object *get(const msgpack_object *o, const char *k)
-{
-    size_t n = strlen(k);
-    if (o->type != MSGPACK_OBJECT_MAP)
-        return NULL;
-    for (uint32_t i = 0; i < o->via.map.size; i++) {
-        const msgpack_object *kk = &o->via.map.ptr[i].key;
-        if (kk->type == MSGPACK_OBJECT_STR && kk->via.str.size == n &&
-            memcmp(kk->via.str.ptr, k, n) == 0)
-            return &o->via.map.ptr[i].val;
-    }
-    return NULL;
-}
-
-static bool as_str(const msgpack_object *v, bench_str *s)
-{
-    if (!v || v->type != MSGPACK_OBJECT_STR)
-        return false;
-    *s = (bench_str){v->via.str.ptr, v->via.str.size};
-    return true;
-}
-
-static bool get_str(const msgpack_object *o, const char *k, bench_str *s)
-{
-    return as_str(get(o, k), s);
-}
-
-static bool get_opt(const msgpack_object *o, const char *k, bench_opt_str *s)
-{
-    const msgpack_object *v = get(o, k);
-    s->has = v != NULL;
-    return !v || as_str(v, &s->value);
-}
-
-static bool get_i64(const msgpack_object *o, const char *k, int64_t *i)
-{
-    const msgpack_object *v = get(o, k);
-    if (v && v->type == MSGPACK_OBJECT_POSITIVE_INTEGER && v->via.u64 <= INT64_MAX)
-        return *i = (int64_t)v->via.u64, true;
-    if (v && v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
-        return *i = v->via.i64, true;
-    return false;
-}
-
-static bool get_i32(const msgpack_object *o, const char *k, int32_t *i)
-{
-    int64_t v;
-    if (!get_i64(o, k, &v) || v < INT32_MIN || v > INT32_MAX)
-        return false;
-    *i = (int32_t)v;
-    return true;
-}
-
-static bool get_dbl(const msgpack_object *o, const char *k, double *d)
-{
-    const msgpack_object *v = get(o, k);
-    if (!v || (v->type != MSGPACK_OBJECT_FLOAT64 && v->type != MSGPACK_OBJECT_FLOAT32))
-        return false;
-    *d = v->via.f64;
-    return true;
-}
-
-static bool get_flt(const msgpack_object *o, const char *k, float *f)
-{
-    double d;
-    if (!get_dbl(o, k, &d))
-        return false;
-    *f = (float)d;
-    return true;
-}
-
-static bool get_bool(const msgpack_object *o, const char *k, bool *b)
-{
-    const msgpack_object *v = get(o, k);
-    if (!v || v->type != MSGPACK_OBJECT_BOOLEAN)
-        return false;
-    *b = v->via.boolean;
-    return true;
-}
-
-static bool get_enum(const msgpack_object *o, const char *k, const char *a, const char *b,
-                     int *e)
-{
-    bench_str s;
-    if (!get_str(o, k, &s))
-        return false;
-    *e = s.len == strlen(a) && memcmp(s.ptr, a, s.len) == 0   ? 0
-         : s.len == strlen(b) && memcmp(s.ptr, b, s.len) == 0 ? 1
-                                                              : -1;
-    return *e >= 0;
-}
-
-/* An array member: its items, with room for `size` bytes each in buf. */
-static const msgpack_object_array *get_array(const msgpack_object *o, const char *k,
-                                             size_t size, peer_bytes *buf)
-{
-    const msgpack_object *v = get(o, k);
-    if (!v || v->type != MSGPACK_OBJECT_ARRAY ||
-        peer_reserve(buf, v->via.array.size * size + 1) != 0)
-        return NULL;
-    return &v->via.array;
-}
-
-static bool read_person(const msgpack_object *o, bench_person *p)
-{
-    return get_str(o, "name", &p->name) && get_i32(o, "age", &p->age) &&
-           get_bool(o, "active", &p->active) && get_str(o, "email", &p->email);
-}
-
-static bool read_order(mp_worker *w, const msgpack_object *o, bench_order *ord)
-{
-    const msgpack_object_array *a;
-    if (!get_str(o, "id", &ord->id) || !get_str(o, "customer", &ord->customer) ||
-        !get_bool(o, "paid", &ord->paid) ||
-        !(a = get_array(o, "items", sizeof(bench_line_item), &w->items)))
-        return false;
-    ord->items.items = (bench_line_item *)w->items.data;
-    ord->items.count = a->size;
-    for (uint32_t i = 0; i < a->size; i++) {
-        bench_line_item *it = &ord->items.items[i];
-        const msgpack_object *e = &a->ptr[i];
-        if (!get_str(e, "sku", &it->sku) || !get_str(e, "description", &it->description) ||
-            !get_i32(e, "quantity", &it->quantity) || !get_dbl(e, "unitPrice", &it->unit_price))
-            return false;
-    }
-    return true;
-}
-
-static bool read_media(mp_worker *w, const msgpack_object *o, bench_media_content *mc)
-{
-    const msgpack_object *md = get(o, "media");
-    const msgpack_object_array *a;
-    bench_media *m = &mc->media;
-    int e;
-    m->has_bitrate = false;
-    if (!md || !get_str(md, "uri", &m->uri) || !get_opt(md, "title", &m->title) ||
-        !get_i32(md, "width", &m->width) || !get_i32(md, "height", &m->height) ||
-        !get_str(md, "format", &m->format) || !get_i64(md, "duration", &m->duration) ||
-        !get_i64(md, "size", &m->size) || !get_i32(md, "bitrate", &m->bitrate) ||
-        (w->model == PEER_MEDIA_CONTENT && !get_bool(md, "hasBitrate", &m->has_bitrate)) ||
-        !get_enum(md, "player", "JAVA", "FLASH", &e) || !get_opt(md, "copyright", &m->copyright) ||
-        !(a = get_array(md, "persons", sizeof(bench_str), &w->persons)))
-        return false;
-    m->player = (bench_player)e;
-    m->persons.items = (bench_str *)w->persons.data;
-    m->persons.count = a->size;
-    for (uint32_t i = 0; i < a->size; i++)
-        if (!as_str(&a->ptr[i], &m->persons.items[i]))
-            return false;
-    if (!(a = get_array(o, "images", sizeof(bench_image), &w->images)))
-        return false;
-    mc->images.items = (bench_image *)w->images.data;
-    mc->images.count = a->size;
-    for (uint32_t i = 0; i < a->size; i++) {
-        bench_image *im = &mc->images.items[i];
-        const msgpack_object *io = &a->ptr[i];
-        if (!get_str(io, "uri", &im->uri) || !get_opt(io, "title", &im->title) ||
-            !get_i32(io, "width", &im->width) || !get_i32(io, "height", &im->height) ||
-            !get_enum(io, "size", "SMALL", "LARGE", &e))
-            return false;
-        im->size = (bench_image_size)e;
-    }
-    return true;
-}
-
-static bool read_struct(const msgpack_object *o, bench_struct *s)
-{
-    return get_i32(o, "f1", &s->f1) && get_i32(o, "f2", &s->f2) && get_i64(o, "f3", &s->f3) &&
-           get_i64(o, "f4", &s->f4) && get_flt(o, "f5", &s->f5) && get_flt(o, "f6", &s->f6) &&
-           get_dbl(o, "f7", &s->f7) && get_dbl(o, "f8", &s->f8) && get_i32(o, "f9", &s->f9) &&
-           get_i32(o, "f10", &s->f10) && get_i64(o, "f11", &s->f11) &&
-           get_i64(o, "f12", &s->f12) && get_flt(o, "f13", &s->f13) &&
-           get_flt(o, "f14", &s->f14) && get_dbl(o, "f15", &s->f15) && get_dbl(o, "f16", &s->f16);
 }
 
 static int mp_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **out,
@@ -361,18 +227,12 @@ static int mp_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **
     if (msgpack_unpack_next(&w->result, (const char *)in, n, &off) != MSGPACK_UNPACK_SUCCESS ||
         off != n)
         return -1;
-    const msgpack_object *o = &w->result.data;
-    bool ok = w->model == PEER_PERSON  ? read_person(o, &w->value.person)
-              : w->model == PEER_ORDER ? read_order(w, o, &w->value.order)
-              : w->model == PEER_STRUCT
-                  ? read_struct(o, &w->value.numeric)
-                  : read_media(w, o, &w->value.media);
-    return ok ? 0 : -1;
+    return dom_map_fill(&w->map, &w->result.data);
 }
 
 static int mp_matches(void *worker, const bench_payload *p)
 {
-    return peer_value_matches(p, &((mp_worker *)worker)->value);
+    return peer_value_matches(p, &((mp_worker *)worker)->map.value);
 }
 
 const bench_driver bench_peer_msgpack_c = {

@@ -29,6 +29,7 @@ typedef struct {
     size_t i;
 } dm_iter;
 #define DM_ENCODE 0   /* encode streams through yajl_gen, below */
+#define DM_USERS 1
 #define DM_CLIENTS 1
 #define DM_TWITTER 0
 
@@ -49,7 +50,6 @@ static inline bool dm_is_number(dm_node *v) { return YAJL_IS_DOUBLE(v); }
 static inline bool dm_is_bool(dm_node *v) { return YAJL_IS_TRUE(v) || YAJL_IS_FALSE(v); }
 /* yajl_tree strings are NUL-terminated copies without a length. */
 static inline bench_str dm_str(dm_node *v) { return (bench_str){v->u.string, strlen(v->u.string)}; }
-static inline const char *dm_cstr(dm_node *v) { return v->u.string; }
 static inline double dm_double(dm_node *v) { return YAJL_GET_DOUBLE(v); }
 static inline bool dm_bool(dm_node *v) { return YAJL_IS_TRUE(v); }
 static inline bool dm_int(dm_node *v, int64_t *i)
