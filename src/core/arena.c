@@ -1,26 +1,12 @@
 /* arena.c — bump allocation in blocks that survive reset. */
 #include "codec/core.h"
+#include "core/asan_internal.h"
 
 #include <string.h>
 
 /* Under AddressSanitizer the bytes of a block that no allocation holds are
  * poisoned, so a read or write past an arena allocation (or into a reset
  * arena's old values) is reported like one past a malloc block. */
-#if defined(__SANITIZE_ADDRESS__)
-#define ARENA_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ARENA_ASAN 1
-#endif
-#endif
-#ifdef ARENA_ASAN
-#include <sanitizer/asan_interface.h>
-#define ARENA_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
-#define ARENA_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
-#else
-#define ARENA_POISON(p, n) ((void)(p), (void)(n))
-#define ARENA_UNPOISON(p, n) ((void)(p), (void)(n))
-#endif
 
 struct codec_arena_block {
     struct codec_arena_block *next;
@@ -72,7 +58,7 @@ static struct codec_arena_block *arena_block_for(codec_arena *arena, size_t need
     if (!b)
         return NULL;
     b->size = size;
-    ARENA_POISON(b->data, size);
+    CODEC_POISON(b->data, size);
     /* Geometric growth keeps the number of blocks logarithmic. */
     if (arena->block_size < ((size_t)1 << 30))
         arena->block_size *= 2;
@@ -91,7 +77,7 @@ void *codec_arena_alloc(codec_arena *arena, size_t size, size_t align)
         if (start <= b->size && size <= b->size - start) {
             b->used = start + size;
             arena->used += size;
-            ARENA_UNPOISON(b->data + start, size);
+            CODEC_UNPOISON(b->data + start, size);
             return b->data + start;
         }
     }
@@ -107,7 +93,7 @@ void *codec_arena_alloc(codec_arena *arena, size_t size, size_t align)
     b->next = arena->head;
     arena->head = b;
     arena->used += size;
-    ARENA_UNPOISON(b->data + start, size);
+    CODEC_UNPOISON(b->data + start, size);
     return b->data + start;
 }
 
@@ -117,7 +103,7 @@ void codec_arena_reset(codec_arena *arena)
         struct codec_arena_block *b = arena->head;
         arena->head = b->next;
         b->used = 0;
-        ARENA_POISON(b->data, b->size);
+        CODEC_POISON(b->data, b->size);
         b->next = arena->free;
         arena->free = b;
     }
@@ -128,7 +114,7 @@ static void release_list(codec_arena *arena, struct codec_arena_block *b)
 {
     while (b) {
         struct codec_arena_block *next = b->next;
-        ARENA_UNPOISON(b->data, b->size);
+        CODEC_UNPOISON(b->data, b->size);
         arena->alloc->release(arena->alloc->ctx, b, sizeof *b + b->size);
         b = next;
     }
@@ -169,9 +155,9 @@ static void *arena_view_resize(void *ctx, void *ptr, size_t old_size, size_t new
         (size_t)((uint8_t *)ptr - b->data) + new_size <= b->size) {
         b->used = (size_t)((uint8_t *)ptr - b->data) + new_size;
         if (new_size > old_size)
-            ARENA_UNPOISON((uint8_t *)ptr + old_size, new_size - old_size);
+            CODEC_UNPOISON((uint8_t *)ptr + old_size, new_size - old_size);
         else
-            ARENA_POISON((uint8_t *)ptr + new_size, old_size - new_size);
+            CODEC_POISON((uint8_t *)ptr + new_size, old_size - new_size);
         arena->used = arena->used - old_size + new_size;
         return ptr;
     }

@@ -2,16 +2,7 @@
 #include "check.h"
 #include "codec/codec.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TEST_ASAN 1
-#endif
-#endif
-#ifdef TEST_ASAN
-#include <sanitizer/asan_interface.h>
-#endif
+#include "core/asan_internal.h"
 
 static void test_errors(void)
 {
@@ -79,7 +70,7 @@ static void test_arena(void)
     codec_arena_free(NULL);
 }
 
-#ifdef TEST_ASAN
+#ifdef CODEC_ASAN
 /* Under ASan the arena poisons what no allocation holds, so overruns of
  * arena memory (decoded strings, text pools) are caught like heap ones. */
 static void test_arena_poison(void)
@@ -119,7 +110,7 @@ int main(void)
     test_errors();
     test_buf();
     test_arena();
-#ifdef TEST_ASAN
+#ifdef CODEC_ASAN
     test_arena_poison();
 #endif
     test_cpu();
