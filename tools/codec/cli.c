@@ -60,6 +60,41 @@ int cli_option_error(const char *cmd, int opt, char **argv)
     return cli_usage_error(cmd, "unknown option '-%c'", optopt);
 }
 
+void cli_options_start(cli_options *o, char **argv, const char *usage, const char *letters,
+                       const struct option *longs)
+{
+    *o = (cli_options){argv[0], usage, letters, longs, CLI_DEFAULT_MAX_INPUT, CLI_EXIT_OK};
+    optind = 1;
+    opterr = 0;
+}
+
+int cli_next_option(cli_options *o, int argc, char **argv)
+{
+    int opt;
+    while ((opt = getopt_long(argc, argv, o->letters, o->longs, NULL)) == 'm')
+        if ((o->exit = cli_set_max_input(o->cmd, optarg, &o->max_input)))
+            return CLI_OPTIONS_EXIT;
+    if (opt == 'h') {
+        fputs(o->usage, stdout);
+        o->exit = CLI_EXIT_OK;
+        return CLI_OPTIONS_EXIT;
+    }
+    if (opt == '?' || opt == ':') {
+        o->exit = cli_option_error(o->cmd, opt, argv);
+        return CLI_OPTIONS_EXIT;
+    }
+    return opt;
+}
+
+int cli_input_path(const cli_options *o, int argc, char **argv, const char **path)
+{
+    if (argc - optind > 1)
+        return cli_usage_error(o->cmd, "one input file at most, got '%s' and '%s'", argv[optind],
+                               argv[optind + 1]);
+    *path = optind < argc ? argv[optind] : NULL;
+    return CLI_EXIT_OK;
+}
+
 bool cli_parse_size(const char *text, size_t *out)
 {
     static const struct { char suffix; unsigned shift; } units[] = {

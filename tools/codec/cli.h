@@ -11,6 +11,7 @@
 
 #include "codec/codec.h"
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -61,6 +62,39 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
  * option string must start with ':'): reports the unknown option or the
  * missing value through cli_usage_error(). @return CLI_EXIT_USAGE. */
 int cli_option_error(const char *cmd, int opt, char **argv);
+
+/** A command's options as getopt_long reads them, with what every
+ * input-reading command shares handled by cli_next_option(): -h/--help,
+ * --max-input SIZE (its long option must have the value 'm'), wrong
+ * options, and the one optional FILE after them (cli_input_path()). */
+typedef struct cli_options {
+    const char *cmd;               /* for messages: argv[0] */
+    const char *usage;             /* printed by --help */
+    const char *letters;           /* getopt_long's short options, starting with ':' */
+    const struct option *longs;
+    size_t max_input;              /* CLI_DEFAULT_MAX_INPUT until --max-input */
+    int exit;                      /* the exit code after CLI_OPTIONS_EXIT */
+} cli_options;
+
+/* cli_next_option()'s answer when the command must return o->exit. */
+#define CLI_OPTIONS_EXIT (-2)
+
+/** cli_options_start() — fills `o` and restarts getopt_long (optind = 1,
+ * its own messages off). */
+void cli_options_start(cli_options *o, char **argv, const char *usage, const char *letters,
+                       const struct option *longs);
+
+/** cli_next_option() — the next of the command's own options (its value
+ * in optarg), -1 after the last option, or CLI_OPTIONS_EXIT when the
+ * command must stop and return o->exit: CLI_EXIT_OK after printing the
+ * usage for --help, CLI_EXIT_USAGE after reporting a wrong option or
+ * --max-input value. */
+int cli_next_option(cli_options *o, int argc, char **argv);
+
+/** cli_input_path() — the optional FILE after the options into *path
+ * (NULL when there is none: standard input). @return CLI_EXIT_OK, or
+ * CLI_EXIT_USAGE, reported, when more than one word is left. */
+int cli_input_path(const cli_options *o, int argc, char **argv, const char **path);
 
 /** cli_parse_size() — "4096", "64k", "256m", "1g" (powers of 1024) into
  * *out. @return false when the text is not such a size or overflows. */

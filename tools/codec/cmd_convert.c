@@ -5,7 +5,6 @@
  * invalid value whose message names where it is. */
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -130,42 +129,35 @@ int cmd_convert(int argc, char **argv)
                                           {"max-input", required_argument, NULL, 'm'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
-    const char *cmd = argv[0], *from_spec = NULL, *to_spec = NULL;
+    const char *from_spec = NULL, *to_spec = NULL, *path;
     bool pretty = false;
-    size_t max_input = CLI_DEFAULT_MAX_INPUT;
-    optind = 1;
-    opterr = 0;
+    cli_options o;
+    cli_options_start(&o, argv, usage, ":f:t:h", longs);
     int opt;
-    while ((opt = getopt_long(argc, argv, ":f:t:h", longs, NULL)) != -1) {
+    while ((opt = cli_next_option(&o, argc, argv)) >= 0) {
         switch (opt) {
         case 'f': from_spec = optarg; break;
         case 't': to_spec = optarg; break;
         case 'P': pretty = true; break;
-        case 'm':
-            if (cli_set_max_input(cmd, optarg, &max_input))
-                return CLI_EXIT_USAGE;
-            break;
-        case 'h': fputs(usage, stdout); return CLI_EXIT_OK;
-        default: return cli_option_error(cmd, opt, argv);
         }
     }
+    if (opt == CLI_OPTIONS_EXIT)
+        return o.exit;
     if (!from_spec || !to_spec)
-        return cli_usage_error(cmd, "missing %s (e.g. -f json -t json)",
+        return cli_usage_error(o.cmd, "missing %s (e.g. -f json -t json)",
                                from_spec ? "-t TO" : "-f FROM");
-    if (argc - optind > 1)
-        return cli_usage_error(cmd, "one input file at most, got '%s' and '%s'", argv[optind],
-                               argv[optind + 1]);
+    if (cli_input_path(&o, argc, argv, &path))
+        return CLI_EXIT_USAGE;
     char spec[512];
     if (pretty && pretty_spec(to_spec, spec, sizeof spec))
-        return cli_usage_error(cmd, "output spec too long");
+        return cli_usage_error(o.cmd, "output spec too long");
     codec_error err;
     codec *from = codec_parse(from_spec, codec_value_type(), &err);
     codec *to = from ? codec_parse(pretty ? spec : to_spec, codec_value_type(), &err) : NULL;
     int rc = from && to ? CODEC_OK : err.family;
     cli_input in;
     if (rc == CODEC_OK &&
-        (rc = cli_read_input(optind < argc ? argv[optind] : NULL, max_input, &in, &err)) ==
-            CODEC_OK) {
+        (rc = cli_read_input(path, o.max_input, &in, &err)) == CODEC_OK) {
         rc = convert(from, to, pretty ? spec : to_spec, &in, &err);
         cli_input_free(&in);
     }

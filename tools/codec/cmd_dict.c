@@ -4,7 +4,6 @@
 
 #include "codec/zstd_dict.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,25 +99,20 @@ int cmd_dict(int argc, char **argv)
         return cli_usage_error("dict", "expected 'train'%s%s", argc < 2 ? "" : ", not ",
                                argc < 2 ? "" : argv[1]);
     argc--, argv++;
-    optind = 1;
-    opterr = 0;
+    cli_options o;
+    cli_options_start(&o, argv, usage, ":o:h", longs);
+    o.cmd = "dict";
     const char *out = NULL;
     size_t size = 0;
     int opt;
-    while ((opt = getopt_long(argc, argv, ":o:h", longs, NULL)) != -1) {
-        if (opt == 'h') {
-            fputs(usage, stdout);
-            return CLI_EXIT_OK;
-        } else if (opt == 'o') {
+    while ((opt = cli_next_option(&o, argc, argv)) >= 0) {
+        if (opt == 'o')
             out = optarg;
-        } else if (opt == 's') {
-            if (!cli_parse_size(optarg, &size) || size == 0)
-                return cli_usage_error("dict", "bad --size '%s': a size such as 4096 or 110k",
-                                       optarg);
-        } else {
-            return cli_option_error("dict", opt, argv);
-        }
+        else if (opt == 's' && (!cli_parse_size(optarg, &size) || size == 0))
+            return cli_usage_error("dict", "bad --size '%s': a size such as 4096 or 110k", optarg);
     }
+    if (opt == CLI_OPTIONS_EXIT)
+        return o.exit;
     if (!out)
         return cli_usage_error("dict", "-o FILE is required");
     if (optind >= argc)

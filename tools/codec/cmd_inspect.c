@@ -2,7 +2,6 @@
 #include "cli.h"
 #include "inspect.h"
 
-#include <getopt.h>
 #include <stdio.h>
 
 static const char usage[] =
@@ -33,25 +32,16 @@ int cmd_inspect(int argc, char **argv)
         {"max-input", required_argument, NULL, 'm'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    size_t max_input = CLI_DEFAULT_MAX_INPUT;
-    optind = 1;
-    opterr = 0;
-    int opt;
-    while ((opt = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
-        switch (opt) {
-        case 'm':
-            if (cli_set_max_input("inspect", optarg, &max_input))
-                return CLI_EXIT_USAGE;
-            break;
-        case 'h': fputs(usage, stdout); return CLI_EXIT_OK;
-        default: return cli_option_error("inspect", opt, argv);
-        }
-    }
-    if (argc - optind > 1)
-        return cli_usage_error("inspect", "one input file at most");
+    cli_options o;
+    cli_options_start(&o, argv, usage, ":h", longs);
+    const char *path;
+    if (cli_next_option(&o, argc, argv) == CLI_OPTIONS_EXIT) /* it has none of its own */
+        return o.exit;
+    if (cli_input_path(&o, argc, argv, &path))
+        return CLI_EXIT_USAGE;
     codec_error err;
     cli_input in;
-    if (cli_read_input(optind < argc ? argv[optind] : NULL, max_input, &in, &err))
+    if (cli_read_input(path, o.max_input, &in, &err))
         return cli_fail(&err);
     inspect_report r;
     int status = inspect_bytes(in.data, in.len, INSPECT_DEFAULT_WALK, &r);

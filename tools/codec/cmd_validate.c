@@ -3,7 +3,6 @@
  * is any backend spec with its limits (`json:max-depth=1000`). */
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
 
 static const char usage[] =
@@ -26,33 +25,24 @@ int cmd_validate(int argc, char **argv)
                                           {"max-input", required_argument, NULL, 'm'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
-    const char *cmd = argv[0], *format = NULL;
-    size_t max_input = CLI_DEFAULT_MAX_INPUT;
-    optind = 1;
-    opterr = 0;
+    const char *format = NULL, *path;
+    cli_options o;
+    cli_options_start(&o, argv, usage, ":f:h", longs);
     int opt;
-    while ((opt = getopt_long(argc, argv, ":f:h", longs, NULL)) != -1) {
-        switch (opt) {
-        case 'f': format = optarg; break;
-        case 'm':
-            if (cli_set_max_input(cmd, optarg, &max_input))
-                return CLI_EXIT_USAGE;
-            break;
-        case 'h': fputs(usage, stdout); return CLI_EXIT_OK;
-        default: return cli_option_error(cmd, opt, argv);
-        }
-    }
+    while ((opt = cli_next_option(&o, argc, argv)) == 'f')
+        format = optarg;
+    if (opt == CLI_OPTIONS_EXIT)
+        return o.exit;
     if (!format)
-        return cli_usage_error(cmd, "missing -f FORMAT (e.g. -f json)");
-    if (argc - optind > 1)
-        return cli_usage_error(cmd, "one input file at most, got '%s' and '%s'", argv[optind],
-                               argv[optind + 1]);
+        return cli_usage_error(o.cmd, "missing -f FORMAT (e.g. -f json)");
+    if (cli_input_path(&o, argc, argv, &path))
+        return CLI_EXIT_USAGE;
     codec_error err;
     codec *c = codec_parse(format, codec_value_type(), &err);
     if (!c)
         return cli_fail(&err);
     cli_input in;
-    int rc = cli_read_input(optind < argc ? argv[optind] : NULL, max_input, &in, &err);
+    int rc = cli_read_input(path, o.max_input, &in, &err);
     if (rc == CODEC_OK) {
         codec_arena arena;
         codec_arena_init(&arena, NULL, in.len + 4096);
