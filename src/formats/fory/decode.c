@@ -133,13 +133,12 @@ static inline int dec_string(dec *d, codec_string *out)
     if (left >= 2 && (*p & 3) == 2 && (*p < 0x80 || p[1] < 0x80)) {
         size_t hlen = *p < 0x80 ? 1 : 2;
         size_t len = hlen == 1 ? (size_t)(*p >> 2) : (size_t)((*p & 0x7f) >> 2 | p[1] << 5);
-        uint8_t *o = d->pool.p;
-        if (len <= left - hlen && len <= d->pool.left && o &&
-            (!codec_copy_ascii(o, p + hlen, len) || codec_utf8_valid(p + hlen, len))) {
-            d->pool.p += len;
-            d->pool.left -= len;
+        char *o = d->pool.text.p;
+        if (len <= left - hlen && len <= (size_t)(d->pool.text.end - o) && o &&
+            (!codec_copy_ascii((uint8_t *)o, p + hlen, len) || codec_utf8_valid(p + hlen, len))) {
+            d->pool.text.p += len;
             d->in.p = p + hlen + len;
-            *out = (codec_string){(const char *)o, len};
+            *out = (codec_string){o, len};
             return CODEC_OK;
         }
     }
@@ -1051,7 +1050,7 @@ int fory_decode(const fory_plan *p, const uint8_t *in, size_t n, void *value,
     d.p = p;
     d.in = (fory_in){in, in, in + n};
     d.arena = arena;
-    d.pool = (fory_pool){arena, NULL, 0};
+    d.pool = (fory_pool){.arena = arena};
     d.err = err;
     d.depth = 0;
     d.max_depth = p->o.max_depth;

@@ -5,6 +5,7 @@
 #define CODEC_FORY_INTERNAL_H
 
 #include "codec/fory.h"
+#include "types/value_internal.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -120,12 +121,12 @@ size_t fory_metastring_encode(const char *s, size_t n, uint8_t *out, int *encodi
 int fory_metastring_decode(const uint8_t *in, size_t n, int encoding, char *out, size_t cap,
                            size_t *out_len);
 
-/* Where decoded strings go: UTF-8 ones are carved from one arena block per
- * message (string.c); start it as {arena, NULL, 0}. */
+/* Where decoded strings go: UTF-8 ones are carved from a text pool
+ * (types/value_internal.h), the others allocated alone; start it as
+ * {.arena = arena}. */
 typedef struct fory_pool {
     codec_arena *arena;
-    uint8_t *p;
-    size_t left;
+    codec_text_pool text;
 } fory_pool;
 
 /* string.c: reads a string (any of the three encodings) as UTF-8 into the

@@ -21,29 +21,12 @@ static size_t put_utf8(uint8_t *o, uint32_t cp)
     return 4;
 }
 
-/* Room for `len` bytes of UTF-8 text at in->p. Strings are copied out of
- * the input and UTF-8 never grows, so every string from here on fits in the
- * bytes left: the first take asks the arena for that much once, later ones
- * are pointer bumps. */
-static inline char *pool_take(fory_pool *pool, const fory_in *in, size_t len)
-{
-    if (!pool->p || pool->left < len) {
-        size_t n = fory_left(in);
-        if (!(pool->p = codec_arena_alloc(pool->arena, n ? n : 1, 1)))
-            return NULL;
-        pool->left = n;
-    }
-    char *r = (char *)pool->p;
-    pool->p += len;
-    pool->left -= len;
-    return r;
-}
-
 static inline int read_utf8(fory_in *in, fory_pool *pool, size_t at, size_t len,
                             codec_string *out, codec_error *err)
 {
     const uint8_t *s = in->p;
-    char *o = pool_take(pool, in, len);
+    /* An empty pool answers NULL for 0 bytes; an empty string is "". */
+    char *o = len ? codec_text_pool_take(&pool->text, pool->arena, fory_left(in), len) : "";
     if (!o)
         return FORY_NOMEM(err);
     if (codec_copy_ascii((uint8_t *)o, s, len) && !codec_utf8_valid(s, len))

@@ -484,7 +484,7 @@ static int read_data(vdec *d, uint32_t tid, codec_value *out)
 int fory_decode_value(const fory_plan *p, const uint8_t *in, size_t n, codec_value *v,
                       codec_arena *arena, codec_error *err)
 {
-    vdec d = {.in = {in, in, in + n}, .arena = arena, .pool = {arena, NULL, 0}, .err = err,
+    vdec d = {.in = {in, in, in + n}, .arena = arena, .pool = {.arena = arena}, .err = err,
               .max_depth = p->o.max_depth, .max_elements = p->o.max_elements};
     memset(v, 0, sizeof *v);
     uint8_t header = 0, flag = 0;
