@@ -13,6 +13,7 @@
  * for the members after the first of a multi-member gzip file, and to
  * report where a corrupt stream goes wrong. */
 #include "compress_internal.h"
+#include "codec/integrity.h"
 
 #include <libdeflate.h>
 #include <limits.h>
@@ -20,8 +21,9 @@
 #include <string.h>
 #include <zlib.h>
 
-/* Compression engine per level: libdeflate level, or 0 for zlib at the same
- * level. Chosen so the size never exceeds zlib's at that level. */
+/* Compression engine per level: libdeflate level, or 0 for our own
+ * encoder (deflate_encoder.c) at the same level. Chosen so the size never
+ * exceeds zlib's at that level. */
 static const int libdeflate_level_for[10] = {0, 1, 2, 4, 4, 6, 0, 0, 0, 0};
 
 /* Largest expansion of deflate (258-byte matches in ~2 bits); a gzip
@@ -36,8 +38,8 @@ static const int libdeflate_level_for[10] = {0, 1, 2, 4, 4, 6, 0, 0, 0, 0};
 struct codec_flate {
     codec_flate_wrap wrap;
     int level;
-    int libdeflate_level;   /* 0 = compress with zlib */
-    codec_pool enc;         /* libdeflate_compressor or z_stream (deflate) */
+    int libdeflate_level;   /* 0 = compress with deflate_encoder.c */
+    codec_pool enc;         /* libdeflate_compressor or codec_deflater */
     codec_pool dec;         /* libdeflate_decompressor */
     codec_pool inf;         /* z_stream (inflate) */
 };
@@ -57,22 +59,15 @@ static void drop_libdeflate_compressor(void *ctx)
     libdeflate_free_compressor(ctx);
 }
 
-static void *make_zlib_deflater(const void *cfg)
+static void *make_deflater(const void *cfg)
 {
-    const codec_flate *f = cfg;
-    z_stream *z = calloc(1, sizeof *z);
-    if (z && deflateInit2(z, f->level, Z_DEFLATED, zlib_window_bits(f->wrap), 8,
-                          Z_DEFAULT_STRATEGY) != Z_OK) {
-        free(z);
-        z = NULL;
-    }
-    return z;
+    (void)cfg;
+    return codec_deflater_new();
 }
 
-static void drop_zlib_deflater(void *ctx)
+static void drop_deflater(void *ctx)
 {
-    deflateEnd(ctx);
-    free(ctx);
+    codec_deflater_free(ctx);
 }
 
 static void *make_libdeflate_decompressor(const void *cfg)
@@ -114,7 +109,7 @@ codec_flate *codec_flate_new(codec_flate_wrap wrap, int level)
     if (f->libdeflate_level)
         codec_pool_init(&f->enc, make_libdeflate_compressor, drop_libdeflate_compressor, f);
     else
-        codec_pool_init(&f->enc, make_zlib_deflater, drop_zlib_deflater, f);
+        codec_pool_init(&f->enc, make_deflater, drop_deflater, f);
     codec_pool_init(&f->dec, make_libdeflate_decompressor, drop_libdeflate_decompressor, f);
     codec_pool_init(&f->inf, make_zlib_inflater, drop_zlib_inflater, f);
     return f;
@@ -148,28 +143,60 @@ static size_t libdeflate_encode(codec_flate *f, struct libdeflate_compressor *c,
                                        : libdeflate_zlib_compress(c, src, n, dst, bound);
 }
 
-/* zlib counts in 32-bit uInt, so big buffers go through in slices. */
-static size_t zlib_encode(z_stream *z, const uint8_t *src, size_t n, codec_buf *out, int *rc)
+/* Bytes of the zlib (2) or gzip (10) header, and of the trailer after the
+ * deflate data (4 or 8). */
+#define ZLIB_HEADER 2
+#define GZIP_HEADER 10
+#define ZLIB_TRAILER 4
+#define GZIP_TRAILER 8
+
+static void store_le32(uint8_t *p, uint32_t v)
 {
-    deflateReset(z); /* first: deflateBound reads the wrapper state it restores */
-    size_t bound = deflateBound(z, n);
-    if (codec_buf_reserve(out, bound)) {
+    p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+
+/* The header as zlib writes it at this level: for zlib framing CMF 0x78
+ * (deflate, 32 KiB window) and FLEVEL 2 at level 6, 3 above, with FCHECK
+ * making the pair a multiple of 31; for gzip no name, no time stamp, XFL 2
+ * ("slowest") at levels 8..9, OS unknown. */
+static size_t write_header(const codec_flate *f, uint8_t *p)
+{
+    if (f->wrap == CODEC_FLATE_ZLIB) {
+        unsigned flg = (f->level == 6 ? 2u : 3u) << 6;
+        flg += 31 - (0x78u * 256 + flg) % 31;
+        p[0] = 0x78, p[1] = (uint8_t)flg;
+        return ZLIB_HEADER;
+    }
+    static const uint8_t gzip_head[GZIP_HEADER] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0,
+                                                    GZIP_OS_UNKNOWN};
+    memcpy(p, gzip_head, GZIP_HEADER);
+    p[8] = f->level >= 8 ? 2 : 0;
+    return GZIP_HEADER;
+}
+
+static size_t own_encode(codec_flate *f, codec_deflater *d, const uint8_t *src, size_t n,
+                         codec_buf *out, int *rc)
+{
+    size_t bound = codec_deflate_bound(n);
+    size_t framed = bound + GZIP_HEADER + GZIP_TRAILER;
+    if (bound < n || codec_buf_reserve(out, framed)) {
         *rc = CODEC_E_NOMEM;
         return 0;
     }
-    size_t in_left = n, out_left = bound;
-    z->next_in = (Bytef *)src;
-    z->next_out = out->data + out->len;
-    int zrc;
-    do {
-        z->avail_in = in_left > UINT_MAX ? UINT_MAX : (uInt)in_left;
-        z->avail_out = out_left > UINT_MAX ? UINT_MAX : (uInt)out_left;
-        uInt in0 = z->avail_in, out0 = z->avail_out;
-        zrc = deflate(z, in_left == z->avail_in ? Z_FINISH : Z_NO_FLUSH);
-        in_left -= in0 - z->avail_in;
-        out_left -= out0 - z->avail_out;
-    } while (zrc == Z_OK);
-    return zrc == Z_STREAM_END ? bound - out_left : 0;
+    uint8_t *dst = out->data + out->len;
+    size_t head = write_header(f, dst);
+    size_t body = codec_deflate_compress(d, f->level, src, n, dst + head, bound);
+    if (!body)
+        return 0;
+    uint8_t *tail = dst + head + body;
+    if (f->wrap == CODEC_FLATE_ZLIB) {
+        codec_store_be32(tail, codec_adler32(1, src, n));
+        return head + body + ZLIB_TRAILER;
+    }
+    store_le32(tail, codec_crc32(0, src, n));
+    store_le32(tail + 4, (uint32_t)n);
+    return head + body + GZIP_TRAILER;
 }
 
 int codec_flate_encode(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
@@ -180,15 +207,15 @@ int codec_flate_encode(const codec_stage *s, codec_flate *f, const uint8_t *src,
         return codec_compress_nomem(s, err);
     int rc = CODEC_OK;
     size_t written = f->libdeflate_level ? libdeflate_encode(f, ctx, src, n, out, &rc)
-                                         : zlib_encode(ctx, src, n, out, &rc);
+                                         : own_encode(f, ctx, src, n, out, &rc);
     codec_pool_put(&f->enc, ctx);
     if (rc)
         return codec_compress_nomem(s, err);
     if (!written)
         return CODEC_FAIL(err, s, CODEC_E_INVALID_VALUE, 0, CODEC_NO_OFFSET,
                           "deflate failed to compress %zu bytes", n);
-    /* zlib writes OS = 3 (Unix), libdeflate 255 (unknown): one value for
-     * every level, so the header does not depend on the engine. */
+    /* libdeflate writes OS = 255 (unknown) as our encoder does; set here
+     * too so the header never depends on the engine. */
     if (f->wrap == CODEC_FLATE_GZIP)
         out->data[out->len + 9] = GZIP_OS_UNKNOWN;
     out->len += written;
