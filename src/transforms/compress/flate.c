@@ -61,8 +61,7 @@ static void drop_libdeflate_compressor(void *ctx)
 
 static void *make_deflater(const void *cfg)
 {
-    (void)cfg;
-    return codec_deflater_new();
+    return codec_deflater_new(((const codec_flate *)cfg)->level);
 }
 
 static void drop_deflater(void *ctx)
