@@ -26,6 +26,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h> /*TMP*/
 
 #define WINDOW 32768u           /* deflate's largest distance */
 #define WMASK (WINDOW - 1)
@@ -36,10 +37,8 @@
 #define HASH_BITS_MAX 16
 #define HASH_BITS_MIN 8
 #define SEGMENT (1u << 30)
-#define BLOCK_ITEMS_MAX 32768u  /* literals + matches per block (lazy parse) */
-/* Items one lazy step can add before the block-full check: the match grows
- * by at least a byte per literal it pushes out. */
-#define ITEMS_SLACK (MAX_MATCH + 2)
+#define NO_POS UINT32_MAX       /* empty tree slot */
+#define BLOCK_ITEMS_MAX 32768u  /* literals + matches per block */
 #define STORED_MAX 65535u
 
 #define LITLEN_SYMS 286
@@ -50,29 +49,29 @@
 #define END_OF_BLOCK 256
 
 typedef struct level_params {
-    unsigned long_depth;    /* long-chain candidates examined */
-    unsigned short_depth;   /* short-chain candidates examined */
-    unsigned nice;          /* a match this long ends the search (and, in
-                               the optimal parse, skips the search inside it) */
-    bool optimal;           /* optimal parse, else lazy */
-    /* Optimal parse: after a match of len >= follow, the next position
-     * takes its continuation (len - 1, same distance) and looks only
-     * follow_depth deep in the long chain for a longer one. */
-    unsigned follow, follow_depth;
+    unsigned depth;         /* lazy: long-chain candidates; optimal: tree depth */
+    unsigned short_depth;   /* lazy: short-chain candidates */
+    unsigned nice;          /* lazy: a match this long ends the search;
+                               optimal: no search inside such a match */
+    bool optimal;           /* optimal parse (binary trees), else lazy (chains) */
 } level_params;
 
 /* Tuned on the prose payload (docs/formats/compression.md): each level is
  * no larger than zlib's and as fast as that allows. */
-static const level_params params_for[10] = {
-    [6] = {64, 8, MAX_MATCH, false, 0, 0},
-    [7] = {256, 16, MAX_MATCH, false, 0, 0},
-    [8] = {12, 4, 32, true, 10, 1},
-    [9] = {16, 4, 32, true, 10, 2},
+static level_params params_for[10] = {
+    [6] = {64, 8, MAX_MATCH, false},
+    [7] = {256, 16, MAX_MATCH, false},
+    [8] = {16, 0, 32, true},
+    [9] = {24, 0, 64, true},
 };
 
-/* Bytes per block of the optimal parse: the matches of every position of
- * a block are collected, then the cheapest path through them is found. */
+/* Bytes per window of the optimal parse: the matches of every position of
+ * a window are collected, then the cheapest path through them is found. */
 #define OPT_BLOCK 32768u
+/* Items that may be added after the block-full check: a window of the
+ * optimal parse, or one lazy step (the match grows by at least a byte per
+ * literal it pushes out, so at most MAX_MATCH + 1 items). */
+#define ITEMS_SLACK OPT_BLOCK
 /* Matches kept per position: the longest of the successively longer ones
  * a chain walk finds (each the nearest of its length). */
 #define CANDS_PER_POS 8
@@ -100,6 +99,7 @@ struct codec_deflater {
     /* Optimal parse (levels 8..9): per position of the block,
      * its matches, and the cheapest cost to the block's end with the
      * first step (length 1 = literal) and its distance. */
+    uint32_t *child;        /* 2 * WINDOW: left, right of each tree node */
     cand *cands;            /* OPT_BLOCK * CANDS_PER_POS */
     uint8_t *ncands;        /* OPT_BLOCK */
     uint32_t *cost;         /* OPT_BLOCK + 1 */
@@ -130,6 +130,7 @@ void codec_deflater_free(codec_deflater *d)
 {
     if (!d)
         return;
+    free(d->child);
     free(d->cands);
     free(d->ncands);
     free(d->cost);
@@ -144,12 +145,13 @@ codec_deflater *codec_deflater_new(int level)
     if (!d)
         return NULL;
     if (params_for[level].optimal) {
+        d->child = malloc(2 * WINDOW * sizeof d->child[0]);
         d->cands = malloc(OPT_BLOCK * CANDS_PER_POS * sizeof d->cands[0]);
         d->ncands = malloc(OPT_BLOCK);
         d->cost = malloc((OPT_BLOCK + 1) * sizeof d->cost[0]);
         d->step_len = malloc(OPT_BLOCK * sizeof d->step_len[0]);
         d->step_dist = malloc(OPT_BLOCK * sizeof d->step_dist[0]);
-        if (!d->cands || !d->ncands || !d->cost || !d->step_len || !d->step_dist) {
+        if (!d->child || !d->cands || !d->ncands || !d->cost || !d->step_len || !d->step_dist) {
             codec_deflater_free(d);
             return NULL;
         }
@@ -263,29 +265,12 @@ static inline void insert_upto(segment *s, uint32_t p)
         s->inserted = p;
 }
 
-/* Matches recorded by a walk for the optimal parse. */
-typedef struct cand_list {
-    cand *c;
-    unsigned n;
-} cand_list;
-
-static inline void record(cand_list *rec, match m)
-{
-    if (rec->n == CANDS_PER_POS) {
-        memmove(rec->c, rec->c + 1, (CANDS_PER_POS - 1) * sizeof rec->c[0]);
-        rec->n--;
-    }
-    rec->c[rec->n++] = (cand){(uint16_t)m.len, (uint16_t)m.dist};
-}
-
-/* Walks one chain from `cand` for a match longer than best->len, stopping
- * at `stop` bytes; every improvement goes to rec when it is not NULL. */
+/* Walks one chain from `cand` for a match longer than best->len. */
 static inline void walk(segment *s, const uint32_t *prev, uint32_t cand, uint32_t p,
-                        unsigned depth, unsigned limit, unsigned stop, match *best,
-                        cand_list *rec)
+                        unsigned depth, unsigned limit, match *best)
 {
     const uint8_t *cur = s->base + p;
-    unsigned nice = stop < limit ? stop : limit;
+    unsigned nice = s->lp->nice < limit ? s->lp->nice : limit;
     uint32_t last = p;
     if (best->len >= nice)
         return; /* also keeps cur[best->len] below in bounds */
@@ -296,8 +281,6 @@ static inline void walk(segment *s, const uint32_t *prev, uint32_t cand, uint32_
             if (len > best->len) {
                 best->len = len;
                 best->dist = p - cand;
-                if (rec)
-                    record(rec, *best);
                 if (len >= nice)
                     return;
             }
@@ -327,10 +310,9 @@ static match find_match(segment *s, uint32_t p)
     insert_one(s, p);
     s->inserted = p + 1;
     best.len = 3; /* a candidate must beat 3 bytes to count; reset below */
-    walk(s, d->prev_long, cand_long, p, s->lp->long_depth, limit, s->lp->nice, &best, NULL);
+    walk(s, d->prev_long, cand_long, p, s->lp->depth, limit, &best);
     if (best.len < LONG_BYTES)
-        walk(s, d->prev_short, cand_short, p, s->lp->short_depth, limit, s->lp->nice, &best,
-             NULL);
+        walk(s, d->prev_short, cand_short, p, s->lp->short_depth, limit, &best);
     if (best.len > 3)
         return best;
     best.len = 0;
@@ -344,36 +326,101 @@ static match find_match(segment *s, uint32_t p)
     return best;
 }
 
-/* Every match worth a step of the optimal parse at p, shortest first (a
- * near 3-byte one, the short chain up to LONG_BYTES, then the long chain);
- * returns how many. Inserts every position up to and including p. */
-static unsigned collect_matches(segment *s, uint32_t p, cand *out, match follow)
+/* Matches recorded for the optimal parse. */
+typedef struct cand_list {
+    cand *c;
+    unsigned n;
+} cand_list;
+
+static inline void record(cand_list *rec, match m)
 {
-    cand_list rec = {out, 0};
-    insert_upto(s, p);
-    if (p >= s->hash_end)
-        return 0;
+    if (rec->n == CANDS_PER_POS) {
+        memmove(rec->c, rec->c + 1, (CANDS_PER_POS - 1) * sizeof rec->c[0]);
+        rec->n--;
+    }
+    rec->c[rec->n++] = (cand){(uint16_t)m.len, (uint16_t)m.dist};
+}
+
+/* The optimal parse's match finder: per LONG_BYTES hash, a binary tree of the
+ * window's positions ordered by the bytes that follow them, rooted at the
+ * newest. Inserting p walks down from the root, meets the positions that
+ * share the longest prefixes with p on the way (so it finds long matches
+ * in about log(window) steps where a chain needs hundreds on repetitive
+ * data), and re-links the tree with p as the new root (as in LZMA's and
+ * libdeflate's bt match finders). Shorter matches come from the 3-byte
+ * head and the short chain as in the lazy parse. Records into `out`
+ * (unless NULL) the successively longer matches; returns how many. */
+static unsigned bt_advance(segment *s, uint32_t p, cand *out)
+{
     codec_deflater *d = s->d;
     const uint8_t *cur = s->base + p;
     unsigned bits = d->hash_bits;
     uint32_t left = s->end - p;
     unsigned limit = left < MAX_MATCH ? left : MAX_MATCH;
-    uint32_t cand_long = d->head_long[hash_long(cur, bits)],
-             cand_short = d->head_short[hash_short(cur, bits)],
-             cand_3 = d->head_3[hash_3(cur, bits)];
-    insert_one(s, p);
-    s->inserted = p + 1;
-    match best = {3, 0};
-    if (follow.len >= s->lp->follow) {
-        best = follow;
-        record(&rec, best);
-        walk(s, d->prev_long, cand_long, p, s->lp->follow_depth, limit, s->lp->nice, &best, &rec);
-        return rec.n;
+    cand_list rec = {out, 0};
+    uint32_t h3 = hash_3(cur, bits), c3 = d->head_3[h3];
+    d->head_3[h3] = p;
+    if (out && c3 < p && p - c3 <= NEAR_3 && memcmp(s->base + c3, cur, 3) == 0)
+        record(&rec, (match){3, p - c3});
+    unsigned best = MIN_MATCH;
+    uint32_t hs = hash_short(cur, bits), cand = d->head_short[hs];
+    d->prev_short[p & WMASK] = cand;
+    d->head_short[hs] = p;
+    if (out) {
+        /* Matches of 4..LONG_BYTES-1 bytes: the nearest few positions that
+         * share 4 bytes. */
+        uint32_t last = p;
+        for (unsigned k = s->lp->short_depth; k > 0 && best < LONG_BYTES && cand < last &&
+                                               p - cand <= WINDOW;
+             k--) {
+            const uint8_t *m = s->base + cand;
+            if (load32(m) == load32(cur)) {
+                unsigned len = match_len(m, cur, limit);
+                if (len > best) {
+                    best = len;
+                    record(&rec, (match){len, p - cand});
+                }
+            }
+            last = cand;
+            cand = d->prev_short[cand & WMASK];
+        }
     }
-    if (cand_3 < p && p - cand_3 <= NEAR_3 && memcmp(s->base + cand_3, cur, 3) == 0)
-        record(&rec, (match){3, p - cand_3});
-    walk(s, d->prev_short, cand_short, p, s->lp->short_depth, limit, LONG_BYTES, &best, &rec);
-    walk(s, d->prev_long, cand_long, p, s->lp->long_depth, limit, s->lp->nice, &best, &rec);
+    uint32_t h = hash_long(cur, bits);
+    cand = d->head_long[h];
+    d->head_long[h] = p;
+    uint32_t *lt = &d->child[2 * (p & WMASK)], *gt = lt + 1;
+    unsigned lt_len = 0, gt_len = 0, depth = s->lp->depth;
+    /* Distances stay below WINDOW: p's slots are those of p - WINDOW. */
+    while (cand < p && p - cand < WINDOW && depth-- > 0) {
+        const uint8_t *m = s->base + cand;
+        uint32_t *kids = &d->child[2 * (cand & WMASK)];
+        unsigned len = lt_len < gt_len ? lt_len : gt_len;
+        if (m[len] == cur[len]) {
+            len += match_len(m + len, cur + len, limit - len);
+            if (len > best) {
+                best = len;
+                if (out)
+                    record(&rec, (match){len, p - cand});
+            }
+            if (len == limit) {
+                *lt = kids[0];
+                *gt = kids[1];
+                return rec.n;
+            }
+        }
+        if (m[len] < cur[len]) {
+            *lt = cand;
+            lt = &kids[1];
+            cand = *lt;
+            lt_len = len;
+        } else {
+            *gt = cand;
+            gt = &kids[0];
+            cand = *gt;
+            gt_len = len;
+        }
+    }
+    *lt = *gt = NO_POS;
     return rec.n;
 }
 
@@ -826,74 +873,74 @@ static void shortest_path(codec_deflater *d, const cost_model *m, const uint8_t 
     }
 }
 
-/* Symbol counts of the path found, into d's block counts. */
-static void count_path(codec_deflater *d, const uint8_t *base, uint32_t n)
+/* The model of the path found: the code lengths of its symbol counts. */
+static void model_of_path(const codec_deflater *d, const uint8_t *base, uint32_t n,
+                          cost_model *m)
 {
+    uint32_t litlen[LITLEN_SYMS] = {0}, dist[DIST_SYMS] = {0};
     for (uint32_t i = 0; i < n; i += d->step_len[i]) {
         if (d->step_len[i] == 1) {
-            d->litlen_freq[base[i]]++;
+            litlen[base[i]]++;
         } else {
-            d->litlen_freq[257 + d->len_sym[d->step_len[i]]]++;
-            d->dist_freq[dist_code(d, d->step_dist[i])]++;
+            litlen[257 + d->len_sym[d->step_len[i]]]++;
+            dist[dist_code(d, d->step_dist[i])]++;
         }
     }
+    litlen[END_OF_BLOCK] = 1;
+    uint8_t ll[LITLEN_SYMS], dl[DIST_SYMS];
+    build_lengths(litlen, LITLEN_SYMS, MAX_BITS, ll);
+    build_lengths(dist, DIST_SYMS, MAX_BITS, dl);
+    set_costs(d, m, ll, dl);
 }
 
-/* Optimal parse of one segment, OPT_BLOCK bytes per block: collect the
- * matches once, then find the cheapest path under the code lengths of the
- * previous block's path (the first block: under fixed codes, then under its
- * own). `last`: the segment ends the input, so its last block is final. */
-static void optimal_segment(parser *ps, const level_params *lp, const uint8_t *base, uint32_t n,
-                            bool last)
+/* Optimal parse of one segment, a window of OPT_BLOCK bytes at a time:
+ * collect the matches once, then find the cheapest path under the code
+ * lengths of the previous window's path (the first window: under fixed
+ * codes, then under its own). The paths go into blocks as the lazy parse's
+ * items do. */
+static void optimal_segment(parser *ps, const level_params *lp, const uint8_t *base, uint32_t n)
 {
     codec_deflater *d = ps->d;
     segment s = {d, base, n, n >= LONG_BYTES ? n - LONG_BYTES + 1 : 0, 0, lp};
     clear_tables(d);
-    block_codes codes;
-    fixed_codes(&codes);
+    memset(d->head_long, 0xff, ((size_t)1 << d->hash_bits) * sizeof d->head_long[0]);
+    block_codes fix;
+    fixed_codes(&fix);
     cost_model m;
-    set_costs(d, &m, codes.litlen_len, codes.dist_len);
+    set_costs(d, &m, fix.litlen_len, fix.dist_len);
     for (uint32_t start = 0; start < n; start += OPT_BLOCK) {
         uint32_t len = n - start < OPT_BLOCK ? n - start : OPT_BLOCK;
         /* Inside a match of `nice` bytes or more, positions get no search. */
         uint32_t skip_to = 0;
-        match follow = {0, 0};
         for (uint32_t i = 0; i < len; i++) {
             cand *c = d->cands + (size_t)i * CANDS_PER_POS;
             d->ncands[i] = 0;
+            if (start + i >= s.hash_end)
+                continue;
             if (start + i < skip_to) {
-                follow = (match){0, 0};
+                bt_advance(&s, start + i, NULL);
                 continue;
             }
-            unsigned k = collect_matches(&s, start + i, c, follow);
+            unsigned k = bt_advance(&s, start + i, c);
             d->ncands[i] = (uint8_t)k;
-            follow = k ? (match){c[k - 1].len - 1u, c[k - 1].dist} : (match){0, 0};
             if (k && c[k - 1].len >= lp->nice)
                 skip_to = start + i + c[k - 1].len;
         }
-        const uint8_t *blk = base + start;
-        /* The model of the previous block's path prices this one's; the
-         * first block is priced with fixed codes, then with its own. */
-        for (unsigned pass = 0;; pass++) {
-            shortest_path(d, &m, blk, len);
-            memset(d->litlen_freq, 0, sizeof d->litlen_freq);
-            memset(d->dist_freq, 0, sizeof d->dist_freq);
-            count_path(d, blk, len);
-            d->litlen_freq[END_OF_BLOCK]++;
-            build_lengths(d->litlen_freq, LITLEN_SYMS, MAX_BITS, codes.litlen_len);
-            build_lengths(d->dist_freq, DIST_SYMS, MAX_BITS, codes.dist_len);
-            set_costs(d, &m, codes.litlen_len, codes.dist_len);
-            d->litlen_freq[END_OF_BLOCK]--;
-            if (pass == 1 || start > 0)
-                break;
+        const uint8_t *win = base + start;
+        shortest_path(d, &m, win, len);
+        model_of_path(d, win, len, &m);
+        if (start == 0) {
+            shortest_path(d, &m, win, len);
+            model_of_path(d, win, len, &m);
         }
-        size_t k = 0;
-        for (uint32_t i = 0; i < len; i += d->step_len[i])
-            d->items[k++] = d->step_len[i] == 1 ? (item){blk[i], 0}
-                                                : (item){d->step_len[i], d->step_dist[i]};
-        flush_block(d, ps->w, k, blk, len, last && start + len == n);
+        for (uint32_t i = 0; i < len; i += d->step_len[i]) {
+            if (d->step_len[i] == 1)
+                emit_literal(ps, win[i]);
+            else
+                emit_match(ps, (match){d->step_len[i], d->step_dist[i]});
+        }
+        maybe_flush(ps, win + len);
     }
-    ps->block_start = base + n;
 }
 
 /* Lazy parse of one segment: base[0..n). */
@@ -929,6 +976,7 @@ size_t codec_deflate_compress(codec_deflater *d, int level, const uint8_t *src, 
                               uint8_t *dst, size_t cap)
 {
     const level_params *lp = &params_for[level];
+    if (getenv("DP")) sscanf(getenv("DP"), "%u,%u,%u", &params_for[level].depth, &params_for[level].short_depth, &params_for[level].nice); /*TMP*/
     bitwriter w = {0, 0, dst, dst + cap, false};
     parser ps = {d, &w, src, 0};
     unsigned bits = HASH_BITS_MIN;
@@ -940,13 +988,11 @@ size_t codec_deflate_compress(codec_deflater *d, int level, const uint8_t *src, 
     for (size_t off = 0; off < n; off += SEGMENT) {
         size_t len = n - off < SEGMENT ? n - off : SEGMENT;
         if (lp->optimal)
-            optimal_segment(&ps, lp, src + off, (uint32_t)len, off + len == n);
+            optimal_segment(&ps, lp, src + off, (uint32_t)len);
         else
             parse_segment(&ps, lp, src + off, (uint32_t)len);
     }
-    if (!lp->optimal || n == 0) /* the optimal parse wrote the final block */
-        flush_block(d, &w, ps.nitems, ps.block_start, (size_t)(src + n - ps.block_start),
-                    true);
+    flush_block(d, &w, ps.nitems, ps.block_start, (size_t)(src + n - ps.block_start), true);
     align_bytes(&w);
     return w.overflow ? 0 : (size_t)(w.out - dst);
 }
