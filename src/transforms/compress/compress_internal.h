@@ -105,8 +105,8 @@ int codec_flate_decode(const codec_stage *s, codec_flate *f, const uint8_t *src,
  * 1.5 MiB) and is reused; it is not thread-safe, so it lives in a pool. */
 typedef struct codec_deflater codec_deflater;
 
-/* A context for `level` (6..9), or NULL when out of memory. */
-codec_deflater *codec_deflater_new(int level);
+/* A context, or NULL when out of memory. */
+codec_deflater *codec_deflater_new(void);
 void codec_deflater_free(codec_deflater *d);
 /* Largest raw deflate output for n input bytes (+ 16 bytes of slack). */
 size_t codec_deflate_bound(size_t n);

@@ -1,22 +1,21 @@
-/* deflate_encoder.c — our raw deflate (RFC 1951) compressor for levels 6..9.
+/* deflate_encoder.c — our raw deflate (RFC 1951) compressor for levels 6..7.
  *
  * Why not zlib: on text made of a small vocabulary (the prose payload: 36
  * words) zlib's 3-byte hash chains hold every occurrence of a word in the
  * window, and the longest match (two or three words) is found only by
  * walking most of the chain, which is where zlib 6..9 spend their time.
- * Here the match finder has
+ * Here two chains work together:
  *   - a long chain keyed on the next LONG_BYTES bytes: its entries share that
- *     prefix, so there are few of them and nearly all are long matches;
- *   - a short chain keyed on 4 bytes, walked shallowly, for matches of
- *     4..LONG_BYTES-1 bytes, and a 3-byte head table for 3-byte matches
- *     (near ones only, as zlib).
- * Levels 6..7 parse lazily (zlib's rule: a longer match at p+1 turns p into
- * a literal), 32K symbols per block. Levels 8..9 parse "optimally": every
- * position's matches are collected for a block of OPT_BLOCK bytes and the
- * cheapest path through them is found under the previous block's Huffman
- * code lengths, which is smaller than zlib 9 at well above its speed.
- * Each block is written with dynamic Huffman codes, or fixed or stored when
- * that is smaller by exact bit count.
+ *     prefix, so there are few of them and nearly all are long matches; it is
+ *     walked deep;
+ *   - a short chain keyed on 4 bytes, walked shallowly, only when the long
+ *     chain found nothing (matches of 4..LONG_BYTES-1 bytes), and a 3-byte
+ *     head table for 3-byte matches (near ones only, as zlib).
+ * Parsing is lazy (zlib's rule: a longer match at p+1 turns p into a
+ * literal). Blocks of 32K symbols (zlib: 16K) are written with dynamic
+ * Huffman codes, or fixed or stored when that is smaller by exact bit count.
+ * Levels 8..9 stay with zlib: even a full search here ends 60 bytes above
+ * zlib 9 on the prose payload (docs/formats/compression.md).
  *
  * Positions are 32-bit offsets from the start of a segment of SEGMENT bytes;
  * the tables start over at each segment, so inputs of any size_t length
@@ -26,7 +25,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h> /*TMP*/
 
 #define WINDOW 32768u           /* deflate's largest distance */
 #define WMASK (WINDOW - 1)
@@ -37,8 +35,10 @@
 #define HASH_BITS_MAX 16
 #define HASH_BITS_MIN 8
 #define SEGMENT (1u << 30)
-#define NO_POS UINT32_MAX       /* empty tree slot */
-#define BLOCK_ITEMS_MAX 32768u  /* literals + matches per block */
+#define BLOCK_ITEMS_MAX 65536u  /* literals + matches buffered per block */
+/* Items one lazy step can add before the block-full check: the match grows
+ * by at least a byte per literal it pushes out. */
+#define ITEMS_SLACK (MAX_MATCH + 2)
 #define STORED_MAX 65535u
 
 #define LITLEN_SYMS 286
@@ -49,36 +49,17 @@
 #define END_OF_BLOCK 256
 
 typedef struct level_params {
-    unsigned depth;         /* lazy: long-chain candidates; optimal: tree depth */
-    unsigned short_depth;   /* lazy: short-chain candidates */
-    unsigned nice;          /* lazy: a match this long ends the search;
-                               optimal: no search inside such a match */
-    bool optimal;           /* optimal parse (binary trees), else lazy (chains) */
+    unsigned long_depth;   /* long-chain candidates examined */
+    unsigned short_depth;  /* short-chain candidates examined */
+    unsigned nice;         /* a match this long ends the search */
+    unsigned lazy;         /* matches shorter than this try p+1 */
+    unsigned block_items;  /* items per block */
 } level_params;
 
-/* Tuned on the prose payload (docs/formats/compression.md): each level is
- * no larger than zlib's and as fast as that allows. */
-static level_params params_for[10] = {
-    [6] = {64, 8, MAX_MATCH, false},
-    [7] = {256, 16, MAX_MATCH, false},
-    [8] = {16, 0, 32, true},
-    [9] = {24, 0, 64, true},
+static const level_params params_for[8] = {
+    [6] = {64, 8, 258, 258, 32768},
+    [7] = {256, 16, 258, 258, 32768},
 };
-
-/* Bytes per window of the optimal parse: the matches of every position of
- * a window are collected, then the cheapest path through them is found. */
-#define OPT_BLOCK 32768u
-/* Items that may be added after the block-full check: a window of the
- * optimal parse, or one lazy step (the match grows by at least a byte per
- * literal it pushes out, so at most MAX_MATCH + 1 items). */
-#define ITEMS_SLACK OPT_BLOCK
-/* Matches kept per position: the longest of the successively longer ones
- * a chain walk finds (each the nearest of its length). */
-#define CANDS_PER_POS 8
-
-typedef struct cand {
-    uint16_t len, dist;
-} cand;
 
 /* One literal (dist 0, value the byte) or one match. */
 typedef struct item {
@@ -96,15 +77,6 @@ struct codec_deflater {
     item items[BLOCK_ITEMS_MAX + ITEMS_SLACK];
     uint32_t litlen_freq[LITLEN_SYMS];
     uint32_t dist_freq[DIST_SYMS];
-    /* Optimal parse (levels 8..9): per position of the block,
-     * its matches, and the cheapest cost to the block's end with the
-     * first step (length 1 = literal) and its distance. */
-    uint32_t *child;        /* 2 * WINDOW: left, right of each tree node */
-    cand *cands;            /* OPT_BLOCK * CANDS_PER_POS */
-    uint8_t *ncands;        /* OPT_BLOCK */
-    uint32_t *cost;         /* OPT_BLOCK + 1 */
-    uint16_t *step_len;     /* OPT_BLOCK */
-    uint16_t *step_dist;    /* OPT_BLOCK */
     /* RFC 1951 3.2.5 tables, filled once per context. */
     uint8_t len_sym[MAX_MATCH + 1];   /* length -> symbol - 257 */
     uint8_t dist_sym_near[256];       /* dist-1 (< 256) -> symbol */
@@ -126,36 +98,11 @@ static const uint8_t dist_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  
 static const uint8_t cl_order[CL_SYMS] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5,
                                           11, 4, 12, 3, 13, 2, 14, 1, 15};
 
-void codec_deflater_free(codec_deflater *d)
+codec_deflater *codec_deflater_new(void)
 {
-    if (!d)
-        return;
-    free(d->child);
-    free(d->cands);
-    free(d->ncands);
-    free(d->cost);
-    free(d->step_len);
-    free(d->step_dist);
-    free(d);
-}
-
-codec_deflater *codec_deflater_new(int level)
-{
-    codec_deflater *d = calloc(1, sizeof *d);
+    codec_deflater *d = malloc(sizeof *d);
     if (!d)
         return NULL;
-    if (params_for[level].optimal) {
-        d->child = malloc(2 * WINDOW * sizeof d->child[0]);
-        d->cands = malloc(OPT_BLOCK * CANDS_PER_POS * sizeof d->cands[0]);
-        d->ncands = malloc(OPT_BLOCK);
-        d->cost = malloc((OPT_BLOCK + 1) * sizeof d->cost[0]);
-        d->step_len = malloc(OPT_BLOCK * sizeof d->step_len[0]);
-        d->step_dist = malloc(OPT_BLOCK * sizeof d->step_dist[0]);
-        if (!d->child || !d->cands || !d->ncands || !d->cost || !d->step_len || !d->step_dist) {
-            codec_deflater_free(d);
-            return NULL;
-        }
-    }
     for (unsigned s = 0; s < 29; s++)
         for (unsigned l = len_base[s]; l < len_base[s] + (1u << len_extra[s]) && l <= MAX_MATCH;
              l++)
@@ -169,6 +116,11 @@ codec_deflater *codec_deflater_new(int level)
                 d->dist_sym_far[(v - 1) >> 7] = (uint8_t)s;
         }
     return d;
+}
+
+void codec_deflater_free(codec_deflater *d)
+{
+    free(d);
 }
 
 size_t codec_deflate_bound(size_t n)
@@ -272,8 +224,6 @@ static inline void walk(segment *s, const uint32_t *prev, uint32_t cand, uint32_
     const uint8_t *cur = s->base + p;
     unsigned nice = s->lp->nice < limit ? s->lp->nice : limit;
     uint32_t last = p;
-    if (best->len >= nice)
-        return; /* also keeps cur[best->len] below in bounds */
     while (depth-- && cand < last && p - cand <= WINDOW) {
         const uint8_t *c = s->base + cand;
         if (c[best->len] == cur[best->len] && load32(c) == load32(cur)) {
@@ -310,7 +260,7 @@ static match find_match(segment *s, uint32_t p)
     insert_one(s, p);
     s->inserted = p + 1;
     best.len = 3; /* a candidate must beat 3 bytes to count; reset below */
-    walk(s, d->prev_long, cand_long, p, s->lp->depth, limit, &best);
+    walk(s, d->prev_long, cand_long, p, s->lp->long_depth, limit, &best);
     if (best.len < LONG_BYTES)
         walk(s, d->prev_short, cand_short, p, s->lp->short_depth, limit, &best);
     if (best.len > 3)
@@ -324,104 +274,6 @@ static match find_match(segment *s, uint32_t p)
         }
     }
     return best;
-}
-
-/* Matches recorded for the optimal parse. */
-typedef struct cand_list {
-    cand *c;
-    unsigned n;
-} cand_list;
-
-static inline void record(cand_list *rec, match m)
-{
-    if (rec->n == CANDS_PER_POS) {
-        memmove(rec->c, rec->c + 1, (CANDS_PER_POS - 1) * sizeof rec->c[0]);
-        rec->n--;
-    }
-    rec->c[rec->n++] = (cand){(uint16_t)m.len, (uint16_t)m.dist};
-}
-
-/* The optimal parse's match finder: per LONG_BYTES hash, a binary tree of the
- * window's positions ordered by the bytes that follow them, rooted at the
- * newest. Inserting p walks down from the root, meets the positions that
- * share the longest prefixes with p on the way (so it finds long matches
- * in about log(window) steps where a chain needs hundreds on repetitive
- * data), and re-links the tree with p as the new root (as in LZMA's and
- * libdeflate's bt match finders). Shorter matches come from the 3-byte
- * head and the short chain as in the lazy parse. Records into `out`
- * (unless NULL) the successively longer matches; returns how many. */
-static unsigned bt_advance(segment *s, uint32_t p, cand *out)
-{
-    codec_deflater *d = s->d;
-    const uint8_t *cur = s->base + p;
-    unsigned bits = d->hash_bits;
-    uint32_t left = s->end - p;
-    unsigned limit = left < MAX_MATCH ? left : MAX_MATCH;
-    cand_list rec = {out, 0};
-    uint32_t h3 = hash_3(cur, bits), c3 = d->head_3[h3];
-    d->head_3[h3] = p;
-    if (out && c3 < p && p - c3 <= NEAR_3 && memcmp(s->base + c3, cur, 3) == 0)
-        record(&rec, (match){3, p - c3});
-    unsigned best = MIN_MATCH;
-    uint32_t hs = hash_short(cur, bits), cand = d->head_short[hs];
-    d->prev_short[p & WMASK] = cand;
-    d->head_short[hs] = p;
-    if (out) {
-        /* Matches of 4..LONG_BYTES-1 bytes: the nearest few positions that
-         * share 4 bytes. */
-        uint32_t last = p;
-        for (unsigned k = s->lp->short_depth; k > 0 && best < LONG_BYTES && cand < last &&
-                                               p - cand <= WINDOW;
-             k--) {
-            const uint8_t *m = s->base + cand;
-            if (load32(m) == load32(cur)) {
-                unsigned len = match_len(m, cur, limit);
-                if (len > best) {
-                    best = len;
-                    record(&rec, (match){len, p - cand});
-                }
-            }
-            last = cand;
-            cand = d->prev_short[cand & WMASK];
-        }
-    }
-    uint32_t h = hash_long(cur, bits);
-    cand = d->head_long[h];
-    d->head_long[h] = p;
-    uint32_t *lt = &d->child[2 * (p & WMASK)], *gt = lt + 1;
-    unsigned lt_len = 0, gt_len = 0, depth = s->lp->depth;
-    /* Distances stay below WINDOW: p's slots are those of p - WINDOW. */
-    while (cand < p && p - cand < WINDOW && depth-- > 0) {
-        const uint8_t *m = s->base + cand;
-        uint32_t *kids = &d->child[2 * (cand & WMASK)];
-        unsigned len = lt_len < gt_len ? lt_len : gt_len;
-        if (m[len] == cur[len]) {
-            len += match_len(m + len, cur + len, limit - len);
-            if (len > best) {
-                best = len;
-                if (out)
-                    record(&rec, (match){len, p - cand});
-            }
-            if (len == limit) {
-                *lt = kids[0];
-                *gt = kids[1];
-                return rec.n;
-            }
-        }
-        if (m[len] < cur[len]) {
-            *lt = cand;
-            lt = &kids[1];
-            cand = *lt;
-            lt_len = len;
-        } else {
-            *gt = cand;
-            gt = &kids[0];
-            cand = *gt;
-            gt_len = len;
-        }
-    }
-    *lt = *gt = NO_POS;
-    return rec.n;
 }
 
 /* ---------------------------------------------------------------------------
@@ -778,6 +630,7 @@ typedef struct parser {
     bitwriter *w;
     const uint8_t *block_start;  /* first input byte of the buffered block */
     size_t nitems;
+    unsigned block_items;
 } parser;
 
 static inline void emit_literal(parser *ps, uint8_t byte)
@@ -798,7 +651,7 @@ static inline void emit_match(parser *ps, match m)
 /* Flushes a full block; `next` is the first input byte not yet emitted. */
 static inline void maybe_flush(parser *ps, const uint8_t *next)
 {
-    if (ps->nitems >= BLOCK_ITEMS_MAX) {
+    if (ps->nitems >= ps->block_items) {
         flush_block(ps->d, ps->w, ps->nitems, ps->block_start,
                     (size_t)(next - ps->block_start), false);
         ps->nitems = 0;
@@ -812,135 +665,6 @@ static void clear_tables(codec_deflater *d)
     memset(d->head_long, 0, n * sizeof d->head_long[0]);
     memset(d->head_short, 0, n * sizeof d->head_short[0]);
     memset(d->head_3, 0, n * sizeof d->head_3[0]);
-}
-
-/* Costs in bits of each literal/length symbol and distance code under
- * the current model. */
-typedef struct cost_model {
-    uint8_t lit[256];
-    uint16_t len[MAX_MATCH + 1];   /* symbol + extra bits, per length */
-    uint8_t dist[DIST_SYMS];       /* code + extra bits */
-} cost_model;
-
-/* The model of code lengths `ll`/`dl` (0 = unused: priced as rare). */
-static void set_costs(const codec_deflater *d, cost_model *m, const uint8_t *ll,
-                      const uint8_t *dl)
-{
-    for (unsigned b = 0; b < 256; b++)
-        m->lit[b] = ll[b] ? ll[b] : 13;
-    for (unsigned l = MIN_MATCH; l <= MAX_MATCH; l++) {
-        unsigned sym = d->len_sym[l];
-        m->len[l] = (uint16_t)((ll[257 + sym] ? ll[257 + sym] : 13) + len_extra[sym]);
-    }
-    for (unsigned c = 0; c < DIST_SYMS; c++)
-        m->dist[c] = (uint8_t)((dl[c] ? dl[c] : 13) + dist_extra[c]);
-}
-
-static inline unsigned dist_code(const codec_deflater *d, unsigned dist)
-{
-    return dist <= 256 ? d->dist_sym_near[dist - 1] : d->dist_sym_far[(dist - 1) >> 7];
-}
-
-/* Cheapest path from each position of base[0..n) to n under m. Costs
- * and lengths are packed as cost << 9 | length so that the minimum is a
- * branch-free compare (the branch mispredicts half the time); a block's
- * cost stays below 2^23 bits (32 KiB at most 15 + 5 + 15 + 13 bits each). */
-static void shortest_path(codec_deflater *d, const cost_model *m, const uint8_t *base,
-                          uint32_t n)
-{
-    uint32_t *cost = d->cost;
-    cost[n] = 0;
-    for (uint32_t i = n; i-- > 0;) {
-        uint32_t best = ((cost[i + 1] >> 9) + m->lit[base[i]]) << 9 | 1;
-        unsigned best_dist = 0, from = MIN_MATCH;
-        const cand *c = d->cands + (size_t)i * CANDS_PER_POS;
-        for (unsigned k = 0; k < d->ncands[i]; k++) {
-            unsigned to = c[k].len < n - i ? c[k].len : n - i;
-            uint32_t dc = m->dist[dist_code(d, c[k].dist)];
-            uint32_t before = best;
-            for (unsigned l = from; l <= to; l++) {
-                uint32_t v = ((m->len[l] + dc + (cost[i + l] >> 9)) << 9) | l;
-                best = v < best ? v : best;
-            }
-            if (best != before)
-                best_dist = c[k].dist;
-            if (to + 1 > from)
-                from = to + 1;
-        }
-        cost[i] = best;
-        d->step_len[i] = (uint16_t)(best & 511);
-        d->step_dist[i] = (uint16_t)best_dist;
-    }
-}
-
-/* The model of the path found: the code lengths of its symbol counts. */
-static void model_of_path(const codec_deflater *d, const uint8_t *base, uint32_t n,
-                          cost_model *m)
-{
-    uint32_t litlen[LITLEN_SYMS] = {0}, dist[DIST_SYMS] = {0};
-    for (uint32_t i = 0; i < n; i += d->step_len[i]) {
-        if (d->step_len[i] == 1) {
-            litlen[base[i]]++;
-        } else {
-            litlen[257 + d->len_sym[d->step_len[i]]]++;
-            dist[dist_code(d, d->step_dist[i])]++;
-        }
-    }
-    litlen[END_OF_BLOCK] = 1;
-    uint8_t ll[LITLEN_SYMS], dl[DIST_SYMS];
-    build_lengths(litlen, LITLEN_SYMS, MAX_BITS, ll);
-    build_lengths(dist, DIST_SYMS, MAX_BITS, dl);
-    set_costs(d, m, ll, dl);
-}
-
-/* Optimal parse of one segment, a window of OPT_BLOCK bytes at a time:
- * collect the matches once, then find the cheapest path under the code
- * lengths of the previous window's path (the first window: under fixed
- * codes, then under its own). The paths go into blocks as the lazy parse's
- * items do. */
-static void optimal_segment(parser *ps, const level_params *lp, const uint8_t *base, uint32_t n)
-{
-    codec_deflater *d = ps->d;
-    segment s = {d, base, n, n >= LONG_BYTES ? n - LONG_BYTES + 1 : 0, 0, lp};
-    clear_tables(d);
-    memset(d->head_long, 0xff, ((size_t)1 << d->hash_bits) * sizeof d->head_long[0]);
-    block_codes fix;
-    fixed_codes(&fix);
-    cost_model m;
-    set_costs(d, &m, fix.litlen_len, fix.dist_len);
-    for (uint32_t start = 0; start < n; start += OPT_BLOCK) {
-        uint32_t len = n - start < OPT_BLOCK ? n - start : OPT_BLOCK;
-        /* Inside a match of `nice` bytes or more, positions get no search. */
-        uint32_t skip_to = 0;
-        for (uint32_t i = 0; i < len; i++) {
-            cand *c = d->cands + (size_t)i * CANDS_PER_POS;
-            d->ncands[i] = 0;
-            if (start + i >= s.hash_end)
-                continue;
-            if (start + i < skip_to) {
-                bt_advance(&s, start + i, NULL);
-                continue;
-            }
-            unsigned k = bt_advance(&s, start + i, c);
-            d->ncands[i] = (uint8_t)k;
-            if (k && c[k - 1].len >= lp->nice)
-                skip_to = start + i + c[k - 1].len;
-        }
-        const uint8_t *win = base + start;
-        shortest_path(d, &m, win, len);
-        model_of_path(d, win, len, &m);
-        if (start == 0) {
-            shortest_path(d, &m, win, len);
-            model_of_path(d, win, len, &m);
-        }
-        for (uint32_t i = 0; i < len; i += d->step_len[i]) {
-            if (d->step_len[i] == 1)
-                emit_literal(ps, win[i]);
-            else
-                emit_match(ps, (match){d->step_len[i], d->step_dist[i]});
-        }
-        maybe_flush(ps, win + len);
-    }
 }
 
 /* Lazy parse of one segment: base[0..n). */
@@ -958,7 +682,7 @@ static void parse_segment(parser *ps, const level_params *lp, const uint8_t *bas
             continue;
         }
         /* A longer match one byte on makes this byte a literal. */
-        while (m.len < lp->nice && p + 1 < n) {
+        while (m.len < lp->lazy && p + 1 < n) {
             match next = find_match(&s, p + 1);
             if (next.len <= m.len)
                 break;
@@ -976,9 +700,8 @@ size_t codec_deflate_compress(codec_deflater *d, int level, const uint8_t *src, 
                               uint8_t *dst, size_t cap)
 {
     const level_params *lp = &params_for[level];
-    if (getenv("DP")) sscanf(getenv("DP"), "%u,%u,%u", &params_for[level].depth, &params_for[level].short_depth, &params_for[level].nice); /*TMP*/
     bitwriter w = {0, 0, dst, dst + cap, false};
-    parser ps = {d, &w, src, 0};
+    parser ps = {d, &w, src, 0, lp->block_items};
     unsigned bits = HASH_BITS_MIN;
     while (bits < HASH_BITS_MAX && ((size_t)1 << bits) < n)
         bits++;
@@ -987,10 +710,7 @@ size_t codec_deflate_compress(codec_deflater *d, int level, const uint8_t *src, 
     memset(d->dist_freq, 0, sizeof d->dist_freq);
     for (size_t off = 0; off < n; off += SEGMENT) {
         size_t len = n - off < SEGMENT ? n - off : SEGMENT;
-        if (lp->optimal)
-            optimal_segment(&ps, lp, src + off, (uint32_t)len);
-        else
-            parse_segment(&ps, lp, src + off, (uint32_t)len);
+        parse_segment(&ps, lp, src + off, (uint32_t)len);
     }
     flush_block(d, &w, ps.nitems, ps.block_start, (size_t)(src + n - ps.block_start), true);
     align_bytes(&w);

@@ -2,15 +2,15 @@
  *
  * Every level promises output no larger than zlib's at that level (what the
  * JDK's Deflater writes), as fast as we can: levels 1..5 go to libdeflate
- * at the level whose output is no larger (table below), levels 6..9 to our
- * own encoder (deflate_encoder.c), which on the prose payload is smaller
- * than zlib at each of those levels and 1.7x to 3.5x its speed, where no
- * libdeflate level is both (docs/formats/compression.md has the figures).
- * Decoding tries libdeflate first, or zlib in one call for short
- * dynamic-Huffman streams (see ZLIB_SHORT_STREAM), and falls back to zlib's
- * streaming inflate where libdeflate needs the output size in advance and
- * the guess was too small, for the members after the first of a
- * multi-member gzip file, and to report where a corrupt stream goes wrong. */
+ * at the level whose output is no larger (table below), levels 6..7 to our
+ * own encoder (deflate_encoder.c: 3.5x zlib's speed on the prose payload,
+ * and smaller), levels 8..9 to zlib, which nothing here beats on size at a
+ * better speed yet (docs/formats/compression.md has the figures). Decoding
+ * tries libdeflate first, or zlib in one call for short dynamic-Huffman
+ * streams (see ZLIB_SHORT_STREAM), and falls back to zlib's streaming
+ * inflate where libdeflate needs the output size in advance and the guess
+ * was too small, for the members after the first of a multi-member gzip
+ * file, and to report where a corrupt stream goes wrong. */
 #include "compress_internal.h"
 #include "codec/integrity.h"
 
@@ -20,10 +20,12 @@
 #include <string.h>
 #include <zlib.h>
 
-/* Compression engine per level: libdeflate level, or 0 for our own
- * encoder (deflate_encoder.c) at the same level. Chosen so the size never
- * exceeds zlib's at that level. */
+/* Compression engine per level, chosen so the size never exceeds zlib's at
+ * that level: libdeflate at the level given here (1..5), our encoder
+ * (deflate_encoder.c) at 6..7, zlib itself at 8..9. */
+typedef enum flate_engine { ENGINE_LIBDEFLATE, ENGINE_OWN, ENGINE_ZLIB } flate_engine;
 static const int libdeflate_level_for[10] = {0, 1, 2, 4, 4, 6, 0, 0, 0, 0};
+#define OWN_MAX_LEVEL 7
 
 /* Largest expansion of deflate (258-byte matches in ~2 bits); a gzip
  * trailer claiming more than this is corrupt. */
@@ -37,8 +39,9 @@ static const int libdeflate_level_for[10] = {0, 1, 2, 4, 4, 6, 0, 0, 0, 0};
 struct codec_flate {
     codec_flate_wrap wrap;
     int level;
-    int libdeflate_level;   /* 0 = compress with deflate_encoder.c */
-    codec_pool enc;         /* libdeflate_compressor or codec_deflater */
+    flate_engine engine;
+    int libdeflate_level;
+    codec_pool enc;         /* libdeflate_compressor, codec_deflater or z_stream */
     codec_pool dec;         /* libdeflate_decompressor */
     codec_pool inf;         /* z_stream (inflate) */
 };
@@ -60,12 +63,31 @@ static void drop_libdeflate_compressor(void *ctx)
 
 static void *make_deflater(const void *cfg)
 {
-    return codec_deflater_new(((const codec_flate *)cfg)->level);
+    (void)cfg;
+    return codec_deflater_new();
 }
 
 static void drop_deflater(void *ctx)
 {
     codec_deflater_free(ctx);
+}
+
+static void *make_zlib_deflater(const void *cfg)
+{
+    const codec_flate *f = cfg;
+    z_stream *z = calloc(1, sizeof *z);
+    if (z && deflateInit2(z, f->level, Z_DEFLATED, zlib_window_bits(f->wrap), 8,
+                          Z_DEFAULT_STRATEGY) != Z_OK) {
+        free(z);
+        z = NULL;
+    }
+    return z;
+}
+
+static void drop_zlib_deflater(void *ctx)
+{
+    deflateEnd(ctx);
+    free(ctx);
 }
 
 static void *make_libdeflate_decompressor(const void *cfg)
@@ -104,10 +126,15 @@ codec_flate *codec_flate_new(codec_flate_wrap wrap, int level)
     f->wrap = wrap;
     f->level = level;
     f->libdeflate_level = libdeflate_level_for[level];
-    if (f->libdeflate_level)
+    f->engine = f->libdeflate_level    ? ENGINE_LIBDEFLATE
+                : level <= OWN_MAX_LEVEL ? ENGINE_OWN
+                                         : ENGINE_ZLIB;
+    if (f->engine == ENGINE_LIBDEFLATE)
         codec_pool_init(&f->enc, make_libdeflate_compressor, drop_libdeflate_compressor, f);
-    else
+    else if (f->engine == ENGINE_OWN)
         codec_pool_init(&f->enc, make_deflater, drop_deflater, f);
+    else
+        codec_pool_init(&f->enc, make_zlib_deflater, drop_zlib_deflater, f);
     codec_pool_init(&f->dec, make_libdeflate_decompressor, drop_libdeflate_decompressor, f);
     codec_pool_init(&f->inf, make_zlib_inflater, drop_zlib_inflater, f);
     return f;
@@ -197,6 +224,30 @@ static size_t own_encode(codec_flate *f, codec_deflater *d, const uint8_t *src, 
     return head + body + GZIP_TRAILER;
 }
 
+/* zlib counts in 32-bit uInt, so big buffers go through in slices. */
+static size_t zlib_encode(z_stream *z, const uint8_t *src, size_t n, codec_buf *out, int *rc)
+{
+    deflateReset(z); /* first: deflateBound reads the wrapper state it restores */
+    size_t bound = deflateBound(z, n);
+    if (codec_buf_reserve(out, bound)) {
+        *rc = CODEC_E_NOMEM;
+        return 0;
+    }
+    size_t in_left = n, out_left = bound;
+    z->next_in = (Bytef *)src;
+    z->next_out = out->data + out->len;
+    int zrc;
+    do {
+        z->avail_in = in_left > UINT_MAX ? UINT_MAX : (uInt)in_left;
+        z->avail_out = out_left > UINT_MAX ? UINT_MAX : (uInt)out_left;
+        uInt in0 = z->avail_in, out0 = z->avail_out;
+        zrc = deflate(z, in_left == z->avail_in ? Z_FINISH : Z_NO_FLUSH);
+        in_left -= in0 - z->avail_in;
+        out_left -= out0 - z->avail_out;
+    } while (zrc == Z_OK);
+    return zrc == Z_STREAM_END ? bound - out_left : 0;
+}
+
 int codec_flate_encode(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
                        codec_buf *out, codec_error *err)
 {
@@ -204,16 +255,18 @@ int codec_flate_encode(const codec_stage *s, codec_flate *f, const uint8_t *src,
     if (!ctx)
         return codec_compress_nomem(s, err);
     int rc = CODEC_OK;
-    size_t written = f->libdeflate_level ? libdeflate_encode(f, ctx, src, n, out, &rc)
-                                         : own_encode(f, ctx, src, n, out, &rc);
+    size_t written = f->engine == ENGINE_LIBDEFLATE ? libdeflate_encode(f, ctx, src, n, out, &rc)
+                     : f->engine == ENGINE_OWN      ? own_encode(f, ctx, src, n, out, &rc)
+                                                    : zlib_encode(ctx, src, n, out, &rc);
     codec_pool_put(&f->enc, ctx);
     if (rc)
         return codec_compress_nomem(s, err);
     if (!written)
         return CODEC_FAIL(err, s, CODEC_E_INVALID_VALUE, 0, CODEC_NO_OFFSET,
                           "deflate failed to compress %zu bytes", n);
-    /* libdeflate writes OS = 255 (unknown) as our encoder does; set here
-     * too so the header never depends on the engine. */
+    /* zlib writes OS = 3 (Unix), libdeflate and our encoder 255 (unknown):
+     * one value for every level, so the header does not depend on the
+     * engine. */
     if (f->wrap == CODEC_FLATE_GZIP)
         out->data[out->len + 9] = GZIP_OS_UNKNOWN;
     out->len += written;
