@@ -10,7 +10,7 @@
  *     walked deep;
  *   - a short chain keyed on 4 bytes, walked shallowly, only when the long
  *     chain found nothing (matches of 4..LONG_BYTES-1 bytes), and a 3-byte
- *     head table for 3-byte matches (near ones only, as zlib).
+ *     head table for 3-byte matches (near ones only: see worth()).
  * Parsing is lazy (zlib's rule: a longer match at p+1 turns p into a
  * literal). Blocks of 32K symbols (zlib: 16K) are written with dynamic
  * Huffman codes, or fixed or stored when that is smaller by exact bit count.
@@ -31,7 +31,7 @@
 #define MIN_MATCH 3
 #define MAX_MATCH 258
 #define LONG_BYTES 8            /* prefix of the long chain's hash */
-#define NEAR_3 4096u            /* 3-byte matches only this close (zlib's rule) */
+#define NEAR_3 128u             /* 3-byte matches only this close (see worth()) */
 #define HASH_BITS_MAX 16
 #define HASH_BITS_MIN 8
 #define SEGMENT (1u << 30)
@@ -160,9 +160,11 @@ static inline uint32_t hash_short(const uint8_t *p, unsigned bits)
     return (uint32_t)(load32(p) * 0x9E3779B1u) >> (32 - bits);
 }
 
+/* Reads only 3 bytes: it also serves the input's last positions. */
 static inline uint32_t hash_3(const uint8_t *p, unsigned bits)
 {
-    return (uint32_t)((load32(p) << 8) * 0x9E3779B1u) >> (32 - bits);
+    uint32_t v = (uint32_t)p[0] << 8 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 24;
+    return (v * 0x9E3779B1u) >> (32 - bits);
 }
 
 /* Common prefix of a and b, at most `limit` bytes (8 at a time while 8 are
@@ -208,13 +210,46 @@ static inline void insert_one(segment *s, uint32_t p)
     d->head_3[hash_3(q, bits)] = p;
 }
 
+/* Inserts the positions before p; those within LONG_BYTES of the end go
+ * to the 3-byte table only. */
 static inline void insert_upto(segment *s, uint32_t p)
 {
     uint32_t stop = p < s->hash_end ? p : s->hash_end;
     for (uint32_t i = s->inserted; i < stop; i++)
         insert_one(s, i);
+    for (uint32_t i = s->inserted > stop ? s->inserted : stop; i < p; i++)
+        if (s->end - i >= MIN_MATCH)
+            s->d->head_3[hash_3(s->base + i, s->d->hash_bits)] = i;
     if (s->inserted < p)
         s->inserted = p;
+}
+
+/* A 3-byte match is worth its distance code only when near: further ones
+ * cost more bits than their three literals. 4..7-byte matches are taken
+ * at any distance. */
+static inline bool worth(unsigned len, unsigned dist)
+{
+    return len > MIN_MATCH || dist <= NEAR_3;
+}
+
+/* The last positions (fewer than LONG_BYTES left): the newest position
+ * with the same 3 bytes, extended. */
+static match find_tail_match(segment *s, uint32_t p)
+{
+    match best = {0, 0};
+    uint32_t left = s->end - p;
+    if (left < MIN_MATCH)
+        return best;
+    uint32_t *slot = &s->d->head_3[hash_3(s->base + p, s->d->hash_bits)];
+    uint32_t cand = *slot;
+    *slot = p;
+    s->inserted = p + 1;
+    if (cand < p && p - cand <= WINDOW) {
+        unsigned len = match_len(s->base + cand, s->base + p, left);
+        if (len >= MIN_MATCH && worth(len, p - cand))
+            best = (match){len, p - cand};
+    }
+    return best;
 }
 
 /* Walks one chain from `cand` for a match longer than best->len. */
@@ -246,9 +281,8 @@ static match find_match(segment *s, uint32_t p)
 {
     match best = {0, 0};
     insert_upto(s, p);
-    if (p >= s->hash_end) {
-        return best;
-    }
+    if (p >= s->hash_end)
+        return find_tail_match(s, p);
     codec_deflater *d = s->d;
     const uint8_t *cur = s->base + p;
     unsigned bits = d->hash_bits;
