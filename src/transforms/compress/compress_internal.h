@@ -108,6 +108,9 @@ typedef struct codec_deflater codec_deflater;
 /* A context, or NULL when out of memory. */
 codec_deflater *codec_deflater_new(void);
 void codec_deflater_free(codec_deflater *d);
+/* Tests only: restart the match finder every `bytes` (> 0) of input instead
+ * of every GiB, to exercise the restart on small inputs. */
+void codec_deflater_set_segment(codec_deflater *d, uint32_t bytes);
 /* Largest raw deflate output for n input bytes (+ 16 bytes of slack). */
 size_t codec_deflate_bound(size_t n);
 /* Compresses src[0..n) at `level` (6..7) into dst[0..cap) as one raw

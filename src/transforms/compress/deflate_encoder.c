@@ -69,6 +69,7 @@ typedef struct item {
 
 struct codec_deflater {
     unsigned hash_bits;
+    uint32_t segment;       /* SEGMENT, or less for tests */
     uint32_t head_long[1u << HASH_BITS_MAX];
     uint32_t head_short[1u << HASH_BITS_MAX];
     uint32_t head_3[1u << HASH_BITS_MAX];
@@ -103,6 +104,7 @@ codec_deflater *codec_deflater_new(void)
     codec_deflater *d = malloc(sizeof *d);
     if (!d)
         return NULL;
+    d->segment = SEGMENT;
     for (unsigned s = 0; s < 29; s++)
         for (unsigned l = len_base[s]; l < len_base[s] + (1u << len_extra[s]) && l <= MAX_MATCH;
              l++)
@@ -116,6 +118,11 @@ codec_deflater *codec_deflater_new(void)
                 d->dist_sym_far[(v - 1) >> 7] = (uint8_t)s;
         }
     return d;
+}
+
+void codec_deflater_set_segment(codec_deflater *d, uint32_t bytes)
+{
+    d->segment = bytes;
 }
 
 void codec_deflater_free(codec_deflater *d)
@@ -742,8 +749,8 @@ size_t codec_deflate_compress(codec_deflater *d, int level, const uint8_t *src, 
     d->hash_bits = bits;
     memset(d->litlen_freq, 0, sizeof d->litlen_freq);
     memset(d->dist_freq, 0, sizeof d->dist_freq);
-    for (size_t off = 0; off < n; off += SEGMENT) {
-        size_t len = n - off < SEGMENT ? n - off : SEGMENT;
+    for (size_t off = 0; off < n; off += d->segment) {
+        size_t len = n - off < d->segment ? n - off : d->segment;
         parse_segment(&ps, lp, src + off, (uint32_t)len);
     }
     flush_block(d, &w, ps.nitems, ps.block_start, (size_t)(src + n - ps.block_start), true);

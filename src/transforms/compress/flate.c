@@ -181,10 +181,10 @@ static void store_le32(uint8_t *p, uint32_t v)
     p[3] = (uint8_t)(v >> 24);
 }
 
-/* The header as zlib writes it at this level: for zlib framing CMF 0x78
+/* The header as zlib writes it at levels 6..7: for zlib framing CMF 0x78
  * (deflate, 32 KiB window) and FLEVEL 2 at level 6, 3 above, with FCHECK
- * making the pair a multiple of 31; for gzip no name, no time stamp, XFL 2
- * ("slowest") at levels 8..9, OS unknown. */
+ * making the pair a multiple of 31; for gzip no name, no time stamp (XFL
+ * and OS are set for every engine in codec_flate_encode()). */
 static size_t write_header(const codec_flate *f, uint8_t *p)
 {
     if (f->wrap == CODEC_FLATE_ZLIB) {
@@ -196,7 +196,6 @@ static size_t write_header(const codec_flate *f, uint8_t *p)
     static const uint8_t gzip_head[GZIP_HEADER] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0,
                                                     GZIP_OS_UNKNOWN};
     memcpy(p, gzip_head, GZIP_HEADER);
-    p[8] = f->level >= 8 ? 2 : 0;
     return GZIP_HEADER;
 }
 
@@ -264,11 +263,13 @@ int codec_flate_encode(const codec_stage *s, codec_flate *f, const uint8_t *src,
     if (!written)
         return CODEC_FAIL(err, s, CODEC_E_INVALID_VALUE, 0, CODEC_NO_OFFSET,
                           "deflate failed to compress %zu bytes", n);
-    /* zlib writes OS = 3 (Unix), libdeflate and our encoder 255 (unknown):
-     * one value for every level, so the header does not depend on the
-     * engine. */
-    if (f->wrap == CODEC_FLATE_GZIP)
+    /* One gzip header per level whatever the engine: XFL 4 ("fastest") at
+     * level 1, 2 ("slowest") at 8..9 (zlib sets it only at 9), OS 255
+     * (unknown; zlib writes 3, Unix). */
+    if (f->wrap == CODEC_FLATE_GZIP) {
+        out->data[out->len + 8] = f->level == 1 ? 4 : f->level >= 8 ? 2 : 0;
         out->data[out->len + 9] = GZIP_OS_UNKNOWN;
+    }
     out->len += written;
     return CODEC_OK;
 }
