@@ -53,12 +53,16 @@ typedef struct level_params {
     unsigned short_depth;  /* short-chain candidates examined */
     unsigned nice;         /* a match this long ends the search */
     unsigned lazy;         /* matches shorter than this try p+1 */
+    unsigned good;         /* ... and from this long, only a quarter as deep */
     unsigned block_items;  /* items per block */
 } level_params;
 
+/* zlib's knobs (its levels 6 and 7 use chains of 128 and 256, lazy 16 and
+ * 32, good 8), tuned here on the bench payloads so that each level is no
+ * larger than zlib's: docs/formats/compression.md has the figures. */
 static const level_params params_for[8] = {
-    [6] = {64, 8, 258, 258, 32768},
-    [7] = {256, 16, 258, 258, 32768},
+    [6] = {64, 8, 128, 32, 8, 32768},
+    [7] = {256, 16, 258, 258, 16, 32768},
 };
 
 /* One literal (dist 0, value the byte) or one match. */
@@ -66,6 +70,14 @@ typedef struct item {
     uint16_t value;
     uint16_t dist;
 } item;
+
+/* Code lengths and (bit-reversed) codes of one block. */
+typedef struct block_codes {
+    uint8_t litlen_len[LITLEN_SYMS + 2]; /* +2: fixed codes define 286, 287 */
+    uint8_t dist_len[DIST_SYMS];
+    uint16_t litlen_code[LITLEN_SYMS + 2];
+    uint16_t dist_code[DIST_SYMS];
+} block_codes;
 
 struct codec_deflater {
     unsigned hash_bits;
@@ -78,6 +90,7 @@ struct codec_deflater {
     item items[BLOCK_ITEMS_MAX + ITEMS_SLACK];
     uint32_t litlen_freq[LITLEN_SYMS];
     uint32_t dist_freq[DIST_SYMS];
+    block_codes fixed;                /* RFC 1951 3.2.6 */
     /* RFC 1951 3.2.5 tables, filled once per context. */
     uint8_t len_sym[MAX_MATCH + 1];   /* length -> symbol - 257 */
     uint8_t dist_sym_near[256];       /* dist-1 (< 256) -> symbol */
@@ -99,12 +112,15 @@ static const uint8_t dist_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  
 static const uint8_t cl_order[CL_SYMS] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5,
                                           11, 4, 12, 3, 13, 2, 14, 1, 15};
 
+static void fixed_codes(block_codes *c);
+
 codec_deflater *codec_deflater_new(void)
 {
     codec_deflater *d = malloc(sizeof *d);
     if (!d)
         return NULL;
     d->segment = SEGMENT;
+    fixed_codes(&d->fixed);
     for (unsigned s = 0; s < 29; s++)
         for (unsigned l = len_base[s]; l < len_base[s] + (1u << len_extra[s]) && l <= MAX_MATCH;
              l++)
@@ -284,7 +300,7 @@ static inline void walk(segment *s, const uint32_t *prev, uint32_t cand, uint32_
 
 /* The longest match at p (ties to the nearest), len 0 when none; inserts
  * every position up to and including p. */
-static match find_match(segment *s, uint32_t p)
+static match find_match(segment *s, uint32_t p, unsigned depth)
 {
     match best = {0, 0};
     insert_upto(s, p);
@@ -301,7 +317,7 @@ static match find_match(segment *s, uint32_t p)
     insert_one(s, p);
     s->inserted = p + 1;
     best.len = 3; /* a candidate must beat 3 bytes to count; reset below */
-    walk(s, d->prev_long, cand_long, p, s->lp->long_depth, limit, &best);
+    walk(s, d->prev_long, cand_long, p, depth, limit, &best);
     if (best.len < LONG_BYTES)
         walk(s, d->prev_short, cand_short, p, s->lp->short_depth, limit, &best);
     if (best.len > 3)
@@ -367,17 +383,23 @@ static void align_bytes(bitwriter *w)
  * Huffman codes
  * ------------------------------------------------------------------------ */
 
-typedef struct sym_freq {
-    uint32_t freq;
-    uint16_t sym;
-} sym_freq;
+/* A symbol and its count as one sortable key: count << 9 | symbol. */
+#define KEY_SYM(k) ((unsigned)((k) & 511))
 
-static int by_freq(const void *a, const void *b)
+/* Shell sort (Ciura's gaps): no callback, fast on a few hundred keys. */
+static void sort_keys(uint64_t *k, unsigned n)
 {
-    const sym_freq *x = a, *y = b;
-    if (x->freq != y->freq)
-        return x->freq < y->freq ? -1 : 1;
-    return x->sym < y->sym ? -1 : 1;
+    static const unsigned gaps[] = {132, 57, 23, 10, 4, 1};
+    for (unsigned g = 0; g < sizeof gaps / sizeof gaps[0]; g++) {
+        unsigned gap = gaps[g];
+        for (unsigned i = gap; i < n; i++) {
+            uint64_t v = k[i];
+            unsigned j = i;
+            for (; j >= gap && k[j - gap] > v; j -= gap)
+                k[j] = k[j - gap];
+            k[j] = v;
+        }
+    }
 }
 
 /* Code lengths of at most `limit` bits for freq[0..n): a Huffman code
@@ -387,23 +409,23 @@ static int by_freq(const void *a, const void *b)
  * accepts it. */
 static void build_lengths(const uint32_t *freq, unsigned n, unsigned limit, uint8_t *len)
 {
-    sym_freq leaf[LITLEN_SYMS];
+    uint64_t leaf[LITLEN_SYMS];
     unsigned m = 0;
     memset(len, 0, n);
     for (unsigned i = 0; i < n; i++)
         if (freq[i])
-            leaf[m++] = (sym_freq){freq[i], (uint16_t)i};
+            leaf[m++] = (uint64_t)freq[i] << 9 | i;
     if (m < 2) {
-        unsigned a = m ? leaf[0].sym : 0;
+        unsigned a = m ? KEY_SYM(leaf[0]) : 0;
         len[a] = 1;
         len[a == 0 ? 1 : 0] = 1;
         return;
     }
-    qsort(leaf, m, sizeof leaf[0], by_freq);
+    sort_keys(leaf, m);
     uint32_t weight[2 * LITLEN_SYMS];
     uint16_t parent[2 * LITLEN_SYMS];
     for (unsigned i = 0; i < m; i++)
-        weight[i] = leaf[i].freq;
+        weight[i] = (uint32_t)(leaf[i] >> 9);
     unsigned li = 0, ni = m;
     for (unsigned k = m; k < 2 * m - 1; k++) {
         unsigned pick[2];
@@ -446,15 +468,16 @@ static void build_lengths(const uint32_t *freq, unsigned n, unsigned limit, uint
     unsigned i = 0;
     for (unsigned b = limit; b >= 1; b--)
         for (unsigned c = count[b]; c > 0; c--)
-            len[leaf[i++].sym] = (uint8_t)b;
+            len[KEY_SYM(leaf[i++])] = (uint8_t)b;
 }
 
 static inline uint32_t reverse_bits(uint32_t v, unsigned n)
 {
-    uint32_t r = 0;
-    for (unsigned i = 0; i < n; i++, v >>= 1)
-        r = r << 1 | (v & 1);
-    return r;
+    v = (v & 0x5555) << 1 | (v >> 1 & 0x5555);
+    v = (v & 0x3333) << 2 | (v >> 2 & 0x3333);
+    v = (v & 0x0F0F) << 4 | (v >> 4 & 0x0F0F);
+    v = (v & 0x00FF) << 8 | (v >> 8 & 0x00FF);
+    return v >> (16 - n);
 }
 
 /* Canonical codes (RFC 1951 3.2.2), bit-reversed for the LSB-first writer. */
@@ -477,13 +500,6 @@ static void build_codes(const uint8_t *len, unsigned n, uint16_t *code)
 /* ---------------------------------------------------------------------------
  * Blocks
  * ------------------------------------------------------------------------ */
-
-typedef struct block_codes {
-    uint8_t litlen_len[LITLEN_SYMS + 2]; /* +2: fixed codes define 286, 287 */
-    uint8_t dist_len[DIST_SYMS];
-    uint16_t litlen_code[LITLEN_SYMS + 2];
-    uint16_t dist_code[DIST_SYMS];
-} block_codes;
 
 /* The dynamic header: code-length tokens (symbol | extra << 8). */
 typedef struct dyn_header {
@@ -638,19 +654,19 @@ static void flush_block(codec_deflater *d, bitwriter *w, size_t nitems, const ui
                         size_t raw_len, bool final)
 {
     d->litlen_freq[END_OF_BLOCK]++;
-    block_codes dyn, fix;
+    block_codes dyn;
+    const block_codes *fix = &d->fixed;
     dyn_header h;
     build_lengths(d->litlen_freq, LITLEN_SYMS, MAX_BITS, dyn.litlen_len);
     build_lengths(d->dist_freq, DIST_SYMS, MAX_BITS, dyn.dist_len);
     uint64_t dyn_bits = plan_header(&dyn, &h) + data_bits(d, dyn.litlen_len, dyn.dist_len);
-    fixed_codes(&fix);
-    uint64_t fix_bits = data_bits(d, fix.litlen_len, fix.dist_len);
+    uint64_t fix_bits = data_bits(d, fix->litlen_len, fix->dist_len);
     uint64_t stored_bits = (uint64_t)raw_len * 8 + (raw_len / STORED_MAX + 1) * 42;
     if (stored_bits < dyn_bits && stored_bits < fix_bits) {
         write_stored(w, raw, raw_len, final);
     } else if (fix_bits <= dyn_bits) {
         put_bits(w, final | 1u << 1, 3);
-        write_items(w, d, d->items, nitems, &fix);
+        write_items(w, d, d->items, nitems, fix);
     } else {
         put_bits(w, final | 2u << 1, 3);
         build_codes(dyn.litlen_len, LITLEN_SYMS, dyn.litlen_code);
@@ -715,7 +731,7 @@ static void parse_segment(parser *ps, const level_params *lp, const uint8_t *bas
     clear_tables(ps->d);
     uint32_t p = 0;
     while (p < n) {
-        match m = find_match(&s, p);
+        match m = find_match(&s, p, lp->long_depth);
         if (m.len < MIN_MATCH) {
             emit_literal(ps, base[p]);
             p++;
@@ -724,7 +740,8 @@ static void parse_segment(parser *ps, const level_params *lp, const uint8_t *bas
         }
         /* A longer match one byte on makes this byte a literal. */
         while (m.len < lp->lazy && p + 1 < n) {
-            match next = find_match(&s, p + 1);
+            unsigned depth = m.len >= lp->good ? lp->long_depth / 4 : lp->long_depth;
+            match next = find_match(&s, p + 1, depth);
             if (next.len <= m.len)
                 break;
             emit_literal(ps, base[p]);
