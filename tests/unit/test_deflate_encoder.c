@@ -89,6 +89,31 @@ static void test_edge_inputs(codec_deflater *d, int level)
     free(runs);
 }
 
+/* Byte counts in Fibonacci proportions, shuffled: the Huffman tree is
+ * deeper than 15 levels and must be limited without losing completeness. */
+static void test_deep_codes(codec_deflater *d, int level)
+{
+    size_t n = 0, fib[26] = {1, 1};
+    for (int i = 2; i < 26; i++)
+        fib[i] = fib[i - 1] + fib[i - 2];
+    for (int i = 0; i < 26; i++)
+        n += fib[i];
+    uint8_t *p = malloc(n);
+    size_t k = 0;
+    for (int i = 0; i < 26; i++)
+        for (size_t j = 0; j < fib[i]; j++)
+            p[k++] = (uint8_t)(i * 9);
+    uint64_t x = 5;
+    for (size_t i = n - 1; i > 0; i--) {
+        size_t r = (size_t)(check_rand(&x) % (i + 1));
+        uint8_t t = p[i];
+        p[i] = p[r];
+        p[r] = t;
+    }
+    round_trip(d, level, p, n);
+    free(p);
+}
+
 /* Random bytes: stored blocks, within the bound. */
 static void test_incompressible(codec_deflater *d, int level)
 {
@@ -291,6 +316,7 @@ int main(void)
         CHECK(d != NULL);
         test_edge_inputs(d, level);
         test_incompressible(d, level);
+        test_deep_codes(d, level);
         test_random_sizes(d, level);
         test_window_edges(d, level);
         test_short_cap(d, level);

@@ -14,8 +14,9 @@
  * Parsing is lazy (zlib's rule: a longer match at p+1 turns p into a
  * literal). Blocks of 32K symbols (zlib: 16K) are written with dynamic
  * Huffman codes, or fixed or stored when that is smaller by exact bit count.
- * Levels 8..9 stay with zlib: even a full search here ends 60 bytes above
- * zlib 9 on the prose payload (docs/formats/compression.md).
+ * Levels 8..9 stay with zlib: a lazy parse, even with a full search, has no
+ * size margin over zlib 9, and the optimal parses tried were not faster
+ * than zlib 9 at its size (docs/formats/compression.md).
  *
  * Positions are 32-bit offsets from the start of a segment of SEGMENT bytes;
  * the tables start over at each segment, so inputs of any size_t length
@@ -35,7 +36,7 @@
 #define HASH_BITS_MAX 16
 #define HASH_BITS_MIN 8
 #define SEGMENT (1u << 30)
-#define BLOCK_ITEMS_MAX 65536u  /* literals + matches buffered per block */
+#define BLOCK_ITEMS 32768u      /* literals + matches per block */
 /* Items one lazy step can add before the block-full check: the match grows
  * by at least a byte per literal it pushes out. */
 #define ITEMS_SLACK (MAX_MATCH + 2)
@@ -54,15 +55,14 @@ typedef struct level_params {
     unsigned nice;         /* a match this long ends the search */
     unsigned lazy;         /* matches shorter than this try p+1 */
     unsigned good;         /* ... and from this long, only a quarter as deep */
-    unsigned block_items;  /* items per block */
 } level_params;
 
 /* zlib's knobs (its levels 6 and 7 use chains of 128 and 256, lazy 16 and
  * 32, good 8), tuned here on the bench payloads so that each level is no
  * larger than zlib's: docs/formats/compression.md has the figures. */
 static const level_params params_for[8] = {
-    [6] = {64, 8, 128, 32, 8, 32768},
-    [7] = {256, 16, 258, 258, 16, 32768},
+    [6] = {64, 8, 128, 32, 8},
+    [7] = {256, 16, 258, 258, 16},
 };
 
 /* One literal (dist 0, value the byte) or one match. */
@@ -87,7 +87,7 @@ struct codec_deflater {
     uint32_t head_3[1u << HASH_BITS_MAX];
     uint32_t prev_long[WINDOW];
     uint32_t prev_short[WINDOW];
-    item items[BLOCK_ITEMS_MAX + ITEMS_SLACK];
+    item items[BLOCK_ITEMS + ITEMS_SLACK];
     uint32_t litlen_freq[LITLEN_SYMS];
     uint32_t dist_freq[DIST_SYMS];
     block_codes fixed;                /* RFC 1951 3.2.6 */
@@ -439,30 +439,30 @@ static void build_lengths(const uint32_t *freq, unsigned n, unsigned limit, uint
         parent[pick[0]] = parent[pick[1]] = (uint16_t)k;
     }
     /* Depths reuse weight[]: the root is 2m-2, parents come after children. */
-    unsigned count[LITLEN_SYMS + 1] = {0};
+    unsigned count[LITLEN_SYMS + 1] = {0}, deepest = 0;
     weight[2 * m - 2] = 0;
-    int overflow = 0;
     for (unsigned k = 2 * m - 2; k-- > 0;) {
         weight[k] = weight[parent[k]] + 1;
         if (k < m) {
-            unsigned dpt = weight[k];
-            if (dpt > limit) {
-                dpt = limit;
-                overflow++;
-            }
-            count[dpt]++;
+            count[weight[k]]++;
+            if (weight[k] > deepest)
+                deepest = weight[k];
         }
     }
-    /* Each step moves a leaf from depth b to b+1 with a leaf of depth
-     * `limit` as its new sibling: the Kraft sum falls by one unit. */
-    while (overflow > 0) {
-        unsigned b = limit - 1;
-        while (count[b] == 0)
-            b--;
-        count[b]--;
-        count[b + 1] += 2;
-        count[limit]--;
-        overflow -= 2;
+    /* Too deep (JPEG's Annex K.3 adjustment): two sibling leaves at depth i
+     * become one leaf at i-1, and a leaf at a shallower depth j becomes the
+     * parent of the other and itself at j+1. The Kraft sum stays 1, so the
+     * code stays complete (zlib's inflate rejects incomplete ones). */
+    for (unsigned i = deepest; i > limit; i--) {
+        while (count[i] > 0) {
+            unsigned j = i - 2;
+            while (count[j] == 0)
+                j--;
+            count[i] -= 2;
+            count[i - 1] += 1;
+            count[j + 1] += 2;
+            count[j] -= 1;
+        }
     }
     /* Longest codes to the rarest symbols. */
     unsigned i = 0;
@@ -687,7 +687,6 @@ typedef struct parser {
     bitwriter *w;
     const uint8_t *block_start;  /* first input byte of the buffered block */
     size_t nitems;
-    unsigned block_items;
 } parser;
 
 static inline void emit_literal(parser *ps, uint8_t byte)
@@ -708,7 +707,7 @@ static inline void emit_match(parser *ps, match m)
 /* Flushes a full block; `next` is the first input byte not yet emitted. */
 static inline void maybe_flush(parser *ps, const uint8_t *next)
 {
-    if (ps->nitems >= ps->block_items) {
+    if (ps->nitems >= BLOCK_ITEMS) {
         flush_block(ps->d, ps->w, ps->nitems, ps->block_start,
                     (size_t)(next - ps->block_start), false);
         ps->nitems = 0;
@@ -759,7 +758,7 @@ size_t codec_deflate_compress(codec_deflater *d, int level, const uint8_t *src, 
 {
     const level_params *lp = &params_for[level];
     bitwriter w = {0, 0, dst, dst + cap, false};
-    parser ps = {d, &w, src, 0, lp->block_items};
+    parser ps = {d, &w, src, 0};
     unsigned bits = HASH_BITS_MIN;
     while (bits < HASH_BITS_MAX && ((size_t)1 << bits) < n)
         bits++;
