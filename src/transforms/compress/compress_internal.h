@@ -102,7 +102,7 @@ int codec_flate_decode(const codec_stage *s, codec_flate *f, const uint8_t *src,
                        codec_buf *out, codec_error *err);
 /* Our raw deflate (RFC 1951) compressor for levels 6..7
  * (deflate_encoder.c). A context holds the match finder's tables (about
- * 1.5 MiB) and is reused; it is not thread-safe, so it lives in a pool. */
+ * 1.2 MiB) and is reused; it is not thread-safe, so it lives in a pool. */
 typedef struct codec_deflater codec_deflater;
 
 /* A context, or NULL when out of memory. */
