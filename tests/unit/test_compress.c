@@ -630,7 +630,7 @@ static void test_zstd_dictionary(void)
 /* After warm-up, encodes make no allocation through codec's allocator. */
 static void test_steady_state_no_alloc(void)
 {
-    static const char *const specs[] = {"zstd", "zstd:19", "gzip:1", "deflate", "lz4",
+    static const char *const specs[] = {"zstd", "zstd:19", "gzip:1", "deflate", "gzip:7", "lz4",
                                         "lz4hc", "snappy", "redisson-lz4", "redisson-zstd",
                                         "zstd:3 | gzip:1"};
     uint8_t *data = payload_prose(104);

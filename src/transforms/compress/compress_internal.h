@@ -100,6 +100,25 @@ int codec_flate_encode(const codec_stage *s, codec_flate *f, const uint8_t *src,
                        codec_buf *out, codec_error *err);
 int codec_flate_decode(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
                        codec_buf *out, codec_error *err);
+/* Our raw deflate (RFC 1951) compressor for levels 6..7
+ * (deflate_encoder.c). A context holds the match finder's tables (about
+ * 1.2 MiB) and is reused; it is not thread-safe, so it lives in a pool. */
+typedef struct codec_deflater codec_deflater;
+
+/* A context, or NULL when out of memory. */
+codec_deflater *codec_deflater_new(void);
+void codec_deflater_free(codec_deflater *d);
+/* Tests only: restart the match finder every `bytes` (> 0) of input instead
+ * of every GiB, to exercise the restart on small inputs. */
+void codec_deflater_set_segment(codec_deflater *d, uint32_t bytes);
+/* Largest raw deflate output for n input bytes (+ 16 bytes of slack). */
+size_t codec_deflate_bound(size_t n);
+/* Compresses src[0..n) at `level` (6..7) into dst[0..cap) as one raw
+ * deflate stream; returns its size, or 0 when cap is too small (never with
+ * cap >= codec_deflate_bound(n)). Allocates nothing. */
+size_t codec_deflate_compress(codec_deflater *d, int level, const uint8_t *src, size_t n,
+                              uint8_t *dst, size_t cap);
+
 /* Fills a `gzip` or `deflate` stage: LEVEL 1..9 (default 6) and max=. */
 int codec_flate_stage_init(codec_stage *s, codec_args *a, codec_flate_wrap wrap,
                            codec_error *err);

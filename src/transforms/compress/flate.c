@@ -1,18 +1,18 @@
 /* flate.c — the deflate engine behind `gzip` and `deflate`.
  *
- * Whole-buffer work goes to libdeflate, which is several times faster than
- * zlib, except where its output would be larger than zlib's at the same
- * level: on the 1 MiB prose payload libdeflate's levels 6..9 come out 0.5 %
- * to 13 % larger than zlib's (and no libdeflate level matches zlib 6 or 9
- * in both size and speed), so levels 6..9 compress with zlib; levels 1..5
- * map to the libdeflate level whose output is no larger than zlib's (table
- * below; docs/formats/compression.md has the figures). Decoding tries
- * libdeflate first, or zlib in one call for short dynamic-Huffman streams
- * (see ZLIB_SHORT_STREAM), and falls back to zlib's streaming inflate where
- * libdeflate needs the output size in advance and the guess was too small,
- * for the members after the first of a multi-member gzip file, and to
- * report where a corrupt stream goes wrong. */
+ * Every level promises output no larger than zlib's at that level (what the
+ * JDK's Deflater writes), as fast as we can: levels 1..5 go to libdeflate
+ * at the level whose output is no larger (table below), levels 6..7 to our
+ * own encoder (deflate_encoder.c: 3.5x zlib's speed on the prose payload,
+ * and smaller), levels 8..9 to zlib, which nothing here beats on size at a
+ * better speed yet (docs/formats/compression.md has the figures). Decoding
+ * tries libdeflate first, or zlib in one call for short dynamic-Huffman
+ * streams (see ZLIB_SHORT_STREAM), and falls back to zlib's streaming
+ * inflate where libdeflate needs the output size in advance and the guess
+ * was too small, for the members after the first of a multi-member gzip
+ * file, and to report where a corrupt stream goes wrong. */
 #include "compress_internal.h"
+#include "codec/integrity.h"
 
 #include <libdeflate.h>
 #include <limits.h>
@@ -20,9 +20,12 @@
 #include <string.h>
 #include <zlib.h>
 
-/* Compression engine per level: libdeflate level, or 0 for zlib at the same
- * level. Chosen so the size never exceeds zlib's at that level. */
+/* Compression engine per level, chosen so the size never exceeds zlib's at
+ * that level: libdeflate at the level given here (1..5), our encoder
+ * (deflate_encoder.c) at 6..7, zlib itself at 8..9. */
+typedef enum flate_engine { ENGINE_LIBDEFLATE, ENGINE_OWN, ENGINE_ZLIB } flate_engine;
 static const int libdeflate_level_for[10] = {0, 1, 2, 4, 4, 6, 0, 0, 0, 0};
+#define OWN_MAX_LEVEL 7
 
 /* Largest expansion of deflate (258-byte matches in ~2 bits); a gzip
  * trailer claiming more than this is corrupt. */
@@ -36,8 +39,9 @@ static const int libdeflate_level_for[10] = {0, 1, 2, 4, 4, 6, 0, 0, 0, 0};
 struct codec_flate {
     codec_flate_wrap wrap;
     int level;
-    int libdeflate_level;   /* 0 = compress with zlib */
-    codec_pool enc;         /* libdeflate_compressor or z_stream (deflate) */
+    flate_engine engine;
+    int libdeflate_level;
+    codec_pool enc;         /* libdeflate_compressor, codec_deflater or z_stream */
     codec_pool dec;         /* libdeflate_decompressor */
     codec_pool inf;         /* z_stream (inflate) */
 };
@@ -55,6 +59,17 @@ static void *make_libdeflate_compressor(const void *cfg)
 static void drop_libdeflate_compressor(void *ctx)
 {
     libdeflate_free_compressor(ctx);
+}
+
+static void *make_deflater(const void *cfg)
+{
+    (void)cfg;
+    return codec_deflater_new();
+}
+
+static void drop_deflater(void *ctx)
+{
+    codec_deflater_free(ctx);
 }
 
 static void *make_zlib_deflater(const void *cfg)
@@ -111,8 +126,13 @@ codec_flate *codec_flate_new(codec_flate_wrap wrap, int level)
     f->wrap = wrap;
     f->level = level;
     f->libdeflate_level = libdeflate_level_for[level];
-    if (f->libdeflate_level)
+    f->engine = f->libdeflate_level    ? ENGINE_LIBDEFLATE
+                : level <= OWN_MAX_LEVEL ? ENGINE_OWN
+                                         : ENGINE_ZLIB;
+    if (f->engine == ENGINE_LIBDEFLATE)
         codec_pool_init(&f->enc, make_libdeflate_compressor, drop_libdeflate_compressor, f);
+    else if (f->engine == ENGINE_OWN)
+        codec_pool_init(&f->enc, make_deflater, drop_deflater, f);
     else
         codec_pool_init(&f->enc, make_zlib_deflater, drop_zlib_deflater, f);
     codec_pool_init(&f->dec, make_libdeflate_decompressor, drop_libdeflate_decompressor, f);
@@ -148,6 +168,61 @@ static size_t libdeflate_encode(codec_flate *f, struct libdeflate_compressor *c,
                                        : libdeflate_zlib_compress(c, src, n, dst, bound);
 }
 
+/* Bytes of the zlib (2) or gzip (10) header, and of the trailer after the
+ * deflate data (4 or 8). */
+#define ZLIB_HEADER 2
+#define GZIP_HEADER 10
+#define ZLIB_TRAILER 4
+#define GZIP_TRAILER 8
+
+static void store_le32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+
+/* The header as zlib writes it at levels 6..7: for zlib framing CMF 0x78
+ * (deflate, 32 KiB window) and FLEVEL 2 at level 6, 3 above, with FCHECK
+ * making the pair a multiple of 31; for gzip no name, no time stamp (XFL
+ * and OS are set for every engine in codec_flate_encode()). */
+static size_t write_header(const codec_flate *f, uint8_t *p)
+{
+    if (f->wrap == CODEC_FLATE_ZLIB) {
+        unsigned flg = (f->level == 6 ? 2u : 3u) << 6;
+        flg += 31 - (0x78u * 256 + flg) % 31;
+        p[0] = 0x78, p[1] = (uint8_t)flg;
+        return ZLIB_HEADER;
+    }
+    static const uint8_t gzip_head[GZIP_HEADER] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0,
+                                                    GZIP_OS_UNKNOWN};
+    memcpy(p, gzip_head, GZIP_HEADER);
+    return GZIP_HEADER;
+}
+
+static size_t own_encode(codec_flate *f, codec_deflater *d, const uint8_t *src, size_t n,
+                         codec_buf *out, int *rc)
+{
+    size_t bound = codec_deflate_bound(n);
+    size_t framed = bound + GZIP_HEADER + GZIP_TRAILER;
+    if (bound < n || codec_buf_reserve(out, framed)) {
+        *rc = CODEC_E_NOMEM;
+        return 0;
+    }
+    uint8_t *dst = out->data + out->len;
+    size_t head = write_header(f, dst);
+    size_t body = codec_deflate_compress(d, f->level, src, n, dst + head, bound);
+    if (!body)
+        return 0;
+    uint8_t *tail = dst + head + body;
+    if (f->wrap == CODEC_FLATE_ZLIB) {
+        codec_store_be32(tail, codec_adler32(1, src, n));
+        return head + body + ZLIB_TRAILER;
+    }
+    store_le32(tail, codec_crc32(0, src, n));
+    store_le32(tail + 4, (uint32_t)n);
+    return head + body + GZIP_TRAILER;
+}
+
 /* zlib counts in 32-bit uInt, so big buffers go through in slices. */
 static size_t zlib_encode(z_stream *z, const uint8_t *src, size_t n, codec_buf *out, int *rc)
 {
@@ -179,18 +254,22 @@ int codec_flate_encode(const codec_stage *s, codec_flate *f, const uint8_t *src,
     if (!ctx)
         return codec_compress_nomem(s, err);
     int rc = CODEC_OK;
-    size_t written = f->libdeflate_level ? libdeflate_encode(f, ctx, src, n, out, &rc)
-                                         : zlib_encode(ctx, src, n, out, &rc);
+    size_t written = f->engine == ENGINE_LIBDEFLATE ? libdeflate_encode(f, ctx, src, n, out, &rc)
+                     : f->engine == ENGINE_OWN      ? own_encode(f, ctx, src, n, out, &rc)
+                                                    : zlib_encode(ctx, src, n, out, &rc);
     codec_pool_put(&f->enc, ctx);
     if (rc)
         return codec_compress_nomem(s, err);
     if (!written)
         return CODEC_FAIL(err, s, CODEC_E_INVALID_VALUE, 0, CODEC_NO_OFFSET,
                           "deflate failed to compress %zu bytes", n);
-    /* zlib writes OS = 3 (Unix), libdeflate 255 (unknown): one value for
-     * every level, so the header does not depend on the engine. */
-    if (f->wrap == CODEC_FLATE_GZIP)
+    /* One gzip header per level whatever the engine: XFL 4 ("fastest") at
+     * level 1, 2 ("slowest") at 8..9 (zlib sets it only at 9), OS 255
+     * (unknown; zlib writes 3, Unix). */
+    if (f->wrap == CODEC_FLATE_GZIP) {
+        out->data[out->len + 8] = f->level == 1 ? 4 : f->level >= 8 ? 2 : 0;
         out->data[out->len + 9] = GZIP_OS_UNKNOWN;
+    }
     out->len += written;
     return CODEC_OK;
 }

@@ -1,0 +1,775 @@
+/* deflate_encoder.c — our raw deflate (RFC 1951) compressor for levels 6..7.
+ *
+ * Why not zlib: on text made of a small vocabulary (the prose payload: 36
+ * words) zlib's 3-byte hash chains hold every occurrence of a word in the
+ * window, and the longest match (two or three words) is found only by
+ * walking most of the chain, which is where zlib 6..9 spend their time.
+ * Here two chains work together:
+ *   - a long chain keyed on the next LONG_BYTES bytes: its entries share that
+ *     prefix, so there are few of them and nearly all are long matches; it is
+ *     walked deep;
+ *   - a short chain keyed on 4 bytes, walked shallowly, only when the long
+ *     chain found nothing (matches of 4..LONG_BYTES-1 bytes), and a 3-byte
+ *     head table for 3-byte matches (near ones only: see worth()).
+ * Parsing is lazy (zlib's rule: a longer match at p+1 turns p into a
+ * literal). Blocks of 32K symbols (zlib: 16K) are written with dynamic
+ * Huffman codes, or fixed or stored when that is smaller by exact bit count.
+ * Levels 8..9 stay with zlib: a lazy parse, even with a full search, has no
+ * size margin over zlib 9, and the optimal parses tried were not faster
+ * than zlib 9 at its size (docs/formats/compression.md).
+ *
+ * Positions are 32-bit offsets from the start of a segment of SEGMENT bytes;
+ * the tables start over at each segment, so inputs of any size_t length
+ * work (a match never reaches back into the previous segment, which costs
+ * nothing measurable at 1 GiB). */
+#include "compress_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define WINDOW 32768u           /* deflate's largest distance */
+#define WMASK (WINDOW - 1)
+#define MIN_MATCH 3
+#define MAX_MATCH 258
+#define LONG_BYTES 8            /* prefix of the long chain's hash */
+#define NEAR_3 128u             /* 3-byte matches only this close (see worth()) */
+#define HASH_BITS_MAX 16
+#define HASH_BITS_MIN 8
+#define SEGMENT (1u << 30)
+#define BLOCK_ITEMS 32768u      /* literals + matches per block */
+/* Items one lazy step can add before the block-full check: the match grows
+ * by at least a byte per literal it pushes out. */
+#define ITEMS_SLACK (MAX_MATCH + 2)
+#define STORED_MAX 65535u
+
+#define LITLEN_SYMS 286
+#define DIST_SYMS 30
+#define CL_SYMS 19
+#define MAX_BITS 15
+#define CL_MAX_BITS 7
+#define END_OF_BLOCK 256
+
+typedef struct level_params {
+    unsigned long_depth;   /* long-chain candidates examined */
+    unsigned short_depth;  /* short-chain candidates examined */
+    unsigned nice;         /* a match this long ends the search */
+    unsigned lazy;         /* matches shorter than this try p+1 */
+    unsigned good;         /* ... and from this long, only a quarter as deep */
+} level_params;
+
+/* zlib's knobs (its levels 6 and 7 use chains of 128 and 256, lazy 16 and
+ * 32, good 8), tuned here on the bench payloads so that each level is no
+ * larger than zlib's: docs/formats/compression.md has the figures. */
+static const level_params params_for[8] = {
+    [6] = {64, 8, 128, 32, 8},
+    [7] = {256, 16, 258, 258, 16},
+};
+
+/* One literal (dist 0, value the byte) or one match. */
+typedef struct item {
+    uint16_t value;
+    uint16_t dist;
+} item;
+
+/* Code lengths and (bit-reversed) codes of one block. */
+typedef struct block_codes {
+    uint8_t litlen_len[LITLEN_SYMS + 2]; /* +2: fixed codes define 286, 287 */
+    uint8_t dist_len[DIST_SYMS];
+    uint16_t litlen_code[LITLEN_SYMS + 2];
+    uint16_t dist_code[DIST_SYMS];
+} block_codes;
+
+struct codec_deflater {
+    unsigned hash_bits;
+    uint32_t segment;       /* SEGMENT, or less for tests */
+    uint32_t head_long[1u << HASH_BITS_MAX];
+    uint32_t head_short[1u << HASH_BITS_MAX];
+    uint32_t head_3[1u << HASH_BITS_MAX];
+    uint32_t prev_long[WINDOW];
+    uint32_t prev_short[WINDOW];
+    item items[BLOCK_ITEMS + ITEMS_SLACK];
+    uint32_t litlen_freq[LITLEN_SYMS];
+    uint32_t dist_freq[DIST_SYMS];
+    block_codes fixed;                /* RFC 1951 3.2.6 */
+    /* RFC 1951 3.2.5 tables, filled once per context. */
+    uint8_t len_sym[MAX_MATCH + 1];   /* length -> symbol - 257 */
+    uint8_t dist_sym_near[256];       /* dist-1 (< 256) -> symbol */
+    uint8_t dist_sym_far[256];        /* (dist-1) >> 7 -> symbol */
+};
+
+static const uint16_t len_base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,
+                                      15, 17, 19, 23, 27, 31, 35, 43, 51,  59,
+                                      67, 83, 99, 115, 131, 163, 195, 227, 258};
+static const uint8_t len_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
+                                      2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+static const uint16_t dist_base[30] = {1,    2,    3,    4,    5,    7,     9,     13,
+                                       17,   25,   33,   49,   65,   97,    129,   193,
+                                       257,  385,  513,  769,  1025, 1537,  2049,  3073,
+                                       4097, 6145, 8193, 12289, 16385, 24577};
+static const uint8_t dist_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
+                                       6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
+/* Order of the code-length code lengths in the header (RFC 1951 3.2.7). */
+static const uint8_t cl_order[CL_SYMS] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5,
+                                          11, 4, 12, 3, 13, 2, 14, 1, 15};
+
+static void fixed_codes(block_codes *c);
+
+codec_deflater *codec_deflater_new(void)
+{
+    codec_deflater *d = malloc(sizeof *d);
+    if (!d)
+        return NULL;
+    d->segment = SEGMENT;
+    fixed_codes(&d->fixed);
+    for (unsigned s = 0; s < 29; s++)
+        for (unsigned l = len_base[s]; l < len_base[s] + (1u << len_extra[s]) && l <= MAX_MATCH;
+             l++)
+            d->len_sym[l] = (uint8_t)s;
+    d->len_sym[MAX_MATCH] = 28; /* 258 has its own symbol, not 284's last slot */
+    for (unsigned s = 0; s < 30; s++)
+        for (unsigned v = dist_base[s]; v < dist_base[s] + (1u << dist_extra[s]); v++) {
+            if (v <= 256)
+                d->dist_sym_near[v - 1] = (uint8_t)s;
+            else
+                d->dist_sym_far[(v - 1) >> 7] = (uint8_t)s;
+        }
+    return d;
+}
+
+void codec_deflater_set_segment(codec_deflater *d, uint32_t bytes)
+{
+    d->segment = bytes;
+}
+
+void codec_deflater_free(codec_deflater *d)
+{
+    free(d);
+}
+
+size_t codec_deflate_bound(size_t n)
+{
+    /* Every block holds at least 4096 input bytes unless it is the last, and
+     * costs at most its stored size: 5 bytes per 65,535 plus one partial
+     * byte; 16 more for the final padding and the writer's 8-byte stores. */
+    return n + (n / 4096 + 2) * 6 + 16;
+}
+
+/* ---------------------------------------------------------------------------
+ * Match finding
+ * ------------------------------------------------------------------------ */
+
+static inline uint64_t load64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static inline uint32_t load32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static inline uint32_t hash_long(const uint8_t *p, unsigned bits)
+{
+    uint64_t v = load64(p) << (64 - 8 * LONG_BYTES);
+    return (uint32_t)((v * 0x9E3779B97F4A7C15ull) >> (64 - bits));
+}
+
+static inline uint32_t hash_short(const uint8_t *p, unsigned bits)
+{
+    return (uint32_t)(load32(p) * 0x9E3779B1u) >> (32 - bits);
+}
+
+/* Reads only 3 bytes: it also serves the input's last positions. */
+static inline uint32_t hash_3(const uint8_t *p, unsigned bits)
+{
+    uint32_t v = (uint32_t)p[0] << 8 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 24;
+    return (v * 0x9E3779B1u) >> (32 - bits);
+}
+
+/* Common prefix of a and b, at most `limit` bytes (8 at a time while 8 are
+ * in bounds for both: b is the later position, limit keeps b in src). */
+static inline unsigned match_len(const uint8_t *a, const uint8_t *b, unsigned limit)
+{
+    unsigned len = 0;
+    while (len + 8 <= limit) {
+        uint64_t x = load64(a + len) ^ load64(b + len);
+        if (x)
+            return len + (unsigned)__builtin_ctzll(x) / 8;
+        len += 8;
+    }
+    while (len < limit && a[len] == b[len])
+        len++;
+    return len;
+}
+
+typedef struct match {
+    unsigned len, dist;
+} match;
+
+/* The finder's view of one segment: base[0..end) with positions below
+ * `inserted` already in the tables. Positions within LONG_BYTES of the end
+ * are not hashed (their matches would be at most 7 bytes). */
+typedef struct segment {
+    codec_deflater *d;
+    const uint8_t *base;
+    uint32_t end, hash_end, inserted;
+    const level_params *lp;
+} segment;
+
+static inline void insert_one(segment *s, uint32_t p)
+{
+    codec_deflater *d = s->d;
+    const uint8_t *q = s->base + p;
+    unsigned bits = d->hash_bits;
+    uint32_t hl = hash_long(q, bits), hs = hash_short(q, bits);
+    d->prev_long[p & WMASK] = d->head_long[hl];
+    d->head_long[hl] = p;
+    d->prev_short[p & WMASK] = d->head_short[hs];
+    d->head_short[hs] = p;
+    d->head_3[hash_3(q, bits)] = p;
+}
+
+/* Inserts the positions before p; those within LONG_BYTES of the end go
+ * to the 3-byte table only. */
+static inline void insert_upto(segment *s, uint32_t p)
+{
+    uint32_t stop = p < s->hash_end ? p : s->hash_end;
+    for (uint32_t i = s->inserted; i < stop; i++)
+        insert_one(s, i);
+    for (uint32_t i = s->inserted > stop ? s->inserted : stop; i < p; i++)
+        if (s->end - i >= MIN_MATCH)
+            s->d->head_3[hash_3(s->base + i, s->d->hash_bits)] = i;
+    if (s->inserted < p)
+        s->inserted = p;
+}
+
+/* A 3-byte match is worth its distance code only when near: further ones
+ * cost more bits than their three literals. 4..7-byte matches are taken
+ * at any distance. */
+static inline bool worth(unsigned len, unsigned dist)
+{
+    return len > MIN_MATCH || dist <= NEAR_3;
+}
+
+/* The last positions (fewer than LONG_BYTES left): the newest position
+ * with the same 3 bytes, extended. */
+static match find_tail_match(segment *s, uint32_t p)
+{
+    match best = {0, 0};
+    uint32_t left = s->end - p;
+    if (left < MIN_MATCH)
+        return best;
+    uint32_t *slot = &s->d->head_3[hash_3(s->base + p, s->d->hash_bits)];
+    uint32_t cand = *slot;
+    *slot = p;
+    s->inserted = p + 1;
+    if (cand < p && p - cand <= WINDOW) {
+        unsigned len = match_len(s->base + cand, s->base + p, left);
+        if (len >= MIN_MATCH && worth(len, p - cand))
+            best = (match){len, p - cand};
+    }
+    return best;
+}
+
+/* Walks one chain from `cand` for a match longer than best->len. */
+static inline void walk(segment *s, const uint32_t *prev, uint32_t cand, uint32_t p,
+                        unsigned depth, unsigned limit, match *best)
+{
+    const uint8_t *cur = s->base + p;
+    unsigned nice = s->lp->nice < limit ? s->lp->nice : limit;
+    uint32_t last = p;
+    while (depth-- && cand < last && p - cand <= WINDOW) {
+        const uint8_t *c = s->base + cand;
+        if (c[best->len] == cur[best->len] && load32(c) == load32(cur)) {
+            unsigned len = match_len(c, cur, limit);
+            if (len > best->len) {
+                best->len = len;
+                best->dist = p - cand;
+                if (len >= nice)
+                    return;
+            }
+        }
+        last = cand;
+        cand = prev[cand & WMASK];
+    }
+}
+
+/* The longest match at p (ties to the nearest), len 0 when none; inserts
+ * every position up to and including p. */
+static match find_match(segment *s, uint32_t p, unsigned depth)
+{
+    match best = {0, 0};
+    insert_upto(s, p);
+    if (p >= s->hash_end)
+        return find_tail_match(s, p);
+    codec_deflater *d = s->d;
+    const uint8_t *cur = s->base + p;
+    unsigned bits = d->hash_bits;
+    uint32_t left = s->end - p;
+    unsigned limit = left < MAX_MATCH ? left : MAX_MATCH;
+    uint32_t hl = hash_long(cur, bits), hs = hash_short(cur, bits), h3 = hash_3(cur, bits);
+    uint32_t cand_long = d->head_long[hl], cand_short = d->head_short[hs],
+             cand_3 = d->head_3[h3];
+    insert_one(s, p);
+    s->inserted = p + 1;
+    best.len = 3; /* a candidate must beat 3 bytes to count; reset below */
+    walk(s, d->prev_long, cand_long, p, depth, limit, &best);
+    if (best.len < LONG_BYTES)
+        walk(s, d->prev_short, cand_short, p, s->lp->short_depth, limit, &best);
+    if (best.len > 3)
+        return best;
+    best.len = 0;
+    if (cand_3 < p && p - cand_3 <= NEAR_3) {
+        const uint8_t *c = s->base + cand_3;
+        if (c[0] == cur[0] && c[1] == cur[1] && c[2] == cur[2]) {
+            best.len = 3;
+            best.dist = p - cand_3;
+        }
+    }
+    return best;
+}
+
+/* ---------------------------------------------------------------------------
+ * Bit output
+ * ------------------------------------------------------------------------ */
+
+typedef struct bitwriter {
+    uint64_t bits;
+    unsigned count;      /* bits held, < 32 between calls */
+    uint8_t *out, *end;
+    bool overflow;
+} bitwriter;
+
+static inline void put_bits(bitwriter *w, uint32_t v, unsigned n)
+{
+    w->bits |= (uint64_t)v << w->count;
+    w->count += n;
+    if (w->count >= 32) {
+        if (w->end - w->out < 4) {
+            w->overflow = true;
+            w->count -= 32;
+            w->bits >>= 32;
+            return;
+        }
+        uint32_t lo = (uint32_t)w->bits;
+        w->out[0] = (uint8_t)lo, w->out[1] = (uint8_t)(lo >> 8);
+        w->out[2] = (uint8_t)(lo >> 16), w->out[3] = (uint8_t)(lo >> 24);
+        w->out += 4;
+        w->bits >>= 32;
+        w->count -= 32;
+    }
+}
+
+/* Pads to a byte boundary and writes out every whole byte held. */
+static void align_bytes(bitwriter *w)
+{
+    while (w->count > 0) {
+        if (w->out == w->end) {
+            w->overflow = true;
+            return;
+        }
+        *w->out++ = (uint8_t)w->bits;
+        w->bits >>= 8;
+        w->count = w->count > 8 ? w->count - 8 : 0;
+    }
+    w->bits = 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * Huffman codes
+ * ------------------------------------------------------------------------ */
+
+/* A symbol and its count as one sortable key: count << 9 | symbol. */
+#define KEY_SYM(k) ((unsigned)((k) & 511))
+
+/* Shell sort (Ciura's gaps): no callback, fast on a few hundred keys. */
+static void sort_keys(uint64_t *k, unsigned n)
+{
+    static const unsigned gaps[] = {132, 57, 23, 10, 4, 1};
+    for (unsigned g = 0; g < sizeof gaps / sizeof gaps[0]; g++) {
+        unsigned gap = gaps[g];
+        for (unsigned i = gap; i < n; i++) {
+            uint64_t v = k[i];
+            unsigned j = i;
+            for (; j >= gap && k[j - gap] > v; j -= gap)
+                k[j] = k[j - gap];
+            k[j] = v;
+        }
+    }
+}
+
+/* Code lengths of at most `limit` bits for freq[0..n): a Huffman code
+ * (two-queue construction over sorted leaves), depths over the limit
+ * folded back as zlib does, which keeps the code complete. A code with
+ * fewer than two used symbols gets two 1-bit codes so that every decoder
+ * accepts it. */
+static void build_lengths(const uint32_t *freq, unsigned n, unsigned limit, uint8_t *len)
+{
+    uint64_t leaf[LITLEN_SYMS];
+    unsigned m = 0;
+    memset(len, 0, n);
+    for (unsigned i = 0; i < n; i++)
+        if (freq[i])
+            leaf[m++] = (uint64_t)freq[i] << 9 | i;
+    if (m < 2) {
+        unsigned a = m ? KEY_SYM(leaf[0]) : 0;
+        len[a] = 1;
+        len[a == 0 ? 1 : 0] = 1;
+        return;
+    }
+    sort_keys(leaf, m);
+    uint32_t weight[2 * LITLEN_SYMS];
+    uint16_t parent[2 * LITLEN_SYMS];
+    for (unsigned i = 0; i < m; i++)
+        weight[i] = (uint32_t)(leaf[i] >> 9);
+    unsigned li = 0, ni = m;
+    for (unsigned k = m; k < 2 * m - 1; k++) {
+        unsigned pick[2];
+        for (int t = 0; t < 2; t++) {
+            if (li < m && (ni >= k || weight[li] <= weight[ni]))
+                pick[t] = li++;
+            else
+                pick[t] = ni++;
+        }
+        weight[k] = weight[pick[0]] + weight[pick[1]];
+        parent[pick[0]] = parent[pick[1]] = (uint16_t)k;
+    }
+    /* Depths reuse weight[]: the root is 2m-2, parents come after children. */
+    unsigned count[LITLEN_SYMS + 1] = {0}, deepest = 0;
+    weight[2 * m - 2] = 0;
+    for (unsigned k = 2 * m - 2; k-- > 0;) {
+        weight[k] = weight[parent[k]] + 1;
+        if (k < m) {
+            count[weight[k]]++;
+            if (weight[k] > deepest)
+                deepest = weight[k];
+        }
+    }
+    /* Too deep (JPEG's Annex K.3 adjustment): two sibling leaves at depth i
+     * become one leaf at i-1, and a leaf at a shallower depth j becomes the
+     * parent of the other and itself at j+1. The Kraft sum stays 1, so the
+     * code stays complete (zlib's inflate rejects incomplete ones). */
+    for (unsigned i = deepest; i > limit; i--) {
+        while (count[i] > 0) {
+            unsigned j = i - 2;
+            while (count[j] == 0)
+                j--;
+            count[i] -= 2;
+            count[i - 1] += 1;
+            count[j + 1] += 2;
+            count[j] -= 1;
+        }
+    }
+    /* Longest codes to the rarest symbols. */
+    unsigned i = 0;
+    for (unsigned b = limit; b >= 1; b--)
+        for (unsigned c = count[b]; c > 0; c--)
+            len[KEY_SYM(leaf[i++])] = (uint8_t)b;
+}
+
+static inline uint32_t reverse_bits(uint32_t v, unsigned n)
+{
+    v = (v & 0x5555) << 1 | (v >> 1 & 0x5555);
+    v = (v & 0x3333) << 2 | (v >> 2 & 0x3333);
+    v = (v & 0x0F0F) << 4 | (v >> 4 & 0x0F0F);
+    v = (v & 0x00FF) << 8 | (v >> 8 & 0x00FF);
+    return v >> (16 - n);
+}
+
+/* Canonical codes (RFC 1951 3.2.2), bit-reversed for the LSB-first writer. */
+static void build_codes(const uint8_t *len, unsigned n, uint16_t *code)
+{
+    unsigned count[MAX_BITS + 1] = {0}, next[MAX_BITS + 1];
+    for (unsigned i = 0; i < n; i++)
+        count[len[i]]++;
+    count[0] = 0;
+    unsigned c = 0;
+    for (unsigned b = 1; b <= MAX_BITS; b++) {
+        c = (c + count[b - 1]) << 1;
+        next[b] = c;
+    }
+    for (unsigned i = 0; i < n; i++)
+        if (len[i])
+            code[i] = (uint16_t)reverse_bits(next[len[i]]++, len[i]);
+}
+
+/* ---------------------------------------------------------------------------
+ * Blocks
+ * ------------------------------------------------------------------------ */
+
+/* The dynamic header: code-length tokens (symbol | extra << 8). */
+typedef struct dyn_header {
+    unsigned hlit, hdist, hclen, ntok;
+    uint16_t tok[LITLEN_SYMS + DIST_SYMS];
+    uint8_t cl_len[CL_SYMS];
+    uint16_t cl_code[CL_SYMS];
+} dyn_header;
+
+static const uint8_t cl_extra_bits[CL_SYMS] = {[16] = 2, [17] = 3, [18] = 7};
+
+static void rle_lengths(const uint8_t *lens, unsigned n, dyn_header *h)
+{
+    unsigned t = 0;
+    for (unsigned i = 0; i < n;) {
+        uint8_t v = lens[i];
+        unsigned run = 1;
+        while (i + run < n && lens[i + run] == v)
+            run++;
+        i += run;
+        if (v == 0) {
+            while (run >= 11) {
+                unsigned r = run < 138 ? run : 138;
+                h->tok[t++] = (uint16_t)(18 | (r - 11) << 8);
+                run -= r;
+            }
+            if (run >= 3) {
+                h->tok[t++] = (uint16_t)(17 | (run - 3) << 8);
+                run = 0;
+            }
+        } else {
+            h->tok[t++] = v;
+            run--;
+            while (run >= 3) {
+                unsigned r = run < 6 ? run : 6;
+                h->tok[t++] = (uint16_t)(16 | (r - 3) << 8);
+                run -= r;
+            }
+        }
+        while (run-- > 0)
+            h->tok[t++] = v;
+    }
+    h->ntok = t;
+}
+
+/* Builds the header for the codes in c; returns its size in bits. */
+static uint64_t plan_header(const block_codes *c, dyn_header *h)
+{
+    h->hlit = LITLEN_SYMS;
+    while (h->hlit > 257 && c->litlen_len[h->hlit - 1] == 0)
+        h->hlit--;
+    h->hdist = DIST_SYMS;
+    while (h->hdist > 1 && c->dist_len[h->hdist - 1] == 0)
+        h->hdist--;
+    uint8_t lens[LITLEN_SYMS + DIST_SYMS];
+    memcpy(lens, c->litlen_len, h->hlit);
+    memcpy(lens + h->hlit, c->dist_len, h->hdist);
+    rle_lengths(lens, h->hlit + h->hdist, h);
+    uint32_t freq[CL_SYMS] = {0};
+    for (unsigned i = 0; i < h->ntok; i++)
+        freq[h->tok[i] & 0xff]++;
+    build_lengths(freq, CL_SYMS, CL_MAX_BITS, h->cl_len);
+    build_codes(h->cl_len, CL_SYMS, h->cl_code);
+    h->hclen = CL_SYMS;
+    while (h->hclen > 4 && h->cl_len[cl_order[h->hclen - 1]] == 0)
+        h->hclen--;
+    uint64_t bits = 5 + 5 + 4 + 3 * (uint64_t)h->hclen;
+    for (unsigned s = 0; s < CL_SYMS; s++)
+        bits += (uint64_t)freq[s] * (h->cl_len[s] + cl_extra_bits[s]);
+    return bits;
+}
+
+static void write_header(bitwriter *w, const dyn_header *h)
+{
+    put_bits(w, h->hlit - 257, 5);
+    put_bits(w, h->hdist - 1, 5);
+    put_bits(w, h->hclen - 4, 4);
+    for (unsigned i = 0; i < h->hclen; i++)
+        put_bits(w, h->cl_len[cl_order[i]], 3);
+    for (unsigned i = 0; i < h->ntok; i++) {
+        unsigned s = h->tok[i] & 0xff;
+        put_bits(w, h->cl_code[s], h->cl_len[s]);
+        if (cl_extra_bits[s])
+            put_bits(w, h->tok[i] >> 8, cl_extra_bits[s]);
+    }
+}
+
+/* Bits of the block's symbols under the given code lengths. */
+static uint64_t data_bits(const codec_deflater *d, const uint8_t *litlen_len,
+                          const uint8_t *dist_len)
+{
+    uint64_t bits = 0;
+    for (unsigned s = 0; s < LITLEN_SYMS; s++)
+        bits += (uint64_t)d->litlen_freq[s] *
+                (litlen_len[s] + (s > END_OF_BLOCK ? len_extra[s - 257] : 0));
+    for (unsigned s = 0; s < DIST_SYMS; s++)
+        bits += (uint64_t)d->dist_freq[s] * (dist_len[s] + dist_extra[s]);
+    return bits;
+}
+
+static void fixed_codes(block_codes *c)
+{
+    for (unsigned s = 0; s < LITLEN_SYMS + 2; s++)
+        c->litlen_len[s] = s < 144 ? 8 : s < 256 ? 9 : s < 280 ? 7 : 8;
+    memset(c->dist_len, 5, DIST_SYMS);
+    build_codes(c->litlen_len, LITLEN_SYMS + 2, c->litlen_code);
+    build_codes(c->dist_len, DIST_SYMS, c->dist_code);
+}
+
+static void write_items(bitwriter *w, const codec_deflater *d, const item *it, size_t n,
+                        const block_codes *c)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned v = it[i].value, dist = it[i].dist;
+        if (!dist) {
+            put_bits(w, c->litlen_code[v], c->litlen_len[v]);
+            continue;
+        }
+        unsigned ls = d->len_sym[v];
+        put_bits(w, c->litlen_code[257 + ls] | (uint32_t)(v - len_base[ls])
+                                                  << c->litlen_len[257 + ls],
+                 c->litlen_len[257 + ls] + len_extra[ls]);
+        unsigned ds = dist <= 256 ? d->dist_sym_near[dist - 1] : d->dist_sym_far[(dist - 1) >> 7];
+        put_bits(w, c->dist_code[ds] | (uint32_t)(dist - dist_base[ds]) << c->dist_len[ds],
+                 c->dist_len[ds] + dist_extra[ds]);
+    }
+    put_bits(w, c->litlen_code[END_OF_BLOCK], c->litlen_len[END_OF_BLOCK]);
+}
+
+static void write_stored(bitwriter *w, const uint8_t *raw, size_t n, bool final)
+{
+    do {
+        size_t chunk = n < STORED_MAX ? n : STORED_MAX;
+        n -= chunk;
+        put_bits(w, final && n == 0, 3);
+        align_bytes(w);
+        if ((size_t)(w->end - w->out) < chunk + 4) {
+            w->overflow = true;
+            return;
+        }
+        w->out[0] = (uint8_t)chunk, w->out[1] = (uint8_t)(chunk >> 8);
+        w->out[2] = (uint8_t)~chunk, w->out[3] = (uint8_t)(~chunk >> 8);
+        memcpy(w->out + 4, raw, chunk);
+        w->out += 4 + chunk;
+        raw += chunk;
+    } while (n > 0);
+}
+
+/* Writes the buffered items (covering raw[0..raw_len)) as the smallest of a
+ * dynamic, fixed or stored block, and clears the block's counts. */
+static void flush_block(codec_deflater *d, bitwriter *w, size_t nitems, const uint8_t *raw,
+                        size_t raw_len, bool final)
+{
+    d->litlen_freq[END_OF_BLOCK]++;
+    block_codes dyn;
+    const block_codes *fix = &d->fixed;
+    dyn_header h;
+    build_lengths(d->litlen_freq, LITLEN_SYMS, MAX_BITS, dyn.litlen_len);
+    build_lengths(d->dist_freq, DIST_SYMS, MAX_BITS, dyn.dist_len);
+    uint64_t dyn_bits = plan_header(&dyn, &h) + data_bits(d, dyn.litlen_len, dyn.dist_len);
+    uint64_t fix_bits = data_bits(d, fix->litlen_len, fix->dist_len);
+    uint64_t stored_bits = (uint64_t)raw_len * 8 + (raw_len / STORED_MAX + 1) * 42;
+    if (stored_bits < dyn_bits && stored_bits < fix_bits) {
+        write_stored(w, raw, raw_len, final);
+    } else if (fix_bits <= dyn_bits) {
+        put_bits(w, final | 1u << 1, 3);
+        write_items(w, d, d->items, nitems, fix);
+    } else {
+        put_bits(w, final | 2u << 1, 3);
+        build_codes(dyn.litlen_len, LITLEN_SYMS, dyn.litlen_code);
+        build_codes(dyn.dist_len, DIST_SYMS, dyn.dist_code);
+        write_header(w, &h);
+        write_items(w, d, d->items, nitems, &dyn);
+    }
+    memset(d->litlen_freq, 0, sizeof d->litlen_freq);
+    memset(d->dist_freq, 0, sizeof d->dist_freq);
+}
+
+/* ---------------------------------------------------------------------------
+ * Parsing
+ * ------------------------------------------------------------------------ */
+
+typedef struct parser {
+    codec_deflater *d;
+    bitwriter *w;
+    const uint8_t *block_start;  /* first input byte of the buffered block */
+    size_t nitems;
+} parser;
+
+static inline void emit_literal(parser *ps, uint8_t byte)
+{
+    ps->d->items[ps->nitems++] = (item){byte, 0};
+    ps->d->litlen_freq[byte]++;
+}
+
+static inline void emit_match(parser *ps, match m)
+{
+    codec_deflater *d = ps->d;
+    d->items[ps->nitems++] = (item){(uint16_t)m.len, (uint16_t)m.dist};
+    d->litlen_freq[257 + d->len_sym[m.len]]++;
+    d->dist_freq[m.dist <= 256 ? d->dist_sym_near[m.dist - 1]
+                               : d->dist_sym_far[(m.dist - 1) >> 7]]++;
+}
+
+/* Flushes a full block; `next` is the first input byte not yet emitted. */
+static inline void maybe_flush(parser *ps, const uint8_t *next)
+{
+    if (ps->nitems >= BLOCK_ITEMS) {
+        flush_block(ps->d, ps->w, ps->nitems, ps->block_start,
+                    (size_t)(next - ps->block_start), false);
+        ps->nitems = 0;
+        ps->block_start = next;
+    }
+}
+
+static void clear_tables(codec_deflater *d)
+{
+    size_t n = (size_t)1 << d->hash_bits;
+    memset(d->head_long, 0, n * sizeof d->head_long[0]);
+    memset(d->head_short, 0, n * sizeof d->head_short[0]);
+    memset(d->head_3, 0, n * sizeof d->head_3[0]);
+}
+
+/* Lazy parse of one segment: base[0..n). */
+static void parse_segment(parser *ps, const level_params *lp, const uint8_t *base, uint32_t n)
+{
+    segment s = {ps->d, base, n, n >= LONG_BYTES ? n - LONG_BYTES + 1 : 0, 0, lp};
+    clear_tables(ps->d);
+    uint32_t p = 0;
+    while (p < n) {
+        match m = find_match(&s, p, lp->long_depth);
+        if (m.len < MIN_MATCH) {
+            emit_literal(ps, base[p]);
+            p++;
+            maybe_flush(ps, base + p);
+            continue;
+        }
+        /* A longer match one byte on makes this byte a literal. */
+        while (m.len < lp->lazy && p + 1 < n) {
+            unsigned depth = m.len >= lp->good ? lp->long_depth / 4 : lp->long_depth;
+            match next = find_match(&s, p + 1, depth);
+            if (next.len <= m.len)
+                break;
+            emit_literal(ps, base[p]);
+            p++;
+            m = next;
+        }
+        emit_match(ps, m);
+        p += m.len;
+        maybe_flush(ps, base + p);
+    }
+}
+
+size_t codec_deflate_compress(codec_deflater *d, int level, const uint8_t *src, size_t n,
+                              uint8_t *dst, size_t cap)
+{
+    const level_params *lp = &params_for[level];
+    bitwriter w = {0, 0, dst, dst + cap, false};
+    parser ps = {d, &w, src, 0};
+    unsigned bits = HASH_BITS_MIN;
+    while (bits < HASH_BITS_MAX && ((size_t)1 << bits) < n)
+        bits++;
+    d->hash_bits = bits;
+    memset(d->litlen_freq, 0, sizeof d->litlen_freq);
+    memset(d->dist_freq, 0, sizeof d->dist_freq);
+    for (size_t off = 0; off < n; off += d->segment) {
+        size_t len = n - off < d->segment ? n - off : d->segment;
+        parse_segment(&ps, lp, src + off, (uint32_t)len);
+    }
+    flush_block(d, &w, ps.nitems, ps.block_start, (size_t)(src + n - ps.block_start), true);
+    align_bytes(&w);
+    return w.overflow ? 0 : (size_t)(w.out - dst);
+}
