@@ -295,8 +295,8 @@ static void check_strings(void)
                     }
 }
 
-/* Strings of lengths that walk the text pool's free room through every
- * value below 64 before it is refilled. */
+/* Strings of many lengths with lists between them: the text pool's room
+ * walks through many values (check_pool_room() hits each one exactly). */
 static void check_pool(void)
 {
     text t = {.n = 0};
@@ -310,6 +310,39 @@ static void check_pool(void)
     }
     put(&t, "]");
     CHECK_INT(agree(t.b, t.n, "pool"), 0);
+}
+
+/* A string of every length 0..80 starting when the text pool has exactly
+ * `room` bytes left, for every room below 80: the pool's chunk is 4,096
+ * bytes once the input left is longer, and each plain string takes its own
+ * length from it, so strings of known lengths bring it to that room. The
+ * copy-while-scanning path stores 16-byte blocks up to 64 bytes ahead, so a
+ * wrong room check there writes past the chunk: into the next arena
+ * allocation (the values compared here) or into poisoned bytes (ASan). */
+static void check_pool_room(void)
+{
+    static text t;
+    for (size_t room = 0; room < 80; room++)
+        for (size_t len = 0; len <= 80; len++) {
+            t.n = 0;
+            put(&t, "[");
+            for (size_t taken = 0, step; taken < 4096 - room; taken += step) {
+                step = 4096 - room - taken < 60 ? 4096 - room - taken : 60;
+                put(&t, taken ? ",{\"name\":\"" : "{\"name\":\"");
+                put_body(&t, step, SIZE_MAX, "");
+                put(&t, "\"}");
+            }
+            put(&t, ",{\"name\":\"");
+            put_body(&t, len, SIZE_MAX, "");
+            put(&t, "\",\"tags\":[\"x\"]}");
+            for (int i = 0; i < 3; i++) {   /* more input, and strings after */
+                put(&t, ",{\"name\":\"");
+                put_body(&t, 40 + (size_t)i, SIZE_MAX, "");
+                put(&t, "\"}");
+            }
+            put(&t, "]");
+            CHECK_INT(agree(t.b, t.n, "pool room"), 0);
+        }
 }
 
 /* max-string on typed and skipped strings, the limit falling on every
@@ -563,6 +596,7 @@ int main(void)
     check_white_space_at_end();
     check_strings();
     check_pool();
+    check_pool_room();
     check_max_string();
     check_integers();
     check_depth();
