@@ -42,6 +42,7 @@
  * by at least a byte per literal it pushes out. */
 #define ITEMS_SLACK (MAX_MATCH + 2)
 #define STORED_MAX 65535u
+#define SPLITS_MAX 5            /* halvings of a block (see write_range()) */
 
 #define LITLEN_SYMS 286
 #define DIST_SYMS 30
@@ -67,8 +68,8 @@ typedef struct level_params {
 static const level_params params_for[10] = {
     [6] = {64, 8, 128, 32, 8, 128, 0},
     [7] = {256, 16, 258, 258, 16, 128, 0},
-    [8] = {4096, 64, 258, 258, 258, 4096, 5},
-    [9] = {4096, 64, 258, 258, 258, 4096, 5},
+    [8] = {4096, 64, 258, 258, 258, 4096, SPLITS_MAX},
+    [9] = {4096, 64, 258, 258, 258, 4096, SPLITS_MAX},
 };
 
 /* One literal (dist 0, value the byte) or one match. */
@@ -725,43 +726,69 @@ static void write_plan(const codec_deflater *d, bitwriter *w, block_plan *p, con
  * better fit can win back. */
 #define SPLIT_MIN_ITEMS 512u
 
-/* Bits of items[0..n) written as the better of one block or, up to
- * `splits` times, two halves; *plan gets the one-block plan. */
-static uint64_t range_bits(const codec_deflater *d, const item *it, size_t n, unsigned splits,
-                           block_plan *plan)
+/* Where a block is halved: node k of a binary tree (children 2k+1, 2k+2)
+ * is one range of items; halve[k] says it is written as its two halves. */
+typedef struct split_tree {
+    bool halve[(2u << SPLITS_MAX) - 1];
+} split_tree;
+
+/* Bits of items[0..n) (tree node k) written as one block or, up to
+ * `splits` times, as two halves, whichever is smaller by exact bit count;
+ * records the choice of every node in t. Each node is planned once. */
+static uint64_t plan_splits(const codec_deflater *d, const item *it, size_t n, unsigned splits,
+                            unsigned k, split_tree *t)
 {
-    plan_block(d, it, n, plan);
+    block_plan whole;
+    plan_block(d, it, n, &whole);
+    t->halve[k] = false;
     if (splits == 0 || n < SPLIT_MIN_ITEMS)
-        return plan->bits;
-    block_plan half;
-    uint64_t two = range_bits(d, it, n / 2, splits - 1, &half);
-    if (two < plan->bits)
-        two += range_bits(d, it + n / 2, n - n / 2, splits - 1, &half);
-    return two < plan->bits ? two : plan->bits;
+        return whole.bits;
+    uint64_t two = plan_splits(d, it, n / 2, splits - 1, 2 * k + 1, t);
+    if (two >= whole.bits)
+        return whole.bits;
+    two += plan_splits(d, it + n / 2, n - n / 2, splits - 1, 2 * k + 2, t);
+    if (two >= whole.bits)
+        return whole.bits;
+    t->halve[k] = true;
+    return two;
+}
+
+/* Input bytes covered by items[0..n). */
+static size_t raw_length(const item *it, size_t n)
+{
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++)
+        len += it[i].dist ? it[i].value : 1;
+    return len;
+}
+
+static void write_tree(const codec_deflater *d, bitwriter *w, const item *it, size_t n,
+                       const uint8_t *raw, bool final, unsigned k, const split_tree *t)
+{
+    if (t->halve[k]) {
+        write_tree(d, w, it, n / 2, raw, false, 2 * k + 1, t);
+        write_tree(d, w, it + n / 2, n - n / 2, raw + raw_length(it, n / 2), final, 2 * k + 2,
+                   t);
+        return;
+    }
+    block_plan whole;
+    plan_block(d, it, n, &whole);
+    write_plan(d, w, &whole, it, n, raw, final);
 }
 
 /* Writes items[0..n) (covering raw[0..)) as the smallest of a dynamic,
- * fixed or stored block, or as two halves written the same way when that
- * is smaller by exact bit count: symbol statistics drift within a block
- * (JSON keys then text, ...), and zlib's blocks are half the size of ours. */
+ * fixed or stored block, or, up to `splits` times, as two halves written
+ * the same way when that is smaller by exact bit count: symbol statistics
+ * drift within a block (JSON keys then text, ...), and zlib's blocks are
+ * half the size of ours. */
 static void write_range(const codec_deflater *d, bitwriter *w, const item *it, size_t n,
                         const uint8_t *raw, bool final, unsigned splits)
 {
-    block_plan whole, first;
-    plan_block(d, it, n, &whole);
-    uint64_t one = whole.bits;
-    if (splits > 0 && n >= SPLIT_MIN_ITEMS) {
-        block_plan second;
-        uint64_t two = range_bits(d, it, n / 2, splits - 1, &first);
-        if (two < one)
-            two += range_bits(d, it + n / 2, n - n / 2, splits - 1, &second);
-        if (two < one) {
-            write_range(d, w, it, n / 2, raw, false, splits - 1);
-            write_range(d, w, it + n / 2, n - n / 2, raw + first.raw_len, final, splits - 1);
-            return;
-        }
-    }
-    write_plan(d, w, &whole, it, n, raw, final);
+    split_tree t;
+    t.halve[0] = false;
+    if (splits > 0 && n >= SPLIT_MIN_ITEMS) /* else one plan, not two */
+        plan_splits(d, it, n, splits, 0, &t);
+    write_tree(d, w, it, n, raw, final, 0, &t);
 }
 
 /* ---------------------------------------------------------------------------
