@@ -1,5 +1,5 @@
 /* fuzz_deflate_encode.c — our deflate compressor (deflate_encoder.c): the
- * first byte picks the level (6..7) and a cap; the rest is compressed into
+ * first byte picks the level (6..9) and a cap; the rest is compressed into
  * a buffer of exactly codec_deflate_bound() bytes and must inflate back
  * through zlib to the same bytes; compressed again into a shorter buffer it
  * must either give the same stream or refuse (0) without writing past the
@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     if (!d && !(d = codec_deflater_new()))
         abort();
-    int level = 6 + (data[0] & 1);
+    int level = 6 + (data[0] & 3);
     const uint8_t *src = data + 1;
     size_t n = size - 1, cap = codec_deflate_bound(n);
     uint8_t *dst = malloc(cap);
@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_inflates(dst, w, src, n);
     /* A shorter cap (from the first byte): same stream or 0; the guard
      * bytes after it stay as they were. */
-    size_t short_cap = w * (data[0] >> 1) / 128;
+    size_t short_cap = w * (data[0] >> 2) / 64;
     uint8_t *again = malloc(short_cap + 16);
     memset(again, 0x5A, short_cap + 16);
     size_t w2 = codec_deflate_compress(d, level, src, n, again, short_cap);

@@ -139,14 +139,14 @@ static const char py_gzip_d[] =
 
 static void test_ours_read_by_peers(const uint8_t *data, size_t n)
 {
-    static const char *const gz[] = {"gzip:1", "gzip:5", "gzip", "gzip:7", "gzip:9"};
-    for (size_t i = 0; i < 5; i++) {
+    static const char *const gz[] = {"gzip:1", "gzip:5", "gzip", "gzip:7", "gzip:8", "gzip:9"};
+    for (size_t i = 0; i < 6; i++) {
         ours_through_peer(gz[i], "gzip -dc", data, n);
         ours_through_peer(gz[i], py_gzip_d, data, n);
     }
     static const char *const zl[] = {"deflate:1", "deflate:4", "deflate", "deflate:7",
-                                     "deflate:9"};
-    for (size_t i = 0; i < 5; i++)
+                                     "deflate:8", "deflate:9"};
+    for (size_t i = 0; i < 6; i++)
         ours_through_peer(zl[i], py_zlib_d, data, n);
     static const char *const zs[] = {"zstd:-5", "zstd:1", "zstd", "zstd:19"};
     for (size_t i = 0; i < 4; i++)

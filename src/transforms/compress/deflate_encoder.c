@@ -1,4 +1,4 @@
-/* deflate_encoder.c — our raw deflate (RFC 1951) compressor for levels 6..7.
+/* deflate_encoder.c — our raw deflate (RFC 1951) compressor for levels 6..9.
  *
  * Why not zlib: on text made of a small vocabulary (the prose payload: 36
  * words) zlib's 3-byte hash chains hold every occurrence of a word in the
@@ -14,9 +14,11 @@
  * Parsing is lazy (zlib's rule: a longer match at p+1 turns p into a
  * literal). Blocks of 32K symbols (zlib: 16K) are written with dynamic
  * Huffman codes, or fixed or stored when that is smaller by exact bit count.
- * Levels 8..9 stay with zlib: a lazy parse, even with a full search, has no
- * size margin over zlib 9, and the optimal parses tried were not faster
- * than zlib 9 at its size (docs/formats/compression.md).
+ * Levels 8..9 (one setting) search 4,096 deep like zlib 9, take 3-byte
+ * matches as far back as zlib does (4 KiB: on UTF-8 text a 3-byte match is
+ * one character), and halve a block, up to five times, where two blocks
+ * are smaller by exact bit count: that margin, not the parse, keeps them
+ * under zlib 8/9 on every test input (docs/formats/compression.md).
  *
  * Positions are 32-bit offsets from the start of a segment of SEGMENT bytes;
  * the tables start over at each segment, so inputs of any size_t length
@@ -32,7 +34,6 @@
 #define MIN_MATCH 3
 #define MAX_MATCH 258
 #define LONG_BYTES 8            /* prefix of the long chain's hash */
-#define NEAR_3 128u             /* 3-byte matches only this close (see worth()) */
 #define HASH_BITS_MAX 16
 #define HASH_BITS_MIN 8
 #define SEGMENT (1u << 30)
@@ -41,6 +42,7 @@
  * by at least a byte per literal it pushes out. */
 #define ITEMS_SLACK (MAX_MATCH + 2)
 #define STORED_MAX 65535u
+#define SPLITS_MAX 5            /* halvings of a block (see write_range()) */
 
 #define LITLEN_SYMS 286
 #define DIST_SYMS 30
@@ -55,14 +57,19 @@ typedef struct level_params {
     unsigned nice;         /* a match this long ends the search */
     unsigned lazy;         /* matches shorter than this try p+1 */
     unsigned good;         /* ... and from this long, only a quarter as deep */
+    unsigned near3;        /* 3-byte matches only this close (see worth()) */
+    unsigned splits;       /* times a block may be halved (see write_range()) */
 } level_params;
 
 /* zlib's knobs (its levels 6 and 7 use chains of 128 and 256, lazy 16 and
- * 32, good 8), tuned here on the bench payloads so that each level is no
- * larger than zlib's: docs/formats/compression.md has the figures. */
-static const level_params params_for[8] = {
-    [6] = {64, 8, 128, 32, 8},
-    [7] = {256, 16, 258, 258, 16},
+ * 32, good 8; 8 and 9 chains of 1,024 and 4,096, lazy and nice 258), tuned
+ * here on the bench payloads so that each level is no larger than zlib's:
+ * docs/formats/compression.md has the figures. */
+static const level_params params_for[10] = {
+    [6] = {64, 8, 128, 32, 8, 128, 0},
+    [7] = {256, 16, 258, 258, 16, 128, 0},
+    [8] = {4096, 64, 258, 258, 258, 4096, SPLITS_MAX},
+    [9] = {4096, 64, 258, 258, 258, 4096, SPLITS_MAX},
 };
 
 /* One literal (dist 0, value the byte) or one match. */
@@ -88,8 +95,6 @@ struct codec_deflater {
     uint32_t prev_long[WINDOW];
     uint32_t prev_short[WINDOW];
     item items[BLOCK_ITEMS + ITEMS_SLACK];
-    uint32_t litlen_freq[LITLEN_SYMS];
-    uint32_t dist_freq[DIST_SYMS];
     block_codes fixed;                /* RFC 1951 3.2.6 */
     /* RFC 1951 3.2.5 tables, filled once per context. */
     uint8_t len_sym[MAX_MATCH + 1];   /* length -> symbol - 257 */
@@ -250,9 +255,9 @@ static inline void insert_upto(segment *s, uint32_t p)
 /* A 3-byte match is worth its distance code only when near: further ones
  * cost more bits than their three literals. 4..7-byte matches are taken
  * at any distance. */
-static inline bool worth(unsigned len, unsigned dist)
+static inline bool worth(const segment *s, unsigned len, unsigned dist)
 {
-    return len > MIN_MATCH || dist <= NEAR_3;
+    return len > MIN_MATCH || dist <= s->lp->near3;
 }
 
 /* The last positions (fewer than LONG_BYTES left): the newest position
@@ -269,7 +274,7 @@ static match find_tail_match(segment *s, uint32_t p)
     s->inserted = p + 1;
     if (cand < p && p - cand <= WINDOW) {
         unsigned len = match_len(s->base + cand, s->base + p, left);
-        if (len >= MIN_MATCH && worth(len, p - cand))
+        if (len >= MIN_MATCH && worth(s, len, p - cand))
             best = (match){len, p - cand};
     }
     return best;
@@ -323,7 +328,7 @@ static match find_match(segment *s, uint32_t p, unsigned depth)
     if (best.len > 3)
         return best;
     best.len = 0;
-    if (cand_3 < p && p - cand_3 <= NEAR_3) {
+    if (cand_3 < p && p - cand_3 <= s->lp->near3) {
         const uint8_t *c = s->base + cand_3;
         if (c[0] == cur[0] && c[1] == cur[1] && c[2] == cur[2]) {
             best.len = 3;
@@ -587,16 +592,21 @@ static void write_header(bitwriter *w, const dyn_header *h)
     }
 }
 
+/* Symbol counts of one block. */
+typedef struct block_freq {
+    uint32_t litlen[LITLEN_SYMS];
+    uint32_t dist[DIST_SYMS];
+} block_freq;
+
 /* Bits of the block's symbols under the given code lengths. */
-static uint64_t data_bits(const codec_deflater *d, const uint8_t *litlen_len,
-                          const uint8_t *dist_len)
+static uint64_t data_bits(const block_freq *f, const uint8_t *litlen_len, const uint8_t *dist_len)
 {
     uint64_t bits = 0;
     for (unsigned s = 0; s < LITLEN_SYMS; s++)
-        bits += (uint64_t)d->litlen_freq[s] *
+        bits += (uint64_t)f->litlen[s] *
                 (litlen_len[s] + (s > END_OF_BLOCK ? len_extra[s - 257] : 0));
     for (unsigned s = 0; s < DIST_SYMS; s++)
-        bits += (uint64_t)d->dist_freq[s] * (dist_len[s] + dist_extra[s]);
+        bits += (uint64_t)f->dist[s] * (dist_len[s] + dist_extra[s]);
     return bits;
 }
 
@@ -607,6 +617,11 @@ static void fixed_codes(block_codes *c)
     memset(c->dist_len, 5, DIST_SYMS);
     build_codes(c->litlen_len, LITLEN_SYMS + 2, c->litlen_code);
     build_codes(c->dist_len, DIST_SYMS, c->dist_code);
+}
+
+static inline unsigned dist_symbol(const codec_deflater *d, unsigned dist)
+{
+    return dist <= 256 ? d->dist_sym_near[dist - 1] : d->dist_sym_far[(dist - 1) >> 7];
 }
 
 static void write_items(bitwriter *w, const codec_deflater *d, const item *it, size_t n,
@@ -622,7 +637,7 @@ static void write_items(bitwriter *w, const codec_deflater *d, const item *it, s
         put_bits(w, c->litlen_code[257 + ls] | (uint32_t)(v - len_base[ls])
                                                   << c->litlen_len[257 + ls],
                  c->litlen_len[257 + ls] + len_extra[ls]);
-        unsigned ds = dist <= 256 ? d->dist_sym_near[dist - 1] : d->dist_sym_far[(dist - 1) >> 7];
+        unsigned ds = dist_symbol(d, dist);
         put_bits(w, c->dist_code[ds] | (uint32_t)(dist - dist_base[ds]) << c->dist_len[ds],
                  c->dist_len[ds] + dist_extra[ds]);
     }
@@ -648,34 +663,132 @@ static void write_stored(bitwriter *w, const uint8_t *raw, size_t n, bool final)
     } while (n > 0);
 }
 
-/* Writes the buffered items (covering raw[0..raw_len)) as the smallest of a
- * dynamic, fixed or stored block, and clears the block's counts. */
-static void flush_block(codec_deflater *d, bitwriter *w, size_t nitems, const uint8_t *raw,
-                        size_t raw_len, bool final)
-{
-    d->litlen_freq[END_OF_BLOCK]++;
+/* The smallest encoding of one block: its kind, codes and size in bits. */
+typedef enum { BLOCK_STORED, BLOCK_FIXED, BLOCK_DYNAMIC } block_kind;
+
+typedef struct block_plan {
+    block_kind kind;
+    uint64_t bits;
+    size_t raw_len;        /* input bytes the items cover */
     block_codes dyn;
-    const block_codes *fix = &d->fixed;
     dyn_header h;
-    build_lengths(d->litlen_freq, LITLEN_SYMS, MAX_BITS, dyn.litlen_len);
-    build_lengths(d->dist_freq, DIST_SYMS, MAX_BITS, dyn.dist_len);
-    uint64_t dyn_bits = plan_header(&dyn, &h) + data_bits(d, dyn.litlen_len, dyn.dist_len);
-    uint64_t fix_bits = data_bits(d, fix->litlen_len, fix->dist_len);
+} block_plan;
+
+static void plan_block(const codec_deflater *d, const item *it, size_t n, block_plan *p)
+{
+    block_freq f;
+    memset(&f, 0, sizeof f);
+    size_t raw_len = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!it[i].dist) {
+            f.litlen[it[i].value]++;
+            raw_len++;
+            continue;
+        }
+        f.litlen[257 + d->len_sym[it[i].value]]++;
+        f.dist[dist_symbol(d, it[i].dist)]++;
+        raw_len += it[i].value;
+    }
+    f.litlen[END_OF_BLOCK]++;
+    build_lengths(f.litlen, LITLEN_SYMS, MAX_BITS, p->dyn.litlen_len);
+    build_lengths(f.dist, DIST_SYMS, MAX_BITS, p->dyn.dist_len);
+    uint64_t dyn_bits = plan_header(&p->dyn, &p->h) + data_bits(&f, p->dyn.litlen_len,
+                                                                p->dyn.dist_len);
+    uint64_t fix_bits = data_bits(&f, d->fixed.litlen_len, d->fixed.dist_len);
     uint64_t stored_bits = (uint64_t)raw_len * 8 + (raw_len / STORED_MAX + 1) * 42;
-    if (stored_bits < dyn_bits && stored_bits < fix_bits) {
-        write_stored(w, raw, raw_len, final);
-    } else if (fix_bits <= dyn_bits) {
+    p->raw_len = raw_len;
+    if (stored_bits < dyn_bits && stored_bits < fix_bits)
+        p->kind = BLOCK_STORED, p->bits = stored_bits;
+    else if (fix_bits <= dyn_bits)
+        p->kind = BLOCK_FIXED, p->bits = 3 + fix_bits;
+    else
+        p->kind = BLOCK_DYNAMIC, p->bits = 3 + dyn_bits;
+}
+
+static void write_plan(const codec_deflater *d, bitwriter *w, block_plan *p, const item *it,
+                       size_t n, const uint8_t *raw, bool final)
+{
+    if (p->kind == BLOCK_STORED) {
+        write_stored(w, raw, p->raw_len, final);
+    } else if (p->kind == BLOCK_FIXED) {
         put_bits(w, final | 1u << 1, 3);
-        write_items(w, d, d->items, nitems, fix);
+        write_items(w, d, it, n, &d->fixed);
     } else {
         put_bits(w, final | 2u << 1, 3);
-        build_codes(dyn.litlen_len, LITLEN_SYMS, dyn.litlen_code);
-        build_codes(dyn.dist_len, DIST_SYMS, dyn.dist_code);
-        write_header(w, &h);
-        write_items(w, d, d->items, nitems, &dyn);
+        build_codes(p->dyn.litlen_len, LITLEN_SYMS, p->dyn.litlen_code);
+        build_codes(p->dyn.dist_len, DIST_SYMS, p->dyn.dist_code);
+        write_header(w, &p->h);
+        write_items(w, d, it, n, &p->dyn);
     }
-    memset(d->litlen_freq, 0, sizeof d->litlen_freq);
-    memset(d->dist_freq, 0, sizeof d->dist_freq);
+}
+
+/* Blocks shorter than this are not halved: two headers cost more than a
+ * better fit can win back. */
+#define SPLIT_MIN_ITEMS 512u
+
+/* Where a block is halved: node k of a binary tree (children 2k+1, 2k+2)
+ * is one range of items; halve[k] says it is written as its two halves. */
+typedef struct split_tree {
+    bool halve[(2u << SPLITS_MAX) - 1];
+} split_tree;
+
+/* Bits of items[0..n) (tree node k) written as one block or, up to
+ * `splits` times, as two halves, whichever is smaller by exact bit count;
+ * records the choice of every node in t. Each node is planned once. */
+static uint64_t plan_splits(const codec_deflater *d, const item *it, size_t n, unsigned splits,
+                            unsigned k, split_tree *t)
+{
+    block_plan whole;
+    plan_block(d, it, n, &whole);
+    t->halve[k] = false;
+    if (splits == 0 || n < SPLIT_MIN_ITEMS)
+        return whole.bits;
+    uint64_t two = plan_splits(d, it, n / 2, splits - 1, 2 * k + 1, t);
+    if (two >= whole.bits)
+        return whole.bits;
+    two += plan_splits(d, it + n / 2, n - n / 2, splits - 1, 2 * k + 2, t);
+    if (two >= whole.bits)
+        return whole.bits;
+    t->halve[k] = true;
+    return two;
+}
+
+/* Input bytes covered by items[0..n). */
+static size_t raw_length(const item *it, size_t n)
+{
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++)
+        len += it[i].dist ? it[i].value : 1;
+    return len;
+}
+
+static void write_tree(const codec_deflater *d, bitwriter *w, const item *it, size_t n,
+                       const uint8_t *raw, bool final, unsigned k, const split_tree *t)
+{
+    if (t->halve[k]) {
+        write_tree(d, w, it, n / 2, raw, false, 2 * k + 1, t);
+        write_tree(d, w, it + n / 2, n - n / 2, raw + raw_length(it, n / 2), final, 2 * k + 2,
+                   t);
+        return;
+    }
+    block_plan whole;
+    plan_block(d, it, n, &whole);
+    write_plan(d, w, &whole, it, n, raw, final);
+}
+
+/* Writes items[0..n) (covering raw[0..)) as the smallest of a dynamic,
+ * fixed or stored block, or, up to `splits` times, as two halves written
+ * the same way when that is smaller by exact bit count: symbol statistics
+ * drift within a block (JSON keys then text, ...), and zlib's blocks are
+ * half the size of ours. */
+static void write_range(const codec_deflater *d, bitwriter *w, const item *it, size_t n,
+                        const uint8_t *raw, bool final, unsigned splits)
+{
+    split_tree t;
+    t.halve[0] = false;
+    if (splits > 0 && n >= SPLIT_MIN_ITEMS) /* else one plan, not two */
+        plan_splits(d, it, n, splits, 0, &t);
+    write_tree(d, w, it, n, raw, final, 0, &t);
 }
 
 /* ---------------------------------------------------------------------------
@@ -687,29 +800,25 @@ typedef struct parser {
     bitwriter *w;
     const uint8_t *block_start;  /* first input byte of the buffered block */
     size_t nitems;
+    unsigned splits;             /* the level's block halvings */
 } parser;
 
 static inline void emit_literal(parser *ps, uint8_t byte)
 {
     ps->d->items[ps->nitems++] = (item){byte, 0};
-    ps->d->litlen_freq[byte]++;
 }
 
 static inline void emit_match(parser *ps, match m)
 {
-    codec_deflater *d = ps->d;
-    d->items[ps->nitems++] = (item){(uint16_t)m.len, (uint16_t)m.dist};
-    d->litlen_freq[257 + d->len_sym[m.len]]++;
-    d->dist_freq[m.dist <= 256 ? d->dist_sym_near[m.dist - 1]
-                               : d->dist_sym_far[(m.dist - 1) >> 7]]++;
+    ps->d->items[ps->nitems++] = (item){(uint16_t)m.len, (uint16_t)m.dist};
 }
 
 /* Flushes a full block; `next` is the first input byte not yet emitted. */
 static inline void maybe_flush(parser *ps, const uint8_t *next)
 {
     if (ps->nitems >= BLOCK_ITEMS) {
-        flush_block(ps->d, ps->w, ps->nitems, ps->block_start,
-                    (size_t)(next - ps->block_start), false);
+        write_range(ps->d, ps->w, ps->d->items, ps->nitems, ps->block_start, false,
+                    ps->splits);
         ps->nitems = 0;
         ps->block_start = next;
     }
@@ -758,18 +867,16 @@ size_t codec_deflate_compress(codec_deflater *d, int level, const uint8_t *src, 
 {
     const level_params *lp = &params_for[level];
     bitwriter w = {0, 0, dst, dst + cap, false};
-    parser ps = {d, &w, src, 0};
+    parser ps = {d, &w, src, 0, lp->splits};
     unsigned bits = HASH_BITS_MIN;
     while (bits < HASH_BITS_MAX && ((size_t)1 << bits) < n)
         bits++;
     d->hash_bits = bits;
-    memset(d->litlen_freq, 0, sizeof d->litlen_freq);
-    memset(d->dist_freq, 0, sizeof d->dist_freq);
     for (size_t off = 0; off < n; off += d->segment) {
         size_t len = n - off < d->segment ? n - off : d->segment;
         parse_segment(&ps, lp, src + off, (uint32_t)len);
     }
-    flush_block(d, &w, ps.nitems, ps.block_start, (size_t)(src + n - ps.block_start), true);
+    write_range(d, &w, d->items, ps.nitems, ps.block_start, true, lp->splits);
     align_bytes(&w);
     return w.overflow ? 0 : (size_t)(w.out - dst);
 }

@@ -2,10 +2,10 @@
  *
  * Every level promises output no larger than zlib's at that level (what the
  * JDK's Deflater writes), as fast as we can: levels 1..5 go to libdeflate
- * at the level whose output is no larger (table below), levels 6..7 to our
- * own encoder (deflate_encoder.c: 3.5x zlib's speed on the prose payload,
- * and smaller), levels 8..9 to zlib, which nothing here beats on size at a
- * better speed yet (docs/formats/compression.md has the figures). Decoding
+ * at the level whose output is no larger (table below), levels 6..9 to our
+ * own encoder (deflate_encoder.c: 3.6x zlib's speed at 6..7 and 4x at 8..9
+ * on the prose payload, and smaller; docs/formats/compression.md has the
+ * figures). Decoding
  * tries libdeflate first, or zlib in one call for short dynamic-Huffman
  * streams (see ZLIB_SHORT_STREAM), and falls back to zlib's streaming
  * inflate where libdeflate needs the output size in advance and the guess
@@ -22,10 +22,8 @@
 
 /* Compression engine per level, chosen so the size never exceeds zlib's at
  * that level: libdeflate at the level given here (1..5), our encoder
- * (deflate_encoder.c) at 6..7, zlib itself at 8..9. */
-typedef enum flate_engine { ENGINE_LIBDEFLATE, ENGINE_OWN, ENGINE_ZLIB } flate_engine;
+ * (deflate_encoder.c) where it is 0 (6..9). */
 static const int libdeflate_level_for[10] = {0, 1, 2, 4, 4, 6, 0, 0, 0, 0};
-#define OWN_MAX_LEVEL 7
 
 /* Largest expansion of deflate (258-byte matches in ~2 bits); a gzip
  * trailer claiming more than this is corrupt. */
@@ -39,9 +37,8 @@ static const int libdeflate_level_for[10] = {0, 1, 2, 4, 4, 6, 0, 0, 0, 0};
 struct codec_flate {
     codec_flate_wrap wrap;
     int level;
-    flate_engine engine;
-    int libdeflate_level;
-    codec_pool enc;         /* libdeflate_compressor, codec_deflater or z_stream */
+    int libdeflate_level;   /* 0: our encoder */
+    codec_pool enc;         /* libdeflate_compressor or codec_deflater */
     codec_pool dec;         /* libdeflate_decompressor */
     codec_pool inf;         /* z_stream (inflate) */
 };
@@ -70,24 +67,6 @@ static void *make_deflater(const void *cfg)
 static void drop_deflater(void *ctx)
 {
     codec_deflater_free(ctx);
-}
-
-static void *make_zlib_deflater(const void *cfg)
-{
-    const codec_flate *f = cfg;
-    z_stream *z = calloc(1, sizeof *z);
-    if (z && deflateInit2(z, f->level, Z_DEFLATED, zlib_window_bits(f->wrap), 8,
-                          Z_DEFAULT_STRATEGY) != Z_OK) {
-        free(z);
-        z = NULL;
-    }
-    return z;
-}
-
-static void drop_zlib_deflater(void *ctx)
-{
-    deflateEnd(ctx);
-    free(ctx);
 }
 
 static void *make_libdeflate_decompressor(const void *cfg)
@@ -126,15 +105,10 @@ codec_flate *codec_flate_new(codec_flate_wrap wrap, int level)
     f->wrap = wrap;
     f->level = level;
     f->libdeflate_level = libdeflate_level_for[level];
-    f->engine = f->libdeflate_level    ? ENGINE_LIBDEFLATE
-                : level <= OWN_MAX_LEVEL ? ENGINE_OWN
-                                         : ENGINE_ZLIB;
-    if (f->engine == ENGINE_LIBDEFLATE)
+    if (f->libdeflate_level)
         codec_pool_init(&f->enc, make_libdeflate_compressor, drop_libdeflate_compressor, f);
-    else if (f->engine == ENGINE_OWN)
-        codec_pool_init(&f->enc, make_deflater, drop_deflater, f);
     else
-        codec_pool_init(&f->enc, make_zlib_deflater, drop_zlib_deflater, f);
+        codec_pool_init(&f->enc, make_deflater, drop_deflater, f);
     codec_pool_init(&f->dec, make_libdeflate_decompressor, drop_libdeflate_decompressor, f);
     codec_pool_init(&f->inf, make_zlib_inflater, drop_zlib_inflater, f);
     return f;
@@ -181,7 +155,7 @@ static void store_le32(uint8_t *p, uint32_t v)
     p[3] = (uint8_t)(v >> 24);
 }
 
-/* The header as zlib writes it at levels 6..7: for zlib framing CMF 0x78
+/* The header as zlib writes it at levels 6..9: for zlib framing CMF 0x78
  * (deflate, 32 KiB window) and FLEVEL 2 at level 6, 3 above, with FCHECK
  * making the pair a multiple of 31; for gzip no name, no time stamp (XFL
  * and OS are set for every engine in codec_flate_encode()). */
@@ -223,30 +197,6 @@ static size_t own_encode(codec_flate *f, codec_deflater *d, const uint8_t *src, 
     return head + body + GZIP_TRAILER;
 }
 
-/* zlib counts in 32-bit uInt, so big buffers go through in slices. */
-static size_t zlib_encode(z_stream *z, const uint8_t *src, size_t n, codec_buf *out, int *rc)
-{
-    deflateReset(z); /* first: deflateBound reads the wrapper state it restores */
-    size_t bound = deflateBound(z, n);
-    if (codec_buf_reserve(out, bound)) {
-        *rc = CODEC_E_NOMEM;
-        return 0;
-    }
-    size_t in_left = n, out_left = bound;
-    z->next_in = (Bytef *)src;
-    z->next_out = out->data + out->len;
-    int zrc;
-    do {
-        z->avail_in = in_left > UINT_MAX ? UINT_MAX : (uInt)in_left;
-        z->avail_out = out_left > UINT_MAX ? UINT_MAX : (uInt)out_left;
-        uInt in0 = z->avail_in, out0 = z->avail_out;
-        zrc = deflate(z, in_left == z->avail_in ? Z_FINISH : Z_NO_FLUSH);
-        in_left -= in0 - z->avail_in;
-        out_left -= out0 - z->avail_out;
-    } while (zrc == Z_OK);
-    return zrc == Z_STREAM_END ? bound - out_left : 0;
-}
-
 int codec_flate_encode(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
                        codec_buf *out, codec_error *err)
 {
@@ -254,9 +204,8 @@ int codec_flate_encode(const codec_stage *s, codec_flate *f, const uint8_t *src,
     if (!ctx)
         return codec_compress_nomem(s, err);
     int rc = CODEC_OK;
-    size_t written = f->engine == ENGINE_LIBDEFLATE ? libdeflate_encode(f, ctx, src, n, out, &rc)
-                     : f->engine == ENGINE_OWN      ? own_encode(f, ctx, src, n, out, &rc)
-                                                    : zlib_encode(ctx, src, n, out, &rc);
+    size_t written = f->libdeflate_level ? libdeflate_encode(f, ctx, src, n, out, &rc)
+                                         : own_encode(f, ctx, src, n, out, &rc);
     codec_pool_put(&f->enc, ctx);
     if (rc)
         return codec_compress_nomem(s, err);
