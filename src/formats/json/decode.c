@@ -25,6 +25,21 @@
 
 #include <string.h>
 
+/* The key that followed one member of a struct last time in this
+ * document, and what it named. Documents repeat their objects' layouts,
+ * so a key that is not the next declared field (an unknown member, a
+ * field out of order) is usually the same bytes as the one seen at that
+ * place before: comparing them replaces the scan, hash and lookup. */
+typedef struct key_memo {
+    const codec_type *t;    /* NULL: empty */
+    const uint8_t *key;     /* in the input, between its quotes: plain (no escape) */
+    uint32_t len;
+    uint16_t after;         /* the place (see struct_value) */
+    int16_t field;          /* index in t->fields, or -1 when unknown */
+} key_memo;
+
+#define KEY_MEMO_BITS 7
+
 typedef struct fast {
     const uint8_t *base, *end;
     const codec_json_options *o;
@@ -36,7 +51,9 @@ typedef struct fast {
     bool plain_names;       /* json_type_names_plain(): names match in place */
     bool nomem;             /* gave up for lack of memory: no second pass */
     bool reader_ready;      /* `r` is initialised (on first hand-over) */
+    bool memo_ready;        /* `memo` is cleared (on first lookup by hash) */
     codec_json_reader r;    /* for the values handed to the reference walker */
+    key_memo memo[1u << KEY_MEMO_BITS];
 } fast;
 
 /* Gives up; the reference walker decides. */
@@ -557,8 +574,51 @@ static inline bool missing_required(const fast *f, const codec_type *t, uint64_t
     return absent && missing_required_of(f, t, absent);
 }
 
+/* The memo slot for the key after place `after` of struct t. */
+static inline unsigned memo_slot(const codec_type *t, unsigned after)
+{
+    uint32_t h = ((uint32_t)((uintptr_t)t >> 4) * 31 + after) * 0x9E3779B1u;
+    return h >> (32 - KEY_MEMO_BITS);
+}
+
+/* The memo entry for place `after` of t when the key at p (its opening
+ * quote) is the one it holds, else NULL. The memo's key is plain and ends
+ * at its quote, so the same bytes and a quote are the same key. */
+static inline const key_memo *memo_hit(const fast *f, const codec_type *t, unsigned after,
+                                       const uint8_t *p)
+{
+    if (!f->memo_ready)
+        return NULL;
+    const key_memo *m = &f->memo[memo_slot(t, after)];
+    size_t n = m->len;
+    return m->t == t && m->after == after && *p == '"' && (size_t)(f->end - p) > n + 1 &&
+                   p[n + 1] == '"' && same_name((const char *)m->key, (const char *)p + 1, n)
+               ? m
+               : NULL;
+}
+
+/* Remembers that key k[0..n) followed place `after` of t and named field
+ * `field` (-1: unknown); the place it makes for the next key. */
+static unsigned memo_put(fast *f, const codec_type *t, unsigned after, const char *k, size_t n,
+                         int field)
+{
+    if (!f->memo_ready) {
+        memset(f->memo, 0, sizeof f->memo);
+        f->memo_ready = true;
+    }
+    unsigned slot = memo_slot(t, after);
+    f->memo[slot] = (key_memo){t, (const uint8_t *)k, (uint32_t)n, (uint16_t)after,
+                               (int16_t)field};
+    return field < 0 ? 64 + slot : (unsigned)field;
+}
+
 /* The members of an object after its '{' (and white space) into struct t
- * of at most 64 fields (larger ones go to the reference walker). */
+ * of at most 64 fields (larger ones go to the reference walker). A key
+ * that is not the next declared field is looked up in the memo for its
+ * place: the field before it (0..63), the unknown key before it (64 +
+ * its memo slot) or the start (START). */
+#define START (64u + (1u << KEY_MEMO_BITS))
+
 static const uint8_t *struct_value(fast *f, const codec_type *t, uint8_t *v, const uint8_t *p,
                                    uint32_t depth)
 {
@@ -569,11 +629,13 @@ static const uint8_t *struct_value(fast *f, const codec_type *t, uint8_t *v, con
     const uint32_t *lens = codec_type_name_lengths(t);
     const codec_field *fields = t->fields;
     size_t members = 0, expect = 0, count = t->count;
+    unsigned after = START;
     bool more;
     unsigned run = 0;
     do {
         const char *k;
         size_t n, i;
+        const key_memo *m;
         if (++members > f->o->max_elements)
             return GIVE_UP;
         /* Keys usually come in declaration order: when the names are plain
@@ -585,6 +647,16 @@ static const uint8_t *struct_value(fast *f, const codec_type *t, uint8_t *v, con
             i = expect;
             if (!(p = after_colon(p + n + 2, end)))
                 return GIVE_UP;
+        } else if ((m = memo_hit(f, t, after, p))) {
+            if (!(p = after_colon(p + m->len + 2, end)))
+                return GIVE_UP;
+            if (m->field < 0) {
+                after = 64 + (unsigned)(m - f->memo);
+                if (!(p = skip_value(f, p, depth)) || !(p = separator(p, end, '}', &more, &run)))
+                    return GIVE_UP;
+                continue;
+            }
+            i = (size_t)m->field;
         } else if (!(p = plain_key(f, p, &k, &n))) {
             return GIVE_UP;
         } else if (lens && expect < count && lens[expect] == n &&
@@ -593,14 +665,18 @@ static const uint8_t *struct_value(fast *f, const codec_type *t, uint8_t *v, con
         } else {
             const codec_field *fd =
                 codec_type_field_by_name_hashed(t, k, n, codec_name_hash(k, n));
+            if (!fd && f->o->reject_unknown)
+                return GIVE_UP;
+            int field = fd ? (int)(fd - fields) : -1;
+            after = memo_put(f, t, after, k, n, field);
             if (!fd) {
-                if (f->o->reject_unknown || !(p = skip_value(f, p, depth)) ||
-                    !(p = separator(p, end, '}', &more, &run)))
+                if (!(p = skip_value(f, p, depth)) || !(p = separator(p, end, '}', &more, &run)))
                     return GIVE_UP;
                 continue;
             }
-            i = (size_t)(fd - fields);
+            i = (size_t)field;
         }
+        after = (unsigned)i;
         expect = i + 1;
         const codec_field *fd = &fields[i];
         if (seen >> i & 1) {
@@ -883,6 +959,7 @@ int json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, void *v,
     f.plain_names = plain_names;
     f.nomem = false;
     f.reader_ready = false;
+    f.memo_ready = false;
     const uint8_t *p = WS(f.base, f.end);
     if (p < f.end && (p = value(&f, t, v, p, 0)) && WS(p, f.end) == f.end)
         return CODEC_OK;
