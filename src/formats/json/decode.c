@@ -432,7 +432,7 @@ static __attribute__((noinline)) const uint8_t *real_value(const codec_type *t, 
 
 static const uint8_t *value(fast *f, const codec_type *t, void *v, const uint8_t *p,
                             uint32_t depth);
-static const uint8_t *skip_value(const fast *f, const uint8_t *p, uint32_t depth);
+static inline const uint8_t *skip_value(const fast *f, const uint8_t *p, uint32_t depth);
 
 static inline bool literal(const uint8_t *p, const uint8_t *end, const char *word, size_t n)
 {
@@ -864,6 +864,25 @@ static inline const uint8_t *skip_string(const fast *f, const uint8_t *p)
     return raw > f->o->max_string ? NULL : q + 1;
 }
 
+/* The end of the value at p (not white space; p < end; not a container),
+ * or NULL where the reader would fail. */
+static inline const uint8_t *skip_scalar(const fast *f, const uint8_t *p)
+{
+    const uint8_t *end = f->end;
+    switch (*p) {
+    case '"':
+        return skip_string(f, p);
+    case 't':
+        return literal(p, end, "true", 4) ? p + 4 : NULL;
+    case 'f':
+        return literal(p, end, "false", 5) ? p + 5 : NULL;
+    case 'n':
+        return literal(p, end, "null", 4) ? p + 4 : NULL;
+    default:
+        return json_number_end(p, end);
+    }
+}
+
 /* The end of the value at p (not white space; p < end) inside `depth`
  * containers, or NULL where the reader would fail: byte by byte. */
 static const uint8_t *skip_walk(const fast *f, const uint8_t *p, uint32_t depth)
@@ -894,25 +913,20 @@ static const uint8_t *skip_walk(const fast *f, const uint8_t *p, uint32_t depth)
                 return NULL;
         } while (more);
         return p;
-    case '"':
-        return skip_string(f, p);
-    case 't':
-        return literal(p, end, "true", 4) ? p + 4 : NULL;
-    case 'f':
-        return literal(p, end, "false", 5) ? p + 5 : NULL;
-    case 'n':
-        return literal(p, end, "null", 4) ? p + 4 : NULL;
     default:
-        return json_number_end(p, end);
+        return skip_scalar(f, p);
     }
 }
 
 /* skip_walk() with the container skipper first for a container; when it
  * is unsure, the walk decides (the skipper is not tried again inside, so
- * an invalid document costs two passes at most). */
-static const uint8_t *skip_value(const fast *f, const uint8_t *p, uint32_t depth)
+ * an invalid document costs two passes at most). Scalars (most unknown
+ * members) are skipped in place, without a call. */
+static inline const uint8_t *skip_value(const fast *f, const uint8_t *p, uint32_t depth)
 {
-    if (f->skip && (*p == '{' || *p == '[')) {
+    if (*p != '{' && *p != '[')
+        return skip_scalar(f, p);
+    if (f->skip) {
         size_t max = f->o->max_depth;
         const uint8_t *q = f->skip(p, f->end, max > depth ? (uint32_t)(max - depth) : 0);
         if (q)
