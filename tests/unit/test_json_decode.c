@@ -9,7 +9,9 @@
  * invalid UTF-8 and control bytes at every offset of a 64-byte block and
  * across blocks, every grammar case of numbers and literals, every
  * sequence of three tokens, nesting around 64 levels, a member several
- * blocks long corrupted and cut at every byte). On a valid document the fast decoder must decode
+ * blocks long corrupted and cut at every byte; the key memo: keys next
+ * to remembered ones, escapes, duplicates, each byte of a repeated record
+ * corrupted or cut). On a valid document the fast decoder must decode
  * the reference's value; on an invalid one it must give up (the reference
  * then reports the error); the fast validator must say yes exactly when
  * the reader accepts. Where the CPU has the container skipper kernel
