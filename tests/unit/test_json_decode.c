@@ -558,12 +558,13 @@ static void check_long_corruption(void)
 }
 
 /* The key memo: a record whose keys the first one taught it (unknown
- * ones, fields out of order), then the second record's keys changed to
- * neighbours of the remembered bytes (a prefix, a longer key, a field
- * twice; an escape spelling the same name or a quote where the key ended,
- * which the fast decoder must leave to the reference), each byte of the second record corrupted and the document cut
- * at every byte; with unknown members rejected and duplicates allowed
- * too. */
+ * ones, fields out of order), then records alternating between a second
+ * layout and the first (both entries of a memo set), the second's keys
+ * changed to neighbours of the remembered bytes (a prefix, a longer key,
+ * a field twice; an escape spelling the same name or a quote where the
+ * key ended, which the fast decoder must leave to the reference); each
+ * byte from the second record on corrupted and the document cut at every
+ * byte; with unknown members rejected and duplicates allowed too. */
 static void check_key_memo(void)
 {
     static const char first[] =
@@ -593,6 +594,7 @@ static void check_key_memo(void)
             size_t from = t.n;
             put(&t, second[v]);
             put(&t, ",\n ");
+            put(&t, first + 1);   /* the two layouts in turn: both ways of a set */
             put(&t, second[v]);
             put(&t, "]");
             if (strchr(second[v], '\\')) {

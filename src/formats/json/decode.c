@@ -43,7 +43,7 @@ typedef struct key_memo {
     int16_t field;          /* index in t->fields, or -1 when unknown */
 } key_memo;
 
-#define KEY_MEMO_BITS 7
+#define KEY_MEMO_BITS 7   /* 128 entries, 64 sets of two */
 
 typedef struct fast {
     const uint8_t *base, *end;
@@ -57,6 +57,7 @@ typedef struct fast {
     bool nomem;             /* gave up for lack of memory: no second pass */
     bool reader_ready;      /* `r` is initialised (on first hand-over) */
     bool memo_ready;        /* `memo` is cleared (on first lookup by hash) */
+    uint64_t memo_older;    /* bit s: the entry of memo set s to fill next */
     codec_json_reader r;    /* for the values handed to the reference walker */
     key_memo memo[1u << KEY_MEMO_BITS];
 } fast;
@@ -576,39 +577,49 @@ static inline bool missing_required(const fast *f, const codec_type *t, uint64_t
     return absent && missing_required_of(f, t, absent);
 }
 
-/* The memo slot for the key after place `after` of struct t. */
-static inline unsigned memo_slot(const codec_type *t, unsigned after)
+/* The memo set (two entries: 2s, 2s + 1) for the key after place `after`
+ * of struct t. Two, because optional members make a place alternate
+ * between two keys (twitter's users with and without a banner). */
+static inline unsigned memo_set(const codec_type *t, unsigned after)
 {
     uint32_t h = ((uint32_t)((uintptr_t)t >> 4) * 31 + after) * 0x9E3779B1u;
-    return h >> (32 - KEY_MEMO_BITS);
+    return h >> (32 - (KEY_MEMO_BITS - 1));
 }
 
-/* The memo entry for place `after` of t when the key at p (its opening
- * quote) is the one it holds, else NULL. The memo's key is plain and ends
- * at its quote, so the same bytes and a quote are the same key. */
+/* Whether m is place `after` of t and holds the key at p (its opening
+ * quote). The memo's key is plain and ends at its quote, so the same
+ * bytes and a quote are the same key. */
+static inline bool memo_holds(const fast *f, const key_memo *m, const codec_type *t,
+                              unsigned after, const uint8_t *p)
+{
+    size_t n = m->len;
+    return m->t == t && m->after == after && (size_t)(f->end - p) > n + 1 && p[n + 1] == '"' &&
+           same_name((const char *)m->key, (const char *)p + 1, n);
+}
+
+/* The memo entry for place `after` of t holding the key at p, or NULL. */
 static inline const key_memo *memo_hit(const fast *f, const codec_type *t, unsigned after,
                                        const uint8_t *p)
 {
-    if (!f->memo_ready)
+    if (!f->memo_ready || *p != '"')
         return NULL;
-    const key_memo *m = &f->memo[memo_slot(t, after)];
-    size_t n = m->len;
-    return m->t == t && m->after == after && *p == '"' && (size_t)(f->end - p) > n + 1 &&
-                   p[n + 1] == '"' && same_name((const char *)m->key, (const char *)p + 1, n)
-               ? m
-               : NULL;
+    const key_memo *m = &f->memo[2 * memo_set(t, after)];
+    return memo_holds(f, m, t, after, p) ? m : memo_holds(f, m + 1, t, after, p) ? m + 1 : NULL;
 }
 
 /* Remembers that key k[0..n) followed place `after` of t and named field
- * `field` (-1: unknown); the place it makes for the next key. */
+ * `field` (-1: unknown), in the entry of its set filled least recently;
+ * the place it makes for the next key. */
 static unsigned memo_put(fast *f, const codec_type *t, unsigned after, const char *k, size_t n,
                          int field)
 {
     if (!f->memo_ready) {
         memset(f->memo, 0, sizeof f->memo);
+        f->memo_older = 0;
         f->memo_ready = true;
     }
-    unsigned slot = memo_slot(t, after);
+    unsigned set = memo_set(t, after), slot = 2 * set + (unsigned)(f->memo_older >> set & 1);
+    f->memo_older ^= 1ull << set;
     f->memo[slot] = (key_memo){t, (const uint8_t *)k, (uint32_t)n, (uint16_t)after,
                                (int16_t)field};
     return field < 0 ? 64 + slot : (unsigned)field;
