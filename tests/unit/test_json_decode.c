@@ -9,7 +9,9 @@
  * invalid UTF-8 and control bytes at every offset of a 64-byte block and
  * across blocks, every grammar case of numbers and literals, every
  * sequence of three tokens, nesting around 64 levels, a member several
- * blocks long corrupted and cut at every byte). On a valid document the fast decoder must decode
+ * blocks long corrupted and cut at every byte; the key memo: keys next
+ * to remembered ones, escapes, duplicates, each byte of a repeated record
+ * corrupted or cut). On a valid document the fast decoder must decode
  * the reference's value; on an invalid one it must give up (the reference
  * then reports the error); the fast validator must say yes exactly when
  * the reader accepts. Where the CPU has the container skipper kernel
@@ -588,6 +590,70 @@ static void check_long_corruption(void)
     }
 }
 
+/* The key memo: a record whose keys the first one taught it (unknown
+ * ones, fields out of order), then records alternating between a second
+ * layout and the first (both entries of a memo set), the second's keys
+ * changed to neighbours of the remembered bytes (a prefix, a longer key,
+ * a field twice; an escape spelling the same name or a quote where the
+ * key ended, which the fast decoder must leave to the reference); each
+ * byte from the second record on corrupted and the document cut at every
+ * byte; with unknown members rejected and duplicates allowed too. */
+static void check_key_memo(void)
+{
+    static const char first[] =
+        "[{\"zz\": 1, \"n\": 1, \"name\": \"a\", \"qq\": [2], \"tags\": [], \"z\": {}},\n ";
+    static const char *const second[] = {
+        "{\"zz\": 1, \"n\": 1, \"name\": \"a\", \"qq\": [2], \"tags\": [], \"z\": {}}",
+        "{\"z\": 1, \"n\": 1, \"name\": \"a\", \"q\": [2], \"tags\": [], \"zz\": {}}",
+        "{\"zzz\": 1, \"n\": 2, \"name\": \"b\", \"qqq\": [2], \"tags\": []}",
+        "{\"z\\u007a\": 1, \"n\": 2, \"name\": \"b\", \"q\\u0071\": 3, \"tags\": [\"t\"]}",
+        "{\"z\\\"\": 1, \"n\": 2, \"name\": \"b\", \"qq\": 3, \"tags\": []}",
+        "{\"name\": \"c\", \"n\": 1, \"n\": 2, \"qq\": [2], \"tags\": [], \"tags\": [\"u\"]}",
+        "{\"zz\": 1, \"n\": 1, \"n\": 2, \"name\": \"a\", \"qq\": [2], \"qq\": 1, \"tags\": []}",
+        "{\"zz\":1,\"n\":1,\"name\":\"a\",\"qq\":[2],\"tags\":[],\"z\":{}}",
+        "{\"zz\" : 1 , \"n\"\n: 1, \"name\":\"a\", \"qq\" :[2],\"tags\":[] }",
+        "{\"zz\": 1, \"tags\": [], \"name\": \"a\", \"qq\": [2], \"n\": 1}",
+        "{\"zz\": 1, \"n\": 1, \"nam\": \"a\", \"qq\": [2], \"tags\": [], \"z\": {}}",
+    };
+    static const uint8_t bytes[] = {'x', 'z', 'q', 'n', 0x01, 0xff, '"', '\\', ' ', ':', ',', '}'};
+    const codec_json_options saved = opts;
+    for (int pass = 0; pass < 3; pass++) {
+        opts = saved;
+        opts.reject_unknown = pass == 1;
+        opts.allow_duplicates = pass == 2;
+        for (size_t v = 0; v < sizeof second / sizeof second[0]; v++) {
+            text t = {.n = 0};
+            put(&t, first);
+            size_t from = t.n;
+            put(&t, second[v]);
+            put(&t, ",\n ");
+            put(&t, first + 1);   /* the two layouts in turn: both ways of a set */
+            put(&t, second[v]);
+            put(&t, "]");
+            if (strchr(second[v], '\\')) {
+                /* The fast decoder leaves keys with escapes to the
+                 * reference: it must not take them for the memo's. */
+                codec_list l = {0};
+                codec_error err;
+                codec_arena_reset(&arena);
+                CHECK(json_decode_fast(&recs_t, t.b, t.n, &l, &opts, true, &arena, &err) != 0);
+                continue;
+            }
+            agree(t.b, t.n, "memo");
+            uint8_t b[sizeof t.b];
+            for (size_t at = from; at < t.n; at++) {
+                for (size_t k = 0; k < sizeof bytes; k++) {
+                    memcpy(b, t.b, t.n);
+                    b[at] = bytes[k];
+                    agree(b, t.n, "memo corruption");
+                }
+                CHECK(agree(t.b, at, "memo truncation") != 0);
+            }
+        }
+    }
+    opts = saved;
+}
+
 int main(void)
 {
     codec_arena_init(&arena, NULL, 0);
@@ -606,6 +672,7 @@ int main(void)
     check_skipped_grammar();
     check_deep_skip();
     check_long_corruption();
+    check_key_memo();
     /* Both verdicts were exercised, and the kernel where there is one. */
     CHECK(valid_docs > 1000 && invalid_docs > 1000);
     const unsigned need = CODEC_CPU_AVX512 | CODEC_CPU_PCLMUL;
