@@ -6,6 +6,7 @@
 #define CODEC_BINARY_INTERNAL_H
 
 #include "codec/types.h"
+#include "core/load_internal.h"
 #include "types/value_internal.h"
 
 #include <stdbool.h>
@@ -13,21 +14,15 @@
 
 static inline uint16_t bin_load16(const uint8_t *p)
 {
-    uint16_t v;
-    memcpy(&v, p, 2);
-    return __builtin_bswap16(v);
+    return __builtin_bswap16(codec_load16(p));
 }
 static inline uint32_t bin_load32(const uint8_t *p)
 {
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return __builtin_bswap32(v);
+    return __builtin_bswap32(codec_load32(p));
 }
 static inline uint64_t bin_load64(const uint8_t *p)
 {
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return __builtin_bswap64(v);
+    return __builtin_bswap64(codec_load64(p));
 }
 static inline void bin_store16(uint8_t *p, uint16_t v)
 {

@@ -25,6 +25,7 @@
  * typed 4.03 -> 4.30 GB/s); scalars of unknown members are skipped in
  * place; white-space runs go 16 bytes at a time (-3 % time). */
 #include "formats/json/json_scan.h"
+#include "core/load_internal.h"
 #include "types/index_internal.h"
 #include "core/number_internal.h"
 
@@ -517,41 +518,20 @@ static inline const uint8_t *plain_key(fast *f, const uint8_t *p, const char **k
     return after_colon(q + 1, f->end);
 }
 
-static inline uint64_t load8(const char *p)
-{
-    uint64_t x;
-    memcpy(&x, p, 8);
-    return x;
-}
-
-static inline uint32_t load4(const char *p)
-{
-    uint32_t x;
-    memcpy(&x, p, 4);
-    return x;
-}
-
-static inline uint16_t load2(const char *p)
-{
-    uint16_t x;
-    memcpy(&x, p, 2);
-    return x;
-}
-
 /* a[0..n) == b[0..n) with word loads that stay inside both (the tail
  * word overlaps the one before it). */
 static inline bool same_name(const char *a, const char *b, size_t n)
 {
     if (n >= 8) {
         for (size_t i = 0; i + 8 < n; i += 8)
-            if (load8(a + i) != load8(b + i))
+            if (codec_load64(a + i) != codec_load64(b + i))
                 return false;
-        return load8(a + n - 8) == load8(b + n - 8);
+        return codec_load64(a + n - 8) == codec_load64(b + n - 8);
     }
     if (n >= 4)
-        return load4(a) == load4(b) && load4(a + n - 4) == load4(b + n - 4);
+        return codec_load32(a) == codec_load32(b) && codec_load32(a + n - 4) == codec_load32(b + n - 4);
     if (n >= 2)
-        return load2(a) == load2(b) && a[n - 1] == b[n - 1];
+        return codec_load16(a) == codec_load16(b) && a[n - 1] == b[n - 1];
     return n == 0 || a[0] == b[0];
 }
 

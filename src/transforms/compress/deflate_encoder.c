@@ -25,6 +25,7 @@
  * work (a match never reaches back into the previous segment, which costs
  * nothing measurable at 1 GiB). */
 #include "compress_internal.h"
+#include "core/load_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -163,29 +164,15 @@ size_t codec_deflate_bound(size_t n)
  * Match finding
  * ------------------------------------------------------------------------ */
 
-static inline uint64_t load64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
-static inline uint32_t load32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
 static inline uint32_t hash_long(const uint8_t *p, unsigned bits)
 {
-    uint64_t v = load64(p) << (64 - 8 * LONG_BYTES);
+    uint64_t v = codec_load64(p) << (64 - 8 * LONG_BYTES);
     return (uint32_t)((v * 0x9E3779B97F4A7C15ull) >> (64 - bits));
 }
 
 static inline uint32_t hash_short(const uint8_t *p, unsigned bits)
 {
-    return (uint32_t)(load32(p) * 0x9E3779B1u) >> (32 - bits);
+    return (uint32_t)(codec_load32(p) * 0x9E3779B1u) >> (32 - bits);
 }
 
 /* Reads only 3 bytes: it also serves the input's last positions. */
@@ -201,7 +188,7 @@ static inline unsigned match_len(const uint8_t *a, const uint8_t *b, unsigned li
 {
     unsigned len = 0;
     while (len + 8 <= limit) {
-        uint64_t x = load64(a + len) ^ load64(b + len);
+        uint64_t x = codec_load64(a + len) ^ codec_load64(b + len);
         if (x)
             return len + (unsigned)__builtin_ctzll(x) / 8;
         len += 8;
@@ -289,7 +276,7 @@ static inline void walk(segment *s, const uint32_t *prev, uint32_t cand, uint32_
     uint32_t last = p;
     while (depth-- && cand < last && p - cand <= WINDOW) {
         const uint8_t *c = s->base + cand;
-        if (c[best->len] == cur[best->len] && load32(c) == load32(cur)) {
+        if (c[best->len] == cur[best->len] && codec_load32(c) == codec_load32(cur)) {
             unsigned len = match_len(c, cur, limit);
             if (len > best->len) {
                 best->len = len;
