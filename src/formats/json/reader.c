@@ -166,10 +166,8 @@ size_t json_unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t **b
             return (size_t)-1;
         }
         i += k;
-        if (dst)
-            o += put_utf8(dst + o, cp);
-        else
-            o += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+        uint8_t tmp[4];
+        o += put_utf8(dst ? dst + o : tmp, cp);
     }
     return o;
 }

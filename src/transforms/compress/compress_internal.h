@@ -100,7 +100,7 @@ int codec_flate_encode(const codec_stage *s, codec_flate *f, const uint8_t *src,
                        codec_buf *out, codec_error *err);
 int codec_flate_decode(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
                        codec_buf *out, codec_error *err);
-/* Our raw deflate (RFC 1951) compressor for levels 6..7
+/* Our raw deflate (RFC 1951) compressor for levels 6..9
  * (deflate_encoder.c). A context holds the match finder's tables (about
  * 1.2 MiB) and is reused; it is not thread-safe, so it lives in a pool. */
 typedef struct codec_deflater codec_deflater;
@@ -113,7 +113,7 @@ void codec_deflater_free(codec_deflater *d);
 void codec_deflater_set_segment(codec_deflater *d, uint32_t bytes);
 /* Largest raw deflate output for n input bytes (+ 16 bytes of slack). */
 size_t codec_deflate_bound(size_t n);
-/* Compresses src[0..n) at `level` (6..7) into dst[0..cap) as one raw
+/* Compresses src[0..n) at `level` (6..9) into dst[0..cap) as one raw
  * deflate stream; returns its size, or 0 when cap is too small (never with
  * cap >= codec_deflate_bound(n)). Allocates nothing. */
 size_t codec_deflate_compress(codec_deflater *d, int level, const uint8_t *src, size_t n,

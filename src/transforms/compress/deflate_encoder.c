@@ -315,7 +315,7 @@ static match find_match(segment *s, uint32_t p, unsigned depth)
     if (best.len > 3)
         return best;
     best.len = 0;
-    if (cand_3 < p && p - cand_3 <= s->lp->near3) {
+    if (cand_3 < p && worth(s, MIN_MATCH, p - cand_3)) {
         const uint8_t *c = s->base + cand_3;
         if (c[0] == cur[0] && c[1] == cur[1] && c[2] == cur[2]) {
             best.len = 3;
@@ -396,7 +396,7 @@ static void sort_keys(uint64_t *k, unsigned n)
 
 /* Code lengths of at most `limit` bits for freq[0..n): a Huffman code
  * (two-queue construction over sorted leaves), depths over the limit
- * folded back as zlib does, which keeps the code complete. A code with
+ * brought back by JPEG's adjustment (below), which keeps the code complete. A code with
  * fewer than two used symbols gets two 1-bit codes so that every decoder
  * accepts it. */
 static void build_lengths(const uint32_t *freq, unsigned n, unsigned limit, uint8_t *len)
@@ -721,7 +721,9 @@ typedef struct split_tree {
 
 /* Bits of items[0..n) (tree node k) written as one block or, up to
  * `splits` times, as two halves, whichever is smaller by exact bit count;
- * records the choice of every node in t. Each node is planned once. */
+ * records the choice of every node in t. Each node is planned once here;
+ * write_tree() plans the blocks it writes once more, rather than keep up
+ * to 63 plans of about 2 KiB each. */
 static uint64_t plan_splits(const codec_deflater *d, const item *it, size_t n, unsigned splits,
                             unsigned k, split_tree *t)
 {
