@@ -258,6 +258,8 @@ const uint8_t *json_skip_avx512(const uint8_t *p, const uint8_t *end, uint32_t r
                 depth++;
                 kinds = kinds << 1 | (c == '{');
                 state = c == '{' ? ST_OBJECT_FIRST : ST_ARRAY_FIRST;
+                if (c == '{')
+                    goto key_next;
                 break;
             case '}':
             case ']':
@@ -267,8 +269,7 @@ const uint8_t *json_skip_avx512(const uint8_t *p, const uint8_t *end, uint32_t r
                 if (--depth == 0)
                     return b + i + 1;
                 kinds >>= 1;
-                state = ST_AFTER;
-                break;
+                goto after_value;
             case ':':
                 if (state != ST_COLON)
                     return NULL;
@@ -277,13 +278,27 @@ const uint8_t *json_skip_avx512(const uint8_t *p, const uint8_t *end, uint32_t r
             case ',':
                 if (state != ST_AFTER)
                     return NULL;
-                state = kinds & 1 ? ST_KEY : ST_VALUE;
+            comma:
+                if (!(kinds & 1)) {
+                    state = ST_VALUE;
+                    break;
+                }
+                state = ST_KEY;
+                /* fallthrough */
+            key_next: {
+                uint64_t rest = m & (m - 1), after_key = rest & (rest - 1);
+                if (after_key && b[__builtin_ctzll(rest)] == '"' &&
+                    b[__builtin_ctzll(after_key)] == ':') {
+                    m = after_key;
+                    state = ST_VALUE;
+                }
                 break;
+            }
             case '"':
                 if (state == ST_KEY || state == ST_OBJECT_FIRST)
                     state = ST_COLON;
                 else if (state == ST_VALUE || state == ST_ARRAY_FIRST)
-                    state = ST_AFTER;
+                    goto after_value;
                 else
                     return NULL;
                 break;
@@ -293,7 +308,13 @@ const uint8_t *json_skip_avx512(const uint8_t *p, const uint8_t *end, uint32_t r
                     (j == 63 ? !long_atom_valid(b + i, end)
                              : !atom_valid(b + i, j - i + 1, digits >> i)))
                     return NULL;
+            after_value:
                 state = ST_AFTER;
+                uint64_t rest = m & (m - 1);
+                if (rest && b[__builtin_ctzll(rest)] == ',') {
+                    m = rest;
+                    goto comma;
+                }
             }
             }
         }
