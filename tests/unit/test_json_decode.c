@@ -8,7 +8,8 @@
  * limits inside them; inside skipped containers: escapes, surrogates,
  * invalid UTF-8 and control bytes at every offset of a 64-byte block and
  * across blocks, every grammar case of numbers and literals, every
- * sequence of three tokens, nesting around 64 levels, a member several
+ * sequence of four tokens (also across a block boundary), nesting around
+ * 64 levels, a member several
  * blocks long corrupted and cut at every byte; the key memo: keys next
  * to remembered ones, escapes, duplicates, each byte of a repeated record
  * corrupted or cut). On a valid document the fast decoder must decode
@@ -515,32 +516,64 @@ static void check_skipped_atoms(void)
     }
 }
 
-/* Every sequence of three tokens inside a skipped array and a skipped
- * object: the grammar's pairs in both contexts (the reference decides
- * which are valid). */
+/* The context a token sequence is put in: a skipped array, a member
+ * value, an item of an array member, and an object's members. */
+static const char *const AROUND[][2] = {{"[", "]"}, {"{\"k\":", "}"}, {"{\"k\":[", "]}"},
+                                        {"{", "}"}};
+
+/* The sequence tokens[seq[0..n)] in context `around` of a skipped member,
+ * after `pad` spaces inside it (so the sequence crosses a 64-byte block
+ * boundary where the kernel's block starts at the container). The
+ * reference decides which are valid. */
+static int skipped_sequence(const char *const *tokens, const size_t *seq, size_t n,
+                            const char *const around[2], size_t pad)
+{
+    text t = {.n = 0};
+    put(&t, "[{\"skip\":");
+    put(&t, around[0]);
+    put_ws(&t, pad, false, ' ');
+    for (size_t i = 0; i < n; i++) {
+        put(&t, tokens[seq[i]]);
+        if (i == 0)
+            put(&t, " ");
+    }
+    put(&t, around[1]);
+    put(&t, ",\"n\":3}]");
+    return agree(t.b, t.n, "skipped grammar");
+}
+
+/* Every sequence of four tokens inside each context: the grammar's pairs,
+ * and the kernel's steps that take a member's ',', key and ':' (and the
+ * ',' after a value) at once. */
 static void check_skipped_grammar(void)
 {
     static const char *const tokens[] = {"{", "}", "[", "]", ":", ",", "\"s\"", "1", "true"};
     enum { N = sizeof tokens / sizeof tokens[0] };
-    static const char *const around[][2] = {{"[", "]"}, {"{\"k\":", "}"}, {"{\"k\":[", "]}"},
-                                            {"{", "}"}};
     int valid = 0;
-    for (size_t a = 0; a < sizeof around / sizeof around[0]; a++)
-        for (size_t i = 0; i < N; i++)
-            for (size_t j = 0; j < N; j++)
-                for (size_t k = 0; k < N; k++) {
-                    text t = {.n = 0};
-                    put(&t, "[{\"skip\":");
-                    put(&t, around[a][0]);
-                    put(&t, tokens[i]);
-                    put(&t, " ");
-                    put(&t, tokens[j]);
-                    put(&t, tokens[k]);
-                    put(&t, around[a][1]);
-                    put(&t, ",\"n\":3}]");
-                    valid += agree(t.b, t.n, "skipped grammar") == 0;
-                }
+    for (size_t a = 0; a < sizeof AROUND / sizeof AROUND[0]; a++)
+        for (size_t i = 0; i < N * N * N * N; i++) {
+            size_t seq[4] = {i % N, i / N % N, i / (N * N) % N, i / (N * N * N)};
+            valid += skipped_sequence(tokens, seq, 4, AROUND[a], 0) == 0;
+        }
     CHECK(valid > 20);
+}
+
+/* Every sequence of five tokens of members and items, across the
+ * boundary of the kernel's first block: where a step that takes several
+ * tokens at once finds the rest in the next block. */
+static void check_skipped_grammar_across_blocks(void)
+{
+    static const char *const tokens[] = {",", "\"s\"", ":", "1"};
+    enum { N = sizeof tokens / sizeof tokens[0] };
+    int valid = 0;
+    for (size_t a = 0; a < sizeof AROUND / sizeof AROUND[0]; a++)
+        for (size_t pad = 48; pad < 64; pad++)
+            for (size_t i = 0; i < N * N * N * N * N; i++) {
+                size_t seq[5] = {i % N, i / N % N, i / (N * N) % N, i / (N * N * N) % N,
+                                 i / (N * N * N * N)};
+                valid += skipped_sequence(tokens, seq, 5, AROUND[a], pad) == 0;
+            }
+    CHECK(valid > 200);
 }
 
 /* Skipped nesting around 64 levels (a limit of mask-based skippers) with
@@ -670,6 +703,7 @@ int main(void)
     check_skipped_strings();
     check_skipped_atoms();
     check_skipped_grammar();
+    check_skipped_grammar_across_blocks();
     check_deep_skip();
     check_long_corruption();
     check_key_memo();
