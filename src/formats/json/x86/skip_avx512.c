@@ -3,7 +3,8 @@
  * the bytes of strings or white space.
  *
  * Each 64-byte block becomes bit masks (bit i: byte i): quotes,
- * backslashes, white space, the six structural bytes, control bytes. The
+ * backslashes, white space, the six structural bytes (brackets and braces
+ * by two compares of the bytes with bit 0x20 set), control bytes. The
  * few backslashes are walked one by one: json_escape_length() checks each
  * escape and the bytes it covers are taken out (an escaped quote ends no
  * string). A carry-less multiplication of the remaining quotes by all ones
@@ -19,7 +20,11 @@
  * are then walked in order through the reader's states, with a bit stack
  * of the open containers' kinds (at most 63 levels here: deeper goes to the
  * caller's walk) that also counts the depth against the limit and finds
- * the end. Why this is faster than the byte walk: there, each token's
+ * the end. Where the grammar fixes what comes next, a step takes it too
+ * (a value's ','; after a ',' or '{' in an object, the key and its ':'),
+ * so the one branch the CPU cannot predict, on the kind of the value that
+ * comes, is taken once per member: 108 -> 97 us for all of twitter.json.
+ * Why this is faster than the byte walk: there, each token's
  * position is computed from the bytes before it (load, compare, count,
  * add: a chain of latencies per string and white-space run); here the
  * positions of all the tokens of a block come at once from the masks, and
@@ -156,6 +161,15 @@ static inline bool atom_valid(const uint8_t *a, unsigned n, uint64_t digits)
     return json_number_end(a, a + n) == a + n;
 }
 
+/* Whether the atom at b[i] is a number or a literal; `last` marks the
+ * last byte of each atom of the block, `digits` its digits. */
+static inline bool atom_at(const uint8_t *b, unsigned i, const uint8_t *end, uint64_t last,
+                           uint64_t digits)
+{
+    unsigned j = (unsigned)__builtin_ctzll(last >> i) + i;
+    return j == 63 ? long_atom_valid(b + i, end) : atom_valid(b + i, j - i + 1, digits >> i);
+}
+
 /* The length of the escape at s (a backslash, s < end), 0 when invalid:
  * the one-letter ones here, \u to json_escape_length(). */
 static inline unsigned escape_length(const uint8_t *s, const uint8_t *end)
@@ -246,7 +260,13 @@ const uint8_t *json_skip_avx512(const uint8_t *p, const uint8_t *end, uint32_t r
         uint64_t digits = atoms ? digits_of(in, zero_v) : 0;
 
         /* The tokens in order, through the reader's states; the position
-         * of each comes from the masks, not from the token before. */
+         * of each comes from the masks, not from the token before. Where
+         * the grammar says what comes next, it is checked in the same step:
+         * the ',' after a value, and after a ',' or '{' in an object the
+         * key and its ':' (when they are in this block; else they come as
+         * steps of their own). Those checks are branches the CPU predicts,
+         * and the step that has to guess — what kind of value comes — runs
+         * once per member instead of once per token. */
         for (uint64_t m = structural | strings | atoms; m; m &= m - 1) {
             unsigned i = (unsigned)__builtin_ctzll(m);
             uint8_t c = b[i];
@@ -259,7 +279,7 @@ const uint8_t *json_skip_avx512(const uint8_t *p, const uint8_t *end, uint32_t r
                 kinds = kinds << 1 | (c == '{');
                 state = c == '{' ? ST_OBJECT_FIRST : ST_ARRAY_FIRST;
                 if (c == '{')
-                    goto key_next;
+                    goto key;
                 break;
             case '}':
             case ']':
@@ -284,8 +304,8 @@ const uint8_t *json_skip_avx512(const uint8_t *p, const uint8_t *end, uint32_t r
                     break;
                 }
                 state = ST_KEY;
-                /* fallthrough */
-            key_next: {
+            key: {
+                /* The next two tokens a key and a ':': the member's value is next. */
                 uint64_t rest = m & (m - 1), after_key = rest & (rest - 1);
                 if (after_key && b[__builtin_ctzll(rest)] == '"' &&
                     b[__builtin_ctzll(after_key)] == ':') {
@@ -295,26 +315,26 @@ const uint8_t *json_skip_avx512(const uint8_t *p, const uint8_t *end, uint32_t r
                 break;
             }
             case '"':
-                if (state == ST_KEY || state == ST_OBJECT_FIRST)
+                if (state == ST_KEY || state == ST_OBJECT_FIRST) {
                     state = ST_COLON;
-                else if (state == ST_VALUE || state == ST_ARRAY_FIRST)
-                    goto after_value;
-                else
+                    break;
+                }
+                if (state != ST_VALUE && state != ST_ARRAY_FIRST)
                     return NULL;
-                break;
-            default: {
-                unsigned j = (unsigned)__builtin_ctzll(last >> i) + i;
+                goto after_value;
+            default:   /* an atom */
                 if ((state != ST_VALUE && state != ST_ARRAY_FIRST) ||
-                    (j == 63 ? !long_atom_valid(b + i, end)
-                             : !atom_valid(b + i, j - i + 1, digits >> i)))
+                    !atom_at(b, i, end, last, digits))
                     return NULL;
-            after_value:
+            after_value: {
+                /* The next token a ',': taken with the value. */
                 state = ST_AFTER;
                 uint64_t rest = m & (m - 1);
                 if (rest && b[__builtin_ctzll(rest)] == ',') {
                     m = rest;
                     goto comma;
                 }
+                break;
             }
             }
         }
