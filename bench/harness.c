@@ -77,9 +77,14 @@ double bench_series_max(const bench_series *s)
     return m;
 }
 
+const char *bench_cell_name(const bench_cell *c)
+{
+    return c->name[0] ? c->name : c->driver->name;
+}
+
 void bench_cell_id(const bench_cell *c, char *dst, size_t cap)
 {
-    snprintf(dst, cap, "%s/%s/%s/%s", c->suite, c->group, c->driver->name, c->payload->name);
+    snprintf(dst, cap, "%s/%s/%s/%s", c->suite, c->group, bench_cell_name(c), c->payload->name);
 }
 
 /* ---------------------------------------------------------------------------

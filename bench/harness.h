@@ -116,6 +116,10 @@ typedef struct bench_cell {
     char group[64];          /* what rows compare: "zstd:3", "base64" */
     char spec[512];          /* the driver's spec */
     const bench_driver *driver;
+    /* The implementation's name in the id and the report when a group holds
+     * its driver twice ("simdjson-ondemand", "simdjson-dom"); empty: the
+     * driver's name (bench_cell_name). */
+    char name[32];
     const bench_payload *payload;
     bool cold;               /* a cold-start cell (suite cold) */
     /* A decode-only cell (a validator): no encode is timed or called; the
@@ -134,8 +138,11 @@ typedef struct bench_cell {
 } bench_cell;
 
 /* A stable name for filters, --list and fork children:
- * "suite/group/driver/payload". */
+ * "suite/group/driver/payload", the driver as bench_cell_name(). */
 void bench_cell_id(const bench_cell *c, char *dst, size_t cap);
+
+/* The cell's name if it has one, else its driver's. */
+const char *bench_cell_name(const bench_cell *c);
 
 /* Steps 1–4 (and 5 when prof->threads > 0) for an in-process cell.
  * Fills status, reason and the figures. */

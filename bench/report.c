@@ -364,7 +364,7 @@ static const char *impl_name(const bench_plan *plan, const bench_cell *c, char *
     if (strcmp(c->driver->name, "codec") == 0)
         snprintf(dst, cap, "**codec** `%s`", spec);
     else
-        snprintf(dst, cap, "%s `%s`", c->driver->name, spec);
+        snprintf(dst, cap, "%s `%s`", bench_cell_name(c), spec);
     return dst;
 }
 
@@ -647,7 +647,7 @@ static int write_svg(const char *path, const bench_plan *plan, const char *suite
         int y = TOP + r++ * ROW;
         fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LABEL - 6, y + 15);
         svg_escape(f, c->group);
-        fprintf(f, " · %s · %s</text>\n", c->driver->name, c->payload->name);
+        fprintf(f, " · %s · %s</text>\n", bench_cell_name(c), c->payload->name);
         double v[2] = {mbps(c, &c->enc), mbps(c, &c->dec)};
         const char *color[2] = {"#3b6fb6", "#e08a2c"};
         for (int k = c->enc.n ? 0 : 1; k < 2; k++) {

@@ -105,10 +105,10 @@ static bool matches(const char *filter, const char *id)
 }
 
 /* Adds one cell of driver d (NULL: a peer not in this build) unless the
- * filter rejects it. */
+ * filter rejects it; `name` is the cell's bench_cell.name (NULL: none). */
 static int add_cell_of(bench_plan *p, const char *suite, const char *group_name,
-                       const bench_driver *d, const char *spec, const char *payload,
-                       const char *filter, bool decode_only)
+                       const bench_driver *d, const char *name, const char *spec,
+                       const char *payload, const char *filter, bool decode_only)
 {
     const bench_payload *pl = bench_payload_find(payload);
     if (!d || !pl)
@@ -126,6 +126,7 @@ static int add_cell_of(bench_plan *p, const char *suite, const char *group_name,
     snprintf(c->suite, sizeof c->suite, "%s", suite);
     snprintf(c->group, sizeof c->group, "%s", group_name);
     snprintf(c->spec, sizeof c->spec, "%s", spec);
+    snprintf(c->name, sizeof c->name, "%s", name ? name : "");
     c->driver = d;
     c->payload = pl;
     c->cold = strcmp(suite, "cold") == 0;
@@ -142,8 +143,8 @@ static int add_cell(bench_plan *p, const char *suite, const char *group_name,
                     const char *driver, const char *spec, const char *payload,
                     const char *filter)
 {
-    return add_cell_of(p, suite, group_name, bench_driver_find(driver), spec, payload, filter,
-                       false);
+    return add_cell_of(p, suite, group_name, bench_driver_find(driver), NULL, spec, payload,
+                       filter, false);
 }
 
 static int add_group(bench_plan *p, const char *suite, const group *g, const char *payload,
@@ -268,23 +269,37 @@ static int add_kv(bench_plan *p, const char *filter)
 static const group JSON_DOM = {
     "dom", "json",
     {{"cjson", "dom"}, {"json-c", "dom"}, {"jansson", "dom"}, {"simdjson", "dom"}}};
-static const peer_ref JSON_STREAM_PEERS[] = {{"yajl", "stream"}, {"simdjson", "stream"}};
-static const peer_ref JSON_VALIDATE_PEERS[] = {{"yajl", "validate"}, {"simdjson", "validate"}};
+/* A peer of the groups below, with the cell's name when its group holds
+ * its driver twice (bench_cell.name; NULL: the driver's). */
+typedef struct api_peer {
+    const char *driver;
+    const char *spec;
+    const char *name;
+} api_peer;
+static const api_peer JSON_STREAM_PEERS[] = {{"yajl", "stream", NULL},
+                                             {"simdjson", "stream", NULL}};
+static const api_peer JSON_VALIDATE_PEERS[] = {{"yajl", "validate", NULL},
+                                               {"simdjson", "validate", NULL}};
 /* twitter.json bound to structs: codec's JSON backend and the peers that
- * parse and map by hand, reading the document itself (decode only). */
-static const peer_ref JSON_TWITTER_PEERS[] = {
-    {"simdjson", "json"}, {"cjson", "json"}, {"json-c", "json"}, {"jansson", "json"}};
+ * parse and map by hand, reading the document itself (decode only).
+ * simdjson twice: On-Demand checks only the values it reads, its DOM parse
+ * checks the whole document, as codec's decoder does. */
+static const api_peer JSON_TWITTER_PEERS[] = {{"simdjson", "json", "simdjson-ondemand"},
+                                              {"simdjson", "dom", "simdjson-dom"},
+                                              {"cjson", "json", NULL},
+                                              {"json-c", "json", NULL},
+                                              {"jansson", "json", NULL}};
 
 /* codec's API cell `d` on `payload`, then the peers `refs`. */
 static int add_api_group(bench_plan *p, const char *group_name, const bench_driver *d,
-                         const char *spec, const peer_ref *refs, size_t n, const char *payload,
+                         const char *spec, const api_peer *refs, size_t n, const char *payload,
                          const char *filter, bool decode_only)
 {
-    if (add_cell_of(p, "json", group_name, d, spec, payload, filter, decode_only) != 0)
+    if (add_cell_of(p, "json", group_name, d, NULL, spec, payload, filter, decode_only) != 0)
         return -1;
     for (size_t i = 0; i < n; i++)
-        if (add_cell_of(p, "json", group_name, bench_driver_find(refs[i].driver), refs[i].spec,
-                        payload, filter, decode_only) != 0)
+        if (add_cell_of(p, "json", group_name, bench_driver_find(refs[i].driver), refs[i].name,
+                        refs[i].spec, payload, filter, decode_only) != 0)
             return -1;
     return 0;
 }

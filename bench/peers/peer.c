@@ -137,6 +137,9 @@ void *peer_json_open(const char *spec, const bench_payload *p, const char *libra
         model = p->model && !is_document(p) ? PEER_DOCUMENT : -1;
         if (model < 0)
             snprintf(why, cap, "stream cells read the generated models' JSON");
+    } else if (mode == PEER_DOM && (can & PEER_CAN_TWITTER_DOM) && p->model &&
+               strcmp(p->model, "bench_twitter") == 0) {
+        model = PEER_TWITTER;
     } else {
         model = is_document(p) ? PEER_DOCUMENT : -1;
         if (model < 0)

@@ -48,7 +48,8 @@ typedef union peer_value {
 } peer_value;
 
 /* The last four only through peer_json_open(); PEER_TWITTER is twitter.json
- * bound to bench_twitter (decode-only cells: the input is the document);
+ * bound to bench_twitter (decode-only cells: the input is the document; in
+ * mode PEER_DATABIND or PEER_DOM);
  * PEER_DOCUMENT is JSON read without a model (the dom, validate and stream
  * cells). */
 typedef enum peer_model {
@@ -69,7 +70,11 @@ void *peer_typed_open(const char *spec, const char *want, const bench_payload *p
  * A JSON peer's spec names the work of its cell (bench/suites.c):
  *   "json"      databind: the C struct to JSON and back (PEER_DATABIND)
  *   "dom"       a real-world document (payload model codec_value) parsed
- *               into the library's tree and the tree serialized (PEER_DOM)
+ *               into the library's tree and the tree serialized (PEER_DOM);
+ *               on twitter-typed (PEER_CAN_TWITTER_DOM), twitter.json parsed
+ *               into the tree, then the tree mapped into bench_twitter
+ *               (decode only: a complete parse where the library's "json"
+ *               cell checks only what it reads, simdjson On-Demand)
  *   "validate"  the document checked, nothing built (PEER_VALIDATE)
  *   "stream"    the library's event parser and generator, no structs
  *               (PEER_STREAM; see bench/json_tape.h) */
@@ -83,6 +88,7 @@ enum {
     PEER_CAN_VALIDATE = 1 << 3,
     PEER_CAN_STREAM = 1 << 4,
     PEER_CAN_TWITTER = 1 << 5,   /* databind of twitter.json (decode only) */
+    PEER_CAN_TWITTER_DOM = 1 << 6,   /* "dom" on twitter-typed (decode only) */
 };
 
 typedef struct peer_json_cell {

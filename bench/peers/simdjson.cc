@@ -6,6 +6,15 @@
 // lighter validating entry point), "stream" (RapidJSON's SAX Reader in situ
 // into a token tape, and its Writer from the tape: json_tape.h).
 //
+// twitter.json bound to bench_twitter has two cells, On-Demand ("json") and
+// DOM ("dom"), both through the one mapping below (templates over the
+// API's object type). On-Demand checks only the values it reads ("don't
+// validate what you don't use", simdjson's doc/ondemand_design.md): the
+// two thirds of the document the model lacks are skipped over the
+// structural index, their grammar unchecked. codec's decoder checks all of
+// it (RFC 8259), so the DOM cell — whose parse validates the whole document
+// before the mapping reads the tree — is simdjson doing codec's work.
+//
 // Encode writes the bench struct with a RapidJSON Writer kept in the worker
 // into a StringBuffer that is cleared, not freed, per call. Decode copies
 // the input into a padded buffer kept across calls (On-Demand reads up to
@@ -13,8 +22,9 @@
 // iterates it with a reused parser, and fills the bench struct; strings are
 // views into the parser's string buffer, valid until its next document.
 // On-Demand runs the kernel chosen at compile time, so this file is built
-// for Haswell (AVX2) on x86-64 (bench/CMakeLists.txt); the machine line
-// names the kernel.
+// for Haswell (AVX2) on x86-64 (bench/CMakeLists.txt); the DOM parser runs
+// the shared library's, chosen at run time (icelake on AVX-512 CPUs).
+// The machine line names both.
 #include <rapidjson/reader.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -322,18 +332,81 @@ void WriteClients(Writer &w, const bench_clients &cs)
 }
 
 // ---- JSON -> C struct ------------------------------------------------------
-// Each getter returns true on failure (simdjson's error convention), so a
-// chain of them is joined with ||.
+// One mapping for both of simdjson's APIs: O is an ondemand::object or a
+// dom::object, V a value of either, or the simdjson_result of a lookup (its
+// error passes through the getter). Each returns true on failure
+// (simdjson's error convention), so a chain of them is joined with ||.
 
-bool Get(object &o, const char *k, bench_str &s)
+// The array and value types of the API whose object type is O.
+template <class O>
+struct Api;
+template <>
+struct Api<object> {
+    using array = simdjson::ondemand::array;
+    using value = simdjson::ondemand::value;
+};
+template <>
+struct Api<simdjson::dom::object> {
+    using array = simdjson::dom::array;
+    using value = simdjson::dom::element;
+};
+
+template <class V>
+bool Read(V &&v, bench_str &s)
 {
-    std::string_view v;
-    if (o[k].get_string().get(v))
+    std::string_view sv;
+    if (v.get_string().get(sv))
         return true;
-    s = bench_str{v.data(), v.size()};
+    s = bench_str{sv.data(), sv.size()};
     return false;
 }
 
+template <class V>
+bool Read(V &&v, int64_t &i)
+{
+    return v.get_int64().get(i) != simdjson::SUCCESS;
+}
+
+template <class V>
+bool Read(V &&v, int32_t &i)
+{
+    int64_t x;
+    if (v.get_int64().get(x) || x < INT32_MIN || x > INT32_MAX)
+        return true;
+    i = static_cast<int32_t>(x);
+    return false;
+}
+
+template <class V>
+bool Read(V &&v, double &d)
+{
+    return v.get_double().get(d) != simdjson::SUCCESS;
+}
+
+template <class V>
+bool Read(V &&v, float &f)
+{
+    double d;
+    if (v.get_double().get(d))
+        return true;
+    f = static_cast<float>(d);
+    return false;
+}
+
+template <class V>
+bool Read(V &&v, bool &b)
+{
+    return v.get_bool().get(b) != simdjson::SUCCESS;
+}
+
+// The member k of o.
+template <class O, class T>
+bool Get(O &o, const char *k, T &x)
+{
+    return Read(o[k], x);
+}
+
+// A member that may be absent (not null).
 bool Get(object &o, const char *k, bench_opt_str &s)
 {
     std::string_view v;
@@ -342,39 +415,6 @@ bool Get(object &o, const char *k, bench_opt_str &s)
     if (s.has)
         s.value = bench_str{v.data(), v.size()};
     return e != simdjson::SUCCESS && e != simdjson::NO_SUCH_FIELD;
-}
-
-bool Get(object &o, const char *k, int32_t &i)
-{
-    int64_t v;
-    if (o[k].get_int64().get(v) || v < INT32_MIN || v > INT32_MAX)
-        return true;
-    i = static_cast<int32_t>(v);
-    return false;
-}
-
-bool Get(object &o, const char *k, int64_t &i)
-{
-    return o[k].get_int64().get(i) != simdjson::SUCCESS;
-}
-
-bool Get(object &o, const char *k, double &d)
-{
-    return o[k].get_double().get(d) != simdjson::SUCCESS;
-}
-
-bool Get(object &o, const char *k, float &f)
-{
-    double d;
-    if (o[k].get_double().get(d))
-        return true;
-    f = static_cast<float>(d);
-    return false;
-}
-
-bool Get(object &o, const char *k, bool &b)
-{
-    return o[k].get_bool().get(b) != simdjson::SUCCESS;
 }
 
 bool GetEnum(object &o, const char *k, const char *const *names, int count, int &e)
@@ -432,10 +472,10 @@ bool ReadMedia(Worker *w, object &o, bench_media_content &mc)
         return true;
     w->persons.clear();
     for (auto e : persons) {
-        std::string_view v;
-        if (e.get_string().get(v))
+        bench_str v;
+        if (Read(e, v))
             return true;
-        w->persons.push_back(bench_str{v.data(), v.size()});
+        w->persons.push_back(v);
     }
     m.persons.items = w->persons.data();
     m.persons.count = w->persons.size();
@@ -479,10 +519,10 @@ bool GetStrs(Worker *w, object &o, const char *k, L &list)
         return true;
     w->strs.clear();
     for (auto e : a) {
-        std::string_view v;
-        if (e.get_string().get(v))
+        bench_str v;
+        if (Read(e, v))
             return true;
-        w->strs.push_back(bench_str{v.data(), v.size()});
+        w->strs.push_back(v);
     }
     return !Keep(w, w->strs, list);
 }
@@ -537,59 +577,47 @@ bool ReadUsers(Worker *w, object &o, bench_users &us)
 }
 
 // ---- twitter.json: the members of bench_twitter, in document order (so
-// each lookup finds its key ahead); every other member is skipped.
+// each On-Demand lookup finds its key ahead; the DOM's scans the object);
+// every other member is skipped. O is either API's object (the "json" and
+// "dom" cells).
 
-using simdjson::ondemand::value;
-
-bool Read(value &v, bench_str &s)
+bool IsNull(simdjson::ondemand::value &v, bool &null)
 {
-    std::string_view sv;
-    if (v.get_string().get(sv))
-        return true;
-    s = bench_str{sv.data(), sv.size()};
-    return false;
+    return v.is_null().get(null) != simdjson::SUCCESS;
 }
 
-bool Read(value &v, int64_t &i)
+bool IsNull(const simdjson::dom::element &v, bool &null)
 {
-    return v.get_int64().get(i) != simdjson::SUCCESS;
-}
-
-bool Read(value &v, int32_t &i)
-{
-    int64_t x;
-    if (v.get_int64().get(x) || x < INT32_MIN || x > INT32_MAX)
-        return true;
-    i = static_cast<int32_t>(x);
+    null = v.is_null();
     return false;
 }
 
 // An optional member: absent or null leaves it unset.
-template <class O>
-bool GetOpt(object &o, const char *k, O &opt)
+template <class O, class Opt>
+bool GetOpt(O &o, const char *k, Opt &opt)
 {
-    value v;
+    typename Api<O>::value v;
     bool null = false;
     auto e = o[k].get(v);
     opt.has = false;
     if (e == simdjson::NO_SUCH_FIELD)
         return false;
-    if (e || v.is_null().get(null))
+    if (e || IsNull(v, null))
         return true;
     opt.has = !null;
     return opt.has && Read(v, opt.value);
 }
 
-bool GetIndices(Worker *w, object &o, bench_indices &list)
+template <class O>
+bool GetIndices(Worker *w, O &o, bench_indices &list)
 {
-    array a;
+    typename Api<O>::array a;
     if (o["indices"].get_array().get(a))
         return true;
     w->ints.clear();
     for (auto e : a) {
-        value v;
         int32_t i;
-        if (e.get(v) || Read(v, i))
+        if (Read(e, i))
             return true;
         w->ints.push_back(i);
     }
@@ -597,15 +625,15 @@ bool GetIndices(Worker *w, object &o, bench_indices &list)
 }
 
 // Each element of the array o[k] read by `one` into v, then v into list.
-template <class T, class L, class F>
-bool GetObjects(Worker *w, object &o, const char *k, std::vector<T> &v, L &list, F one)
+template <class O, class T, class L, class F>
+bool GetObjects(Worker *w, O &o, const char *k, std::vector<T> &v, L &list, F one)
 {
-    array a;
+    typename Api<O>::array a;
     if (o[k].get_array().get(a))
         return true;
     v.clear();
     for (auto e : a) {
-        object eo;
+        O eo;
         v.emplace_back();
         if (e.get_object().get(eo) || one(eo, v.back()))
             return true;
@@ -613,27 +641,29 @@ bool GetObjects(Worker *w, object &o, const char *k, std::vector<T> &v, L &list,
     return !Keep(w, v, list);
 }
 
-bool ReadEntities(Worker *w, object &o, bench_tw_entities &en)
+template <class O>
+bool ReadEntities(Worker *w, O &o, bench_tw_entities &en)
 {
     return GetObjects(w, o, "hashtags", w->hashtags, en.hashtags,
-                      [w](object &h, bench_tw_hashtag &t) {
+                      [w](O &h, bench_tw_hashtag &t) {
                           return Get(h, "text", t.text) || GetIndices(w, h, t.indices);
                       }) ||
            GetObjects(w, o, "urls", w->urls, en.urls,
-                      [w](object &u, bench_tw_url &t) {
+                      [w](O &u, bench_tw_url &t) {
                           return Get(u, "url", t.url) || Get(u, "expanded_url", t.expanded_url) ||
                                  Get(u, "display_url", t.display_url) ||
                                  GetIndices(w, u, t.indices);
                       }) ||
            GetObjects(w, o, "user_mentions", w->mentions, en.user_mentions,
-                      [w](object &m, bench_tw_mention &t) {
+                      [w](O &m, bench_tw_mention &t) {
                           return Get(m, "screen_name", t.screen_name) || Get(m, "name", t.name) ||
                                  Get(m, "id", t.id) || Get(m, "id_str", t.id_str) ||
                                  GetIndices(w, m, t.indices);
                       });
 }
 
-bool ReadTwUser(object &o, bench_tw_user &u)
+template <class O>
+bool ReadTwUser(O &o, bench_tw_user &u)
 {
     return Get(o, "id", u.id) || Get(o, "id_str", u.id_str) || Get(o, "name", u.name) ||
            Get(o, "screen_name", u.screen_name) || Get(o, "location", u.location) ||
@@ -650,9 +680,10 @@ bool ReadTwUser(object &o, bench_tw_user &u)
            Get(o, "default_profile", u.default_profile) || Get(o, "following", u.following);
 }
 
-bool ReadStatus(Worker *w, object &o, bench_tw_status &s)
+template <class O>
+bool ReadStatus(Worker *w, O &o, bench_tw_status &s)
 {
-    object md, user, en;
+    O md, user, en;
     return o["metadata"].get_object().get(md) ||
            Get(md, "result_type", s.metadata.result_type) ||
            Get(md, "iso_language_code", s.metadata.iso_language_code) ||
@@ -672,12 +703,13 @@ bool ReadStatus(Worker *w, object &o, bench_tw_status &s)
            Get(o, "lang", s.lang);
 }
 
-bool ReadTwitter(Worker *w, object &o, bench_twitter &t)
+template <class O>
+bool ReadTwitter(Worker *w, O &o, bench_twitter &t)
 {
-    object sm;
+    O sm;
     bench_tw_search_metadata &m = t.search_metadata;
     return GetObjects(w, o, "statuses", w->statuses, t.statuses,
-                      [w](object &so, bench_tw_status &s) { return ReadStatus(w, so, s); }) ||
+                      [w](O &so, bench_tw_status &s) { return ReadStatus(w, so, s); }) ||
            o["search_metadata"].get_object().get(sm) ||
            Get(sm, "completed_in", m.completed_in) || Get(sm, "max_id", m.max_id) ||
            Get(sm, "max_id_str", m.max_id_str) || Get(sm, "next_results", m.next_results) ||
@@ -755,12 +787,14 @@ bool ReadClients(Worker *w, object &o, bench_clients &cs)
 
 const char *sj_version()
 {
-    static char v[64];
-    std::snprintf(v, sizeof v, "simdjson %d.%d.%d (%s) + RapidJSON %s",
+    static char v[96];
+    std::snprintf(v, sizeof v, "simdjson %d.%d.%d (On-Demand %s, DOM %s) + RapidJSON %s",
                   simdjson::SIMDJSON_VERSION_MAJOR, simdjson::SIMDJSON_VERSION_MINOR,
                   simdjson::SIMDJSON_VERSION_REVISION,
-                  // this file's kernel, not the shared library's
+                  // On-Demand runs this file's kernel; the DOM parser the
+                  // shared library's, chosen at run time
                   SIMDJSON_STRINGIFY(SIMDJSON_BUILTIN_IMPLEMENTATION),
+                  simdjson::get_active_implementation()->name().c_str(),
                   RAPIDJSON_VERSION_STRING);
     return v;
 }
@@ -847,7 +881,7 @@ void *sj_open(const char *spec, const bench_payload *p, char *why, size_t cap)
 {
     return peer_json_open(spec, p, "simdjson",
                           PEER_CAN_USERS | PEER_CAN_CLIENTS | PEER_CAN_TWITTER | PEER_CAN_DOM |
-                              PEER_CAN_VALIDATE | PEER_CAN_STREAM,
+                              PEER_CAN_TWITTER_DOM | PEER_CAN_VALIDATE | PEER_CAN_STREAM,
                           nullptr, why, cap);
 }
 
@@ -953,6 +987,13 @@ int sj_decode(void *worker, const uint8_t *in, size_t n, const uint8_t **out, si
         if (w->mode != PEER_DATABIND) {
             if (w->dom_parser.parse(w->padded.data(), n, false).get(w->dom_root))
                 return -1;
+            if (w->model == PEER_TWITTER) {   // "dom" on twitter: the tree, then the mapping
+                simdjson::dom::object o;
+                codec_arena_reset(&w->lists);
+                return w->dom_root.get_object().get(o) || ReadTwitter(w, o, w->value.twitter)
+                           ? -1
+                           : 0;
+            }
             if (w->mode == PEER_VALIDATE)
                 *out = in, *len = n;
             return 0;
@@ -972,8 +1013,9 @@ int sj_matches(void *worker, const bench_payload *p)
 {
     auto *w = static_cast<Worker *>(worker);
     try {
+        if (w->mode == PEER_DATABIND || w->model == PEER_TWITTER)   // structs, either API
+            return peer_value_matches(p, &w->value);
         switch (w->mode) {
-        case PEER_DATABIND: return peer_value_matches(p, &w->value);
         case PEER_DOM: return simdjson::to_string(w->dom_root) == simdjson::to_string(w->ref_root);
         case PEER_STREAM: return bench_tape_equal(&w->tape, &w->ref);
         default: return 1;   // a validator hands back the bytes it checked
