@@ -76,6 +76,7 @@ static int reader_verdict(const uint8_t *doc, size_t n)
 }
 
 static bool deep_nesting;   /* the skipped member may nest past the kernel's 63 levels */
+static bool long_raw_strings;   /* it may hold strings over max-string before unescaping */
 static int kernel_answers;
 
 /* The container skipper kernel alone on the member named "skip" (the
@@ -88,7 +89,8 @@ static void check_kernel(const uint8_t *doc, size_t n, bool valid)
     const uint8_t *at = doc;
     while (at + 7 <= doc + n && memcmp(at, "\"skip\":", 7) != 0)
         at++;
-    if ((codec_cpu_features() & need) != need || at + 7 > doc + n || opts.max_string < n)
+    if ((codec_cpu_features() & need) != need || at + 7 > doc + n ||
+        opts.max_string < JSON_SKIP_MIN_MAX_STRING)
         return;
     for (at += 7; at < doc + n && *at == ' '; at++)
         ;
@@ -99,11 +101,12 @@ static void check_kernel(const uint8_t *doc, size_t n, bool valid)
     codec_json_reader_init(&r, doc, n, &arena, &opts);
     json_reader_seek(&r, at, 2);
     int rc = json_decode_one(&r, NULL, NULL, &opts, &arena, &err);
-    const uint8_t *end = json_skip_avx512(at, doc + n, (uint32_t)opts.max_depth - 2);
+    const uint8_t *end =
+        json_skip_avx512(at, doc + n, (uint32_t)opts.max_depth - 2, opts.max_string);
     if (end) {
         kernel_answers++;
         CHECK(rc == 0 && end == r.p);
-    } else if (valid && !deep_nesting) {
+    } else if (valid && !deep_nesting && !long_raw_strings) {
         fprintf(stderr, "kernel refused a valid document: %.*s\n", (int)(n < 300 ? n : 300),
                 (const char *)doc);
         CHECK(end != NULL);
@@ -576,6 +579,33 @@ static void check_skipped_grammar_across_blocks(void)
     CHECK(valid > 200);
 }
 
+/* max-string inside skipped containers, where the kernel measures the
+ * strings that cross its blocks: strings of max-1, max and max+1 bytes
+ * (also longer before unescaping than after), starting at every offset of
+ * a block, for limits from the kernel's least to a few blocks. */
+static void check_skipped_max_string(void)
+{
+    static const size_t limits[] = {JSON_SKIP_MIN_MAX_STRING, 64, 100, 130, 200};
+    size_t saved = opts.max_string;
+    for (size_t li = 0; li < sizeof limits / sizeof limits[0]; li++)
+        for (size_t len = limits[li] - 1; len <= limits[li] + 1; len++)
+            for (size_t pad = 0; pad < 64; pad++)
+                for (int escaped = 0; escaped < 2; escaped++) {
+                    opts.max_string = limits[li];
+                    long_raw_strings = escaped;   /* the kernel may leave those to the walk */
+                    text t = {.n = 0};
+                    put(&t, "[{\"skip\":[");
+                    put_ws(&t, pad, false, ' ');
+                    put(&t, "\"");
+                    /* An escape makes the raw string one byte longer. */
+                    put_body(&t, len, escaped ? len / 2 : SIZE_MAX, "\\n");
+                    put(&t, "\",1],\"n\":4}]");
+                    CHECK_INT(agree(t.b, t.n, "skipped max-string") != 0, len > limits[li]);
+                }
+    long_raw_strings = false;
+    opts.max_string = saved;
+}
+
 /* Skipped nesting around 64 levels (a limit of mask-based skippers) with
  * the limit just above, at and below it. */
 static void check_deep_skip(void)
@@ -702,6 +732,7 @@ int main(void)
     check_corruption();
     check_skipped_strings();
     check_skipped_atoms();
+    check_skipped_max_string();
     check_skipped_grammar();
     check_skipped_grammar_across_blocks();
     check_deep_skip();

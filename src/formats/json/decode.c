@@ -15,8 +15,9 @@
  * the validator's whole document) goes first to the container skipper
  * kernel when the CPU has one (json_container_skipper(): AVX-512 + PCLMUL,
  * x86/skip_avx512.c, chosen once at run time like the string scanner;
- * CODEC_CPU_MASK=0 forces the walk) and when max-string cannot be reached
- * (it does not measure strings); whenever the kernel is unsure it returns
+ * CODEC_CPU_MASK=0 forces the walk) and when max-string is at least
+ * JSON_SKIP_MIN_MAX_STRING (the kernel measures only strings that cross
+ * its 64-byte blocks, by their raw length); whenever the kernel is unsure it returns
  * NULL and the byte walk below decides, never the kernel again inside that
  * value. Keys that are not the next declared field are remembered per
  * place (key_memo: the last two keys that followed a field, or an unknown
@@ -53,7 +54,7 @@ typedef struct fast {
     codec_error *err;
     codec_text_pool text;   /* arena bytes taken for the strings to come */
     json_scan_fn scan;      /* json_long_scanner() */
-    json_skip_fn skip;      /* json_container_skipper(), NULL when max_string is below the size */
+    json_skip_fn skip;      /* json_container_skipper(), NULL when max_string is too small for it */
     bool plain_names;       /* json_type_names_plain(): names match in place */
     bool nomem;             /* gave up for lack of memory: no second pass */
     bool reader_ready;      /* `r` is initialised (on first hand-over) */
@@ -924,18 +925,18 @@ static inline const uint8_t *skip_value(const fast *f, const uint8_t *p, uint32_
         return skip_scalar(f, p);
     if (f->skip) {
         size_t max = f->o->max_depth;
-        const uint8_t *q = f->skip(p, f->end, max > depth ? (uint32_t)(max - depth) : 0);
+        const uint8_t *q = f->skip(p, f->end, max > depth ? (uint32_t)(max - depth) : 0,
+                                   f->o->max_string);
         if (q)
             return q;
     }
     return skip_walk(f, p, depth);
 }
 
-/* The container skipper for an n-byte input, when no string in it can
- * exceed max_string. */
-static json_skip_fn skipper_for(size_t n, const codec_json_options *o)
+/* The container skipper, unless max_string is too small for it. */
+static json_skip_fn skipper_for(const codec_json_options *o)
 {
-    return o->max_string >= n ? json_container_skipper() : NULL;
+    return o->max_string >= JSON_SKIP_MIN_MAX_STRING ? json_container_skipper() : NULL;
 }
 
 bool json_valid_fast(const uint8_t *in, size_t n, const codec_json_options *o)
@@ -945,7 +946,7 @@ bool json_valid_fast(const uint8_t *in, size_t n, const codec_json_options *o)
     f.end = f.base + n;
     f.o = o;
     f.scan = json_long_scanner();
-    f.skip = skipper_for(n, o);
+    f.skip = skipper_for(o);
     const uint8_t *p = WS(f.base, f.end);
     return p < f.end && (p = skip_value(&f, p, 0)) && WS(p, f.end) == f.end;
 }
@@ -962,7 +963,7 @@ int json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, void *v,
     f.err = err;
     f.text = (codec_text_pool){NULL, NULL};
     f.scan = json_long_scanner();
-    f.skip = skipper_for(n, o);
+    f.skip = skipper_for(o);
     f.plain_names = plain_names;
     f.nomem = false;
     f.reader_ready = false;

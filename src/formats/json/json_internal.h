@@ -88,11 +88,15 @@ size_t json_escape_length(const uint8_t *s, const uint8_t *end);
  * codec_cpu_features() has CODEC_CPU_AVX512 and CODEC_CPU_PCLMUL). From p,
  * a '{' or '[' with p < end: the byte after the bracket that closes it
  * when everything up to there is what the reader accepts (grammar,
- * escapes, UTF-8, control bytes) and at most `room` levels are open at
- * once (the first bracket counts); NULL when not (or when unsure: more
- * than 63 levels). Strings are not measured: use it only when max_string
- * is at least the input's size. */
-const uint8_t *json_skip_avx512(const uint8_t *p, const uint8_t *end, uint32_t room);
+ * escapes, UTF-8, control bytes, strings of at most max_string bytes) and
+ * at most `room` levels are open at once (the first bracket counts); NULL
+ * when not, or when unsure: more than 63 levels, or a string longer than
+ * max_string before unescaping. max_string must be at least
+ * JSON_SKIP_MIN_MAX_STRING (strings within one 64-byte block are not
+ * measured). */
+#define JSON_SKIP_MIN_MAX_STRING 63
+const uint8_t *json_skip_avx512(const uint8_t *p, const uint8_t *end, uint32_t room,
+                                size_t max_string);
 
 /* Schemaless values (value.c), used by the walkers for CODEC_T_VALUE. */
 int json_write_value(codec_json_writer *w, const codec_value *v, codec_error *err);

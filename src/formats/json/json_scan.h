@@ -18,7 +18,8 @@ typedef const uint8_t *(*json_scan_fn)(const uint8_t *p, const uint8_t *end);
 json_scan_fn json_long_scanner(void);
 
 /* A container skipper (json_skip_avx512's contract), or NULL. */
-typedef const uint8_t *(*json_skip_fn)(const uint8_t *p, const uint8_t *end, uint32_t room);
+typedef const uint8_t *(*json_skip_fn)(const uint8_t *p, const uint8_t *end, uint32_t room,
+                                       size_t max_string);
 
 /* The container skipper for this CPU (chosen once), or NULL. */
 json_skip_fn json_container_skipper(void);
