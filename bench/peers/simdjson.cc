@@ -33,8 +33,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <new>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 extern "C" {
@@ -368,29 +370,34 @@ bool Read(V &&v, int64_t &i)
 }
 
 template <class V>
-bool Read(V &&v, int32_t &i)
-{
-    int64_t x;
-    if (v.get_int64().get(x) || x < INT32_MIN || x > INT32_MAX)
-        return true;
-    i = static_cast<int32_t>(x);
-    return false;
-}
-
-template <class V>
 bool Read(V &&v, double &d)
 {
     return v.get_double().get(d) != simdjson::SUCCESS;
 }
 
+// A narrower field through the reader of its wide type; an integer out of
+// the field's range is an error.
+template <class Wide, class V, class T>
+bool ReadNarrow(V &&v, T &out)
+{
+    Wide x;
+    if (Read(v, x) || (std::is_integral<T>::value && (x < std::numeric_limits<T>::min() ||
+                                                      x > std::numeric_limits<T>::max())))
+        return true;
+    out = static_cast<T>(x);
+    return false;
+}
+
+template <class V>
+bool Read(V &&v, int32_t &i)
+{
+    return ReadNarrow<int64_t>(v, i);
+}
+
 template <class V>
 bool Read(V &&v, float &f)
 {
-    double d;
-    if (v.get_double().get(d))
-        return true;
-    f = static_cast<float>(d);
-    return false;
+    return ReadNarrow<double>(v, f);
 }
 
 template <class V>
