@@ -717,6 +717,90 @@ static void check_key_memo(void)
     opts = saved;
 }
 
+/* codec_value: the fast decoder against the reference on doc[0..n),
+ * their values compared through the reference encoder's text (which
+ * tells INT, UINT and DOUBLE apart, and prints doubles to round trip).
+ * Returns the reference's verdict. */
+static int agree_value(const uint8_t *doc, size_t n, const char *what)
+{
+    codec_value fast, ref;
+    codec_error err;
+    codec_arena_reset(&arena);
+    int r = json_decode_reference(codec_value_type(), doc, n, &ref, &opts, &arena, &err);
+    int f = json_decode_fast(codec_value_type(), doc, n, &fast, &opts, true, &arena, &err);
+    bool ok = r == 0 ? f == 0 : f != 0;
+    if (ok && r == 0) {
+        codec_buf a, b;
+        codec_buf_init(&a, NULL);
+        codec_buf_init(&b, NULL);
+        ok = !json_encode_reference(codec_value_type(), &fast, false, &a, &err) &&
+             !json_encode_reference(codec_value_type(), &ref, false, &b, &err) && a.len == b.len &&
+             memcmp(a.data, b.data, a.len) == 0;
+        codec_buf_free(&a);
+        codec_buf_free(&b);
+    }
+    if (!ok) {
+        fprintf(stderr, "%s: reference %d fast %d: %.*s\n", what, r, f, (int)(n < 300 ? n : 300),
+                (const char *)doc);
+        CHECK(ok);
+    }
+    return r;
+}
+
+static int agree_value_text(const char *doc)
+{
+    return agree_value((const uint8_t *)doc, strlen(doc), "schemaless");
+}
+
+/* Schemaless values (the fast path of codec_value): the standard
+ * documents; every number class at the int64/uint64/double boundaries;
+ * keys with escapes; duplicates refused and allowed; the depth and
+ * element limits; and each document cut at every byte. */
+static void check_schemaless(void)
+{
+    static const char *const files[] = {"json/twitter.json", "json/citm_catalog.json",
+                                        "json/canada.json"};
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        char path[512];
+        size_t n;
+        snprintf(path, sizeof path, "%s/%s", CODEC_TEST_DATA, files[k]);
+        uint8_t *doc = check_read_file(path, &n);
+        CHECK(doc != NULL);
+        if (doc)
+            CHECK_INT(agree_value(doc, n, files[k]), 0);
+        free(doc);
+    }
+    static const char *const valid[] = {
+        "0", "-0", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+        "18446744073709551615", "18446744073709551616", "-9223372036854775809", "1.0", "-0.0",
+        "1e2", "1E-400", "123456789012345678901234567890", "0.1", "2.2250738585072014e-308",
+        "[]", "{}", "[1,[2,[3]],{\"a\":null}]", "{\"a\\u00e9\":true,\"b\\n\":false}",
+        " { \"k\" : [ 1 , \"s\" , { } ] } ", "\"caf\u00c3\u00a9 \\ud83d\\ude00\""};
+    for (size_t k = 0; k < sizeof valid / sizeof valid[0]; k++)
+        CHECK_INT(agree_value_text(valid[k]), 0);
+    static const char *const invalid[] = {
+        "1e400", "-", "01", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "{\"a\":1,\"a\":2}", "[1 2]",
+        "{1:2}", "\"\\x\"", "nul", "[", "{\"a\":[}", "\"\xff\""};
+    for (size_t k = 0; k < sizeof invalid / sizeof invalid[0]; k++)
+        CHECK(agree_value_text(invalid[k]) != 0);
+    opts.allow_duplicates = true;
+    CHECK_INT(agree_value_text("{\"a\":1,\"a\":2}"), 0);
+    opts.allow_duplicates = false;
+    size_t saved_depth = opts.max_depth, saved_elements = opts.max_elements;
+    opts.max_depth = 3;
+    CHECK_INT(agree_value_text("[[[1]]]"), 0);
+    CHECK(agree_value_text("[[[[1]]]]") != 0);
+    opts.max_depth = saved_depth;
+    opts.max_elements = 2;
+    CHECK_INT(agree_value_text("[1,{\"a\":1,\"b\":2}]"), 0);
+    CHECK(agree_value_text("[1,2,3]") != 0);
+    CHECK(agree_value_text("{\"a\":1,\"b\":2,\"c\":3}") != 0);
+    opts.max_elements = saved_elements;
+    const char *cut = "{\"a\":[1,-2.5e3,\"x\\\"y\",true,null,{\"b\":18446744073709551615}]}";
+    for (size_t n = 0; n < strlen(cut); n++)
+        CHECK(agree_value((const uint8_t *)cut, n, "schemaless cut") != 0);
+}
+
 int main(void)
 {
     codec_arena_init(&arena, NULL, 0);
@@ -733,6 +817,7 @@ int main(void)
     check_skipped_strings();
     check_skipped_atoms();
     check_skipped_max_string();
+    check_schemaless();
     check_skipped_grammar();
     check_skipped_grammar_across_blocks();
     check_deep_skip();

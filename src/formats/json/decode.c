@@ -768,6 +768,129 @@ static const uint8_t *map_value(fast *f, const codec_type *t, codec_map *m, cons
     return p;
 }
 
+/* ---------------------------------------------------------------------------
+ * Schemaless values (codec_value), as the reference's json_read_value()
+ * builds them: integers as INT when they fit int64, else UINT, else DOUBLE;
+ * objects' members in document order, duplicates refused unless allowed.
+ * ------------------------------------------------------------------------ */
+
+static const uint8_t *any_value(fast *f, codec_value *v, const uint8_t *p, uint32_t depth);
+
+/* A number at p into v. */
+static const uint8_t *any_number(codec_value *v, const uint8_t *p, const uint8_t *end)
+{
+    uint64_t m;
+    bool neg;
+    const uint8_t *q = integer(p, end, &m, &neg);
+    if (q && (!neg || m <= (uint64_t)INT64_MAX + 1)) {
+        if (neg) {
+            v->kind = CODEC_V_INT;
+            v->as.i = m == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)m;
+        } else if (m <= INT64_MAX) {
+            v->kind = CODEC_V_INT;
+            v->as.i = (int64_t)m;
+        } else {
+            v->kind = CODEC_V_UINT;
+            v->as.u = m;
+        }
+        return q;
+    }
+    v->kind = CODEC_V_DOUBLE;
+    return real_value(&codec_type_double, &v->as.d, p, end);
+}
+
+/* The items of an array after its '[' (and white space). */
+static const uint8_t *any_array(fast *f, codec_value *v, const uint8_t *p, uint32_t depth)
+{
+    codec_value *items = NULL;
+    size_t count = 0, cap = 0;
+    if (*p == ']') {
+        p++;
+    } else {
+        bool more;
+        unsigned run = 0;
+        do {
+            if (count == f->o->max_elements)
+                return GIVE_UP;
+            if (!(items = codec_array_grow(f->arena, items, count, &cap, sizeof *items)))
+                return out_of_memory(f);
+            if (!(p = any_value(f, &items[count], p, depth)) ||
+                !(p = separator(p, f->end, ']', &more, &run)))
+                return GIVE_UP;
+            count++;
+        } while (more);
+    }
+    v->kind = CODEC_V_ARRAY;
+    v->as.array.items = items;
+    v->as.array.count = count;
+    return p;
+}
+
+/* The members of an object after its '{' (and white space). */
+static const uint8_t *any_object(fast *f, codec_value *v, const uint8_t *p, uint32_t depth)
+{
+    const uint8_t *end = f->end;
+    codec_member *members = NULL;
+    size_t count = 0, cap = 0;
+    if (*p == '}') {
+        p++;
+    } else {
+        bool more;
+        unsigned run = 0;
+        do {
+            if (count == f->o->max_elements || *p != '"')
+                return GIVE_UP;
+            if (!(members = codec_array_grow(f->arena, members, count, &cap, sizeof *members)))
+                return out_of_memory(f);
+            codec_member *m = &members[count];
+            if (!(p = string_value(f, p, &m->key)) || !(p = after_colon(p, end)) ||
+                !(p = any_value(f, &m->value, p, depth)) ||
+                !(p = separator(p, end, '}', &more, &run)))
+                return GIVE_UP;
+            count++;
+        } while (more);
+    }
+    if (!f->o->allow_duplicates) {
+        long dup = codec_find_duplicate_key(members, sizeof *members, count, 0, f->arena);
+        if (dup == -2)
+            return out_of_memory(f);
+        if (dup >= 0)
+            return GIVE_UP;
+    }
+    v->kind = CODEC_V_OBJECT;
+    v->as.object.members = members;
+    v->as.object.count = count;
+    return p;
+}
+
+/* One value at p (not white space; p < end) into v, inside `depth`
+ * containers. */
+static const uint8_t *any_value(fast *f, codec_value *v, const uint8_t *p, uint32_t depth)
+{
+    const uint8_t *end = f->end;
+    memset(v, 0, sizeof *v);
+    switch (*p) {
+    case '{':
+    case '[': {
+        uint8_t open = *p;
+        if (depth >= f->o->max_depth || (p = WS(p + 1, end)) == end)
+            return GIVE_UP;
+        return open == '[' ? any_array(f, v, p, depth + 1) : any_object(f, v, p, depth + 1);
+    }
+    case '"':
+        v->kind = CODEC_V_STRING;
+        return string_value(f, p, &v->as.s);
+    case 't':
+    case 'f':
+        v->kind = CODEC_V_BOOL;
+        return value(f, &codec_type_bool, &v->as.b, p, depth);
+    case 'n':
+        return literal(p, end, "null", 4) ? p + 4 : GIVE_UP;
+    default:
+        return any_number(v, p, end);
+    }
+}
+
 /* One value starting at p (not white space; p < end) into v of type t;
  * `depth` containers are open around it. */
 static const uint8_t *value(fast *f, const codec_type *t, void *v, const uint8_t *p,
@@ -834,6 +957,8 @@ static const uint8_t *value(fast *f, const codec_type *t, void *v, const uint8_t
             }
         return GIVE_UP;
     }
+    case CODEC_T_VALUE:
+        return any_value(f, v, p, depth);
     default:
         return by_reference(f, t, v, p, depth);
     }
