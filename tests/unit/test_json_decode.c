@@ -18,8 +18,11 @@
  * the reader accepts. Where the CPU has the container skipper kernel
  * (AVX-512), it is also run alone on each skipped member: it may answer
  * only where the reader's skip succeeds, with the same end, and must
- * answer on every valid document. ctest runs this again with
- * CODEC_CPU_MASK=0 (the byte walk only). */
+ * answer on every valid document. Schemaless values (codec_value) are held
+ * to the same rule on the standard documents, numbers at the int64/uint64/
+ * double boundaries, escaped keys, duplicates, limits and every cut of a
+ * document. ctest runs this again with CODEC_CPU_MASK=0 (the byte walk
+ * only). */
 #include "check.h"
 #include "codec/codec.h"
 #include "formats/json/json_internal.h"

@@ -6,8 +6,9 @@
  * escape in a key, a grammar or type error, a limit — makes it give up; the
  * caller then decodes again with the reference walker, which reports the
  * exact error and offset. So the error paths exist once, in one place.
- * Rare kinds (xmap, codec_value, bytes, UUID, dates, decimals, maps with
- * non-string keys, structs of more than 64 fields) are handed to that walker
+ * codec_value (schemaless) takes the same descent (any_value). Rare kinds
+ * (xmap, bytes, UUID, dates, decimals, maps with non-string keys, structs
+ * of more than 64 fields) are handed to that walker
  * for their value only, at the same nesting depth. The validator at the end
  * is the same descent without values; it also skips the values of unknown
  * members (it accepts what the reader's skip accepts: grammar, depth,
