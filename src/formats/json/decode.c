@@ -442,6 +442,7 @@ static __attribute__((noinline)) const uint8_t *real_value(const codec_type *t, 
 static const uint8_t *value(fast *f, const codec_type *t, void *v, const uint8_t *p,
                             uint32_t depth);
 static inline const uint8_t *skip_value(const fast *f, const uint8_t *p, uint32_t depth);
+static const uint8_t *any_value(fast *f, codec_value *v, const uint8_t *p, uint32_t depth);
 
 static inline bool literal(const uint8_t *p, const uint8_t *end, const char *word, size_t n)
 {
@@ -460,6 +461,8 @@ static inline const uint8_t *member(fast *f, const codec_type *t, void *v, const
         return real_value(t, v, p, f->end);
     case CODEC_T_STRING:
         return *p == '"' ? string_value(f, p, v) : GIVE_UP;
+    case CODEC_T_VALUE:
+        return any_value(f, v, p, depth);
     case CODEC_T_BOOL:
         if (literal(p, f->end, "true", 4)) {
             *(bool *)v = true;
@@ -775,8 +778,6 @@ static const uint8_t *map_value(fast *f, const codec_type *t, codec_map *m, cons
  * objects' members in document order, duplicates refused unless allowed.
  * ------------------------------------------------------------------------ */
 
-static const uint8_t *any_value(fast *f, codec_value *v, const uint8_t *p, uint32_t depth);
-
 /* A number at p into v. */
 static const uint8_t *any_number(codec_value *v, const uint8_t *p, const uint8_t *end)
 {
@@ -800,30 +801,18 @@ static const uint8_t *any_number(codec_value *v, const uint8_t *p, const uint8_t
     return real_value(&codec_type_double, &v->as.d, p, end);
 }
 
-/* The items of an array after its '[' (and white space). */
+/* The items of an array after its '[' (and white space): list_value()
+ * over codec_values. */
+CODEC_LIST(value_list_type, CODEC_VALUE);
+
 static const uint8_t *any_array(fast *f, codec_value *v, const uint8_t *p, uint32_t depth)
 {
-    codec_value *items = NULL;
-    size_t count = 0, cap = 0;
-    if (*p == ']') {
-        p++;
-    } else {
-        bool more;
-        unsigned run = 0;
-        do {
-            if (count == f->o->max_elements)
-                return GIVE_UP;
-            if (!(items = codec_array_grow(f->arena, items, count, &cap, sizeof *items)))
-                return out_of_memory(f);
-            if (!(p = any_value(f, &items[count], p, depth)) ||
-                !(p = separator(p, f->end, ']', &more, &run)))
-                return GIVE_UP;
-            count++;
-        } while (more);
-    }
+    codec_list l;
+    if (!(p = list_value(f, &value_list_type, &l, p, depth)))
+        return GIVE_UP;
     v->kind = CODEC_V_ARRAY;
-    v->as.array.items = items;
-    v->as.array.count = count;
+    v->as.array.items = l.items;
+    v->as.array.count = l.count;
     return p;
 }
 
