@@ -1,12 +1,14 @@
 /* test_json_scan.c — the AVX2 string scanner of the JSON reader against the
  * byte-at-a-time rules: where it stops (first '"', '\\' or control byte),
  * and that it refuses every kind of invalid UTF-8 before that point, at
- * every offset across its 32-byte blocks. Skipped when the CPU lacks AVX2
+ * every offset across its 32-byte blocks; and when the kernels are chosen.
+ * The scanner checks are skipped when the CPU lacks the AVX2 tier
  * (the SSE2/scalar path is then the only one, and ctest also runs the JSON
  * tests with CODEC_CPU_MASK=0 to cover it on AVX2 machines). */
 #include "check.h"
 #include "codec/codec.h"
-#include "formats/json/json_internal.h"
+#include "core/cpu_internal.h"
+#include "formats/json/json_scan.h"
 
 /* The byte-at-a-time scan: the stop position, or NULL for invalid UTF-8 or
  * no stop before end. */
@@ -141,9 +143,21 @@ static void check_documents(void)
     }
 }
 
+/* The decoder's kernels are chosen only when the CPU (as CODEC_CPU_MASK
+ * leaves it) has every feature their files are compiled for; ctest runs
+ * this with no SIMD, and with everything but BMI2. */
+static void check_kernel_choice(void)
+{
+    CHECK((json_long_scanner() != NULL) == codec_cpu_has(CODEC_CPU_FOR_AVX2));
+    CHECK((json_container_skipper() != NULL) == codec_cpu_has(CODEC_CPU_FOR_AVX512));
+    if (!(codec_cpu_features() & CODEC_CPU_BMI2))
+        CHECK(json_long_scanner() == NULL && json_container_skipper() == NULL);
+}
+
 int main(void)
 {
-    if (codec_cpu_features() & CODEC_CPU_AVX2) {
+    check_kernel_choice();
+    if (codec_cpu_has(CODEC_CPU_FOR_AVX2)) {
         check_valid_text();
         check_invalid_text();
     } else {

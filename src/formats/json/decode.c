@@ -27,6 +27,7 @@
  * typed 4.03 -> 4.30 GB/s); scalars of unknown members are skipped in
  * place; white-space runs go 16 bytes at a time (-3 % time). */
 #include "formats/json/json_scan.h"
+#include "core/cpu_internal.h"
 #include "core/load_internal.h"
 #include "types/index_internal.h"
 #include "core/number_internal.h"
@@ -128,11 +129,9 @@ static void choose_kernels(void)
     if (__atomic_load_n(&kernels.chosen, __ATOMIC_ACQUIRE))
         return;
 #if defined(__x86_64__)
-    unsigned cpu = codec_cpu_features();
-    __atomic_store_n(&kernels.scan, (cpu & CODEC_CPU_AVX2) ? json_scan_string_avx2 : NULL,
+    __atomic_store_n(&kernels.scan, codec_cpu_has(CODEC_CPU_FOR_AVX2) ? json_scan_string_avx2 : NULL,
                      __ATOMIC_RELAXED);
-    const unsigned avx512 = CODEC_CPU_AVX512 | CODEC_CPU_PCLMUL;
-    __atomic_store_n(&kernels.skip, (cpu & avx512) == avx512 ? json_skip_avx512 : NULL,
+    __atomic_store_n(&kernels.skip, codec_cpu_has(CODEC_CPU_FOR_AVX512) ? json_skip_avx512 : NULL,
                      __ATOMIC_RELAXED);
 #endif
     __atomic_store_n(&kernels.chosen, 1, __ATOMIC_RELEASE);

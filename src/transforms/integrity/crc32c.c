@@ -2,6 +2,7 @@
  * reference), kernel dispatch, codec_crc32c() and the `crc32c` stage. */
 #include "codec/integrity.h"
 #include "crc32c_internal.h"
+#include "core/cpu_internal.h"
 #include "trailer.h"
 
 #include <pthread.h>
@@ -46,14 +47,12 @@ uint32_t crc32c_scalar(uint32_t crc, const void *buf, size_t n)
     return ~c;
 }
 
-#define NEEDS_SSE42 (CODEC_CPU_SSE42 | CODEC_CPU_PCLMUL)
-#define NEEDS_AVX512 (NEEDS_SSE42 | CODEC_CPU_AVX512 | CODEC_CPU_VPCLMULQDQ)
 
 crc32c_kernel_fn crc32c_kernel(int id)
 {
     pthread_once(&table_once, table_build);
-    unsigned f = codec_cpu_features();
-    bool avx512 = (f & NEEDS_AVX512) == NEEDS_AVX512, sse42 = (f & NEEDS_SSE42) == NEEDS_SSE42;
+    bool avx512 = codec_cpu_has(CODEC_CPU_FOR_AVX512VPCLMUL),
+         sse42 = codec_cpu_has(CODEC_CPU_FOR_SSE42);
     switch (id) {
     case CRC32C_AUTO: return avx512 ? crc32c_avx512 : sse42 ? crc32c_sse42 : crc32c_scalar;
     case CRC32C_SCALAR: return crc32c_scalar;

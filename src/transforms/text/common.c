@@ -1,15 +1,16 @@
 /* common.c — what base64, base32 and hex share: kernel selection, the
  * decode table of the vpermi2b kernels, and the rules of a decode tail. */
 #include "text_internal.h"
+#include "core/cpu_internal.h"
 
 /* The CPU features each tier needs. */
 static unsigned isa_requirements(text_isa isa)
 {
     switch (isa) {
     case TEXT_ISA_AVX2:
-        return CODEC_CPU_AVX2;
+        return CODEC_CPU_FOR_AVX2;
     case TEXT_ISA_AVX512:
-        return CODEC_CPU_AVX512 | CODEC_CPU_AVX512VBMI;
+        return CODEC_CPU_FOR_AVX512VBMI;
     default:
         return 0;
     }

@@ -1,5 +1,5 @@
 /* vbmi_internal.h — the two AVX-512 VBMI steps the text kernels share.
- * Include only from *_avx512.c files (they are built with the VBMI flags). */
+ * Include only from *_avx512vbmi.c files (they are built with the VBMI flags). */
 #ifndef CODEC_TEXT_VBMI_INTERNAL_H
 #define CODEC_TEXT_VBMI_INTERNAL_H
 

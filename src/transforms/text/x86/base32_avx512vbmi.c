@@ -1,4 +1,4 @@
-/* base32_avx512.c — base32 kernels for AVX-512 VBMI (see text_internal.h).
+/* base32_avx512vbmi.c — base32 kernels for AVX-512 VBMI (see text_internal.h).
  *
  * Encode, 40 bytes -> 64 symbols: vpermb puts each 5-byte group into a
  * qword as a 40-bit big-endian number (bytes 4..0, then filler);

@@ -1,4 +1,4 @@
-/* hex_avx512.c — base16 kernels for AVX-512 VBMI (see text_internal.h).
+/* hex_avx512vbmi.c — base16 kernels for AVX-512 VBMI (see text_internal.h).
  *
  * Encode, 64 bytes -> 128 digits: the nibbles are looked up with vpshufb in
  * the 16-digit table and interleaved high/low with two vpermt2b.

@@ -1,4 +1,4 @@
-/* base64_avx512.c — base64 kernels for AVX-512 VBMI (see text_internal.h).
+/* base64_avx512vbmi.c — base64 kernels for AVX-512 VBMI (see text_internal.h).
  *
  * Encode, 48 bytes -> 64 symbols: vpermb places the bytes of each 3-byte
  * group [a b c] as the dword [b a c b]; vpmultishiftqb pulls the four 6-bit

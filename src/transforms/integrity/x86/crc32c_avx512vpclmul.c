@@ -1,4 +1,4 @@
-/* crc32c_avx512.c — CRC-32C by carry-less multiplication (VPCLMULQDQ on
+/* crc32c_avx512vpclmul.c — CRC-32C by carry-less multiplication (VPCLMULQDQ on
  * 512-bit registers), with the crc32 instruction working alongside.
  *
  * CRC is linear, so a 128-bit block B followed by D bits of message can be

@@ -1,0 +1,31 @@
+/* cpu_internal.h — the CPU features each kernel file suffix is compiled
+ * for (the -m flags CMakeLists.txt gives *_sse42.c, *_avx2.c, ...). The
+ * compiler may use any instruction those flags allow anywhere in such a
+ * file, not only in its intrinsics, so a kernel may run only when
+ * codec_cpu_features() has every feature of its suffix: choose kernels by
+ * these masks, never by a subset. */
+#ifndef CODEC_CPU_INTERNAL_H
+#define CODEC_CPU_INTERNAL_H
+
+#include "codec/core.h"
+
+#include <stdbool.h>
+
+/* -msse4.2 -mpclmul */
+#define CODEC_CPU_FOR_SSE42 (CODEC_CPU_SSE42 | CODEC_CPU_PCLMUL)
+/* -mavx2 -mbmi2 -mpclmul (AVX2 implies SSE4.2) */
+#define CODEC_CPU_FOR_AVX2 (CODEC_CPU_FOR_SSE42 | CODEC_CPU_AVX2 | CODEC_CPU_BMI2)
+/* the AVX2 flags and -mavx512f -mavx512bw -mavx512vl */
+#define CODEC_CPU_FOR_AVX512 (CODEC_CPU_FOR_AVX2 | CODEC_CPU_AVX512)
+/* the AVX-512 flags and -mavx512vbmi */
+#define CODEC_CPU_FOR_AVX512VBMI (CODEC_CPU_FOR_AVX512 | CODEC_CPU_AVX512VBMI)
+/* the AVX-512 flags and -mvpclmulqdq */
+#define CODEC_CPU_FOR_AVX512VPCLMUL (CODEC_CPU_FOR_AVX512 | CODEC_CPU_VPCLMULQDQ)
+
+/* Whether this CPU has every feature in `needs`. */
+static inline bool codec_cpu_has(unsigned needs)
+{
+    return (codec_cpu_features() & needs) == needs;
+}
+
+#endif
