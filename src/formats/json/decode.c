@@ -14,7 +14,7 @@
  * members (it accepts what the reader's skip accepts: grammar, depth,
  * strings' escapes, UTF-8 and max-string). A skipped array or object (and
  * the validator's whole document) goes first to the container skipper
- * kernel when the CPU has one (json_container_skipper(): AVX-512 + PCLMUL,
+ * kernel when the CPU has one (json_container_skipper(): CODEC_CPU_FOR_AVX512,
  * x86/skip_avx512.c, chosen once at run time like the string scanner;
  * CODEC_CPU_MASK=0 forces the walk) and when max-string is at least
  * JSON_SKIP_MIN_MAX_STRING (the kernel measures only strings that cross

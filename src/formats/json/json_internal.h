@@ -73,7 +73,7 @@ void json_reader_seek(codec_json_reader *r, const uint8_t *p, uint32_t depth);
 size_t json_unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t **bad);
 
 /* The string-body scanner kernel (x86/string_avx2.c; call only when
- * codec_cpu_features() has CODEC_CPU_AVX2). From p, at the start of a UTF-8
+ * codec_cpu_has(CODEC_CPU_FOR_AVX2)). From p, at the start of a UTF-8
  * sequence inside a string, with end - p >= 32: the first '"', '\\' or
  * control byte, all UTF-8 before it valid; or, when fewer than 32 bytes are
  * left without one, the start of the sequence where checking stopped
@@ -85,7 +85,7 @@ const uint8_t *json_scan_string_avx2(const uint8_t *p, const uint8_t *end);
 size_t json_escape_length(const uint8_t *s, const uint8_t *end);
 
 /* The container skipper kernel (x86/skip_avx512.c; call only when
- * codec_cpu_features() has CODEC_CPU_AVX512 and CODEC_CPU_PCLMUL). From p,
+ * codec_cpu_has(CODEC_CPU_FOR_AVX512)). From p,
  * a '{' or '[' with p < end: the byte after the bracket that closes it
  * when everything up to there is what the reader accepts (grammar,
  * escapes, UTF-8, control bytes, strings of at most max_string bytes) and

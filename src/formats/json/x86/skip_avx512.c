@@ -45,8 +45,8 @@
  * belong to the document too: a valid document has no error there, so an
  * error there is only a wasted try. Never reads past `end` (the last block
  * is a masked load padded with spaces). Compiled with the AVX-512 flags
- * (file suffix); used only when codec_cpu_features() reports AVX512
- * (F, BW, VL) and PCLMUL. */
+ * (file suffix); used only when the CPU has all of them
+ * (CODEC_CPU_FOR_AVX512). */
 #include "formats/json/json_scan.h"
 #include "formats/json/x86/utf8_lookup.h"
 
