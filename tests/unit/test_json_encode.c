@@ -7,12 +7,16 @@
  * block so that the sanitizer build catches a read outside it; names and
  * enum names that need escapes or are not UTF-8; keys around the 32-byte
  * copy; optionals; empty containers; nesting at the depth limit; NaN.
- * And a real peer: Python's json.dumps writes the same text for strings
+ * The string writer itself against a byte-at-a-time model of its rules,
+ * over text long enough for its 16-byte steps and the UTF-8 kernel.
+ * Schemaless values (the fast encoder's own walk) against the reference:
+ * every kind, nesting, and the errors. And a real peer: Python's json.dumps writes the same text for strings
  * holding every ASCII byte and non-ASCII text. */
 #include "check.h"
 #include "codec/codec.h"
 #include "formats/json/json_internal.h"
 #include "formats/json/json_plan.h"
+#include "types/value_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -143,6 +147,97 @@ static void test_strings(void)
     texts v = {.s = CODEC_STR("tab\there \"q\" back\\ \x01 caf\xc3\xa9 /")};
     encodes_to(&texts_t, &v, "{\"s\":\"tab\\there \\\"q\\\" back\\\\ \\u0001 caf\xc3\xa9 /\","
                              "\"list\":[],\"map\":{}}");
+}
+
+/* The writer's rules one byte at a time: '"', '\\' and control bytes
+ * escaped (short forms for \b \f \n \r \t), everything else as it is,
+ * and the whole text valid UTF-8. Returns the length, or 0 when invalid. */
+static size_t model_string(const uint8_t *s, size_t n, char *out)
+{
+    static const char hex[] = "0123456789abcdef";
+    char *o = out;
+    *o++ = '"';
+    for (size_t i = 0; i < n;) {
+        uint8_t c = s[i];
+        const char *e = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b"
+                      : c == '\f' ? "\\f" : c == '\n' ? "\\n" : c == '\r' ? "\\r"
+                      : c == '\t' ? "\\t" : NULL;
+        if (e) {
+            memcpy(o, e, 2), o += 2, i++;
+        } else if (c < 0x20) {
+            o += sprintf(o, "\\u00%c%c", hex[c >> 4], hex[c & 15]), i++;
+        } else if (c < 0x80) {
+            *o++ = (char)c, i++;
+        } else {
+            size_t k = codec_utf8_sequence(s + i, s + n);
+            if (!k)
+                return 0;
+            memcpy(o, s + i, k), o += k, i += k;
+        }
+    }
+    *o++ = '"';
+    return (size_t)(o - out);
+}
+
+/* json_put_string on s[0..n) (an exactly sized heap copy) against the
+ * model, after a prefix that must stay. */
+static void put_string_agrees(const uint8_t *text, size_t n)
+{
+    uint8_t *s = malloc(n ? n : 1);
+    memcpy(s, text, n);
+    char *want = malloc(6 * n + 3);
+    size_t want_len = model_string(s, n, want);
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    CHECK_INT(codec_buf_append(&out, PREFIX, 3), 0);
+    int rc = json_put_string(&out, (const char *)s, n);
+    CHECK_INT(rc, want_len ? 0 : CODEC_E_INVALID_VALUE);
+    if (want_len) {
+        CHECK_MEM(out.data + 3, out.len - 3, want, want_len);
+        CHECK_MEM(out.data, 3, PREFIX, 3);
+    }
+    codec_buf_free(&out);
+    free(want);
+    free(s);
+}
+
+/* Text of every length 0..200 mixing ASCII and 2-, 3- and 4-byte
+ * characters, with `special` (1 to 4 bytes) at every position. */
+static void put_strings_with(const char *special, size_t k)
+{
+    static const char *const pieces[] = {"a", "Z", "\xc3\xa9", "\xe3\x81\x82", "\xf0\x9f\x98\x80",
+                                         " ", "~", "\xe6\x97\xa5"};
+    uint8_t text[256];
+    for (size_t n = 0; n <= 200; n++)
+        for (size_t at = 0; at + k <= n; at += 1 + at / 16) {
+            size_t len = 0, piece = n;
+            while (len < n) {   /* whole characters, ASCII to fill the end */
+                const char *p = pieces[piece++ % 8];
+                size_t m = strlen(p);
+                if (len + m > n)
+                    p = "x", m = 1;
+                memcpy(text + len, p, m), len += m;
+            }
+            memcpy(text + at, special, k);
+            put_string_agrees(text, n);
+        }
+}
+
+static void test_put_string(void)
+{
+    put_strings_with("", 0);
+    put_strings_with("\"", 1);
+    put_strings_with("\\", 1);
+    put_strings_with("\x01", 1);
+    put_strings_with("\t", 1);
+    put_strings_with("\x7f", 1);
+    put_strings_with("\xe3\x81\x82", 3);
+    put_strings_with("\xff", 1);             /* invalid UTF-8 from here on */
+    put_strings_with("\x80", 1);             /* a lone continuation (or a cut one) */
+    put_strings_with("\xe3\x81", 2);         /* cut short (or more bytes than a sequence) */
+    put_strings_with("\xed\xa0\x80", 3);     /* a surrogate */
+    put_strings_with("\xe0\x80\x80", 3);     /* overlong */
+    put_strings_with("\xf4\x90\x80\x80", 4); /* above U+10FFFF */
 }
 
 /* Every ASCII byte, at a moving position in strings of moving lengths,
@@ -457,8 +552,119 @@ static void test_depth(void)
     free(chain);
 }
 
+/* ---------------------------------------------------------------------------
+ * Schemaless values
+ * ------------------------------------------------------------------------ */
+
+static uint32_t rng = 7;
+
+static uint32_t next_random(void)
+{
+    rng = rng * 1103515245u + 12345u;
+    return rng >> 8;
+}
+
+static const char *const TEXTS[] = {"", "plain", "tab\there", "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac",
+                                    "q\"uote\\", "a long plain string of more than thirty-two bytes"};
+
+/* A random value of at most `depth` more levels, its arrays and members
+ * from `pool` (which has room). */
+static void random_value(codec_value *v, unsigned depth, codec_value **pool, codec_member **mpool)
+{
+    memset(v, 0, sizeof *v);
+    unsigned kind = next_random() % (depth ? 9 : 7);
+    static const uint8_t raw[] = {0, 1, 2, 0xfe, 0xff};
+    switch (kind) {
+    case 0: break;
+    case 1: v->kind = CODEC_V_BOOL, v->as.b = next_random() & 1; break;
+    case 2: v->kind = CODEC_V_INT, v->as.i = (int64_t)next_random() - (1 << 23); break;
+    case 3: v->kind = CODEC_V_UINT, v->as.u = UINT64_MAX - next_random(); break;
+    case 4: {
+        static const double ds[] = {0.1, -2.5e-300, 1e21, 123.0, -0.0, 5e-324, 1.7976931348623157e308};
+        v->kind = CODEC_V_DOUBLE, v->as.d = ds[next_random() % 7];
+        break;
+    }
+    case 5: {
+        const char *t = TEXTS[next_random() % 6];
+        v->kind = CODEC_V_STRING, v->as.s = (codec_string){t, strlen(t)};
+        break;
+    }
+    case 6: v->kind = CODEC_V_BYTES, v->as.bytes = (codec_bytes){raw, next_random() % 6}; break;
+    case 7: {
+        size_t n = next_random() % 4;
+        v->kind = CODEC_V_ARRAY, v->as.array.items = *pool, v->as.array.count = n;
+        *pool += n;
+        for (size_t i = 0; i < n; i++)
+            random_value(&v->as.array.items[i], depth - 1, pool, mpool);
+        break;
+    }
+    default: {
+        size_t n = next_random() % 4;
+        v->kind = CODEC_V_OBJECT, v->as.object.members = *mpool, v->as.object.count = n;
+        *mpool += n;
+        for (size_t i = 0; i < n; i++) {
+            const char *t = TEXTS[next_random() % 6];
+            v->as.object.members[i].key = (codec_string){t, strlen(t)};
+            random_value(&v->as.object.members[i].value, depth - 1, pool, mpool);
+        }
+    }
+    }
+}
+
+static void test_values(void)
+{
+    enum { ROOM = 1 << 14 };
+    codec_value *items = malloc(ROOM * sizeof *items);
+    codec_member *members = malloc(ROOM * sizeof *members);
+    for (int i = 0; i < 2000; i++) {
+        codec_value v, *pool = items;
+        codec_member *mpool = members;
+        random_value(&v, 5, &pool, &mpool);
+        compare(codec_value_type(), &v, 0, "");
+    }
+    /* Errors anywhere in the tree: the fast walk gives up, the reference says why. */
+    codec_value bad[3] = {{.kind = CODEC_V_DOUBLE, .as.d = NAN},
+                          {.kind = CODEC_V_STRING, .as.s = {"ok\xc3", 3}},
+                          {.kind = (codec_value_kind)99}};
+    static const char *const why[] = {"NaN or infinity", "string is not valid UTF-8",
+                                      "unknown kind 99"};
+    for (int i = 0; i < 3; i++) {
+        codec_member m[2] = {{CODEC_STR("k"), {.kind = CODEC_V_NULL}}, {CODEC_STR("x"), bad[i]}};
+        codec_value inner[2] = {{.kind = CODEC_V_INT, .as.i = 1},
+                                {.kind = CODEC_V_OBJECT, .as.object = {m, 2}}};
+        codec_value v = {.kind = CODEC_V_ARRAY, .as.array = {inner, 2}};
+        compare(codec_value_type(), &v, 1, why[i]);
+    }
+    codec_member key = {{"\xff", 1}, {.kind = CODEC_V_NULL}};
+    codec_value obj = {.kind = CODEC_V_OBJECT, .as.object = {&key, 1}};
+    compare(codec_value_type(), &obj, 1, "object key is not valid UTF-8");
+    /* Nesting: 4096 arrays are written, 4097 refused. */
+    size_t levels = CODEC_JSON_MAX_DEPTH_LIMIT + 1;
+    codec_value *chain = calloc(levels, sizeof *chain);
+    for (size_t i = 0; i < levels; i++) {
+        chain[i].kind = CODEC_V_ARRAY;
+        if (i + 1 < levels)
+            chain[i].as.array.items = &chain[i + 1], chain[i].as.array.count = 1;
+    }
+    compare(codec_value_type(), &chain[1], 0, "");
+    compare(codec_value_type(), &chain[0], 1, "containers nested too deep");
+    free(chain);
+    codec_value list[5] = {{.kind = CODEC_V_INT, .as.i = 1}, {.kind = CODEC_V_INT, .as.i = -2},
+                           {.kind = CODEC_V_DOUBLE, .as.d = 1.5}, {.kind = CODEC_V_NULL},
+                           {.kind = CODEC_V_BOOL, .as.b = true}};
+    codec_member sample[2] = {
+        {CODEC_STR("a"), {.kind = CODEC_V_ARRAY, .as.array = {list, 5}}},
+        {CODEC_STR("b"), {.kind = CODEC_V_STRING, .as.s = CODEC_STR("caf\xc3\xa9\n")}}};
+    codec_value doc = {.kind = CODEC_V_OBJECT, .as.object = {sample, 2}};
+    encodes_to(codec_value_type(), &doc, "{\"a\":[1,-2,1.5,null,true],\"b\":\"caf\xc3\xa9\\n\"}");
+    free(items);
+    free(members);
+}
+
 int main(void)
 {
+    test_put_string();
+    test_values();
     test_strings();
     test_python_strings();
     test_growth();

@@ -8,8 +8,8 @@
  * without a name — it either takes the escaping path of writer.c or gives
  * up; on giving up the caller truncates the output and encodes again with
  * the reference walker, which reports the exact error. Rare kinds (bytes,
- * xmap, codec_value, maps with non-string keys) are written by that
- * walker in place. Pretty output always goes that way.
+ * xmap, maps with non-string keys, a codec_value's bytes) are written by
+ * that walker in place. Pretty output always goes that way.
  *
  * Containers are written with a separator before every item, the first
  * one in the place of the bracket, which is then stored over it: no
@@ -176,66 +176,6 @@ static inline uint8_t *put_scalar(unsigned op, const void *v, uint8_t *d)
  * Strings
  * ------------------------------------------------------------------------ */
 
-#if defined(__SSE2__)
-/* The bytes of x that are '"', '\\', control or 0x80 and above (a signed
- * compare with 0x20 flags the last two). */
-static inline __m128i special_in(__m128i x)
-{
-    return _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
-                                     _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
-                        _mm_cmplt_epi8(x, _mm_set1_epi8(0x20)));
-}
-#endif
-
-/* Copies s[0..n) to d (exactly n bytes written) and tells whether the text
- * is printable ASCII without '"' and '\\', i.e. written as is. One pass:
- * every byte is loaded once, stored and tested (short strings by
- * overlapping loads, never reading outside s[0..n)). */
-static inline bool copy_plain(uint8_t *d, const uint8_t *s, size_t n)
-{
-#if defined(__SSE2__)
-    __m128i x;
-    if (n >= 16) {
-        __m128i hit = _mm_setzero_si128();
-        for (size_t i = 0; i + 16 < n; i += 16) {
-            x = _mm_loadu_si128((const __m128i *)(s + i));
-            _mm_storeu_si128((__m128i *)(d + i), x);
-            hit = _mm_or_si128(hit, special_in(x));
-        }
-        x = _mm_loadu_si128((const __m128i *)(s + n - 16));
-        _mm_storeu_si128((__m128i *)(d + n - 16), x);
-        return !_mm_movemask_epi8(_mm_or_si128(hit, special_in(x)));
-    }
-    if (n >= 8) {
-        uint64_t a, b;
-        memcpy(&a, s, 8), memcpy(&b, s + n - 8, 8);
-        memcpy(d, &a, 8), memcpy(d + n - 8, &b, 8);
-        x = _mm_set_epi64x((long long)b, (long long)a);
-    } else if (n >= 4) {
-        uint32_t a, b;
-        memcpy(&a, s, 4), memcpy(&b, s + n - 4, 4);
-        memcpy(d, &a, 4), memcpy(d + n - 4, &b, 4);
-        x = _mm_set_epi32((int)b, (int)a, (int)b, (int)a);
-    } else if (n) {
-        /* 1..3 bytes: the first, middle and last one cover them. */
-        uint8_t a = s[0], b = s[n >> 1], c = s[n - 1];
-        d[0] = a, d[n >> 1] = b, d[n - 1] = c;
-        x = _mm_set1_epi32((int)((uint32_t)a | (uint32_t)b << 8 | (uint32_t)c << 16 |
-                                 (uint32_t)a << 24));
-    } else {
-        return true;
-    }
-    return !_mm_movemask_epi8(special_in(x));
-#else
-    bool plain = true;
-    for (size_t i = 0; i < n; i++) {
-        d[i] = s[i];
-        plain &= s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\';
-    }
-    return plain;
-#endif
-}
-
 /* "s" with escapes (and a UTF-8 check) by the writer, at d, followed by
  * room for `rest` bytes. */
 static uint8_t *put_escaped(fast_enc *e, uint8_t *d, const char *s, size_t n, size_t rest)
@@ -256,7 +196,7 @@ static inline uint8_t *put_string(fast_enc *e, uint8_t *d, const codec_string *s
     const char *p = s->ptr ? s->ptr : "";
     size_t n = s->len;
     *d = '"';
-    if (!copy_plain(d + 1, (const uint8_t *)p, n))
+    if (!json_copy_plain(d + 1, (const uint8_t *)p, n))
         return put_escaped(e, d, p, n, rest);
     d[n + 1] = '"';
     return d + n + 2;
@@ -407,6 +347,53 @@ static uint8_t *enum_value(fast_enc *e, const json_node *nd, int32_t number, uin
     return d + name->len;
 }
 
+/* A schemaless value at d (JSON_SCALAR_ROOM bytes of room), inside
+ * `depth` open containers, as writer.c's json_write_value writes it. */
+static uint8_t *any_value(fast_enc *e, const codec_value *v, uint8_t *d, uint32_t depth)
+{
+    size_t open = (size_t)(d - e->out->data);
+    switch (v->kind) {
+    case CODEC_V_NULL:
+        memcpy(d, "null", 4);
+        return d + 4;
+    case CODEC_V_BOOL: return put_scalar(JSON_OP_BOOL, &v->as.b, d);
+    case CODEC_V_INT: return put_i64(d, v->as.i);
+    case CODEC_V_UINT: return put_u64(d, v->as.u);
+    case CODEC_V_DOUBLE: return isfinite(v->as.d) ? put_double(d, v->as.d) : GIVE_UP;
+    case CODEC_V_STRING:
+        return (d = room_more(e, d, v->as.s.len, 2)) ? put_string(e, d, &v->as.s, 0) : GIVE_UP;
+    case CODEC_V_ARRAY:
+        if (depth >= CODEC_JSON_MAX_DEPTH_LIMIT)
+            return GIVE_UP;
+        for (size_t i = 0; i < v->as.array.count; i++) {
+            if (!(d = room(e, d, 1 + JSON_SCALAR_ROOM)))
+                return GIVE_UP;
+            *d++ = ',';
+            if (!(d = any_value(e, &v->as.array.items[i], d, depth + 1)))
+                return GIVE_UP;
+        }
+        return (d = room(e, d, 2)) ? close_container(e, open, d, ']') : GIVE_UP;
+    case CODEC_V_OBJECT:
+        if (depth >= CODEC_JSON_MAX_DEPTH_LIMIT)
+            return GIVE_UP;
+        for (size_t i = 0; i < v->as.object.count; i++) {
+            const codec_member *m = &v->as.object.members[i];
+            /* `,"key":` and room for the value */
+            if (!(d = room_more(e, d, m->key.len, 4 + JSON_SCALAR_ROOM)))
+                return GIVE_UP;
+            *d++ = ',';
+            if (!(d = put_string(e, d, &m->key, 1 + JSON_SCALAR_ROOM)))
+                return GIVE_UP;
+            *d++ = ':';
+            if (!(d = any_value(e, &m->value, d, depth + 1)))
+                return GIVE_UP;
+        }
+        return (d = room(e, d, 2)) ? close_container(e, open, d, '}') : GIVE_UP;
+    default:
+        return by_reference(e, codec_value_type(), v, d, depth);
+    }
+}
+
 /* One value at d, which has JSON_SCALAR_ROOM bytes of room, inside
  * `depth` open containers; no room is left promised after it. */
 static uint8_t *node_value(fast_enc *e, const json_node *nd, const void *v, uint8_t *d,
@@ -444,6 +431,8 @@ static uint8_t *node_value(fast_enc *e, const json_node *nd, const void *v, uint
         if (nd->op == JSON_OP_LIST)
             return list_value(e, nd->elem, v, d, depth + 1);
         return map_value(e, nd, v, d, depth + 1);
+    case JSON_OP_VALUE:
+        return any_value(e, v, d, depth);
     case JSON_OP_OTHER:
         return by_reference(e, nd->type, v, d, depth);
     default:

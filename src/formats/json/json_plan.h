@@ -8,7 +8,7 @@
  * writer escapes names) padded for fixed-size copies, the op of the value
  * it writes (an optional field's inner value, with `optional` set) and the
  * member's offset. Anything the plan does not specialise (bytes, xmap,
- * codec_value, maps with non-string keys, names that are not valid
+ * maps with non-string keys, names that are not valid
  * UTF-8) is JSON_OP_OTHER and goes to the reference
  * walker with its codec_type, which also reports every error. */
 #ifndef CODEC_JSON_PLAN_H
@@ -40,7 +40,8 @@ typedef enum json_op {
     JSON_OP_STRUCT,               /* node->st */
     JSON_OP_LIST,                 /* codec_list of node->elem */
     JSON_OP_MAP,                  /* codec_map, codec_string keys, node->elem values */
-    JSON_OP_OPTIONAL              /* {bool has; value at node->value_offset of node->elem} */
+    JSON_OP_OPTIONAL,             /* {bool has; value at node->value_offset of node->elem} */
+    JSON_OP_VALUE                 /* codec_value (schemaless) */
 } json_op;
 
 typedef struct json_struct json_struct;

@@ -38,14 +38,20 @@ static inline uint64_t json_special_bytes(uint64_t x)
 }
 
 #if defined(__SSE2__)
+/* The bytes of x that are '"', '\\', control or 0x80 and above (a signed
+ * compare with 0x20 flags the last two). */
+static inline __m128i json_special_in(__m128i x)
+{
+    return _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                                     _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
+                        _mm_cmplt_epi8(x, _mm_set1_epi8(0x20)));
+}
+
 /* Bit i set when byte i of x is '"', '\\', a control byte or 0x80 and
- * above: a signed compare with 0x20 flags the last two. */
+ * above. */
 static inline unsigned json_special16v(__m128i x)
 {
-    __m128i hit = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
-        _mm_cmplt_epi8(x, _mm_set1_epi8(0x20)));
-    return (unsigned)_mm_movemask_epi8(hit);
+    return (unsigned)_mm_movemask_epi8(json_special_in(x));
 }
 
 /* json_special16v of p[0..16). */
@@ -162,6 +168,55 @@ static inline const uint8_t *json_number_end(const uint8_t *p, const uint8_t *en
             p++;
     }
     return p;
+}
+
+/* Copies s[0..n) to d (exactly n bytes written) and tells whether the text
+ * is printable ASCII without '"' and '\\', i.e. written as is. One pass:
+ * every byte is loaded once, stored and tested (short strings by
+ * overlapping loads, never reading outside s[0..n)). */
+static inline bool json_copy_plain(uint8_t *d, const uint8_t *s, size_t n)
+{
+#if defined(__SSE2__)
+    __m128i x;
+    if (n >= 16) {
+        __m128i hit = _mm_setzero_si128();
+        for (size_t i = 0; i + 16 < n; i += 16) {
+            x = _mm_loadu_si128((const __m128i *)(s + i));
+            _mm_storeu_si128((__m128i *)(d + i), x);
+            hit = _mm_or_si128(hit, json_special_in(x));
+        }
+        x = _mm_loadu_si128((const __m128i *)(s + n - 16));
+        _mm_storeu_si128((__m128i *)(d + n - 16), x);
+        return !_mm_movemask_epi8(_mm_or_si128(hit, json_special_in(x)));
+    }
+    if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, s, 8), memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8), memcpy(d + n - 8, &b, 8);
+        x = _mm_set_epi64x((long long)b, (long long)a);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4), memcpy(&b, s + n - 4, 4);
+        memcpy(d, &a, 4), memcpy(d + n - 4, &b, 4);
+        x = _mm_set_epi32((int)b, (int)a, (int)b, (int)a);
+    } else if (n) {
+        /* 1..3 bytes: the first, middle and last one cover them. */
+        uint8_t a = s[0], b = s[n >> 1], c = s[n - 1];
+        d[0] = a, d[n >> 1] = b, d[n - 1] = c;
+        x = _mm_set1_epi32((int)((uint32_t)a | (uint32_t)b << 8 | (uint32_t)c << 16 |
+                                 (uint32_t)a << 24));
+    } else {
+        return true;
+    }
+    return !_mm_movemask_epi8(json_special_in(x));
+#else
+    bool plain = true;
+    for (size_t i = 0; i < n; i++) {
+        d[i] = s[i];
+        plain &= s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\';
+    }
+    return plain;
+#endif
 }
 
 /* memcpy without a call for the short names and strings most are: two

@@ -71,6 +71,7 @@ static json_op scalar_op(codec_type_kind k)
     case CODEC_T_TIMESTAMP: return JSON_OP_TIMESTAMP;
     case CODEC_T_DECIMAL: return JSON_OP_DECIMAL;
     case CODEC_T_STRING: return JSON_OP_STRING;
+    case CODEC_T_VALUE: return JSON_OP_VALUE;
     default: return JSON_OP_OTHER;
     }
 }

@@ -3,54 +3,58 @@
 
 #include <string.h>
 
-/* Turns a writer status into a filled error. */
-static int writer_status(int rc, const codec_value *v, codec_error *err)
+/* Turns a writer status into a filled error that says what was wrong:
+ * `what` for an invalid value (the writer's one other failure is memory). */
+static int writer_status(int rc, const char *what, codec_error *err)
 {
     if (rc == CODEC_E_NOMEM)
         return JSON_NOMEM(err);
     if (rc)
-        return codec_error_set(err, rc, 0, "json", CODEC_NO_OFFSET,
-                               "value of kind %d: NaN, infinity or invalid UTF-8", (int)v->kind);
+        return codec_error_set(err, rc, 0, "json", CODEC_NO_OFFSET, "%s", what);
     return CODEC_OK;
 }
 
+#define TOO_DEEP "containers nested too deep"
+
 static int write_members(codec_json_writer *w, const codec_value *v, codec_error *err)
 {
-    int rc = writer_status(codec_json_write_object_start(w), v, err);
+    int rc = writer_status(codec_json_write_object_start(w), TOO_DEEP, err);
     for (size_t i = 0; i < v->as.object.count && !rc; i++) {
         const codec_member *m = &v->as.object.members[i];
-        rc = writer_status(codec_json_write_key(w, m->key.ptr ? m->key.ptr : "", m->key.len), v,
-                           err);
+        rc = writer_status(codec_json_write_key(w, m->key.ptr ? m->key.ptr : "", m->key.len),
+                           "object key is not valid UTF-8", err);
         if (!rc)
             rc = json_write_value(w, &m->value, err);
     }
-    return rc ? rc : writer_status(codec_json_write_object_end(w), v, err);
+    return rc ? rc : writer_status(codec_json_write_object_end(w), TOO_DEEP, err);
 }
 
 int json_write_value(codec_json_writer *w, const codec_value *v, codec_error *err)
 {
-    int rc;
     switch (v->kind) {
-    case CODEC_V_NULL: rc = codec_json_write_null(w); break;
-    case CODEC_V_BOOL: rc = codec_json_write_bool(w, v->as.b); break;
-    case CODEC_V_INT: rc = codec_json_write_int64(w, v->as.i); break;
-    case CODEC_V_UINT: rc = codec_json_write_uint64(w, v->as.u); break;
-    case CODEC_V_DOUBLE: rc = codec_json_write_double(w, v->as.d); break;
+    case CODEC_V_NULL: return writer_status(codec_json_write_null(w), "", err);
+    case CODEC_V_BOOL: return writer_status(codec_json_write_bool(w, v->as.b), "", err);
+    case CODEC_V_INT: return writer_status(codec_json_write_int64(w, v->as.i), "", err);
+    case CODEC_V_UINT: return writer_status(codec_json_write_uint64(w, v->as.u), "", err);
+    case CODEC_V_DOUBLE:
+        return writer_status(codec_json_write_double(w, v->as.d), "NaN or infinity", err);
     case CODEC_V_STRING:
-        rc = codec_json_write_string(w, v->as.s.ptr ? v->as.s.ptr : "", v->as.s.len);
-        break;
-    case CODEC_V_BYTES: rc = json_write_base64(w, &v->as.bytes); break;
-    case CODEC_V_ARRAY:
-        rc = writer_status(codec_json_write_array_start(w), v, err);
+        return writer_status(
+            codec_json_write_string(w, v->as.s.ptr ? v->as.s.ptr : "", v->as.s.len),
+            "string is not valid UTF-8", err);
+    case CODEC_V_BYTES: return writer_status(json_write_base64(w, &v->as.bytes), "", err);
+    case CODEC_V_ARRAY: {
+        int rc = writer_status(codec_json_write_array_start(w), TOO_DEEP, err);
         for (size_t i = 0; i < v->as.array.count && !rc; i++)
             rc = json_write_value(w, &v->as.array.items[i], err);
-        return rc ? rc : writer_status(codec_json_write_array_end(w), v, err);
+        return rc ? rc : writer_status(codec_json_write_array_end(w), TOO_DEEP, err);
+    }
     case CODEC_V_OBJECT:
         return write_members(w, v, err);
     default:
-        rc = CODEC_E_INVALID_VALUE;
+        return codec_error_set(err, CODEC_E_INVALID_VALUE, 0, "json", CODEC_NO_OFFSET,
+                               "value of unknown kind %d", (int)v->kind);
     }
-    return writer_status(rc, v, err);
 }
 
 static int read_number(codec_json_reader *r, codec_value *out, codec_error *err)
