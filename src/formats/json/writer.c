@@ -21,9 +21,35 @@ static int nomem(void)
     return CODEC_E_NOMEM;
 }
 
+/* Room for n more bytes past out->len: one compare unless it must grow
+ * (a writer call makes a few small appends; each was a call). */
+static inline int room_for(codec_buf *out, size_t n)
+{
+    return n <= out->cap - out->len && out->data ? CODEC_OK : codec_buf_reserve(out, n);
+}
+
+/* n bytes appended. */
+static inline int put_bytes(codec_buf *out, const void *s, size_t n)
+{
+    if (room_for(out, n))
+        return nomem();
+    memcpy(out->data + out->len, s, n);
+    out->len += n;
+    return CODEC_OK;
+}
+
+/* One byte appended: a bracket, ',' or ':'. */
+static inline int put_byte(codec_buf *out, uint8_t c)
+{
+    if (room_for(out, 1))
+        return nomem();
+    out->data[out->len++] = c;
+    return CODEC_OK;
+}
+
 static int newline_indent(codec_json_writer *w, uint32_t depth)
 {
-    if (codec_buf_reserve(w->out, 1 + (size_t)depth * 2))
+    if (room_for(w->out, 1 + (size_t)depth * 2))
         return nomem();
     uint8_t *d = w->out->data + w->out->len;
     d[0] = '\n';
@@ -41,7 +67,7 @@ static int before_item(codec_json_writer *w)
     }
     if (w->depth == 0)
         return CODEC_OK;
-    if (!w->first && codec_buf_append(w->out, ",", 1))
+    if (!w->first && put_byte(w->out, ','))
         return nomem();
     w->first = false;
     return w->pretty ? newline_indent(w, w->depth) : CODEC_OK;
@@ -53,7 +79,7 @@ static int open_container(codec_json_writer *w, char c)
     if (w->depth >= CODEC_JSON_MAX_DEPTH_LIMIT)
         return CODEC_E_INVALID_VALUE;
     int rc = before_item(w);
-    if (rc || codec_buf_append(w->out, &c, 1))
+    if (rc || put_byte(w->out, (uint8_t)c))
         return rc ? rc : nomem();
     w->depth++;
     w->first = true;
@@ -68,7 +94,7 @@ static int close_container(codec_json_writer *w, char c)
     if (w->pretty && !w->first && newline_indent(w, w->depth))
         return nomem();
     w->first = false;
-    return codec_buf_append(w->out, &c, 1) ? nomem() : CODEC_OK;
+    return put_byte(w->out, (uint8_t)c);
 }
 
 int codec_json_write_object_start(codec_json_writer *w)
@@ -122,7 +148,7 @@ static uint8_t *put_escape(uint8_t *d, uint8_t c)
 int json_put_string(codec_buf *out, const char *str, size_t n)
 {
     const uint8_t *s = (const uint8_t *)str, *end = s + n;
-    if (n > (SIZE_MAX - 2) / 6 || codec_buf_reserve(out, n * 6 + 2))
+    if (n > (SIZE_MAX - 2) / 6 || room_for(out, n * 6 + 2))
         return nomem();
     uint8_t *d = out->data + out->len, *d0 = d;
     *d++ = '"';
@@ -181,7 +207,7 @@ int codec_json_write_key(codec_json_writer *w, const char *s, size_t n)
     int rc = before_item(w);
     if (rc || (rc = json_put_string(w->out, s, n)))
         return rc;
-    if (codec_buf_append(w->out, ": ", w->pretty ? 2 : 1))
+    if (put_bytes(w->out, ": ", w->pretty ? 2 : 1))
         return nomem();
     w->after_key = true;
     return CODEC_OK;
@@ -198,7 +224,7 @@ int json_write_raw_number(codec_json_writer *w, const char *s, size_t n)
     int rc = before_item(w);
     if (rc)
         return rc;
-    return codec_buf_append(w->out, s, n) ? nomem() : CODEC_OK;
+    return put_bytes(w->out, s, n);
 }
 
 int codec_json_write_uint64(codec_json_writer *w, uint64_t v)
@@ -251,7 +277,7 @@ int json_write_base64(codec_json_writer *w, const codec_bytes *b)
     if (rc)
         return rc;
     size_t chars = (b->len + 2) / 3 * 4;
-    if (b->len > SIZE_MAX / 2 || codec_buf_reserve(w->out, chars + 2))
+    if (b->len > SIZE_MAX / 2 || room_for(w->out, chars + 2))
         return nomem();
     uint8_t *d = w->out->data + w->out->len;
     d[0] = '"';
