@@ -670,6 +670,17 @@ static int decimal_to_bits(const number_text *t, const ieee_format *fmt, uint64_
 #define CODEC_CLINGER 0
 #endif
 
+int codec_double_from_decimal(uint64_t w, int64_t q, bool neg, double *out)
+{
+    uint64_t bits;
+    if (w == 0 || q < CODEC_POW10_MIN || q > 308 || eisel_lemire(w, (int)q, &binary64, &bits) ||
+        bits >= binary64.inf)
+        return 1;
+    bits |= (uint64_t)neg << 63;
+    memcpy(out, &bits, sizeof *out);
+    return 0;
+}
+
 int codec_parse_double(const char *s, size_t n, double *out)
 {
     static const double exact_pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,

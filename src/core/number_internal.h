@@ -14,6 +14,7 @@
 #ifndef CODEC_NUMBER_INTERNAL_H
 #define CODEC_NUMBER_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -36,6 +37,13 @@ size_t codec_format_float(float v, char *dst);
  * overflows to infinity (magnitude too large); tiny values round to the
  * nearest subnormal or to (signed) 0. */
 int codec_parse_double(const char *s, size_t n, double *out);
+
+/* The double nearest to (neg ? -1 : 1) * w * 10^q, for a decoder that has
+ * read the digits itself (w is all of them, none dropped): 0 when the
+ * Eisel-Lemire step decides it, 1 when it does not (w == 0, q out of the
+ * table, overflow, or a rounding that needs the exact comparison): then
+ * call codec_parse_double on the text. */
+int codec_double_from_decimal(uint64_t w, int64_t q, bool neg, double *out);
 
 /* The same grammar and rules, rounded once, directly to the nearest float
  * (not through a double, which could round twice). */

@@ -363,23 +363,22 @@ static inline const uint8_t *int_value(const codec_type *t, void *v, const uint8
     return bad ? GIVE_UP : p;
 }
 
-/* A number in JSON grammar at p into a double or float field. When the
- * digits fit the significand and 10^|e| is exact in the field's format
- * (Clinger's fast path), one multiplication or division rounds correctly;
- * other numbers go to the exact parser. */
-static __attribute__((noinline)) const uint8_t *real_value(const codec_type *t, void *v, const uint8_t *p,
-                                 const uint8_t *end)
+/* A number in JSON grammar, read once: its digits as an integer m (exact
+ * when digits <= 19), the power of ten they are scaled by, and whether it
+ * was written as an integer (no fraction, no exponent). */
+typedef struct decimal {
+    uint64_t m;
+    ptrdiff_t digits, e10;
+    bool neg, plain;
+} decimal;
+
+/* The number at p into *d; the byte after it, or NULL outside the grammar. */
+static inline const uint8_t *decimal_scan(const uint8_t *p, const uint8_t *end, decimal *d)
 {
-    static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    static const float p10f[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
-                                   1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
-    const uint8_t *s = p;
-    bool neg = *p == '-';
-    p += neg;
+    d->neg = *p == '-';
+    p += d->neg;
     if (p == end)
-        return GIVE_UP;
+        return NULL;
     uint64_t m = 0;
     ptrdiff_t digits = 0, e10 = 0;
     if (*p == '0') {
@@ -390,16 +389,18 @@ static __attribute__((noinline)) const uint8_t *real_value(const codec_type *t, 
             m = m * 10 + (unsigned)(*p++ - '0');
         digits = p - d0;
     } else {
-        return GIVE_UP;
+        return NULL;
     }
+    d->plain = true;
     if (p < end && *p == '.') {
         if (++p == end || (unsigned)(*p - '0') >= 10)
-            return GIVE_UP;
+            return NULL;
         const uint8_t *f0 = p;
         while (p < end && (unsigned)(*p - '0') < 10)
             m = m * 10 + (unsigned)(*p++ - '0');
         digits += p - f0;
         e10 = -(p - f0);
+        d->plain = false;
     }
     if (p < end && (*p == 'e' || *p == 'E')) {
         p++;
@@ -407,7 +408,7 @@ static __attribute__((noinline)) const uint8_t *real_value(const codec_type *t, 
         if (p < end && (*p == '+' || *p == '-'))
             p++;
         if (p == end || (unsigned)(*p - '0') >= 10)
-            return GIVE_UP;
+            return NULL;
         ptrdiff_t x = 0;
         while (p < end && (unsigned)(*p - '0') < 10) {
             if (x < 100000)
@@ -415,20 +416,52 @@ static __attribute__((noinline)) const uint8_t *real_value(const codec_type *t, 
             p++;
         }
         e10 += eneg ? -x : x;
+        d->plain = false;
     }
-    if (t->kind == CODEC_T_DOUBLE) {
-        if (digits <= 19 && m <= (1ull << 53) && e10 >= -22 && e10 <= 22) {
-            double d = (double)m;
-            d = e10 < 0 ? d / p10[-e10] : d * p10[e10];
-            *(double *)v = neg ? -d : d;
-            return p;
-        }
-        return codec_parse_double((const char *)s, (size_t)(p - s), v) ? GIVE_UP : p;
+    d->m = m;
+    d->digits = digits;
+    d->e10 = e10;
+    return p;
+}
+
+/* The double nearest to d, whose text is s[0..end): when the digits fit
+ * the significand and 10^|e| is exact (Clinger's fast path), one
+ * multiplication or division rounds correctly; when all the digits are in
+ * m (canada.json's 17-digit coordinates), the Eisel-Lemire step without
+ * reading the text again; the rest to the exact parser. */
+static inline bool decimal_double(const decimal *d, const uint8_t *s, const uint8_t *end,
+                                  double *out)
+{
+    static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    if (d->digits <= 19 && d->m <= (1ull << 53) && d->e10 >= -22 && d->e10 <= 22) {
+        double x = (double)d->m;
+        x = d->e10 < 0 ? x / p10[-d->e10] : x * p10[d->e10];
+        *out = d->neg ? -x : x;
+        return true;
     }
-    if (digits <= 19 && m <= (1u << 24) && e10 >= -10 && e10 <= 10) {
-        float x = (float)m;
-        x = e10 < 0 ? x / p10f[-e10] : x * p10f[e10];
-        *(float *)v = neg ? -x : x;
+    if (d->digits <= 19 && !codec_double_from_decimal(d->m, d->e10, d->neg, out))
+        return true;
+    return codec_parse_double((const char *)s, (size_t)(end - s), out) == 0;
+}
+
+/* A number in JSON grammar at p into a double or float field. */
+static __attribute__((noinline)) const uint8_t *real_value(const codec_type *t, void *v,
+                                                           const uint8_t *p, const uint8_t *end)
+{
+    static const float p10f[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
+                                   1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
+    decimal d;
+    const uint8_t *s = p;
+    if (!(p = decimal_scan(p, end, &d)))
+        return GIVE_UP;
+    if (t->kind == CODEC_T_DOUBLE)
+        return decimal_double(&d, s, p, v) ? p : GIVE_UP;
+    if (d.digits <= 19 && d.m <= (1u << 24) && d.e10 >= -10 && d.e10 <= 10) {
+        float x = (float)d.m;
+        x = d.e10 < 0 ? x / p10f[-d.e10] : x * p10f[d.e10];
+        *(float *)v = d.neg ? -x : x;
         return p;
     }
     return codec_parse_float((const char *)s, (size_t)(p - s), v) ? GIVE_UP : p;
@@ -777,27 +810,36 @@ static const uint8_t *map_value(fast *f, const codec_type *t, codec_map *m, cons
  * objects' members in document order, duplicates refused unless allowed.
  * ------------------------------------------------------------------------ */
 
-/* A number at p into v. */
+/* A number at p into v, read once: an integer (no fraction or exponent)
+ * is INT when it fits int64, else UINT when it fits uint64; anything else
+ * is a DOUBLE. */
 static const uint8_t *any_number(codec_value *v, const uint8_t *p, const uint8_t *end)
 {
-    uint64_t m;
-    bool neg;
-    const uint8_t *q = integer(p, end, &m, &neg);
-    if (q && (!neg || m <= (uint64_t)INT64_MAX + 1)) {
-        if (neg) {
-            v->kind = CODEC_V_INT;
-            v->as.i = m == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)m;
-        } else if (m <= INT64_MAX) {
-            v->kind = CODEC_V_INT;
-            v->as.i = (int64_t)m;
-        } else {
+    decimal d;
+    const uint8_t *s = p;
+    if (!(p = decimal_scan(p, end, &d)))
+        return GIVE_UP;
+    if (d.plain && d.digits >= 20) {   /* m wrapped: integer() decides uint64 */
+        uint64_t m;
+        bool neg;
+        if (integer(s, end, &m, &neg) == p && !neg)
+            d.m = m, d.digits = 19;
+    }
+    if (d.plain && d.digits <= 19) {
+        if (!d.neg && d.m > INT64_MAX) {
             v->kind = CODEC_V_UINT;
-            v->as.u = m;
+            v->as.u = d.m;
+            return p;
         }
-        return q;
+        if (!d.neg || d.m <= (uint64_t)INT64_MAX + 1) {
+            v->kind = CODEC_V_INT;
+            v->as.i = !d.neg ? (int64_t)d.m
+                      : d.m == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)d.m;
+            return p;
+        }
     }
     v->kind = CODEC_V_DOUBLE;
-    return real_value(&codec_type_double, &v->as.d, p, end);
+    return decimal_double(&d, s, p, &v->as.d) ? p : GIVE_UP;
 }
 
 /* The items of an array after its '[' (and white space): list_value()
