@@ -10,8 +10,9 @@
  * The string writer itself against a byte-at-a-time model of its rules,
  * over text long enough for its 16-byte steps and the UTF-8 kernel.
  * Schemaless values (the fast encoder's own walk) against the reference:
- * every kind, nesting, and the errors. And a real peer: Python's json.dumps writes the same text for strings
- * holding every ASCII byte and non-ASCII text. */
+ * every kind, nesting, and the errors. And a real peer: Python's
+ * json.dumps writes the same text for strings holding every ASCII byte and
+ * non-ASCII text. */
 #include "check.h"
 #include "codec/codec.h"
 #include "formats/json/json_internal.h"
@@ -564,8 +565,12 @@ static uint32_t next_random(void)
     return rng >> 8;
 }
 
-static const char *const TEXTS[] = {"", "plain", "tab\there", "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac",
-                                    "q\"uote\\", "a long plain string of more than thirty-two bytes"};
+static const char *const TEXTS[] = {"",
+                                    "plain",
+                                    "tab\there",
+                                    "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac",
+                                    "q\"uote\\",
+                                    "a long plain string of more than thirty-two bytes"};
 
 /* A random value of at most `depth` more levels, its arrays and members
  * from `pool` (which has room). */
@@ -580,7 +585,8 @@ static void random_value(codec_value *v, unsigned depth, codec_value **pool, cod
     case 2: v->kind = CODEC_V_INT, v->as.i = (int64_t)next_random() - (1 << 23); break;
     case 3: v->kind = CODEC_V_UINT, v->as.u = UINT64_MAX - next_random(); break;
     case 4: {
-        static const double ds[] = {0.1, -2.5e-300, 1e21, 123.0, -0.0, 5e-324, 1.7976931348623157e308};
+        static const double ds[] = {0.1,  -2.5e-300, 1e21, 123.0,
+                                    -0.0, 5e-324,    1.7976931348623157e308};
         v->kind = CODEC_V_DOUBLE, v->as.d = ds[next_random() % 7];
         break;
     }

@@ -129,10 +129,10 @@ static void choose_kernels(void)
     if (__atomic_load_n(&kernels.chosen, __ATOMIC_ACQUIRE))
         return;
 #if defined(__x86_64__)
-    __atomic_store_n(&kernels.scan, codec_cpu_has(CODEC_CPU_FOR_AVX2) ? json_scan_string_avx2 : NULL,
-                     __ATOMIC_RELAXED);
-    __atomic_store_n(&kernels.skip, codec_cpu_has(CODEC_CPU_FOR_AVX512) ? json_skip_avx512 : NULL,
-                     __ATOMIC_RELAXED);
+    json_scan_fn scan = codec_cpu_has(CODEC_CPU_FOR_AVX2) ? json_scan_string_avx2 : NULL;
+    json_skip_fn skip = codec_cpu_has(CODEC_CPU_FOR_AVX512) ? json_skip_avx512 : NULL;
+    __atomic_store_n(&kernels.scan, scan, __ATOMIC_RELAXED);
+    __atomic_store_n(&kernels.skip, skip, __ATOMIC_RELAXED);
 #endif
     __atomic_store_n(&kernels.chosen, 1, __ATOMIC_RELEASE);
 }
