@@ -264,17 +264,6 @@ static const uint8_t *by_reference(fast *f, const codec_type *t, void *v, const 
  * Numbers
  * ------------------------------------------------------------------------ */
 
-/* How many of the 8 bytes in x (first byte lowest) are ASCII digits before
- * the first other byte. A carry out of a byte >= 0xFA can only disturb the
- * bytes after it, which do not count. */
-static inline unsigned leading_digits8(uint64_t x)
-{
-    uint64_t hi = (x & 0xF0F0F0F0F0F0F0F0u) ^ 0x3030303030303030u;
-    uint64_t over = ((x + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) ^ 0x3030303030303030u;
-    uint64_t other = hi | over;
-    return other ? (unsigned)__builtin_ctzll(other) >> 3 : 8;
-}
-
 /* The value of the first n (1..8) digits of x, pairs then quads at once. */
 static inline uint64_t digits_value8(uint64_t x, unsigned n)
 {
@@ -297,7 +286,7 @@ static inline const uint8_t *integer(const uint8_t *p, const uint8_t *end, uint6
     if (end - p >= 8) {
         uint64_t x;
         memcpy(&x, p, 8);
-        unsigned n = leading_digits8(x);
+        unsigned n = json_leading_digits8(x);
         if (n == 0 || (*p == '0' && n > 1))
             return NULL;
         if (n < 8) {

@@ -139,6 +139,32 @@ static inline const uint8_t *json_string_scan(const uint8_t *p, const uint8_t *e
     }
 }
 
+/* How many of the 8 bytes in x (first byte lowest) are ASCII digits before
+ * the first other byte. A carry out of a byte >= 0xFA can only disturb the
+ * bytes after it, which do not count. */
+static inline unsigned json_leading_digits8(uint64_t x)
+{
+    uint64_t hi = (x & 0xF0F0F0F0F0F0F0F0u) ^ 0x3030303030303030u;
+    uint64_t over = ((x + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) ^ 0x3030303030303030u;
+    uint64_t other = hi | over;
+    return other ? (unsigned)__builtin_ctzll(other) >> 3 : 8;
+}
+
+/* The end of the run of ASCII digits at p, eight bytes at a time. */
+static inline const uint8_t *json_skip_digits(const uint8_t *p, const uint8_t *end)
+{
+    for (; end - p >= 8; p += 8) {
+        uint64_t x;
+        memcpy(&x, p, 8);
+        unsigned n = json_leading_digits8(x);
+        if (n < 8)
+            return p + n;
+    }
+    while (p < end && (unsigned)(*p - '0') < 10)
+        p++;
+    return p;
+}
+
 /* The end of a number in JSON grammar at p (p < end), or NULL. */
 static inline const uint8_t *json_number_end(const uint8_t *p, const uint8_t *end)
 {
@@ -148,15 +174,13 @@ static inline const uint8_t *json_number_end(const uint8_t *p, const uint8_t *en
     if (*p == '0')
         p++;
     else if (*p >= '1' && *p <= '9')
-        while (p < end && (unsigned)(*p - '0') < 10)
-            p++;
+        p = json_skip_digits(p, end);
     else
         return NULL;
     if (p < end && *p == '.') {
         if (++p == end || (unsigned)(*p - '0') >= 10)
             return NULL;
-        while (p < end && (unsigned)(*p - '0') < 10)
-            p++;
+        p = json_skip_digits(p, end);
     }
     if (p < end && (*p == 'e' || *p == 'E')) {
         p++;
@@ -164,8 +188,7 @@ static inline const uint8_t *json_number_end(const uint8_t *p, const uint8_t *en
             p++;
         if (p == end || (unsigned)(*p - '0') >= 10)
             return NULL;
-        while (p < end && (unsigned)(*p - '0') < 10)
-            p++;
+        p = json_skip_digits(p, end);
     }
     return p;
 }
