@@ -149,10 +149,10 @@ static bool long_atom_valid(const uint8_t *a, const uint8_t *end)
     return z && z < end && ends_atom(*z);
 }
 
-/* Whether a[0..n) (n < 64, the bytes after it in the same block) is a
- * number in JSON grammar, read on `digits` (bit i: a[i] is a digit; none at
- * or past n): each run of digits is one count of trailing bits instead of
- * a loop over its bytes (canada.json's 17-digit coordinates). */
+/* Whether a[0..n) (n < 64) is a number in JSON grammar, read on `digits`
+ * (bit i: a[i] is a digit; none at or past n): each run of digits is one
+ * count of trailing bits instead of a loop over its bytes (canada.json's
+ * 17-digit coordinates). Reads nothing at or past a[n]. */
 static inline bool number_valid(const uint8_t *a, unsigned n, uint64_t digits)
 {
     uint64_t other = ~digits;
@@ -169,7 +169,10 @@ static inline bool number_valid(const uint8_t *a, unsigned n, uint64_t digits)
     }
     if (k < n && (a[k] | 0x20) == 'e') {
         k++;
-        k += a[k] == '+' || a[k] == '-';
+        /* a[n] may lie past the input (the last block is padded in the
+         * register only): nothing at or past n is read. */
+        if (k < n && (a[k] == '+' || a[k] == '-'))
+            k++;
         if (!(run = (unsigned)__builtin_ctzll(other >> k)))
             return false;
         k += run;
