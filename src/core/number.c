@@ -672,6 +672,15 @@ static int decimal_to_bits(const number_text *t, const ieee_format *fmt, uint64_
 
 int codec_double_from_decimal(uint64_t w, int64_t q, bool neg, double *out)
 {
+    static const double exact_pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                           1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                           1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    if (CODEC_CLINGER && w <= UINT64_C(1) << 53 && q >= -22 && q <= 22) {
+        double v = (double)w;
+        v = q < 0 ? v / exact_pow10[-q] : v * exact_pow10[q];
+        *out = neg ? -v : v;
+        return 0;
+    }
     uint64_t bits;
     if (w == 0 || q < CODEC_POW10_MIN || q > 308 || eisel_lemire(w, (int)q, &binary64, &bits) ||
         bits >= binary64.inf)
@@ -683,18 +692,12 @@ int codec_double_from_decimal(uint64_t w, int64_t q, bool neg, double *out)
 
 int codec_parse_double(const char *s, size_t n, double *out)
 {
-    static const double exact_pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                           1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                           1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     number_text t;
     if (scan_number(s, n, &t))
         return -1;
-    if (CODEC_CLINGER && !t.truncated && t.w <= UINT64_C(1) << 53 && t.q >= -22 && t.q <= 22) {
-        double v = (double)t.w;
-        v = t.q < 0 ? v / exact_pow10[-t.q] : v * exact_pow10[t.q];
-        *out = t.neg ? -v : v;
+    /* All digits kept: the fast paths; else (or left open) the exact one. */
+    if (!t.truncated && !codec_double_from_decimal(t.w, t.q, t.neg, out))
         return 0;
-    }
     uint64_t bits;
     if (decimal_to_bits(&t, &binary64, &bits))
         return -1;

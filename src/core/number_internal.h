@@ -39,10 +39,10 @@ size_t codec_format_float(float v, char *dst);
 int codec_parse_double(const char *s, size_t n, double *out);
 
 /* The double nearest to (neg ? -1 : 1) * w * 10^q, for a decoder that has
- * read the digits itself (w is all of them, none dropped): 0 when the
- * Eisel-Lemire step decides it, 1 when it does not (w == 0, q out of the
- * table, overflow, or a rounding that needs the exact comparison): then
- * call codec_parse_double on the text. */
+ * read the digits itself (w is all of them, none dropped): 0 when Clinger's
+ * fast path or the Eisel-Lemire step decides it, 1 when they do not (q out
+ * of the table, overflow, or a rounding that needs the exact comparison):
+ * then call codec_parse_double on the text. */
 int codec_double_from_decimal(uint64_t w, int64_t q, bool neg, double *out);
 
 /* The same grammar and rules, rounded once, directly to the nearest float

@@ -413,23 +413,13 @@ static inline const uint8_t *decimal_scan(const uint8_t *p, const uint8_t *end, 
     return p;
 }
 
-/* The double nearest to d, whose text is s[0..end): when the digits fit
- * the significand and 10^|e| is exact (Clinger's fast path), one
- * multiplication or division rounds correctly; when all the digits are in
- * m (canada.json's 17-digit coordinates), the Eisel-Lemire step without
- * reading the text again; the rest to the exact parser. */
+/* The double nearest to d, whose text is s[0..end): when all the digits
+ * are in m, Clinger's fast path or the Eisel-Lemire step without reading
+ * the text again (canada.json's 17-digit coordinates); the rest, and what
+ * those leave open, by the exact parser. */
 static inline bool decimal_double(const decimal *d, const uint8_t *s, const uint8_t *end,
                                   double *out)
 {
-    static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    if (d->digits <= 19 && d->m <= (1ull << 53) && d->e10 >= -22 && d->e10 <= 22) {
-        double x = (double)d->m;
-        x = d->e10 < 0 ? x / p10[-d->e10] : x * p10[d->e10];
-        *out = d->neg ? -x : x;
-        return true;
-    }
     if (d->digits <= 19 && !codec_double_from_decimal(d->m, d->e10, d->neg, out))
         return true;
     return codec_parse_double((const char *)s, (size_t)(end - s), out) == 0;
