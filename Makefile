@@ -4,15 +4,12 @@ BUILD ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps deps-bench build test bench asan fuzz clean install
+.PHONY: all deps build test bench asan fuzz clean install
 
 all: build
 
 deps:
 	@scripts/install-deps.sh
-
-deps-bench:
-	@scripts/install-deps.sh --bench
 
 build: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
@@ -34,14 +31,10 @@ fuzz: deps
 	cmake --build build-fuzz -j $(JOBS)
 	scripts/fuzz-smoke.sh build-fuzz $(FUZZ_SECONDS)
 
-bench: deps-bench
+bench: deps
 	cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release
 	cmake --build build-release -j $(JOBS)
-	@if [ -x build-release/bench/codec-bench ]; then \
-	  build-release/bench/codec-bench --profile quick --out bench/results; \
-	else \
-	  echo "codec-bench has not landed yet (issue 6); built the library only."; \
-	fi
+	build-release/bench/codec-bench --profile quick --out bench/results
 
 install: build
 	cmake --install $(BUILD)

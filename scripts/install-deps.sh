@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Installs the Debian packages codec needs to build, test and benchmark.
-# Does nothing when every package is already present; safe to run often.
-# Usage: scripts/install-deps.sh [--bench]   (--bench adds the peer libraries)
+# Installs the Debian packages codec needs to build, test and benchmark: one
+# set for `make test` and `make bench`, so either command works first on a
+# fresh machine. Does nothing when every package is already present.
+# Usage: scripts/install-deps.sh           install what is missing
+#        scripts/install-deps.sh --list    print the set, one package a line
+# tests/deps/check_deps.py (ctest deps/installed-by-make-test) fails when a
+# package CMake or a test uses is not in this set.
 set -euo pipefail
 
 packages=(
@@ -9,18 +13,19 @@ packages=(
   build-essential cmake pkg-config clang libclang-rt-14-dev
   # libraries the transforms use
   libzstd-dev liblz4-dev zlib1g-dev libdeflate-dev libsnappy-dev libbrotli-dev libssl-dev
-  # real peers for interop tests
+  # real peers for interop tests (libprotobuf-dev: the well-known .proto files)
   gzip zstd lz4 brotli python3 python3-cbor2 python3-msgpack python3-protobuf
-  python3-cryptography python3-crcmod protobuf-compiler
+  python3-cryptography python3-crcmod protobuf-compiler libprotobuf-dev
   # Redis integration
   libhiredis-dev redis-server
+  # benchmark peers (bench/outputs checks their cells in `make test` too)
+  libcjson-dev libjansson-dev libjson-c-dev libyajl-dev rapidjson-dev libsimdjson-dev
+  libprotobuf-c-dev protobuf-c-compiler libmsgpack-dev libcbor-dev
+  default-jdk-headless
 )
-if [ "${1:-}" = "--bench" ]; then
-  packages+=(
-    libcjson-dev libjansson-dev libjson-c-dev libyajl-dev rapidjson-dev libsimdjson-dev
-    libprotobuf-c-dev protobuf-c-compiler libprotobuf-dev libmsgpack-dev libcbor-dev
-    default-jdk-headless
-  )
+if [ "${1:-}" = "--list" ]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
 fi
 
 missing=()
