@@ -7,13 +7,6 @@
 # input exits 1.
 . "$(dirname "$0")/cli_lib.bash"
 
-# The command exists once main.c lists it (CLI_COMMANDS); until then there
-# is nothing to run.
-if ! "$CODEC" help convert >/dev/null 2>&1; then
-    echo "cli_convert_binary.sh: 'convert' is not in the command table yet; skipped"
-    exit 0
-fi
-
 cat >"$WORK/doc.json" <<'JSON'
 {"name":"Ada","n":[0,-1,23,24,255,256,65536,-4294967297,18446744073709551615],
  "f":[1.5,0.1,-0.0,1e300,5e-324],"t":true,"z":null,"s":"h\u00e9llo \ud83d\ude00","o":{"":[]}}

@@ -4,13 +4,6 @@
 # module reads as the same document as the input.
 source "$(dirname "$0")/cli_lib.bash"
 
-# The commands exist once main.c lists them (CLI_COMMANDS); until then there
-# is nothing to run.
-if ! "$CODEC" help validate >/dev/null 2>&1; then
-    echo "cli_validate.sh: 'validate' is not in the command table yet; skipped"
-    exit 0
-fi
-
 TW=$ROOT/tests/data/json/twitter.json
 
 run valid /dev/null validate -f json "$TW"
