@@ -10,6 +10,7 @@ static __thread bench_alloc_tally heap;
 #ifdef BENCH_COUNT_HEAP
 
 #include <errno.h>
+#include <malloc.h>
 
 extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);

@@ -115,13 +115,13 @@ void jo_bool(json_out *j, bool v)
 void jo_double(json_out *j, double v)
 {
     char t[CODEC_NUMBER_MAX_CHARS];
-    jo_raw(j, t, codec_format_double(v, t));
+    jo_raw(j, t, codec__format_double(v, t));
 }
 
 void jo_float(json_out *j, float v)
 {
     char t[CODEC_NUMBER_MAX_CHARS];
-    jo_raw(j, t, codec_format_float(v, t));
+    jo_raw(j, t, codec__format_float(v, t));
 }
 
 void jo_raw(json_out *j, const char *text, size_t n)

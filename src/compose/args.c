@@ -26,8 +26,8 @@ static const char *arg_label(const codec_arg *it, const char *key)
     return it->key[0] ? it->key : key;
 }
 
-int codec_args_int(codec_args *a, const char *key, bool positional, long def, long min,
-                   long max, long *out, codec_error *err)
+int codec__args_int(codec_args *a, const char *key, bool positional, long def, long min, long max,
+                    long *out, codec_error *err)
 {
     *out = def;
     codec_arg *it = arg_find(a, key, positional);
@@ -68,8 +68,8 @@ static bool parse_size(const char *s, size_t *out)
     return true;
 }
 
-int codec_args_size(codec_args *a, const char *key, bool positional, size_t def, size_t min,
-                    size_t max, size_t *out, codec_error *err)
+int codec__args_size(codec_args *a, const char *key, bool positional, size_t def, size_t min,
+                     size_t max, size_t *out, codec_error *err)
 {
     *out = def;
     codec_arg *it = arg_find(a, key, positional);
@@ -85,8 +85,8 @@ int codec_args_size(codec_args *a, const char *key, bool positional, size_t def,
     return CODEC_OK;
 }
 
-int codec_args_choice(codec_args *a, const char *key, bool positional,
-                      const char *const *choices, size_t def, size_t *out, codec_error *err)
+int codec__args_choice(codec_args *a, const char *key, bool positional, const char *const *choices,
+                       size_t def, size_t *out, codec_error *err)
 {
     *out = def;
     codec_arg *it = arg_find(a, key, positional);
@@ -108,8 +108,8 @@ int codec_args_choice(codec_args *a, const char *key, bool positional,
                            list);
 }
 
-int codec_args_string(codec_args *a, const char *key, bool positional, const char **out,
-                      codec_error *err)
+int codec__args_string(codec_args *a, const char *key, bool positional, const char **out,
+                       codec_error *err)
 {
     (void)err;
     codec_arg *it = arg_find(a, key, positional);
@@ -117,7 +117,7 @@ int codec_args_string(codec_args *a, const char *key, bool positional, const cha
     return CODEC_OK;
 }
 
-int codec_args_finish(const codec_args *a, const char *allowed, codec_error *err)
+int codec__args_finish(const codec_args *a, const char *allowed, codec_error *err)
 {
     for (size_t i = 0; i < a->count; i++) {
         const codec_arg *it = &a->items[i];
@@ -134,7 +134,7 @@ int codec_args_finish(const codec_args *a, const char *allowed, codec_error *err
     return CODEC_OK;
 }
 
-int codec_args_max_output(codec_args *a, size_t *out, codec_error *err)
+int codec__args_max_output(codec_args *a, size_t *out, codec_error *err)
 {
-    return codec_args_size(a, "max", false, CODEC_DEFAULT_MAX_OUTPUT, 1, SIZE_MAX, out, err);
+    return codec__args_size(a, "max", false, CODEC_DEFAULT_MAX_OUTPUT, 1, SIZE_MAX, out, err);
 }

@@ -20,7 +20,7 @@ static int nomem(codec_error *err, const char *stage)
     return codec_error_set(err, CODEC_E_NOMEM, 0, stage, CODEC_NO_OFFSET, "out of memory");
 }
 
-void codec_stage_destroy(codec_stage *s)
+void codec__stage_destroy(codec_stage *s)
 {
     if (s->ops && s->ops->destroy)
         s->ops->destroy(s);
@@ -28,7 +28,7 @@ void codec_stage_destroy(codec_stage *s)
     s->state = NULL;
 }
 
-int codec_stage_check_cap(const codec_stage *s, size_t needed, codec_error *err)
+int codec__stage_check_cap(const codec_stage *s, size_t needed, codec_error *err)
 {
     if (s->max_output && needed > s->max_output)
         return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT, CODEC_NO_OFFSET,
@@ -76,7 +76,7 @@ void codec_free(codec *c)
     if (!c)
         return;
     for (size_t i = 0; i < c->count; i++)
-        codec_stage_destroy(&c->stages[i]);
+        codec__stage_destroy(&c->stages[i]);
     codec_release_shell(c);
 }
 
@@ -86,14 +86,14 @@ codec *codec_parse(const char *spec, const codec_type *type, codec_error *err)
         codec_error_set(err, CODEC_E_USAGE, CODEC_D_SPEC, "spec", CODEC_NO_OFFSET, "no spec");
         return NULL;
     }
-    size_t cap = codec_spec_stage_bound(spec);
+    size_t cap = codec__spec_stage_bound(spec);
     codec *c = codec_alloc(cap);
     if (!c) {
         nomem(err, "spec");
         return NULL;
     }
     size_t count = 0;
-    if (codec_spec_parse(spec, type, c->stages, cap, &count, err)) {
+    if (codec__spec_parse(spec, type, c->stages, cap, &count, err)) {
         codec_release_shell(c);
         return NULL;
     }
@@ -105,12 +105,12 @@ codec *codec_parse(const char *spec, const codec_type *type, codec_error *err)
     return c;
 }
 
-codec *codec_from_stage(const codec_stage *s, codec_error *err)
+codec *codec__from_stage(const codec_stage *s, codec_error *err)
 {
     codec *c = codec_alloc(1);
     if (!c) {
         codec_stage tmp = *s;
-        codec_stage_destroy(&tmp);
+        codec__stage_destroy(&tmp);
         nomem(err, s->name);
         return NULL;
     }
@@ -123,8 +123,8 @@ codec *codec_from_stage(const codec_stage *s, codec_error *err)
     return c;
 }
 
-codec *codec_make(const char *name, const char *args_text, const codec_type *type,
-                  codec_error *err)
+codec *codec__make(const char *name, const char *args_text, const codec_type *type,
+                   codec_error *err)
 {
     char spec[2048];
     int w = snprintf(spec, sizeof spec, "%s%s%s", name, args_text && *args_text ? ":" : "",
@@ -174,7 +174,7 @@ size_t codec_stage_count(const codec *c)
     return c->count;
 }
 
-bool codec_has_backend(const codec *c)
+bool codec__has_backend(const codec *c)
 {
     return c->count && c->stages[0].kind == CODEC_KIND_BACKEND;
 }
@@ -199,7 +199,7 @@ static bool buf_holds(const codec_buf *b, const uint8_t *p)
 /* A scratch buffer for a pipeline that writes to `out` and reads `src`:
  * the first buffer down out's spare chain that does not hold `src`. At the
  * top level that is out->spare; a pipeline nested in a stage (see
- * codec_run_encode) may be reading the outer pipeline's spare, and then
+ * codec__run_encode) may be reading the outer pipeline's spare, and then
  * takes the one after it. */
 static codec_buf *scratch_for(codec_buf *out, const uint8_t *src)
 {
@@ -220,8 +220,8 @@ static int encode_transforms(const codec *c, size_t first, const uint8_t *cur, s
         codec_buf *dst = (c->count - 1 - i) % 2 == 0 ? out : spare;
         size_t start = dst == out ? base : 0;
         dst->len = start;
-        int rc = codec_stage_encode(&c->stages[i], cur ? cur : (const uint8_t *)"", cur_len,
-                                    dst, err);
+        int rc =
+            codec__stage_encode(&c->stages[i], cur ? cur : (const uint8_t *)"", cur_len, dst, err);
         if (rc) {
             out->len = base;
             return rc;
@@ -237,7 +237,7 @@ static __attribute__((noinline)) int encode_pipeline(const codec *c, const void 
                                                      codec_buf *out, codec_error *err)
 {
     size_t base = out->len;
-    size_t first = codec_has_backend(c) ? 1 : 0;
+    size_t first = codec__has_backend(c) ? 1 : 0;
     codec_buf *spare = c->count > 1 ? spare_of(out) : NULL;
     if (c->count > 1 && !spare)
         return nomem(err, "codec");
@@ -274,8 +274,8 @@ int codec_encode(const codec *c, const void *value, codec_buf *out, codec_error 
     return encode_pipeline(c, value, out, err);
 }
 
-int codec_run_encode(const codec *c, const uint8_t *src, size_t n, codec_buf *out,
-                     codec_error *err)
+int codec__run_encode(const codec *c, const uint8_t *src, size_t n, codec_buf *out,
+                      codec_error *err)
 {
     codec_buf *spare = c->count > 1 ? scratch_for(out, src) : NULL;
     if (c->count > 1 && !spare)
@@ -283,8 +283,8 @@ int codec_run_encode(const codec *c, const uint8_t *src, size_t n, codec_buf *ou
     return encode_transforms(c, 0, src, n, out, out->len, spare, err);
 }
 
-int codec_run_decode(const codec *c, const uint8_t *src, size_t n, codec_buf *out,
-                     codec_error *err)
+int codec__run_decode(const codec *c, const uint8_t *src, size_t n, codec_buf *out,
+                      codec_error *err)
 {
     /* Intermediate results grow with out's allocator (the caller's arena
      * during codec_decode) and are released as soon as they are consumed. */
@@ -294,7 +294,7 @@ int codec_run_decode(const codec *c, const uint8_t *src, size_t n, codec_buf *ou
     for (size_t i = c->count; i-- > 0 && rc == CODEC_OK;) {
         codec_buf next;
         codec_buf_init(&next, out->alloc);
-        rc = codec_stage_decode(&c->stages[i], src, n, i ? &next : out, err);
+        rc = codec__stage_decode(&c->stages[i], src, n, i ? &next : out, err);
         codec_buf_free(&held);
         held = next;
         src = held.data ? held.data : (const uint8_t *)"";
@@ -310,13 +310,13 @@ int codec_decode(const codec *c, const uint8_t *in, size_t n, void *value_out,
     if (!c || (!in && n) || !value_out || !arena)
         return codec_error_set(err, CODEC_E_USAGE, 0, "codec", CODEC_NO_OFFSET,
                                "codec_decode needs a codec, input, an output and an arena");
-    size_t first = codec_has_backend(c) ? 1 : 0;
+    size_t first = codec__has_backend(c) ? 1 : 0;
     const uint8_t *cur = in ? in : (const uint8_t *)"";
     size_t cur_len = n;
     for (size_t i = c->count; i-- > first;) {
         codec_buf dst;
         codec_buf_init(&dst, codec_arena_allocator(arena));
-        int rc = codec_stage_decode(&c->stages[i], cur, cur_len, &dst, err);
+        int rc = codec__stage_decode(&c->stages[i], cur, cur_len, &dst, err);
         if (rc)
             return rc;
         cur = dst.data ? dst.data : (const uint8_t *)"";

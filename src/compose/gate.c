@@ -9,11 +9,11 @@
 #define GATE_RAW 0x00
 #define GATE_COMPRESSED 0x01
 
-int codec_stage_apply_gate(codec_stage *s, codec_args *args, codec_error *err)
+int codec__stage_apply_gate(codec_stage *s, codec_args *args, codec_error *err)
 {
     if (s->kind != CODEC_KIND_COMPRESSION)
         return CODEC_OK;
-    return codec_args_size(args, "gate", false, 0, 1, SIZE_MAX, &s->gate, err);
+    return codec__args_size(args, "gate", false, 0, 1, SIZE_MAX, &s->gate, err);
 }
 
 static int store_raw(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
@@ -28,8 +28,8 @@ static int store_raw(const codec_stage *s, const uint8_t *src, size_t n, codec_b
     return CODEC_OK;
 }
 
-int codec_stage_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
-                       codec_error *err)
+int codec__stage_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                        codec_error *err)
 {
     if (!s->gate)
         return s->ops->encode(s, src, n, out, err);
@@ -49,8 +49,8 @@ int codec_stage_encode(const codec_stage *s, const uint8_t *src, size_t n, codec
     return CODEC_OK;
 }
 
-int codec_stage_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
-                       codec_error *err)
+int codec__stage_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                        codec_error *err)
 {
     if (!s->gate)
         return s->ops->decode(s, src, n, out, err);
@@ -62,7 +62,7 @@ int codec_stage_decode(const codec_stage *s, const uint8_t *src, size_t n, codec
     if (src[0] != GATE_RAW)
         return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, 0,
                           "bad size-gate marker 0x%02x (expected 0x00 or 0x01)", src[0]);
-    int rc = codec_stage_check_cap(s, n - 1, err);
+    int rc = codec__stage_check_cap(s, n - 1, err);
     if (rc)
         return rc;
     if (codec_buf_append(out, src + 1, n - 1))

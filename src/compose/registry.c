@@ -1,36 +1,9 @@
 /* registry.c — the one table that maps stage names to constructors.
- * Adding a stage: one file that defines codec_stage_ctor_<name>, one
- * CODEC_STAGE_CTOR line and one row below. */
+ * Adding a stage: one file that defines codec__stage_ctor_<name>, its name
+ * in CODEC_STAGES (stage_internal.h) and one row below. */
 #include "stage_internal.h"
 
 #include <string.h>
-
-#define CODEC_STAGE_CTOR(name) \
-    int codec_stage_ctor_##name(codec_stage *s, codec_args *a, const codec_type *t, \
-                                codec_error *err)
-
-CODEC_STAGE_CTOR(base64);
-CODEC_STAGE_CTOR(base32);
-CODEC_STAGE_CTOR(hex);
-CODEC_STAGE_CTOR(crc32c);
-CODEC_STAGE_CTOR(crc32);
-CODEC_STAGE_CTOR(adler32);
-CODEC_STAGE_CTOR(versioned);
-CODEC_STAGE_CTOR(envelope);
-CODEC_STAGE_CTOR(gzip);
-CODEC_STAGE_CTOR(deflate);
-CODEC_STAGE_CTOR(zstd);
-CODEC_STAGE_CTOR(lz4);
-CODEC_STAGE_CTOR(lz4hc);
-CODEC_STAGE_CTOR(snappy);
-CODEC_STAGE_CTOR(brotli);
-CODEC_STAGE_CTOR(redisson_lz4);
-CODEC_STAGE_CTOR(redisson_zstd);
-CODEC_STAGE_CTOR(json);
-CODEC_STAGE_CTOR(cbor);
-CODEC_STAGE_CTOR(msgpack);
-CODEC_STAGE_CTOR(protobuf);
-CODEC_STAGE_CTOR(fory);
 
 static const codec_registry_row rows[] = {
     /* backends */
@@ -38,78 +11,78 @@ static const codec_registry_row rows[] = {
       "compact|pretty (default compact), unknown=skip|reject, require=none|all, "
       "duplicates=reject|allow, max-depth=N (128), max-size=SIZE (64m), "
       "max-string=SIZE (16m), max-elements=N (16m)",
-      "JSON (RFC 8259), strict; typed or schemaless"}, codec_stage_ctor_json},
+      "JSON (RFC 8259), strict; typed or schemaless"}, codec__stage_ctor_json},
     {{"cbor", CODEC_KIND_BACKEND,
       "plain|deterministic (default plain), keys=names|tags, unknown=skip|reject, "
       "require=none|all, duplicates=reject|allow, max-depth=N (128), max-size=SIZE (64m), "
       "max-string=SIZE (16m), max-elements=N (16m)",
-      "CBOR (RFC 8949); typed or schemaless"}, codec_stage_ctor_cbor},
+      "CBOR (RFC 8949); typed or schemaless"}, codec__stage_ctor_cbor},
     {{"msgpack", CODEC_KIND_BACKEND,
       "structs=map|array, unknown=skip|reject, require=none|all, duplicates=reject|allow, "
       "max-depth=N (128), max-size=SIZE (64m), max-string=SIZE (16m), max-elements=N (16m)",
-      "MessagePack (bin, ext, timestamps); typed or schemaless"}, codec_stage_ctor_msgpack},
+      "MessagePack (bin, ext, timestamps); typed or schemaless"}, codec__stage_ctor_msgpack},
     {{"protobuf", CODEC_KIND_BACKEND,
       "unknown=keep|skip|reject (default keep; may be positional), max-depth=N (100), "
       "max-size=SIZE (64m), max-elements=N (16m)",
-      "Protocol Buffers (proto3 wire format); typed structs only"}, codec_stage_ctor_protobuf},
+      "Protocol Buffers (proto3 wire format); typed structs only"}, codec__stage_ctor_protobuf},
     {{"fory", CODEC_KIND_BACKEND,
       "consistent|compatible (default consistent), ref=off|on, hash=off|on, "
       "max-depth=N (64), max-elements=N (16m)",
       "Apache Fory xlang binary; structs get ids 100.. in declaration order"},
-     codec_stage_ctor_fory},
+     codec__stage_ctor_fory},
     /* compression (docs/formats/compression.md) */
     {{"gzip", CODEC_KIND_COMPRESSION, "LEVEL (1..9, default 6), max=SIZE (default 64m), gate=SIZE",
-      "gzip member (RFC 1952); decode takes concatenated members"}, codec_stage_ctor_gzip},
+      "gzip member (RFC 1952); decode takes concatenated members"}, codec__stage_ctor_gzip},
     {{"deflate", CODEC_KIND_COMPRESSION,
       "LEVEL (1..9, default 6), max=SIZE (default 64m), gate=SIZE",
-      "zlib stream (RFC 1950), the JDK Deflater's format"}, codec_stage_ctor_deflate},
+      "zlib stream (RFC 1950), the JDK Deflater's format"}, codec__stage_ctor_deflate},
     {{"zstd", CODEC_KIND_COMPRESSION,
       "LEVEL (1..22 or -7..-1, default 3), dict=FILE, max=SIZE (default 64m), gate=SIZE",
-      "zstd frame with content size"}, codec_stage_ctor_zstd},
+      "zstd frame with content size"}, codec__stage_ctor_zstd},
     {{"lz4", CODEC_KIND_COMPRESSION, "max=SIZE (default 64m), gate=SIZE",
-      "LZ4 frame, 64 KiB independent blocks, content checksum"}, codec_stage_ctor_lz4},
+      "LZ4 frame, 64 KiB independent blocks, content checksum"}, codec__stage_ctor_lz4},
     {{"lz4hc", CODEC_KIND_COMPRESSION,
       "LEVEL (3..12, default 9), max=SIZE (default 64m), gate=SIZE",
-      "LZ4 frame compressed with LZ4 HC"}, codec_stage_ctor_lz4hc},
+      "LZ4 frame compressed with LZ4 HC"}, codec__stage_ctor_lz4hc},
     {{"snappy", CODEC_KIND_COMPRESSION, "max=SIZE (default 64m), gate=SIZE",
-      "raw snappy (varint length + elements)"}, codec_stage_ctor_snappy},
+      "raw snappy (varint length + elements)"}, codec__stage_ctor_snappy},
     {{"brotli", CODEC_KIND_COMPRESSION,
       "QUALITY (0..11, default 11), max=SIZE (default 64m), gate=SIZE",
-      "raw brotli stream (RFC 7932)"}, codec_stage_ctor_brotli},
+      "raw brotli stream (RFC 7932)"}, codec__stage_ctor_brotli},
     {{"redisson-lz4", CODEC_KIND_COMPRESSION, "max=SIZE (default 64m), gate=SIZE",
-      "Redisson LZ4CodecV2: int32 BE length + raw LZ4 block"}, codec_stage_ctor_redisson_lz4},
+      "Redisson LZ4CodecV2: int32 BE length + raw LZ4 block"}, codec__stage_ctor_redisson_lz4},
     {{"redisson-zstd", CODEC_KIND_COMPRESSION,
       "LEVEL (1..22 or -7..-1, default 3), dict=FILE, max=SIZE (default 64m), gate=SIZE",
-      "Redisson ZStdCodec: int32 BE length + zstd frame"}, codec_stage_ctor_redisson_zstd},
+      "Redisson ZStdCodec: int32 BE length + zstd frame"}, codec__stage_ctor_redisson_zstd},
     {{"redisson-snappy", CODEC_KIND_COMPRESSION, "max=SIZE (default 64m), gate=SIZE",
-      "Redisson SnappyCodecV2: raw snappy (same as snappy)"}, codec_stage_ctor_snappy},
+      "Redisson SnappyCodecV2: raw snappy (same as snappy)"}, codec__stage_ctor_snappy},
     /* text encodings */
     {{"base64", CODEC_KIND_TEXT,
       "std|url|url-nopad|mime (default std), kernel=auto|scalar|avx2|avx512",
-      "RFC 4648 base64; mime = 76-character lines joined by CRLF"}, codec_stage_ctor_base64},
+      "RFC 4648 base64; mime = 76-character lines joined by CRLF"}, codec__stage_ctor_base64},
     {{"base32", CODEC_KIND_TEXT,
       "std|hex|crockford|z|geohash (default std), kernel=auto|scalar|avx2|avx512",
-      "RFC 4648 base32 and its unpadded relatives; strict decoding"}, codec_stage_ctor_base32},
+      "RFC 4648 base32 and its unpadded relatives; strict decoding"}, codec__stage_ctor_base32},
     {{"hex", CODEC_KIND_TEXT, "lower|upper (default lower), kernel=auto|scalar|avx2|avx512",
-      "base16; decode accepts both cases"}, codec_stage_ctor_hex},
+      "base16; decode accepts both cases"}, codec__stage_ctor_hex},
     /* integrity trailers */
     {{"crc32c", CODEC_KIND_INTEGRITY, "kernel=auto|scalar|sse42|avx512 (default auto)",
-      "CRC-32C (Castagnoli) trailer, 4 bytes big-endian"}, codec_stage_ctor_crc32c},
+      "CRC-32C (Castagnoli) trailer, 4 bytes big-endian"}, codec__stage_ctor_crc32c},
     {{"crc32", CODEC_KIND_INTEGRITY, "(none)", "zlib CRC-32 trailer, 4 bytes big-endian"},
-     codec_stage_ctor_crc32},
+     codec__stage_ctor_crc32},
     {{"adler32", CODEC_KIND_INTEGRITY, "(none)", "zlib Adler-32 trailer, 4 bytes big-endian"},
-     codec_stage_ctor_adler32},
+     codec__stage_ctor_adler32},
     /* framing */
     {{"versioned", CODEC_KIND_FRAMING,
       "VERSION (1..255, default 1), accept=LIST (e.g. 1-3,7; default VERSION)",
-      "header C0 DC VERSION; decode accepts the listed versions"}, codec_stage_ctor_versioned},
+      "header C0 DC VERSION; decode accepts the listed versions"}, codec__stage_ctor_versioned},
     /* encryption */
     {{"envelope", CODEC_KIND_CRYPTO,
       "keyring=FILE (required), aad=TEXT, strategy=direct|bounded (default direct), "
       "max-messages=N (1..16777216, default 1048576), max-age=DURATION (500ms, 30s, 10m, 1h, "
       "1d; default 1h)",
       "AES-256-GCM with a wrapped data key per message or per bounded batch"},
-     codec_stage_ctor_envelope},
+     codec__stage_ctor_envelope},
 };
 
 #define ROW_COUNT (sizeof rows / sizeof rows[0])
@@ -124,7 +97,7 @@ const codec_stage_info *codec_registry_info(size_t i)
     return i < ROW_COUNT ? &rows[i].info : NULL;
 }
 
-const codec_registry_row *codec_registry_find(const char *name)
+const codec_registry_row *codec__registry_find(const char *name)
 {
     for (size_t i = 0; i < ROW_COUNT; i++)
         if (strcmp(rows[i].info.name, name) == 0)

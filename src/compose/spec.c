@@ -116,7 +116,7 @@ static int build_stage(codec_stage *s, const char *spec, const char *b, const ch
     if (rest < e && *rest != ':')
         return codec_error_set(err, CODEC_E_USAGE, CODEC_D_SPEC, "spec", (size_t)(rest - spec),
                                "unexpected '%c' after stage name '%s'", *rest, name);
-    const codec_registry_row *row = codec_registry_find(name);
+    const codec_registry_row *row = codec__registry_find(name);
     if (!row)
         return codec_error_set(err, CODEC_E_USAGE, CODEC_D_UNKNOWN_STAGE, "spec", off,
                                "unknown stage '%s' (run 'codec list' for the stages)", name);
@@ -136,19 +136,19 @@ static int build_stage(codec_stage *s, const char *spec, const char *b, const ch
     if ((size_t)(e - b) >= sizeof s->spec)
         return spec_error(err, CODEC_D_SPEC, off, name, "stage text too long", NULL);
     copy_field(s->spec, sizeof s->spec, b, e);
-    int rc = codec_stage_apply_gate(s, &args, err);
+    int rc = codec__stage_apply_gate(s, &args, err);
     if (rc)
         return rc;
     rc = row->ctor(s, &args, row->info.kind == CODEC_KIND_BACKEND ? type : NULL, err);
     if (rc)
         return rc;
-    rc = codec_args_finish(&args, row->info.args, err);
+    rc = codec__args_finish(&args, row->info.args, err);
     if (rc && s->ops && s->ops->destroy)
         s->ops->destroy(s);
     return rc;
 }
 
-size_t codec_spec_stage_bound(const char *spec)
+size_t codec__spec_stage_bound(const char *spec)
 {
     size_t n = 1;
     for (; *spec; spec++)
@@ -156,8 +156,8 @@ size_t codec_spec_stage_bound(const char *spec)
     return n;
 }
 
-int codec_spec_parse(const char *spec, const codec_type *type, codec_stage *stages,
-                     size_t cap, size_t *count_out, codec_error *err)
+int codec__spec_parse(const char *spec, const codec_type *type, codec_stage *stages, size_t cap,
+                      size_t *count_out, codec_error *err)
 {
     size_t len = strlen(spec);
     if (len > SPEC_MAX_LEN)
@@ -185,7 +185,7 @@ int codec_spec_parse(const char *spec, const codec_type *type, codec_stage *stag
         if (stages[count].kind == CODEC_KIND_BACKEND && count > 0) {
             rc = codec_error_set(err, CODEC_E_USAGE, CODEC_D_SPEC, stages[count].name,
                                  (size_t)(b - spec), "a backend must be the first stage");
-            codec_stage_destroy(&stages[count]);
+            codec__stage_destroy(&stages[count]);
             break;
         }
         count++;
@@ -195,7 +195,7 @@ int codec_spec_parse(const char *spec, const codec_type *type, codec_stage *stag
     }
     if (rc) {
         for (size_t i = 0; i < count; i++)
-            codec_stage_destroy(&stages[i]);
+            codec__stage_destroy(&stages[i]);
         return rc;
     }
     *count_out = count;

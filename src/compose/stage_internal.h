@@ -71,25 +71,25 @@ typedef struct codec_args {
  * argument as well), validates it and marks it used. A missing argument
  * leaves *out at `def` and returns 0; a malformed one returns CODEC_E_USAGE
  * with a message that names the stage, the key and what is allowed. */
-int codec_args_int(codec_args *a, const char *key, bool positional, long def, long min,
-                   long max, long *out, codec_error *err);
+int codec__args_int(codec_args *a, const char *key, bool positional, long def, long min, long max,
+                    long *out, codec_error *err);
 /* Sizes accept k, m, g suffixes (powers of 1024): "64m". */
-int codec_args_size(codec_args *a, const char *key, bool positional, size_t def, size_t min,
-                    size_t max, size_t *out, codec_error *err);
+int codec__args_size(codec_args *a, const char *key, bool positional, size_t def, size_t min,
+                     size_t max, size_t *out, codec_error *err);
 /* Picks one of `choices` (NULL-terminated); *out is its index. */
-int codec_args_choice(codec_args *a, const char *key, bool positional,
-                      const char *const *choices, size_t def, size_t *out, codec_error *err);
+int codec__args_choice(codec_args *a, const char *key, bool positional, const char *const *choices,
+                       size_t def, size_t *out, codec_error *err);
 /* A free string; *out points into `a` (valid while `a` is) or is NULL. */
-int codec_args_string(codec_args *a, const char *key, bool positional, const char **out,
-                      codec_error *err);
+int codec__args_string(codec_args *a, const char *key, bool positional, const char **out,
+                       codec_error *err);
 /* After the getters: an argument nobody asked for is CODEC_E_USAGE naming it
  * and `allowed` (the registry's argument summary). */
-int codec_args_finish(const codec_args *a, const char *allowed, codec_error *err);
+int codec__args_finish(const codec_args *a, const char *allowed, codec_error *err);
 
 /* Decode cap default for every decompressor (64 MiB), and the max= getter
  * shared by all of them. */
 #define CODEC_DEFAULT_MAX_OUTPUT ((size_t)64 << 20)
-int codec_args_max_output(codec_args *a, size_t *out, codec_error *err);
+int codec__args_max_output(codec_args *a, size_t *out, codec_error *err);
 
 /** A constructor: fills `s` (ops, state, max_output, kind is preset) from
  * `args`. `type` is the descriptor for backends (NULL for transforms).
@@ -104,25 +104,36 @@ typedef struct codec_registry_row {
     codec_stage_ctor ctor;
 } codec_registry_row;
 
+/* Every stage's constructor, each defined in its own file; registry.c gives
+ * each a row. Adding a stage: its file, its name here, its row there. */
+#define CODEC_STAGES(X)                                                              \
+    X(base64) X(base32) X(hex) X(crc32c) X(crc32) X(adler32) X(versioned) X(envelope) \
+    X(gzip) X(deflate) X(zstd) X(lz4) X(lz4hc) X(snappy) X(brotli) X(redisson_lz4)     \
+    X(redisson_zstd) X(json) X(cbor) X(msgpack) X(protobuf) X(fory)
+#define CODEC_STAGE_CTOR_DECLARE(name)                                                             \
+    int codec__stage_ctor_##name(codec_stage *s, codec_args *a, const codec_type *t,               \
+                                 codec_error *err);
+CODEC_STAGES(CODEC_STAGE_CTOR_DECLARE)
+
 /* Spec parsing (spec.c). The bound is the most stages `spec` can hold. */
-size_t codec_spec_stage_bound(const char *spec);
-int codec_spec_parse(const char *spec, const codec_type *type, codec_stage *stages,
-                     size_t cap, size_t *count_out, codec_error *err);
+size_t codec__spec_stage_bound(const char *spec);
+int codec__spec_parse(const char *spec, const codec_type *type, codec_stage *stages, size_t cap,
+                      size_t *count_out, codec_error *err);
 
 /* Releases a stage's state. */
-void codec_stage_destroy(codec_stage *s);
+void codec__stage_destroy(codec_stage *s);
 
 /* Reads the `gate=SIZE` argument of compression stages (gate.c). */
-int codec_stage_apply_gate(codec_stage *s, codec_args *args, codec_error *err);
+int codec__stage_apply_gate(codec_stage *s, codec_args *args, codec_error *err);
 
 /* Runs one transform stage, through the size gate when the stage has one. */
-int codec_stage_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
-                       codec_error *err);
-int codec_stage_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
-                       codec_error *err);
+int codec__stage_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                        codec_error *err);
+int codec__stage_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                        codec_error *err);
 
 /** Finds a row by name (exact match). NULL when unknown. */
-const codec_registry_row *codec_registry_find(const char *name);
+const codec_registry_row *codec__registry_find(const char *name);
 
 /* Error helpers shared by stages: set stage name from s. */
 #define CODEC_FAIL(err, s, family, detail, offset, ...) \
@@ -130,20 +141,20 @@ const codec_registry_row *codec_registry_find(const char *name);
 
 /** Fails with the decode-cap error when `needed` > s->max_output (and
  * max_output != 0). Every decompressor calls this before committing memory. */
-int codec_stage_check_cap(const codec_stage *s, size_t needed, codec_error *err);
+int codec__stage_check_cap(const codec_stage *s, size_t needed, codec_error *err);
 
 /** Builds a single-stage codec around a filled stage (takes ownership of its
  * state). Used by the typed constructors (codec_zstd(), codec_json(), ...).
  * On failure the stage is destroyed. */
-codec *codec_from_stage(const codec_stage *s, codec_error *err);
+codec *codec__from_stage(const codec_stage *s, codec_error *err);
 
 /** Builds a single-stage codec from registry name + spec-style argument text
  * ("3,max=1m"); the typed public constructors use it. */
-codec *codec_make(const char *name, const char *args_text, const codec_type *type,
-                  codec_error *err);
+codec *codec__make(const char *name, const char *args_text, const codec_type *type,
+                   codec_error *err);
 
 /** True when stage 0 of `c` is a backend (a typed codec, not a bytes one). */
-bool codec_has_backend(const codec *c);
+bool codec__has_backend(const codec *c);
 
 /** Runs a bytes codec (no backend) inside a stage, for stages that hold
  * codecs of their own (codec_versioned's routes). Encode appends c's
@@ -151,9 +162,9 @@ bool codec_has_backend(const codec *c);
  * it never overwrites the outer pipeline's input; decode appends c's
  * decoding to `out`, with intermediates grown by out's allocator.
  * Same statuses as codec_encode()/codec_decode(). */
-int codec_run_encode(const codec *c, const uint8_t *src, size_t n, codec_buf *out,
-                     codec_error *err);
-int codec_run_decode(const codec *c, const uint8_t *src, size_t n, codec_buf *out,
-                     codec_error *err);
+int codec__run_encode(const codec *c, const uint8_t *src, size_t n, codec_buf *out,
+                      codec_error *err);
+int codec__run_decode(const codec *c, const uint8_t *src, size_t n, codec_buf *out,
+                      codec_error *err);
 
 #endif /* CODEC_STAGE_INTERNAL_H */

@@ -143,7 +143,7 @@ static decimal shortest_32(uint32_t bits)
     return choose_digits(vbl + odd, vb, vbr - odd, k);
 }
 
-const char codec_digit_pairs[201] =
+const char codec__digit_pairs[201] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
@@ -168,10 +168,10 @@ static decimal strip_zeros(decimal d)
 static void write_8_digits(uint32_t v, char *p)
 {
     uint32_t a = v / 10000, b = v % 10000;
-    memcpy(p, codec_digit_pairs + 2 * (a / 100), 2);
-    memcpy(p + 2, codec_digit_pairs + 2 * (a % 100), 2);
-    memcpy(p + 4, codec_digit_pairs + 2 * (b / 100), 2);
-    memcpy(p + 6, codec_digit_pairs + 2 * (b % 100), 2);
+    memcpy(p, codec__digit_pairs + 2 * (a / 100), 2);
+    memcpy(p + 2, codec__digit_pairs + 2 * (a % 100), 2);
+    memcpy(p + 4, codec__digit_pairs + 2 * (b / 100), 2);
+    memcpy(p + 6, codec__digit_pairs + 2 * (b % 100), 2);
 }
 
 /* Writes the digits of v right-aligned to end at `end`, eight at a
@@ -233,10 +233,10 @@ static size_t write_text(int neg, decimal d, char *dst)
         if (ae >= 100) {
             *p++ = (char)('0' + ae / 100);
             ae %= 100;
-            memcpy(p, codec_digit_pairs + 2 * ae, 2);
+            memcpy(p, codec__digit_pairs + 2 * ae, 2);
             p += 2;
         } else if (ae >= 10) {
-            memcpy(p, codec_digit_pairs + 2 * ae, 2);
+            memcpy(p, codec__digit_pairs + 2 * ae, 2);
             p += 2;
         } else {
             *p++ = (char)('0' + ae);
@@ -252,7 +252,7 @@ static size_t write_zero(int neg, char *dst)
     return len;
 }
 
-size_t codec_format_double(double v, char *dst)
+size_t codec__format_double(double v, char *dst)
 {
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
@@ -263,7 +263,7 @@ size_t codec_format_double(double v, char *dst)
     return write_text(neg, shortest_64(bits), dst);
 }
 
-size_t codec_format_float(float v, char *dst)
+size_t codec__format_float(float v, char *dst)
 {
     uint32_t bits;
     memcpy(&bits, &v, sizeof bits);
@@ -670,7 +670,7 @@ static int decimal_to_bits(const number_text *t, const ieee_format *fmt, uint64_
 #define CODEC_CLINGER 0
 #endif
 
-int codec_double_from_decimal(uint64_t w, int64_t q, bool neg, double *out)
+int codec__double_from_decimal(uint64_t w, int64_t q, bool neg, double *out)
 {
     static const double exact_pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                            1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
@@ -690,13 +690,13 @@ int codec_double_from_decimal(uint64_t w, int64_t q, bool neg, double *out)
     return 0;
 }
 
-int codec_parse_double(const char *s, size_t n, double *out)
+int codec__parse_double(const char *s, size_t n, double *out)
 {
     number_text t;
     if (scan_number(s, n, &t))
         return -1;
     /* All digits kept: the fast paths; else (or left open) the exact one. */
-    if (!t.truncated && !codec_double_from_decimal(t.w, t.q, t.neg, out))
+    if (!t.truncated && !codec__double_from_decimal(t.w, t.q, t.neg, out))
         return 0;
     uint64_t bits;
     if (decimal_to_bits(&t, &binary64, &bits))
@@ -706,7 +706,7 @@ int codec_parse_double(const char *s, size_t n, double *out)
     return 0;
 }
 
-int codec_parse_float(const char *s, size_t n, float *out)
+int codec__parse_float(const char *s, size_t n, float *out)
 {
     static const float exact_pow10[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
                                           1e6f, 1e7f, 1e8f, 1e9f, 1e10f};

@@ -23,7 +23,7 @@ static int append_item(codec_redis *r, const codec_redis_item *it, size_t i)
     const char *v;
     switch (it->op) {
     case CODEC_REDIS_SET:
-        v = redis_value_of(r, i, &len);
+        v = codec__redis_value_of(r, i, &len);
         if (it->ttl_ms > 0)
             return redisAppendCommand(r->ctx, "SET %b %b PX %lld", k, it->key_len, v, len,
                                       (long long)it->ttl_ms);
@@ -41,11 +41,11 @@ static int item_result(codec_redis *r, codec_redis_item *it, const redisReply *r
     const redis_subject s = {it->key, it->key_len, NULL, 0};
     switch (it->op) {
     case CODEC_REDIS_SET:
-        return redis_reply_set(reply, &s, &it->error);
+        return codec__redis_reply_set(reply, &s, &it->error);
     case CODEC_REDIS_DEL:
-        return redis_reply_del(reply, &s, NULL, &it->error);
+        return codec__redis_reply_del(reply, &s, NULL, &it->error);
     default:
-        return redis_reply_get(r, reply, &s, it->codec, it->value_out, arena, &it->error);
+        return codec__redis_reply_get(r, reply, &s, it->codec, it->value_out, arena, &it->error);
     }
 }
 
@@ -80,8 +80,8 @@ static bool read_window(codec_redis *r, codec_redis_item *items, size_t from, si
             continue;
         void *reply = NULL;
         if (!broken && redisGetReply(r->ctx, &reply) != REDIS_OK) {
-            redis_io_error(r, "batch: no reply (a SET or DEL may have been applied)", errno,
-                           lost);
+            codec__redis_io_error(r, "batch: no reply (a SET or DEL may have been applied)", errno,
+                                  lost);
             broken = true;
         }
         if (broken) {
@@ -114,20 +114,20 @@ int codec_redis_batch(codec_redis *r, codec_redis_item *items, size_t n, codec_a
     codec_error local;
     if (!err)
         err = &local;
-    int rc = redis_check_items(r, items, n, -1, err);
+    int rc = codec__redis_check_items(r, items, n, -1, err);
     if (rc || n == 0)
         return rc;
     if (!arena)
         return codec_error_set(err, CODEC_E_USAGE, 0, "redis", CODEC_NO_OFFSET,
                                "codec_redis_batch needs an arena");
-    if ((rc = redis_scratch_reserve(r, n, err)) || (rc = redis_ready(r, err))) {
+    if ((rc = codec__redis_scratch_reserve(r, n, err)) || (rc = codec__redis_ready(r, err))) {
         for (size_t i = 0; i < n; i++) {
             items[i].status = rc;
             items[i].error = *err;
         }
         return rc;
     }
-    (void)redis_encode_items(r, items, n, false, is_set, err);
+    (void)codec__redis_encode_items(r, items, n, false, is_set, err);
     codec_error lost;
     for (size_t from = 0; from < n;) {
         size_t to = send_window(r, items, from, n);

@@ -14,7 +14,7 @@ static struct timeval to_timeval(uint32_t ms)
     return tv;
 }
 
-int redis_io_error(codec_redis *r, const char *what, int errno_now, codec_error *err)
+int codec__redis_io_error(codec_redis *r, const char *what, int errno_now, codec_error *err)
 {
     const char *why = r->ctx && r->ctx->err ? r->ctx->errstr : "connection failed";
     if (r->ctx && r->ctx->err == REDIS_ERR_IO &&
@@ -31,14 +31,14 @@ static int setup_command(codec_redis *r, const char *what, redisReply *reply, co
 {
     int saved = errno;
     if (!reply)
-        return redis_io_error(r, what, saved, err);
+        return codec__redis_io_error(r, what, saved, err);
     int rc = CODEC_OK;
     if (reply->type == REDIS_REPLY_ERROR)
         rc = codec_error_set(err, CODEC_E_TRANSIENT, 0, "redis", CODEC_NO_OFFSET,
                              "%s on %s:%d: %.*s", what, r->host, r->port, (int)reply->len,
                              reply->str);
     else if (reply->type != REDIS_REPLY_STATUS)
-        rc = redis_reply_unexpected(reply, what, err);
+        rc = codec__redis_reply_unexpected(reply, what, err);
     freeReplyObject(reply);
     return rc;
 }
@@ -64,7 +64,7 @@ static int open_context(codec_redis *r, codec_error *err)
     }
     int rc = CODEC_OK;
     if (redisSetTimeout(r->ctx, to_timeval(r->command_timeout_ms)) != REDIS_OK)
-        rc = redis_io_error(r, "setting the timeout", errno, err);
+        rc = codec__redis_io_error(r, "setting the timeout", errno, err);
     if (!rc && r->password[0] && r->username[0])
         rc = setup_command(r, "AUTH",
                            redisCommand(r->ctx, "AUTH %s %s", r->username, r->password), err);
@@ -77,7 +77,7 @@ static int open_context(codec_redis *r, codec_error *err)
     return rc;
 }
 
-int redis_ready(codec_redis *r, codec_error *err)
+int codec__redis_ready(codec_redis *r, codec_error *err)
 {
     if (r->ctx && !r->ctx->err)
         return CODEC_OK;

@@ -39,7 +39,7 @@ static size_t hash_argv(codec_redis *r, const char *const *head, const size_t *h
         r->argv[a] = fields[i].key ? fields[i].key : "";
         r->argvlen[a++] = fields[i].key_len;
         if (values) {
-            r->argv[a] = redis_value_of(r, i, &r->argvlen[a]);
+            r->argv[a] = codec__redis_value_of(r, i, &r->argvlen[a]);
             a++;
         }
     }
@@ -59,10 +59,11 @@ static int hset_now(codec_redis *r, const redis_subject *s, const codec_redis_it
                                          (const size_t[]){4, s->key_len}, 2, fields, n, true);
     redisReply *reply = redisCommandArgv(r->ctx, (int)argc, r->argv, r->argvlen);
     if (!reply)
-        return redis_io_error(r, "HSET (outcome unknown)", errno, err);
-    int rc = reply->type == REDIS_REPLY_ERROR     ? redis_reply_error(reply, s, err)
-             : reply->type != REDIS_REPLY_INTEGER ? redis_reply_unexpected(reply, "HSET", err)
-                                                  : CODEC_OK;
+        return codec__redis_io_error(r, "HSET (outcome unknown)", errno, err);
+    int rc = reply->type == REDIS_REPLY_ERROR ? codec__redis_reply_error(reply, s, err)
+             : reply->type != REDIS_REPLY_INTEGER
+                 ? codec__redis_reply_unexpected(reply, "HSET", err)
+                 : CODEC_OK;
     freeReplyObject(reply);
     return rc;
 }
@@ -73,19 +74,19 @@ int codec_redis_hset(codec_redis *r, const char *key, size_t key_len, codec_redi
     codec_error local;
     if (!err)
         err = &local;
-    int rc = redis_check_items(r, fields, n, CODEC_REDIS_SET, err);
+    int rc = codec__redis_check_items(r, fields, n, CODEC_REDIS_SET, err);
     if (!rc)
-        rc = redis_check_key(key, key_len, err);
+        rc = codec__redis_check_key(key, key_len, err);
     if (!rc && (n == 0 || ttl_ms < 0))
         rc = codec_error_set(err, CODEC_E_USAGE, 0, "redis", CODEC_NO_OFFSET,
                              "codec_redis_hset needs at least one field and ttl_ms >= 0");
     if (rc)
         return rc;
-    if ((rc = redis_scratch_reserve(r, 2 * n + 5, err)))
+    if ((rc = codec__redis_scratch_reserve(r, 2 * n + 5, err)))
         return fail_fields(fields, n, rc, err);
-    if ((rc = redis_encode_items(r, fields, n, true, redis_every_item, err)))
+    if ((rc = codec__redis_encode_items(r, fields, n, true, codec__redis_every_item, err)))
         return rc;
-    if ((rc = redis_ready(r, err)))
+    if ((rc = codec__redis_ready(r, err)))
         return fail_fields(fields, n, rc, err);
     const redis_subject s = {key ? key : "", key_len, NULL, 0};
     rc = hset_now(r, &s, fields, n, ttl_ms, err);
@@ -101,14 +102,14 @@ static int decode_fields(codec_redis *r, const redisReply *reply, const redis_su
     for (size_t i = 0; i < n; i++) {
         const redis_subject s = {key->key, key->key_len, fields[i].key ? fields[i].key : "",
                                  fields[i].key_len};
-        fields[i].status = redis_reply_get(r, reply->element[i], &s, fields[i].codec,
-                                           fields[i].value_out, arena, &fields[i].error);
+        fields[i].status = codec__redis_reply_get(r, reply->element[i], &s, fields[i].codec,
+                                                  fields[i].value_out, arena, &fields[i].error);
         missing += fields[i].status == CODEC_E_NOT_FOUND;
     }
     if (missing < n)
         return CODEC_OK;
     char label[REDIS_SUBJECT_CAP];
-    redis_subject_text(key, label, sizeof label);
+    codec__redis_subject_text(key, label, sizeof label);
     return codec_error_set(err, CODEC_E_NOT_FOUND, 0, "redis", CODEC_NO_OFFSET,
                            "%s not found (or none of its %zu fields)", label, n);
 }
@@ -119,26 +120,26 @@ int codec_redis_hget(codec_redis *r, const char *key, size_t key_len, codec_redi
     codec_error local;
     if (!err)
         err = &local;
-    int rc = redis_check_items(r, fields, n, CODEC_REDIS_GET, err);
+    int rc = codec__redis_check_items(r, fields, n, CODEC_REDIS_GET, err);
     if (!rc)
-        rc = redis_check_key(key, key_len, err);
+        rc = codec__redis_check_key(key, key_len, err);
     if (!rc && (n == 0 || !arena))
         rc = codec_error_set(err, CODEC_E_USAGE, 0, "redis", CODEC_NO_OFFSET,
                              "codec_redis_hget needs at least one field and an arena");
     if (rc)
         return rc;
-    if ((rc = redis_scratch_reserve(r, n + 2, err)) || (rc = redis_ready(r, err)))
+    if ((rc = codec__redis_scratch_reserve(r, n + 2, err)) || (rc = codec__redis_ready(r, err)))
         return fail_fields(fields, n, rc, err);
     const redis_subject s = {key ? key : "", key_len, NULL, 0};
     size_t argc = hash_argv(r, (const char *const[]){"HMGET", s.key},
                             (const size_t[]){5, key_len}, 2, fields, n, false);
     redisReply *reply = redisCommandArgv(r->ctx, (int)argc, r->argv, r->argvlen);
     if (!reply)
-        return fail_fields(fields, n, redis_io_error(r, "HMGET", errno, err), err);
+        return fail_fields(fields, n, codec__redis_io_error(r, "HMGET", errno, err), err);
     if (reply->type == REDIS_REPLY_ERROR)
-        rc = redis_reply_error(reply, &s, err);
+        rc = codec__redis_reply_error(reply, &s, err);
     else if (reply->type != REDIS_REPLY_ARRAY || reply->elements != n)
-        rc = redis_reply_unexpected(reply, "HMGET", err);
+        rc = codec__redis_reply_unexpected(reply, "HMGET", err);
     else
         rc = decode_fields(r, reply, &s, fields, n, arena, err);
     freeReplyObject(reply);

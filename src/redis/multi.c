@@ -20,13 +20,13 @@ int codec_redis_mget(codec_redis *r, codec_redis_item *items, size_t n, codec_ar
     codec_error local;
     if (!err)
         err = &local;
-    int rc = redis_check_items(r, items, n, CODEC_REDIS_GET, err);
+    int rc = codec__redis_check_items(r, items, n, CODEC_REDIS_GET, err);
     if (rc || n == 0)
         return rc;
     if (!arena)
         return codec_error_set(err, CODEC_E_USAGE, 0, "redis", CODEC_NO_OFFSET,
                                "codec_redis_mget needs an arena");
-    if ((rc = redis_scratch_reserve(r, n + 1, err)) || (rc = redis_ready(r, err)))
+    if ((rc = codec__redis_scratch_reserve(r, n + 1, err)) || (rc = codec__redis_ready(r, err)))
         return fail_all(items, n, rc, err);
     r->argv[0] = "MGET";
     r->argvlen[0] = 4;
@@ -36,21 +36,19 @@ int codec_redis_mget(codec_redis *r, codec_redis_item *items, size_t n, codec_ar
     }
     redisReply *reply = redisCommandArgv(r->ctx, (int)(n + 1), r->argv, r->argvlen);
     if (!reply)
-        return fail_all(items, n, redis_io_error(r, "MGET", errno, err), err);
+        return fail_all(items, n, codec__redis_io_error(r, "MGET", errno, err), err);
     if (reply->type == REDIS_REPLY_ERROR)
-        rc = redis_command_error(reply, "MGET", err);
+        rc = codec__redis_command_error(reply, "MGET", err);
     else if (reply->type != REDIS_REPLY_ARRAY || reply->elements != n)
-        rc = redis_reply_unexpected(reply, "MGET", err);
+        rc = codec__redis_reply_unexpected(reply, "MGET", err);
     if (rc) {
         freeReplyObject(reply);
         return fail_all(items, n, rc, err);
     }
     for (size_t i = 0; i < n; i++)
-        items[i].status = redis_reply_get(r, reply->element[i],
-                                          &(redis_subject){items[i].key, items[i].key_len,
-                                                           NULL, 0},
-                                          items[i].codec, items[i].value_out, arena,
-                                          &items[i].error);
+        items[i].status = codec__redis_reply_get(
+            r, reply->element[i], &(redis_subject){items[i].key, items[i].key_len, NULL, 0},
+            items[i].codec, items[i].value_out, arena, &items[i].error);
     freeReplyObject(reply);
     return CODEC_OK;
 }
@@ -63,16 +61,16 @@ static int mset_plain(codec_redis *r, codec_redis_item *items, size_t n, codec_e
     for (size_t i = 0; i < n; i++) {
         r->argv[2 * i + 1] = items[i].key ? items[i].key : "";
         r->argvlen[2 * i + 1] = items[i].key_len;
-        r->argv[2 * i + 2] = redis_value_of(r, i, &r->argvlen[2 * i + 2]);
+        r->argv[2 * i + 2] = codec__redis_value_of(r, i, &r->argvlen[2 * i + 2]);
     }
     redisReply *reply = redisCommandArgv(r->ctx, (int)(2 * n + 1), r->argv, r->argvlen);
     if (!reply)
-        return redis_io_error(r, "MSET (outcome unknown)", errno, err);
+        return codec__redis_io_error(r, "MSET (outcome unknown)", errno, err);
     int rc = CODEC_OK;
     if (reply->type == REDIS_REPLY_ERROR)
-        rc = redis_command_error(reply, "MSET", err);
+        rc = codec__redis_command_error(reply, "MSET", err);
     else if (reply->type != REDIS_REPLY_STATUS)
-        rc = redis_reply_unexpected(reply, "MSET", err);
+        rc = codec__redis_reply_unexpected(reply, "MSET", err);
     freeReplyObject(reply);
     return rc;
 }
@@ -84,7 +82,7 @@ static int mset_transaction(codec_redis *r, codec_redis_item *items, size_t n,
     int ok = redisAppendCommand(r->ctx, "MULTI");
     for (size_t i = 0; ok == REDIS_OK && i < n; i++) {
         size_t len;
-        const char *v = redis_value_of(r, i, &len);
+        const char *v = codec__redis_value_of(r, i, &len);
         const char *k = items[i].key ? items[i].key : "";
         ok = items[i].ttl_ms > 0
                  ? redisAppendCommand(r->ctx, "SET %b %b PX %lld", k, items[i].key_len, v, len,
@@ -92,8 +90,8 @@ static int mset_transaction(codec_redis *r, codec_redis_item *items, size_t n,
                  : redisAppendCommand(r->ctx, "SET %b %b", k, items[i].key_len, v, len);
     }
     if (ok != REDIS_OK || redisAppendCommand(r->ctx, "EXEC") != REDIS_OK)
-        return redis_tx_unsent(r, err);
-    return redis_tx_exec(r, n, err);
+        return codec__redis_tx_unsent(r, err);
+    return codec__redis_tx_exec(r, n, err);
 }
 
 int codec_redis_mset(codec_redis *r, codec_redis_item *items, size_t n, codec_error *err)
@@ -101,14 +99,14 @@ int codec_redis_mset(codec_redis *r, codec_redis_item *items, size_t n, codec_er
     codec_error local;
     if (!err)
         err = &local;
-    int rc = redis_check_items(r, items, n, CODEC_REDIS_SET, err);
+    int rc = codec__redis_check_items(r, items, n, CODEC_REDIS_SET, err);
     if (rc || n == 0)
         return rc;
-    if ((rc = redis_scratch_reserve(r, 2 * n + 1, err)))
+    if ((rc = codec__redis_scratch_reserve(r, 2 * n + 1, err)))
         return fail_all(items, n, rc, err);
-    if ((rc = redis_encode_items(r, items, n, true, redis_every_item, err)))
+    if ((rc = codec__redis_encode_items(r, items, n, true, codec__redis_every_item, err)))
         return rc;
-    if ((rc = redis_ready(r, err)))
+    if ((rc = codec__redis_ready(r, err)))
         return fail_all(items, n, rc, err);
     bool ttl = false;
     for (size_t i = 0; i < n; i++)

@@ -32,12 +32,12 @@ struct codec_redis {
 };
 
 /* connection.c: (re)connects when the context is missing or broken. */
-int redis_ready(codec_redis *r, codec_error *err);
+int codec__redis_ready(codec_redis *r, codec_error *err);
 
 /* connection.c: the transient error of a failed hiredis call (ctx->err set)
  * for command `what`; a read or write that timed out says so. `errno_now`
  * is errno right after the call. */
-int redis_io_error(codec_redis *r, const char *what, int errno_now, codec_error *err);
+int codec__redis_io_error(codec_redis *r, const char *what, int errno_now, codec_error *err);
 
 /* Who a reply is about: a key, or one field of the hash at a key. */
 typedef struct redis_subject {
@@ -52,46 +52,46 @@ typedef struct redis_subject {
 
 /* reply.c: "key 'K'" or "key 'K' field 'F'", printable and bounded (long
  * parts cut with "...", other bytes as \xNN). */
-void redis_subject_text(const redis_subject *s, char *dst, size_t cap);
+void codec__redis_subject_text(const redis_subject *s, char *dst, size_t cap);
 
 /* reply.c: outcome of one reply. Each takes the reply of its command. */
-int redis_reply_set(const redisReply *reply, const redis_subject *s, codec_error *err);
-int redis_reply_get(codec_redis *r, const redisReply *reply, const redis_subject *s,
-                    const codec *c, void *value_out, codec_arena *arena, codec_error *err);
-int redis_reply_del(const redisReply *reply, const redis_subject *s, int *removed,
-                    codec_error *err);
+int codec__redis_reply_set(const redisReply *reply, const redis_subject *s, codec_error *err);
+int codec__redis_reply_get(codec_redis *r, const redisReply *reply, const redis_subject *s,
+                           const codec *c, void *value_out, codec_arena *arena, codec_error *err);
+int codec__redis_reply_del(const redisReply *reply, const redis_subject *s, int *removed,
+                           codec_error *err);
 /* An error reply: WRONGTYPE is the key's fault (invalid payload), anything
  * else is the server's (transient). */
-int redis_reply_error(const redisReply *reply, const redis_subject *s, codec_error *err);
+int codec__redis_reply_error(const redisReply *reply, const redis_subject *s, codec_error *err);
 /* An error reply to a multi-key command (CROSSSLOT, OOM...): transient. */
-int redis_command_error(const redisReply *reply, const char *what, codec_error *err);
+int codec__redis_command_error(const redisReply *reply, const char *what, codec_error *err);
 /* A reply of an unexpected type. */
-int redis_reply_unexpected(const redisReply *reply, const char *what, codec_error *err);
+int codec__redis_reply_unexpected(const redisReply *reply, const char *what, codec_error *err);
 
 /* tx.c: after MULTI, `queued` commands and EXEC were appended: sends them,
  * reads every reply and succeeds only when EXEC ran every command without
  * an error reply. The first problem is reported. */
-int redis_tx_exec(codec_redis *r, size_t queued, codec_error *err);
+int codec__redis_tx_exec(codec_redis *r, size_t queued, codec_error *err);
 /* tx.c: appending a transaction failed half way: drops the connection so
  * the partial transaction is never sent. Returns CODEC_E_NOMEM. */
-int redis_tx_unsent(codec_redis *r, codec_error *err);
+int codec__redis_tx_unsent(codec_redis *r, codec_error *err);
 
 /* scratch.c: room for `args` command arguments and `values` value ends. */
-int redis_scratch_reserve(codec_redis *r, size_t args, codec_error *err);
+int codec__redis_scratch_reserve(codec_redis *r, size_t args, codec_error *err);
 /* scratch.c: encodes each item's value that `wants` selects into r->buf,
  * recording r->ends[i]; an item that fails gets its status and error.
  * With `stop_on_error`, returns the first failure at once. */
-int redis_encode_items(codec_redis *r, codec_redis_item *items, size_t n, bool stop_on_error,
-                       bool (*wants)(const codec_redis_item *), codec_error *err);
-/* The selector of redis_encode_items() that takes every item. */
-bool redis_every_item(const codec_redis_item *it);
-/* The bytes r->buf holds for item i after redis_encode_items(). */
-const char *redis_value_of(const codec_redis *r, size_t i, size_t *len);
+int codec__redis_encode_items(codec_redis *r, codec_redis_item *items, size_t n, bool stop_on_error,
+                              bool (*wants)(const codec_redis_item *), codec_error *err);
+/* The selector of codec__redis_encode_items() that takes every item. */
+bool codec__redis_every_item(const codec_redis_item *it);
+/* The bytes r->buf holds for item i after codec__redis_encode_items(). */
+const char *codec__redis_value_of(const codec_redis *r, size_t i, size_t *len);
 
 /* Checks the arguments common to every call; `op` is the command every
  * item gets (mget, mset) or -1 for each item's own (batch). */
-int redis_check_key(const char *key, size_t key_len, codec_error *err);
-int redis_check_items(const codec_redis *r, const codec_redis_item *items, size_t n,
-                      int op, codec_error *err);
+int codec__redis_check_key(const char *key, size_t key_len, codec_error *err);
+int codec__redis_check_items(const codec_redis *r, const codec_redis_item *items, size_t n, int op,
+                             codec_error *err);
 
 #endif /* CODEC_REDIS_INTERNAL_H */

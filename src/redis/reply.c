@@ -22,7 +22,7 @@ static void append_label(const char *text, size_t n, char *dst, size_t cap, size
     }
 }
 
-void redis_subject_text(const redis_subject *s, char *dst, size_t cap)
+void codec__redis_subject_text(const redis_subject *s, char *dst, size_t cap)
 {
     size_t o = (size_t)snprintf(dst, cap, "key '");
     append_label(s->key, s->key_len, dst, cap, &o);
@@ -36,44 +36,44 @@ void redis_subject_text(const redis_subject *s, char *dst, size_t cap)
     dst[o < cap ? o : cap - 1] = '\0';
 }
 
-int redis_reply_unexpected(const redisReply *reply, const char *what, codec_error *err)
+int codec__redis_reply_unexpected(const redisReply *reply, const char *what, codec_error *err)
 {
     return codec_error_set(err, CODEC_E_TRANSIENT, CODEC_D_CORRUPT, "redis", CODEC_NO_OFFSET,
                            "%s: unexpected reply of type %d", what, reply->type);
 }
 
-int redis_command_error(const redisReply *reply, const char *what, codec_error *err)
+int codec__redis_command_error(const redisReply *reply, const char *what, codec_error *err)
 {
     return codec_error_set(err, CODEC_E_TRANSIENT, 0, "redis", CODEC_NO_OFFSET, "%s: %.*s",
                            what, (int)reply->len, reply->str);
 }
 
-int redis_reply_error(const redisReply *reply, const redis_subject *s, codec_error *err)
+int codec__redis_reply_error(const redisReply *reply, const redis_subject *s, codec_error *err)
 {
     char label[REDIS_SUBJECT_CAP];
-    redis_subject_text(s, label, sizeof label);
+    codec__redis_subject_text(s, label, sizeof label);
     bool wrong_type = reply->len >= 9 && memcmp(reply->str, "WRONGTYPE", 9) == 0;
     return codec_error_set(err, wrong_type ? CODEC_E_INVALID_PAYLOAD : CODEC_E_TRANSIENT,
                            wrong_type ? CODEC_D_BAD_MAGIC : 0, "redis", CODEC_NO_OFFSET,
                            "%s: %.*s", label, (int)reply->len, reply->str);
 }
 
-int redis_reply_set(const redisReply *reply, const redis_subject *s, codec_error *err)
+int codec__redis_reply_set(const redisReply *reply, const redis_subject *s, codec_error *err)
 {
     if (reply->type == REDIS_REPLY_ERROR)
-        return redis_reply_error(reply, s, err);
+        return codec__redis_reply_error(reply, s, err);
     if (reply->type != REDIS_REPLY_STATUS || reply->len != 2 || memcmp(reply->str, "OK", 2))
-        return redis_reply_unexpected(reply, "SET", err);
+        return codec__redis_reply_unexpected(reply, "SET", err);
     return CODEC_OK;
 }
 
-int redis_reply_del(const redisReply *reply, const redis_subject *s, int *removed,
-                    codec_error *err)
+int codec__redis_reply_del(const redisReply *reply, const redis_subject *s, int *removed,
+                           codec_error *err)
 {
     if (reply->type == REDIS_REPLY_ERROR)
-        return redis_reply_error(reply, s, err);
+        return codec__redis_reply_error(reply, s, err);
     if (reply->type != REDIS_REPLY_INTEGER)
-        return redis_reply_unexpected(reply, "DEL", err);
+        return codec__redis_reply_unexpected(reply, "DEL", err);
     if (removed)
         *removed = reply->integer > 0;
     return CODEC_OK;
@@ -87,7 +87,7 @@ static int name_the_key(int rc, const redis_subject *s, codec_error *err)
         return rc;
     char label[REDIS_SUBJECT_CAP];
     char message[sizeof err->message];
-    redis_subject_text(s, label, sizeof label);
+    codec__redis_subject_text(s, label, sizeof label);
     memcpy(message, err->message, sizeof message);
     int w = snprintf(err->message, sizeof err->message, "%s: ", label);
     size_t used = w > 0 && (size_t)w < sizeof err->message ? (size_t)w : 0;
@@ -98,22 +98,22 @@ static int name_the_key(int rc, const redis_subject *s, codec_error *err)
     return rc;
 }
 
-int redis_reply_get(codec_redis *r, const redisReply *reply, const redis_subject *s,
-                    const codec *c, void *value_out, codec_arena *arena, codec_error *err)
+int codec__redis_reply_get(codec_redis *r, const redisReply *reply, const redis_subject *s,
+                           const codec *c, void *value_out, codec_arena *arena, codec_error *err)
 {
     char label[REDIS_SUBJECT_CAP];
     if (reply->type == REDIS_REPLY_NIL) {
-        redis_subject_text(s, label, sizeof label);
+        codec__redis_subject_text(s, label, sizeof label);
         return codec_error_set(err, CODEC_E_NOT_FOUND, 0, "redis", CODEC_NO_OFFSET,
                                "%s not found", label);
     }
     if (reply->type == REDIS_REPLY_ERROR)
-        return redis_reply_error(reply, s, err);
+        return codec__redis_reply_error(reply, s, err);
     if (reply->type != REDIS_REPLY_STRING)
-        return redis_reply_unexpected(reply, "GET", err);
+        return codec__redis_reply_unexpected(reply, "GET", err);
     size_t n = (size_t)reply->len;
     if (n > r->max_value) {
-        redis_subject_text(s, label, sizeof label);
+        codec__redis_subject_text(s, label, sizeof label);
         return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT, "redis",
                                CODEC_NO_OFFSET,
                                "%s: value of %zu bytes is over the limit of %zu "

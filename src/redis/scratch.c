@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-int redis_check_key(const char *key, size_t key_len, codec_error *err)
+int codec__redis_check_key(const char *key, size_t key_len, codec_error *err)
 {
     if (!key && key_len)
         return codec_error_set(err, CODEC_E_USAGE, 0, "redis", CODEC_NO_OFFSET,
@@ -20,8 +20,8 @@ static int item_usage(size_t i, const char *what, codec_error *err)
                            what);
 }
 
-int redis_check_items(const codec_redis *r, const codec_redis_item *items, size_t n,
-                      int op, codec_error *err)
+int codec__redis_check_items(const codec_redis *r, const codec_redis_item *items, size_t n, int op,
+                             codec_error *err)
 {
     if (!r || (!items && n))
         return codec_error_set(err, CODEC_E_USAGE, 0, "redis", CODEC_NO_OFFSET,
@@ -47,7 +47,7 @@ int redis_check_items(const codec_redis *r, const codec_redis_item *items, size_
     return CODEC_OK;
 }
 
-int redis_scratch_reserve(codec_redis *r, size_t args, codec_error *err)
+int codec__redis_scratch_reserve(codec_redis *r, size_t args, codec_error *err)
 {
     if (args <= r->scratch_cap)
         return CODEC_OK;
@@ -80,14 +80,14 @@ int redis_scratch_reserve(codec_redis *r, size_t args, codec_error *err)
     return CODEC_OK;
 }
 
-bool redis_every_item(const codec_redis_item *it)
+bool codec__redis_every_item(const codec_redis_item *it)
 {
     (void)it;
     return true;
 }
 
-int redis_encode_items(codec_redis *r, codec_redis_item *items, size_t n, bool stop_on_error,
-                       bool (*wants)(const codec_redis_item *), codec_error *err)
+int codec__redis_encode_items(codec_redis *r, codec_redis_item *items, size_t n, bool stop_on_error,
+                              bool (*wants)(const codec_redis_item *), codec_error *err)
 {
     int first = CODEC_OK;
     codec_buf_clear(&r->buf);
@@ -109,7 +109,7 @@ int redis_encode_items(codec_redis *r, codec_redis_item *items, size_t n, bool s
     return first;
 }
 
-const char *redis_value_of(const codec_redis *r, size_t i, size_t *len)
+const char *codec__redis_value_of(const codec_redis *r, size_t i, size_t *len)
 {
     size_t start = i ? r->ends[i - 1] : 0;
     *len = r->ends[i] - start;

@@ -10,11 +10,11 @@ int codec_redis_set(codec_redis *r, const char *key, size_t key_len, const codec
         return codec_error_set(err, CODEC_E_USAGE, 0, "redis", CODEC_NO_OFFSET,
                                "codec_redis_set needs a connection, a codec, a value and "
                                "ttl_ms >= 0");
-    int rc = redis_check_key(key, key_len, err);
+    int rc = codec__redis_check_key(key, key_len, err);
     if (rc)
         return rc;
     codec_buf_clear(&r->buf);
-    if ((rc = codec_encode(c, value, &r->buf, err)) || (rc = redis_ready(r, err)))
+    if ((rc = codec_encode(c, value, &r->buf, err)) || (rc = codec__redis_ready(r, err)))
         return rc;
     const char *data = r->buf.data ? (const char *)r->buf.data : "";
     redisReply *reply =
@@ -23,8 +23,8 @@ int codec_redis_set(codec_redis *r, const char *key, size_t key_len, const codec
                    : redisCommand(r->ctx, "SET %b %b", key ? key : "", key_len, data,
                                   r->buf.len);
     if (!reply)
-        return redis_io_error(r, "SET (outcome unknown)", errno, err);
-    rc = redis_reply_set(reply, &(redis_subject){key, key_len, NULL, 0}, err);
+        return codec__redis_io_error(r, "SET (outcome unknown)", errno, err);
+    rc = codec__redis_reply_set(reply, &(redis_subject){key, key_len, NULL, 0}, err);
     freeReplyObject(reply);
     return rc;
 }
@@ -36,14 +36,14 @@ int codec_redis_get(codec_redis *r, const char *key, size_t key_len, const codec
         return codec_error_set(err, CODEC_E_USAGE, 0, "redis", CODEC_NO_OFFSET,
                                "codec_redis_get needs a connection, a codec, value_out and "
                                "an arena");
-    int rc = redis_check_key(key, key_len, err);
-    if (rc || (rc = redis_ready(r, err)))
+    int rc = codec__redis_check_key(key, key_len, err);
+    if (rc || (rc = codec__redis_ready(r, err)))
         return rc;
     redisReply *reply = redisCommand(r->ctx, "GET %b", key ? key : "", key_len);
     if (!reply)
-        return redis_io_error(r, "GET", errno, err);
-    rc = redis_reply_get(r, reply, &(redis_subject){key, key_len, NULL, 0}, c, value_out, arena,
-                         err);
+        return codec__redis_io_error(r, "GET", errno, err);
+    rc = codec__redis_reply_get(r, reply, &(redis_subject){key, key_len, NULL, 0}, c, value_out,
+                                arena, err);
     freeReplyObject(reply);
     return rc;
 }
@@ -54,13 +54,13 @@ int codec_redis_del(codec_redis *r, const char *key, size_t key_len, int *remove
     if (!r)
         return codec_error_set(err, CODEC_E_USAGE, 0, "redis", CODEC_NO_OFFSET,
                                "codec_redis_del needs a connection");
-    int rc = redis_check_key(key, key_len, err);
-    if (rc || (rc = redis_ready(r, err)))
+    int rc = codec__redis_check_key(key, key_len, err);
+    if (rc || (rc = codec__redis_ready(r, err)))
         return rc;
     redisReply *reply = redisCommand(r->ctx, "DEL %b", key ? key : "", key_len);
     if (!reply)
-        return redis_io_error(r, "DEL (outcome unknown)", errno, err);
-    rc = redis_reply_del(reply, &(redis_subject){key, key_len, NULL, 0}, removed, err);
+        return codec__redis_io_error(r, "DEL (outcome unknown)", errno, err);
+    rc = codec__redis_reply_del(reply, &(redis_subject){key, key_len, NULL, 0}, removed, err);
     freeReplyObject(reply);
     return rc;
 }

@@ -4,7 +4,7 @@
 
 #include <errno.h>
 
-int redis_tx_unsent(codec_redis *r, codec_error *err)
+int codec__redis_tx_unsent(codec_redis *r, codec_error *err)
 {
     redisFree(r->ctx);
     r->ctx = NULL;
@@ -18,12 +18,12 @@ static int read_tx_reply(codec_redis *r, int rc, redisReply **exec_out, bool las
 {
     void *p = NULL;
     if (redisGetReply(r->ctx, &p) != REDIS_OK)
-        return rc ? rc : redis_io_error(r, "MULTI/EXEC (outcome unknown)", errno, err);
+        return rc ? rc : codec__redis_io_error(r, "MULTI/EXEC (outcome unknown)", errno, err);
     redisReply *reply = p;
     if (!rc && reply->type == REDIS_REPLY_ERROR)
-        rc = redis_command_error(reply, last ? "EXEC" : "MULTI", err);
+        rc = codec__redis_command_error(reply, last ? "EXEC" : "MULTI", err);
     else if (!rc && last && reply->type != REDIS_REPLY_ARRAY)
-        rc = redis_reply_unexpected(reply, "EXEC", err);
+        rc = codec__redis_reply_unexpected(reply, "EXEC", err);
     if (last && !rc)
         *exec_out = reply;
     else
@@ -31,7 +31,7 @@ static int read_tx_reply(codec_redis *r, int rc, redisReply **exec_out, bool las
     return rc;
 }
 
-int redis_tx_exec(codec_redis *r, size_t queued, codec_error *err)
+int codec__redis_tx_exec(codec_redis *r, size_t queued, codec_error *err)
 {
     int rc = CODEC_OK;
     redisReply *exec = NULL;
@@ -41,10 +41,10 @@ int redis_tx_exec(codec_redis *r, size_t queued, codec_error *err)
             return rc;
     }
     if (!rc && exec->elements != queued)
-        rc = redis_reply_unexpected(exec, "EXEC", err);
+        rc = codec__redis_reply_unexpected(exec, "EXEC", err);
     for (size_t i = 0; !rc && i < queued; i++)
         if (exec->element[i]->type == REDIS_REPLY_ERROR)
-            rc = redis_command_error(exec->element[i], "EXEC", err);
+            rc = codec__redis_command_error(exec->element[i], "EXEC", err);
     freeReplyObject(exec);
     return rc;
 }

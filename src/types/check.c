@@ -36,8 +36,8 @@ static int check_type(checker *c, const codec_type *t);
 
 static bool leaf_kind(codec_type_kind k)
 {
-    return (k >= CODEC_T_BOOL && k <= CODEC_T_BYTES) || (k >= CODEC_T_UUID && k <= CODEC_T_DECIMAL) ||
-           k == CODEC_T_VALUE;
+    return (k >= CODEC_T_BOOL && k <= CODEC_T_BYTES) ||
+           (k >= CODEC_T_UUID && k <= CODEC_T_DECIMAL) || k == CODEC_T_VALUE;
 }
 
 static int check_child(checker *c, const codec_type *t, const char *part)
@@ -85,7 +85,7 @@ static int check_fields(checker *c, const codec_type *t)
         if (rc)
             return rc;
     }
-    if (codec_type_index_ready(t))
+    if (codec__type_index_ready(t))
         return codec_error_set(c->err, CODEC_E_NOMEM, 0, "types", CODEC_NO_OFFSET,
                                "out of memory");
     return CODEC_OK;

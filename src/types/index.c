@@ -83,13 +83,13 @@ static const field_index *index_of(const codec_type *t)
     return expected;
 }
 
-const uint32_t *codec_type_name_lengths(const codec_type *t)
+const uint32_t *codec__type_name_lengths(const codec_type *t)
 {
     const field_index *ix = t->cache ? index_of(t) : NULL;
     return ix ? ix->lens : NULL;
 }
 
-int codec_type_index_ready(const codec_type *t)
+int codec__type_index_ready(const codec_type *t)
 {
     return !t->cache || index_of(t) ? 0 : -1;
 }
@@ -102,8 +102,8 @@ static const codec_field *scan_name(const codec_type *t, const char *name, size_
     return NULL;
 }
 
-const codec_field *codec_type_field_by_name_hashed(const codec_type *t, const char *name,
-                                                   size_t len, uint32_t h)
+const codec_field *codec__type_field_by_name_hashed(const codec_type *t, const char *name,
+                                                    size_t len, uint32_t h)
 {
     const field_index *ix = t->cache ? index_of(t) : NULL;
     if (!ix)
@@ -124,7 +124,7 @@ const codec_field *codec_type_field_by_name(const codec_type *t, const char *nam
 {
     if (!t || t->kind != CODEC_T_STRUCT)
         return NULL;
-    return codec_type_field_by_name_hashed(t, name, len, codec_name_hash(name, len));
+    return codec__type_field_by_name_hashed(t, name, len, codec_name_hash(name, len));
 }
 
 const codec_field *codec_type_field_by_tag(const codec_type *t, uint32_t tag)

@@ -50,14 +50,14 @@ static inline bool codec_name_equals(const char *field, const char *name, size_t
 }
 
 /* Lookup with a hash the caller already has. */
-const codec_field *codec_type_field_by_name_hashed(const codec_type *t, const char *name,
-                                                   size_t len, uint32_t hash);
+const codec_field *codec__type_field_by_name_hashed(const codec_type *t, const char *name,
+                                                    size_t len, uint32_t hash);
 
 /* strlen of every field name of struct `t` (from its index), or NULL when
  * the index cannot be built (out of memory). */
-const uint32_t *codec_type_name_lengths(const codec_type *t);
+const uint32_t *codec__type_name_lengths(const codec_type *t);
 
 /* Builds the index of struct `t` now; -1 when out of memory. */
-int codec_type_index_ready(const codec_type *t);
+int codec__type_index_ready(const codec_type *t);
 
 #endif

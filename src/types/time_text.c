@@ -24,7 +24,7 @@ static int read_digits(const char *s, int w)
     return v;
 }
 
-int codec_format_date(codec_date d, char *dst)
+int codec__format_date(codec_date d, char *dst)
 {
     int32_t y;
     int m, day;
@@ -39,7 +39,7 @@ int codec_format_date(codec_date d, char *dst)
     return 10;
 }
 
-int codec_parse_date(const char *s, size_t n, codec_date *d)
+int codec__parse_date(const char *s, size_t n, codec_date *d)
 {
     if (n != 10 || s[4] != '-' || s[7] != '-')
         return -1;
@@ -51,7 +51,7 @@ int codec_parse_date(const char *s, size_t n, codec_date *d)
 
 #define DAY 86400
 
-int codec_format_timestamp(const codec_timestamp *t, char *dst)
+int codec__format_timestamp(const codec_timestamp *t, char *dst)
 {
     if (t->nanos < 0 || t->nanos > 999999999 || t->offset_minutes < -1439 ||
         t->offset_minutes > 1439)
@@ -62,7 +62,7 @@ int codec_format_timestamp(const codec_timestamp *t, char *dst)
     int64_t local = t->seconds + (int64_t)t->offset_minutes * 60;
     int64_t days = local >= 0 ? local / DAY : -((-local + DAY - 1) / DAY);
     int64_t sod = local - days * DAY;
-    int len = codec_format_date((codec_date){(int32_t)days}, dst);
+    int len = codec__format_date((codec_date){(int32_t)days}, dst);
     if (len < 0)
         return -1;
     dst[10] = 'T';
@@ -92,11 +92,11 @@ int codec_format_timestamp(const codec_timestamp *t, char *dst)
     return len;
 }
 
-int codec_parse_timestamp(const char *s, size_t n, codec_timestamp *t)
+int codec__parse_timestamp(const char *s, size_t n, codec_timestamp *t)
 {
     codec_date d;
-    if (n < 20 || codec_parse_date(s, 10, &d) || (s[10] != 'T' && s[10] != 't') ||
-        s[13] != ':' || s[16] != ':')
+    if (n < 20 || codec__parse_date(s, 10, &d) || (s[10] != 'T' && s[10] != 't') || s[13] != ':' ||
+        s[16] != ':')
         return -1;
     int hh = read_digits(s + 11, 2), mm = read_digits(s + 14, 2), ss = read_digits(s + 17, 2);
     if (hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 || ss > 59)

@@ -11,9 +11,9 @@
 
 /* The formatters return the length, or -1 when the year is outside 0..9999
  * (or a timestamp field is out of range). The parsers return 0 or -1. */
-int codec_format_date(codec_date d, char *dst);
-int codec_parse_date(const char *s, size_t n, codec_date *d);
-int codec_format_timestamp(const codec_timestamp *t, char *dst);
-int codec_parse_timestamp(const char *s, size_t n, codec_timestamp *t);
+int codec__format_date(codec_date d, char *dst);
+int codec__parse_date(const char *s, size_t n, codec_date *d);
+int codec__format_timestamp(const codec_timestamp *t, char *dst);
+int codec__parse_timestamp(const char *s, size_t n, codec_timestamp *t);
 
 #endif

@@ -57,25 +57,25 @@ typedef struct codec_text_pool {
 #define CODEC_TEXT_POOL_MAX 4096
 
 /* A new pool and n bytes from it; NULL when out of memory. */
-char *codec_text_pool_refill(codec_text_pool *pool, codec_arena *arena, size_t left, size_t n);
+char *codec__text_pool_refill(codec_text_pool *pool, codec_arena *arena, size_t left, size_t n);
 
 /* n bytes (n <= left) for a string copy; NULL when out of memory. */
 static inline char *codec_text_pool_take(codec_text_pool *pool, codec_arena *arena, size_t left,
                                          size_t n)
 {
     if ((size_t)(pool->end - pool->p) < n)
-        return codec_text_pool_refill(pool, arena, left, n);
+        return codec__text_pool_refill(pool, arena, left, n);
     char *d = pool->p;
     pool->p += n;
     return d;
 }
 
 /* True when s[0..n) is valid UTF-8 (no surrogates, no overlongs). */
-bool codec_utf8_valid(const uint8_t *s, size_t n);
+bool codec__utf8_valid(const uint8_t *s, size_t n);
 
 /* Copies n bytes and returns their high bits ORed (0 for ASCII), so the
  * UTF-8 check of ASCII text costs nothing beyond the copy: encoders and
- * decoders call codec_utf8_valid only when this is not 0. dst and src must
+ * decoders call codec__utf8_valid only when this is not 0. dst and src must
  * not overlap. */
 static inline uint64_t codec_copy_ascii(uint8_t *dst, const uint8_t *src, size_t n)
 {
@@ -101,31 +101,30 @@ static inline uint64_t codec_copy_ascii(uint8_t *dst, const uint8_t *src, size_t
 
 /* True when s[0..n) is exactly one number of the JSON grammar, the text
  * form of codec_type_decimal (no sign '+', no leading zeros, no spaces). */
-bool codec_decimal_text_valid(const char *s, size_t n);
+bool codec__decimal_text_valid(const char *s, size_t n);
 
 /* Finds a repeated key among n keys laid out `stride` bytes apart: each a
  * codec_string at the start of its element when raw_size is 0, else
  * raw_size bytes compared as is. Small sets are compared pairwise, larger
  * ones through a hash table in the arena, so hostile objects stay linear.
  * @return the index of a repeat, -1 if none, -2 when out of memory. */
-long codec_find_duplicate_key(const void *keys, size_t stride, size_t n, size_t raw_size,
-                             codec_arena *arena);
+long codec__find_duplicate_key(const void *keys, size_t stride, size_t n, size_t raw_size,
+                               codec_arena *arena);
 
-/* codec_find_duplicate_key over the n keys of a decoded MAP of type `map`
+/* codec__find_duplicate_key over the n keys of a decoded MAP of type `map`
  * (string keys by their text, other keys by their bytes). */
-long codec_find_duplicate_map_key(const codec_type *map, const void *keys, size_t n,
-                                  codec_arena *arena);
+long codec__find_duplicate_map_key(const codec_type *map, const void *keys, size_t n,
+                                   codec_arena *arena);
 
 /* Fails with a payload error of `stage` at byte `at` naming the first
  * repeated key of a schemaless object ("duplicate key 'k' in <container>"),
  * or with CODEC_E_NOMEM; CODEC_OK when the keys are unique. */
-int codec_check_unique_members(const codec_member *members, size_t n, codec_arena *arena,
-                               const char *stage, uint64_t at, const char *container,
-                               codec_error *err);
+int codec__check_unique_members(const codec_member *members, size_t n, codec_arena *arena,
+                                const char *stage, uint64_t at, const char *container,
+                                codec_error *err);
 
 /* Grows an arena array of esz-byte items so that index `count` fits
  * (doubling *cap); NULL when out of memory. */
-void *codec_array_grow(codec_arena *arena, void *items, size_t count, size_t *cap,
-                       size_t esz);
+void *codec__array_grow(codec_arena *arena, void *items, size_t count, size_t *cap, size_t esz);
 
 #endif

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-bool codec_utf8_valid(const uint8_t *s, size_t n)
+bool codec__utf8_valid(const uint8_t *s, size_t n)
 {
     size_t i = 0;
     while (i < n) {
@@ -37,7 +37,7 @@ static size_t digits(const char *s, size_t i, size_t n)
     return i - start;
 }
 
-bool codec_decimal_text_valid(const char *s, size_t n)
+bool codec__decimal_text_valid(const char *s, size_t n)
 {
     size_t i = 0, k;
     if (i < n && s[i] == '-')
@@ -61,8 +61,7 @@ bool codec_decimal_text_valid(const char *s, size_t n)
     return i == n;
 }
 
-void *codec_array_grow(codec_arena *arena, void *items, size_t count, size_t *cap,
-                       size_t esz)
+void *codec__array_grow(codec_arena *arena, void *items, size_t count, size_t *cap, size_t esz)
 {
     if (count < *cap)
         return items;
@@ -97,8 +96,8 @@ static bool same_key(const void *keys, size_t stride, size_t a, size_t b, size_t
     return la == lb && (la == 0 || memcmp(ka, kb, la) == 0);
 }
 
-long codec_find_duplicate_key(const void *keys, size_t stride, size_t n, size_t raw_size,
-                             codec_arena *arena)
+long codec__find_duplicate_key(const void *keys, size_t stride, size_t n, size_t raw_size,
+                               codec_arena *arena)
 {
     if (n <= 16) {
         for (size_t i = 1; i < n; i++)
@@ -134,19 +133,19 @@ long codec_find_duplicate_key(const void *keys, size_t stride, size_t n, size_t 
     return -1;
 }
 
-long codec_find_duplicate_map_key(const codec_type *map, const void *keys, size_t n,
-                                  codec_arena *arena)
+long codec__find_duplicate_map_key(const codec_type *map, const void *keys, size_t n,
+                                   codec_arena *arena)
 {
     size_t ksz = map->key->size;
-    return codec_find_duplicate_key(keys, ksz, n, map->key->kind == CODEC_T_STRING ? 0 : ksz,
-                                    arena);
+    return codec__find_duplicate_key(keys, ksz, n, map->key->kind == CODEC_T_STRING ? 0 : ksz,
+                                     arena);
 }
 
-int codec_check_unique_members(const codec_member *members, size_t n, codec_arena *arena,
-                               const char *stage, uint64_t at, const char *container,
-                               codec_error *err)
+int codec__check_unique_members(const codec_member *members, size_t n, codec_arena *arena,
+                                const char *stage, uint64_t at, const char *container,
+                                codec_error *err)
 {
-    long dup = codec_find_duplicate_key(members, sizeof *members, n, 0, arena);
+    long dup = codec__find_duplicate_key(members, sizeof *members, n, 0, arena);
     if (dup == -2)
         return codec_error_set(err, CODEC_E_NOMEM, 0, stage, CODEC_NO_OFFSET, "out of memory");
     if (dup < 0)
@@ -157,7 +156,7 @@ int codec_check_unique_members(const codec_member *members, size_t n, codec_aren
                            container);
 }
 
-char *codec_text_pool_refill(codec_text_pool *pool, codec_arena *arena, size_t left, size_t n)
+char *codec__text_pool_refill(codec_text_pool *pool, codec_arena *arena, size_t left, size_t n)
 {
     size_t size = left < CODEC_TEXT_POOL_MAX ? left : CODEC_TEXT_POOL_MAX;
     if (size < n)

@@ -32,7 +32,7 @@ static int copy_item(cbor_rd *r, codec_buf *out)
     switch (h.major) {
     case CBOR_BYTES:
     case CBOR_TEXT:
-        if (cbor_check_string(r, &h) || codec_buf_append(out, r->p, (size_t)h.arg))
+        if (codec__cbor_check_string(r, &h) || codec_buf_append(out, r->p, (size_t)h.arg))
             return -1;
         r->p += h.arg;
         return 0;
@@ -82,7 +82,8 @@ static void check_vector(const codec_value *vec, const codec *vc, const codec *d
              !codec_decode(dc, bytes, (size_t)n, &text, &arena, &err);
         if (ok)
             snprintf(digits, sizeof digits, "%.*s", (int)text.len, text.ptr);
-        ok = ok && strspn(digits, "-0123456789") == text.len && strtod(digits, NULL) == decoded->as.d;
+        ok = ok && strspn(digits, "-0123456789") == text.len &&
+             strtod(digits, NULL) == decoded->as.d;
     } else {
         codec_buf out;
         codec_buf_init(&out, NULL);
@@ -99,7 +100,7 @@ static void check_vector(const codec_value *vec, const codec *vc, const codec *d
         codec_buf out;
         codec_buf_init(&out, NULL);
         codec_cbor_options o;
-        cbor_options_resolve(NULL, &o);
+        codec__cbor_options_resolve(NULL, &o);
         cbor_rd r = {.base = bytes, .p = bytes, .end = bytes + n, .o = &o, .arena = &arena};
         ok = !copy_item(&r, &out) && out.len == (size_t)n && !memcmp(out.data, bytes, out.len);
         if (ok && decoded && !rc) {

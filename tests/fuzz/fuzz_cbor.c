@@ -4,6 +4,7 @@
  * Each must accept or fail with an invalid-payload error; a value decoder
  * must not accept what the well-formedness check rejects; an accepted value
  * must encode and decode again to the same bytes. Never crash, never leak. */
+#include "fuzz_target.h"
 #include "fuzz_binary.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

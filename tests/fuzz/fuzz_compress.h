@@ -7,6 +7,7 @@
 #ifndef CODEC_FUZZ_COMPRESS_H
 #define CODEC_FUZZ_COMPRESS_H
 
+#include "fuzz_target.h"
 #include "codec/codec.h"
 
 #include <stdbool.h>
@@ -65,7 +66,6 @@ static int fuzz_compress_one(const char *const *specs, codec **codecs, size_t co
 
 /* Defines LLVMFuzzerTestOneInput over the given spec strings. */
 #define CODEC_FUZZ_COMPRESS_TARGET(...)                                             \
-    int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);                  \
     int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)                   \
     {                                                                              \
         static const char *const specs[] = {__VA_ARGS__};                          \

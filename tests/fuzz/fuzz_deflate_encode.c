@@ -1,9 +1,10 @@
 /* fuzz_deflate_encode.c — our deflate compressor (deflate_encoder.c): the
  * first byte picks the level (6..9) and a cap; the rest is compressed into
- * a buffer of exactly codec_deflate_bound() bytes and must inflate back
+ * a buffer of exactly codec__deflate_bound() bytes and must inflate back
  * through zlib to the same bytes; compressed again into a shorter buffer it
  * must either give the same stream or refuse (0) without writing past the
  * cap. Any broken property aborts. */
+#include "fuzz_target.h"
 #include "transforms/compress/compress_internal.h"
 
 #include <stdlib.h>
@@ -32,13 +33,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static codec_deflater *d;
     if (size == 0)
         return 0;
-    if (!d && !(d = codec_deflater_new()))
+    if (!d && !(d = codec__deflater_new()))
         abort();
     int level = 6 + (data[0] & 3);
     const uint8_t *src = data + 1;
-    size_t n = size - 1, cap = codec_deflate_bound(n);
+    size_t n = size - 1, cap = codec__deflate_bound(n);
     uint8_t *dst = malloc(cap);
-    size_t w = codec_deflate_compress(d, level, src, n, dst, cap);
+    size_t w = codec__deflate_compress(d, level, src, n, dst, cap);
     if (!w || w > cap)
         abort();
     check_inflates(dst, w, src, n);
@@ -47,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t short_cap = w * (data[0] >> 2) / 64;
     uint8_t *again = malloc(short_cap + 16);
     memset(again, 0x5A, short_cap + 16);
-    size_t w2 = codec_deflate_compress(d, level, src, n, again, short_cap);
+    size_t w2 = codec__deflate_compress(d, level, src, n, again, short_cap);
     if (w2 && (w2 != w || memcmp(again, dst, w) != 0))
         abort();
     for (size_t i = short_cap; i < short_cap + 16; i++)

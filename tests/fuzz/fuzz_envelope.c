@@ -2,6 +2,7 @@
  * (the known-answer ring of WIRE-FORMATS.md plus a second key), with the key
  * cache on; then a round trip of the same bytes as plaintext, which must come
  * back unchanged. Seeds in corpus/fuzz_envelope are valid messages. */
+#include "fuzz_target.h"
 #include "codec/codec.h"
 
 #include <stdlib.h>

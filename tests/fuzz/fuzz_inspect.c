@@ -1,5 +1,6 @@
 /* fuzz_inspect.c — `codec inspect`'s parser on arbitrary bytes: it must stay
  * in bounds, report a known family, and keep every field a short string. */
+#include "fuzz_target.h"
 #include "inspect.h"
 
 #include <stdlib.h>

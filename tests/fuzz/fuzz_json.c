@@ -8,6 +8,7 @@
  * reference accepts with the same value, and the
  * fast encoder writes the reference's bytes; the validator agrees with the
  * pull reader. Never crash, never leak. */
+#include "fuzz_target.h"
 #include "codec/codec.h"
 #include "formats/json/json_internal.h"
 #include "formats/json/json_plan.h"
@@ -70,17 +71,17 @@ static int decode_agrees(const codec_type *t, const uint8_t *data, size_t size, 
                          codec_arena *arena, void *fast, codec_buf *text)
 {
     codec_json_options o = {.max_depth = 64};
-    json_options_resolve(&o, &o);
+    codec__json_options_resolve(&o, &o);
     memset(fast, 0, t->size);
     codec_buf_init(text, NULL);
-    int rc = json_decode_fast(t, data, size, fast, &o, plain, arena, NULL);
+    int rc = codec__json_decode_fast(t, data, size, fast, &o, plain, arena, NULL);
     if (rc == 0) {
         void *ref = calloc(1, t->size);
         codec_buf b;
         codec_buf_init(&b, NULL);
-        if (!ref || json_decode_reference(t, data, size, ref, &o, arena, NULL) ||
-            json_encode_reference(t, fast, false, text, NULL) ||
-            json_encode_reference(t, ref, false, &b, NULL) || text->len != b.len ||
+        if (!ref || codec__json_decode_reference(t, data, size, ref, &o, arena, NULL) ||
+            codec__json_encode_reference(t, fast, false, text, NULL) ||
+            codec__json_encode_reference(t, ref, false, &b, NULL) || text->len != b.len ||
             memcmp(text->data, b.data, b.len))
             abort();
         codec_buf_free(&b);
@@ -98,12 +99,12 @@ static void encode_agrees(const codec_type *t, const void *v, const codec_buf *t
     json_plan plan;
     codec_buf c;
     codec_buf_init(&c, NULL);
-    if (json_plan_build(&plan, t))
+    if (codec__json_plan_build(&plan, t))
         abort();
-    int enc = json_encode_fast(&plan, v, &c, NULL);
+    int enc = codec__json_encode_fast(&plan, v, &c, NULL);
     if (enc == 0 ? c.len != text->len || memcmp(text->data, c.data, c.len) : enc != 1 || c.len)
         abort();
-    json_plan_free(&plan);
+    codec__json_plan_free(&plan);
     codec_buf_free(&c);
 }
 
@@ -115,7 +116,7 @@ static void check_fast_paths(const uint8_t *data, size_t size)
     codec_value value;
     codec_buf text;
     /* Names compared in place (as the stage does: they are plain) or not. */
-    bool plain = size % 2 && json_type_names_plain(&item_type);
+    bool plain = size % 2 && codec__json_type_names_plain(&item_type);
     if (decode_agrees(&item_type, data, size, plain, &arena, &fast, &text) == 0)
         encode_agrees(&item_type, &fast, &text);
     codec_buf_free(&text);

@@ -3,6 +3,7 @@
  * number unless it overflows, and must agree with strtod/strtof), and
  * the formatter on the bytes read as a double and as a float (the text must
  * read back to the same bits, through glibc and through our parser). */
+#include "fuzz_target.h"
 #include <math.h>
 #include <regex.h>
 #include <stdint.h>
@@ -17,7 +18,8 @@ static int is_json_number(const char *text, size_t size)
     static regex_t re;
     static int compiled;
     if (!compiled) {
-        if (regcomp(&re, "^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$", REG_EXTENDED | REG_NOSUB))
+        if (regcomp(&re, "^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$",
+                    REG_EXTENDED | REG_NOSUB))
             abort();
         compiled = 1;
     }
@@ -28,8 +30,8 @@ static void check_parse(const uint8_t *data, size_t size)
 {
     double d;
     float f;
-    int rd = codec_parse_double((const char *)data, size, &d);
-    int rf = codec_parse_float((const char *)data, size, &f);
+    int rd = codec__parse_double((const char *)data, size, &d);
+    int rf = codec__parse_float((const char *)data, size, &f);
     char *text = malloc(size + 1);
     memcpy(text, data, size);
     text[size] = '\0';
@@ -52,14 +54,14 @@ static void check_format_double(double v)
     if (!isfinite(v))
         return;
     char out[CODEC_NUMBER_MAX_CHARS + 1];
-    size_t n = codec_format_double(v, out);
+    size_t n = codec__format_double(v, out);
     if (n == 0 || n > CODEC_NUMBER_MAX_CHARS)
         abort();
     out[n] = '\0';
     double back = strtod(out, NULL), mine;
     if (memcmp(&back, &v, sizeof v) != 0)
         abort();
-    if (codec_parse_double(out, n, &mine) != 0 || memcmp(&mine, &v, sizeof v) != 0)
+    if (codec__parse_double(out, n, &mine) != 0 || memcmp(&mine, &v, sizeof v) != 0)
         abort();
 }
 
@@ -68,14 +70,14 @@ static void check_format_float(float v)
     if (!isfinite(v))
         return;
     char out[CODEC_NUMBER_MAX_CHARS + 1];
-    size_t n = codec_format_float(v, out);
+    size_t n = codec__format_float(v, out);
     if (n == 0 || n > CODEC_NUMBER_MAX_CHARS)
         abort();
     out[n] = '\0';
     float back = strtof(out, NULL), mine;
     if (memcmp(&back, &v, sizeof v) != 0)
         abort();
-    if (codec_parse_float(out, n, &mine) != 0 || memcmp(&mine, &v, sizeof v) != 0)
+    if (codec__parse_float(out, n, &mine) != 0 || memcmp(&mine, &v, sizeof v) != 0)
         abort();
 }
 

@@ -3,6 +3,7 @@
  * optionals, a timestamp, a UUID, a recursive list, an unknown-fields sink).
  * Each decode must succeed or fail with an invalid-payload error; a decoded
  * value must encode, decode again, and encode to the same bytes. */
+#include "fuzz_target.h"
 #include "codec/codec.h"
 #include "../unit/json_payloads.h"
 

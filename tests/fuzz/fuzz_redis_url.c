@@ -2,6 +2,7 @@
  * with every part in range (and the same URL rebuilt from the parts parses
  * to the same parts) or refuses with a usage error; never reads past the
  * text, never crashes. */
+#include "fuzz_target.h"
 #include "codec/codec.h"
 
 #include <stdio.h>

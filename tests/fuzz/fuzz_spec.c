@@ -1,6 +1,7 @@
 /* fuzz_spec.c — the pipeline spec parser on arbitrary text: it must either
  * build a codec whose normalised spec parses again to the same spec, or fail
  * with a usage error; never crash, never leak. */
+#include "fuzz_target.h"
 #include "codec/codec.h"
 
 #include <stdlib.h>

@@ -5,6 +5,7 @@
  * the same header and decode again to the same value (hex accepts either
  * case, so the re-encoding may differ from the input). Aborts on a
  * violation. */
+#include "fuzz_target.h"
 #include "codec/codec.h"
 #include "codec/framing.h"
 

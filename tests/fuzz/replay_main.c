@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz_target.h"
 
 static size_t replay_file(const char *path)
 {

@@ -196,7 +196,7 @@ static void test_registry_listing(void)
     for (size_t i = 0; i < codec_registry_count(); i++) {
         const codec_stage_info *info = codec_registry_info(i);
         CHECK(info && info->name && info->args && info->summary);
-        CHECK(codec_registry_find(info->name) != NULL);
+        CHECK(codec__registry_find(info->name) != NULL);
     }
     CHECK(codec_registry_info(codec_registry_count()) == NULL);
 }

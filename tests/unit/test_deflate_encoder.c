@@ -47,9 +47,9 @@ static bool raw_inflates_to(const uint8_t *z, size_t zn, const uint8_t *want, si
  * back; returns the compressed size (0 on failure). */
 static size_t round_trip(codec_deflater *d, int level, const uint8_t *src, size_t n)
 {
-    size_t cap = codec_deflate_bound(n);
+    size_t cap = codec__deflate_bound(n);
     uint8_t *dst = malloc(cap);
-    size_t w = codec_deflate_compress(d, level, src, n, dst, cap);
+    size_t w = codec__deflate_compress(d, level, src, n, dst, cap);
     CHECK(w > 0 && w <= cap);
     bool ok = w && raw_inflates_to(dst, w, src, n);
     if (!ok)
@@ -170,9 +170,9 @@ static void test_window_edges(codec_deflater *d, int level)
  * restarts at each segment, the blocks go on across it. */
 static void test_segments(int level)
 {
-    codec_deflater *d = codec_deflater_new();
+    codec_deflater *d = codec__deflater_new();
     CHECK(d != NULL);
-    codec_deflater_set_segment(d, 50000);
+    codec__deflater_set_segment(d, 50000);
     size_t n = 230000;
     uint8_t *p = payload_prose(n);
     size_t whole = round_trip(d, level, p, n);
@@ -181,11 +181,11 @@ static void test_segments(int level)
     memset(runs, 'z', n);
     round_trip(d, level, runs, n);
     /* a segment of 1 byte: every position starts over */
-    codec_deflater_set_segment(d, 1);
+    codec__deflater_set_segment(d, 1);
     round_trip(d, level, p, 3000);
     free(runs);
     free(p);
-    codec_deflater_free(d);
+    codec__deflater_free(d);
 }
 
 /* A cap below what the stream needs: 0, and nothing written past it. */
@@ -193,14 +193,14 @@ static void test_short_cap(codec_deflater *d, int level)
 {
     size_t n = 70000;
     uint8_t *p = payload_mixed(n, 3);
-    size_t cap = codec_deflate_bound(n);
+    size_t cap = codec__deflate_bound(n);
     uint8_t *dst = malloc(cap + 64);
-    size_t w = codec_deflate_compress(d, level, p, n, dst, cap);
+    size_t w = codec__deflate_compress(d, level, p, n, dst, cap);
     CHECK(w > 0);
     size_t shorts[] = {0, 1, w / 2, w - 1};
     for (size_t k = 0; k < 4; k++) {
         memset(dst, 0xA5, cap + 64);
-        CHECK_INT(codec_deflate_compress(d, level, p, n, dst, shorts[k]), 0);
+        CHECK_INT(codec__deflate_compress(d, level, p, n, dst, shorts[k]), 0);
         bool untouched = true;
         for (size_t i = shorts[k]; i < cap + 64; i++)
             untouched &= dst[i] == 0xA5;
@@ -312,7 +312,7 @@ static void test_stages_against_zlib(void)
 int main(void)
 {
     for (int level = OWN_FIRST; level <= OWN_LAST; level++) {
-        codec_deflater *d = codec_deflater_new();
+        codec_deflater *d = codec__deflater_new();
         CHECK(d != NULL);
         test_edge_inputs(d, level);
         test_incompressible(d, level);
@@ -320,7 +320,7 @@ int main(void)
         test_random_sizes(d, level);
         test_window_edges(d, level);
         test_short_cap(d, level);
-        codec_deflater_free(d);
+        codec__deflater_free(d);
         test_segments(level);
     }
     test_stages_against_zlib();

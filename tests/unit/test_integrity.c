@@ -50,7 +50,7 @@ static void test_vectors(void)
         0x00, 0x00, 0x00, 0x14, 0x00, 0x00, 0x00, 0x18, 0x28, 0x00, 0x00, 0x00,
         0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
     for (int id = CRC32C_AUTO; id < CRC32C_KERNEL_COUNT; id++) {
-        crc32c_kernel_fn fn = crc32c_kernel(id);
+        crc32c_kernel_fn fn = codec__crc32c_kernel(id);
         if (!fn)
             continue;
         CHECK_INT(fn(0, "123456789", 9), 0xE3069283u);
@@ -81,9 +81,9 @@ static void test_kernels_agree(void)
     fill_random(buf, big + 64, 42);
     static const size_t aligns[] = {0, 1, 3, 8, 13, 63};
     static const uint32_t starts[] = {0, 0xFFFFFFFFu, 0x12345678u};
-    crc32c_kernel_fn ref = crc32c_kernel(CRC32C_SCALAR);
+    crc32c_kernel_fn ref = codec__crc32c_kernel(CRC32C_SCALAR);
     for (int id = CRC32C_SSE42; id < CRC32C_KERNEL_COUNT; id++) {
-        crc32c_kernel_fn fn = crc32c_kernel(id);
+        crc32c_kernel_fn fn = codec__crc32c_kernel(id);
         if (!fn) {
             printf("kernel %s: not supported here, skipped\n", kernel_names[id]);
             continue;
@@ -114,7 +114,7 @@ static void test_chaining(void)
     uint8_t buf[3000];
     fill_random(buf, sizeof buf, 7);
     for (int id = CRC32C_SCALAR; id < CRC32C_KERNEL_COUNT; id++) {
-        crc32c_kernel_fn fn = crc32c_kernel(id);
+        crc32c_kernel_fn fn = codec__crc32c_kernel(id);
         if (!fn)
             continue;
         uint32_t whole = fn(0, buf, sizeof buf);
@@ -205,7 +205,7 @@ static void test_trailer(const char *spec, uint32_t (*sum)(const uint8_t *, size
 
 static uint32_t sum_crc32c(const uint8_t *p, size_t n)
 {
-    return crc32c_kernel(CRC32C_SCALAR)(0, p, n);
+    return codec__crc32c_kernel(CRC32C_SCALAR)(0, p, n);
 }
 static uint32_t sum_crc32(const uint8_t *p, size_t n)
 {
@@ -223,7 +223,7 @@ static void test_kernel_argument(void)
         snprintf(spec, sizeof spec, "crc32c:kernel=%s", kernel_names[id]);
         codec_error err;
         codec *c = codec_parse(spec, NULL, &err);
-        if (crc32c_kernel(id)) {
+        if (codec__crc32c_kernel(id)) {
             CHECK(c != NULL);
             test_trailer(spec, sum_crc32c);
         } else {
@@ -231,7 +231,7 @@ static void test_kernel_argument(void)
         }
         codec_free(c);
         c = codec_crc32c_trailer(kernel_names[id], &err);
-        CHECK((c != NULL) == (crc32c_kernel(id) != NULL));
+        CHECK((c != NULL) == (codec__crc32c_kernel(id) != NULL));
         codec_free(c);
     }
     codec_error err;
@@ -419,9 +419,9 @@ static void test_out_of_memory(void)
 /* With CODEC_CPU_MASK=0 (no SIMD): auto is scalar, the others are refused. */
 static int masked_run(void)
 {
-    CHECK(crc32c_kernel(CRC32C_AUTO) == crc32c_kernel(CRC32C_SCALAR));
-    CHECK(crc32c_kernel(CRC32C_SSE42) == NULL);
-    CHECK(crc32c_kernel(CRC32C_AVX512) == NULL);
+    CHECK(codec__crc32c_kernel(CRC32C_AUTO) == codec__crc32c_kernel(CRC32C_SCALAR));
+    CHECK(codec__crc32c_kernel(CRC32C_SSE42) == NULL);
+    CHECK(codec__crc32c_kernel(CRC32C_AVX512) == NULL);
     CHECK_INT(codec_crc32c(0, "123456789", 9), 0xE3069283u);
     codec_error err;
     CHECK(codec_parse("crc32c:kernel=sse42", NULL, &err) == NULL);

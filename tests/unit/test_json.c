@@ -61,7 +61,8 @@ static void test_person(void)
     CHECK(str_eq(back.name, "Ada Lovelace") && back.age == 36 && back.active &&
           str_eq(back.email, "ada@example.com"));
     /* The decoded strings live in the arena, not in the input. */
-    CHECK(back.name.ptr < (const char *)out.data || back.name.ptr >= (const char *)out.data + out.len);
+    CHECK(back.name.ptr < (const char *)out.data ||
+          back.name.ptr >= (const char *)out.data + out.len);
 
     codec_free(c);
     codec_arena_free(&arena);
@@ -474,11 +475,11 @@ static void test_fast_paths(void)
 {
     codec_error err = {0};
     codec_json_options o;
-    json_options_resolve(NULL, &o);
-    bool plain = json_type_names_plain(&all_kinds_type);
+    codec__json_options_resolve(NULL, &o);
+    bool plain = codec__json_type_names_plain(&all_kinds_type);
     CHECK(plain);
     json_plan plan;
-    CHECK_INT(json_plan_build(&plan, &all_kinds_type), 0);
+    CHECK_INT(codec__json_plan_build(&plan, &all_kinds_type), 0);
     codec_buf fast, ref;
     codec_buf_init(&fast, NULL);
     codec_buf_init(&ref, NULL);
@@ -494,20 +495,20 @@ static void test_fast_paths(void)
         codec_arena_reset(&arena);
         fast.len = ref.len = 0;
         bool pretty = i % 2;
-        int rc = pretty ? json_encode_reference(&all_kinds_type, &v, true, &fast, &err)
-                        : json_encode_fast(&plan, &v, &fast, &err);
+        int rc = pretty ? codec__json_encode_reference(&all_kinds_type, &v, true, &fast, &err)
+                        : codec__json_encode_fast(&plan, &v, &fast, &err);
         bad += rc != 0 ||
-               json_encode_reference(&all_kinds_type, &v, pretty, &ref, &err) != 0 ||
+               codec__json_encode_reference(&all_kinds_type, &v, pretty, &ref, &err) != 0 ||
                fast.len != ref.len || memcmp(fast.data, ref.data, ref.len) != 0;
-        memset(&a, 0, sizeof a);   /* as json_decode_typed does */
-        bad += json_decode_fast(&all_kinds_type, fast.data, fast.len, &a, &o, plain, &arena,
-                                &err) != 0 ||
-               json_decode_reference(&all_kinds_type, fast.data, fast.len, &b, &o, &arena,
-                                     &err) != 0 ||
+        memset(&a, 0, sizeof a);   /* as codec__json_decode_typed does */
+        bad += codec__json_decode_fast(&all_kinds_type, fast.data, fast.len, &a, &o, plain, &arena,
+                                       &err) != 0 ||
+               codec__json_decode_reference(&all_kinds_type, fast.data, fast.len, &b, &o, &arena,
+                                            &err) != 0 ||
                !same_all_kinds(&a, &b) || !same_all_kinds(&v, &a);
     }
     CHECK_INT(bad, 0);
-    json_plan_free(&plan);
+    codec__json_plan_free(&plan);
     codec_arena_free(&arena);
     codec_buf_free(&fast);
     codec_buf_free(&ref);

@@ -102,10 +102,10 @@ static void check_kernel(const uint8_t *doc, size_t n, bool valid)
     codec_json_reader r;
     codec_error err;
     codec_json_reader_init(&r, doc, n, &arena, &opts);
-    json_reader_seek(&r, at, 2);
-    int rc = json_decode_one(&r, NULL, NULL, &opts, &arena, &err);
+    codec__json_reader_seek(&r, at, 2);
+    int rc = codec__json_decode_one(&r, NULL, NULL, &opts, &arena, &err);
     const uint8_t *end =
-        json_skip_avx512(at, doc + n, (uint32_t)opts.max_depth - 2, opts.max_string);
+        codec__json_skip_avx512(at, doc + n, (uint32_t)opts.max_depth - 2, opts.max_string);
     if (end) {
         kernel_answers++;
         CHECK(rc == 0 && end == r.p);
@@ -123,12 +123,12 @@ static int agree(const uint8_t *doc, size_t n, const char *what)
     codec_list a = {0}, b = {0};
     codec_error err;
     codec_arena_reset(&arena);
-    int ref = json_decode_reference(&recs_t, doc, n, &b, &opts, &arena, &err);
-    int fast = json_decode_fast(&recs_t, doc, n, &a, &opts, true, &arena, &err);
+    int ref = codec__json_decode_reference(&recs_t, doc, n, &b, &opts, &arena, &err);
+    int fast = codec__json_decode_fast(&recs_t, doc, n, &a, &opts, true, &arena, &err);
     bool ok = ref == 0 ? fast == 0 && same_recs(&a, &b) : fast != 0;
     int reader = reader_verdict(doc, n);
     /* The model never makes the typed walk stricter than the grammar. */
-    ok = ok && (ref != 0 || reader == 0) && json_valid_fast(doc, n, &opts) == (reader == 0);
+    ok = ok && (ref != 0 || reader == 0) && codec__json_valid_fast(doc, n, &opts) == (reader == 0);
     if (!ok) {
         fprintf(stderr, "%s: reference %d fast %d reader %d: %.*s\n", what, ref, fast, reader,
                 (int)(n < 300 ? n : 300), (const char *)doc);
@@ -659,10 +659,12 @@ static void check_long_corruption(void)
     text t = {.n = 0};
     put(&t, "[{\"name\":\"x\",\"skip\":{\"list\":[");
     for (int i = 0; i < 6; i++)
-        put(&t, i ? ",{\"id\":12345,\"s\":\"\\u00e9t\xc3\xa9 \\\"q\\\"\",\"f\":-1.5e3,\"b\":[true,false,null]}"
+        put(&t, i ? ",{\"id\":12345,\"s\":\"\\u00e9t\xc3\xa9 "
+                    "\\\"q\\\"\",\"f\":-1.5e3,\"b\":[true,false,null]}"
                   : "{\"id\":1,\"s\":\"\",\"f\":0,\"b\":[]}");
     put(&t, "],\"e\":{}},\"n\":9}]");
-    static const uint8_t bytes[] = {'x', 0x00, 0x1f, 0xc3, 0x80, '"', '\\', ']', '}', ',', ':', '{'};
+    static const uint8_t bytes[] = {'x',  0x00, 0x1f, 0xc3, 0x80, '"',
+                                    '\\', ']',  '}',  ',',  ':',  '{'};
     CHECK_INT(agree(t.b, t.n, "long corruption base"), 0);
     uint8_t b[sizeof t.b];
     for (size_t at = 0; at < t.n; at++) {
@@ -721,7 +723,8 @@ static void check_key_memo(void)
                 codec_list l = {0};
                 codec_error err;
                 codec_arena_reset(&arena);
-                CHECK(json_decode_fast(&recs_t, t.b, t.n, &l, &opts, true, &arena, &err) != 0);
+                CHECK(codec__json_decode_fast(&recs_t, t.b, t.n, &l, &opts, true, &arena, &err) !=
+                      0);
                 continue;
             }
             agree(t.b, t.n, "memo");
@@ -748,16 +751,16 @@ static int agree_value(const uint8_t *doc, size_t n, const char *what)
     codec_value fast, ref;
     codec_error err;
     codec_arena_reset(&arena);
-    int r = json_decode_reference(codec_value_type(), doc, n, &ref, &opts, &arena, &err);
-    int f = json_decode_fast(codec_value_type(), doc, n, &fast, &opts, true, &arena, &err);
+    int r = codec__json_decode_reference(codec_value_type(), doc, n, &ref, &opts, &arena, &err);
+    int f = codec__json_decode_fast(codec_value_type(), doc, n, &fast, &opts, true, &arena, &err);
     bool ok = r == 0 ? f == 0 : f != 0;
     if (ok && r == 0) {
         codec_buf a, b;
         codec_buf_init(&a, NULL);
         codec_buf_init(&b, NULL);
-        ok = !json_encode_reference(codec_value_type(), &fast, false, &a, &err) &&
-             !json_encode_reference(codec_value_type(), &ref, false, &b, &err) && a.len == b.len &&
-             memcmp(a.data, b.data, a.len) == 0;
+        ok = !codec__json_encode_reference(codec_value_type(), &fast, false, &a, &err) &&
+             !codec__json_encode_reference(codec_value_type(), &ref, false, &b, &err) &&
+             a.len == b.len && memcmp(a.data, b.data, a.len) == 0;
         codec_buf_free(&a);
         codec_buf_free(&b);
     }
@@ -786,8 +789,10 @@ static void agree_doubles(const char *doc)
     real fast = {0}, ref = {0};
     codec_error err;
     size_t n = strlen(doc);
-    int r = json_decode_reference(&real_t, (const uint8_t *)doc, n, &ref, &opts, &arena, &err);
-    int f = json_decode_fast(&real_t, (const uint8_t *)doc, n, &fast, &opts, true, &arena, &err);
+    int r =
+        codec__json_decode_reference(&real_t, (const uint8_t *)doc, n, &ref, &opts, &arena, &err);
+    int f =
+        codec__json_decode_fast(&real_t, (const uint8_t *)doc, n, &fast, &opts, true, &arena, &err);
     bool ok = r == 0 ? f == 0 && memcmp(&fast.x, &ref.x, sizeof fast.x) == 0 : f != 0;
     if (!ok)
         fprintf(stderr, "double: reference %d fast %d: %s\n", r, f, doc);
@@ -890,7 +895,7 @@ static void check_schemaless(void)
 int main(void)
 {
     codec_arena_init(&arena, NULL, 0);
-    json_options_resolve(NULL, &opts);
+    codec__json_options_resolve(NULL, &opts);
     check_white_space();
     check_white_space_at_end();
     check_strings();

@@ -37,11 +37,11 @@ static void compare(const codec_type *t, const void *v, int expect, const char *
     codec_buf fast, ref;
     codec_buf_init(&fast, NULL);
     codec_buf_init(&ref, NULL);
-    CHECK_INT(json_plan_build(&plan, t), 0);
+    CHECK_INT(codec__json_plan_build(&plan, t), 0);
     CHECK_INT(codec_buf_append(&fast, PREFIX, 3), 0);
     CHECK_INT(codec_buf_append(&ref, PREFIX, 3), 0);
-    int rc = json_encode_fast(&plan, v, &fast, &err);
-    int ref_rc = json_encode_reference(t, v, false, &ref, &err);
+    int rc = codec__json_encode_fast(&plan, v, &fast, &err);
+    int ref_rc = codec__json_encode_reference(t, v, false, &ref, &err);
     CHECK_INT(rc, expect);
     if (expect == 0) {
         CHECK_INT(ref_rc, 0);
@@ -59,7 +59,7 @@ static void compare(const codec_type *t, const void *v, int expect, const char *
         CHECK_MEM(fast.data, fast.len, PREFIX, 3);
         codec_free(c);
     }
-    json_plan_free(&plan);
+    codec__json_plan_free(&plan);
     codec_buf_free(&fast);
     codec_buf_free(&ref);
 }
@@ -93,7 +93,8 @@ typedef struct texts {
 CODEC_LIST(string_list_t, CODEC_STRING);
 CODEC_MAP(string_map_t, CODEC_STRING, CODEC_STRING);
 CODEC_STRUCT(texts_t, texts, CODEC_FIELD(texts, s, 1, CODEC_STRING),
-             CODEC_FIELD(texts, list, 2, &string_list_t), CODEC_FIELD(texts, map, 3, &string_map_t));
+             CODEC_FIELD(texts, list, 2, &string_list_t),
+             CODEC_FIELD(texts, map, 3, &string_map_t));
 
 /* The string in every place a string goes: a field, two list items, a
  * map key and a map value. */
@@ -180,7 +181,7 @@ static size_t model_string(const uint8_t *s, size_t n, char *out)
     return (size_t)(o - out);
 }
 
-/* json_put_string on s[0..n) (an exactly sized heap copy) against the
+/* codec__json_put_string on s[0..n) (an exactly sized heap copy) against the
  * model, after a prefix that must stay. */
 static void put_string_agrees(const uint8_t *text, size_t n)
 {
@@ -191,7 +192,7 @@ static void put_string_agrees(const uint8_t *text, size_t n)
     codec_buf out;
     codec_buf_init(&out, NULL);
     CHECK_INT(codec_buf_append(&out, PREFIX, 3), 0);
-    int rc = json_put_string(&out, (const char *)s, n);
+    int rc = codec__json_put_string(&out, (const char *)s, n);
     CHECK_INT(rc, want_len ? 0 : CODEC_E_INVALID_VALUE);
     if (want_len) {
         CHECK_MEM(out.data + 3, out.len - 3, want, want_len);

@@ -164,17 +164,18 @@ static void check_format(double v, int is_float)
 {
     char out[CODEC_NUMBER_MAX_CHARS + 1];
     memset(out, 'x', sizeof out);
-    size_t n = is_float ? codec_format_float((float)v, out) : codec_format_double(v, out);
+    size_t n = is_float ? codec__format_float((float)v, out) : codec__format_double(v, out);
     int ok = n > 0 && n <= CODEC_NUMBER_MAX_CHARS && memchr(out, 'x', n) == NULL;
     out[n < sizeof out ? n : sizeof out - 1] = '\0';
     ok = ok && style_ok(out, n, v, is_float);
     ok = ok && reads_back(out, v, is_float);
     if (is_float) {
         float mine;
-        ok = ok && codec_parse_float(out, n, &mine) == 0 && bits_of_float(mine) == bits_of_float((float)v);
+        ok = ok && codec__parse_float(out, n, &mine) == 0 &&
+             bits_of_float(mine) == bits_of_float((float)v);
     } else {
         double mine;
-        ok = ok && codec_parse_double(out, n, &mine) == 0 && bits_of(mine) == bits_of(v);
+        ok = ok && codec__parse_double(out, n, &mine) == 0 && bits_of(mine) == bits_of(v);
     }
     if (ok && v != 0) {
         sci ours = to_sci(out);
@@ -224,7 +225,7 @@ static void test_format_examples(void)
     };
     char out[CODEC_NUMBER_MAX_CHARS + 1];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        size_t n = codec_format_double(cases[i].v, out);
+        size_t n = codec__format_double(cases[i].v, out);
         out[n] = '\0';
         CHECK_STR(out, cases[i].text);
         if (strcmp(out, cases[i].text) != 0)
@@ -245,7 +246,7 @@ static void test_format_examples(void)
         {3.0e10f, "30000000000.0"},
     };
     for (size_t i = 0; i < sizeof fcases / sizeof fcases[0]; i++) {
-        size_t n = codec_format_float(fcases[i].v, out);
+        size_t n = codec__format_float(fcases[i].v, out);
         out[n] = '\0';
         CHECK_STR(out, fcases[i].text);
         if (strcmp(out, fcases[i].text) != 0)
@@ -342,13 +343,13 @@ static void test_format_random(void)
 static void check_parse(const char *text, size_t n)
 {
     double mine = 0, ref = strtod(text, NULL);
-    int rc = codec_parse_double(text, n, &mine);
+    int rc = codec__parse_double(text, n, &mine);
     int ok = isinf(ref) ? rc == -1 : rc == 0 && bits_of(mine) == bits_of(ref);
     CHECK(ok);
     if (!ok)
         report("parse double", text, ref);
     float fmine = 0, fref = strtof(text, NULL);
-    rc = codec_parse_float(text, n, &fmine);
+    rc = codec__parse_float(text, n, &fmine);
     ok = isinf(fref) ? rc == -1 : rc == 0 && bits_of_float(fmine) == bits_of_float(fref);
     CHECK(ok);
     if (!ok)
@@ -527,17 +528,17 @@ static void test_grammar(void)
     double v = 42;
     float f = 42;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        CHECK_INT(codec_parse_double(bad[i], strlen(bad[i]), &v), -1);
-        CHECK_INT(codec_parse_float(bad[i], strlen(bad[i]), &f), -1);
+        CHECK_INT(codec__parse_double(bad[i], strlen(bad[i]), &v), -1);
+        CHECK_INT(codec__parse_float(bad[i], strlen(bad[i]), &f), -1);
     }
     CHECK(v == 42 && f == 42); /* untouched on failure */
-    CHECK_INT(codec_parse_double("1\0", 2, &v), -1);
-    CHECK_INT(codec_parse_double("12", 1, &v), 0);
+    CHECK_INT(codec__parse_double("1\0", 2, &v), -1);
+    CHECK_INT(codec__parse_double("12", 1, &v), 0);
     CHECK(v == 1);
-    CHECK_INT(codec_parse_double("1e400", 5, &v), -1);
-    CHECK_INT(codec_parse_float("1e39", 4, &f), -1);
-    CHECK_INT(codec_parse_float("3.4028236e38", 12, &f), -1);
-    CHECK_INT(codec_parse_double("-1E-400", 7, &v), 0);
+    CHECK_INT(codec__parse_double("1e400", 5, &v), -1);
+    CHECK_INT(codec__parse_float("1e39", 4, &f), -1);
+    CHECK_INT(codec__parse_float("3.4028236e38", 12, &f), -1);
+    CHECK_INT(codec__parse_double("-1E-400", 7, &v), 0);
     CHECK(v == 0 && signbit(v));
 }
 

@@ -437,7 +437,7 @@ static bool parse_stage(const char *base, const char *kernel, codec_stage *s)
     snprintf(spec, sizeof spec, "%s%skernel=%s", base, strchr(base, ':') ? "," : ":", kernel);
     size_t count = 0;
     codec_error err;
-    return codec_spec_parse(spec, NULL, s, 1, &count, &err) == 0 && count == 1;
+    return codec__spec_parse(spec, NULL, s, 1, &count, &err) == 0 && count == 1;
 }
 
 static size_t kernels_compared;
@@ -482,8 +482,8 @@ static void compare_kernel(const char *base, const char *kernel)
     }
     CHECK_INT(failures, 0);
     kernels_compared++;
-    codec_stage_destroy(&ref);
-    codec_stage_destroy(&k);
+    codec__stage_destroy(&ref);
+    codec__stage_destroy(&k);
 }
 
 static void test_kernels_agree(void)

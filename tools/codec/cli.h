@@ -3,7 +3,7 @@
  *
  * A command is one file, tools/codec/cmd_NAME.c, defining
  * `int cmd_NAME(int argc, char **argv)` (argv[0] is the command name), plus
- * one row in CLI_COMMANDS in main.c. It returns an exit code (CLI_EXIT_*)
+ * one row in CLI_COMMANDS below. It returns an exit code (CLI_EXIT_*)
  * and handles `--help` itself: `codec help NAME` runs it as `NAME --help`.
  * See tools/codec/README.md. */
 #ifndef CODEC_CLI_H
@@ -25,6 +25,31 @@ enum {
     CLI_EXIT_UNSUPPORTED = 3,  /* newer version, algorithm or format */
     CLI_EXIT_TRANSIENT = 4     /* resource failed now: I/O, memory, key provider */
 };
+
+/* One row per command: X(NAME, one-line help). The row both declares
+ * cmd_NAME (below) and puts it in main.c's table, so nothing else needs
+ * editing. */
+#define CLI_COMMANDS(X)                                                        \
+    X(pack, "encode bytes through a pipeline: codec pack -p SPEC [FILE]")      \
+    X(unpack, "decode bytes through a pipeline: codec unpack -p SPEC [FILE]")  \
+    X(inspect, "name the outer layer of a payload and print its sizes")        \
+    X(list, "list every registered stage with its arguments")                  \
+    X(keygen, "print a new key-ring line: codec keygen [--id NAME]")          \
+    X(dict, "train a zstd dictionary from sample values")                     \
+    X(validate, "check one document: codec validate -f json [FILE]")          \
+    X(convert, "convert a document: codec convert -f json -t json [FILE]")    \
+    CLI_REDIS_COMMANDS(X)
+
+/* The redis command exists only when the library was built with hiredis. */
+#ifdef CODEC_HAVE_REDIS
+#define CLI_REDIS_COMMANDS(X) \
+    X(redis, "set or get one key of a Redis server through a pipeline")
+#else
+#define CLI_REDIS_COMMANDS(X)
+#endif
+
+#define CLI_DECLARE(name, help) int cmd_##name(int argc, char **argv);
+CLI_COMMANDS(CLI_DECLARE)
 
 /* Default cap on the bytes a command reads (--max-input). */
 #define CLI_DEFAULT_MAX_INPUT ((size_t)1 << 30)

@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-double bin_half_to_double(uint16_t h)
+double codec__bin_half_to_double(uint16_t h)
 {
     int exp = h >> 10 & 0x1f;
     double mant = h & 0x3ff;
@@ -17,7 +17,7 @@ double bin_half_to_double(uint16_t h)
     return h & 0x8000 ? -v : v;
 }
 
-bool bin_float_to_half(float f, uint16_t *h)
+bool codec__bin_float_to_half(float f, uint16_t *h)
 {
     uint32_t u = bin_float_bits(f);
     uint16_t sign = (uint16_t)(u >> 16 & 0x8000);
@@ -51,7 +51,7 @@ bool bin_float_to_half(float f, uint16_t *h)
     return false;
 }
 
-size_t bin_bignum_to_text(const uint8_t *mag, size_t n, bool neg, char *dst)
+size_t codec__bin_bignum_to_text(const uint8_t *mag, size_t n, bool neg, char *dst)
 {
     /* Base 10^9 limbs, most significant first, built by multiply-add. */
     uint32_t limbs[BIN_BIGNUM_MAX_BYTES * 2 / 7 + 2];
@@ -111,7 +111,7 @@ static bool mag_push_digit(bin_decimal *d, unsigned digit)
     return true;
 }
 
-int bin_decimal_parse(const char *s, size_t n, bin_decimal *out)
+int codec__bin_decimal_parse(const char *s, size_t n, bin_decimal *out)
 {
     size_t i = 0;
     out->neg = false;

@@ -102,11 +102,11 @@ static inline bool bin_fits_float(double d)
 }
 
 /* IEEE 754 binary16 -> double (exact). */
-double bin_half_to_double(uint16_t h);
+double codec__bin_half_to_double(uint16_t h);
 
 /* The binary16 bits of `f` when it is exactly representable as a half
  * (infinities included, NaN excluded): true and *h set; false otherwise. */
-bool bin_float_to_half(float f, uint16_t *h);
+bool codec__bin_float_to_half(float f, uint16_t *h);
 
 /* The most bytes of a bignum the decimal conversions accept (1233 digits). */
 #define BIN_BIGNUM_MAX_BYTES 512
@@ -114,7 +114,7 @@ bool bin_float_to_half(float f, uint16_t *h);
 /* Big-endian magnitude mag[0..n) as decimal text (with '-' when neg) into
  * dst, which needs n * 2.41 + 2 bytes (3 * n + 2 is enough). Returns the
  * length. n <= BIN_BIGNUM_MAX_BYTES. */
-size_t bin_bignum_to_text(const uint8_t *mag, size_t n, bool neg, char *dst);
+size_t codec__bin_bignum_to_text(const uint8_t *mag, size_t n, bool neg, char *dst);
 
 /* The parts of a decimal in JSON number grammar: the digits without the
  * point as a big-endian magnitude, the sign, and the power of ten.
@@ -126,7 +126,7 @@ typedef struct bin_decimal {
     size_t len;                            /* bytes of mag, no leading zeros */
     uint8_t mag[BIN_BIGNUM_MAX_BYTES];
 } bin_decimal;
-int bin_decimal_parse(const char *s, size_t n, bin_decimal *out);
+int codec__bin_decimal_parse(const char *s, size_t n, bin_decimal *out);
 
 /* The magnitude as a uint64 when it fits (len <= 8). */
 static inline uint64_t bin_mag_u64(const uint8_t *mag, size_t len)

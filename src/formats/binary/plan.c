@@ -24,7 +24,7 @@ static void *plan_alloc(builder *b, size_t size)
     return p;
 }
 
-void bin_plan_free(bin_plan *p)
+void codec__bin_plan_free(bin_plan *p)
 {
     codec_arena_free(&p->arena);
 }
@@ -195,14 +195,14 @@ static int struct_for(builder *b, const codec_type *t, const bin_struct **out)
     return CODEC_OK;
 }
 
-int bin_plan_build(bin_plan *p, const codec_type *t, const bin_plan_spec *spec,
-                   const char *stage, codec_error *err)
+int codec__bin_plan_build(bin_plan *p, const codec_type *t, const bin_plan_spec *spec,
+                          const char *stage, codec_error *err)
 {
     builder b = {.plan = p, .spec = spec};
     memset(p, 0, sizeof *p);
     codec_arena_init(&p->arena, NULL, 0);
     if (val_for(&b, t, &p->root)) {
-        bin_plan_free(p);
+        codec__bin_plan_free(p);
         return codec_error_set(err, CODEC_E_NOMEM, 0, stage, CODEC_NO_OFFSET, "out of memory");
     }
     return CODEC_OK;

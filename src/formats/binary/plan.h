@@ -123,11 +123,11 @@ typedef struct bin_plan {
 
 /* Builds the plan of type t (already checked by codec_type_check). 0 or
  * CODEC_E_NOMEM with `stage` named in err; on failure nothing is kept. */
-int bin_plan_build(bin_plan *p, const codec_type *t, const bin_plan_spec *spec,
-                   const char *stage, codec_error *err);
+int codec__bin_plan_build(bin_plan *p, const codec_type *t, const bin_plan_spec *spec,
+                          const char *stage, codec_error *err);
 
-/* Releases what bin_plan_build allocated. */
-void bin_plan_free(bin_plan *p);
+/* Releases what codec__bin_plan_build allocated. */
+void codec__bin_plan_free(bin_plan *p);
 
 /* True when the input at p (end is the end of the input) starts with the
  * key bytes of f: the in-order fast path of the decoders. */

@@ -69,7 +69,7 @@ static inline __attribute__((always_inline)) uint8_t *plan_text(enc *e, uint8_t 
     size_t n = s->len;
     uint8_t *d = fmt_text_head(p, n);
     if (n && bin_copy_text(d, (const uint8_t *)s->ptr, n) &&
-        !codec_utf8_valid((const uint8_t *)s->ptr, n)) {
+        !codec__utf8_valid((const uint8_t *)s->ptr, n)) {
         codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, FMT_STAGE, CODEC_NO_OFFSET,
                         "string is not valid UTF-8");
         return NULL;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-void bin_limits_resolve(bin_limits l)
+void codec__bin_limits_resolve(bin_limits l)
 {
     if (!*l.depth)
         *l.depth = BIN_DEFAULT_MAX_DEPTH;
@@ -19,22 +19,22 @@ void bin_limits_resolve(bin_limits l)
         *l.elements = BIN_DEFAULT_MAX_ELEMENTS;
 }
 
-int bin_limits_read(codec_args *a, bin_limits l, codec_error *err)
+int codec__bin_limits_read(codec_args *a, bin_limits l, codec_error *err)
 {
     int rc;
-    if ((rc = codec_args_size(a, "max-depth", false, BIN_DEFAULT_MAX_DEPTH, 1,
-                              BIN_MAX_DEPTH_LIMIT, l.depth, err)) ||
-        (rc = codec_args_size(a, "max-size", false, BIN_DEFAULT_MAX_SIZE, 1, SIZE_MAX, l.size,
-                              err)) ||
-        (rc = codec_args_size(a, "max-string", false, BIN_DEFAULT_MAX_STRING, 0, SIZE_MAX,
-                              l.string, err)))
+    if ((rc = codec__args_size(a, "max-depth", false, BIN_DEFAULT_MAX_DEPTH, 1, BIN_MAX_DEPTH_LIMIT,
+                               l.depth, err)) ||
+        (rc = codec__args_size(a, "max-size", false, BIN_DEFAULT_MAX_SIZE, 1, SIZE_MAX, l.size,
+                               err)) ||
+        (rc = codec__args_size(a, "max-string", false, BIN_DEFAULT_MAX_STRING, 0, SIZE_MAX,
+                               l.string, err)))
         return rc;
-    return codec_args_size(a, "max-elements", false, BIN_DEFAULT_MAX_ELEMENTS, 0, SIZE_MAX,
-                           l.elements, err);
+    return codec__args_size(a, "max-elements", false, BIN_DEFAULT_MAX_ELEMENTS, 0, SIZE_MAX,
+                            l.elements, err);
 }
 
-codec *bin_make(const char *name, const codec_type *t, const bin_flag *flags, size_t count,
-                bin_limits l, codec_error *err)
+codec *codec__bin_make(const char *name, const codec_type *t, const bin_flag *flags, size_t count,
+                       bin_limits l, codec_error *err)
 {
     char args[256];
     int n = 0;
@@ -55,11 +55,11 @@ codec *bin_make(const char *name, const codec_type *t, const bin_flag *flags, si
         if (limits[i].value != limits[i].def)
             n += snprintf(args + n, sizeof args - (size_t)n, "%s%s=%zu", n ? "," : "",
                           limits[i].key, limits[i].value);
-    return codec_make(name, args, t, err);
+    return codec__make(name, args, t, err);
 }
 
-int bin_stage_init(codec_stage *s, const codec_stage_ops *ops, const codec_type *t,
-                   const void *o, size_t size, codec_error *err)
+int codec__bin_stage_init(codec_stage *s, const codec_stage_ops *ops, const codec_type *t,
+                          const void *o, size_t size, codec_error *err)
 {
     int rc = codec_type_check(t, err);
     if (rc)

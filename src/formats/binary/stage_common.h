@@ -24,19 +24,19 @@ typedef struct bin_flag {
 } bin_flag;
 
 /* Zero means the default; depth is clamped to BIN_MAX_DEPTH_LIMIT. */
-void bin_limits_resolve(bin_limits l);
+void codec__bin_limits_resolve(bin_limits l);
 
 /* Reads max-depth, max-size, max-string and max-elements. */
-int bin_limits_read(codec_args *a, bin_limits l, codec_error *err);
+int codec__bin_limits_read(codec_args *a, bin_limits l, codec_error *err);
 
 /* Builds "flag,flag,max-x=N" from the flags that are on and the limits
  * that are not the defaults, then makes the codec from registry `name`. */
-codec *bin_make(const char *name, const codec_type *t, const bin_flag *flags, size_t count,
-                bin_limits l, codec_error *err);
+codec *codec__bin_make(const char *name, const codec_type *t, const bin_flag *flags, size_t count,
+                       bin_limits l, codec_error *err);
 
 /* The constructor's tail: checks the type, copies the `size`-byte option
  * block `o` into a new state, fills the stage. */
-int bin_stage_init(codec_stage *s, const codec_stage_ops *ops, const codec_type *t,
-                   const void *o, size_t size, codec_error *err);
+int codec__bin_stage_init(codec_stage *s, const codec_stage_ops *ops, const codec_type *t,
+                          const void *o, size_t size, codec_error *err);
 
 #endif

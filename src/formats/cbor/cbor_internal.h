@@ -66,7 +66,7 @@ static inline uint8_t *cbor_put_head(uint8_t *p, unsigned major, uint64_t v)
 /* The floats cbor_put_float leaves: zeros, half subnormals, infinities
  * and the floats no half holds. Out of line so that the hot path keeps its
  * half in a register (encode.c; its address is taken there). */
-uint8_t *cbor_put_float_edge(uint8_t *p, float f);
+uint8_t *codec__cbor_put_float_edge(uint8_t *p, float f);
 
 /* Writes f as a half when that keeps its value, else as a single. */
 static inline uint8_t *cbor_put_float(uint8_t *p, float f)
@@ -74,7 +74,7 @@ static inline uint8_t *cbor_put_float(uint8_t *p, float f)
     uint32_t u = bin_float_bits(f), e = u >> 23 & 0xff;
     /* A half keeps 10 of the 23 mantissa bits: most floats fail this test
      * first. Normal halves (biased exponent 113..142) are converted here;
-     * zeros, subnormals and infinities by cbor_put_float_edge. */
+     * zeros, subnormals and infinities by codec__cbor_put_float_edge. */
     if (!(u & 0x1fff)) {
         if (e - 113 <= 142 - 113) {
             p[0] = 0xf9;
@@ -82,7 +82,7 @@ static inline uint8_t *cbor_put_float(uint8_t *p, float f)
                                           (u & 0x7fffff) >> 13));
             return p + 3;
         }
-        return cbor_put_float_edge(p, f);
+        return codec__cbor_put_float_edge(p, f);
     }
     p[0] = 0xfa;
     bin_store32(p + 1, u);
@@ -158,7 +158,7 @@ static inline int cbor_out_string(codec_buf *out, unsigned major, const void *p,
 /* A text string after a UTF-8 check (CODEC_E_INVALID_VALUE when invalid). */
 static inline int cbor_out_text(codec_buf *out, const char *s, size_t n, codec_error *err)
 {
-    if (!codec_utf8_valid((const uint8_t *)s, n))
+    if (!codec__utf8_valid((const uint8_t *)s, n))
         return codec_error_set(err, CODEC_E_INVALID_VALUE, 0, "cbor", CODEC_NO_OFFSET,
                                "string is not valid UTF-8");
     return cbor_out_string(out, CBOR_TEXT, s, n, err);
@@ -240,7 +240,7 @@ static inline bool cbor_at_break(cbor_rd *r)
 static inline double cbor_head_double(const cbor_head *h)
 {
     if (h->ai == 25)
-        return bin_half_to_double((uint16_t)h->arg);
+        return codec__bin_half_to_double((uint16_t)h->arg);
     if (h->ai == 26)
         return bin_bits_float((uint32_t)h->arg);
     return bin_bits_double(h->arg);
@@ -248,22 +248,22 @@ static inline double cbor_head_double(const cbor_head *h)
 
 /* Reads the head of the next chunk of the indefinite string `h` into *c and
  * checks that it is a definite string of the same major type. */
-int cbor_read_chunk_head(cbor_rd *r, const cbor_head *h, cbor_head *c);
+int codec__cbor_read_chunk_head(cbor_rd *r, const cbor_head *h, cbor_head *c);
 
 /* Checks that a definite string of h->arg bytes fits in the input and the
  * string limit. */
-int cbor_check_string(cbor_rd *r, const cbor_head *h);
+int codec__cbor_check_string(cbor_rd *r, const cbor_head *h);
 
 /* The bytes of a string item (h is its head; definite or indefinite) in
  * the arena (copied), UTF-8 checked for text. */
-int cbor_read_string(cbor_rd *r, const cbor_head *h, codec_string *out);
+int codec__cbor_read_string(cbor_rd *r, const cbor_head *h, codec_string *out);
 
 /* Checks that a definite array/map of `count` items (x2 for maps) could fit
  * in the remaining input and the element limit. */
-int cbor_check_count(cbor_rd *r, const cbor_head *h, uint64_t items);
+int codec__cbor_check_count(cbor_rd *r, const cbor_head *h, uint64_t items);
 
 /* Skips the rest of the item whose head is h (nested items included). */
-int cbor_skip(cbor_rd *r, const cbor_head *h);
+int codec__cbor_skip(cbor_rd *r, const cbor_head *h);
 
 /* Enters / leaves a nesting level (arrays, maps, tags). */
 static inline int cbor_enter(cbor_rd *r, const cbor_head *h)
@@ -281,26 +281,26 @@ typedef struct cbor_state {
 } cbor_state;
 
 /* The plan's key writer (bin_key_writer; ctx is the options). */
-size_t cbor_plan_key(const codec_field *f, const void *ctx, uint8_t *dst);
+size_t codec__cbor_plan_key(const codec_field *f, const void *ctx, uint8_t *dst);
 
 /* The plan's map head writer (bin_map_head_writer). */
-size_t cbor_plan_map_head(size_t n, uint8_t *dst);
+size_t codec__cbor_plan_map_head(size_t n, uint8_t *dst);
 
 /* Walkers (encode.c, decode.c, value.c). */
 /* The stage's encode_value (the plan's walk; out->len restored on failure). */
-int cbor_encode_value(const codec_stage *s, const void *value, codec_buf *out,
-                      codec_error *err);
-int cbor_decode_typed(const cbor_state *st, const codec_type *t, const uint8_t *in, size_t n,
-                      void *value, codec_arena *arena, codec_error *err);
-int cbor_write_value(codec_buf *out, const codec_value *v, const codec_cbor_options *o,
-                     codec_error *err);
-int cbor_read_value(cbor_rd *r, const cbor_head *h, codec_value *out);
+int codec__cbor_encode_value(const codec_stage *s, const void *value, codec_buf *out,
+                             codec_error *err);
+int codec__cbor_decode_typed(const cbor_state *st, const codec_type *t, const uint8_t *in, size_t n,
+                             void *value, codec_arena *arena, codec_error *err);
+int codec__cbor_write_value(codec_buf *out, const codec_value *v, const codec_cbor_options *o,
+                            codec_error *err);
+int codec__cbor_read_value(cbor_rd *r, const cbor_head *h, codec_value *out);
 
 /* Sorts the `count` entries of the map written at out->data[start..len)
  * by their encoded keys (deterministic mode), using out's spare capacity. */
-int cbor_sort_map(codec_buf *out, size_t start, size_t count, codec_error *err);
+int codec__cbor_sort_map(codec_buf *out, size_t start, size_t count, codec_error *err);
 
 /* The options with every default filled in. */
-void cbor_options_resolve(const codec_cbor_options *in, codec_cbor_options *out);
+void codec__cbor_options_resolve(const codec_cbor_options *in, codec_cbor_options *out);
 
 #endif

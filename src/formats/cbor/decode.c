@@ -51,7 +51,7 @@ static int read_bignum(cbor_rd *r, const cbor_head *b, uint8_t *mag, size_t *len
     int rc;
     if (b->major != CBOR_BYTES)
         return dec_fail(r, b, "a bignum must be a byte string", NULL);
-    if ((rc = cbor_read_string(r, b, &s)))
+    if ((rc = codec__cbor_read_string(r, b, &s)))
         return rc;
     size_t skip = 0;
     while (skip < s.len && s.ptr[skip] == 0)
@@ -141,7 +141,7 @@ static codec_string int_text(cbor_rd *r, bool neg, const uint8_t *mag, size_t le
     char *p = codec_arena_alloc(r->arena, n * 3 + 24, 1);
     if (!p)
         return (codec_string){NULL, SIZE_MAX};
-    return (codec_string){p, bin_bignum_to_text(m + (m[0] ? 0 : 1), n, neg, p)};
+    return (codec_string){p, codec__bin_bignum_to_text(m + (m[0] ? 0 : 1), n, neg, p)};
 }
 
 static int integer_text(cbor_rd *r, cbor_head *h, uint64_t tag, codec_string *out)
@@ -200,7 +200,7 @@ static int dec_decimal(cbor_rd *r, const codec_type *t, codec_string *v, cbor_he
         char *p = codec_arena_alloc(r->arena, CODEC_NUMBER_MAX_CHARS, 1);
         if (!p)
             return CBOR_NOMEM(r->err);
-        *v = (codec_string){p, codec_format_double(d, p)};
+        *v = (codec_string){p, codec__format_double(d, p)};
         return CODEC_OK;
     }
     return integer_text(r, h, tag, v);
@@ -213,12 +213,12 @@ static int dec_timestamp(cbor_rd *r, const codec_type *t, codec_timestamp *ts, c
     if (h->major == CBOR_TEXT && (tag == UINT64_MAX || tag == CBOR_TAG_DATETIME)) {
         if (h->indefinite)
             return dec_fail(r, h, "expected a definite text", t);
-        int rc = cbor_check_string(r, h);
+        int rc = codec__cbor_check_string(r, h);
         if (rc)
             return rc;
         const char *s = (const char *)r->p;
         r->p += h->arg;
-        return codec_parse_timestamp(s, (size_t)h->arg, ts)
+        return codec__parse_timestamp(s, (size_t)h->arg, ts)
                    ? dec_fail(r, h, "invalid RFC 3339 timestamp", t)
                    : CODEC_OK;
     }
@@ -246,12 +246,12 @@ static int dec_date(cbor_rd *r, const codec_type *t, codec_date *dt, cbor_head *
 {
     if (h->major == CBOR_TEXT && !h->indefinite &&
         (tag == UINT64_MAX || tag == CBOR_TAG_DATE_TEXT)) {
-        int rc = cbor_check_string(r, h);
+        int rc = codec__cbor_check_string(r, h);
         if (rc)
             return rc;
         const char *s = (const char *)r->p;
         r->p += h->arg;
-        return codec_parse_date(s, (size_t)h->arg, dt) ? dec_fail(r, h, "invalid date", t)
+        return codec__parse_date(s, (size_t)h->arg, dt) ? dec_fail(r, h, "invalid date", t)
                                                       : CODEC_OK;
     }
     if (tag != UINT64_MAX && tag != CBOR_TAG_DAYS)
@@ -281,22 +281,22 @@ static int dec_entry(cbor_rd *r, const codec_type *t, uint8_t *v, uint64_t *seen
         codec_string name;
         if (!k.indefinite) {
             /* Looked up in place: no copy for a key. */
-            if ((rc = cbor_check_string(r, &k)))
+            if ((rc = codec__cbor_check_string(r, &k)))
                 return rc;
             name = (codec_string){(const char *)r->p, (size_t)k.arg};
             r->p += k.arg;
-        } else if ((rc = cbor_read_string(r, &k, &name))) {
+        } else if ((rc = codec__cbor_read_string(r, &k, &name))) {
             return rc;
         }
         f = *expect < t->count && codec_name_equals(t->fields[*expect].name, name.ptr, name.len)
                 ? &t->fields[*expect]
-                : codec_type_field_by_name_hashed(t, name.ptr, name.len,
-                                                  codec_name_hash(name.ptr, name.len));
-        if (!f && !codec_utf8_valid((const uint8_t *)name.ptr, name.len))
+                : codec__type_field_by_name_hashed(t, name.ptr, name.len,
+                                                   codec_name_hash(name.ptr, name.len));
+        if (!f && !codec__utf8_valid((const uint8_t *)name.ptr, name.len))
             return CBOR_FAIL(r->err, CODEC_D_CORRUPT, k.at, "text is not valid UTF-8");
     } else if (k.major == CBOR_UINT) {
         f = k.arg <= UINT32_MAX ? codec_type_field_by_tag(t, (uint32_t)k.arg) : NULL;
-    } else if ((rc = cbor_skip(r, &k))) {
+    } else if ((rc = codec__cbor_skip(r, &k))) {
         return rc;
     }
     if ((rc = next_head(r, &h)))
@@ -304,7 +304,7 @@ static int dec_entry(cbor_rd *r, const codec_type *t, uint8_t *v, uint64_t *seen
     if (!f) {
         if (r->o->reject_unknown)
             return CBOR_FAIL(r->err, CODEC_D_CORRUPT, k.at, "unknown field (%s)", t->name);
-        return cbor_skip(r, &h);
+        return codec__cbor_skip(r, &h);
     }
     size_t fi = codec_type_field_index(t, f);
     *expect = fi + 1;
@@ -340,7 +340,7 @@ static int dec_struct(cbor_rd *r, const codec_type *t, uint8_t *v, const cbor_he
     if (!seen)
         return CBOR_NOMEM(r->err);
     int rc;
-    if (!mh->indefinite && (rc = cbor_check_count(r, mh, 2)))
+    if (!mh->indefinite && (rc = codec__cbor_check_count(r, mh, 2)))
         return rc;
     size_t expect = 0;
     for (uint64_t i = 0; mh->indefinite || i < mh->arg; i++) {
@@ -361,7 +361,7 @@ static int dec_list(cbor_rd *r, const codec_type *t, codec_list *l, const cbor_h
     cbor_head h;
     int rc;
     if (!ah->indefinite) {
-        if ((rc = cbor_check_count(r, ah, 1)))
+        if ((rc = codec__cbor_check_count(r, ah, 1)))
             return rc;
         cap = (size_t)ah->arg;
         if (cap) {
@@ -374,7 +374,7 @@ static int dec_list(cbor_rd *r, const codec_type *t, codec_list *l, const cbor_h
         if (ah->indefinite) {
             if (count == r->o->max_elements)
                 return CBOR_FAIL(r->err, CODEC_D_LIMIT, ah->at, "more items than max-elements");
-            if (!(items = codec_array_grow(r->arena, items, count, &cap, esz)))
+            if (!(items = codec__array_grow(r->arena, items, count, &cap, esz)))
                 return CBOR_NOMEM(r->err);
             memset(items + count * esz, 0, esz);
         }
@@ -394,7 +394,7 @@ static int dec_map(cbor_rd *r, const codec_type *t, codec_map *m, const cbor_hea
     cbor_head h;
     int rc;
     if (!mh->indefinite) {
-        if ((rc = cbor_check_count(r, mh, 2)))
+        if ((rc = codec__cbor_check_count(r, mh, 2)))
             return rc;
         kcap = vcap = (size_t)mh->arg;
         if (kcap) {
@@ -409,8 +409,8 @@ static int dec_map(cbor_rd *r, const codec_type *t, codec_map *m, const cbor_hea
         if (mh->indefinite) {
             if (count == r->o->max_elements)
                 return CBOR_FAIL(r->err, CODEC_D_LIMIT, mh->at, "more entries than max-elements");
-            if (!(keys = codec_array_grow(r->arena, keys, count, &kcap, ksz)) ||
-                !(values = codec_array_grow(r->arena, values, count, &vcap, vsz)))
+            if (!(keys = codec__array_grow(r->arena, keys, count, &kcap, ksz)) ||
+                !(values = codec__array_grow(r->arena, values, count, &vcap, vsz)))
                 return CBOR_NOMEM(r->err);
             memset(keys + count * ksz, 0, ksz);
             memset(values + count * vsz, 0, vsz);
@@ -421,7 +421,7 @@ static int dec_map(cbor_rd *r, const codec_type *t, codec_map *m, const cbor_hea
         count++;
     }
     if (!r->o->allow_duplicates) {
-        long dup = codec_find_duplicate_map_key(t, keys, count, r->arena);
+        long dup = codec__find_duplicate_map_key(t, keys, count, r->arena);
         if (dup == -2)
             return CBOR_NOMEM(r->err);
         if (dup >= 0)
@@ -451,7 +451,7 @@ static int dec_enum(cbor_rd *r, const codec_type *t, int32_t *v, cbor_head *h)
 {
     const codec_enum_value *ev = NULL;
     if (h->major == CBOR_TEXT && !h->indefinite) {
-        int rc = cbor_check_string(r, h);
+        int rc = codec__cbor_check_string(r, h);
         if (rc)
             return rc;
         ev = codec_enum_by_name(t, (const char *)r->p, (size_t)h->arg);
@@ -501,7 +501,7 @@ static int dec_item(cbor_rd *r, const codec_type *t, void *v, cbor_head *h)
         *(bool *)v = true;
         return dec_item(r, t->elem, (uint8_t *)v + t->value_offset, h);
     case CODEC_T_XMAP: return dec_xmap(r, t, v, h);
-    case CODEC_T_VALUE: return cbor_read_value(r, h, v);
+    case CODEC_T_VALUE: return codec__cbor_read_value(r, h, v);
     case CODEC_T_BOOL:
         if (!is_simple(h, CBOR_TRUE) && !is_simple(h, CBOR_FALSE))
             return dec_fail(r, h, "expected true or false", t);
@@ -514,7 +514,7 @@ static int dec_item(cbor_rd *r, const codec_type *t, void *v, cbor_head *h)
         if (h->major != (t->kind == CODEC_T_STRING ? CBOR_TEXT : CBOR_BYTES))
             return dec_fail(r, h, t->kind == CODEC_T_STRING ? "expected a text string"
                                                              : "expected a byte string", t);
-        return cbor_read_string(r, h, v);
+        return codec__cbor_read_string(r, h, v);
     case CODEC_T_ENUM: return dec_enum(r, t, v, h);
     default: break;
     }
@@ -525,7 +525,7 @@ static int dec_item(cbor_rd *r, const codec_type *t, void *v, cbor_head *h)
         if ((tag != UINT64_MAX && tag != CBOR_TAG_UUID) || h->major != CBOR_BYTES ||
             h->indefinite || h->arg != 16)
             return dec_fail(r, h, "expected 37(h'<16 bytes>')", t);
-        if ((rc = cbor_check_string(r, h)))
+        if ((rc = codec__cbor_check_string(r, h)))
             return rc;
         memcpy(v, r->p, 16);
         r->p += 16;
@@ -595,7 +595,8 @@ static inline bool fast_text(cbor_rd *r, codec_string *out)
         return true;
     }
     char *d = codec_text_pool_take(&r->pool, r->arena, (size_t)(r->end - r->p), (size_t)n);
-    if (!d || (codec_copy_ascii((uint8_t *)d, src, (size_t)n) && !codec_utf8_valid(src, (size_t)n)))
+    if (!d ||
+        (codec_copy_ascii((uint8_t *)d, src, (size_t)n) && !codec__utf8_valid(src, (size_t)n)))
         return false;
     *out = (codec_string){d, (size_t)n};
     r->p = src + n;
@@ -629,7 +630,7 @@ static inline __attribute__((always_inline)) bool fmt_inline(cbor_rd *r, const b
         else if (*p == 0xfa && r->end - p >= 5)
             d = bin_bits_float(bin_load32(p + 1)), r->p = p + 5;
         else if (*p == 0xf9 && r->end - p >= 3)
-            d = bin_half_to_double(bin_load16(p + 1)), r->p = p + 3;
+            d = codec__bin_half_to_double(bin_load16(p + 1)), r->p = p + 3;
         else
             return false;
         if (val->op == BIN_OP_F32)
@@ -672,7 +673,7 @@ static inline int fmt_open(cbor_rd *r, bool map, uint64_t *count, size_t *at)
     *count = h.arg;
     *at = h.at;
     int rc = cbor_enter(r, &h);
-    return rc ? rc : cbor_check_count(r, &h, map ? 2 : 1);
+    return rc ? rc : codec__cbor_check_count(r, &h, map ? 2 : 1);
 }
 
 /* Not null, not tagged (the generic walker looks through tags first). */
@@ -694,8 +695,8 @@ static inline bool fmt_planned(const bin_struct *s)
 #define fmt_missing check_missing
 #include "formats/binary/plan_decode.h"
 
-int cbor_decode_typed(const cbor_state *st, const codec_type *t, const uint8_t *in, size_t n,
-                      void *value, codec_arena *arena, codec_error *err)
+int codec__cbor_decode_typed(const cbor_state *st, const codec_type *t, const uint8_t *in, size_t n,
+                             void *value, codec_arena *arena, codec_error *err)
 {
     cbor_rd r = {.base = in, .p = in, .end = in + n, .o = &st->o, .arena = arena, .err = err};
     return plan_decode(&r, &st->plan, t, value);

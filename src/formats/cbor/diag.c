@@ -31,12 +31,12 @@ static int diag_int(cbor_rd *r, codec_buf *out, const cbor_head *h)
     for (int i = 8; i >= 0; i--)
         if (++mag[i])
             break;
-    return put(r, out, tmp, bin_bignum_to_text(mag, 9, true, tmp));
+    return put(r, out, tmp, codec__bin_bignum_to_text(mag, 9, true, tmp));
 }
 
 static int diag_chunk(cbor_rd *r, codec_buf *out, const cbor_head *h)
 {
-    int rc = cbor_check_string(r, h);
+    int rc = codec__cbor_check_string(r, h);
     if (rc)
         return rc;
     const uint8_t *s = r->p;
@@ -52,7 +52,7 @@ static int diag_chunk(cbor_rd *r, codec_buf *out, const cbor_head *h)
         }
         return rc ? rc : puts_(r, out, "'");
     }
-    if (!codec_utf8_valid(s, n))
+    if (!codec__utf8_valid(s, n))
         return CBOR_FAIL(r->err, CODEC_D_CORRUPT, h->at, "text is not valid UTF-8");
     if ((rc = puts_(r, out, "\"")))
         return rc;
@@ -75,7 +75,7 @@ static int diag_string(cbor_rd *r, codec_buf *out, const cbor_head *h)
     int rc = puts_(r, out, "(_ ");
     for (size_t i = 0; !rc && !cbor_at_break(r); i++) {
         cbor_head c;
-        if ((rc = cbor_read_chunk_head(r, h, &c)))
+        if ((rc = codec__cbor_read_chunk_head(r, h, &c)))
             return rc;
         if ((i && (rc = puts_(r, out, ", "))) || (rc = diag_chunk(r, out, &c)))
             return rc;
@@ -90,7 +90,7 @@ static int diag_container(cbor_rd *r, codec_buf *out, const cbor_head *h)
     if (rc || (rc = puts_(r, out, map ? "{" : "[")) ||
         (h->indefinite && (rc = puts_(r, out, "_ "))))
         return rc;
-    if (!h->indefinite && (rc = cbor_check_count(r, h, map ? 2 : 1)))
+    if (!h->indefinite && (rc = codec__cbor_check_count(r, h, map ? 2 : 1)))
         return rc;
     for (uint64_t i = 0; h->indefinite || i < h->arg; i++) {
         if (h->indefinite && cbor_at_break(r))
@@ -116,7 +116,7 @@ static int diag_simple(cbor_rd *r, codec_buf *out, const cbor_head *h)
             return puts_(r, out, "NaN");
         if (isinf(d))
             return puts_(r, out, d < 0 ? "-Infinity" : "Infinity");
-        return put(r, out, tmp, codec_format_double(d, tmp));
+        return put(r, out, tmp, codec__format_double(d, tmp));
     }
     static const char *const names[] = {"false", "true", "null", "undefined"};
     if (h->arg >= 20 && h->arg <= 23)
@@ -152,7 +152,7 @@ static int diag_item(cbor_rd *r, codec_buf *out, const cbor_head *h)
 int codec_cbor_diagnose(const uint8_t *in, size_t n, codec_buf *out, codec_error *err)
 {
     codec_cbor_options o;
-    cbor_options_resolve(NULL, &o);
+    codec__cbor_options_resolve(NULL, &o);
     cbor_rd r = {.base = in, .p = in, .end = in + n, .o = &o, .err = err};
     size_t base = out->len;
     cbor_head h;

@@ -51,7 +51,7 @@ static int enc_bigint(enc *e, bool neg, const uint8_t *mag, size_t len)
 static int enc_decimal(enc *e, const codec_type *t, const codec_string *s)
 {
     bin_decimal d;
-    if (bin_decimal_parse(s->ptr ? s->ptr : "", s->len, &d))
+    if (codec__bin_decimal_parse(s->ptr ? s->ptr : "", s->len, &d))
         return enc_fail(e, t, "not a decimal number (or longer than 1233 digits)");
     if (d.exponent == 0)
         return enc_bigint(e, d.neg, d.mag, d.len);
@@ -70,7 +70,7 @@ static int enc_timestamp(enc *e, const codec_type *t, const codec_timestamp *ts)
     }
     /* Fractions and offsets are kept exactly by the RFC 3339 form. */
     char text[CODEC_TIMESTAMP_MAX_CHARS];
-    int n = codec_format_timestamp(ts, text);
+    int n = codec__format_timestamp(ts, text);
     if (n < 0)
         return enc_fail(e, t, "out of range (years 0..9999, nanos, offset)");
     if (cbor_out_head(e->out, CBOR_TAG, CBOR_TAG_DATETIME, e->err))
@@ -110,7 +110,7 @@ static int enc_struct(enc *e, const codec_type *t, const uint8_t *v)
             rc = enc_any(e, f->type, v + f->offset);
     }
     if (!rc && e->o->deterministic)
-        rc = cbor_sort_map(e->out, start, present, e->err);
+        rc = codec__cbor_sort_map(e->out, start, present, e->err);
     return rc;
 }
 
@@ -133,7 +133,7 @@ static int enc_map(enc *e, const codec_type *t, const codec_map *m)
         if (!(rc = enc_any(e, t->key, k)))
             rc = enc_any(e, t->elem, v);
     if (!rc && e->o->deterministic)
-        rc = cbor_sort_map(e->out, start, m->count, e->err);
+        rc = codec__cbor_sort_map(e->out, start, m->count, e->err);
     return rc;
 }
 
@@ -196,7 +196,7 @@ static int enc_any(enc *e, const codec_type *t, const void *v)
         return cbor_out_int(e->out, n, e->err);
     }
     case CODEC_T_XMAP: return enc_xmap(e, t, v);
-    case CODEC_T_VALUE: return cbor_write_value(e->out, v, e->o, e->err);
+    case CODEC_T_VALUE: return codec__cbor_write_value(e->out, v, e->o, e->err);
     default: return enc_leaf(e, t, v);
     }
 }
@@ -212,10 +212,10 @@ static inline uint8_t *put_int(uint8_t *p, int64_t v)
     return cbor_put_head(p, (unsigned)(m & 1), (uint64_t)v ^ m);
 }
 
-uint8_t *cbor_put_float_edge(uint8_t *p, float f)
+uint8_t *codec__cbor_put_float_edge(uint8_t *p, float f)
 {
     uint16_t h;
-    if (bin_float_to_half(f, &h)) {
+    if (codec__bin_float_to_half(f, &h)) {
         p[0] = 0xf9;
         bin_store16(p + 1, h);
         return p + 3;
@@ -266,21 +266,21 @@ static inline bool fmt_planned(const enc *e, const bin_struct *s)
 #define FMT_NOMEM CBOR_NOMEM
 #include "formats/binary/plan_encode.h"
 
-int cbor_encode_value(const codec_stage *s, const void *value, codec_buf *out,
-                      codec_error *err)
+int codec__cbor_encode_value(const codec_stage *s, const void *value, codec_buf *out,
+                             codec_error *err)
 {
     const cbor_state *st = s->state;
     enc e = {.out = out, .o = &st->o, .err = err};
     return plan_encode(&e, &st->plan, value);
 }
 
-size_t cbor_plan_map_head(size_t n, uint8_t *dst)
+size_t codec__cbor_plan_map_head(size_t n, uint8_t *dst)
 {
     return (size_t)(fmt_head(dst, true, n) - dst);
 }
 
 /* The key of a struct field: its name as text, or its tag (keys=tags). */
-size_t cbor_plan_key(const codec_field *f, const void *ctx, uint8_t *dst)
+size_t codec__cbor_plan_key(const codec_field *f, const void *ctx, uint8_t *dst)
 {
     const codec_cbor_options *o = ctx;
     if (o->tag_keys)
@@ -310,7 +310,7 @@ static int entry_cmp(const void *a, const void *b, void *base)
     return x->key_len < y->key_len ? -1 : x->key_len > y->key_len;
 }
 
-int cbor_sort_map(codec_buf *out, size_t start, size_t count, codec_error *err)
+int codec__cbor_sort_map(codec_buf *out, size_t start, size_t count, codec_error *err)
 {
     if (count < 2)
         return CODEC_OK;
@@ -322,7 +322,8 @@ int cbor_sort_map(codec_buf *out, size_t start, size_t count, codec_error *err)
         return CODEC_E_NOMEM;
     uint8_t *base = out->data + start;
     uint8_t *tail = out->data + out->len;
-    entry *ix = (entry *)(((uintptr_t)tail + _Alignof(entry) - 1) & ~(uintptr_t)(_Alignof(entry) - 1));
+    entry *ix =
+        (entry *)(((uintptr_t)tail + _Alignof(entry) - 1) & ~(uintptr_t)(_Alignof(entry) - 1));
     uint8_t *copy = (uint8_t *)(ix + count);
     codec_cbor_options o = {.max_depth = CODEC_CBOR_MAX_DEPTH_LIMIT, .max_string = SIZE_MAX,
                             .max_elements = SIZE_MAX};
@@ -330,11 +331,11 @@ int cbor_sort_map(codec_buf *out, size_t start, size_t count, codec_error *err)
     for (size_t i = 0; i < count; i++) {
         cbor_head h;
         ix[i].at = (size_t)(r.p - base);
-        if (cbor_read_head(&r, &h) || cbor_skip(&r, &h))
+        if (cbor_read_head(&r, &h) || codec__cbor_skip(&r, &h))
             return codec_error_set(err, CODEC_E_INVALID_VALUE, 0, "cbor", CODEC_NO_OFFSET,
                                    "cannot sort a map whose entries are not well-formed");
         ix[i].key_len = (size_t)(r.p - base) - ix[i].at;
-        if (cbor_read_head(&r, &h) || cbor_skip(&r, &h))
+        if (cbor_read_head(&r, &h) || codec__cbor_skip(&r, &h))
             return codec_error_set(err, CODEC_E_INVALID_VALUE, 0, "cbor", CODEC_NO_OFFSET,
                                    "cannot sort a map whose entries are not well-formed");
         ix[i].len = (size_t)(r.p - base) - ix[i].at;

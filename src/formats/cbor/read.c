@@ -2,7 +2,7 @@
  * (definite and chunked), count checks and skipping. */
 #include "formats/cbor/cbor_internal.h"
 
-int cbor_check_string(cbor_rd *r, const cbor_head *h)
+int codec__cbor_check_string(cbor_rd *r, const cbor_head *h)
 {
     if (h->arg > (uint64_t)(r->end - r->p))
         return CBOR_FAIL(r->err, CODEC_D_TRUNCATED, h->at,
@@ -14,7 +14,7 @@ int cbor_check_string(cbor_rd *r, const cbor_head *h)
     return CODEC_OK;
 }
 
-int cbor_check_count(cbor_rd *r, const cbor_head *h, uint64_t items)
+int codec__cbor_check_count(cbor_rd *r, const cbor_head *h, uint64_t items)
 {
     /* Each item takes at least one byte: a larger count cannot be real. */
     if (h->arg > (uint64_t)(r->end - r->p) / items)
@@ -27,7 +27,7 @@ int cbor_check_count(cbor_rd *r, const cbor_head *h, uint64_t items)
     return CODEC_OK;
 }
 
-int cbor_read_chunk_head(cbor_rd *r, const cbor_head *h, cbor_head *c)
+int codec__cbor_read_chunk_head(cbor_rd *r, const cbor_head *h, cbor_head *c)
 {
     int rc = cbor_read_head(r, c);
     if (rc)
@@ -47,16 +47,16 @@ static int chunks(cbor_rd *r, const cbor_head *h, uint8_t *dst, size_t *total)
     cbor_head c;
     int rc;
     while (!cbor_at_break(r)) {
-        if ((rc = cbor_read_chunk_head(r, h, &c)))
+        if ((rc = codec__cbor_read_chunk_head(r, h, &c)))
             return rc;
-        if ((rc = cbor_check_string(r, &c)))
+        if ((rc = codec__cbor_check_string(r, &c)))
             return rc;
         if (c.arg > r->o->max_string - sum)
             return CBOR_FAIL(r->err, CODEC_D_LIMIT, h->at,
                              "string longer than max-string (%zu)", r->o->max_string);
         if (dst)
             memcpy(dst + sum, r->p, c.arg);
-        if (c.major == CBOR_TEXT && !codec_utf8_valid(r->p, c.arg))
+        if (c.major == CBOR_TEXT && !codec__utf8_valid(r->p, c.arg))
             return CBOR_FAIL(r->err, CODEC_D_CORRUPT, c.at, "text is not valid UTF-8");
         sum += c.arg;
         r->p += c.arg;
@@ -65,14 +65,14 @@ static int chunks(cbor_rd *r, const cbor_head *h, uint8_t *dst, size_t *total)
     return CODEC_OK;
 }
 
-int cbor_read_string(cbor_rd *r, const cbor_head *h, codec_string *out)
+int codec__cbor_read_string(cbor_rd *r, const cbor_head *h, codec_string *out)
 {
     int rc;
     if (!h->indefinite) {
-        if ((rc = cbor_check_string(r, h)))
+        if ((rc = codec__cbor_check_string(r, h)))
             return rc;
         size_t n = (size_t)h->arg;
-        if (h->major == CBOR_TEXT && !codec_utf8_valid(r->p, n))
+        if (h->major == CBOR_TEXT && !codec__utf8_valid(r->p, n))
             return CBOR_FAIL(r->err, CODEC_D_CORRUPT, h->at, "text is not valid UTF-8");
         char *p = NULL;
         if (n && !(p = codec_arena_alloc(r->arena, n, 1)))
@@ -98,7 +98,7 @@ int cbor_read_string(cbor_rd *r, const cbor_head *h, codec_string *out)
     return CODEC_OK;
 }
 
-int cbor_skip(cbor_rd *r, const cbor_head *h)
+int codec__cbor_skip(cbor_rd *r, const cbor_head *h)
 {
     cbor_head c;
     int rc;
@@ -108,9 +108,9 @@ int cbor_skip(cbor_rd *r, const cbor_head *h)
     case CBOR_TEXT:
         if (h->indefinite)
             return chunks(r, h, NULL, &total);
-        if ((rc = cbor_check_string(r, h)))
+        if ((rc = codec__cbor_check_string(r, h)))
             return rc;
-        if (h->major == CBOR_TEXT && !codec_utf8_valid(r->p, (size_t)h->arg))
+        if (h->major == CBOR_TEXT && !codec__utf8_valid(r->p, (size_t)h->arg))
             return CBOR_FAIL(r->err, CODEC_D_CORRUPT, h->at, "text is not valid UTF-8");
         r->p += h->arg;
         return CODEC_OK;
@@ -119,7 +119,7 @@ int cbor_skip(cbor_rd *r, const cbor_head *h)
         if ((rc = cbor_enter(r, h)))
             return rc;
         uint64_t per = h->major == CBOR_MAP ? 2 : 1;
-        if (!h->indefinite && (rc = cbor_check_count(r, h, per)))
+        if (!h->indefinite && (rc = codec__cbor_check_count(r, h, per)))
             return rc;
         for (uint64_t i = 0; h->indefinite || i < h->arg * per; i++) {
             if (h->indefinite && cbor_at_break(r)) {
@@ -130,14 +130,15 @@ int cbor_skip(cbor_rd *r, const cbor_head *h)
             if (h->indefinite && i / per >= r->o->max_elements)
                 return CBOR_FAIL(r->err, CODEC_D_LIMIT, h->at,
                                  "more items than max-elements (%zu)", r->o->max_elements);
-            if ((rc = cbor_read_head(r, &c)) || (rc = cbor_skip(r, &c)))
+            if ((rc = cbor_read_head(r, &c)) || (rc = codec__cbor_skip(r, &c)))
                 return rc;
         }
         r->depth--;
         return CODEC_OK;
     }
     case CBOR_TAG:
-        if ((rc = cbor_enter(r, h)) || (rc = cbor_read_head(r, &c)) || (rc = cbor_skip(r, &c)))
+        if ((rc = cbor_enter(r, h)) || (rc = cbor_read_head(r, &c)) ||
+            (rc = codec__cbor_skip(r, &c)))
             return rc;
         r->depth--;
         return CODEC_OK;

@@ -15,28 +15,28 @@ static bin_limits limits_of(codec_cbor_options *o)
     return (bin_limits){&o->max_depth, &o->max_size, &o->max_string, &o->max_elements};
 }
 
-void cbor_options_resolve(const codec_cbor_options *in, codec_cbor_options *out)
+void codec__cbor_options_resolve(const codec_cbor_options *in, codec_cbor_options *out)
 {
     static const codec_cbor_options zero;
     *out = in ? *in : zero;
-    bin_limits_resolve(limits_of(out));
+    codec__bin_limits_resolve(limits_of(out));
 }
 
 static int cbor_decode_value(const codec_stage *s, const uint8_t *src, size_t n,
                              void *value_out, codec_arena *arena, codec_error *err)
 {
-    return cbor_decode_typed(s->state, s->type, src, n, value_out, arena, err);
+    return codec__cbor_decode_typed(s->state, s->type, src, n, value_out, arena, err);
 }
 
 static void cbor_destroy(codec_stage *s)
 {
     const codec_allocator *a = codec_default_allocator();
-    bin_plan_free(&((cbor_state *)s->state)->plan);
+    codec__bin_plan_free(&((cbor_state *)s->state)->plan);
     a->release(a->ctx, s->state, sizeof(cbor_state));
 }
 
 static const codec_stage_ops cbor_ops = {
-    .encode_value = cbor_encode_value,
+    .encode_value = codec__cbor_encode_value,
     .decode_value = cbor_decode_value,
     .destroy = cbor_destroy,
 };
@@ -50,12 +50,12 @@ static int read_options(codec_args *a, codec_cbor_options *o, codec_error *err)
     static const char *const dups[] = {"reject", "allow", NULL};
     size_t mode, key, unk, req, dup;
     int rc;
-    if ((rc = codec_args_choice(a, "mode", true, modes, 0, &mode, err)) ||
-        (rc = codec_args_choice(a, "keys", false, keys, 0, &key, err)) ||
-        (rc = codec_args_choice(a, "unknown", false, unknown, 0, &unk, err)) ||
-        (rc = codec_args_choice(a, "require", false, require, 0, &req, err)) ||
-        (rc = codec_args_choice(a, "duplicates", false, dups, 0, &dup, err)) ||
-        (rc = bin_limits_read(a, limits_of(o), err)))
+    if ((rc = codec__args_choice(a, "mode", true, modes, 0, &mode, err)) ||
+        (rc = codec__args_choice(a, "keys", false, keys, 0, &key, err)) ||
+        (rc = codec__args_choice(a, "unknown", false, unknown, 0, &unk, err)) ||
+        (rc = codec__args_choice(a, "require", false, require, 0, &req, err)) ||
+        (rc = codec__args_choice(a, "duplicates", false, dups, 0, &dup, err)) ||
+        (rc = codec__bin_limits_read(a, limits_of(o), err)))
         return rc;
     o->deterministic = mode == 1;
     o->tag_keys = key == 1;
@@ -65,17 +65,17 @@ static int read_options(codec_args *a, codec_cbor_options *o, codec_error *err)
     return CODEC_OK;
 }
 
-int codec_stage_ctor_cbor(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
+int codec__stage_ctor_cbor(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
     cbor_state st = {0};
     int rc = read_options(a, &st.o, err);
-    if (rc || (rc = bin_stage_init(s, &cbor_ops, t, &st, sizeof st, err)))
+    if (rc || (rc = codec__bin_stage_init(s, &cbor_ops, t, &st, sizeof st, err)))
         return rc;
     cbor_state *state = s->state;
-    const bin_plan_spec spec = {.key = cbor_plan_key, .key_ctx = &state->o,
-                                .map_head = cbor_plan_map_head,
+    const bin_plan_spec spec = {.key = codec__cbor_plan_key, .key_ctx = &state->o,
+                                .map_head = codec__cbor_plan_map_head,
                                 .require_all = st.o.require_all, .sort_keys = st.o.deterministic};
-    if ((rc = bin_plan_build(&state->plan, t, &spec, "cbor", err))) {
+    if ((rc = codec__bin_plan_build(&state->plan, t, &spec, "cbor", err))) {
         cbor_destroy(s);
         s->state = NULL;
     }
@@ -85,11 +85,11 @@ int codec_stage_ctor_cbor(codec_stage *s, codec_args *a, const codec_type *t, co
 codec *codec_cbor(const codec_type *t, const codec_cbor_options *o, codec_error *err)
 {
     codec_cbor_options r;
-    cbor_options_resolve(o, &r);
+    codec__cbor_options_resolve(o, &r);
     const bin_flag flags[] = {{r.deterministic, "deterministic"},
                               {r.tag_keys, "keys=tags"},
                               {r.reject_unknown, "unknown=reject"},
                               {r.require_all, "require=all"},
                               {r.allow_duplicates, "duplicates=allow"}};
-    return bin_make("cbor", t, flags, sizeof flags / sizeof flags[0], limits_of(&r), err);
+    return codec__bin_make("cbor", t, flags, sizeof flags / sizeof flags[0], limits_of(&r), err);
 }

@@ -6,8 +6,8 @@
 #include "formats/cbor/cbor_internal.h"
 #include "types/value_internal.h"
 
-int cbor_write_value(codec_buf *out, const codec_value *v, const codec_cbor_options *o,
-                     codec_error *err)
+int codec__cbor_write_value(codec_buf *out, const codec_value *v, const codec_cbor_options *o,
+                            codec_error *err)
 {
     int rc;
     switch (v->kind) {
@@ -22,7 +22,7 @@ int cbor_write_value(codec_buf *out, const codec_value *v, const codec_cbor_opti
     case CODEC_V_ARRAY:
         rc = cbor_out_head(out, CBOR_ARRAY, v->as.array.count, err);
         for (size_t i = 0; i < v->as.array.count && !rc; i++)
-            rc = cbor_write_value(out, &v->as.array.items[i], o, err);
+            rc = codec__cbor_write_value(out, &v->as.array.items[i], o, err);
         return rc;
     case CODEC_V_OBJECT: {
         rc = cbor_out_head(out, CBOR_MAP, v->as.object.count, err);
@@ -30,10 +30,10 @@ int cbor_write_value(codec_buf *out, const codec_value *v, const codec_cbor_opti
         for (size_t i = 0; i < v->as.object.count && !rc; i++) {
             const codec_member *m = &v->as.object.members[i];
             if (!(rc = cbor_out_text(out, m->key.ptr, m->key.len, err)))
-                rc = cbor_write_value(out, &m->value, o, err);
+                rc = codec__cbor_write_value(out, &m->value, o, err);
         }
         if (!rc && o->deterministic)
-            rc = cbor_sort_map(out, start, v->as.object.count, err);
+            rc = codec__cbor_sort_map(out, start, v->as.object.count, err);
         return rc;
     }
     default:
@@ -54,7 +54,7 @@ static int read_array(cbor_rd *r, const cbor_head *ah, codec_value *out)
     cbor_head h;
     int rc;
     if (!ah->indefinite) {
-        if ((rc = cbor_check_count(r, ah, 1)))
+        if ((rc = codec__cbor_check_count(r, ah, 1)))
             return rc;
         cap = (size_t)ah->arg;
         if (cap && !(items = codec_arena_alloc(r->arena, cap * sizeof *items, 0)))
@@ -64,10 +64,10 @@ static int read_array(cbor_rd *r, const cbor_head *ah, codec_value *out)
         if (ah->indefinite) {
             if (count == r->o->max_elements)
                 return CBOR_FAIL(r->err, CODEC_D_LIMIT, ah->at, "more items than max-elements");
-            if (!(items = codec_array_grow(r->arena, items, count, &cap, sizeof *items)))
+            if (!(items = codec__array_grow(r->arena, items, count, &cap, sizeof *items)))
                 return CBOR_NOMEM(r->err);
         }
-        if ((rc = next(r, &h)) || (rc = cbor_read_value(r, &h, &items[count])))
+        if ((rc = next(r, &h)) || (rc = codec__cbor_read_value(r, &h, &items[count])))
             return rc;
         count++;
     }
@@ -84,7 +84,7 @@ static int read_object(cbor_rd *r, const cbor_head *mh, codec_value *out)
     cbor_head h;
     int rc;
     if (!mh->indefinite) {
-        if ((rc = cbor_check_count(r, mh, 2)))
+        if ((rc = codec__cbor_check_count(r, mh, 2)))
             return rc;
         cap = (size_t)mh->arg;
         if (cap && !(members = codec_arena_alloc(r->arena, cap * sizeof *members, 0)))
@@ -94,7 +94,7 @@ static int read_object(cbor_rd *r, const cbor_head *mh, codec_value *out)
         if (mh->indefinite) {
             if (count == r->o->max_elements)
                 return CBOR_FAIL(r->err, CODEC_D_LIMIT, mh->at, "more entries than max-elements");
-            if (!(members = codec_array_grow(r->arena, members, count, &cap, sizeof *members)))
+            if (!(members = codec__array_grow(r->arena, members, count, &cap, sizeof *members)))
                 return CBOR_NOMEM(r->err);
         }
         codec_member *m = &members[count];
@@ -104,14 +104,13 @@ static int read_object(cbor_rd *r, const cbor_head *mh, codec_value *out)
             return CBOR_FAIL(r->err, CODEC_D_CORRUPT, h.at,
                              "map key of major type %u: codec_value keys are text strings",
                              (unsigned)h.major);
-        if ((rc = cbor_read_string(r, &h, &m->key)) || (rc = next(r, &h)) ||
-            (rc = cbor_read_value(r, &h, &m->value)))
+        if ((rc = codec__cbor_read_string(r, &h, &m->key)) || (rc = next(r, &h)) ||
+            (rc = codec__cbor_read_value(r, &h, &m->value)))
             return rc;
         count++;
     }
-    if (!r->o->allow_duplicates &&
-        (rc = codec_check_unique_members(members, count, r->arena, "cbor", mh->at, "a map",
-                                         r->err)))
+    if (!r->o->allow_duplicates && (rc = codec__check_unique_members(
+                                        members, count, r->arena, "cbor", mh->at, "a map", r->err)))
         return rc;
     out->kind = CODEC_V_OBJECT;
     out->as.object.members = members;
@@ -129,12 +128,13 @@ static int read_bignum(cbor_rd *r, const cbor_head *th, codec_value *out)
         return rc;
     if (h.major != CBOR_BYTES)
         return CBOR_FAIL(r->err, CODEC_D_CORRUPT, h.at, "a bignum must be a byte string");
-    if ((rc = cbor_read_string(r, &h, &s)))
+    if ((rc = codec__cbor_read_string(r, &h, &s)))
         return rc;
     size_t skip = 0;
     while (skip < s.len && s.ptr[skip] == 0)
         skip++;
-    uint64_t a = s.len - skip > 8 || !s.len ? 0 : bin_mag_u64((const uint8_t *)s.ptr + skip, s.len - skip);
+    uint64_t a =
+        s.len - skip > 8 || !s.len ? 0 : bin_mag_u64((const uint8_t *)s.ptr + skip, s.len - skip);
     bool neg = th->arg == CBOR_TAG_NEGBIG;
     if (s.len - skip > 8 || (neg && a > INT64_MAX))
         return CBOR_FAIL(r->err, CODEC_D_LIMIT, th->at,
@@ -170,7 +170,7 @@ static int read_simple(cbor_rd *r, const cbor_head *h, codec_value *out)
     }
 }
 
-int cbor_read_value(cbor_rd *r, const cbor_head *h, codec_value *out)
+int codec__cbor_read_value(cbor_rd *r, const cbor_head *h, codec_value *out)
 {
     int rc;
     memset(out, 0, sizeof *out);
@@ -189,7 +189,7 @@ int cbor_read_value(cbor_rd *r, const cbor_head *h, codec_value *out)
     case CBOR_BYTES:
     case CBOR_TEXT: {
         codec_string s;
-        if ((rc = cbor_read_string(r, h, &s)))
+        if ((rc = codec__cbor_read_string(r, h, &s)))
             return rc;
         if (h->major == CBOR_TEXT) {
             out->kind = CODEC_V_STRING;
@@ -211,7 +211,8 @@ int cbor_read_value(cbor_rd *r, const cbor_head *h, codec_value *out)
         if (h->arg == CBOR_TAG_POSBIG || h->arg == CBOR_TAG_NEGBIG)
             return read_bignum(r, h, out);
         cbor_head c;
-        if ((rc = cbor_enter(r, h)) || (rc = next(r, &c)) || (rc = cbor_read_value(r, &c, out)))
+        if ((rc = cbor_enter(r, h)) || (rc = next(r, &c)) ||
+            (rc = codec__cbor_read_value(r, &c, out)))
             return rc;
         r->depth--;
         return CODEC_OK;

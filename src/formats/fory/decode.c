@@ -125,7 +125,7 @@ static inline int get_null_flag(dec *d, bool *present)
 
 /* Inline: a UTF-8 string under 4 KiB (a header of one or two bytes) with
  * room left in the pool, the common case; anything else (and every error)
- * goes to fory_read_string. */
+ * goes to codec__fory_read_string. */
 static inline int dec_string(dec *d, codec_string *out)
 {
     const uint8_t *p = d->in.p;
@@ -135,14 +135,14 @@ static inline int dec_string(dec *d, codec_string *out)
         size_t len = hlen == 1 ? (size_t)(*p >> 2) : (size_t)((*p & 0x7f) >> 2 | p[1] << 5);
         char *o = d->pool.text.p;
         if (len <= left - hlen && len <= (size_t)(d->pool.text.end - o) && o &&
-            (!codec_copy_ascii((uint8_t *)o, p + hlen, len) || codec_utf8_valid(p + hlen, len))) {
+            (!codec_copy_ascii((uint8_t *)o, p + hlen, len) || codec__utf8_valid(p + hlen, len))) {
             d->pool.text.p += len;
             d->in.p = p + hlen + len;
             *out = (codec_string){o, len};
             return CODEC_OK;
         }
     }
-    return fory_read_string(&d->in, &d->pool, out, d->err);
+    return codec__fory_read_string(&d->in, &d->pool, out, d->err);
 }
 
 /* ---------------------------------------------------------------------------
@@ -275,7 +275,7 @@ static int read_typedef(dec *d, rdef **out)
     }
     if ((rc = get_u32(d, &id, "TypeDef type id")))
         goto done;
-    const fory_struct *st = fory_plan_struct_by_id(d->p, id);
+    const fory_struct *st = codec__fory_plan_struct_by_id(d->p, id);
     if (!st) {
         rc = FORY_FAIL(d->err, CODEC_D_CORRUPT, at, "type id %u is not registered", id);
         goto done;
@@ -318,7 +318,7 @@ static int read_typedef(dec *d, rdef **out)
         }
         char name[1024];
         size_t len;
-        if (fory_metastring_decode(d->in.p, nlen, encoding, name, sizeof name, &len)) {
+        if (codec__fory_metastring_decode(d->in.p, nlen, encoding, name, sizeof name, &len)) {
             rc = corrupt(d, "field name is not a valid meta string");
             break;
         }
@@ -1042,8 +1042,8 @@ static int skip_value(dec *d, const rtype *t)
  * Root
  * ------------------------------------------------------------------------ */
 
-int fory_decode(const fory_plan *p, const uint8_t *in, size_t n, void *value,
-                codec_arena *arena, codec_error *err)
+int codec__fory_decode(const fory_plan *p, const uint8_t *in, size_t n, void *value,
+                       codec_arena *arena, codec_error *err)
 {
     /* Field by field: an initializer would also zero the inline arrays. */
     dec d;

@@ -258,7 +258,8 @@ static int enc_map(enc *e, const fory_node *n, const codec_map *m, bool declared
         size_t chunk = m->count - done < 255 ? m->count - done : 255;
         if (fory_reserve(e->out, 2))
             return nomem(e);
-        fory_put_u8(e->out, (uint8_t)((declared ? FORY_KEY_DECL : 0) | (val_decl ? FORY_VAL_DECL : 0)));
+        fory_put_u8(e->out,
+                    (uint8_t)((declared ? FORY_KEY_DECL : 0) | (val_decl ? FORY_VAL_DECL : 0)));
         fory_put_u8(e->out, (uint8_t)chunk);
         if ((!declared && (rc = enc_type_info(e, n->key))) ||
             (!val_decl && (rc = enc_type_info(e, n->elem))))
@@ -375,7 +376,7 @@ static int enc_value(enc *e, const fory_node *n, const void *v, bool declared)
     return enc_present(e, n, v, declared);
 }
 
-int fory_encode(const fory_plan *p, const void *value, codec_buf *out, codec_error *err)
+int codec__fory_encode(const fory_plan *p, const void *value, codec_buf *out, codec_error *err)
 {
     enc e;   /* not zero-initialised as a whole: only the slots in use are cleared */
     e.p = p;

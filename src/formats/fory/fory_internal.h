@@ -111,15 +111,15 @@ struct codec_fory_registry {
 };
 
 /* plan.c: builds the plan; `r` NULL assigns ids from 100. */
-int fory_plan_build(fory_plan *p, const codec_fory_registry *r, const codec_type *root,
-                    codec_error *err);
-void fory_plan_free(fory_plan *p);
-fory_struct *fory_plan_struct_by_id(const fory_plan *p, uint32_t id);
+int codec__fory_plan_build(fory_plan *p, const codec_fory_registry *r, const codec_type *root,
+                           codec_error *err);
+void codec__fory_plan_free(fory_plan *p);
+fory_struct *codec__fory_plan_struct_by_id(const fory_plan *p, uint32_t id);
 
 /* metastring.c: field names. */
-size_t fory_metastring_encode(const char *s, size_t n, uint8_t *out, int *encoding);
-int fory_metastring_decode(const uint8_t *in, size_t n, int encoding, char *out, size_t cap,
-                           size_t *out_len);
+size_t codec__fory_metastring_encode(const char *s, size_t n, uint8_t *out, int *encoding);
+int codec__fory_metastring_decode(const uint8_t *in, size_t n, int encoding, char *out, size_t cap,
+                                  size_t *out_len);
 
 /* Where decoded strings go: UTF-8 ones are carved from a text pool
  * (types/value_internal.h), the others allocated alone; start it as
@@ -131,7 +131,7 @@ typedef struct fory_pool {
 
 /* string.c: reads a string (any of the three encodings) as UTF-8 into the
  * pool; fails on invalid UTF-8 or a length past the input. */
-int fory_read_string(fory_in *in, fory_pool *pool, codec_string *out, codec_error *err);
+int codec__fory_read_string(fory_in *in, fory_pool *pool, codec_string *out, codec_error *err);
 
 /* typedef.c. TypeDef header bits and meta-header flags. */
 #define FORY_TD_SIZE_MASK 0xffu     /* header bits 0-7: body size, 0xff = more follows */
@@ -139,21 +139,20 @@ int fory_read_string(fory_in *in, fory_pool *pool, codec_string *out, codec_erro
 #define FORY_TD_STRUCT 0x80u        /* meta header: a struct (else enum/ext/union kind) */
 #define FORY_TD_COMPATIBLE 0x40u    /* meta header: COMPATIBLE_STRUCT */
 #define FORY_TD_BY_NAME 0x20u       /* meta header: registered by name */
-int fory_typedef_build(fory_plan *p, fory_struct *st, codec_error *err);
-int fory_struct_version(fory_struct *st, uint32_t *version);
-void fory_murmur3_x64_128(const void *data, size_t len, uint32_t seed, uint64_t out[2]);
+int codec__fory_typedef_build(fory_plan *p, fory_struct *st, codec_error *err);
+int codec__fory_struct_version(fory_struct *st, uint32_t *version);
 
 
 /* encode.c / decode.c */
-int fory_encode(const fory_plan *p, const void *value, codec_buf *out, codec_error *err);
-int fory_decode(const fory_plan *p, const uint8_t *in, size_t n, void *value,
-                codec_arena *arena, codec_error *err);
+int codec__fory_encode(const fory_plan *p, const void *value, codec_buf *out, codec_error *err);
+int codec__fory_decode(const fory_plan *p, const uint8_t *in, size_t n, void *value,
+                       codec_arena *arena, codec_error *err);
 
 /* value.c: schemaless. */
-int fory_encode_value(const fory_plan *p, const codec_value *v, codec_buf *out,
-                      codec_error *err);
-int fory_decode_value(const fory_plan *p, const uint8_t *in, size_t n, codec_value *v,
-                      codec_arena *arena, codec_error *err);
+int codec__fory_encode_value(const fory_plan *p, const codec_value *v, codec_buf *out,
+                             codec_error *err);
+int codec__fory_decode_value(const fory_plan *p, const uint8_t *in, size_t n, codec_value *v,
+                             codec_arena *arena, codec_error *err);
 
 #define FORY_FAIL(err, detail, offset, ...) \
     codec_error_set((err), CODEC_E_INVALID_PAYLOAD, (detail), "fory", (uint64_t)(offset), \

@@ -35,7 +35,7 @@ static size_t pack(const uint8_t *codes, size_t n, unsigned bits, uint8_t *out)
     return bytes;
 }
 
-size_t fory_metastring_encode(const char *s, size_t n, uint8_t *out, int *encoding)
+size_t codec__fory_metastring_encode(const char *s, size_t n, uint8_t *out, int *encoding)
 {
     uint8_t codes[256];
     bool lower = n <= sizeof codes, ludsok = n <= sizeof codes;
@@ -62,8 +62,8 @@ size_t fory_metastring_encode(const char *s, size_t n, uint8_t *out, int *encodi
     return n;
 }
 
-int fory_metastring_decode(const uint8_t *in, size_t n, int encoding, char *out, size_t cap,
-                           size_t *out_len)
+int codec__fory_metastring_decode(const uint8_t *in, size_t n, int encoding, char *out, size_t cap,
+                                  size_t *out_len)
 {
     if (encoding == 0) {
         if (n > cap)

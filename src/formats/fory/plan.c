@@ -67,7 +67,7 @@ static uint8_t array_tid(const codec_type *elem)
     }
 }
 
-fory_struct *fory_plan_struct_by_id(const fory_plan *p, uint32_t id)
+fory_struct *codec__fory_plan_struct_by_id(const fory_plan *p, uint32_t id)
 {
     for (size_t i = 0; i < p->nstructs; i++)
         if (p->structs[i]->user_id == id)
@@ -221,10 +221,10 @@ static int struct_for(builder *b, const codec_type *t, fory_struct **out)
         st->prim_max += (is_compressed(tid) ? 9 : (size_t)primitive_size(tid)) + 1;
         st->nprim++;
     }
-    if (fory_struct_version(st, &st->version))
+    if (codec__fory_struct_version(st, &st->version))
         return FORY_NOMEM(b->err);
     if (b->p->o.mode == CODEC_FORY_COMPATIBLE)
-        return fory_typedef_build(b->p, st, b->err);
+        return codec__fory_typedef_build(b->p, st, b->err);
     return CODEC_OK;
 }
 
@@ -273,8 +273,8 @@ static int node_for(builder *b, const codec_type *t, uint32_t flags, const fory_
     return rc;
 }
 
-int fory_plan_build(fory_plan *p, const codec_fory_registry *r, const codec_type *root,
-                    codec_error *err)
+int codec__fory_plan_build(fory_plan *p, const codec_fory_registry *r, const codec_type *root,
+                           codec_error *err)
 {
     builder b = {.p = p, .r = r, .next_id = 100, .err = err};
     codec_arena_init(&p->arena, NULL, 4096);
@@ -293,7 +293,7 @@ int fory_plan_build(fory_plan *p, const codec_fory_registry *r, const codec_type
     return rc;
 }
 
-void fory_plan_free(fory_plan *p)
+void codec__fory_plan_free(fory_plan *p)
 {
     codec_arena_free(&p->arena);
 }

@@ -13,7 +13,8 @@ static int fory_encode_stage(const codec_stage *s, const void *value, codec_buf 
 {
     size_t base = out->len;
     const fory_plan *p = s->state;
-    int rc = p->root ? fory_encode(p, value, out, err) : fory_encode_value(p, value, out, err);
+    int rc = p->root ? codec__fory_encode(p, value, out, err)
+                     : codec__fory_encode_value(p, value, out, err);
     if (rc)
         out->len = base;
     return rc;
@@ -24,14 +25,14 @@ static int fory_decode_stage(const codec_stage *s, const uint8_t *src, size_t n,
 {
     const fory_plan *p = s->state;
     if (!p->root)
-        return fory_decode_value(p, src, n, value_out, arena, err);
-    return fory_decode(p, src, n, value_out, arena, err);
+        return codec__fory_decode_value(p, src, n, value_out, arena, err);
+    return codec__fory_decode(p, src, n, value_out, arena, err);
 }
 
 static void fory_destroy(codec_stage *s)
 {
     const codec_allocator *a = codec_default_allocator();
-    fory_plan_free(s->state);
+    codec__fory_plan_free(s->state);
     a->release(a->ctx, s->state, sizeof(fory_plan));
 }
 
@@ -59,8 +60,8 @@ static int make_stage(codec_stage *s, const codec_fory_registry *r, const codec_
         p->o.max_depth = CODEC_FORY_MAX_DEPTH_LIMIT;
     if (!p->o.max_elements)
         p->o.max_elements = FORY_DEFAULT_MAX_ELEMENTS;
-    if ((rc = fory_plan_build(p, r, t, err))) {
-        fory_plan_free(p);
+    if ((rc = codec__fory_plan_build(p, r, t, err))) {
+        codec__fory_plan_free(p);
         a->release(a->ctx, p, sizeof *p);
         return rc;
     }
@@ -70,20 +71,20 @@ static int make_stage(codec_stage *s, const codec_fory_registry *r, const codec_
     return CODEC_OK;
 }
 
-int codec_stage_ctor_fory(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
+int codec__stage_ctor_fory(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
     static const char *const modes[] = {"consistent", "compatible", NULL};
     static const char *const onoff[] = {"off", "on", NULL};
     size_t mode, ref, hash;
     codec_fory_options o = {0};
     int rc;
-    if ((rc = codec_args_choice(a, "mode", true, modes, 0, &mode, err)) ||
-        (rc = codec_args_choice(a, "ref", false, onoff, 0, &ref, err)) ||
-        (rc = codec_args_choice(a, "hash", false, onoff, 0, &hash, err)) ||
-        (rc = codec_args_size(a, "max-depth", false, CODEC_FORY_DEFAULT_MAX_DEPTH, 1,
-                              CODEC_FORY_MAX_DEPTH_LIMIT, &o.max_depth, err)) ||
-        (rc = codec_args_size(a, "max-elements", false, FORY_DEFAULT_MAX_ELEMENTS, 1, SIZE_MAX,
-                              &o.max_elements, err)))
+    if ((rc = codec__args_choice(a, "mode", true, modes, 0, &mode, err)) ||
+        (rc = codec__args_choice(a, "ref", false, onoff, 0, &ref, err)) ||
+        (rc = codec__args_choice(a, "hash", false, onoff, 0, &hash, err)) ||
+        (rc = codec__args_size(a, "max-depth", false, CODEC_FORY_DEFAULT_MAX_DEPTH, 1,
+                               CODEC_FORY_MAX_DEPTH_LIMIT, &o.max_depth, err)) ||
+        (rc = codec__args_size(a, "max-elements", false, FORY_DEFAULT_MAX_ELEMENTS, 1, SIZE_MAX,
+                               &o.max_elements, err)))
         return rc;
     o.mode = mode ? CODEC_FORY_COMPATIBLE : CODEC_FORY_CONSISTENT;
     o.track_ref = ref == 1;
@@ -105,5 +106,5 @@ codec *codec_fory(const codec_fory_registry *r, const codec_type *root,
     snprintf(s.spec, sizeof s.spec, "fory:%s%s%s",
              p->o.mode == CODEC_FORY_COMPATIBLE ? "compatible" : "consistent",
              p->o.track_ref ? ",ref=on" : "", p->o.schema_hash ? ",hash=on" : "");
-    return codec_from_stage(&s, err);
+    return codec__from_stage(&s, err);
 }

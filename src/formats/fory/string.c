@@ -10,7 +10,11 @@
 static size_t put_utf8(uint8_t *o, uint32_t cp)
 {
     if (cp < 0x80) { o[0] = (uint8_t)cp; return 1; }
-    if (cp < 0x800) { o[0] = (uint8_t)(0xc0 | cp >> 6); o[1] = (uint8_t)(0x80 | (cp & 0x3f)); return 2; }
+    if (cp < 0x800) {
+        o[0] = (uint8_t)(0xc0 | cp >> 6);
+        o[1] = (uint8_t)(0x80 | (cp & 0x3f));
+        return 2;
+    }
     if (cp < 0x10000) {
         o[0] = (uint8_t)(0xe0 | cp >> 12); o[1] = (uint8_t)(0x80 | (cp >> 6 & 0x3f));
         o[2] = (uint8_t)(0x80 | (cp & 0x3f));
@@ -29,14 +33,14 @@ static inline int read_utf8(fory_in *in, fory_pool *pool, size_t at, size_t len,
     char *o = len ? codec_text_pool_take(&pool->text, pool->arena, fory_left(in), len) : "";
     if (!o)
         return FORY_NOMEM(err);
-    if (codec_copy_ascii((uint8_t *)o, s, len) && !codec_utf8_valid(s, len))
+    if (codec_copy_ascii((uint8_t *)o, s, len) && !codec__utf8_valid(s, len))
         return FORY_FAIL(err, CODEC_D_CORRUPT, at, "string is not valid UTF-8");
     in->p = s + len;
     *out = (codec_string){o, len};
     return CODEC_OK;
 }
 
-int fory_read_string(fory_in *in, fory_pool *pool, codec_string *out, codec_error *err)
+int codec__fory_read_string(fory_in *in, fory_pool *pool, codec_string *out, codec_error *err)
 {
     size_t at = fory_off(in);
     /* Short UTF-8 strings (a one-byte header) are the common case. */

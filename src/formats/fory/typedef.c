@@ -29,7 +29,7 @@ static uint64_t load_le(const uint8_t *p, size_t n)
     return x;
 }
 
-void fory_murmur3_x64_128(const void *data, size_t len, uint32_t seed, uint64_t out[2])
+static void fory_murmur3_x64_128(const void *data, size_t len, uint32_t seed, uint64_t out[2])
 {
     const uint8_t *p = data;
     const uint64_t c1 = 0x87c37b91114253d5ull, c2 = 0x4cf5ad432745937full;
@@ -63,7 +63,7 @@ void fory_murmur3_x64_128(const void *data, size_t len, uint32_t seed, uint64_t 
 /* The fingerprint "name,type_id,ref,nullable;" of each field sorted by
  * name (user types count as 0), hashed; the low 32 bits are the version.
  * @return 0, or -1 when out of memory. */
-int fory_struct_version(fory_struct *st, uint32_t *version)
+int codec__fory_struct_version(fory_struct *st, uint32_t *version)
 {
     size_t cap = 1;
     for (size_t i = 0; i < st->count; i++)
@@ -129,7 +129,7 @@ static uint64_t typedef_header(uint8_t *body, size_t len)
     return (shifted & ~(uint64_t)0xfff) | low;
 }
 
-int fory_typedef_build(fory_plan *p, fory_struct *st, codec_error *err)
+int codec__fory_typedef_build(fory_plan *p, fory_struct *st, codec_error *err)
 {
     codec_buf body;
     codec_buf_init(&body, NULL);
@@ -152,7 +152,7 @@ int fory_typedef_build(fory_plan *p, fory_struct *st, codec_error *err)
                                  CODEC_NO_OFFSET, "field name '%s' is too long", f->name);
             break;
         }
-        size_t n = fory_metastring_encode(f->name, f->name_len, name, &enc);
+        size_t n = codec__fory_metastring_encode(f->name, f->name_len, name, &enc);
         if ((rc = codec_buf_reserve(&body, n + 64)))
             break;
         size_t sz = n - 1;

@@ -93,7 +93,8 @@ static int write_map(codec_buf *out, const codec_value *v, size_t depth, codec_e
         }
         uint8_t tid = value_tid(&m->value);
         size_t run = 1;
-        while (i + run < n && run < 255 && v->as.object.members[i + run].value.kind != CODEC_V_NULL &&
+        while (i + run < n && run < 255 &&
+               v->as.object.members[i + run].value.kind != CODEC_V_NULL &&
                value_tid(&v->as.object.members[i + run].value) == tid)
             run++;
         fory_put_u8(out, 0);
@@ -142,8 +143,8 @@ static int write_data(codec_buf *out, const codec_value *v, size_t depth, codec_
     }
 }
 
-int fory_encode_value(const fory_plan *p, const codec_value *v, codec_buf *out,
-                      codec_error *err)
+int codec__fory_encode_value(const fory_plan *p, const codec_value *v, codec_buf *out,
+                             codec_error *err)
 {
     (void)p;
     if (fory_reserve(out, 3))
@@ -316,7 +317,10 @@ static int read_array(vdec *d, uint32_t tid, codec_value *out)
     int r = fory_get_varu32(&d->in, &bytes);
     if (r)
         return vtrunc(d, r);
-    size_t esz = tid == FT_INT16_ARRAY ? 2 : tid == FT_INT32_ARRAY ? 4 : tid == FT_INT64_ARRAY ? 8 : 1;
+    size_t esz = tid == FT_INT16_ARRAY   ? 2
+                 : tid == FT_INT32_ARRAY ? 4
+                 : tid == FT_INT64_ARRAY ? 8
+                                         : 1;
     if (bytes > fory_left(&d->in) || bytes % esz)
         return vfail(d, CODEC_D_CORRUPT, "array size does not fit");
     size_t n = bytes / esz;
@@ -452,7 +456,7 @@ static int read_data(vdec *d, uint32_t tid, codec_value *out)
     switch (tid) {
     case FT_STRING:
         out->kind = CODEC_V_STRING;
-        rc = fory_read_string(&d->in, &d->pool, &out->as.s, d->err);
+        rc = codec__fory_read_string(&d->in, &d->pool, &out->as.s, d->err);
         break;
     case FT_BINARY: {
         uint32_t n;
@@ -481,8 +485,8 @@ static int read_data(vdec *d, uint32_t tid, codec_value *out)
     return rc;
 }
 
-int fory_decode_value(const fory_plan *p, const uint8_t *in, size_t n, codec_value *v,
-                      codec_arena *arena, codec_error *err)
+int codec__fory_decode_value(const fory_plan *p, const uint8_t *in, size_t n, codec_value *v,
+                             codec_arena *arena, codec_error *err)
 {
     vdec d = {.in = {in, in, in + n}, .arena = arena, .pool = {.arena = arena}, .err = err,
               .max_depth = p->o.max_depth, .max_elements = p->o.max_elements};

@@ -63,10 +63,10 @@ static int key_text(const codec_type *k, const void *v, char *tmp, const char **
     }
     case CODEC_T_UUID:
         *s = tmp;
-        *n = json_format_uuid(v, tmp);
+        *n = codec__json_format_uuid(v, tmp);
         return 0;
     case CODEC_T_DATE:
-        len = codec_format_date(*(const codec_date *)v, tmp);
+        len = codec__format_date(*(const codec_date *)v, tmp);
         *s = tmp;
         *n = (size_t)len;
         return len < 0 ? -1 : 0;
@@ -142,7 +142,8 @@ static int enc_leaf(enc *e, const codec_type *t, const void *v)
         if (!isfinite(f))
             return enc_status(e, CODEC_E_INVALID_VALUE, t, "NaN or infinity");
         char num[CODEC_NUMBER_MAX_CHARS];
-        return enc_status(e, json_write_raw_number(&e->w, num, codec_format_float(f, num)), t, "");
+        return enc_status(e, codec__json_write_raw_number(&e->w, num, codec__format_float(f, num)),
+                          t, "");
     }
     case CODEC_T_DOUBLE:
         return enc_status(e, codec_json_write_double(&e->w, *(const double *)v), t,
@@ -154,20 +155,20 @@ static int enc_leaf(enc *e, const codec_type *t, const void *v)
     }
     case CODEC_T_DECIMAL: {
         const codec_string *s = v;
-        if (!codec_decimal_text_valid(s->ptr, s->len))
+        if (!codec__decimal_text_valid(s->ptr, s->len))
             return enc_status(e, CODEC_E_INVALID_VALUE, t, "not a decimal number");
-        return enc_status(e, json_write_raw_number(&e->w, s->ptr, s->len), t, "");
+        return enc_status(e, codec__json_write_raw_number(&e->w, s->ptr, s->len), t, "");
     }
     case CODEC_T_BYTES:
-        return enc_status(e, json_write_base64(&e->w, v), t, "");
+        return enc_status(e, codec__json_write_base64(&e->w, v), t, "");
     case CODEC_T_UUID:
-        return enc_status(e, enc_text(e, tmp, json_format_uuid(v, tmp)), t, "");
+        return enc_status(e, enc_text(e, tmp, codec__json_format_uuid(v, tmp)), t, "");
     case CODEC_T_DATE:
-        len = codec_format_date(*(const codec_date *)v, tmp);
+        len = codec__format_date(*(const codec_date *)v, tmp);
         return enc_status(e, len < 0 ? CODEC_E_INVALID_VALUE : enc_text(e, tmp, (size_t)len),
                           t, "year outside 0..9999");
     case CODEC_T_TIMESTAMP:
-        len = codec_format_timestamp(v, tmp);
+        len = codec__format_timestamp(v, tmp);
         return enc_status(e, len < 0 ? CODEC_E_INVALID_VALUE : enc_text(e, tmp, (size_t)len),
                           t, "out of range (years 0..9999, nanos, offset)");
     default:
@@ -199,13 +200,13 @@ static int enc_any(enc *e, const codec_type *t, const void *v)
                           "enum name is not valid UTF-8");
     }
     case CODEC_T_XMAP: return enc_xmap(e, t, v);
-    case CODEC_T_VALUE: return json_write_value(&e->w, v, e->err);
+    case CODEC_T_VALUE: return codec__json_write_value(&e->w, v, e->err);
     default: return enc_leaf(e, t, v);
     }
 }
 
-int json_encode_one(codec_buf *out, uint32_t depth, const codec_type *t, const void *value,
-                    codec_error *err)
+int codec__json_encode_one(codec_buf *out, uint32_t depth, const codec_type *t, const void *value,
+                           codec_error *err)
 {
     enc e = {.err = err};
     codec_json_writer_init(&e.w, out, false);
@@ -213,23 +214,23 @@ int json_encode_one(codec_buf *out, uint32_t depth, const codec_type *t, const v
     return enc_any(&e, t, value);
 }
 
-int json_encode_reference(const codec_type *t, const void *value, bool pretty, codec_buf *out,
-                          codec_error *err)
+int codec__json_encode_reference(const codec_type *t, const void *value, bool pretty,
+                                 codec_buf *out, codec_error *err)
 {
     enc e = {.err = err};
     codec_json_writer_init(&e.w, out, pretty);
     return enc_any(&e, t, value);
 }
 
-int json_encode_typed(const codec_type *t, const void *value, const codec_json_options *o,
-                      const struct json_plan *plan, codec_buf *out, codec_error *err)
+int codec__json_encode_typed(const codec_type *t, const void *value, const codec_json_options *o,
+                             const struct json_plan *plan, codec_buf *out, codec_error *err)
 {
     if (!o->pretty) {
-        int fast = json_encode_fast(plan, value, out, err);
+        int fast = codec__json_encode_fast(plan, value, out, err);
         if (fast != 1)
             return fast;
     }
-    return json_encode_reference(t, value, o->pretty, out, err);
+    return codec__json_encode_reference(t, value, o->pretty, out, err);
 }
 
 /* ---------------------------------------------------------------------------
@@ -251,7 +252,7 @@ static int dec_fail(dec *d, int detail, const char *what, const codec_type *t)
                      t && t->name ? t->name : "value");
 }
 
-codec_string json_keep_text(codec_json_reader *r, codec_arena *arena, codec_string s)
+codec_string codec__json_keep_text(codec_json_reader *r, codec_arena *arena, codec_string s)
 {
     /* Unescaped strings are already in the arena; in-place ones are copied so
      * the value does not depend on the input buffer. */
@@ -267,7 +268,7 @@ codec_string json_keep_text(codec_json_reader *r, codec_arena *arena, codec_stri
 
 static int dec_string(dec *d, codec_string *out)
 {
-    codec_string s = json_keep_text(d->r, d->arena, d->r->text);
+    codec_string s = codec__json_keep_text(d->r, d->arena, d->r->text);
     if (s.len == SIZE_MAX)
         return JSON_NOMEM(d->err);
     *out = s;
@@ -295,12 +296,12 @@ static int dec_struct(dec *d, const codec_type *t, uint8_t *v)
     if (words > 4)
         memset(seen, 0, words * 8);
     size_t members = 0, expect = 0;
-    const uint32_t *lens = codec_type_name_lengths(t);
+    const uint32_t *lens = codec__type_name_lengths(t);
     codec_json_token tok;
     int rc;
     codec_string k;
     size_t key_at;
-    while (!(rc = json_next_member(d->r, &k, &key_at, &tok, d->err)) &&
+    while (!(rc = codec__json_next_member(d->r, &k, &key_at, &tok, d->err)) &&
            tok != CODEC_JSON_OBJECT_END) {
         if (++members > d->o->max_elements)
             return JSON_FAIL(d->err, CODEC_D_LIMIT, key_at, "more members than max-elements (%s)",
@@ -310,7 +311,7 @@ static int dec_struct(dec *d, const codec_type *t, uint8_t *v)
             expect < t->count && lens && lens[expect] == k.len &&
                     same_bytes(t->fields[expect].name, k.ptr, k.len)
                 ? &t->fields[expect]
-                : codec_type_field_by_name_hashed(t, k.ptr, k.len, codec_name_hash(k.ptr, k.len));
+                : codec__type_field_by_name_hashed(t, k.ptr, k.len, codec_name_hash(k.ptr, k.len));
         if (!f) {
             if (d->o->reject_unknown)
                 return JSON_FAIL(d->err, CODEC_D_CORRUPT, key_at, "unknown field '%.*s' (%s)",
@@ -353,7 +354,7 @@ static int dec_list(dec *d, const codec_type *t, codec_list *l)
     while (!(rc = codec_json_next(d->r, &tok, d->err)) && tok != CODEC_JSON_ARRAY_END) {
         if (count == d->o->max_elements)
             return dec_fail(d, CODEC_D_LIMIT, "more items than max-elements", t);
-        if (!(items = codec_array_grow(d->arena, items, count, &cap, esz)))
+        if (!(items = codec__array_grow(d->arena, items, count, &cap, esz)))
             return JSON_NOMEM(d->err);
         memset(items + count * esz, 0, esz);
         if ((rc = dec_any(d, t->elem, items + count * esz, tok)))
@@ -370,7 +371,7 @@ static int parse_key(dec *d, const codec_type *k, codec_string s, void *out)
 {
     switch (k->kind) {
     case CODEC_T_STRING: {
-        codec_string kept = json_keep_text(d->r, d->arena, s);
+        codec_string kept = codec__json_keep_text(d->r, d->arena, s);
         if (kept.len == SIZE_MAX)
             return JSON_NOMEM(d->err);
         *(codec_string *)out = kept;
@@ -389,8 +390,8 @@ static int parse_key(dec *d, const codec_type *k, codec_string s, void *out)
         *(int32_t *)out = ev->number;
         return 0;
     }
-    case CODEC_T_UUID: return json_parse_uuid(s.ptr, s.len, out);
-    case CODEC_T_DATE: return codec_parse_date(s.ptr, s.len, out);
+    case CODEC_T_UUID: return codec__json_parse_uuid(s.ptr, s.len, out);
+    case CODEC_T_DATE: return codec__parse_date(s.ptr, s.len, out);
     default: {
         /* Integer keys: the same grammar and range rules as number values. */
         codec_json_reader kr;
@@ -416,13 +417,13 @@ static int dec_map(dec *d, const codec_type *t, codec_map *m)
     int rc;
     codec_string k;
     size_t key_at;
-    while (!(rc = json_next_member(d->r, &k, &key_at, &tok, d->err)) &&
+    while (!(rc = codec__json_next_member(d->r, &k, &key_at, &tok, d->err)) &&
            tok != CODEC_JSON_OBJECT_END) {
         if (count == d->o->max_elements)
             return JSON_FAIL(d->err, CODEC_D_LIMIT, key_at, "more entries than max-elements (%s)",
                              t->name);
-        if (!(keys = codec_array_grow(d->arena, keys, count, &kcap, ksz)) ||
-            !(values = codec_array_grow(d->arena, values, count, &vcap, vsz)))
+        if (!(keys = codec__array_grow(d->arena, keys, count, &kcap, ksz)) ||
+            !(values = codec__array_grow(d->arena, values, count, &vcap, vsz)))
             return JSON_NOMEM(d->err);
         memset(keys + count * ksz, 0, ksz);
         memset(values + count * vsz, 0, vsz);
@@ -439,7 +440,7 @@ static int dec_map(dec *d, const codec_type *t, codec_map *m)
     if (rc)
         return rc;
     if (!d->o->allow_duplicates) {
-        long dup = codec_find_duplicate_map_key(t, keys, count, d->arena);
+        long dup = codec__find_duplicate_map_key(t, keys, count, d->arena);
         if (dup == -2)
             return JSON_NOMEM(d->err);
         if (dup >= 0)
@@ -479,7 +480,7 @@ static int dec_number(dec *d, const codec_type *t, void *v)
     }
     /* A float is rounded once, straight from the decimal text. */
     int bad = t->kind == CODEC_T_FLOAT
-                  ? codec_parse_float(d->r->text.ptr, d->r->text.len, v)
+                  ? codec__parse_float(d->r->text.ptr, d->r->text.len, v)
                   : codec_json_reader_double(d->r, v);
     return bad ? dec_fail(d, CODEC_D_CORRUPT, "number out of range", t) : CODEC_OK;
 }
@@ -501,19 +502,20 @@ static int dec_text_leaf(dec *d, const codec_type *t, void *v)
         size_t n;
         if (!p)
             return JSON_NOMEM(d->err);
-        if (json_base64_decode(s.ptr, s.len, p, &n))
+        if (codec__json_base64_decode(s.ptr, s.len, p, &n))
             return dec_fail(d, CODEC_D_CORRUPT, "invalid base64", t);
         *(codec_bytes *)v = (codec_bytes){p, n};
         return CODEC_OK;
     }
     case CODEC_T_UUID:
-        return json_parse_uuid(s.ptr, s.len, v) ? dec_fail(d, CODEC_D_CORRUPT, "invalid UUID", t)
-                                                 : CODEC_OK;
+        return codec__json_parse_uuid(s.ptr, s.len, v)
+                   ? dec_fail(d, CODEC_D_CORRUPT, "invalid UUID", t)
+                   : CODEC_OK;
     case CODEC_T_DATE:
-        return codec_parse_date(s.ptr, s.len, v) ? dec_fail(d, CODEC_D_CORRUPT, "invalid date", t)
+        return codec__parse_date(s.ptr, s.len, v) ? dec_fail(d, CODEC_D_CORRUPT, "invalid date", t)
                                                  : CODEC_OK;
     case CODEC_T_TIMESTAMP:
-        return codec_parse_timestamp(s.ptr, s.len, v)
+        return codec__parse_timestamp(s.ptr, s.len, v)
                    ? dec_fail(d, CODEC_D_CORRUPT, "invalid RFC 3339 timestamp", t)
                    : CODEC_OK;
     default:
@@ -550,7 +552,7 @@ static int dec_any(dec *d, const codec_type *t, void *v, codec_json_token tok)
         *(bool *)v = true;
         return dec_any(d, t->elem, (uint8_t *)v + t->value_offset, tok);
     case CODEC_T_XMAP: return dec_xmap(d, t, v, tok);
-    case CODEC_T_VALUE: return json_read_value(d->r, tok, v, d->o, d->err);
+    case CODEC_T_VALUE: return codec__json_read_value(d->r, tok, v, d->o, d->err);
     case CODEC_T_BOOL:
         if (tok != CODEC_JSON_TRUE && tok != CODEC_JSON_FALSE)
             return dec_fail(d, CODEC_D_CORRUPT, "expected true or false", t);
@@ -573,8 +575,8 @@ static int dec_any(dec *d, const codec_type *t, void *v, codec_json_token tok)
     }
 }
 
-int json_decode_one(codec_json_reader *r, const codec_type *t, void *v,
-                    const codec_json_options *o, codec_arena *arena, codec_error *err)
+int codec__json_decode_one(codec_json_reader *r, const codec_type *t, void *v,
+                           const codec_json_options *o, codec_arena *arena, codec_error *err)
 {
     dec d = {.r = r, .o = o, .arena = arena, .err = err};
     codec_json_token tok;
@@ -584,8 +586,8 @@ int json_decode_one(codec_json_reader *r, const codec_type *t, void *v,
     return rc;
 }
 
-int json_decode_reference(const codec_type *t, const uint8_t *in, size_t n, void *value,
-                          const codec_json_options *o, codec_arena *arena, codec_error *err)
+int codec__json_decode_reference(const codec_type *t, const uint8_t *in, size_t n, void *value,
+                                 const codec_json_options *o, codec_arena *arena, codec_error *err)
 {
     memset(value, 0, t->size);
     codec_json_reader r;
@@ -600,16 +602,16 @@ int json_decode_reference(const codec_type *t, const uint8_t *in, size_t n, void
     return rc;
 }
 
-int json_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
-                      const codec_json_options *o, bool plain_names, codec_arena *arena,
-                      codec_error *err)
+int codec__json_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
+                             const codec_json_options *o, bool plain_names, codec_arena *arena,
+                             codec_error *err)
 {
     if (n > o->max_size)
         return JSON_FAIL(err, CODEC_D_LIMIT, 0, "document of %zu bytes exceeds max-size (%zu)",
                          n, o->max_size);
     memset(value, 0, t->size);
-    int fast = json_decode_fast(t, in, n, value, o, plain_names, arena, err);
+    int fast = codec__json_decode_fast(t, in, n, value, o, plain_names, arena, err);
     if (fast != 1)
         return fast;
-    return json_decode_reference(t, in, n, value, o, arena, err);
+    return codec__json_decode_reference(t, in, n, value, o, arena, err);
 }

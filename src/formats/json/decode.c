@@ -14,7 +14,7 @@
  * members (it accepts what the reader's skip accepts: grammar, depth,
  * strings' escapes, UTF-8 and max-string). A skipped array or object (and
  * the validator's whole document) goes first to the container skipper
- * kernel when the CPU has one (json_container_skipper(): CODEC_CPU_FOR_AVX512,
+ * kernel when the CPU has one (codec__json_container_skipper(): CODEC_CPU_FOR_AVX512,
  * x86/skip_avx512.c, chosen once at run time like the string scanner;
  * CODEC_CPU_MASK=0 forces the walk) and when max-string is at least
  * JSON_SKIP_MIN_MAX_STRING (the kernel measures only strings that cross
@@ -55,9 +55,10 @@ typedef struct fast {
     codec_arena *arena;
     codec_error *err;
     codec_text_pool text;   /* arena bytes taken for the strings to come */
-    json_scan_fn scan;      /* json_long_scanner() */
-    json_skip_fn skip;      /* json_container_skipper(), NULL when max_string is too small for it */
-    bool plain_names;       /* json_type_names_plain(): names match in place */
+    json_scan_fn scan;      /* codec__json_long_scanner() */
+    json_skip_fn
+        skip; /* codec__json_container_skipper(), NULL when max_string is too small for it */
+    bool plain_names;       /* codec__json_type_names_plain(): names match in place */
     bool nomem;             /* gave up for lack of memory: no second pass */
     bool reader_ready;      /* `r` is initialised (on first hand-over) */
     bool memo_ready;        /* `memo` is cleared (on first lookup by hash) */
@@ -129,21 +130,21 @@ static void choose_kernels(void)
     if (__atomic_load_n(&kernels.chosen, __ATOMIC_ACQUIRE))
         return;
 #if defined(__x86_64__)
-    json_scan_fn scan = codec_cpu_has(CODEC_CPU_FOR_AVX2) ? json_scan_string_avx2 : NULL;
-    json_skip_fn skip = codec_cpu_has(CODEC_CPU_FOR_AVX512) ? json_skip_avx512 : NULL;
+    json_scan_fn scan = codec_cpu_has(CODEC_CPU_FOR_AVX2) ? codec__json_scan_string_avx2 : NULL;
+    json_skip_fn skip = codec_cpu_has(CODEC_CPU_FOR_AVX512) ? codec__json_skip_avx512 : NULL;
     __atomic_store_n(&kernels.scan, scan, __ATOMIC_RELAXED);
     __atomic_store_n(&kernels.skip, skip, __ATOMIC_RELAXED);
 #endif
     __atomic_store_n(&kernels.chosen, 1, __ATOMIC_RELEASE);
 }
 
-json_scan_fn json_long_scanner(void)
+json_scan_fn codec__json_long_scanner(void)
 {
     choose_kernels();
     return __atomic_load_n(&kernels.scan, __ATOMIC_RELAXED);
 }
 
-json_skip_fn json_container_skipper(void)
+json_skip_fn codec__json_container_skipper(void)
 {
     choose_kernels();
     return __atomic_load_n(&kernels.skip, __ATOMIC_RELAXED);
@@ -188,7 +189,7 @@ static const uint8_t *escaped_string(fast *f, const uint8_t *start, size_t raw,
     if (!dst)
         return out_of_memory(f);
     const uint8_t *bad;
-    size_t len = json_unescape(start, raw, dst, &bad);
+    size_t len = codec__json_unescape(start, raw, dst, &bad);
     if (len == (size_t)-1 || len > f->o->max_string)
         return GIVE_UP;
     f->text.p = (char *)dst + len;   /* the unused tail goes back */
@@ -253,8 +254,8 @@ static const uint8_t *by_reference(fast *f, const codec_type *t, void *v, const 
         codec_json_reader_init(&f->r, f->base, (size_t)(f->end - f->base), f->arena, f->o);
         f->reader_ready = true;
     }
-    json_reader_seek(&f->r, p, depth);
-    int rc = json_decode_one(&f->r, t, v, f->o, f->arena, f->err);
+    codec__json_reader_seek(&f->r, p, depth);
+    int rc = codec__json_decode_one(&f->r, t, v, f->o, f->arena, f->err);
     if (rc == CODEC_E_NOMEM)
         return out_of_memory(f);
     return rc ? GIVE_UP : f->r.p;
@@ -420,9 +421,9 @@ static inline const uint8_t *decimal_scan(const uint8_t *p, const uint8_t *end, 
 static inline bool decimal_double(const decimal *d, const uint8_t *s, const uint8_t *end,
                                   double *out)
 {
-    if (d->digits <= 19 && !codec_double_from_decimal(d->m, d->e10, d->neg, out))
+    if (d->digits <= 19 && !codec__double_from_decimal(d->m, d->e10, d->neg, out))
         return true;
-    return codec_parse_double((const char *)s, (size_t)(end - s), out) == 0;
+    return codec__parse_double((const char *)s, (size_t)(end - s), out) == 0;
 }
 
 /* A number in JSON grammar at p into a double or float field. */
@@ -443,7 +444,7 @@ static __attribute__((noinline)) const uint8_t *real_value(const codec_type *t, 
         *(float *)v = d.neg ? -x : x;
         return p;
     }
-    return codec_parse_float((const char *)s, (size_t)(p - s), v) ? GIVE_UP : p;
+    return codec__parse_float((const char *)s, (size_t)(p - s), v) ? GIVE_UP : p;
 }
 
 /* ---------------------------------------------------------------------------
@@ -545,7 +546,8 @@ static inline bool same_name(const char *a, const char *b, size_t n)
         return codec_load64(a + n - 8) == codec_load64(b + n - 8);
     }
     if (n >= 4)
-        return codec_load32(a) == codec_load32(b) && codec_load32(a + n - 4) == codec_load32(b + n - 4);
+        return codec_load32(a) == codec_load32(b) &&
+               codec_load32(a + n - 4) == codec_load32(b + n - 4);
     if (n >= 2)
         return codec_load16(a) == codec_load16(b) && a[n - 1] == b[n - 1];
     return n == 0 || a[0] == b[0];
@@ -635,7 +637,7 @@ static const uint8_t *struct_value(fast *f, const codec_type *t, uint8_t *v, con
     uint64_t seen = 0;
     if (*p == '}')
         return missing_required(f, t, seen) ? GIVE_UP : p + 1;
-    const uint32_t *lens = codec_type_name_lengths(t);
+    const uint32_t *lens = codec__type_name_lengths(t);
     const codec_field *fields = t->fields;
     size_t members = 0, expect = 0, count = t->count;
     unsigned after = START;
@@ -673,7 +675,7 @@ static const uint8_t *struct_value(fast *f, const codec_type *t, uint8_t *v, con
             i = expect;
         } else {
             const codec_field *fd =
-                codec_type_field_by_name_hashed(t, k, n, codec_name_hash(k, n));
+                codec__type_field_by_name_hashed(t, k, n, codec_name_hash(k, n));
             if (!fd && f->o->reject_unknown)
                 return GIVE_UP;
             int field = fd ? (int)(fd - fields) : -1;
@@ -708,7 +710,7 @@ static inline uint8_t *item_room(fast *f, uint8_t *items, size_t count, size_t *
 {
     if (count < *cap)
         return items;
-    if ((items = codec_array_grow(f->arena, items, count, cap, esz)))
+    if ((items = codec__array_grow(f->arena, items, count, cap, esz)))
         memset(items + count * esz, 0, (*cap - count) * esz);
     return items;
 }
@@ -771,7 +773,7 @@ static const uint8_t *map_value(fast *f, const codec_type *t, codec_map *m, cons
         p++;
     }
     if (!f->o->allow_duplicates) {
-        long dup = codec_find_duplicate_map_key(t, keys, count, f->arena);
+        long dup = codec__find_duplicate_map_key(t, keys, count, f->arena);
         if (dup == -2)
             return out_of_memory(f);
         if (dup >= 0)
@@ -784,7 +786,7 @@ static const uint8_t *map_value(fast *f, const codec_type *t, codec_map *m, cons
 }
 
 /* ---------------------------------------------------------------------------
- * Schemaless values (codec_value), as the reference's json_read_value()
+ * Schemaless values (codec_value), as the reference's codec__json_read_value()
  * builds them: integers as INT when they fit int64, else UINT, else DOUBLE;
  * objects' members in document order, duplicates refused unless allowed.
  * ------------------------------------------------------------------------ */
@@ -850,7 +852,7 @@ static const uint8_t *any_object(fast *f, codec_value *v, const uint8_t *p, uint
         do {
             if (count == f->o->max_elements || *p != '"')
                 return GIVE_UP;
-            if (!(members = codec_array_grow(f->arena, members, count, &cap, sizeof *members)))
+            if (!(members = codec__array_grow(f->arena, members, count, &cap, sizeof *members)))
                 return out_of_memory(f);
             codec_member *m = &members[count];
             if (!(p = string_value(f, p, &m->key)) || !(p = after_colon(p, end)) ||
@@ -861,7 +863,7 @@ static const uint8_t *any_object(fast *f, codec_value *v, const uint8_t *p, uint
         } while (more);
     }
     if (!f->o->allow_duplicates) {
-        long dup = codec_find_duplicate_key(members, sizeof *members, count, 0, f->arena);
+        long dup = codec__find_duplicate_key(members, sizeof *members, count, 0, f->arena);
         if (dup == -2)
             return out_of_memory(f);
         if (dup >= 0)
@@ -989,7 +991,7 @@ static inline const uint8_t *skip_string(const fast *f, const uint8_t *p)
     size_t raw = (size_t)(q - start);
     if (escaped) {
         const uint8_t *bad;
-        raw = json_unescape(start, raw, NULL, &bad);
+        raw = codec__json_unescape(start, raw, NULL, &bad);
         if (raw == (size_t)-1)
             return NULL;
     }
@@ -1071,24 +1073,24 @@ static inline const uint8_t *skip_value(const fast *f, const uint8_t *p, uint32_
 /* The container skipper, unless max_string is too small for it. */
 static json_skip_fn skipper_for(const codec_json_options *o)
 {
-    return o->max_string >= JSON_SKIP_MIN_MAX_STRING ? json_container_skipper() : NULL;
+    return o->max_string >= JSON_SKIP_MIN_MAX_STRING ? codec__json_container_skipper() : NULL;
 }
 
-bool json_valid_fast(const uint8_t *in, size_t n, const codec_json_options *o)
+bool codec__json_valid_fast(const uint8_t *in, size_t n, const codec_json_options *o)
 {
     fast f;
     f.base = in ? in : (const uint8_t *)"";
     f.end = f.base + n;
     f.o = o;
-    f.scan = json_long_scanner();
+    f.scan = codec__json_long_scanner();
     f.skip = skipper_for(o);
     const uint8_t *p = WS(f.base, f.end);
     return p < f.end && (p = skip_value(&f, p, 0)) && WS(p, f.end) == f.end;
 }
 
-int json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, void *v,
-                     const codec_json_options *o, bool plain_names, codec_arena *arena,
-                     codec_error *err)
+int codec__json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, void *v,
+                            const codec_json_options *o, bool plain_names, codec_arena *arena,
+                            codec_error *err)
 {
     fast f;
     f.base = in ? in : (const uint8_t *)"";
@@ -1097,7 +1099,7 @@ int json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, void *v,
     f.arena = arena;
     f.err = err;
     f.text = (codec_text_pool){NULL, NULL};
-    f.scan = json_long_scanner();
+    f.scan = codec__json_long_scanner();
     f.skip = skipper_for(o);
     f.plain_names = plain_names;
     f.nomem = false;

@@ -108,7 +108,7 @@ static inline uint8_t *put_i64(uint8_t *d, int64_t v)
     return put_u64(d, (uint64_t)v);
 }
 
-/* A finite double as codec_format_double writes it. Whole numbers below
+/* A finite double as codec__format_double writes it. Whole numbers below
  * 2^53 are their own shortest form: the digits, then ".0". */
 static inline uint8_t *put_double(uint8_t *d, double v)
 {
@@ -117,7 +117,7 @@ static inline uint8_t *put_double(uint8_t *d, double v)
         memcpy(d, ".0", 2);
         return d + 2;
     }
-    return d + codec_format_double(v, (char *)d);
+    return d + codec__format_double(v, (char *)d);
 }
 
 static inline uint8_t *put_float(uint8_t *d, float v)
@@ -127,7 +127,7 @@ static inline uint8_t *put_float(uint8_t *d, float v)
         memcpy(d, ".0", 2);
         return d + 2;
     }
-    return d + codec_format_float(v, (char *)d);
+    return d + codec__format_float(v, (char *)d);
 }
 
 /* Quotes around the n bytes of text at d + 1; GIVE_UP when n < 0 (a date
@@ -147,9 +147,10 @@ static inline uint8_t *quote_text(uint8_t *d, int n)
 static inline uint8_t *put_scalar(unsigned op, const void *v, uint8_t *d)
 {
     switch (op) {
-    case JSON_OP_UUID: return quote_text(d, (int)json_format_uuid(v, (char *)d + 1));
-    case JSON_OP_DATE: return quote_text(d, codec_format_date(*(const codec_date *)v, (char *)d + 1));
-    case JSON_OP_TIMESTAMP: return quote_text(d, codec_format_timestamp(v, (char *)d + 1));
+    case JSON_OP_UUID: return quote_text(d, (int)codec__json_format_uuid(v, (char *)d + 1));
+    case JSON_OP_DATE:
+        return quote_text(d, codec__format_date(*(const codec_date *)v, (char *)d + 1));
+    case JSON_OP_TIMESTAMP: return quote_text(d, codec__format_timestamp(v, (char *)d + 1));
     case JSON_OP_BOOL:
         if (*(const bool *)v) {
             memcpy(d, "true", 4);
@@ -181,7 +182,7 @@ static inline uint8_t *put_scalar(unsigned op, const void *v, uint8_t *d)
 static uint8_t *put_escaped(fast_enc *e, uint8_t *d, const char *s, size_t n, size_t rest)
 {
     e->out->len = (size_t)(d - e->out->data);
-    int rc = json_put_string(e->out, s, n);
+    int rc = codec__json_put_string(e->out, s, n);
     if (rc) {
         e->nomem = rc == CODEC_E_NOMEM;
         return GIVE_UP;
@@ -214,7 +215,7 @@ static uint8_t *by_reference(fast_enc *e, const codec_type *t, const void *v, ui
                              uint32_t depth)
 {
     e->out->len = (size_t)(d - e->out->data);
-    int rc = json_encode_one(e->out, depth, t, v, e->err);
+    int rc = codec__json_encode_one(e->out, depth, t, v, e->err);
     if (rc) {
         e->nomem = rc == CODEC_E_NOMEM;
         return GIVE_UP;
@@ -348,7 +349,7 @@ static uint8_t *enum_value(fast_enc *e, const json_node *nd, int32_t number, uin
 }
 
 /* A schemaless value at d (JSON_SCALAR_ROOM bytes of room), inside
- * `depth` open containers, as writer.c's json_write_value writes it. */
+ * `depth` open containers, as writer.c's codec__json_write_value writes it. */
 static uint8_t *any_value(fast_enc *e, const codec_value *v, uint8_t *d, uint32_t depth)
 {
     size_t open = (size_t)(d - e->out->data);
@@ -408,7 +409,7 @@ static uint8_t *node_value(fast_enc *e, const json_node *nd, const void *v, uint
         return enum_value(e, nd, *(const int32_t *)v, d);
     case JSON_OP_DECIMAL: {
         const codec_string *s = v;
-        if (!codec_decimal_text_valid(s->ptr, s->len) || !(d = room(e, d, s->len)))
+        if (!codec__decimal_text_valid(s->ptr, s->len) || !(d = room(e, d, s->len)))
             return GIVE_UP;
         json_copy_short(d, s->ptr, s->len);
         return d + s->len;
@@ -440,7 +441,7 @@ static uint8_t *node_value(fast_enc *e, const json_node *nd, const void *v, uint
     }
 }
 
-int json_encode_fast(const json_plan *p, const void *v, codec_buf *out, codec_error *err)
+int codec__json_encode_fast(const json_plan *p, const void *v, codec_buf *out, codec_error *err)
 {
     fast_enc e = {.out = out, .err = err, .nomem = false};
     size_t base = out->len;

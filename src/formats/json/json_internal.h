@@ -14,63 +14,63 @@
     codec_error_set((err), CODEC_E_NOMEM, 0, "json", CODEC_NO_OFFSET, "out of memory")
 
 /* The options with every default filled in. */
-void json_options_resolve(const codec_json_options *in, codec_json_options *out);
+void codec__json_options_resolve(const codec_json_options *in, codec_json_options *out);
 
 /* Descriptor-driven walkers (bind.c). The value at `value` has type `t`.
  * The typed entry points try the fast walkers (encode.c, decode.c) first;
  * the reference ones (the token reader and writer underneath) are the
  * definition of the format and report every error. */
 struct json_plan;
-int json_encode_typed(const codec_type *t, const void *value, const codec_json_options *o,
-                      const struct json_plan *plan, codec_buf *out, codec_error *err);
-int json_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
-                      const codec_json_options *o, bool plain_names, codec_arena *arena,
-                      codec_error *err);
-int json_encode_reference(const codec_type *t, const void *value, bool pretty, codec_buf *out,
-                          codec_error *err);
-/* No max_size check here (json_decode_typed does it). */
-int json_decode_reference(const codec_type *t, const uint8_t *in, size_t n, void *value,
-                          const codec_json_options *o, codec_arena *arena, codec_error *err);
+int codec__json_encode_typed(const codec_type *t, const void *value, const codec_json_options *o,
+                             const struct json_plan *plan, codec_buf *out, codec_error *err);
+int codec__json_decode_typed(const codec_type *t, const uint8_t *in, size_t n, void *value,
+                             const codec_json_options *o, bool plain_names, codec_arena *arena,
+                             codec_error *err);
+int codec__json_encode_reference(const codec_type *t, const void *value, bool pretty,
+                                 codec_buf *out, codec_error *err);
+/* No max_size check here (codec__json_decode_typed does it). */
+int codec__json_decode_reference(const codec_type *t, const uint8_t *in, size_t n, void *value,
+                                 const codec_json_options *o, codec_arena *arena, codec_error *err);
 
 /* The fast compact encoder (encode.c) over the plan of the value's type
  * (json_plan.h): 0, CODEC_E_NOMEM, or 1 (output truncated back) when the
  * value needs the reference walker, which then encodes it again and
  * reports any error. */
-int json_encode_fast(const struct json_plan *plan, const void *value, codec_buf *out,
-                     codec_error *err);
+int codec__json_encode_fast(const struct json_plan *plan, const void *value, codec_buf *out,
+                            codec_error *err);
 /* Whether every field and enum name reachable from t is printable ASCII
  * without '"' and '\\' (plan.c: the decoder compares keys in place);
  * false when unsure (a graph too large to walk). */
-bool json_type_names_plain(const codec_type *t);
+bool codec__json_type_names_plain(const codec_type *t);
 /* The reference walker for one compact value inside `depth` open
  * containers, appended to out (no separator before it). */
-int json_encode_one(codec_buf *out, uint32_t depth, const codec_type *t, const void *value,
-                    codec_error *err);
+int codec__json_encode_one(codec_buf *out, uint32_t depth, const codec_type *t, const void *value,
+                           codec_error *err);
 /* Appends "s" with JSON escapes (writer.c): 0, CODEC_E_NOMEM, or
  * CODEC_E_INVALID_VALUE for invalid UTF-8. */
-int json_put_string(codec_buf *out, const char *s, size_t n);
+int codec__json_put_string(codec_buf *out, const char *s, size_t n);
 
 /* The fast decoder (decode.c): 0, CODEC_E_NOMEM, or 1 when the document
- * needs the reference walker (json_decode_typed decodes it again that way:
+ * needs the reference walker (codec__json_decode_typed decodes it again that way:
  * every error is reported by that walker alone). */
-int json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, void *value,
-                     const codec_json_options *o, bool plain_names, codec_arena *arena,
-                     codec_error *err);
+int codec__json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, void *value,
+                            const codec_json_options *o, bool plain_names, codec_arena *arena,
+                            codec_error *err);
 /* Whether in[0..n) is one document the reader accepts under o (resolved
  * options; max_size is the caller's): true is certain, false means "ask
  * the reader", which also finds the error and its offset. */
-bool json_valid_fast(const uint8_t *in, size_t n, const codec_json_options *o);
+bool codec__json_valid_fast(const uint8_t *in, size_t n, const codec_json_options *o);
 /* The reference walker for the one value at r's position (after
- * json_reader_seek): decoded into v of type t, or skipped when t is NULL. */
-int json_decode_one(codec_json_reader *r, const codec_type *t, void *v,
-                    const codec_json_options *o, codec_arena *arena, codec_error *err);
+ * codec__json_reader_seek): decoded into v of type t, or skipped when t is NULL. */
+int codec__json_decode_one(codec_json_reader *r, const codec_type *t, void *v,
+                           const codec_json_options *o, codec_arena *arena, codec_error *err);
 /* Puts the reader on a value that starts at p inside `depth` open
  * containers (the stack bits of those are not needed to read one value). */
-void json_reader_seek(codec_json_reader *r, const uint8_t *p, uint32_t depth);
+void codec__json_reader_seek(codec_json_reader *r, const uint8_t *p, uint32_t depth);
 /* Decodes the escapes of the raw string body s[0..n) (already UTF-8
  * checked) into dst (room for n bytes; NULL = check only). Returns the
  * decoded length, or (size_t)-1 with *bad at the offending byte. */
-size_t json_unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t **bad);
+size_t codec__json_unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t **bad);
 
 /* The string-body scanner kernel (x86/string_avx2.c; call only when
  * codec_cpu_has(CODEC_CPU_FOR_AVX2)). From p, at the start of a UTF-8
@@ -78,11 +78,11 @@ size_t json_unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t **b
  * control byte, all UTF-8 before it valid; or, when fewer than 32 bytes are
  * left without one, the start of the sequence where checking stopped
  * (the caller goes on from there); NULL for invalid UTF-8. */
-const uint8_t *json_scan_string_avx2(const uint8_t *p, const uint8_t *end);
+const uint8_t *codec__json_scan_string_avx2(const uint8_t *p, const uint8_t *end);
 
-/* The length of the escape at s[0] (a backslash) that json_unescape
+/* The length of the escape at s[0] (a backslash) that codec__json_unescape
  * accepts, with the input ending at end; 0 for an invalid one. */
-size_t json_escape_length(const uint8_t *s, const uint8_t *end);
+size_t codec__json_escape_length(const uint8_t *s, const uint8_t *end);
 
 /* The container skipper kernel (x86/skip_avx512.c; call only when
  * codec_cpu_has(CODEC_CPU_FOR_AVX512)). From p,
@@ -95,26 +95,26 @@ size_t json_escape_length(const uint8_t *s, const uint8_t *end);
  * JSON_SKIP_MIN_MAX_STRING (strings within one 64-byte block are not
  * measured). */
 #define JSON_SKIP_MIN_MAX_STRING 63
-const uint8_t *json_skip_avx512(const uint8_t *p, const uint8_t *end, uint32_t room,
-                                size_t max_string);
+const uint8_t *codec__json_skip_avx512(const uint8_t *p, const uint8_t *end, uint32_t room,
+                                       size_t max_string);
 
 /* Schemaless values (value.c), used by the walkers for CODEC_T_VALUE. */
-int json_write_value(codec_json_writer *w, const codec_value *v, codec_error *err);
-int json_read_value(codec_json_reader *r, codec_json_token tok, codec_value *out,
-                    const codec_json_options *o, codec_error *err);
+int codec__json_write_value(codec_json_writer *w, const codec_value *v, codec_error *err);
+int codec__json_read_value(codec_json_reader *r, codec_json_token tok, codec_value *out,
+                           const codec_json_options *o, codec_error *err);
 
 /* The string s with its bytes in the arena (copied when it still points into
  * the reader's input). len == SIZE_MAX when out of memory. */
-codec_string json_keep_text(codec_json_reader *r, codec_arena *arena, codec_string s);
+codec_string codec__json_keep_text(codec_json_reader *r, codec_arena *arena, codec_string s);
 
 /* Inside an object: the next member's key (and the offset where it starts)
  * and the first token of its value, in one call; *tok is OBJECT_END when
  * the object closes (key untouched). The walkers' fast path. */
-int json_next_member(codec_json_reader *r, codec_string *key, size_t *key_offset,
-                     codec_json_token *tok, codec_error *err);
+int codec__json_next_member(codec_json_reader *r, codec_string *key, size_t *key_offset,
+                            codec_json_token *tok, codec_error *err);
 
 /* Writer helpers the walkers use directly. */
-int json_write_raw_number(codec_json_writer *w, const char *s, size_t n);
-int json_write_base64(codec_json_writer *w, const codec_bytes *b);
+int codec__json_write_raw_number(codec_json_writer *w, const char *s, size_t n);
+int codec__json_write_base64(codec_json_writer *w, const codec_bytes *b);
 
 #endif

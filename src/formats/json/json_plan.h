@@ -95,9 +95,9 @@ typedef struct json_plan {
 
 /* Builds the plan of t (already checked by codec_type_check) in place
  * (the plan must not move afterwards): 0 or CODEC_E_NOMEM (nothing kept). */
-int json_plan_build(json_plan *p, const codec_type *t);
+int codec__json_plan_build(json_plan *p, const codec_type *t);
 
-/* Releases what json_plan_build allocated. */
-void json_plan_free(json_plan *p);
+/* Releases what codec__json_plan_build allocated. */
+void codec__json_plan_free(json_plan *p);
 
 #endif

@@ -11,18 +11,18 @@
 #include <emmintrin.h>
 #endif
 
-/* A long-string kernel (json_scan_string_avx2's contract), or NULL. */
+/* A long-string kernel (codec__json_scan_string_avx2's contract), or NULL. */
 typedef const uint8_t *(*json_scan_fn)(const uint8_t *p, const uint8_t *end);
 
 /* The kernel for this CPU (codec_cpu_features(), chosen once), or NULL. */
-json_scan_fn json_long_scanner(void);
+json_scan_fn codec__json_long_scanner(void);
 
-/* A container skipper (json_skip_avx512's contract), or NULL. */
+/* A container skipper (codec__json_skip_avx512's contract), or NULL. */
 typedef const uint8_t *(*json_skip_fn)(const uint8_t *p, const uint8_t *end, uint32_t room,
                                        size_t max_string);
 
 /* The container skipper for this CPU (chosen once), or NULL. */
-json_skip_fn json_container_skipper(void);
+json_skip_fn codec__json_container_skipper(void);
 
 #define JSON_ONES 0x0101010101010101u
 #define JSON_HIGHS 0x8080808080808080u

@@ -9,11 +9,11 @@
 #define JSON_UUID_CHARS 36
 
 /* base64 with padding: 4 * ceil(n / 3) characters. */
-size_t json_base64_encode(const uint8_t *src, size_t n, char *dst);
+size_t codec__json_base64_encode(const uint8_t *src, size_t n, char *dst);
 /* Canonical padded base64 only; dst needs 3 * n / 4 bytes. 0 or -1. */
-int json_base64_decode(const char *s, size_t n, uint8_t *dst, size_t *out_len);
+int codec__json_base64_decode(const char *s, size_t n, uint8_t *dst, size_t *out_len);
 
-size_t json_format_uuid(const codec_uuid *u, char *dst);
-int json_parse_uuid(const char *s, size_t n, codec_uuid *u);
+size_t codec__json_format_uuid(const codec_uuid *u, char *dst);
+int codec__json_parse_uuid(const char *s, size_t n, codec_uuid *u);
 
 #endif

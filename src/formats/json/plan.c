@@ -36,7 +36,7 @@ static size_t quoted(builder *b, const char *name, char before, char after, size
     b->scratch.len = 0;
     if (before && codec_buf_append(&b->scratch, &before, 1))
         return SIZE_MAX;
-    int rc = json_put_string(&b->scratch, name, strlen(name));
+    int rc = codec__json_put_string(&b->scratch, name, strlen(name));
     if (rc)
         return rc == CODEC_E_INVALID_VALUE ? 0 : SIZE_MAX;
     if (after && codec_buf_append(&b->scratch, &after, 1))
@@ -169,7 +169,7 @@ static int node_for(builder *b, const codec_type *t, const json_node **out)
     }
 }
 
-int json_plan_build(json_plan *p, const codec_type *t)
+int codec__json_plan_build(json_plan *p, const codec_type *t)
 {
     codec_arena_init(&p->arena, codec_default_allocator(), 0);
     builder b = {.arena = &p->arena};
@@ -177,11 +177,11 @@ int json_plan_build(json_plan *p, const codec_type *t)
     int rc = node_for(&b, t, &p->root);
     codec_buf_free(&b.scratch);
     if (rc)
-        json_plan_free(p);
+        codec__json_plan_free(p);
     return rc;
 }
 
-void json_plan_free(json_plan *p)
+void codec__json_plan_free(json_plan *p)
 {
     codec_arena_free(&p->arena);
     p->root = NULL;
@@ -230,7 +230,7 @@ static bool names_plain(const codec_type *t, const codec_type **seen, size_t *n,
     }
 }
 
-bool json_type_names_plain(const codec_type *t)
+bool codec__json_type_names_plain(const codec_type *t)
 {
     const codec_type *seen[256];
     size_t n = 0;

@@ -26,7 +26,7 @@ void codec_json_reader_init(codec_json_reader *r, const uint8_t *in, size_t n,
                             codec_arena *arena, const codec_json_options *o)
 {
     codec_json_options opts;
-    json_options_resolve(o, &opts);
+    codec__json_options_resolve(o, &opts);
     r->base = r->p = in ? in : (const uint8_t *)"";
     r->end = r->base + n;
     r->arena = arena;
@@ -140,13 +140,13 @@ static inline size_t escape_decode(const uint8_t *s, size_t n, uint32_t *cp)
     }
 }
 
-size_t json_escape_length(const uint8_t *s, const uint8_t *end)
+size_t codec__json_escape_length(const uint8_t *s, const uint8_t *end)
 {
     uint32_t cp;
     return escape_decode(s, (size_t)(end - s), &cp);
 }
 
-size_t json_unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t **bad)
+size_t codec__json_unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t **bad)
 {
     size_t o = 0;
     for (size_t i = 0; i < n;) {
@@ -178,7 +178,7 @@ static inline __attribute__((always_inline)) int read_string(codec_json_reader *
 {
     const uint8_t *start = r->p + 1, *end = r->end;
     bool escaped = false;
-    const uint8_t *p = json_string_scan(start, end, &escaped, json_long_scanner());
+    const uint8_t *p = json_string_scan(start, end, &escaped, codec__json_long_scanner());
     if (!p)   /* invalid UTF-8 somewhere: find where, byte by byte */
         p = json_string_scan(start, end, &escaped, NULL);
     if (p == end)
@@ -199,12 +199,13 @@ static inline __attribute__((always_inline)) int read_string(codec_json_reader *
     uint8_t *dst = NULL;
     if (r->arena && !(dst = codec_arena_alloc(r->arena, raw ? raw : 1, 1)))
         return JSON_NOMEM(err);
-    size_t len = json_unescape(start, raw, dst, &bad);
+    size_t len = codec__json_unescape(start, raw, dst, &bad);
     if (len == (size_t)-1)
         return fail(r, err, CODEC_D_CORRUPT, bad, "invalid escape sequence");
     if (len > r->max_string)
         return fail(r, err, CODEC_D_LIMIT, start, "string longer than max-string");
-    r->text = dst ? (codec_string){(const char *)dst, len} : (codec_string){(const char *)start, raw};
+    r->text =
+        dst ? (codec_string){(const char *)dst, len} : (codec_string){(const char *)start, raw};
     return CODEC_OK;
 }
 
@@ -471,18 +472,18 @@ int codec_json_reader_uint64(const codec_json_reader *r, uint64_t *out)
 
 int codec_json_reader_double(const codec_json_reader *r, double *out)
 {
-    return codec_parse_double(r->text.ptr, r->text.len, out);
+    return codec__parse_double(r->text.ptr, r->text.len, out);
 }
 
 int codec_json_validate(const uint8_t *in, size_t n, const codec_json_options *o,
                         codec_error *err)
 {
     codec_json_options opts;
-    json_options_resolve(o, &opts);
+    codec__json_options_resolve(o, &opts);
     if (n > opts.max_size)
         return JSON_FAIL(err, CODEC_D_LIMIT, 0, "document of %zu bytes exceeds max-size (%zu)",
                          n, opts.max_size);
-    if (json_valid_fast(in, n, &opts))
+    if (codec__json_valid_fast(in, n, &opts))
         return CODEC_OK;
     codec_json_reader r;
     codec_json_token tok;
@@ -493,8 +494,8 @@ int codec_json_validate(const uint8_t *in, size_t n, const codec_json_options *o
     return rc;
 }
 
-int json_next_member(codec_json_reader *r, codec_string *key, size_t *key_offset,
-                     codec_json_token *tok, codec_error *err)
+int codec__json_next_member(codec_json_reader *r, codec_string *key, size_t *key_offset,
+                            codec_json_token *tok, codec_error *err)
 {
     int rc = codec_json_next(r, tok, err);
     if (rc || *tok != CODEC_JSON_KEY)
@@ -506,7 +507,7 @@ int json_next_member(codec_json_reader *r, codec_string *key, size_t *key_offset
     return read_value(r, tok, err);
 }
 
-void json_reader_seek(codec_json_reader *r, const uint8_t *p, uint32_t depth)
+void codec__json_reader_seek(codec_json_reader *r, const uint8_t *p, uint32_t depth)
 {
     r->p = p;
     r->depth = depth;

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-void json_options_resolve(const codec_json_options *in, codec_json_options *out)
+void codec__json_options_resolve(const codec_json_options *in, codec_json_options *out)
 {
     static const codec_json_options zero;
     *out = in ? *in : zero;
@@ -30,7 +30,7 @@ void json_options_resolve(const codec_json_options *in, codec_json_options *out)
  * the encode plan. */
 typedef struct json_state {
     codec_json_options o;
-    bool plain_names;       /* json_type_names_plain(type) */
+    bool plain_names;       /* codec__json_type_names_plain(type) */
     json_plan plan;
 } json_state;
 
@@ -39,7 +39,7 @@ static int json_encode_value(const codec_stage *s, const void *value, codec_buf 
 {
     const json_state *st = s->state;
     size_t base = out->len;
-    int rc = json_encode_typed(s->type, value, &st->o, &st->plan, out, err);
+    int rc = codec__json_encode_typed(s->type, value, &st->o, &st->plan, out, err);
     if (rc)
         out->len = base;
     return rc;
@@ -49,13 +49,14 @@ static int json_decode_value(const codec_stage *s, const uint8_t *src, size_t n,
                              void *value_out, codec_arena *arena, codec_error *err)
 {
     const json_state *st = s->state;
-    return json_decode_typed(s->type, src, n, value_out, &st->o, st->plain_names, arena, err);
+    return codec__json_decode_typed(s->type, src, n, value_out, &st->o, st->plain_names, arena,
+                                    err);
 }
 
 static void json_destroy(codec_stage *s)
 {
     const codec_allocator *a = codec_default_allocator();
-    json_plan_free(&((json_state *)s->state)->plan);
+    codec__json_plan_free(&((json_state *)s->state)->plan);
     a->release(a->ctx, s->state, sizeof(json_state));
 }
 
@@ -73,18 +74,18 @@ static int read_options(codec_args *a, codec_json_options *o, codec_error *err)
     static const char *const dups[] = {"reject", "allow", NULL};
     size_t style, unk, req, dup, depth, elements;
     int rc;
-    if ((rc = codec_args_choice(a, "style", true, styles, 0, &style, err)) ||
-        (rc = codec_args_choice(a, "unknown", false, unknown, 0, &unk, err)) ||
-        (rc = codec_args_choice(a, "require", false, require, 0, &req, err)) ||
-        (rc = codec_args_choice(a, "duplicates", false, dups, 0, &dup, err)) ||
-        (rc = codec_args_size(a, "max-depth", false, CODEC_JSON_DEFAULT_MAX_DEPTH, 1,
-                              CODEC_JSON_MAX_DEPTH_LIMIT, &depth, err)) ||
-        (rc = codec_args_size(a, "max-size", false, CODEC_JSON_DEFAULT_MAX_SIZE, 1, SIZE_MAX,
-                              &o->max_size, err)) ||
-        (rc = codec_args_size(a, "max-string", false, CODEC_JSON_DEFAULT_MAX_STRING, 0,
-                              SIZE_MAX, &o->max_string, err)) ||
-        (rc = codec_args_size(a, "max-elements", false, CODEC_JSON_DEFAULT_MAX_ELEMENTS, 0,
-                              SIZE_MAX, &elements, err)))
+    if ((rc = codec__args_choice(a, "style", true, styles, 0, &style, err)) ||
+        (rc = codec__args_choice(a, "unknown", false, unknown, 0, &unk, err)) ||
+        (rc = codec__args_choice(a, "require", false, require, 0, &req, err)) ||
+        (rc = codec__args_choice(a, "duplicates", false, dups, 0, &dup, err)) ||
+        (rc = codec__args_size(a, "max-depth", false, CODEC_JSON_DEFAULT_MAX_DEPTH, 1,
+                               CODEC_JSON_MAX_DEPTH_LIMIT, &depth, err)) ||
+        (rc = codec__args_size(a, "max-size", false, CODEC_JSON_DEFAULT_MAX_SIZE, 1, SIZE_MAX,
+                               &o->max_size, err)) ||
+        (rc = codec__args_size(a, "max-string", false, CODEC_JSON_DEFAULT_MAX_STRING, 0, SIZE_MAX,
+                               &o->max_string, err)) ||
+        (rc = codec__args_size(a, "max-elements", false, CODEC_JSON_DEFAULT_MAX_ELEMENTS, 0,
+                               SIZE_MAX, &elements, err)))
         return rc;
     o->pretty = style == 1;
     o->reject_unknown = unk == 1;
@@ -95,7 +96,7 @@ static int read_options(codec_args *a, codec_json_options *o, codec_error *err)
     return CODEC_OK;
 }
 
-int codec_stage_ctor_json(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
+int codec__stage_ctor_json(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
     codec_json_options o = {0};
     int rc = read_options(a, &o, err);
@@ -107,19 +108,19 @@ int codec_stage_ctor_json(codec_stage *s, codec_args *a, const codec_type *t, co
     json_state *state = al->alloc(al->ctx, sizeof *state);
     if (!state)
         return JSON_NOMEM(err);
-    if (json_plan_build(&state->plan, t)) {
+    if (codec__json_plan_build(&state->plan, t)) {
         al->release(al->ctx, state, sizeof *state);
         return JSON_NOMEM(err);
     }
-    json_options_resolve(&o, &state->o);
-    state->plain_names = json_type_names_plain(t);
+    codec__json_options_resolve(&o, &state->o);
+    state->plain_names = codec__json_type_names_plain(t);
     s->ops = &json_ops;
     s->state = state;
     s->type = t;
     return CODEC_OK;
 }
 
-/* Writes a size the way codec_args_size() reads it, as short as exact:
+/* Writes a size the way codec__args_size() reads it, as short as exact:
  * 65536 -> "64k", 1073741824 -> "1g". */
 static int size_text(char *dst, size_t cap, size_t v)
 {
@@ -135,7 +136,7 @@ static int size_text(char *dst, size_t cap, size_t v)
 codec *codec_json(const codec_type *t, const codec_json_options *o, codec_error *err)
 {
     codec_json_options r;
-    json_options_resolve(o, &r);
+    codec__json_options_resolve(o, &r);
     char args[256];
     /* The spec text is what codec_spec() shows; defaults are left out. */
     int n = snprintf(args, sizeof args, "%s", r.pretty ? "pretty" : "");
@@ -162,5 +163,5 @@ codec *codec_json(const codec_type *t, const codec_json_options *o, codec_error 
                           limits[i].key);
             n += size_text(args + n, sizeof args - (size_t)n, limits[i].value);
         }
-    return codec_make("json", args, t, err);
+    return codec__make("json", args, t, err);
 }

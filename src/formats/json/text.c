@@ -7,7 +7,7 @@
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-size_t json_base64_encode(const uint8_t *src, size_t n, char *dst)
+size_t codec__json_base64_encode(const uint8_t *src, size_t n, char *dst)
 {
     size_t o = 0, i = 0;
     for (; n - i >= 3; i += 3) {
@@ -43,7 +43,7 @@ static int b64_digit(char c)
     return -1;
 }
 
-int json_base64_decode(const char *s, size_t n, uint8_t *dst, size_t *out_len)
+int codec__json_base64_decode(const char *s, size_t n, uint8_t *dst, size_t *out_len)
 {
     if (n % 4)
         return -1;
@@ -56,7 +56,8 @@ int json_base64_decode(const char *s, size_t n, uint8_t *dst, size_t *out_len)
         for (int k = 0; k < 4 - pad; k++)
             if ((d[k] = b64_digit(s[i + k])) < 0)
                 return -1;
-        uint32_t v = (uint32_t)d[0] << 18 | (uint32_t)d[1] << 12 | (uint32_t)d[2] << 6 | (uint32_t)d[3];
+        uint32_t v =
+            (uint32_t)d[0] << 18 | (uint32_t)d[1] << 12 | (uint32_t)d[2] << 6 | (uint32_t)d[3];
         /* Canonical only: the bits under the padding must be zero. */
         if ((pad == 1 && (v & 0xFF)) || (pad == 2 && (v & 0xFFFF)))
             return -1;
@@ -70,7 +71,7 @@ int json_base64_decode(const char *s, size_t n, uint8_t *dst, size_t *out_len)
     return 0;
 }
 
-size_t json_format_uuid(const codec_uuid *u, char *dst)
+size_t codec__json_format_uuid(const codec_uuid *u, char *dst)
 {
     static const char hex[] = "0123456789abcdef";
     size_t o = 0;
@@ -91,7 +92,7 @@ static int hexval(char c)
     return -1;
 }
 
-int json_parse_uuid(const char *s, size_t n, codec_uuid *u)
+int codec__json_parse_uuid(const char *s, size_t n, codec_uuid *u)
 {
     if (n != 36)
         return -1;

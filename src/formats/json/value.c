@@ -24,12 +24,12 @@ static int write_members(codec_json_writer *w, const codec_value *v, codec_error
         rc = writer_status(codec_json_write_key(w, m->key.ptr ? m->key.ptr : "", m->key.len),
                            "object key is not valid UTF-8", err);
         if (!rc)
-            rc = json_write_value(w, &m->value, err);
+            rc = codec__json_write_value(w, &m->value, err);
     }
     return rc ? rc : writer_status(codec_json_write_object_end(w), TOO_DEEP, err);
 }
 
-int json_write_value(codec_json_writer *w, const codec_value *v, codec_error *err)
+int codec__json_write_value(codec_json_writer *w, const codec_value *v, codec_error *err)
 {
     switch (v->kind) {
     case CODEC_V_NULL: return writer_status(codec_json_write_null(w), "", err);
@@ -42,11 +42,11 @@ int json_write_value(codec_json_writer *w, const codec_value *v, codec_error *er
         return writer_status(
             codec_json_write_string(w, v->as.s.ptr ? v->as.s.ptr : "", v->as.s.len),
             "string is not valid UTF-8", err);
-    case CODEC_V_BYTES: return writer_status(json_write_base64(w, &v->as.bytes), "", err);
+    case CODEC_V_BYTES: return writer_status(codec__json_write_base64(w, &v->as.bytes), "", err);
     case CODEC_V_ARRAY: {
         int rc = writer_status(codec_json_write_array_start(w), TOO_DEEP, err);
         for (size_t i = 0; i < v->as.array.count && !rc; i++)
-            rc = json_write_value(w, &v->as.array.items[i], err);
+            rc = codec__json_write_value(w, &v->as.array.items[i], err);
         return rc ? rc : writer_status(codec_json_write_array_end(w), TOO_DEEP, err);
     }
     case CODEC_V_OBJECT:
@@ -81,9 +81,9 @@ static int read_array(codec_json_reader *r, codec_value *out, const codec_json_o
     while (!(rc = codec_json_next(r, &tok, err)) && tok != CODEC_JSON_ARRAY_END) {
         if (count == o->max_elements)
             return JSON_FAIL(err, CODEC_D_LIMIT, r->token_offset, "more items than max-elements");
-        if (!(items = codec_array_grow(r->arena, items, count, &cap, sizeof *items)))
+        if (!(items = codec__array_grow(r->arena, items, count, &cap, sizeof *items)))
             return JSON_NOMEM(err);
-        if ((rc = json_read_value(r, tok, &items[count], o, err)))
+        if ((rc = codec__json_read_value(r, tok, &items[count], o, err)))
             return rc;
         count++;
     }
@@ -102,24 +102,24 @@ static int read_object(codec_json_reader *r, codec_value *out, const codec_json_
     int rc;
     codec_string k;
     size_t key_at;
-    while (!(rc = json_next_member(r, &k, &key_at, &tok, err)) && tok != CODEC_JSON_OBJECT_END) {
+    while (!(rc = codec__json_next_member(r, &k, &key_at, &tok, err)) &&
+           tok != CODEC_JSON_OBJECT_END) {
         if (count == o->max_elements)
             return JSON_FAIL(err, CODEC_D_LIMIT, key_at, "more members than max-elements");
-        if (!(members = codec_array_grow(r->arena, members, count, &cap, sizeof *members)))
+        if (!(members = codec__array_grow(r->arena, members, count, &cap, sizeof *members)))
             return JSON_NOMEM(err);
         codec_member *m = &members[count];
-        m->key = json_keep_text(r, r->arena, k);
+        m->key = codec__json_keep_text(r, r->arena, k);
         if (m->key.len == SIZE_MAX)
             return JSON_NOMEM(err);
-        if ((rc = json_read_value(r, tok, &m->value, o, err)))
+        if ((rc = codec__json_read_value(r, tok, &m->value, o, err)))
             return rc;
         count++;
     }
     if (rc)
         return rc;
-    if (!o->allow_duplicates &&
-        (rc = codec_check_unique_members(members, count, r->arena, "json", start, "an object",
-                                         err)))
+    if (!o->allow_duplicates && (rc = codec__check_unique_members(members, count, r->arena, "json",
+                                                                  start, "an object", err)))
         return rc;
     out->kind = CODEC_V_OBJECT;
     out->as.object.members = members;
@@ -127,8 +127,8 @@ static int read_object(codec_json_reader *r, codec_value *out, const codec_json_
     return CODEC_OK;
 }
 
-int json_read_value(codec_json_reader *r, codec_json_token tok, codec_value *out,
-                    const codec_json_options *o, codec_error *err)
+int codec__json_read_value(codec_json_reader *r, codec_json_token tok, codec_value *out,
+                           const codec_json_options *o, codec_error *err)
 {
     memset(out, 0, sizeof *out);
     switch (tok) {
@@ -141,7 +141,7 @@ int json_read_value(codec_json_reader *r, codec_json_token tok, codec_value *out
     case CODEC_JSON_NUMBER: return read_number(r, out, err);
     case CODEC_JSON_STRING:
         out->kind = CODEC_V_STRING;
-        out->as.s = json_keep_text(r, r->arena, r->text);
+        out->as.s = codec__json_keep_text(r, r->arena, r->text);
         return out->as.s.len == SIZE_MAX ? JSON_NOMEM(err) : CODEC_OK;
     case CODEC_JSON_ARRAY_START: return read_array(r, out, o, err);
     case CODEC_JSON_OBJECT_START: return read_object(r, out, o, err);

@@ -146,7 +146,7 @@ static uint8_t *put_escape(uint8_t *d, uint8_t c)
  * one, which checks its UTF-8 up to the next byte to escape. Byte by byte,
  * as before, twitter.json as a codec_value took 600-660 us to encode; so,
  * 350 us. */
-int json_put_string(codec_buf *out, const char *str, size_t n)
+int codec__json_put_string(codec_buf *out, const char *str, size_t n)
 {
     const uint8_t *s = (const uint8_t *)str, *end = s + n;
     if (n > (SIZE_MAX - 2) / 6 || room_for(out, n * 6 + 2))
@@ -158,7 +158,7 @@ int json_put_string(codec_buf *out, const char *str, size_t n)
         out->len += n + 2;
         return CODEC_OK;
     }
-    json_scan_fn scan = json_long_scanner();
+    json_scan_fn scan = codec__json_long_scanner();
     while (s < end) {
 #if defined(__SSE2__)
         while (end - s >= 16) {
@@ -206,7 +206,7 @@ int json_put_string(codec_buf *out, const char *str, size_t n)
 int codec_json_write_key(codec_json_writer *w, const char *s, size_t n)
 {
     int rc = before_item(w);
-    if (rc || (rc = json_put_string(w->out, s, n)))
+    if (rc || (rc = codec__json_put_string(w->out, s, n)))
         return rc;
     if (put_bytes(w->out, ": ", w->pretty ? 2 : 1))
         return nomem();
@@ -217,10 +217,10 @@ int codec_json_write_key(codec_json_writer *w, const char *s, size_t n)
 int codec_json_write_string(codec_json_writer *w, const char *s, size_t n)
 {
     int rc = before_item(w);
-    return rc ? rc : json_put_string(w->out, s, n);
+    return rc ? rc : codec__json_put_string(w->out, s, n);
 }
 
-int json_write_raw_number(codec_json_writer *w, const char *s, size_t n)
+int codec__json_write_raw_number(codec_json_writer *w, const char *s, size_t n)
 {
     int rc = before_item(w);
     if (rc)
@@ -236,7 +236,7 @@ int codec_json_write_uint64(codec_json_writer *w, uint64_t v)
         tmp[--i] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    return json_write_raw_number(w, tmp + i, sizeof tmp - i);
+    return codec__json_write_raw_number(w, tmp + i, sizeof tmp - i);
 }
 
 int codec_json_write_int64(codec_json_writer *w, int64_t v)
@@ -251,7 +251,7 @@ int codec_json_write_int64(codec_json_writer *w, int64_t v)
         m /= 10;
     } while (m);
     tmp[--i] = '-';
-    return json_write_raw_number(w, tmp + i, sizeof tmp - i);
+    return codec__json_write_raw_number(w, tmp + i, sizeof tmp - i);
 }
 
 int codec_json_write_double(codec_json_writer *w, double v)
@@ -259,20 +259,20 @@ int codec_json_write_double(codec_json_writer *w, double v)
     if (!isfinite(v))
         return CODEC_E_INVALID_VALUE;
     char tmp[CODEC_NUMBER_MAX_CHARS];
-    return json_write_raw_number(w, tmp, codec_format_double(v, tmp));
+    return codec__json_write_raw_number(w, tmp, codec__format_double(v, tmp));
 }
 
 int codec_json_write_bool(codec_json_writer *w, bool v)
 {
-    return json_write_raw_number(w, v ? "true" : "false", v ? 4 : 5);
+    return codec__json_write_raw_number(w, v ? "true" : "false", v ? 4 : 5);
 }
 
 int codec_json_write_null(codec_json_writer *w)
 {
-    return json_write_raw_number(w, "null", 4);
+    return codec__json_write_raw_number(w, "null", 4);
 }
 
-int json_write_base64(codec_json_writer *w, const codec_bytes *b)
+int codec__json_write_base64(codec_json_writer *w, const codec_bytes *b)
 {
     int rc = before_item(w);
     if (rc)
@@ -282,7 +282,7 @@ int json_write_base64(codec_json_writer *w, const codec_bytes *b)
         return nomem();
     uint8_t *d = w->out->data + w->out->len;
     d[0] = '"';
-    json_base64_encode(b->data, b->len, (char *)d + 1);
+    codec__json_base64_encode(b->data, b->len, (char *)d + 1);
     d[chars + 1] = '"';
     w->out->len += chars + 2;
     return CODEC_OK;

@@ -18,7 +18,7 @@ static int dec_fail(mp_rd *r, const mp_item *it, const char *what, const codec_t
 static int next_item(mp_rd *r, const codec_type *t, void *v)
 {
     mp_item it;
-    int rc = mp_read(r, &it);
+    int rc = codec__mp_read(r, &it);
     return rc ? rc : dec_item(r, t, v, &it);
 }
 
@@ -42,8 +42,8 @@ static int unknown_field(mp_rd *r, const codec_type *t, size_t at)
     if (r->o->reject_unknown)
         return MP_FAIL(r->err, CODEC_D_CORRUPT, at, "unknown field (%s)", t->name);
     mp_item skip;
-    int rc = mp_read(r, &skip);
-    return rc ? rc : mp_skip(r, &skip);
+    int rc = codec__mp_read(r, &skip);
+    return rc ? rc : codec__mp_skip(r, &skip);
 }
 
 /* One entry of a struct map: its key (a name as str, or a tag), its value
@@ -53,7 +53,7 @@ static int map_entry(mp_rd *r, const codec_type *t, uint8_t *v, uint64_t *seen, 
 {
     mp_item k;
     int rc;
-    if ((rc = mp_read(r, &k)))
+    if ((rc = codec__mp_read(r, &k)))
         return rc;
     const codec_field *f = NULL;
     if (k.kind == MP_STR) {
@@ -61,12 +61,12 @@ static int map_entry(mp_rd *r, const codec_type *t, uint8_t *v, uint64_t *seen, 
         size_t n = (size_t)k.len;
         f = *expect < t->count && codec_name_equals(t->fields[*expect].name, name, n)
                 ? &t->fields[*expect]
-                : codec_type_field_by_name_hashed(t, name, n, codec_name_hash(name, n));
-        if (!f && (rc = mp_skip(r, &k)))
+                : codec__type_field_by_name_hashed(t, name, n, codec_name_hash(name, n));
+        if (!f && (rc = codec__mp_skip(r, &k)))
             return rc;
     } else if (k.kind == MP_UINT) {
         f = k.u <= UINT32_MAX ? codec_type_field_by_tag(t, (uint32_t)k.u) : NULL;
-    } else if ((rc = mp_skip(r, &k))) {
+    } else if ((rc = codec__mp_skip(r, &k))) {
         return rc;
     }
     if (!f)
@@ -110,14 +110,14 @@ static int struct_array(mp_rd *r, const codec_type *t, uint8_t *v, const mp_item
     for (uint64_t i = 0; i < ah->len; i++) {
         const codec_field *f = i < UINT32_MAX ? codec_type_field_by_tag(t, (uint32_t)i + 1) : NULL;
         mp_item it;
-        if ((rc = mp_read(r, &it)))
+        if ((rc = codec__mp_read(r, &it)))
             return rc;
         if (!f || (it.kind == MP_NIL && f->type->kind != CODEC_T_VALUE)) {
             /* nil marks a gap or an absent field (left unseen, so
              * require=all still reports it). */
             if (!f && it.kind != MP_NIL && r->o->reject_unknown)
                 return MP_FAIL(r->err, CODEC_D_CORRUPT, it.at, "unknown field (%s)", t->name);
-            if ((rc = mp_skip(r, &it)))
+            if ((rc = codec__mp_skip(r, &it)))
                 return rc;
             continue;
         }
@@ -132,7 +132,7 @@ static int dec_ext(mp_rd *r, codec_msgpack_ext *x, const mp_item *it)
     codec_string s;
     mp_item raw = *it;
     raw.kind = MP_BIN;
-    int rc = mp_copy(r, &raw, &s);
+    int rc = codec__mp_copy(r, &raw, &s);
     if (rc)
         return rc;
     x->type = it->ext_type;
@@ -153,7 +153,7 @@ static int dec_struct(mp_rd *r, const codec_type *t, uint8_t *v, const mp_item *
     uint64_t *seen = bin_seen_bitmap(r->arena, t->count, seen_small);
     if (!seen)
         return MP_NOMEM(r->err);
-    int rc = mp_enter(r, it, it->kind == MP_MAP ? 2 : 1);
+    int rc = codec__mp_enter(r, it, it->kind == MP_MAP ? 2 : 1);
     if (!rc)
         rc = it->kind == MP_MAP ? struct_map(r, t, v, it, seen) : struct_array(r, t, v, it, seen);
     if (rc)
@@ -166,7 +166,7 @@ static int dec_list(mp_rd *r, const codec_type *t, codec_list *l, const mp_item 
 {
     if (it->kind != MP_ARRAY)
         return dec_fail(r, it, "expected an array", t);
-    int rc = mp_enter(r, it, 1);
+    int rc = codec__mp_enter(r, it, 1);
     if (rc)
         return rc;
     size_t esz = t->elem->size, n = (size_t)it->len;
@@ -189,7 +189,7 @@ static int dec_map(mp_rd *r, const codec_type *t, codec_map *m, const mp_item *i
 {
     if (it->kind != MP_MAP)
         return dec_fail(r, it, "expected a map", t);
-    int rc = mp_enter(r, it, 2);
+    int rc = codec__mp_enter(r, it, 2);
     if (rc)
         return rc;
     size_t ksz = t->key->size, vsz = t->elem->size, n = (size_t)it->len;
@@ -207,7 +207,7 @@ static int dec_map(mp_rd *r, const codec_type *t, codec_map *m, const mp_item *i
             return rc;
     r->depth--;
     if (!r->o->allow_duplicates) {
-        long dup = codec_find_duplicate_map_key(t, keys, n, r->arena);
+        long dup = codec__find_duplicate_map_key(t, keys, n, r->arena);
         if (dup == -2)
             return MP_NOMEM(r->err);
         if (dup >= 0)
@@ -286,15 +286,15 @@ static int dec_decimal(mp_rd *r, const codec_type *t, codec_string *v, const mp_
     size_t n;
     switch (it->kind) {
     case MP_STR:
-        if (!codec_decimal_text_valid((const char *)it->data, (size_t)it->len))
+        if (!codec__decimal_text_valid((const char *)it->data, (size_t)it->len))
             return dec_fail(r, it, "str is not a decimal number", t);
-        return mp_copy(r, it, v);
+        return codec__mp_copy(r, it, v);
     case MP_UINT: n = (size_t)snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)it->u); break;
     case MP_INT: n = (size_t)snprintf(tmp, sizeof tmp, "%lld", (long long)it->i); break;
     case MP_FLOAT:
         if (!isfinite(it->d))
             return dec_fail(r, it, "NaN or infinity is not a decimal", t);
-        n = codec_format_double(it->d, tmp);
+        n = codec__format_double(it->d, tmp);
         break;
     default: return dec_fail(r, it, "expected a decimal", t);
     }
@@ -348,7 +348,7 @@ static int dec_item(mp_rd *r, const codec_type *t, void *v, const mp_item *it)
         *(bool *)v = true;
         return dec_item(r, t->elem, (uint8_t *)v + t->value_offset, it);
     case CODEC_T_XMAP: return dec_xmap(r, t, v, it);
-    case CODEC_T_VALUE: return mp_read_value(r, it, v);
+    case CODEC_T_VALUE: return codec__mp_read_value(r, it, v);
     case CODEC_T_BOOL:
         if (it->kind != MP_BOOL)
             return dec_fail(r, it, "expected true or false", t);
@@ -359,11 +359,11 @@ static int dec_item(mp_rd *r, const codec_type *t, void *v, const mp_item *it)
     case CODEC_T_STRING:
         if (it->kind != MP_STR)
             return dec_fail(r, it, "expected a str", t);
-        return mp_copy(r, it, v);
+        return codec__mp_copy(r, it, v);
     case CODEC_T_BYTES:
         if (it->kind != MP_BIN)
             return dec_fail(r, it, "expected a bin", t);
-        return mp_copy(r, it, v);
+        return codec__mp_copy(r, it, v);
     case CODEC_T_ENUM: return dec_enum(r, t, v, it);
     case CODEC_T_UUID:
         if (it->kind != MP_BIN || it->len != 16)
@@ -463,7 +463,7 @@ static inline bool fast_str(mp_rd *r, codec_string *out)
         return true;
     }
     char *d = codec_text_pool_take(&r->pool, r->arena, left, n);
-    if (!d || (codec_copy_ascii((uint8_t *)d, p + head, n) && !codec_utf8_valid(p + head, n)))
+    if (!d || (codec_copy_ascii((uint8_t *)d, p + head, n) && !codec__utf8_valid(p + head, n)))
         return false;
     *out = (codec_string){d, n};
     r->p = p + head + n;
@@ -537,7 +537,7 @@ static inline int fmt_open(mp_rd *r, bool map, uint64_t *count, size_t *at)
         return PLAN_OTHER_FORM;
     *count = h.len;
     *at = h.at;
-    return mp_enter(r, &h, map ? 2 : 1);
+    return codec__mp_enter(r, &h, map ? 2 : 1);
 }
 
 static int fmt_generic(mp_rd *r, const codec_type *t, void *v)
@@ -563,8 +563,8 @@ static inline bool fmt_planned(const bin_struct *s)
 #define fmt_missing check_missing
 #include "formats/binary/plan_decode.h"
 
-int mp_decode_typed(const mp_state *st, const codec_type *t, const uint8_t *in, size_t n,
-                    void *value, codec_arena *arena, codec_error *err)
+int codec__mp_decode_typed(const mp_state *st, const codec_type *t, const uint8_t *in, size_t n,
+                           void *value, codec_arena *arena, codec_error *err)
 {
     mp_rd r = {.base = in, .p = in, .end = in + n, .o = &st->o, .arena = arena, .err = err};
     return plan_decode(&r, &st->plan, t, value);

@@ -48,14 +48,14 @@ static int enc_name(enc *e, const char *name)
         e->out->len += n + 1;
         return CODEC_OK;
     }
-    return mp_out_string(e->out, true, name, strlen(name), e->err);
+    return codec__mp_out_string(e->out, true, name, strlen(name), e->err);
 }
 
 static int enc_struct(enc *e, const codec_type *t, const uint8_t *v)
 {
     if (t == &codec_msgpack_ext_type) {
         const codec_msgpack_ext *x = (const codec_msgpack_ext *)v;
-        return mp_out_ext(e->out, x->type, x->data.data, x->data.len, e->err);
+        return codec__mp_out_ext(e->out, x->type, x->data.data, x->data.len, e->err);
     }
     if (e->o->struct_arrays)
         return enc_struct_array(e, t, v);
@@ -102,14 +102,14 @@ static int enc_timestamp(enc *e, const codec_type *t, const codec_timestamp *ts)
     if (ts->seconds >= 0 && ts->seconds >> 34 == 0) {
         if (ts->nanos == 0 && ts->seconds <= UINT32_MAX) {
             bin_store32(b, (uint32_t)ts->seconds);
-            return mp_out_ext(e->out, MP_TIMESTAMP, b, 4, e->err);
+            return codec__mp_out_ext(e->out, MP_TIMESTAMP, b, 4, e->err);
         }
         bin_store64(b, (uint64_t)ts->nanos << 34 | (uint64_t)ts->seconds);
-        return mp_out_ext(e->out, MP_TIMESTAMP, b, 8, e->err);
+        return codec__mp_out_ext(e->out, MP_TIMESTAMP, b, 8, e->err);
     }
     bin_store32(b, (uint32_t)ts->nanos);
     bin_store64(b + 4, (uint64_t)ts->seconds);
-    return mp_out_ext(e->out, MP_TIMESTAMP, b, 12, e->err);
+    return codec__mp_out_ext(e->out, MP_TIMESTAMP, b, 12, e->err);
 }
 
 static int enc_xmap(enc *e, const codec_type *t, const void *v)
@@ -136,21 +136,21 @@ static int enc_leaf(enc *e, const codec_type *t, const void *v)
     case CODEC_T_DOUBLE: return mp_out_double(e->out, *(const double *)v, e->err);
     case CODEC_T_STRING: {
         const codec_string *s = v;
-        return mp_out_string(e->out, true, s->ptr, s->len, e->err);
+        return codec__mp_out_string(e->out, true, s->ptr, s->len, e->err);
     }
     case CODEC_T_BYTES: {
         const codec_bytes *b = v;
-        return mp_out_string(e->out, false, b->data, b->len, e->err);
+        return codec__mp_out_string(e->out, false, b->data, b->len, e->err);
     }
-    case CODEC_T_UUID: return mp_out_string(e->out, false, v, 16, e->err);
+    case CODEC_T_UUID: return codec__mp_out_string(e->out, false, v, 16, e->err);
     case CODEC_T_DATE: return mp_out_int(e->out, ((const codec_date *)v)->days, e->err);
     case CODEC_T_TIMESTAMP: return enc_timestamp(e, t, v);
     case CODEC_T_DECIMAL: {
         /* No decimal type in MessagePack: the exact text as a str. */
         const codec_string *s = v;
-        if (!codec_decimal_text_valid(s->ptr, s->len))
+        if (!codec__decimal_text_valid(s->ptr, s->len))
             return enc_fail(e, t, "not a decimal number");
-        return mp_out_string(e->out, true, s->ptr, s->len, e->err);
+        return codec__mp_out_string(e->out, true, s->ptr, s->len, e->err);
     }
     default:
         if (codec_kind_is_signed(t->kind))
@@ -178,7 +178,7 @@ static int enc_any(enc *e, const codec_type *t, const void *v)
         return mp_out_int(e->out, n, e->err);
     }
     case CODEC_T_XMAP: return enc_xmap(e, t, v);
-    case CODEC_T_VALUE: return mp_write_value(e->out, v, e->err);
+    case CODEC_T_VALUE: return codec__mp_write_value(e->out, v, e->err);
     default: return enc_leaf(e, t, v);
     }
 }
@@ -242,20 +242,21 @@ static inline bool fmt_planned(const enc *e, const bin_struct *s)
 #define FMT_NOMEM MP_NOMEM
 #include "formats/binary/plan_encode.h"
 
-int mp_encode_value(const codec_stage *s, const void *value, codec_buf *out, codec_error *err)
+int codec__mp_encode_value(const codec_stage *s, const void *value, codec_buf *out,
+                           codec_error *err)
 {
     const mp_state *st = s->state;
     enc e = {.out = out, .o = &st->o, .err = err};
     return plan_encode(&e, &st->plan, value);
 }
 
-size_t mp_plan_map_head(size_t n, uint8_t *dst)
+size_t codec__mp_plan_map_head(size_t n, uint8_t *dst)
 {
     return (size_t)(fmt_head(dst, true, n) - dst);
 }
 
 /* The key of a struct field: its name as a str. */
-size_t mp_plan_key(const codec_field *f, const void *ctx, uint8_t *dst)
+size_t codec__mp_plan_key(const codec_field *f, const void *ctx, uint8_t *dst)
 {
     (void)ctx;
     size_t n = strlen(f->name);

@@ -45,17 +45,17 @@ typedef struct mp_rd {
 } mp_rd;
 
 /* Reads one item head (and skips over a str/bin/ext payload). */
-int mp_read(mp_rd *r, mp_item *it);
+int codec__mp_read(mp_rd *r, mp_item *it);
 
 /* Checks that `items` x count could fit in the remaining input and the
  * element limit, then enters one nesting level. */
-int mp_enter(mp_rd *r, const mp_item *it, uint64_t per);
+int codec__mp_enter(mp_rd *r, const mp_item *it, uint64_t per);
 
 /* Skips the rest of an item (the contents of arrays and maps). */
-int mp_skip(mp_rd *r, const mp_item *it);
+int codec__mp_skip(mp_rd *r, const mp_item *it);
 
 /* The payload of a STR/BIN item copied into the arena (UTF-8 checked for STR). */
-int mp_copy(mp_rd *r, const mp_item *it, codec_string *out);
+int codec__mp_copy(mp_rd *r, const mp_item *it, codec_string *out);
 
 /* Output: each reserves what it writes. */
 static inline int mp_room(codec_buf *out, size_t n, codec_error *err)
@@ -188,10 +188,10 @@ static inline int mp_out_map(codec_buf *out, uint64_t n, codec_error *err)
 }
 
 /* str (text = true, UTF-8 checked) or bin. */
-int mp_out_string(codec_buf *out, bool text, const void *p, size_t n, codec_error *err);
+int codec__mp_out_string(codec_buf *out, bool text, const void *p, size_t n, codec_error *err);
 
 /* An ext item of `type` in its smallest form (fixext when n is 1/2/4/8/16). */
-int mp_out_ext(codec_buf *out, int8_t type, const void *p, size_t n, codec_error *err);
+int codec__mp_out_ext(codec_buf *out, int8_t type, const void *p, size_t n, codec_error *err);
 
 /* A stage's state: the resolved options and the plan built from them. */
 typedef struct mp_state {
@@ -200,19 +200,19 @@ typedef struct mp_state {
 } mp_state;
 
 /* The plan's key writer (bin_key_writer). */
-size_t mp_plan_key(const codec_field *f, const void *ctx, uint8_t *dst);
+size_t codec__mp_plan_key(const codec_field *f, const void *ctx, uint8_t *dst);
 
 /* The plan's map head writer (bin_map_head_writer). */
-size_t mp_plan_map_head(size_t n, uint8_t *dst);
+size_t codec__mp_plan_map_head(size_t n, uint8_t *dst);
 
 /* Walkers. */
 /* The stage's encode_value (the plan's walk; out->len restored on failure). */
-int mp_encode_value(const codec_stage *s, const void *value, codec_buf *out, codec_error *err);
-int mp_decode_typed(const mp_state *st, const codec_type *t, const uint8_t *in, size_t n,
-                    void *value, codec_arena *arena, codec_error *err);
-int mp_write_value(codec_buf *out, const codec_value *v, codec_error *err);
-int mp_read_value(mp_rd *r, const mp_item *it, codec_value *out);
+int codec__mp_encode_value(const codec_stage *s, const void *value, codec_buf *out,
+                           codec_error *err);
+int codec__mp_decode_typed(const mp_state *st, const codec_type *t, const uint8_t *in, size_t n,
+                           void *value, codec_arena *arena, codec_error *err);
+int codec__mp_write_value(codec_buf *out, const codec_value *v, codec_error *err);
+int codec__mp_read_value(mp_rd *r, const mp_item *it, codec_value *out);
 
-void mp_options_resolve(const codec_msgpack_options *in, codec_msgpack_options *out);
 
 #endif

@@ -45,7 +45,7 @@ static int read_ext(mp_rd *r, mp_item *it, unsigned size_bytes, uint64_t fixed)
     return payload(r, it, n);
 }
 
-int mp_read(mp_rd *r, mp_item *it)
+int codec__mp_read(mp_rd *r, mp_item *it)
 {
     it->at = (size_t)(r->p - r->base);
     if (r->p == r->end)
@@ -122,7 +122,7 @@ int mp_read(mp_rd *r, mp_item *it)
     }
 }
 
-int mp_enter(mp_rd *r, const mp_item *it, uint64_t per)
+int codec__mp_enter(mp_rd *r, const mp_item *it, uint64_t per)
 {
     if (it->len > (uint64_t)(r->end - r->p) / per)
         return MP_FAIL(r->err, CODEC_D_TRUNCATED, it->at,
@@ -137,27 +137,27 @@ int mp_enter(mp_rd *r, const mp_item *it, uint64_t per)
     return CODEC_OK;
 }
 
-int mp_skip(mp_rd *r, const mp_item *it)
+int codec__mp_skip(mp_rd *r, const mp_item *it)
 {
-    if (it->kind == MP_STR && !codec_utf8_valid(it->data, (size_t)it->len))
+    if (it->kind == MP_STR && !codec__utf8_valid(it->data, (size_t)it->len))
         return MP_FAIL(r->err, CODEC_D_CORRUPT, it->at, "str is not valid UTF-8");
     if (it->kind != MP_ARRAY && it->kind != MP_MAP)
         return CODEC_OK;
     uint64_t per = it->kind == MP_MAP ? 2 : 1;
-    int rc = mp_enter(r, it, per);
+    int rc = codec__mp_enter(r, it, per);
     for (uint64_t i = 0; !rc && i < it->len * per; i++) {
         mp_item c;
-        if (!(rc = mp_read(r, &c)))
-            rc = mp_skip(r, &c);
+        if (!(rc = codec__mp_read(r, &c)))
+            rc = codec__mp_skip(r, &c);
     }
     r->depth--;
     return rc;
 }
 
-int mp_copy(mp_rd *r, const mp_item *it, codec_string *out)
+int codec__mp_copy(mp_rd *r, const mp_item *it, codec_string *out)
 {
     size_t n = (size_t)it->len;
-    if (it->kind == MP_STR && !codec_utf8_valid(it->data, n))
+    if (it->kind == MP_STR && !codec__utf8_valid(it->data, n))
         return MP_FAIL(r->err, CODEC_D_CORRUPT, it->at, "str is not valid UTF-8");
     char *p = NULL;
     if (n && !(p = codec_arena_alloc(r->arena, n, 1)))
@@ -168,9 +168,9 @@ int mp_copy(mp_rd *r, const mp_item *it, codec_string *out)
     return CODEC_OK;
 }
 
-int mp_out_string(codec_buf *out, bool text, const void *p, size_t n, codec_error *err)
+int codec__mp_out_string(codec_buf *out, bool text, const void *p, size_t n, codec_error *err)
 {
-    if (text && !codec_utf8_valid(p, n))
+    if (text && !codec__utf8_valid(p, n))
         return codec_error_set(err, CODEC_E_INVALID_VALUE, 0, "msgpack", CODEC_NO_OFFSET,
                                "string is not valid UTF-8");
     if (n > UINT32_MAX)
@@ -186,7 +186,7 @@ int mp_out_string(codec_buf *out, bool text, const void *p, size_t n, codec_erro
     return CODEC_OK;
 }
 
-int mp_out_ext(codec_buf *out, int8_t type, const void *p, size_t n, codec_error *err)
+int codec__mp_out_ext(codec_buf *out, int8_t type, const void *p, size_t n, codec_error *err)
 {
     if (n > UINT32_MAX)
         return codec_error_set(err, CODEC_E_INVALID_VALUE, 0, "msgpack", CODEC_NO_OFFSET,

@@ -23,28 +23,28 @@ static bin_limits limits_of(codec_msgpack_options *o)
     return (bin_limits){&o->max_depth, &o->max_size, &o->max_string, &o->max_elements};
 }
 
-void mp_options_resolve(const codec_msgpack_options *in, codec_msgpack_options *out)
+static void mp_options_resolve(const codec_msgpack_options *in, codec_msgpack_options *out)
 {
     static const codec_msgpack_options zero;
     *out = in ? *in : zero;
-    bin_limits_resolve(limits_of(out));
+    codec__bin_limits_resolve(limits_of(out));
 }
 
 static int mp_decode_value(const codec_stage *s, const uint8_t *src, size_t n, void *value_out,
                            codec_arena *arena, codec_error *err)
 {
-    return mp_decode_typed(s->state, s->type, src, n, value_out, arena, err);
+    return codec__mp_decode_typed(s->state, s->type, src, n, value_out, arena, err);
 }
 
 static void mp_destroy(codec_stage *s)
 {
     const codec_allocator *a = codec_default_allocator();
-    bin_plan_free(&((mp_state *)s->state)->plan);
+    codec__bin_plan_free(&((mp_state *)s->state)->plan);
     a->release(a->ctx, s->state, sizeof(mp_state));
 }
 
 static const codec_stage_ops mp_ops = {
-    .encode_value = mp_encode_value,
+    .encode_value = codec__mp_encode_value,
     .decode_value = mp_decode_value,
     .destroy = mp_destroy,
 };
@@ -57,11 +57,11 @@ static int read_options(codec_args *a, codec_msgpack_options *o, codec_error *er
     static const char *const dups[] = {"reject", "allow", NULL};
     size_t st, unk, req, dup;
     int rc;
-    if ((rc = codec_args_choice(a, "structs", false, structs, 0, &st, err)) ||
-        (rc = codec_args_choice(a, "unknown", false, unknown, 0, &unk, err)) ||
-        (rc = codec_args_choice(a, "require", false, require, 0, &req, err)) ||
-        (rc = codec_args_choice(a, "duplicates", false, dups, 0, &dup, err)) ||
-        (rc = bin_limits_read(a, limits_of(o), err)))
+    if ((rc = codec__args_choice(a, "structs", false, structs, 0, &st, err)) ||
+        (rc = codec__args_choice(a, "unknown", false, unknown, 0, &unk, err)) ||
+        (rc = codec__args_choice(a, "require", false, require, 0, &req, err)) ||
+        (rc = codec__args_choice(a, "duplicates", false, dups, 0, &dup, err)) ||
+        (rc = codec__bin_limits_read(a, limits_of(o), err)))
         return rc;
     o->struct_arrays = st == 1;
     o->reject_unknown = unk == 1;
@@ -70,16 +70,15 @@ static int read_options(codec_args *a, codec_msgpack_options *o, codec_error *er
     return CODEC_OK;
 }
 
-int codec_stage_ctor_msgpack(codec_stage *s, codec_args *a, const codec_type *t,
-                             codec_error *err)
+int codec__stage_ctor_msgpack(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
     mp_state st = {0};
     int rc = read_options(a, &st.o, err);
-    if (rc || (rc = bin_stage_init(s, &mp_ops, t, &st, sizeof st, err)))
+    if (rc || (rc = codec__bin_stage_init(s, &mp_ops, t, &st, sizeof st, err)))
         return rc;
-    const bin_plan_spec spec = {.key = mp_plan_key, .map_head = mp_plan_map_head,
+    const bin_plan_spec spec = {.key = codec__mp_plan_key, .map_head = codec__mp_plan_map_head,
                                 .require_all = st.o.require_all};
-    if ((rc = bin_plan_build(&((mp_state *)s->state)->plan, t, &spec, "msgpack", err))) {
+    if ((rc = codec__bin_plan_build(&((mp_state *)s->state)->plan, t, &spec, "msgpack", err))) {
         mp_destroy(s);
         s->state = NULL;
     }
@@ -94,5 +93,5 @@ codec *codec_msgpack(const codec_type *t, const codec_msgpack_options *o, codec_
                               {r.reject_unknown, "unknown=reject"},
                               {r.require_all, "require=all"},
                               {r.allow_duplicates, "duplicates=allow"}};
-    return bin_make("msgpack", t, flags, sizeof flags / sizeof flags[0], limits_of(&r), err);
+    return codec__bin_make("msgpack", t, flags, sizeof flags / sizeof flags[0], limits_of(&r), err);
 }

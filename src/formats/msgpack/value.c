@@ -4,7 +4,7 @@
 #include "formats/msgpack/msgpack_internal.h"
 #include "types/value_internal.h"
 
-int mp_write_value(codec_buf *out, const codec_value *v, codec_error *err)
+int codec__mp_write_value(codec_buf *out, const codec_value *v, codec_error *err)
 {
     int rc;
     switch (v->kind) {
@@ -13,20 +13,20 @@ int mp_write_value(codec_buf *out, const codec_value *v, codec_error *err)
     case CODEC_V_INT: return mp_out_int(out, v->as.i, err);
     case CODEC_V_UINT: return mp_out_uint(out, v->as.u, err);
     case CODEC_V_DOUBLE: return mp_out_double(out, v->as.d, err);
-    case CODEC_V_STRING: return mp_out_string(out, true, v->as.s.ptr, v->as.s.len, err);
+    case CODEC_V_STRING: return codec__mp_out_string(out, true, v->as.s.ptr, v->as.s.len, err);
     case CODEC_V_BYTES:
-        return mp_out_string(out, false, v->as.bytes.data, v->as.bytes.len, err);
+        return codec__mp_out_string(out, false, v->as.bytes.data, v->as.bytes.len, err);
     case CODEC_V_ARRAY:
         rc = mp_out_array(out, v->as.array.count, err);
         for (size_t i = 0; i < v->as.array.count && !rc; i++)
-            rc = mp_write_value(out, &v->as.array.items[i], err);
+            rc = codec__mp_write_value(out, &v->as.array.items[i], err);
         return rc;
     case CODEC_V_OBJECT:
         rc = mp_out_map(out, v->as.object.count, err);
         for (size_t i = 0; i < v->as.object.count && !rc; i++) {
             const codec_member *m = &v->as.object.members[i];
-            if (!(rc = mp_out_string(out, true, m->key.ptr, m->key.len, err)))
-                rc = mp_write_value(out, &m->value, err);
+            if (!(rc = codec__mp_out_string(out, true, m->key.ptr, m->key.len, err)))
+                rc = codec__mp_write_value(out, &m->value, err);
         }
         return rc;
     default:
@@ -44,7 +44,7 @@ static int read_array(mp_rd *r, const mp_item *it, codec_value *out)
         return MP_NOMEM(r->err);
     for (size_t i = 0; i < n; i++) {
         mp_item c;
-        if ((rc = mp_read(r, &c)) || (rc = mp_read_value(r, &c, &items[i])))
+        if ((rc = codec__mp_read(r, &c)) || (rc = codec__mp_read_value(r, &c, &items[i])))
             return rc;
     }
     out->kind = CODEC_V_ARRAY;
@@ -62,18 +62,17 @@ static int read_object(mp_rd *r, const mp_item *it, codec_value *out)
         return MP_NOMEM(r->err);
     for (size_t i = 0; i < n; i++) {
         mp_item k, c;
-        if ((rc = mp_read(r, &k)))
+        if ((rc = codec__mp_read(r, &k)))
             return rc;
         if (k.kind != MP_STR)
             return MP_FAIL(r->err, CODEC_D_CORRUPT, k.at,
                            "map key that is not a str: codec_value keys are strings");
-        if ((rc = mp_copy(r, &k, &members[i].key)) || (rc = mp_read(r, &c)) ||
-            (rc = mp_read_value(r, &c, &members[i].value)))
+        if ((rc = codec__mp_copy(r, &k, &members[i].key)) || (rc = codec__mp_read(r, &c)) ||
+            (rc = codec__mp_read_value(r, &c, &members[i].value)))
             return rc;
     }
-    if (!r->o->allow_duplicates &&
-        (rc = codec_check_unique_members(members, n, r->arena, "msgpack", it->at, "a map",
-                                         r->err)))
+    if (!r->o->allow_duplicates && (rc = codec__check_unique_members(
+                                        members, n, r->arena, "msgpack", it->at, "a map", r->err)))
         return rc;
     out->kind = CODEC_V_OBJECT;
     out->as.object.members = members;
@@ -81,7 +80,7 @@ static int read_object(mp_rd *r, const mp_item *it, codec_value *out)
     return CODEC_OK;
 }
 
-int mp_read_value(mp_rd *r, const mp_item *it, codec_value *out)
+int codec__mp_read_value(mp_rd *r, const mp_item *it, codec_value *out)
 {
     int rc;
     memset(out, 0, sizeof *out);
@@ -94,10 +93,10 @@ int mp_read_value(mp_rd *r, const mp_item *it, codec_value *out)
         return CODEC_OK;
     case MP_INT: out->kind = CODEC_V_INT, out->as.i = it->i; return CODEC_OK;
     case MP_FLOAT: out->kind = CODEC_V_DOUBLE, out->as.d = it->d; return CODEC_OK;
-    case MP_STR: out->kind = CODEC_V_STRING; return mp_copy(r, it, &out->as.s);
+    case MP_STR: out->kind = CODEC_V_STRING; return codec__mp_copy(r, it, &out->as.s);
     case MP_BIN: {
         codec_string s;
-        if ((rc = mp_copy(r, it, &s)))
+        if ((rc = codec__mp_copy(r, it, &s)))
             return rc;
         out->kind = CODEC_V_BYTES;
         out->as.bytes = (codec_bytes){(const uint8_t *)s.ptr, s.len};
@@ -105,7 +104,7 @@ int mp_read_value(mp_rd *r, const mp_item *it, codec_value *out)
     }
     case MP_ARRAY:
     case MP_MAP:
-        if ((rc = mp_enter(r, it, it->kind == MP_MAP ? 2 : 1)))
+        if ((rc = codec__mp_enter(r, it, it->kind == MP_MAP ? 2 : 1)))
             return rc;
         rc = it->kind == MP_ARRAY ? read_array(r, it, out) : read_object(r, it, out);
         r->depth--;

@@ -346,7 +346,7 @@ static inline uint8_t *pool_take(pb_dec *d, const uint8_t *p, size_t len)
 static inline int dec_text(pb_dec *d, const pb_val *v, codec_bytes *b, const uint8_t *p,
                            size_t len)
 {
-    if (v->op == PB_OP_DECIMAL && !codec_decimal_text_valid((const char *)p, len))
+    if (v->op == PB_OP_DECIMAL && !codec__decimal_text_valid((const char *)p, len))
         return fail(d, CODEC_D_CORRUPT, p, "not a decimal number");
     if (!len) {
         *b = (codec_bytes){NULL, 0};
@@ -355,7 +355,7 @@ static inline int dec_text(pb_dec *d, const pb_val *v, codec_bytes *b, const uin
     uint8_t *copy = pool_take(d, p, len);
     if (!copy)
         return nomem(d);
-    if (codec_copy_ascii(copy, p, len) && v->op == PB_OP_STRING && !codec_utf8_valid(p, len))
+    if (codec_copy_ascii(copy, p, len) && v->op == PB_OP_STRING && !codec__utf8_valid(p, len))
         return fail(d, CODEC_D_CORRUPT, p, "string is not valid UTF-8");
     *b = (codec_bytes){copy, len};
     return CODEC_OK;
@@ -457,7 +457,8 @@ static int room(pb_dec *d, const pb_field *f, msg_state *ms, size_t count, void 
             return fail(d, CODEC_D_LIMIT, rec, "field '%s' has more than %llu items", f->name,
                         (unsigned long long)d->max_elements);
         size_t ncap = count + (more ? more : 1);
-        void *a = resize_items(d, *items, count, ncap, f->mode == PB_MAP ? f->key_size : f->elem_size);
+        void *a =
+            resize_items(d, *items, count, ncap, f->mode == PB_MAP ? f->key_size : f->elem_size);
         if (!a)
             return nomem(d);
         *items = a;
@@ -507,7 +508,8 @@ static int dec_packed(pb_dec *d, const pb_field *f, codec_list *l, msg_state *ms
     if (l->count + count_packed(v, p, len) > ms->caps[f->rep_slot])
         return fail(d, CODEC_D_CORRUPT, rec, "field '%s': more items than counted", f->name);
     uint8_t *item = (uint8_t *)l->items + l->count * f->elem_size;
-    if (width && v->csize == width && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && v->op != PB_OP_XMAP) {
+    if (width && v->csize == width && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
+        v->op != PB_OP_XMAP) {
         memcpy(item, p, len);   /* floats, doubles, same-width fixed ints */
         l->count += len / width;
         *pp = stop;
@@ -635,7 +637,8 @@ static int dec_msg(pb_dec *d, const pb_msg *m, uint8_t *v, const uint8_t *p, con
     uint64_t seen_small[SMALL_SEEN];
     msg_state ms = {.caps = caps_small};
     uint64_t *seen = seen_small;
-    if (m->nrep > SMALL_REPS && !(ms.caps = codec_arena_alloc(d->arena, m->nrep * sizeof(size_t), 0)))
+    if (m->nrep > SMALL_REPS &&
+        !(ms.caps = codec_arena_alloc(d->arena, m->nrep * sizeof(size_t), 0)))
         return nomem(d);
     memset(ms.caps, 0, m->nrep * sizeof(size_t));
     size_t words = (m->count + 63) / 64;
@@ -676,11 +679,16 @@ static int dec_msg(pb_dec *d, const pb_msg *m, uint8_t *v, const uint8_t *p, con
     return m->has_required ? check_required(d, m, seen, end) : CODEC_OK;
 }
 
-int pb_decode(const pb_state *st, const uint8_t *in, size_t n, void *value, codec_arena *arena,
-              codec_error *err)
+int codec__pb_decode(const pb_state *st, const uint8_t *in, size_t n, void *value,
+                     codec_arena *arena, codec_error *err)
 {
-    pb_dec d = {.base = in, .in_end = in + n, .arena = arena, .err = err, .max_depth = st->o.max_depth,
-                .max_elements = st->o.max_elements, .unknown = st->o.unknown};
+    pb_dec d = {.base = in,
+                .in_end = in + n,
+                .arena = arena,
+                .err = err,
+                .max_depth = st->o.max_depth,
+                .max_elements = st->o.max_elements,
+                .unknown = st->o.unknown};
     if (n > st->o.max_size)
         return fail(&d, CODEC_D_LIMIT, in, "input of %llu bytes exceeds max-size",
                     (unsigned long long)n);

@@ -25,7 +25,8 @@ static uint8_t *grow(pb_enc *e, uint8_t *p, size_t n)
 {
     e->buf->len = (size_t)(p - e->buf->data);
     if (codec_buf_reserve(e->buf, n)) {
-        e->rc = codec_error_set(e->err, CODEC_E_NOMEM, 0, PB_STAGE, CODEC_NO_OFFSET, "out of memory");
+        e->rc =
+            codec_error_set(e->err, CODEC_E_NOMEM, 0, PB_STAGE, CODEC_NO_OFFSET, "out of memory");
         return NULL;
     }
     e->end = e->buf->data + e->buf->cap;
@@ -147,7 +148,7 @@ static inline uint8_t *put_text(pb_enc *e, uint8_t *p, const uint8_t key[8], uns
                                 const pb_val *v, const codec_bytes *s)
 {
     size_t n = s->len;
-    if (v->op == PB_OP_DECIMAL && !codec_decimal_text_valid((const char *)s->data, n))
+    if (v->op == PB_OP_DECIMAL && !codec__decimal_text_valid((const char *)s->data, n))
         return bad_value(e, "not a decimal number");
     NEED(8 + 10 + n);
     p = put_key(p, key, key_len);
@@ -155,7 +156,8 @@ static inline uint8_t *put_text(pb_enc *e, uint8_t *p, const uint8_t key[8], uns
         *p++ = (uint8_t)n;
     else
         p = pb_put_varint(p, n);
-    if (n && codec_copy_ascii(p, s->data, n) && v->op == PB_OP_STRING && !codec_utf8_valid(s->data, n))
+    if (n && codec_copy_ascii(p, s->data, n) && v->op == PB_OP_STRING &&
+        !codec__utf8_valid(s->data, n))
         return bad_value(e, "string is not valid UTF-8");
     return p + n;
 }
@@ -332,7 +334,7 @@ static uint8_t *put_msg(pb_enc *e, uint8_t *p, const pb_msg *m, const uint8_t *v
     return p;
 }
 
-int pb_encode(const pb_state *st, const void *value, codec_buf *out, codec_error *err)
+int codec__pb_encode(const pb_state *st, const void *value, codec_buf *out, codec_error *err)
 {
     size_t base = out->len;
     pb_enc e = {.buf = out, .err = err, .max_depth = st->o.max_depth};

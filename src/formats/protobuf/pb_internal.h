@@ -96,9 +96,9 @@ typedef struct pb_state {
 } pb_state;
 
 /* plan.c */
-int pb_plan_build(pb_state *st, const codec_type *t, codec_error *err);
-void pb_plan_free(pb_state *st);
-const pb_field *pb_field_sparse(const pb_msg *m, uint32_t tag);
+int codec__pb_plan_build(pb_state *st, const codec_type *t, codec_error *err);
+void codec__pb_plan_free(pb_state *st);
+const pb_field *codec__pb_field_sparse(const pb_msg *m, uint32_t tag);
 
 /* The field with number `tag`, or NULL. */
 static inline const pb_field *pb_field_by_tag(const pb_msg *m, uint32_t tag)
@@ -107,13 +107,13 @@ static inline const pb_field *pb_field_by_tag(const pb_msg *m, uint32_t tag)
         uint16_t i = m->dense[tag];
         return i ? &m->fields[i - 1] : NULL;
     }
-    return pb_field_sparse(m, tag);
+    return codec__pb_field_sparse(m, tag);
 }
 
 /* encode.c / decode.c */
-int pb_encode(const pb_state *st, const void *value, codec_buf *out, codec_error *err);
-int pb_decode(const pb_state *st, const uint8_t *in, size_t n, void *value, codec_arena *arena,
-              codec_error *err);
+int codec__pb_encode(const pb_state *st, const void *value, codec_buf *out, codec_error *err);
+int codec__pb_decode(const pb_state *st, const uint8_t *in, size_t n, void *value,
+                     codec_arena *arena, codec_error *err);
 
 /* Bytes a varint of v takes (1..10). */
 static inline size_t pb_varint_size(uint64_t v)

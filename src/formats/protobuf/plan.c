@@ -45,7 +45,7 @@ static void *plan_alloc(builder *b, size_t size)
     return blk->data;
 }
 
-void pb_plan_free(pb_state *st)
+void codec__pb_plan_free(pb_state *st)
 {
     const codec_allocator *a = codec_default_allocator();
     while (st->blocks) {
@@ -89,7 +89,9 @@ static int int_val(builder *b, const codec_type *owner, const codec_field *f, pb
         v->op = v->csize <= 4 ? PB_OP_FIXED32 : PB_OP_FIXED64;
     else
         v->op = PB_OP_VARINT;
-    v->wire = v->op == PB_OP_FIXED32 ? PB_WT_I32 : v->op == PB_OP_FIXED64 ? PB_WT_I64 : PB_WT_VARINT;
+    v->wire = v->op == PB_OP_FIXED32   ? PB_WT_I32
+              : v->op == PB_OP_FIXED64 ? PB_WT_I64
+                                       : PB_WT_VARINT;
     return CODEC_OK;
 }
 
@@ -243,7 +245,7 @@ static int build_lookup(builder *b, pb_msg *m)
     return CODEC_OK;
 }
 
-const pb_field *pb_field_sparse(const pb_msg *m, uint32_t tag)
+const pb_field *codec__pb_field_sparse(const pb_msg *m, uint32_t tag)
 {
     size_t lo = 0, hi = m->sparse_count;
     while (lo < hi) {
@@ -293,7 +295,7 @@ static int msg_for(builder *b, const codec_type *t, const pb_msg **out)
     return build_lookup(b, m);
 }
 
-int pb_plan_build(pb_state *st, const codec_type *t, codec_error *err)
+int codec__pb_plan_build(pb_state *st, const codec_type *t, codec_error *err)
 {
     builder b = {.st = st, .err = err};
     if (t && t->kind == CODEC_T_VALUE)

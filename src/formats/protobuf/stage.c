@@ -7,20 +7,20 @@
 static int pb_encode_value(const codec_stage *s, const void *value, codec_buf *out,
                            codec_error *err)
 {
-    return pb_encode(s->state, value, out, err);
+    return codec__pb_encode(s->state, value, out, err);
 }
 
 static int pb_decode_value(const codec_stage *s, const uint8_t *src, size_t n, void *value_out,
                            codec_arena *arena, codec_error *err)
 {
-    return pb_decode(s->state, src, n, value_out, arena, err);
+    return codec__pb_decode(s->state, src, n, value_out, arena, err);
 }
 
 static void pb_destroy(codec_stage *s)
 {
     pb_state *st = s->state;
     const codec_allocator *a = codec_default_allocator();
-    pb_plan_free(st);
+    codec__pb_plan_free(st);
     a->release(a->ctx, st, sizeof *st);
 }
 
@@ -35,20 +35,19 @@ static int read_options(codec_args *a, codec_protobuf_options *o, codec_error *e
     static const char *const unknown[] = {"keep", "skip", "reject", NULL};
     size_t unk;
     int rc;
-    if ((rc = codec_args_choice(a, "unknown", true, unknown, 0, &unk, err)) ||
-        (rc = codec_args_size(a, "max-depth", false, CODEC_PROTOBUF_DEFAULT_MAX_DEPTH, 1,
-                              CODEC_PROTOBUF_MAX_DEPTH_LIMIT, &o->max_depth, err)) ||
-        (rc = codec_args_size(a, "max-size", false, CODEC_PROTOBUF_DEFAULT_MAX_SIZE, 1,
-                              SIZE_MAX, &o->max_size, err)) ||
-        (rc = codec_args_size(a, "max-elements", false, CODEC_PROTOBUF_DEFAULT_MAX_ELEMENTS, 1,
-                              SIZE_MAX, &o->max_elements, err)))
+    if ((rc = codec__args_choice(a, "unknown", true, unknown, 0, &unk, err)) ||
+        (rc = codec__args_size(a, "max-depth", false, CODEC_PROTOBUF_DEFAULT_MAX_DEPTH, 1,
+                               CODEC_PROTOBUF_MAX_DEPTH_LIMIT, &o->max_depth, err)) ||
+        (rc = codec__args_size(a, "max-size", false, CODEC_PROTOBUF_DEFAULT_MAX_SIZE, 1, SIZE_MAX,
+                               &o->max_size, err)) ||
+        (rc = codec__args_size(a, "max-elements", false, CODEC_PROTOBUF_DEFAULT_MAX_ELEMENTS, 1,
+                               SIZE_MAX, &o->max_elements, err)))
         return rc;
     o->unknown = (codec_protobuf_unknown)unk;
     return CODEC_OK;
 }
 
-int codec_stage_ctor_protobuf(codec_stage *s, codec_args *a, const codec_type *t,
-                              codec_error *err)
+int codec__stage_ctor_protobuf(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
     codec_protobuf_options o = {0};
     int rc = read_options(a, &o, err);
@@ -59,8 +58,8 @@ int codec_stage_ctor_protobuf(codec_stage *s, codec_args *a, const codec_type *t
     if (!st)
         return codec_error_set(err, CODEC_E_NOMEM, 0, PB_STAGE, CODEC_NO_OFFSET, "out of memory");
     *st = (pb_state){.o = o};
-    if ((rc = pb_plan_build(st, t, err))) {
-        pb_plan_free(st);
+    if ((rc = codec__pb_plan_build(st, t, err))) {
+        codec__pb_plan_free(st);
         al->release(al->ctx, st, sizeof *st);
         return rc;
     }
@@ -94,5 +93,5 @@ codec *codec_protobuf(const codec_type *t, const codec_protobuf_options *o, code
         if (limits[i].value)
             n += snprintf(args + n, sizeof args - (size_t)n, "%s%s=%zu", n ? "," : "",
                           limits[i].key, limits[i].value);
-    return codec_make("protobuf", args, t, err);
+    return codec__make("protobuf", args, t, err);
 }

@@ -61,7 +61,7 @@ static int brotli_encode(const codec_stage *s, const uint8_t *src, size_t n, cod
     int quality = ((const brotli_state *)s->state)->quality;
     size_t bound = BrotliEncoderMaxCompressedSize(n);
     if (bound == 0 || codec_buf_reserve(out, bound))
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     size_t written = bound;
     if (!BrotliEncoderCompress(quality, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_GENERIC, n, src,
                                &written, out->data + out->len))
@@ -78,7 +78,7 @@ static int brotli_fail(const codec_stage *s, BrotliDecoderState *d, uint64_t off
     /* -21 .. -30 are allocation failures */
     if (code <= BROTLI_DECODER_ERROR_ALLOC_CONTEXT_MODES &&
         code >= BROTLI_DECODER_ERROR_ALLOC_BLOCK_TYPE_TREES)
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, offset, "brotli: %s",
                       BrotliDecoderErrorString(code));
 }
@@ -91,7 +91,7 @@ static int brotli_decode_with(const codec_stage *s, BrotliDecoderState *d, const
     size_t avail_in = n;
     for (;;) {
         size_t room;
-        int rc = codec_out_room(s, out, base, n, &room, err);
+        int rc = codec__out_room(s, out, base, n, &room, err);
         if (rc)
             return rc;
         uint8_t *next_out = out->data + out->len;
@@ -99,7 +99,7 @@ static int brotli_decode_with(const codec_stage *s, BrotliDecoderState *d, const
         BrotliDecoderResult r =
             BrotliDecoderDecompressStream(d, &avail_in, &next_in, &avail_out, &next_out, NULL);
         out->len += room - avail_out;
-        if ((rc = codec_out_check(s, out, base, err)))
+        if ((rc = codec__out_check(s, out, base, err)))
             return rc;
         switch (r) {
         case BROTLI_DECODER_RESULT_SUCCESS:
@@ -122,50 +122,49 @@ static int brotli_decode(const codec_stage *s, const uint8_t *src, size_t n, cod
                          codec_error *err)
 {
     codec_pool *pool = &((brotli_state *)s->state)->scratch;
-    scratch *sc = codec_pool_get(pool);
+    scratch *sc = codec__pool_get(pool);
     if (!sc)
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     sc->used = 0;
     BrotliDecoderState *d = BrotliDecoderCreateInstance(scratch_alloc, scratch_free, sc);
     if (!d) {
-        codec_pool_put(pool, sc);
-        return codec_compress_nomem(s, err);
+        codec__pool_put(pool, sc);
+        return codec__compress_nomem(s, err);
     }
     size_t base = out->len;
     int rc = brotli_decode_with(s, d, src, n, out, err);
     if (rc)
         out->len = base;
     BrotliDecoderDestroyInstance(d);
-    codec_pool_put(pool, sc);
+    codec__pool_put(pool, sc);
     return rc;
 }
 
 static void brotli_destroy(codec_stage *s)
 {
     brotli_state *st = s->state;
-    codec_pool_clear(&st->scratch);
+    codec__pool_clear(&st->scratch);
     free(st);
 }
 
 static const codec_stage_ops brotli_ops = {
     .encode = brotli_encode, .decode = brotli_decode, .destroy = brotli_destroy};
 
-int codec_stage_ctor_brotli(codec_stage *s, codec_args *a, const codec_type *t,
-                            codec_error *err)
+int codec__stage_ctor_brotli(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
     (void)t;
     long quality;
-    int rc = codec_args_int(a, "quality", true, BROTLI_DEFAULT_QUALITY, BROTLI_MIN_QUALITY,
-                            BROTLI_MAX_QUALITY, &quality, err);
+    int rc = codec__args_int(a, "quality", true, BROTLI_DEFAULT_QUALITY, BROTLI_MIN_QUALITY,
+                             BROTLI_MAX_QUALITY, &quality, err);
     if (!rc)
-        rc = codec_args_max_output(a, &s->max_output, err);
+        rc = codec__args_max_output(a, &s->max_output, err);
     if (rc)
         return rc;
     brotli_state *st = malloc(sizeof *st);
     if (!st)
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     st->quality = (int)quality;
-    codec_pool_init(&st->scratch, make_scratch, free, NULL);
+    codec__pool_init(&st->scratch, make_scratch, free, NULL);
     s->state = st;
     s->ops = &brotli_ops;
     return CODEC_OK;
@@ -173,5 +172,5 @@ int codec_stage_ctor_brotli(codec_stage *s, codec_args *a, const codec_type *t,
 
 codec *codec_brotli(int quality, codec_error *err)
 {
-    return codec_make_leveled("brotli", quality, NULL, err);
+    return codec__make_leveled("brotli", quality, NULL, err);
 }

@@ -6,8 +6,8 @@
 
 #include <stdio.h>
 
-void codec_pool_init(codec_pool *p, void *(*make)(const void *), void (*drop)(void *),
-                     const void *cfg)
+void codec__pool_init(codec_pool *p, void *(*make)(const void *), void (*drop)(void *),
+                      const void *cfg)
 {
     for (size_t i = 0; i < CODEC_POOL_SLOTS; i++)
         atomic_init(&p->slots[i], NULL);
@@ -16,7 +16,7 @@ void codec_pool_init(codec_pool *p, void *(*make)(const void *), void (*drop)(vo
     p->cfg = cfg;
 }
 
-void *codec_pool_get(codec_pool *p)
+void *codec__pool_get(codec_pool *p)
 {
     for (size_t i = 0; i < CODEC_POOL_SLOTS; i++) {
         /* A plain load first, so empty slots cost no exclusive cache line. */
@@ -29,7 +29,7 @@ void *codec_pool_get(codec_pool *p)
     return p->make(p->cfg);
 }
 
-void codec_pool_put(codec_pool *p, void *ctx)
+void codec__pool_put(codec_pool *p, void *ctx)
 {
     for (size_t i = 0; i < CODEC_POOL_SLOTS; i++) {
         void *empty = NULL;
@@ -41,7 +41,7 @@ void codec_pool_put(codec_pool *p, void *ctx)
     p->drop(ctx);
 }
 
-void codec_pool_clear(codec_pool *p)
+void codec__pool_clear(codec_pool *p)
 {
     for (size_t i = 0; i < CODEC_POOL_SLOTS; i++) {
         void *ctx = atomic_exchange_explicit(&p->slots[i], NULL, memory_order_acquire);
@@ -50,7 +50,7 @@ void codec_pool_clear(codec_pool *p)
     }
 }
 
-int codec_compress_nomem(const codec_stage *s, codec_error *err)
+int codec__compress_nomem(const codec_stage *s, codec_error *err)
 {
     return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
 }
@@ -62,11 +62,11 @@ int codec_compress_nomem(const codec_stage *s, codec_error *err)
  * (each growth may copy everything decoded so far). */
 #define FIRST_CHUNK_RATIO 8
 
-int codec_out_room(const codec_stage *s, codec_buf *out, size_t base, size_t in_len,
-                   size_t *room, codec_error *err)
+int codec__out_room(const codec_stage *s, codec_buf *out, size_t base, size_t in_len, size_t *room,
+                    codec_error *err)
 {
     size_t produced = out->len - base;
-    int rc = codec_out_check(s, out, base, err);
+    int rc = codec__out_check(s, out, base, err);
     if (rc)
         return rc;
     size_t limit = SIZE_MAX;
@@ -79,13 +79,12 @@ int codec_out_room(const codec_stage *s, codec_buf *out, size_t base, size_t in_
     if (want > limit)
         want = limit;
     if (out->cap - out->len < want && codec_buf_reserve(out, want))
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     *room = out->cap - out->len < limit ? out->cap - out->len : limit;
     return CODEC_OK;
 }
 
-int codec_out_check(const codec_stage *s, const codec_buf *out, size_t base,
-                    codec_error *err)
+int codec__out_check(const codec_stage *s, const codec_buf *out, size_t base, codec_error *err)
 {
     size_t produced = out->len - base;
     if (s->max_output && produced > s->max_output)
@@ -95,8 +94,8 @@ int codec_out_check(const codec_stage *s, const codec_buf *out, size_t base,
     return CODEC_OK;
 }
 
-int codec_check_declared(const codec_stage *s, uint64_t declared, size_t n, uint64_t ratio,
-                         uint64_t offset, codec_error *err)
+int codec__check_declared(const codec_stage *s, uint64_t declared, size_t n, uint64_t ratio,
+                          uint64_t offset, codec_error *err)
 {
     if (declared > SIZE_MAX || (s->max_output && declared > s->max_output))
         return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT, offset,
@@ -109,7 +108,7 @@ int codec_check_declared(const codec_stage *s, uint64_t declared, size_t n, uint
     return CODEC_OK;
 }
 
-codec *codec_make_leveled(const char *name, int level, const char *extra, codec_error *err)
+codec *codec__make_leveled(const char *name, int level, const char *extra, codec_error *err)
 {
     char args[320];
     int w;
@@ -122,11 +121,11 @@ codec *codec_make_leveled(const char *name, int level, const char *extra, codec_
                         "arguments too long");
         return NULL;
     }
-    return codec_make(name, args, NULL, err);
+    return codec__make(name, args, NULL, err);
 }
 
-int codec_redisson_length(const codec_stage *s, const uint8_t *src, size_t n, uint32_t *len,
-                          codec_error *err)
+int codec__redisson_length(const codec_stage *s, const uint8_t *src, size_t n, uint32_t *len,
+                           codec_error *err)
 {
     if (n < 4)
         return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,

@@ -28,13 +28,13 @@ typedef struct codec_pool {
     const void *cfg;                  /* passed to make; owned by the stage */
 } codec_pool;
 
-void codec_pool_init(codec_pool *p, void *(*make)(const void *), void (*drop)(void *),
-                     const void *cfg);
+void codec__pool_init(codec_pool *p, void *(*make)(const void *), void (*drop)(void *),
+                      const void *cfg);
 /* A context from the pool or a new one; NULL only when making one fails. */
-void *codec_pool_get(codec_pool *p);
-void codec_pool_put(codec_pool *p, void *ctx);
+void *codec__pool_get(codec_pool *p);
+void codec__pool_put(codec_pool *p, void *ctx);
 /* Drops every pooled context (no borrower may be outstanding). */
-void codec_pool_clear(codec_pool *p);
+void codec__pool_clear(codec_pool *p);
 
 /* ---------------------------------------------------------------------------
  * Output of decoders whose size is unknown
@@ -44,29 +44,28 @@ void codec_pool_clear(codec_pool *p);
  * base and sets *room to the bytes it may write at out->data + out->len.
  * The first chunk is 8 times in_len (the compressed size), at least 64 KiB;
  * later ones double the output. The room never lets the output pass
- * s->max_output by more than one byte, which codec_out_check() then reports
+ * s->max_output by more than one byte, which codec__out_check() then reports
  * as the size limit. */
-int codec_out_room(const codec_stage *s, codec_buf *out, size_t base, size_t in_len,
-                   size_t *room, codec_error *err);
-/* The limit error once the output from `base` is over s->max_output. */
-int codec_out_check(const codec_stage *s, const codec_buf *out, size_t base,
+int codec__out_room(const codec_stage *s, codec_buf *out, size_t base, size_t in_len, size_t *room,
                     codec_error *err);
+/* The limit error once the output from `base` is over s->max_output. */
+int codec__out_check(const codec_stage *s, const codec_buf *out, size_t base, codec_error *err);
 
 /* Checks a size declared by the payload (frame content size, length prefix)
  * before anything is reserved: over the cap is the limit error; more than
  * `ratio` times the compressed length `n` is impossible for the format and
  * so a corrupt payload (it would otherwise make us reserve memory for data
  * that cannot be there). */
-int codec_check_declared(const codec_stage *s, uint64_t declared, size_t n, uint64_t ratio,
-                         uint64_t offset, codec_error *err);
+int codec__check_declared(const codec_stage *s, uint64_t declared, size_t n, uint64_t ratio,
+                          uint64_t offset, codec_error *err);
 
 /* The typed public constructors: `name` with LEVEL as its argument, or
  * with none (the stage's default) for CODEC_LEVEL_DEFAULT; `extra` ("dict=F")
  * is appended when not NULL. */
-codec *codec_make_leveled(const char *name, int level, const char *extra, codec_error *err);
+codec *codec__make_leveled(const char *name, int level, const char *extra, codec_error *err);
 
 /* Out-of-memory report of a stage. */
-int codec_compress_nomem(const codec_stage *s, codec_error *err);
+int codec__compress_nomem(const codec_stage *s, codec_error *err);
 
 /* Big-endian 32-bit length prefix of the Redisson framings. */
 static inline uint32_t codec_load_be32(const uint8_t *p)
@@ -75,8 +74,8 @@ static inline uint32_t codec_load_be32(const uint8_t *p)
 }
 
 /* Reads the Redisson prefix (a Java int, so 0..2^31-1) of src[0..n). */
-int codec_redisson_length(const codec_stage *s, const uint8_t *src, size_t n, uint32_t *len,
-                          codec_error *err);
+int codec__redisson_length(const codec_stage *s, const uint8_t *src, size_t n, uint32_t *len,
+                           codec_error *err);
 
 static inline void codec_store_be32(uint8_t *p, uint32_t v)
 {
@@ -91,36 +90,26 @@ static inline void codec_store_be32(uint8_t *p, uint32_t v)
 
 typedef enum codec_flate_wrap { CODEC_FLATE_ZLIB, CODEC_FLATE_GZIP } codec_flate_wrap;
 
-typedef struct codec_flate codec_flate;
-
-/* A deflate engine for `level` (1..9) and the wrapper; NULL when out of memory. */
-codec_flate *codec_flate_new(codec_flate_wrap wrap, int level);
-void codec_flate_free(codec_flate *f);
-int codec_flate_encode(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
-                       codec_buf *out, codec_error *err);
-int codec_flate_decode(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
-                       codec_buf *out, codec_error *err);
 /* Our raw deflate (RFC 1951) compressor for levels 6..9
  * (deflate_encoder.c). A context holds the match finder's tables (about
  * 1.2 MiB) and is reused; it is not thread-safe, so it lives in a pool. */
 typedef struct codec_deflater codec_deflater;
 
 /* A context, or NULL when out of memory. */
-codec_deflater *codec_deflater_new(void);
-void codec_deflater_free(codec_deflater *d);
+codec_deflater *codec__deflater_new(void);
+void codec__deflater_free(codec_deflater *d);
 /* Tests only: restart the match finder every `bytes` (> 0) of input instead
  * of every GiB, to exercise the restart on small inputs. */
-void codec_deflater_set_segment(codec_deflater *d, uint32_t bytes);
+void codec__deflater_set_segment(codec_deflater *d, uint32_t bytes);
 /* Largest raw deflate output for n input bytes (+ 16 bytes of slack). */
-size_t codec_deflate_bound(size_t n);
+size_t codec__deflate_bound(size_t n);
 /* Compresses src[0..n) at `level` (6..9) into dst[0..cap) as one raw
  * deflate stream; returns its size, or 0 when cap is too small (never with
- * cap >= codec_deflate_bound(n)). Allocates nothing. */
-size_t codec_deflate_compress(codec_deflater *d, int level, const uint8_t *src, size_t n,
-                              uint8_t *dst, size_t cap);
+ * cap >= codec__deflate_bound(n)). Allocates nothing. */
+size_t codec__deflate_compress(codec_deflater *d, int level, const uint8_t *src, size_t n,
+                               uint8_t *dst, size_t cap);
 
 /* Fills a `gzip` or `deflate` stage: LEVEL 1..9 (default 6) and max=. */
-int codec_flate_stage_init(codec_stage *s, codec_args *a, codec_flate_wrap wrap,
-                           codec_error *err);
+int codec__flate_stage_init(codec_stage *s, codec_args *a, codec_flate_wrap wrap, codec_error *err);
 
 #endif /* CODEC_COMPRESS_INTERNAL_H */

@@ -4,14 +4,13 @@
 
 #include "codec/compress.h"
 
-int codec_stage_ctor_deflate(codec_stage *s, codec_args *a, const codec_type *t,
-                             codec_error *err)
+int codec__stage_ctor_deflate(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
     (void)t;
-    return codec_flate_stage_init(s, a, CODEC_FLATE_ZLIB, err);
+    return codec__flate_stage_init(s, a, CODEC_FLATE_ZLIB, err);
 }
 
 codec *codec_deflate(int level, codec_error *err)
 {
-    return codec_make_leveled("deflate", level, NULL, err);
+    return codec__make_leveled("deflate", level, NULL, err);
 }

@@ -120,7 +120,7 @@ static const uint8_t cl_order[CL_SYMS] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5,
 
 static void fixed_codes(block_codes *c);
 
-codec_deflater *codec_deflater_new(void)
+codec_deflater *codec__deflater_new(void)
 {
     codec_deflater *d = malloc(sizeof *d);
     if (!d)
@@ -142,17 +142,17 @@ codec_deflater *codec_deflater_new(void)
     return d;
 }
 
-void codec_deflater_set_segment(codec_deflater *d, uint32_t bytes)
+void codec__deflater_set_segment(codec_deflater *d, uint32_t bytes)
 {
     d->segment = bytes;
 }
 
-void codec_deflater_free(codec_deflater *d)
+void codec__deflater_free(codec_deflater *d)
 {
     free(d);
 }
 
-size_t codec_deflate_bound(size_t n)
+size_t codec__deflate_bound(size_t n)
 {
     /* Every block holds at least 4096 input bytes unless it is the last, and
      * costs at most its stored size: 5 bytes per 65,535 plus one partial
@@ -851,8 +851,8 @@ static void parse_segment(parser *ps, const level_params *lp, const uint8_t *bas
     }
 }
 
-size_t codec_deflate_compress(codec_deflater *d, int level, const uint8_t *src, size_t n,
-                              uint8_t *dst, size_t cap)
+size_t codec__deflate_compress(codec_deflater *d, int level, const uint8_t *src, size_t n,
+                               uint8_t *dst, size_t cap)
 {
     const level_params *lp = &params_for[level];
     bitwriter w = {0, 0, dst, dst + cap, false};

@@ -34,6 +34,7 @@ static const int libdeflate_level_for[10] = {0, 1, 2, 4, 4, 6, 0, 0, 0, 0};
 /* Byte 9 of a gzip header: the operating system, 255 = unknown. */
 #define GZIP_OS_UNKNOWN 255
 
+typedef struct codec_flate codec_flate;
 struct codec_flate {
     codec_flate_wrap wrap;
     int level;
@@ -61,12 +62,12 @@ static void drop_libdeflate_compressor(void *ctx)
 static void *make_deflater(const void *cfg)
 {
     (void)cfg;
-    return codec_deflater_new();
+    return codec__deflater_new();
 }
 
 static void drop_deflater(void *ctx)
 {
-    codec_deflater_free(ctx);
+    codec__deflater_free(ctx);
 }
 
 static void *make_libdeflate_decompressor(const void *cfg)
@@ -97,7 +98,7 @@ static void drop_zlib_inflater(void *ctx)
     free(ctx);
 }
 
-codec_flate *codec_flate_new(codec_flate_wrap wrap, int level)
+static codec_flate *codec_flate_new(codec_flate_wrap wrap, int level)
 {
     codec_flate *f = calloc(1, sizeof *f);
     if (!f)
@@ -106,21 +107,21 @@ codec_flate *codec_flate_new(codec_flate_wrap wrap, int level)
     f->level = level;
     f->libdeflate_level = libdeflate_level_for[level];
     if (f->libdeflate_level)
-        codec_pool_init(&f->enc, make_libdeflate_compressor, drop_libdeflate_compressor, f);
+        codec__pool_init(&f->enc, make_libdeflate_compressor, drop_libdeflate_compressor, f);
     else
-        codec_pool_init(&f->enc, make_deflater, drop_deflater, f);
-    codec_pool_init(&f->dec, make_libdeflate_decompressor, drop_libdeflate_decompressor, f);
-    codec_pool_init(&f->inf, make_zlib_inflater, drop_zlib_inflater, f);
+        codec__pool_init(&f->enc, make_deflater, drop_deflater, f);
+    codec__pool_init(&f->dec, make_libdeflate_decompressor, drop_libdeflate_decompressor, f);
+    codec__pool_init(&f->inf, make_zlib_inflater, drop_zlib_inflater, f);
     return f;
 }
 
-void codec_flate_free(codec_flate *f)
+static void codec_flate_free(codec_flate *f)
 {
     if (!f)
         return;
-    codec_pool_clear(&f->enc);
-    codec_pool_clear(&f->dec);
-    codec_pool_clear(&f->inf);
+    codec__pool_clear(&f->enc);
+    codec__pool_clear(&f->dec);
+    codec__pool_clear(&f->inf);
     free(f);
 }
 
@@ -176,7 +177,7 @@ static size_t write_header(const codec_flate *f, uint8_t *p)
 static size_t own_encode(codec_flate *f, codec_deflater *d, const uint8_t *src, size_t n,
                          codec_buf *out, int *rc)
 {
-    size_t bound = codec_deflate_bound(n);
+    size_t bound = codec__deflate_bound(n);
     size_t framed = bound + GZIP_HEADER + GZIP_TRAILER;
     if (bound < n || codec_buf_reserve(out, framed)) {
         *rc = CODEC_E_NOMEM;
@@ -184,7 +185,7 @@ static size_t own_encode(codec_flate *f, codec_deflater *d, const uint8_t *src, 
     }
     uint8_t *dst = out->data + out->len;
     size_t head = write_header(f, dst);
-    size_t body = codec_deflate_compress(d, f->level, src, n, dst + head, bound);
+    size_t body = codec__deflate_compress(d, f->level, src, n, dst + head, bound);
     if (!body)
         return 0;
     uint8_t *tail = dst + head + body;
@@ -197,18 +198,18 @@ static size_t own_encode(codec_flate *f, codec_deflater *d, const uint8_t *src, 
     return head + body + GZIP_TRAILER;
 }
 
-int codec_flate_encode(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
-                       codec_buf *out, codec_error *err)
+static int codec_flate_encode(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
+                              codec_buf *out, codec_error *err)
 {
-    void *ctx = codec_pool_get(&f->enc);
+    void *ctx = codec__pool_get(&f->enc);
     if (!ctx)
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     int rc = CODEC_OK;
     size_t written = f->libdeflate_level ? libdeflate_encode(f, ctx, src, n, out, &rc)
                                          : own_encode(f, ctx, src, n, out, &rc);
-    codec_pool_put(&f->enc, ctx);
+    codec__pool_put(&f->enc, ctx);
     if (rc)
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     if (!written)
         return CODEC_FAIL(err, s, CODEC_E_INVALID_VALUE, 0, CODEC_NO_OFFSET,
                           "deflate failed to compress %zu bytes", n);
@@ -239,14 +240,14 @@ static int inflate_error(const codec_stage *s, const z_stream *z, uint64_t offse
     return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, detail, offset, "%s", msg);
 }
 
-/* One inflate step into the room codec_out_room() made; *ended is set at
+/* One inflate step into the room codec__out_room() made; *ended is set at
  * the end of a stream (or gzip member). */
 static int inflate_step(const codec_stage *s, z_stream *z, const uint8_t *src, size_t n,
                         size_t *pos, codec_buf *out, size_t base, bool *ended,
                         codec_error *err)
 {
     size_t room;
-    int rc = codec_out_room(s, out, base, n, &room, err);
+    int rc = codec__out_room(s, out, base, n, &room, err);
     if (rc)
         return rc;
     z->next_in = (Bytef *)src + *pos;
@@ -257,7 +258,7 @@ static int inflate_step(const codec_stage *s, z_stream *z, const uint8_t *src, s
     int zrc = inflate(z, Z_NO_FLUSH);
     *pos += in0 - z->avail_in;
     out->len += out0 - z->avail_out;
-    if ((rc = codec_out_check(s, out, base, err)))
+    if ((rc = codec__out_check(s, out, base, err)))
         return rc;
     switch (zrc) {
     case Z_STREAM_END:
@@ -274,7 +275,7 @@ static int inflate_step(const codec_stage *s, z_stream *z, const uint8_t *src, s
         return CODEC_FAIL(err, s, CODEC_E_UNSUPPORTED, CODEC_D_CORRUPT, *pos,
                           "stream needs a preset dictionary (not supported)");
     case Z_MEM_ERROR:
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     default:
         return inflate_error(s, z, *pos, err);
     }
@@ -285,9 +286,9 @@ static int inflate_step(const codec_stage *s, z_stream *z, const uint8_t *src, s
 static int zlib_decode(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
                        size_t pos, codec_buf *out, size_t base, codec_error *err)
 {
-    z_stream *z = codec_pool_get(&f->inf);
+    z_stream *z = codec__pool_get(&f->inf);
     if (!z)
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     int rc;
     for (;;) {
         inflateReset(z);
@@ -303,7 +304,7 @@ static int zlib_decode(const codec_stage *s, codec_flate *f, const uint8_t *src,
             break;
         }
     }
-    codec_pool_put(&f->inf, z);
+    codec__pool_put(&f->inf, z);
     return rc;
 }
 
@@ -336,7 +337,7 @@ static bool short_dynamic_stream(codec_flate_wrap wrap, const uint8_t *src, size
 static bool zlib_whole(codec_flate *f, const uint8_t *src, size_t n, codec_buf *out,
                        size_t cap)
 {
-    z_stream *z = codec_pool_get(&f->inf);
+    z_stream *z = codec__pool_get(&f->inf);
     if (!z)
         return false;
     inflateReset(z);
@@ -348,7 +349,7 @@ static bool zlib_whole(codec_flate *f, const uint8_t *src, size_t n, codec_buf *
     bool whole = inflate(z, Z_FINISH) == Z_STREAM_END && z->avail_in == 0;
     if (whole)
         out->len += out0 - z->avail_out;
-    codec_pool_put(&f->inf, z);
+    codec__pool_put(&f->inf, z);
     return whole;
 }
 
@@ -385,11 +386,11 @@ static int gzip_size_hint(const codec_stage *s, const uint8_t *src, size_t n, si
     uint32_t isize = (uint32_t)src[n - 4] | (uint32_t)src[n - 3] << 8 |
                      (uint32_t)src[n - 2] << 16 | (uint32_t)src[n - 1] << 24;
     *hint = isize;
-    return codec_check_declared(s, isize, n, DEFLATE_MAX_RATIO, n - 4, err);
+    return codec__check_declared(s, isize, n, DEFLATE_MAX_RATIO, n - 4, err);
 }
 
-int codec_flate_decode(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
-                       codec_buf *out, codec_error *err)
+static int codec_flate_decode(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
+                              codec_buf *out, codec_error *err)
 {
     size_t base = out->len, guess;
     int rc = CODEC_OK;
@@ -402,15 +403,15 @@ int codec_flate_decode(const codec_stage *s, codec_flate *f, const uint8_t *src,
             guess = s->max_output;
     }
     if (codec_buf_reserve(out, guess))
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     if (short_dynamic_stream(f->wrap, src, n) && zlib_whole(f, src, n, out, guess))
         return CODEC_OK;
-    struct libdeflate_decompressor *d = codec_pool_get(&f->dec);
+    struct libdeflate_decompressor *d = codec__pool_get(&f->dec);
     if (!d)
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     size_t in_used = 0;
     enum libdeflate_result r = libdeflate_decode(f, d, src, n, out, guess, &in_used);
-    codec_pool_put(&f->dec, d);
+    codec__pool_put(&f->dec, d);
     if (r == LIBDEFLATE_SUCCESS) {
         if (in_used == n)
             return CODEC_OK;
@@ -421,7 +422,7 @@ int codec_flate_decode(const codec_stage *s, codec_flate *f, const uint8_t *src,
         }
         /* more gzip members: zlib goes on from in_used */
     } else if (r == LIBDEFLATE_INSUFFICIENT_SPACE && s->max_output && guess == s->max_output) {
-        return codec_stage_check_cap(s, guess + 1, err);
+        return codec__stage_check_cap(s, guess + 1, err);
     } else {
         in_used = 0; /* zlib starts over, and says where a corrupt stream breaks */
         out->len = base;
@@ -455,18 +456,17 @@ static void flate_stage_destroy(codec_stage *s)
 static const codec_stage_ops flate_ops = {
     .encode = flate_stage_encode, .decode = flate_stage_decode, .destroy = flate_stage_destroy};
 
-int codec_flate_stage_init(codec_stage *s, codec_args *a, codec_flate_wrap wrap,
-                           codec_error *err)
+int codec__flate_stage_init(codec_stage *s, codec_args *a, codec_flate_wrap wrap, codec_error *err)
 {
     long level;
-    int rc = codec_args_int(a, "level", true, 6, 1, 9, &level, err);
+    int rc = codec__args_int(a, "level", true, 6, 1, 9, &level, err);
     if (!rc)
-        rc = codec_args_max_output(a, &s->max_output, err);
+        rc = codec__args_max_output(a, &s->max_output, err);
     if (rc)
         return rc;
     s->state = codec_flate_new(wrap, (int)level);
     if (!s->state)
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     s->ops = &flate_ops;
     return CODEC_OK;
 }

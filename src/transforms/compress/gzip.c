@@ -4,13 +4,13 @@
 
 #include "codec/compress.h"
 
-int codec_stage_ctor_gzip(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
+int codec__stage_ctor_gzip(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
     (void)t;
-    return codec_flate_stage_init(s, a, CODEC_FLATE_GZIP, err);
+    return codec__flate_stage_init(s, a, CODEC_FLATE_GZIP, err);
 }
 
 codec *codec_gzip(int level, codec_error *err)
 {
-    return codec_make_leveled("gzip", level, NULL, err);
+    return codec__make_leveled("gzip", level, NULL, err);
 }

@@ -52,10 +52,10 @@ static int lz4_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_
     lz4_state *st = s->state;
     size_t bound = LZ4F_compressFrameBound(n, &st->prefs);
     if (LZ4F_isError(bound) || codec_buf_reserve(out, bound))
-        return codec_compress_nomem(s, err);
-    LZ4F_cctx *c = codec_pool_get(&st->cctx);
+        return codec__compress_nomem(s, err);
+    LZ4F_cctx *c = codec__pool_get(&st->cctx);
     if (!c)
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     uint8_t *dst = out->data + out->len;
     size_t used = LZ4F_compressBegin(c, dst, bound, &st->prefs), r = used;
     if (!LZ4F_isError(r)) {
@@ -67,7 +67,7 @@ static int lz4_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_
         used += LZ4F_isError(r) ? 0 : r;
     }
     /* compressBegin starts over, so a context is reusable after a failure. */
-    codec_pool_put(&st->cctx, c);
+    codec__pool_put(&st->cctx, c);
     if (LZ4F_isError(r))
         return CODEC_FAIL(err, s, CODEC_E_INVALID_VALUE, 0, CODEC_NO_OFFSET, "lz4: %s",
                           LZ4F_getErrorName(r));
@@ -80,7 +80,7 @@ static int lz4_fail(const codec_stage *s, size_t code, uint64_t offset, codec_er
     int detail = CODEC_D_CORRUPT;
     switch (LZ4F_getErrorCode(code)) {
     case LZ4F_ERROR_allocation_failed:
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     case LZ4F_ERROR_frameType_unknown:
         detail = CODEC_D_BAD_MAGIC;
         break;
@@ -115,11 +115,11 @@ static int lz4_read_header(const codec_stage *s, LZ4F_dctx *d, const uint8_t *sr
         return lz4_fail(s, r, 0, err);
     *pos = used;
     if (info.contentSize) {
-        int rc = codec_check_declared(s, info.contentSize, n, LZ4_MAX_RATIO, 6, err);
+        int rc = codec__check_declared(s, info.contentSize, n, LZ4_MAX_RATIO, 6, err);
         if (rc)
             return rc;
         if (codec_buf_reserve(out, (size_t)info.contentSize))
-            return codec_compress_nomem(s, err);
+            return codec__compress_nomem(s, err);
     }
     return CODEC_OK;
 }
@@ -131,7 +131,7 @@ static int lz4_decode_with(const codec_stage *s, LZ4F_dctx *d, const uint8_t *sr
     int rc = lz4_read_header(s, d, src, n, &pos, out, err);
     while (!rc) {
         size_t room;
-        if ((rc = codec_out_room(s, out, base, n, &room, err)))
+        if ((rc = codec__out_room(s, out, base, n, &room, err)))
             break;
         size_t dst_len = room, src_len = n - pos;
         size_t hint = LZ4F_decompress(d, out->data + out->len, &dst_len, src + pos, &src_len,
@@ -140,7 +140,7 @@ static int lz4_decode_with(const codec_stage *s, LZ4F_dctx *d, const uint8_t *sr
             return lz4_fail(s, hint, pos + src_len, err);
         pos += src_len;
         out->len += dst_len;
-        if ((rc = codec_out_check(s, out, base, err)))
+        if ((rc = codec__out_check(s, out, base, err)))
             break;
         if (hint == 0 && pos == n)
             return CODEC_OK; /* the last frame is complete */
@@ -155,9 +155,9 @@ static int lz4_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_
                       codec_error *err)
 {
     lz4_state *st = s->state;
-    LZ4F_dctx *d = codec_pool_get(&st->dctx);
+    LZ4F_dctx *d = codec__pool_get(&st->dctx);
     if (!d)
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     size_t base = out->len;
     int rc = lz4_decode_with(s, d, src, n, out, err);
     if (rc) {
@@ -168,15 +168,15 @@ static int lz4_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_
         out->len = base;
         return rc;
     }
-    codec_pool_put(&st->dctx, d);
+    codec__pool_put(&st->dctx, d);
     return CODEC_OK;
 }
 
 static void lz4_destroy(codec_stage *s)
 {
     lz4_state *st = s->state;
-    codec_pool_clear(&st->cctx);
-    codec_pool_clear(&st->dctx);
+    codec__pool_clear(&st->cctx);
+    codec__pool_clear(&st->dctx);
     free(st);
 }
 
@@ -187,44 +187,43 @@ static int lz4_init(codec_stage *s, int level, codec_error *err)
 {
     lz4_state *st = calloc(1, sizeof *st);
     if (!st)
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     st->prefs.frameInfo.blockSizeID = LZ4F_max64KB;
     st->prefs.frameInfo.blockMode = LZ4F_blockIndependent;
     st->prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
     st->prefs.compressionLevel = level;
     st->prefs.autoFlush = 1; /* whole buffers: no copy into the context's block buffer */
-    codec_pool_init(&st->cctx, make_cctx, drop_cctx, st);
-    codec_pool_init(&st->dctx, make_dctx, drop_dctx, st);
+    codec__pool_init(&st->cctx, make_cctx, drop_cctx, st);
+    codec__pool_init(&st->dctx, make_dctx, drop_dctx, st);
     s->state = st;
     s->ops = &lz4_ops;
     return CODEC_OK;
 }
 
-int codec_stage_ctor_lz4(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
+int codec__stage_ctor_lz4(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
     (void)t;
-    int rc = codec_args_max_output(a, &s->max_output, err);
+    int rc = codec__args_max_output(a, &s->max_output, err);
     return rc ? rc : lz4_init(s, 0, err);
 }
 
-int codec_stage_ctor_lz4hc(codec_stage *s, codec_args *a, const codec_type *t,
-                           codec_error *err)
+int codec__stage_ctor_lz4hc(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
     (void)t;
     long level;
-    int rc = codec_args_int(a, "level", true, LZ4HC_CLEVEL_DEFAULT, LZ4HC_CLEVEL_MIN,
-                            LZ4HC_CLEVEL_MAX, &level, err);
+    int rc = codec__args_int(a, "level", true, LZ4HC_CLEVEL_DEFAULT, LZ4HC_CLEVEL_MIN,
+                             LZ4HC_CLEVEL_MAX, &level, err);
     if (!rc)
-        rc = codec_args_max_output(a, &s->max_output, err);
+        rc = codec__args_max_output(a, &s->max_output, err);
     return rc ? rc : lz4_init(s, (int)level, err);
 }
 
 codec *codec_lz4(codec_error *err)
 {
-    return codec_make_leveled("lz4", CODEC_LEVEL_DEFAULT, NULL, err);
+    return codec__make_leveled("lz4", CODEC_LEVEL_DEFAULT, NULL, err);
 }
 
 codec *codec_lz4hc(int level, codec_error *err)
 {
-    return codec_make_leveled("lz4hc", level, NULL, err);
+    return codec__make_leveled("lz4hc", level, NULL, err);
 }

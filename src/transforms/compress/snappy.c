@@ -20,7 +20,7 @@ static int snappy_encode(const codec_stage *s, const uint8_t *src, size_t n, cod
                           "snappy holds at most 4 GiB, got %zu", n);
     size_t bound = snappy_max_compressed_length(n);
     if (codec_buf_reserve(out, bound))
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     size_t written = bound;
     if (snappy_compress((const char *)src, n, (char *)out->data + out->len, &written) !=
         SNAPPY_OK)
@@ -47,11 +47,11 @@ static int snappy_decode(const codec_stage *s, const uint8_t *src, size_t n, cod
         return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD,
                           varint_unfinished(src, n) ? CODEC_D_TRUNCATED : CODEC_D_CORRUPT, 0,
                           "bad snappy length varint");
-    int rc = codec_check_declared(s, len, n, SNAPPY_MAX_RATIO, 0, err);
+    int rc = codec__check_declared(s, len, n, SNAPPY_MAX_RATIO, 0, err);
     if (rc)
         return rc;
     if (codec_buf_reserve(out, len ? len : 1))
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     size_t got = len;
     if (snappy_uncompress((const char *)src, n, (char *)out->data + out->len, &got) !=
             SNAPPY_OK ||
@@ -64,20 +64,19 @@ static int snappy_decode(const codec_stage *s, const uint8_t *src, size_t n, cod
 
 static const codec_stage_ops snappy_ops = {.encode = snappy_encode, .decode = snappy_decode};
 
-int codec_stage_ctor_snappy(codec_stage *s, codec_args *a, const codec_type *t,
-                            codec_error *err)
+int codec__stage_ctor_snappy(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
     (void)t;
     s->ops = &snappy_ops;
-    return codec_args_max_output(a, &s->max_output, err);
+    return codec__args_max_output(a, &s->max_output, err);
 }
 
 codec *codec_snappy(codec_error *err)
 {
-    return codec_make_leveled("snappy", CODEC_LEVEL_DEFAULT, NULL, err);
+    return codec__make_leveled("snappy", CODEC_LEVEL_DEFAULT, NULL, err);
 }
 
 codec *codec_redisson_snappy(codec_error *err)
 {
-    return codec_make_leveled("redisson-snappy", CODEC_LEVEL_DEFAULT, NULL, err);
+    return codec__make_leveled("redisson-snappy", CODEC_LEVEL_DEFAULT, NULL, err);
 }

@@ -60,7 +60,7 @@ static int zstd_fail(const codec_stage *s, size_t code, uint64_t offset, codec_e
     int detail = CODEC_D_CORRUPT;
     switch (ZSTD_getErrorCode(code)) {
     case ZSTD_error_memory_allocation:
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     case ZSTD_error_srcSize_wrong:
         detail = CODEC_D_TRUNCATED;
         break;
@@ -94,17 +94,17 @@ static int zstd_encode(const codec_stage *s, const uint8_t *src, size_t n, codec
                           "redisson-zstd holds at most 2^31-1 bytes, got %zu", n);
     size_t bound = ZSTD_compressBound(n);
     if (ZSTD_isError(bound) || codec_buf_reserve(out, prefix + bound))
-        return codec_compress_nomem(s, err);
-    ZSTD_CCtx *c = codec_pool_get(&st->cctx);
+        return codec__compress_nomem(s, err);
+    ZSTD_CCtx *c = codec__pool_get(&st->cctx);
     if (!c)
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     uint8_t *dst = out->data + out->len;
     /* The one-shot calls, not ZSTD_compress2: they skip the parameter
      * resolution of the advanced API (about 100 ns a call on short values)
      * and start every frame afresh, so a failed call leaves nothing behind. */
     size_t r = st->cdict ? ZSTD_compress_usingCDict(c, dst + prefix, bound, src, n, st->cdict)
                          : ZSTD_compressCCtx(c, dst + prefix, bound, src, n, st->level);
-    codec_pool_put(&st->cctx, c);
+    codec__pool_put(&st->cctx, c);
     if (ZSTD_isError(r))
         return CODEC_FAIL(err, s, ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation
                                       ? CODEC_E_NOMEM : CODEC_E_INVALID_VALUE,
@@ -154,7 +154,7 @@ static int zstd_decode_sized(const codec_stage *s, ZSTD_DCtx *d, const uint8_t *
 {
     const zstd_state *st = s->state;
     if (codec_buf_reserve(out, size))
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     uint8_t *dst = out->data ? out->data + out->len : NULL;
     size_t r = st->ddict ? ZSTD_decompress_usingDDict(d, dst, size, src, n, st->ddict)
                          : ZSTD_decompressDCtx(d, dst, size, src, n);
@@ -177,7 +177,7 @@ static int zstd_decode_stream(const codec_stage *s, ZSTD_DCtx *d, const uint8_t 
     ZSTD_inBuffer in = {src, n, 0};
     for (;;) {
         size_t room;
-        int rc = codec_out_room(s, out, base, n, &room, err);
+        int rc = codec__out_room(s, out, base, n, &room, err);
         if (rc)
             return rc;
         ZSTD_outBuffer o = {out->data + out->len, room, 0};
@@ -185,7 +185,7 @@ static int zstd_decode_stream(const codec_stage *s, ZSTD_DCtx *d, const uint8_t 
         if (ZSTD_isError(r))
             return zstd_fail(s, r, at + in.pos, err);
         out->len += o.pos;
-        if ((rc = codec_out_check(s, out, base, err)))
+        if ((rc = codec__out_check(s, out, base, err)))
             return rc;
         if (r == 0 && in.pos == n)
             return CODEC_OK;
@@ -212,11 +212,11 @@ static int zstd_decode_frames(const codec_stage *s, const uint8_t *src, size_t n
         total = prefix_size;
         known = true;
     }
-    if (known && (rc = codec_check_declared(s, total, n, ZSTD_MAX_RATIO, at, err)))
+    if (known && (rc = codec__check_declared(s, total, n, ZSTD_MAX_RATIO, at, err)))
         return rc;
-    ZSTD_DCtx *d = codec_pool_get(&st->dctx);
+    ZSTD_DCtx *d = codec__pool_get(&st->dctx);
     if (!d)
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     size_t base = out->len;
     rc = known ? zstd_decode_sized(s, d, src, n, (size_t)total, at, out, err)
                : zstd_decode_stream(s, d, src, n, at, out, err);
@@ -224,7 +224,7 @@ static int zstd_decode_frames(const codec_stage *s, const uint8_t *src, size_t n
         ZSTD_DCtx_reset(d, ZSTD_reset_session_only);
         out->len = base;
     }
-    codec_pool_put(&st->dctx, d);
+    codec__pool_put(&st->dctx, d);
     return rc;
 }
 
@@ -235,7 +235,7 @@ static int zstd_decode(const codec_stage *s, const uint8_t *src, size_t n, codec
     if (!st->redisson)
         return zstd_decode_frames(s, src, n, 0, 0, out, err);
     uint32_t len;
-    int rc = codec_redisson_length(s, src, n, &len, err);
+    int rc = codec__redisson_length(s, src, n, &len, err);
     return rc ? rc : zstd_decode_frames(s, src + 4, n - 4, 4, len, out, err);
 }
 
@@ -245,8 +245,8 @@ static int zstd_decode(const codec_stage *s, const uint8_t *src, size_t n, codec
 
 static void zstd_state_free(zstd_state *st)
 {
-    codec_pool_clear(&st->cctx);
-    codec_pool_clear(&st->dctx);
+    codec__pool_clear(&st->cctx);
+    codec__pool_clear(&st->dctx);
     ZSTD_freeCDict(st->cdict);
     ZSTD_freeDDict(st->ddict);
     free(st);
@@ -296,24 +296,24 @@ static int zstd_init(codec_stage *s, codec_args *a, bool redisson, codec_error *
 {
     long level;
     const char *dict = NULL;
-    int rc = codec_args_int(a, "level", true, ZSTD_CLEVEL_DEFAULT, -7, ZSTD_maxCLevel(), &level,
-                            err);
+    int rc =
+        codec__args_int(a, "level", true, ZSTD_CLEVEL_DEFAULT, -7, ZSTD_maxCLevel(), &level, err);
     if (!rc && level == 0)
         rc = codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, a->stage, a->offset,
                              "bad level '0': expected -7..-1 or 1..%d", ZSTD_maxCLevel());
     if (!rc)
-        rc = codec_args_max_output(a, &s->max_output, err);
+        rc = codec__args_max_output(a, &s->max_output, err);
     if (!rc)
-        rc = codec_args_string(a, "dict", false, &dict, err);
+        rc = codec__args_string(a, "dict", false, &dict, err);
     if (rc)
         return rc;
     zstd_state *st = calloc(1, sizeof *st);
     if (!st)
-        return codec_compress_nomem(s, err);
+        return codec__compress_nomem(s, err);
     st->level = (int)level;
     st->redisson = redisson;
-    codec_pool_init(&st->cctx, make_cctx, drop_cctx, st);
-    codec_pool_init(&st->dctx, make_dctx, drop_dctx, st);
+    codec__pool_init(&st->cctx, make_cctx, drop_cctx, st);
+    codec__pool_init(&st->dctx, make_dctx, drop_dctx, st);
     if (dict && (rc = zstd_load_dict(s, st, dict, err))) {
         zstd_state_free(st);
         return rc;
@@ -323,14 +323,14 @@ static int zstd_init(codec_stage *s, codec_args *a, bool redisson, codec_error *
     return CODEC_OK;
 }
 
-int codec_stage_ctor_zstd(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
+int codec__stage_ctor_zstd(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
     (void)t;
     return zstd_init(s, a, false, err);
 }
 
-int codec_stage_ctor_redisson_zstd(codec_stage *s, codec_args *a, const codec_type *t,
-                                   codec_error *err)
+int codec__stage_ctor_redisson_zstd(codec_stage *s, codec_args *a, const codec_type *t,
+                                    codec_error *err)
 {
     (void)t;
     return zstd_init(s, a, true, err);
@@ -338,7 +338,7 @@ int codec_stage_ctor_redisson_zstd(codec_stage *s, codec_args *a, const codec_ty
 
 codec *codec_zstd(int level, codec_error *err)
 {
-    return codec_make_leveled("zstd", level, NULL, err);
+    return codec__make_leveled("zstd", level, NULL, err);
 }
 
 codec *codec_zstd_dict(int level, const char *dict_path, codec_error *err)
@@ -350,10 +350,10 @@ codec *codec_zstd_dict(int level, const char *dict_path, codec_error *err)
                         "codec_zstd_dict needs a dictionary path");
         return NULL;
     }
-    return codec_make_leveled("zstd", level, extra, err);
+    return codec__make_leveled("zstd", level, extra, err);
 }
 
 codec *codec_redisson_zstd(int level, codec_error *err)
 {
-    return codec_make_leveled("redisson-zstd", level, NULL, err);
+    return codec__make_leveled("redisson-zstd", level, NULL, err);
 }

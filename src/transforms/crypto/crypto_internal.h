@@ -32,19 +32,19 @@ typedef struct crypto_pool {
     crypto_pool_link *free;
 } crypto_pool;
 
-void crypto_pool_init(crypto_pool *p);
+void codec__crypto_pool_init(crypto_pool *p);
 /* An idle object, or NULL when the caller must make one. */
-void *crypto_pool_take(crypto_pool *p);
-void crypto_pool_give(crypto_pool *p, void *item);
+void *codec__crypto_pool_take(crypto_pool *p);
+void codec__crypto_pool_give(crypto_pool *p, void *item);
 /* Destroys every idle object (all must have been given back). */
-void crypto_pool_destroy(crypto_pool *p, void (*destroy)(void *item));
+void codec__crypto_pool_destroy(crypto_pool *p, void (*destroy)(void *item));
 
 /* ---------------------------------------------------------------------------
  * gcm.c — AES-256-GCM with a 12-byte nonce and a 16-byte tag, OpenSSL's.
  * ------------------------------------------------------------------------ */
 
-/* A context for crypto_gcm_seal/open; NULL when out of memory. */
-EVP_CIPHER_CTX *crypto_gcm_new(void);
+/* A context for codec__crypto_gcm_seal/open; NULL when out of memory. */
+EVP_CIPHER_CTX *codec__crypto_gcm_new(void);
 
 /* Additional data in two parts (header, then the codec's fixed AAD). */
 typedef struct crypto_aad {
@@ -56,25 +56,25 @@ typedef struct crypto_aad {
 
 /* Encrypts src[0..n) into dst (n bytes) and writes the tag. `key` NULL
  * keeps the key the context already holds (the bounded strategy). */
-bool crypto_gcm_seal(EVP_CIPHER_CTX *ctx, const uint8_t *key, const uint8_t *nonce,
-                     const crypto_aad *aad, const uint8_t *src, size_t n, uint8_t *dst,
-                     uint8_t *tag);
+bool codec__crypto_gcm_seal(EVP_CIPHER_CTX *ctx, const uint8_t *key, const uint8_t *nonce,
+                            const crypto_aad *aad, const uint8_t *src, size_t n, uint8_t *dst,
+                            uint8_t *tag);
 /* Decrypts and verifies; false on any failure (dst is then wiped). */
-bool crypto_gcm_open(EVP_CIPHER_CTX *ctx, const uint8_t *key, const uint8_t *nonce,
-                     const crypto_aad *aad, const uint8_t *src, size_t n, const uint8_t *tag,
-                     uint8_t *dst);
+bool codec__crypto_gcm_open(EVP_CIPHER_CTX *ctx, const uint8_t *key, const uint8_t *nonce,
+                            const crypto_aad *aad, const uint8_t *src, size_t n, const uint8_t *tag,
+                            uint8_t *dst);
 
 /* ---------------------------------------------------------------------------
  * keywrap.c — AES key wrap (RFC 3394, default IV) of a 32-byte key.
  * ------------------------------------------------------------------------ */
 
 /* A context holding the expanded KEK, for wrapping or for unwrapping. */
-EVP_CIPHER_CTX *crypto_kw_new(const uint8_t kek[CRYPTO_KEY_SIZE], bool wrap);
-bool crypto_kw_wrap(EVP_CIPHER_CTX *kek, const uint8_t key[CRYPTO_KEY_SIZE],
-                    uint8_t out[CRYPTO_WRAPPED_KEY_SIZE]);
+EVP_CIPHER_CTX *codec__crypto_kw_new(const uint8_t kek[CRYPTO_KEY_SIZE], bool wrap);
+bool codec__crypto_kw_wrap(EVP_CIPHER_CTX *kek, const uint8_t key[CRYPTO_KEY_SIZE],
+                           uint8_t out[CRYPTO_WRAPPED_KEY_SIZE]);
 /* False when the integrity check fails; `key` is then wiped. */
-bool crypto_kw_unwrap(EVP_CIPHER_CTX *kek, const uint8_t in[CRYPTO_WRAPPED_KEY_SIZE],
-                      uint8_t key[CRYPTO_KEY_SIZE]);
+bool codec__crypto_kw_unwrap(EVP_CIPHER_CTX *kek, const uint8_t in[CRYPTO_WRAPPED_KEY_SIZE],
+                             uint8_t key[CRYPTO_KEY_SIZE]);
 
 /* ---------------------------------------------------------------------------
  * random.c — OpenSSL random bytes, drawn in blocks (one RAND_bytes call
@@ -89,21 +89,21 @@ typedef struct crypto_random {
     uint8_t buf[CRYPTO_RANDOM_BLOCK];
 } crypto_random;
 
-void crypto_random_init(crypto_random *r);
+void codec__crypto_random_init(crypto_random *r);
 /* codec_byte_source.fill over a crypto_random; bytes handed out are wiped
  * from the buffer. */
-int crypto_random_fill(void *r, uint8_t *dst, size_t n);
-void crypto_random_wipe(crypto_random *r);
+int codec__crypto_random_fill(void *r, uint8_t *dst, size_t n);
+void codec__crypto_random_wipe(crypto_random *r);
 /* Changes in every child after fork(): state drawn from random bytes in the
  * parent (buffers, a bounded data key) must not be reused in the child. */
-unsigned crypto_fork_generation(void);
+unsigned codec__crypto_fork_generation(void);
 
 /* A process-wide serial for data keys: equal serials mean the same key, so
  * a context keyed with it need not be keyed again. Never 0. */
-uint64_t crypto_next_serial(void);
+uint64_t codec__crypto_next_serial(void);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
-uint64_t crypto_monotonic_ns(void);
+uint64_t codec__crypto_monotonic_ns(void);
 
 /* ---------------------------------------------------------------------------
  * strategy.c — the bounded data-key strategy: one key for at most N
@@ -141,14 +141,14 @@ typedef struct crypto_bounded_config {
 
 typedef struct crypto_bounded crypto_bounded;
 
-crypto_bounded *crypto_bounded_new(const crypto_bounded_config *cfg);
-void crypto_bounded_free(crypto_bounded *b);
+crypto_bounded *codec__crypto_bounded_new(const crypto_bounded_config *cfg);
+void codec__crypto_bounded_free(crypto_bounded *b);
 /* Counts one message against the current key and makes *held point at it
  * (adjusting references), rolling to a new key first when the current one
  * is used up, too old or inherited across fork. */
-int crypto_bounded_next(crypto_bounded *b, crypto_dek **held, const codec_byte_source *random,
-                        codec_error *err);
-void crypto_dek_release(crypto_dek *dek);
+int codec__crypto_bounded_next(crypto_bounded *b, crypto_dek **held,
+                               const codec_byte_source *random, codec_error *err);
+void codec__crypto_dek_release(crypto_dek *dek);
 
 /* ---------------------------------------------------------------------------
  * dek_cache.c — unwrapped data keys by (key id, wrapped bytes), bounded in
@@ -164,14 +164,14 @@ typedef struct crypto_dek_ref {
     size_t wrapped_len;
 } crypto_dek_ref;
 
-crypto_dek_cache *crypto_dek_cache_new(size_t entries, uint64_t max_age_ns);
-void crypto_dek_cache_free(crypto_dek_cache *c);
+crypto_dek_cache *codec__crypto_dek_cache_new(size_t entries, uint64_t max_age_ns);
+void codec__crypto_dek_cache_free(crypto_dek_cache *c);
 /* On a hit copies the key out, sets *serial and returns true. */
-bool crypto_dek_cache_get(crypto_dek_cache *c, const crypto_dek_ref *ref, uint64_t now_ns,
-                          uint8_t key[CRYPTO_KEY_SIZE], uint64_t *serial);
+bool codec__crypto_dek_cache_get(crypto_dek_cache *c, const crypto_dek_ref *ref, uint64_t now_ns,
+                                 uint8_t key[CRYPTO_KEY_SIZE], uint64_t *serial);
 /* Stores a key and returns its serial (0 when it could not be stored). */
-uint64_t crypto_dek_cache_put(crypto_dek_cache *c, const crypto_dek_ref *ref, uint64_t now_ns,
-                              const uint8_t key[CRYPTO_KEY_SIZE]);
+uint64_t codec__crypto_dek_cache_put(crypto_dek_cache *c, const crypto_dek_ref *ref,
+                                     uint64_t now_ns, const uint8_t key[CRYPTO_KEY_SIZE]);
 
 /* ---------------------------------------------------------------------------
  * envelope.c — fills an `envelope` stage from options (codec_envelope() and
@@ -180,7 +180,7 @@ uint64_t crypto_dek_cache_put(crypto_dek_cache *c, const crypto_dek_ref *ref, ui
  * ------------------------------------------------------------------------ */
 
 struct codec_stage;
-int crypto_envelope_fill(struct codec_stage *s, const codec_envelope_options *o,
-                         codec_error *err);
+int codec__crypto_envelope_fill(struct codec_stage *s, const codec_envelope_options *o,
+                                codec_error *err);
 
 #endif /* CODEC_CRYPTO_INTERNAL_H */

@@ -36,7 +36,7 @@ struct crypto_dek_cache {
     cache_entry entries[];
 };
 
-crypto_dek_cache *crypto_dek_cache_new(size_t entries, uint64_t max_age_ns)
+crypto_dek_cache *codec__crypto_dek_cache_new(size_t entries, uint64_t max_age_ns)
 {
     size_t sets = 1;
     while (sets * CACHE_WAYS < entries && sets * CACHE_WAYS < CACHE_MAX_ENTRIES)
@@ -62,7 +62,7 @@ static void entry_clear(cache_entry *e)
     e->serial = 0;
 }
 
-void crypto_dek_cache_free(crypto_dek_cache *c)
+void codec__crypto_dek_cache_free(crypto_dek_cache *c)
 {
     if (!c)
         return;
@@ -113,8 +113,8 @@ static bool entry_expired(const crypto_dek_cache *c, const cache_entry *e, uint6
     return now >= e->born_ns && now - e->born_ns >= c->max_age_ns;
 }
 
-bool crypto_dek_cache_get(crypto_dek_cache *c, const crypto_dek_ref *ref, uint64_t now_ns,
-                          uint8_t key[CRYPTO_KEY_SIZE], uint64_t *serial)
+bool codec__crypto_dek_cache_get(crypto_dek_cache *c, const crypto_dek_ref *ref, uint64_t now_ns,
+                                 uint8_t key[CRYPTO_KEY_SIZE], uint64_t *serial)
 {
     size_t set = set_of(c, ref);
     cache_entry *way = &c->entries[set * CACHE_WAYS];
@@ -148,8 +148,8 @@ static cache_entry *victim(const crypto_dek_cache *c, cache_entry *way, uint64_t
     return oldest;
 }
 
-uint64_t crypto_dek_cache_put(crypto_dek_cache *c, const crypto_dek_ref *ref, uint64_t now_ns,
-                              const uint8_t key[CRYPTO_KEY_SIZE])
+uint64_t codec__crypto_dek_cache_put(crypto_dek_cache *c, const crypto_dek_ref *ref,
+                                     uint64_t now_ns, const uint8_t key[CRYPTO_KEY_SIZE])
 {
     size_t set = set_of(c, ref);
     size_t need = ref->key_id_len + ref->wrapped_len;
@@ -171,7 +171,7 @@ uint64_t crypto_dek_cache_put(crypto_dek_cache *c, const crypto_dek_ref *ref, ui
         e->wrapped_len = ref->wrapped_len;
         e->born_ns = now_ns;
         memcpy(e->key, key, CRYPTO_KEY_SIZE);
-        e->serial = serial = crypto_next_serial();
+        e->serial = serial = codec__crypto_next_serial();
     }
     pthread_mutex_unlock(&c->locks[set % CACHE_LOCKS]);
     return serial;

@@ -62,7 +62,7 @@ static int unable_to_decrypt(const codec_stage *s, codec_error *err)
 
 static uint64_t state_now(const envelope_state *st)
 {
-    return st->test.clock_ns ? st->test.clock_ns(st->test.clock_ctx) : crypto_monotonic_ns();
+    return st->test.clock_ns ? st->test.clock_ns(st->test.clock_ctx) : codec__crypto_monotonic_ns();
 }
 
 /* ---------------------------------------------------------------------------
@@ -73,21 +73,21 @@ static void slot_destroy(void *item)
 {
     envelope_slot *slot = item;
     EVP_CIPHER_CTX_free(slot->gcm);
-    crypto_dek_release(slot->dek);
-    crypto_random_wipe(&slot->random);
+    codec__crypto_dek_release(slot->dek);
+    codec__crypto_random_wipe(&slot->random);
     free(slot);
 }
 
 static envelope_slot *slot_take(envelope_state *st)
 {
-    envelope_slot *slot = crypto_pool_take(&st->slots);
+    envelope_slot *slot = codec__crypto_pool_take(&st->slots);
     if (slot)
         return slot;
     slot = calloc(1, sizeof *slot);
     if (!slot)
         return NULL;
-    crypto_random_init(&slot->random);
-    slot->gcm = crypto_gcm_new();
+    codec__crypto_random_init(&slot->random);
+    slot->gcm = codec__crypto_gcm_new();
     if (!slot->gcm) {
         slot_destroy(slot);
         return NULL;
@@ -99,7 +99,7 @@ static codec_byte_source slot_random(const envelope_state *st, envelope_slot *sl
 {
     if (st->test.random.fill)
         return st->test.random;
-    codec_byte_source src = {crypto_random_fill, &slot->random};
+    codec_byte_source src = {codec__crypto_random_fill, &slot->random};
     return src;
 }
 
@@ -191,7 +191,7 @@ static int seal_message(const codec_stage *s, const envelope_state *st, envelope
                           "no random bytes for a nonce");
     uint8_t *body = nonce + CRYPTO_NONCE_SIZE;
     crypto_aad aad = {dst, header_len + CRYPTO_NONCE_SIZE, st->aad, st->aad_len};
-    if (!crypto_gcm_seal(slot->gcm, key, nonce, &aad, src, n, body, body + n))
+    if (!codec__crypto_gcm_seal(slot->gcm, key, nonce, &aad, src, n, body, body + n))
         return CODEC_FAIL(err, s, CODEC_E_TRANSIENT, 0, CODEC_NO_OFFSET,
                           "OpenSSL could not encrypt");
     out->len += total;
@@ -218,7 +218,7 @@ static int encode_bounded(const codec_stage *s, envelope_state *st, envelope_slo
                           const uint8_t *src, size_t n, codec_buf *out, codec_error *err)
 {
     codec_byte_source random = slot_random(st, slot);
-    int rc = crypto_bounded_next(st->bounded, &slot->dek, &random, err);
+    int rc = codec__crypto_bounded_next(st->bounded, &slot->dek, &random, err);
     if (rc)
         return rc;
     const crypto_dek *dek = slot->dek;
@@ -245,7 +245,7 @@ static int envelope_encode(const codec_stage *s, const uint8_t *src, size_t n, c
                          : encode_direct(s, st, slot, src, n, out, err);
     if (rc)
         out->len = base;
-    crypto_pool_give(&st->slots, slot);
+    codec__crypto_pool_give(&st->slots, slot);
     return rc;
 }
 
@@ -317,7 +317,7 @@ static int find_data_key(const codec_stage *s, envelope_state *st, const crypto_
                          uint8_t key[CRYPTO_KEY_SIZE], uint64_t *serial, codec_error *err)
 {
     uint64_t now = st->cache ? state_now(st) : 0;
-    if (st->cache && crypto_dek_cache_get(st->cache, ref, now, key, serial))
+    if (st->cache && codec__crypto_dek_cache_get(st->cache, ref, now, key, serial))
         return CODEC_OK;
     codec_error perr = {0};
     int rc = st->provider.unwrap(st->provider.ctx, ref->key_id, ref->key_id_len, ref->wrapped,
@@ -331,7 +331,7 @@ static int find_data_key(const codec_stage *s, envelope_state *st, const crypto_
         OPENSSL_cleanse(key, CRYPTO_KEY_SIZE);
         return unable_to_decrypt(s, err);
     }
-    *serial = st->cache ? crypto_dek_cache_put(st->cache, ref, now, key) : 0;
+    *serial = st->cache ? codec__crypto_dek_cache_put(st->cache, ref, now, key) : 0;
     return CODEC_OK;
 }
 
@@ -353,8 +353,8 @@ static int open_message(const codec_stage *s, envelope_state *st, envelope_slot 
     crypto_aad aad = {src, v->header_len + CRYPTO_NONCE_SIZE, st->aad, st->aad_len};
     uint8_t none; /* an empty plaintext may leave `out` without memory */
     uint8_t *dst = v->body_len ? out->data + out->len : &none;
-    bool ok = crypto_gcm_open(slot->gcm, keyed ? NULL : key, src + v->header_len, &aad, v->body,
-                              v->body_len, v->body + v->body_len, dst);
+    bool ok = codec__crypto_gcm_open(slot->gcm, keyed ? NULL : key, src + v->header_len, &aad,
+                                     v->body, v->body_len, v->body + v->body_len, dst);
     OPENSSL_cleanse(key, sizeof key);
     if (!ok)
         return unable_to_decrypt(s, err);
@@ -377,7 +377,7 @@ static int envelope_decode(const codec_stage *s, const uint8_t *src, size_t n, c
     if (!slot)
         return env_nomem(s, err);
     rc = open_message(s, st, slot, src, &v, out, err);
-    crypto_pool_give(&st->slots, slot);
+    codec__crypto_pool_give(&st->slots, slot);
     return rc;
 }
 
@@ -389,9 +389,9 @@ static void state_free(envelope_state *st)
 {
     if (!st)
         return;
-    crypto_pool_destroy(&st->slots, slot_destroy);
-    crypto_bounded_free(st->bounded);
-    crypto_dek_cache_free(st->cache);
+    codec__crypto_pool_destroy(&st->slots, slot_destroy);
+    codec__crypto_bounded_free(st->bounded);
+    codec__crypto_dek_cache_free(st->cache);
     free(st->aad);
     if (st->provider.release)
         st->provider.release(st->provider.ctx);
@@ -453,7 +453,7 @@ static int state_parts(envelope_state *st, const codec_envelope_options *o, code
             .clock_ctx = o->test.clock_ctx,
             .make = make_bounded_dek,
             .make_ctx = st};
-        st->bounded = crypto_bounded_new(&cfg);
+        st->bounded = codec__crypto_bounded_new(&cfg);
         if (!st->bounded)
             return codec_error_set(err, CODEC_E_NOMEM, 0, "envelope", CODEC_NO_OFFSET,
                                    "out of memory");
@@ -463,7 +463,7 @@ static int state_parts(envelope_state *st, const codec_envelope_options *o, code
                                           : CODEC_ENVELOPE_DEFAULT_CACHE_ENTRIES;
         uint64_t age = o->cache_max_age_ms ? o->cache_max_age_ms
                                            : CODEC_ENVELOPE_DEFAULT_CACHE_AGE_MS;
-        st->cache = crypto_dek_cache_new(entries, age * NS_PER_MS);
+        st->cache = codec__crypto_dek_cache_new(entries, age * NS_PER_MS);
         if (!st->cache)
             return codec_error_set(err, CODEC_E_NOMEM, 0, "envelope", CODEC_NO_OFFSET,
                                    "out of memory");
@@ -471,7 +471,7 @@ static int state_parts(envelope_state *st, const codec_envelope_options *o, code
     return CODEC_OK;
 }
 
-int crypto_envelope_fill(codec_stage *s, const codec_envelope_options *o, codec_error *err)
+int codec__crypto_envelope_fill(codec_stage *s, const codec_envelope_options *o, codec_error *err)
 {
     int rc = check_options(o, err);
     envelope_state *st = rc ? NULL : calloc(1, sizeof *st);
@@ -483,7 +483,7 @@ int crypto_envelope_fill(codec_stage *s, const codec_envelope_options *o, codec_
     }
     st->provider = o->provider;
     st->test = o->test;
-    crypto_pool_init(&st->slots);
+    codec__crypto_pool_init(&st->slots);
     rc = state_parts(st, o, err);
     if (rc) {
         state_free(st);
@@ -507,7 +507,7 @@ codec *codec_envelope(const codec_envelope_options *o, codec_error *err)
     snprintf(s.name, sizeof s.name, "envelope");
     snprintf(s.spec, sizeof s.spec, "envelope%s",
              o->strategy == CODEC_ENVELOPE_BOUNDED ? ":strategy=bounded" : "");
-    if (crypto_envelope_fill(&s, o, err))
+    if (codec__crypto_envelope_fill(&s, o, err))
         return NULL;
-    return codec_from_stage(&s, err);
+    return codec__from_stage(&s, err);
 }

@@ -41,12 +41,12 @@ static int read_strategy_args(codec_args *a, codec_envelope_options *o, codec_er
     size_t strategy;
     long max_messages;
     const char *max_age;
-    int rc = codec_args_choice(a, "strategy", false, strategies, 0, &strategy, err);
+    int rc = codec__args_choice(a, "strategy", false, strategies, 0, &strategy, err);
     if (!rc)
-        rc = codec_args_int(a, "max-messages", false, 0, 1, CODEC_ENVELOPE_LIMIT_MAX_MESSAGES,
-                            &max_messages, err);
+        rc = codec__args_int(a, "max-messages", false, 0, 1, CODEC_ENVELOPE_LIMIT_MAX_MESSAGES,
+                             &max_messages, err);
     if (!rc)
-        rc = codec_args_string(a, "max-age", false, &max_age, err);
+        rc = codec__args_string(a, "max-age", false, &max_age, err);
     if (rc)
         return rc;
     if (max_age && !parse_duration_ms(max_age, &o->max_age_ms))
@@ -62,16 +62,15 @@ static int read_strategy_args(codec_args *a, codec_envelope_options *o, codec_er
     return CODEC_OK;
 }
 
-int codec_stage_ctor_envelope(codec_stage *s, codec_args *a, const codec_type *t,
-                              codec_error *err)
+int codec__stage_ctor_envelope(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
     (void)t;
     codec_envelope_options o;
     memset(&o, 0, sizeof o);
     const char *ring_path, *aad;
-    int rc = codec_args_string(a, "keyring", false, &ring_path, err);
+    int rc = codec__args_string(a, "keyring", false, &ring_path, err);
     if (!rc)
-        rc = codec_args_string(a, "aad", false, &aad, err);
+        rc = codec__args_string(a, "aad", false, &aad, err);
     if (!rc)
         rc = read_strategy_args(a, &o, err);
     if (rc)
@@ -91,5 +90,5 @@ int codec_stage_ctor_envelope(codec_stage *s, codec_args *a, const codec_type *t
         o.aad = (const uint8_t *)aad;
         o.aad_len = strlen(aad);
     }
-    return crypto_envelope_fill(s, &o, err);
+    return codec__crypto_envelope_fill(s, &o, err);
 }

@@ -10,7 +10,7 @@
 /* EVP takes int lengths; longer inputs go through in chunks. */
 #define GCM_CHUNK ((size_t)1 << 30)
 
-EVP_CIPHER_CTX *crypto_gcm_new(void)
+EVP_CIPHER_CTX *codec__crypto_gcm_new(void)
 {
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     if (!ctx)
@@ -56,9 +56,9 @@ static bool gcm_start(EVP_CIPHER_CTX *ctx, const uint8_t *key, const uint8_t *no
            gcm_aad(ctx, aad->a, aad->a_len) && gcm_aad(ctx, aad->b, aad->b_len);
 }
 
-bool crypto_gcm_seal(EVP_CIPHER_CTX *ctx, const uint8_t *key, const uint8_t *nonce,
-                     const crypto_aad *aad, const uint8_t *src, size_t n, uint8_t *dst,
-                     uint8_t *tag)
+bool codec__crypto_gcm_seal(EVP_CIPHER_CTX *ctx, const uint8_t *key, const uint8_t *nonce,
+                            const crypto_aad *aad, const uint8_t *src, size_t n, uint8_t *dst,
+                            uint8_t *tag)
 {
     int outl;
     return gcm_start(ctx, key, nonce, aad, 1) && gcm_body(ctx, src, n, dst) &&
@@ -66,9 +66,9 @@ bool crypto_gcm_seal(EVP_CIPHER_CTX *ctx, const uint8_t *key, const uint8_t *non
            EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, CRYPTO_TAG_SIZE, tag) == 1;
 }
 
-bool crypto_gcm_open(EVP_CIPHER_CTX *ctx, const uint8_t *key, const uint8_t *nonce,
-                     const crypto_aad *aad, const uint8_t *src, size_t n, const uint8_t *tag,
-                     uint8_t *dst)
+bool codec__crypto_gcm_open(EVP_CIPHER_CTX *ctx, const uint8_t *key, const uint8_t *nonce,
+                            const crypto_aad *aad, const uint8_t *src, size_t n, const uint8_t *tag,
+                            uint8_t *dst)
 {
     int outl;
     bool ok = gcm_start(ctx, key, nonce, aad, 0) && gcm_body(ctx, src, n, dst) &&

@@ -158,7 +158,7 @@ codec_keyring *codec_keyring_parse(const char *text, size_t len, codec_error *er
         codec_error_set(err, CODEC_E_NOMEM, 0, RING_STAGE, CODEC_NO_OFFSET, "out of memory");
         return NULL;
     }
-    crypto_pool_init(&ring->slots);
+    codec__crypto_pool_init(&ring->slots);
     size_t line = 0;
     for (const char *p = text, *end = text + len; p < end;) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -269,14 +269,14 @@ void codec_keyring_free(codec_keyring *ring)
 {
     if (!ring)
         return;
-    crypto_pool_destroy(&ring->slots, ring_slot_destroy);
+    codec__crypto_pool_destroy(&ring->slots, ring_slot_destroy);
     OPENSSL_cleanse(ring->keys, ring->count * sizeof ring->keys[0]);
     free(ring);
 }
 
 static ring_slot *slot_take(codec_keyring *ring)
 {
-    ring_slot *slot = crypto_pool_take(&ring->slots);
+    ring_slot *slot = codec__crypto_pool_take(&ring->slots);
     if (!slot) {
         slot = calloc(1, sizeof *slot + ring->count * sizeof slot->unwrap[0]);
         if (slot)
@@ -302,9 +302,9 @@ static int ring_generate(void *ctx, const codec_byte_source *random, codec_data_
     if (!slot)
         return ring_nomem(err);
     if (!slot->wrap)
-        slot->wrap = crypto_kw_new(current->kek, true);
-    bool ok = slot->wrap && crypto_kw_wrap(slot->wrap, out->key, out->wrapped + 1);
-    crypto_pool_give(&ring->slots, slot);
+        slot->wrap = codec__crypto_kw_new(current->kek, true);
+    bool ok = slot->wrap && codec__crypto_kw_wrap(slot->wrap, out->key, out->wrapped + 1);
+    codec__crypto_pool_give(&ring->slots, slot);
     if (!ok)
         return ring_nomem(err);
     out->wrapped[0] = WRAP_SCHEME_AES_KW;
@@ -334,14 +334,14 @@ static int ring_unwrap(void *ctx, const uint8_t *key_id, size_t key_id_len,
         return ring_nomem(err);
     size_t i = (size_t)(k - ring->keys);
     if (!slot->unwrap[i])
-        slot->unwrap[i] = crypto_kw_new(k->kek, false);
+        slot->unwrap[i] = codec__crypto_kw_new(k->kek, false);
     int rc = CODEC_OK;
     if (!slot->unwrap[i])
         rc = ring_nomem(err);
-    else if (!crypto_kw_unwrap(slot->unwrap[i], wrapped + 1, key))
+    else if (!codec__crypto_kw_unwrap(slot->unwrap[i], wrapped + 1, key))
         rc = codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_DECRYPT, RING_STAGE,
                              CODEC_NO_OFFSET, "unable to decrypt");
-    crypto_pool_give(&ring->slots, slot);
+    codec__crypto_pool_give(&ring->slots, slot);
     return rc;
 }
 

@@ -13,7 +13,7 @@
 #include <openssl/crypto.h>
 #include <openssl/modes.h>
 
-EVP_CIPHER_CTX *crypto_kw_new(const uint8_t kek[CRYPTO_KEY_SIZE], bool wrap)
+EVP_CIPHER_CTX *codec__crypto_kw_new(const uint8_t kek[CRYPTO_KEY_SIZE], bool wrap)
 {
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     if (!ctx)
@@ -27,21 +27,21 @@ EVP_CIPHER_CTX *crypto_kw_new(const uint8_t kek[CRYPTO_KEY_SIZE], bool wrap)
 }
 
 /* block128_f over the ECB context. With padding off and one whole block,
- * EVP_Cipher cannot fail on a context that crypto_kw_new() made. */
+ * EVP_Cipher cannot fail on a context that codec__crypto_kw_new() made. */
 static void kw_block(const unsigned char in[16], unsigned char out[16], const void *ctx)
 {
     EVP_Cipher((EVP_CIPHER_CTX *)ctx, out, in, 16);
 }
 
-bool crypto_kw_wrap(EVP_CIPHER_CTX *kek, const uint8_t key[CRYPTO_KEY_SIZE],
-                    uint8_t out[CRYPTO_WRAPPED_KEY_SIZE])
+bool codec__crypto_kw_wrap(EVP_CIPHER_CTX *kek, const uint8_t key[CRYPTO_KEY_SIZE],
+                           uint8_t out[CRYPTO_WRAPPED_KEY_SIZE])
 {
     return CRYPTO_128_wrap(kek, NULL, out, key, CRYPTO_KEY_SIZE, kw_block) ==
            CRYPTO_WRAPPED_KEY_SIZE;
 }
 
-bool crypto_kw_unwrap(EVP_CIPHER_CTX *kek, const uint8_t in[CRYPTO_WRAPPED_KEY_SIZE],
-                      uint8_t key[CRYPTO_KEY_SIZE])
+bool codec__crypto_kw_unwrap(EVP_CIPHER_CTX *kek, const uint8_t in[CRYPTO_WRAPPED_KEY_SIZE],
+                             uint8_t key[CRYPTO_KEY_SIZE])
 {
     /* CRYPTO_128_unwrap compares the IV in constant time and wipes its
      * output when the check fails. */

@@ -4,13 +4,13 @@
  * idle one and gives it back. The pool grows to the peak concurrency. */
 #include "crypto_internal.h"
 
-void crypto_pool_init(crypto_pool *p)
+void codec__crypto_pool_init(crypto_pool *p)
 {
     pthread_mutex_init(&p->lock, NULL);
     p->free = NULL;
 }
 
-void *crypto_pool_take(crypto_pool *p)
+void *codec__crypto_pool_take(crypto_pool *p)
 {
     pthread_mutex_lock(&p->lock);
     crypto_pool_link *item = p->free;
@@ -20,7 +20,7 @@ void *crypto_pool_take(crypto_pool *p)
     return item;
 }
 
-void crypto_pool_give(crypto_pool *p, void *item)
+void codec__crypto_pool_give(crypto_pool *p, void *item)
 {
     crypto_pool_link *link = item;
     pthread_mutex_lock(&p->lock);
@@ -29,7 +29,7 @@ void crypto_pool_give(crypto_pool *p, void *item)
     pthread_mutex_unlock(&p->lock);
 }
 
-void crypto_pool_destroy(crypto_pool *p, void (*destroy)(void *item))
+void codec__crypto_pool_destroy(crypto_pool *p, void (*destroy)(void *item))
 {
     crypto_pool_link *item = p->free;
     while (item) {

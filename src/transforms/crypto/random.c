@@ -28,30 +28,30 @@ static void register_fork_handler(void)
     pthread_atfork(NULL, NULL, on_fork_child);
 }
 
-unsigned crypto_fork_generation(void)
+unsigned codec__crypto_fork_generation(void)
 {
     pthread_once(&fork_once, register_fork_handler);
     return atomic_load_explicit(&fork_generation, memory_order_relaxed);
 }
 
-void crypto_random_init(crypto_random *r)
+void codec__crypto_random_init(crypto_random *r)
 {
-    r->fork_generation = crypto_fork_generation();
+    r->fork_generation = codec__crypto_fork_generation();
     r->avail = 0;
 }
 
-void crypto_random_wipe(crypto_random *r)
+void codec__crypto_random_wipe(crypto_random *r)
 {
     OPENSSL_cleanse(r->buf, sizeof r->buf);
     r->avail = 0;
 }
 
-int crypto_random_fill(void *ctx, uint8_t *dst, size_t n)
+int codec__crypto_random_fill(void *ctx, uint8_t *dst, size_t n)
 {
     crypto_random *r = ctx;
-    unsigned gen = crypto_fork_generation();
+    unsigned gen = codec__crypto_fork_generation();
     if (gen != r->fork_generation) {
-        crypto_random_wipe(r);
+        codec__crypto_random_wipe(r);
         r->fork_generation = gen;
     }
     if (n > sizeof r->buf) /* a provider asking for more than a block */
@@ -68,13 +68,13 @@ int crypto_random_fill(void *ctx, uint8_t *dst, size_t n)
     return 0;
 }
 
-uint64_t crypto_next_serial(void)
+uint64_t codec__crypto_next_serial(void)
 {
     static atomic_uint_fast64_t serial;
     return (uint64_t)atomic_fetch_add(&serial, 1) + 1;
 }
 
-uint64_t crypto_monotonic_ns(void)
+uint64_t codec__crypto_monotonic_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -19,7 +19,7 @@ struct crypto_bounded {
     crypto_bounded_config cfg;
 };
 
-crypto_bounded *crypto_bounded_new(const crypto_bounded_config *cfg)
+crypto_bounded *codec__crypto_bounded_new(const crypto_bounded_config *cfg)
 {
     crypto_bounded *b = calloc(1, sizeof *b);
     if (!b)
@@ -29,7 +29,7 @@ crypto_bounded *crypto_bounded_new(const crypto_bounded_config *cfg)
     return b;
 }
 
-void crypto_dek_release(crypto_dek *dek)
+void codec__crypto_dek_release(crypto_dek *dek)
 {
     if (dek && atomic_fetch_sub(&dek->refs, 1) == 1) {
         OPENSSL_cleanse(dek, sizeof *dek);
@@ -37,18 +37,18 @@ void crypto_dek_release(crypto_dek *dek)
     }
 }
 
-void crypto_bounded_free(crypto_bounded *b)
+void codec__crypto_bounded_free(crypto_bounded *b)
 {
     if (!b)
         return;
-    crypto_dek_release(b->current);
+    codec__crypto_dek_release(b->current);
     pthread_mutex_destroy(&b->lock);
     free(b);
 }
 
 static uint64_t bounded_now(const crypto_bounded *b)
 {
-    return b->cfg.clock_ns ? b->cfg.clock_ns(b->cfg.clock_ctx) : crypto_monotonic_ns();
+    return b->cfg.clock_ns ? b->cfg.clock_ns(b->cfg.clock_ctx) : codec__crypto_monotonic_ns();
 }
 
 /* May `dek` seal one more message at `now`? (Caller holds the lock.) */
@@ -82,21 +82,21 @@ static int make_dek(crypto_bounded *b, const codec_byte_source *random, uint64_t
     atomic_init(&dek->refs, 1);
     dek->used = 0;
     dek->born_ns = now;
-    dek->fork_generation = crypto_fork_generation();
+    dek->fork_generation = codec__crypto_fork_generation();
     int rc = b->cfg.make(b->cfg.make_ctx, random, dek, err);
     if (rc) {
-        crypto_dek_release(dek);
+        codec__crypto_dek_release(dek);
         return rc;
     }
-    dek->serial = crypto_next_serial();
+    dek->serial = codec__crypto_next_serial();
     *out = dek;
     return CODEC_OK;
 }
 
-int crypto_bounded_next(crypto_bounded *b, crypto_dek **held, const codec_byte_source *random,
-                        codec_error *err)
+int codec__crypto_bounded_next(crypto_bounded *b, crypto_dek **held,
+                               const codec_byte_source *random, codec_error *err)
 {
-    unsigned generation = crypto_fork_generation();
+    unsigned generation = codec__crypto_fork_generation();
     uint64_t now = bounded_now(b);
     crypto_dek *old = NULL;
 
@@ -104,7 +104,7 @@ int crypto_bounded_next(crypto_bounded *b, crypto_dek **held, const codec_byte_s
     if (dek_usable(b, b->current, now, generation)) {
         old = take_use(b->current, held);
         pthread_mutex_unlock(&b->lock);
-        crypto_dek_release(old);
+        codec__crypto_dek_release(old);
         return CODEC_OK;
     }
     pthread_mutex_unlock(&b->lock);
@@ -124,7 +124,7 @@ int crypto_bounded_next(crypto_bounded *b, crypto_dek **held, const codec_byte_s
     }
     old = take_use(b->current, held);
     pthread_mutex_unlock(&b->lock);
-    crypto_dek_release(retired);
-    crypto_dek_release(old);
+    codec__crypto_dek_release(retired);
+    codec__crypto_dek_release(old);
     return CODEC_OK;
 }

@@ -75,7 +75,7 @@ static int versioned_encode(const codec_stage *s, const uint8_t *src, size_t n, 
     }
     if (!route)
         return CODEC_OK;
-    int rc = codec_run_encode(route, src, n, out, err);
+    int rc = codec__run_encode(route, src, n, out, err);
     if (rc)
         out->len = base;
     return rc;
@@ -106,7 +106,7 @@ static int versioned_decode(const codec_stage *s, const uint8_t *src, size_t n, 
     }
     const codec *route = st->routed ? st->routes[v] : NULL;
     if (route)
-        return codec_run_decode(route, src + HEADER_SIZE, n - HEADER_SIZE, out, err);
+        return codec__run_decode(route, src + HEADER_SIZE, n - HEADER_SIZE, out, err);
     if (codec_buf_append(out, src + HEADER_SIZE, n - HEADER_SIZE))
         return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
     return CODEC_OK;
@@ -160,15 +160,15 @@ static bool parse_accept(versioned_state *st, const char *list)
     }
 }
 
-int codec_stage_ctor_versioned(codec_stage *s, codec_args *a, const codec_type *t,
-                               codec_error *err)
+int codec__stage_ctor_versioned(codec_stage *s, codec_args *a, const codec_type *t,
+                                codec_error *err)
 {
     (void)t;
     long version;
     const char *accept;
-    int rc = codec_args_int(a, "version", true, 1, 1, 255, &version, err);
+    int rc = codec__args_int(a, "version", true, 1, 1, 255, &version, err);
     if (!rc)
-        rc = codec_args_string(a, "accept", false, &accept, err);
+        rc = codec__args_string(a, "accept", false, &accept, err);
     if (rc)
         return rc;
     versioned_state *st = state_new(false);
@@ -198,7 +198,7 @@ codec *codec_versioned_header(unsigned write_version, const char *accept, codec_
                         "accept list too long");
         return NULL;
     }
-    return codec_make("versioned", args, NULL, err);
+    return codec__make("versioned", args, NULL, err);
 }
 
 /* Checks the table; on success every route codec is in st. */
@@ -214,7 +214,7 @@ static int routes_take(versioned_state *st, uint8_t write_version,
             return codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, "versioned",
                                    CODEC_NO_OFFSET, "route %zu: version %u %s", i, v,
                                    v ? "appears twice" : "is reserved (use 1..255)");
-        if (routes[i].codec && codec_has_backend(routes[i].codec))
+        if (routes[i].codec && codec__has_backend(routes[i].codec))
             return codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, "versioned",
                                    CODEC_NO_OFFSET,
                                    "route %zu: version %u has a typed codec; routes must be "
@@ -249,5 +249,5 @@ codec *codec_versioned(uint8_t write_version, const codec_version_route *routes,
     char list[64];
     format_versions(st, list, sizeof list);
     snprintf(s.spec, sizeof s.spec, "versioned:%u,accept=%s", write_version, list);
-    return codec_from_stage(&s, err);
+    return codec__from_stage(&s, err);
 }

@@ -12,15 +12,14 @@ uint32_t codec_adler32(uint32_t adler, const void *p, size_t n)
 
 static const checksum_trailer adler32_trailer = {codec_adler32, 1};
 
-int codec_stage_ctor_adler32(codec_stage *s, codec_args *a, const codec_type *t,
-                             codec_error *err)
+int codec__stage_ctor_adler32(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
     (void)a, (void)t, (void)err;
-    checksum_trailer_stage(s, &adler32_trailer);
+    codec__checksum_trailer_stage(s, &adler32_trailer);
     return CODEC_OK;
 }
 
 codec *codec_adler32_trailer(codec_error *err)
 {
-    return codec_make("adler32", NULL, NULL, err);
+    return codec__make("adler32", NULL, NULL, err);
 }

@@ -12,14 +12,14 @@ uint32_t codec_crc32(uint32_t crc, const void *p, size_t n)
 
 static const checksum_trailer crc32_trailer = {codec_crc32, 0};
 
-int codec_stage_ctor_crc32(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
+int codec__stage_ctor_crc32(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
     (void)a, (void)t, (void)err;
-    checksum_trailer_stage(s, &crc32_trailer);
+    codec__checksum_trailer_stage(s, &crc32_trailer);
     return CODEC_OK;
 }
 
 codec *codec_crc32_trailer(codec_error *err)
 {
-    return codec_make("crc32", NULL, NULL, err);
+    return codec__make("crc32", NULL, NULL, err);
 }

@@ -32,7 +32,7 @@ static uint32_t le32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-uint32_t crc32c_scalar(uint32_t crc, const void *buf, size_t n)
+static uint32_t crc32c_scalar(uint32_t crc, const void *buf, size_t n)
 {
     const uint8_t *p = buf;
     uint32_t c = ~crc;
@@ -48,16 +48,17 @@ uint32_t crc32c_scalar(uint32_t crc, const void *buf, size_t n)
 }
 
 
-crc32c_kernel_fn crc32c_kernel(int id)
+crc32c_kernel_fn codec__crc32c_kernel(int id)
 {
     pthread_once(&table_once, table_build);
     bool avx512 = codec_cpu_has(CODEC_CPU_FOR_AVX512VPCLMUL),
          sse42 = codec_cpu_has(CODEC_CPU_FOR_SSE42);
     switch (id) {
-    case CRC32C_AUTO: return avx512 ? crc32c_avx512 : sse42 ? crc32c_sse42 : crc32c_scalar;
+    case CRC32C_AUTO:
+        return avx512 ? codec__crc32c_avx512 : sse42 ? codec__crc32c_sse42 : crc32c_scalar;
     case CRC32C_SCALAR: return crc32c_scalar;
-    case CRC32C_SSE42: return sse42 ? crc32c_sse42 : NULL;
-    case CRC32C_AVX512: return avx512 ? crc32c_avx512 : NULL;
+    case CRC32C_SSE42: return sse42 ? codec__crc32c_sse42 : NULL;
+    case CRC32C_AVX512: return avx512 ? codec__crc32c_avx512 : NULL;
     default: return NULL;
     }
 }
@@ -69,7 +70,7 @@ static pthread_once_t best_once = PTHREAD_ONCE_INIT;
 
 static void best_pick(void)
 {
-    best_kernel = crc32c_kernel(CRC32C_AUTO);
+    best_kernel = codec__crc32c_kernel(CRC32C_AUTO);
 }
 
 uint32_t codec_crc32c(uint32_t crc, const void *p, size_t n)
@@ -81,34 +82,33 @@ uint32_t codec_crc32c(uint32_t crc, const void *p, size_t n)
 /* One static trailer per kernel, so the stage state needs no allocation. */
 static const checksum_trailer trailers[CRC32C_KERNEL_COUNT] = {
     [CRC32C_SCALAR] = {crc32c_scalar, 0},
-    [CRC32C_SSE42] = {crc32c_sse42, 0},
-    [CRC32C_AVX512] = {crc32c_avx512, 0},
+    [CRC32C_SSE42] = {codec__crc32c_sse42, 0},
+    [CRC32C_AVX512] = {codec__crc32c_avx512, 0},
 };
 
 static const char *const kernel_names[] = {"auto", "scalar", "sse42", "avx512", NULL};
 
-int codec_stage_ctor_crc32c(codec_stage *s, codec_args *a, const codec_type *t,
-                            codec_error *err)
+int codec__stage_ctor_crc32c(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
     (void)t;
     size_t id;
-    int rc = codec_args_choice(a, "kernel", false, kernel_names, CRC32C_AUTO, &id, err);
+    int rc = codec__args_choice(a, "kernel", false, kernel_names, CRC32C_AUTO, &id, err);
     if (rc)
         return rc;
-    crc32c_kernel_fn fn = crc32c_kernel((int)id);
+    crc32c_kernel_fn fn = codec__crc32c_kernel((int)id);
     if (!fn)
         return codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, a->stage, a->offset,
                                "kernel '%s' is not supported by this CPU", kernel_names[id]);
     for (size_t i = CRC32C_SCALAR; i < CRC32C_KERNEL_COUNT; i++)
         if (trailers[i].fn == fn)
-            checksum_trailer_stage(s, &trailers[i]);
+            codec__checksum_trailer_stage(s, &trailers[i]);
     return CODEC_OK;
 }
 
 codec *codec_crc32c_trailer(const char *kernel, codec_error *err)
 {
     if (!kernel)
-        return codec_make("crc32c", NULL, NULL, err);
+        return codec__make("crc32c", NULL, NULL, err);
     char args[32];
     int w = snprintf(args, sizeof args, "kernel=%s", kernel);
     if (w < 0 || (size_t)w >= sizeof args) {
@@ -116,5 +116,5 @@ codec *codec_crc32c_trailer(const char *kernel, codec_error *err)
                         "unknown kernel: expected auto, scalar, sse42 or avx512");
         return NULL;
     }
-    return codec_make("crc32c", args, NULL, err);
+    return codec__make("crc32c", args, NULL, err);
 }

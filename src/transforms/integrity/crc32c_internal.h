@@ -3,7 +3,7 @@
  * Every kernel has zlib's chaining convention (start from 0, pass the last
  * result on) and gives identical results; crc32c_scalar() is the
  * reference. The x86 kernels live in x86/ and are only called after
- * crc32c_kernel() has checked the CPU.
+ * codec__crc32c_kernel() has checked the CPU.
  *
  * Folding constants. In the reflected bit order a 32-bit value v stands for
  * the polynomial whose x^(31-i) coefficient is bit i of v, and
@@ -61,10 +61,9 @@ enum crc32c_kernel_id { CRC32C_AUTO, CRC32C_SCALAR, CRC32C_SSE42, CRC32C_AVX512,
 
 /* The kernel `id` (CRC32C_AUTO = the fastest available), or NULL when this
  * CPU lacks it. Thread-safe; prepares the scalar tables on first use. */
-crc32c_kernel_fn crc32c_kernel(int id);
+crc32c_kernel_fn codec__crc32c_kernel(int id);
 
-uint32_t crc32c_scalar(uint32_t crc, const void *p, size_t n);
-uint32_t crc32c_sse42(uint32_t crc, const void *p, size_t n);
-uint32_t crc32c_avx512(uint32_t crc, const void *p, size_t n);
+uint32_t codec__crc32c_sse42(uint32_t crc, const void *p, size_t n);
+uint32_t codec__crc32c_avx512(uint32_t crc, const void *p, size_t n);
 
 #endif

@@ -42,7 +42,7 @@ static int trailer_decode(const codec_stage *s, const uint8_t *src, size_t n, co
 
 static const codec_stage_ops trailer_ops = {.encode = trailer_encode, .decode = trailer_decode};
 
-void checksum_trailer_stage(codec_stage *s, const checksum_trailer *t)
+void codec__checksum_trailer_stage(codec_stage *s, const checksum_trailer *t)
 {
     s->ops = &trailer_ops;
     s->state = (void *)t;

@@ -20,6 +20,6 @@ typedef struct checksum_trailer {
 
 /* Makes `s` a trailer stage over `t`, which must outlive the stage (the
  * descriptors are static, so the stage state needs no allocation). */
-void checksum_trailer_stage(codec_stage *s, const checksum_trailer *t);
+void codec__checksum_trailer_stage(codec_stage *s, const checksum_trailer *t);
 
 #endif

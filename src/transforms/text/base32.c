@@ -54,8 +54,9 @@ static size_t b32_decode_scalar(const b32_tables *t, const uint8_t *src, size_t 
     size_t i = 0;
     for (; i + 8 <= n; i += 8, dst += 5) {
         const uint8_t *q = src + i;
-        uint64_t v = (t->dec40[0][q[0]] | t->dec40[1][q[1]]) | (t->dec40[2][q[2]] | t->dec40[3][q[3]]) |
-                     ((t->dec40[4][q[4]] | t->dec40[5][q[5]]) | (t->dec40[6][q[6]] | t->dec40[7][q[7]]));
+        uint64_t v =
+            (t->dec40[0][q[0]] | t->dec40[1][q[1]]) | (t->dec40[2][q[2]] | t->dec40[3][q[3]]) |
+            ((t->dec40[4][q[4]] | t->dec40[5][q[5]]) | (t->dec40[6][q[6]] | t->dec40[7][q[7]]));
         if (v >> 63)
             break;
         for (size_t j = 0; j < 5; j++)
@@ -107,7 +108,7 @@ static int decode_last(const codec_stage *s, const uint8_t *q, size_t len, size_
     size_t off[8], syms;
     for (size_t j = 0; j < len; j++)
         off[j] = at + j;
-    int rc = text_last_group_symbols(s, &st->code, q, off, len, &syms, err);
+    int rc = codec__text_last_group_symbols(s, &st->code, q, off, len, &syms, err);
     if (rc)
         return rc;
     /* 8 - syms pads (or missing symbols) must be 0, 1, 3, 4 or 6. */
@@ -138,7 +139,7 @@ static int b32_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_
     const b32_state *st = s->state;
     if (n == 0) /* nothing to write, and out may have no memory yet */
         return CODEC_OK;
-    int rc = codec_stage_check_cap(s, n / 8 * 5 + 4, err);
+    int rc = codec__stage_check_cap(s, n / 8 * 5 + 4, err);
     if (rc)
         return rc;
     if (codec_buf_reserve(out, n / 8 * 5 + 5))
@@ -148,7 +149,7 @@ static int b32_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_
     size_t p = st->decode_bulk ? st->decode_bulk(&st->t, src, full, dst) : 0;
     p += b32_decode_scalar(&st->t, src + p, full - p, dst + p / 8 * 5);
     size_t tail;
-    rc = text_find_last_group(s, &st->code, src, n, p, &tail, err);
+    rc = codec__text_find_last_group(s, &st->code, src, n, p, &tail, err);
     if (rc)
         return rc;
     size_t written = 0;
@@ -186,7 +187,7 @@ static void b32_build_tables(b32_tables *t, b32_variant v)
         uint8_t two[2] = {(uint8_t)abc[x >> 5], (uint8_t)abc[x & 31]};
         memcpy(&t->enc10[x], two, 2);
     }
-    text_build_decode128(t->dec128, t->dec);
+    codec__text_build_decode128(t->dec128, t->dec);
 }
 
 static void b32_destroy(codec_stage *s)
@@ -197,16 +198,16 @@ static void b32_destroy(codec_stage *s)
 static const codec_stage_ops b32_ops = {
     .encode = b32_encode, .decode = b32_decode, .destroy = b32_destroy};
 
-int codec_stage_ctor_base32(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
+int codec__stage_ctor_base32(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
     (void)t;
     static const char *const presets[] = {"std", "hex", "crockford", "z", "geohash", NULL};
     size_t which;
     text_isa isa;
-    int rc = codec_args_choice(a, "preset", true, presets, B32_STD, &which, err);
+    int rc = codec__args_choice(a, "preset", true, presets, B32_STD, &which, err);
     if (!rc)
-        rc = text_args_kernel(a, TEXT_ISA_BIT(TEXT_ISA_AVX2) | TEXT_ISA_BIT(TEXT_ISA_AVX512),
-                              &isa, err);
+        rc = codec__text_args_kernel(a, TEXT_ISA_BIT(TEXT_ISA_AVX2) | TEXT_ISA_BIT(TEXT_ISA_AVX512),
+                                     &isa, err);
     if (rc)
         return rc;
     b32_state *st = codec_default_allocator()->alloc(NULL, sizeof *st);
@@ -215,8 +216,8 @@ int codec_stage_ctor_base32(codec_stage *s, codec_args *a, const codec_type *t, 
     b32_build_tables(&st->t, (b32_variant)which);
     st->padded = which == B32_STD || which == B32_HEX;
     st->code = (text_code){st->t.dec, 8, st->padded};
-    static const b32_fn encoders[] = {NULL, codec_b32_encode_avx2, codec_b32_encode_avx512};
-    static const b32_fn decoders[] = {NULL, codec_b32_decode_avx2, codec_b32_decode_avx512};
+    static const b32_fn encoders[] = {NULL, codec__b32_encode_avx2, codec__b32_encode_avx512};
+    static const b32_fn decoders[] = {NULL, codec__b32_decode_avx2, codec__b32_decode_avx512};
     st->encode_bulk = encoders[isa];
     st->decode_bulk = decoders[isa];
     s->ops = &b32_ops;

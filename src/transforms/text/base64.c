@@ -138,7 +138,7 @@ static int decode_quantum(const codec_stage *s, const uint8_t *q, const size_t *
 {
     const b64_state *st = s->state;
     size_t syms;
-    int rc = text_last_group_symbols(s, &st->code, q, off, len, &syms, err);
+    int rc = codec__text_last_group_symbols(s, &st->code, q, off, len, &syms, err);
     if (rc)
         return rc;
     if (syms < 2)
@@ -173,7 +173,7 @@ static int decode_plain(const codec_stage *s, const uint8_t *src, size_t n, uint
     const b64_state *st = s->state;
     size_t p = decode_bulk(st, src, n / 4 * 4, dst);
     size_t tail;
-    int rc = text_find_last_group(s, &st->code, src, n, p, &tail, err);
+    int rc = codec__text_find_last_group(s, &st->code, src, n, p, &tail, err);
     if (rc)
         return rc;
     size_t written = 0;
@@ -222,7 +222,7 @@ static int decode_mime(const codec_stage *s, const uint8_t *src, size_t n, uint8
         }
         uint8_t c = src[i];
         if (st->t.dec[c] == 0xFF && c != '=')
-            return text_bad_symbol(s, i, c, err);
+            return codec__text_bad_symbol(s, i, c, err);
         q[qn] = c;
         off[qn++] = i++;
         if (qn < 4)
@@ -251,7 +251,7 @@ static int b64_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_
     if (n == 0) /* nothing to write, and out may have no memory yet */
         return CODEC_OK;
     size_t bound = n / 4 * 3 + 3;
-    int rc = codec_stage_check_cap(s, n / 4 * 3, err);
+    int rc = codec__stage_check_cap(s, n / 4 * 3, err);
     if (rc)
         return rc;
     if (codec_buf_reserve(out, bound))
@@ -310,7 +310,7 @@ static void b64_build_tables(b64_tables *t, const char *alphabet)
         uint8_t two[2] = {(uint8_t)alphabet[v >> 6], (uint8_t)alphabet[v & 63]};
         memcpy(&t->enc12[v], two, 2);
     }
-    text_build_decode128(t->dec128, t->dec);
+    codec__text_build_decode128(t->dec128, t->dec);
     b64_build_nibble_classes(t);
 }
 
@@ -322,16 +322,16 @@ static void b64_destroy(codec_stage *s)
 static const codec_stage_ops b64_ops = {
     .encode = b64_encode, .decode = b64_decode, .destroy = b64_destroy};
 
-int codec_stage_ctor_base64(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
+int codec__stage_ctor_base64(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
     (void)t;
     static const char *const variants[] = {"std", "url", "url-nopad", "mime", NULL};
     size_t which;
     text_isa isa;
-    int rc = codec_args_choice(a, "variant", true, variants, B64_STD, &which, err);
+    int rc = codec__args_choice(a, "variant", true, variants, B64_STD, &which, err);
     if (!rc)
-        rc = text_args_kernel(a, TEXT_ISA_BIT(TEXT_ISA_AVX2) | TEXT_ISA_BIT(TEXT_ISA_AVX512),
-                              &isa, err);
+        rc = codec__text_args_kernel(a, TEXT_ISA_BIT(TEXT_ISA_AVX2) | TEXT_ISA_BIT(TEXT_ISA_AVX512),
+                                     &isa, err);
     if (rc)
         return rc;
     b64_state *st = codec_default_allocator()->alloc(NULL, sizeof *st);
@@ -342,10 +342,10 @@ int codec_stage_ctor_base64(codec_stage *s, codec_args *a, const codec_type *t, 
     st->code = (text_code){st->t.dec, 4, st->padded};
     b64_build_tables(&st->t, st->variant == B64_URL || st->variant == B64_URL_NOPAD
                                  ? url_alphabet : std_alphabet);
-    static const b64_encode_fn encoders[] = {b64_encode_scalar, codec_b64_encode_avx2,
-                                             codec_b64_encode_avx512};
-    static const b64_decode_fn decoders[] = {b64_decode_scalar, codec_b64_decode_avx2,
-                                             codec_b64_decode_avx512};
+    static const b64_encode_fn encoders[] = {b64_encode_scalar, codec__b64_encode_avx2,
+                                             codec__b64_encode_avx512};
+    static const b64_decode_fn decoders[] = {b64_decode_scalar, codec__b64_decode_avx2,
+                                             codec__b64_decode_avx512};
     st->encode_bulk = encoders[isa];
     st->decode_bulk = decoders[isa];
     s->ops = &b64_ops;

@@ -16,11 +16,11 @@ static unsigned isa_requirements(text_isa isa)
     }
 }
 
-int text_args_kernel(codec_args *a, unsigned built, text_isa *out, codec_error *err)
+int codec__text_args_kernel(codec_args *a, unsigned built, text_isa *out, codec_error *err)
 {
     static const char *const names[] = {"auto", "scalar", "avx2", "avx512", NULL};
     size_t which;
-    int rc = codec_args_choice(a, "kernel", false, names, 0, &which, err);
+    int rc = codec__args_choice(a, "kernel", false, names, 0, &which, err);
     if (rc)
         return rc;
     unsigned cpu = codec_cpu_features();
@@ -46,13 +46,13 @@ int text_args_kernel(codec_args *a, unsigned built, text_isa *out, codec_error *
     return CODEC_OK;
 }
 
-void text_build_decode128(uint8_t table[128], const uint8_t dec[256])
+void codec__text_build_decode128(uint8_t table[128], const uint8_t dec[256])
 {
     for (size_t c = 0; c < 128; c++)
         table[c] = dec[c] == 0xFF ? 0x80 : dec[c];
 }
 
-int text_bad_symbol(const codec_stage *s, uint64_t off, uint8_t c, codec_error *err)
+int codec__text_bad_symbol(const codec_stage *s, uint64_t off, uint8_t c, codec_error *err)
 {
     if (c == '=')
         return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, off,
@@ -61,8 +61,8 @@ int text_bad_symbol(const codec_stage *s, uint64_t off, uint8_t c, codec_error *
                       "not a %s character (0x%02x)", s->name, c);
 }
 
-int text_find_last_group(const codec_stage *s, const text_code *code, const uint8_t *src,
-                         size_t n, size_t p, size_t *tail, codec_error *err)
+int codec__text_find_last_group(const codec_stage *s, const text_code *code, const uint8_t *src,
+                                size_t n, size_t p, size_t *tail, codec_error *err)
 {
     size_t full = n - n % code->group;
     *tail = n - p;
@@ -73,7 +73,7 @@ int text_find_last_group(const codec_stage *s, const text_code *code, const uint
         while (code->dec[src[p + j]] != 0xFF)
             j++;
         if (src[p + j] != '=' || !code->padded)
-            return text_bad_symbol(s, p + j, src[p + j], err);
+            return codec__text_bad_symbol(s, p + j, src[p + j], err);
         if (p + code->group < n)
             return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, p + j,
                               "padding before the end");
@@ -81,15 +81,15 @@ int text_find_last_group(const codec_stage *s, const text_code *code, const uint
     } else if (*tail && code->padded) {
         for (size_t j = p; j < n; j++)
             if (code->dec[src[j]] == 0xFF && src[j] != '=')
-                return text_bad_symbol(s, j, src[j], err);
+                return codec__text_bad_symbol(s, j, src[j], err);
         return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
                           "length is not a multiple of %zu", code->group);
     }
     return CODEC_OK;
 }
 
-int text_last_group_symbols(const codec_stage *s, const text_code *code, const uint8_t *q,
-                            const size_t *off, size_t len, size_t *syms, codec_error *err)
+int codec__text_last_group_symbols(const codec_stage *s, const text_code *code, const uint8_t *q,
+                                   const size_t *off, size_t len, size_t *syms, codec_error *err)
 {
     size_t k = 0;
     while (k < len && code->dec[q[k]] != 0xFF)
@@ -97,11 +97,11 @@ int text_last_group_symbols(const codec_stage *s, const text_code *code, const u
     for (size_t j = k; j < len; j++) {
         if (q[j] != '=')
             return code->dec[q[j]] == 0xFF
-                       ? text_bad_symbol(s, off[j], q[j], err)
+                       ? codec__text_bad_symbol(s, off[j], q[j], err)
                        : CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, off[j],
                                     "data after padding");
         if (!code->padded || k < 2)
-            return text_bad_symbol(s, off[j], '=', err);
+            return codec__text_bad_symbol(s, off[j], '=', err);
     }
     *syms = k;
     return CODEC_OK;

@@ -61,7 +61,7 @@ static int hex_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_
     const hex_state *st = s->state;
     if (n == 0) /* nothing to write, and out may have no memory yet */
         return CODEC_OK;
-    int rc = codec_stage_check_cap(s, n / 2, err);
+    int rc = codec__stage_check_cap(s, n / 2, err);
     if (rc)
         return rc;
     if (codec_buf_reserve(out, n / 2))
@@ -91,16 +91,16 @@ static void hex_destroy(codec_stage *s)
 static const codec_stage_ops hex_ops = {
     .encode = hex_encode, .decode = hex_decode, .destroy = hex_destroy};
 
-int codec_stage_ctor_hex(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
+int codec__stage_ctor_hex(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
     (void)t;
     static const char *const cases[] = {"lower", "upper", NULL};
     size_t which;
     text_isa isa;
-    int rc = codec_args_choice(a, "case", true, cases, 0, &which, err);
+    int rc = codec__args_choice(a, "case", true, cases, 0, &which, err);
     if (!rc)
-        rc = text_args_kernel(a, TEXT_ISA_BIT(TEXT_ISA_AVX2) | TEXT_ISA_BIT(TEXT_ISA_AVX512),
-                              &isa, err);
+        rc = codec__text_args_kernel(a, TEXT_ISA_BIT(TEXT_ISA_AVX2) | TEXT_ISA_BIT(TEXT_ISA_AVX512),
+                                     &isa, err);
     if (rc)
         return rc;
     hex_state *st = codec_default_allocator()->alloc(NULL, sizeof *st);
@@ -120,10 +120,10 @@ int codec_stage_ctor_hex(codec_stage *s, codec_args *a, const codec_type *t, cod
         st->high[c] = st->nib[c] == 0xFF ? 0x100 : (uint16_t)(st->nib[c] << 4);
         st->low[c] = st->nib[c] == 0xFF ? 0x100 : st->nib[c];
     }
-    static const hex_encode_fn encoders[] = {NULL, codec_hex_encode_avx2,
-                                             codec_hex_encode_avx512};
-    static const hex_decode_fn decoders[] = {NULL, codec_hex_decode_avx2,
-                                             codec_hex_decode_avx512};
+    static const hex_encode_fn encoders[] = {NULL, codec__hex_encode_avx2,
+                                             codec__hex_encode_avx512};
+    static const hex_decode_fn decoders[] = {NULL, codec__hex_decode_avx2,
+                                             codec__hex_decode_avx512};
     st->encode_bulk = encoders[isa];
     st->decode_bulk = decoders[isa];
     s->ops = &hex_ops;

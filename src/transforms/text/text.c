@@ -10,7 +10,7 @@ static codec *make_variant(const char *stage, const char *const *names, size_t c
                         "unknown %s variant %u", stage, v);
         return NULL;
     }
-    return codec_make(stage, names[v], NULL, err);
+    return codec__make(stage, names[v], NULL, err);
 }
 
 codec *codec_base64(codec_base64_variant v, codec_error *err)

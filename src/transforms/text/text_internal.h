@@ -31,12 +31,12 @@ typedef enum text_isa {
  * stage has kernels for (TEXT_ISA_BIT()s; scalar is implied). auto picks the
  * best tier that is both built and supported by this CPU; naming a tier the
  * stage lacks or the CPU cannot run is CODEC_E_USAGE. */
-int text_args_kernel(codec_args *a, unsigned built, text_isa *out, codec_error *err);
+int codec__text_args_kernel(codec_args *a, unsigned built, text_isa *out, codec_error *err);
 
 /** Derives the 128-entry table of the vpermi2b decoders from a scalar
  * decode table (value, or 0xFF for a non-symbol): ASCII values are kept,
  * non-symbols become 0x80 so one sign test finds them. */
-void text_build_decode128(uint8_t table[128], const uint8_t dec[256]);
+void codec__text_build_decode128(uint8_t table[128], const uint8_t dec[256]);
 
 /* ---- decode tails (base64 and base32) ------------------------------- */
 
@@ -51,20 +51,20 @@ typedef struct text_code {
 
 /** Fails for byte `c` at `off` that is not a symbol ('=' is "misplaced
  * padding"). */
-int text_bad_symbol(const codec_stage *s, uint64_t off, uint8_t c, codec_error *err);
+int codec__text_bad_symbol(const codec_stage *s, uint64_t off, uint8_t c, codec_error *err);
 
 /** After the bulk decoded the whole groups src[0..p), decides what is left:
  * *tail is the length of the last group to decode at p (0: none). Fails on
  * a non-symbol, padding in a group that is not the last, or a padded input
  * whose length is not a multiple of the group. */
-int text_find_last_group(const codec_stage *s, const text_code *code, const uint8_t *src,
-                         size_t n, size_t p, size_t *tail, codec_error *err);
+int codec__text_find_last_group(const codec_stage *s, const text_code *code, const uint8_t *src,
+                                size_t n, size_t p, size_t *tail, codec_error *err);
 
 /** Splits the last group q[0..len) (off[j] = input offset of q[j]) into its
  * symbols and its padding, and sets *syms. Fails on a non-symbol, a symbol
  * after '=', '=' in an unpadded code, or '=' after fewer than 2 symbols. */
-int text_last_group_symbols(const codec_stage *s, const text_code *code, const uint8_t *q,
-                            const size_t *off, size_t len, size_t *syms, codec_error *err);
+int codec__text_last_group_symbols(const codec_stage *s, const text_code *code, const uint8_t *q,
+                                   const size_t *off, size_t len, size_t *syms, codec_error *err);
 
 /* ---- base64 ---------------------------------------------------------- */
 
@@ -75,7 +75,7 @@ typedef struct b64_tables {
     uint16_t enc12[4096];   /* two symbols for every 12-bit value (scalar encode) */
     uint32_t dec24[4][256]; /* value of a symbol at position k of a quantum, placed in
                                the 24-bit group; bit 31 for a non-symbol (scalar decode) */
-    uint8_t dec128[128];    /* text_build_decode128() of the alphabet */
+    uint8_t dec128[128];    /* codec__text_build_decode128() of the alphabet */
     /* AVX2 decode: a character c is a symbol iff
      * class_hi[c >> 4] & class_lo[c & 15] != 0 (each bit is one set of low
      * nibbles shared by some high nibbles); its value is c + offset[c >> 4],
@@ -91,10 +91,10 @@ typedef size_t (*b64_encode_fn)(const b64_tables *t, const uint8_t *src, size_t 
 typedef size_t (*b64_decode_fn)(const b64_tables *t, const uint8_t *src, size_t n,
                                 uint8_t *dst);
 
-size_t codec_b64_encode_avx2(const b64_tables *t, const uint8_t *src, size_t n, uint8_t *dst);
-size_t codec_b64_decode_avx2(const b64_tables *t, const uint8_t *src, size_t n, uint8_t *dst);
-size_t codec_b64_encode_avx512(const b64_tables *t, const uint8_t *src, size_t n, uint8_t *dst);
-size_t codec_b64_decode_avx512(const b64_tables *t, const uint8_t *src, size_t n, uint8_t *dst);
+size_t codec__b64_encode_avx2(const b64_tables *t, const uint8_t *src, size_t n, uint8_t *dst);
+size_t codec__b64_decode_avx2(const b64_tables *t, const uint8_t *src, size_t n, uint8_t *dst);
+size_t codec__b64_encode_avx512(const b64_tables *t, const uint8_t *src, size_t n, uint8_t *dst);
+size_t codec__b64_decode_avx512(const b64_tables *t, const uint8_t *src, size_t n, uint8_t *dst);
 
 /* ---- base32 ---------------------------------------------------------- */
 
@@ -110,10 +110,10 @@ typedef struct b32_tables {
 /* Encode: whole 5-byte groups -> 8 chars. Decode: whole 8-char groups. */
 typedef size_t (*b32_fn)(const b32_tables *t, const uint8_t *src, size_t n, uint8_t *dst);
 
-size_t codec_b32_encode_avx512(const b32_tables *t, const uint8_t *src, size_t n, uint8_t *dst);
-size_t codec_b32_decode_avx512(const b32_tables *t, const uint8_t *src, size_t n, uint8_t *dst);
-size_t codec_b32_encode_avx2(const b32_tables *t, const uint8_t *src, size_t n, uint8_t *dst);
-size_t codec_b32_decode_avx2(const b32_tables *t, const uint8_t *src, size_t n, uint8_t *dst);
+size_t codec__b32_encode_avx512(const b32_tables *t, const uint8_t *src, size_t n, uint8_t *dst);
+size_t codec__b32_decode_avx512(const b32_tables *t, const uint8_t *src, size_t n, uint8_t *dst);
+size_t codec__b32_encode_avx2(const b32_tables *t, const uint8_t *src, size_t n, uint8_t *dst);
+size_t codec__b32_decode_avx2(const b32_tables *t, const uint8_t *src, size_t n, uint8_t *dst);
 
 /* ---- hex ------------------------------------------------------------- */
 
@@ -123,9 +123,9 @@ typedef size_t (*hex_encode_fn)(const char *digits, const uint8_t *src, size_t n
                                 uint8_t *dst);
 typedef size_t (*hex_decode_fn)(const uint8_t *src, size_t n, uint8_t *dst);
 
-size_t codec_hex_encode_avx2(const char *digits, const uint8_t *src, size_t n, uint8_t *dst);
-size_t codec_hex_decode_avx2(const uint8_t *src, size_t n, uint8_t *dst);
-size_t codec_hex_encode_avx512(const char *digits, const uint8_t *src, size_t n, uint8_t *dst);
-size_t codec_hex_decode_avx512(const uint8_t *src, size_t n, uint8_t *dst);
+size_t codec__hex_encode_avx2(const char *digits, const uint8_t *src, size_t n, uint8_t *dst);
+size_t codec__hex_decode_avx2(const uint8_t *src, size_t n, uint8_t *dst);
+size_t codec__hex_encode_avx512(const char *digits, const uint8_t *src, size_t n, uint8_t *dst);
+size_t codec__hex_decode_avx512(const uint8_t *src, size_t n, uint8_t *dst);
 
 #endif /* CODEC_TEXT_INTERNAL_H */

@@ -5,7 +5,7 @@
  * Each 64-byte block becomes bit masks (bit i: byte i): quotes,
  * backslashes, white space, the six structural bytes (brackets and braces
  * by two compares of the bytes with bit 0x20 set), control bytes. The
- * few backslashes are walked one by one: json_escape_length() checks each
+ * few backslashes are walked one by one: codec__json_escape_length() checks each
  * escape and the bytes it covers are taken out (an escaped quote ends no
  * string). A carry-less multiplication of the remaining quotes by all ones
  * (a prefix xor) gives the bytes inside strings; the rest are outside.
@@ -113,7 +113,8 @@ static inline bool utf8_wrong(__m512i in, __m512i before)
  * finished within it (lead bytes >= C0, E0, F0 at 63, 62, 61). */
 static inline bool utf8_unfinished(__m512i in)
 {
-    const __m512i max = _mm512_set_epi64((long long)0xBFDFEFFFFFFFFFFFull, -1, -1, -1, -1, -1, -1, -1);
+    const __m512i max =
+        _mm512_set_epi64((long long)0xBFDFEFFFFFFFFFFFull, -1, -1, -1, -1, -1, -1, -1);
     __m512i over = _mm512_subs_epu8(in, max);
     return _mm512_test_epi8_mask(over, over) != 0;
 }
@@ -207,7 +208,7 @@ static inline bool atom_at(const uint8_t *b, unsigned i, const uint8_t *end, uin
 }
 
 /* The length of the escape at s (a backslash, s < end), 0 when invalid:
- * the one-letter ones here, \u to json_escape_length(). */
+ * the one-letter ones here, \u to codec__json_escape_length(). */
 static inline unsigned escape_length(const uint8_t *s, const uint8_t *end)
 {
     if (end - s >= 2) {
@@ -216,7 +217,7 @@ static inline unsigned escape_length(const uint8_t *s, const uint8_t *end)
             c == 'f')
             return 2;
     }
-    return (unsigned)json_escape_length(s, end);
+    return (unsigned)codec__json_escape_length(s, end);
 }
 
 /* The bytes (bits) of the block at p that escapes cover, each escape
@@ -419,8 +420,8 @@ static __attribute__((noinline)) const uint8_t *skip_unmeasured(const uint8_t *p
     return skip(p, end, room, 0, false);
 }
 
-const uint8_t *json_skip_avx512(const uint8_t *p, const uint8_t *end, uint32_t room,
-                                size_t max_string)
+const uint8_t *codec__json_skip_avx512(const uint8_t *p, const uint8_t *end, uint32_t room,
+                                       size_t max_string)
 {
     if (max_string < (size_t)(end - p))
         return skip_measured(p, end, room, max_string);

@@ -50,7 +50,7 @@ static inline __m256i unfinished(__m256i in)
     return _mm256_subs_epu8(in, max);
 }
 
-const uint8_t *json_scan_string_avx2(const uint8_t *p, const uint8_t *end)
+const uint8_t *codec__json_scan_string_avx2(const uint8_t *p, const uint8_t *end)
 {
     const __m256i quote = _mm256_set1_epi8('"'), bslash = _mm256_set1_epi8('\\');
     const __m256i control_max = _mm256_set1_epi8(0x1F);

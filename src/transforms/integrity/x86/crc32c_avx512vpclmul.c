@@ -102,7 +102,7 @@ static uint32_t reduce_lanes(__m512i x)
     return (uint32_t)_mm_crc32_u64(c, (uint64_t)_mm_extract_epi64(r, 1));
 }
 
-uint32_t crc32c_avx512(uint32_t crc, const void *buf, size_t n)
+uint32_t codec__crc32c_avx512(uint32_t crc, const void *buf, size_t n)
 {
     const uint8_t *p = buf;
     uint32_t c = ~crc;

@@ -1,4 +1,4 @@
-/* crc32c_sse42.c — CRC-32C with the SSE4.2 crc32 instruction.
+/* codec__crc32c_sse42.c — CRC-32C with the SSE4.2 crc32 instruction.
  *
  * The instruction has a latency of 3 cycles but a throughput of 1, so one
  * stream leaves two thirds of it idle. Long inputs are cut into rounds of
@@ -30,7 +30,7 @@ static uint32_t crc32c_three_way(uint32_t c, const uint8_t **pp, size_t *pn, siz
     return c;
 }
 
-uint32_t crc32c_sse42(uint32_t crc, const void *buf, size_t n)
+uint32_t codec__crc32c_sse42(uint32_t crc, const void *buf, size_t n)
 {
     const uint8_t *p = buf;
     uint32_t c = ~crc;

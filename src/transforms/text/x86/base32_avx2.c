@@ -34,7 +34,7 @@ static inline __m256i encode_indices(__m256i in)
     return _mm256_or_si256(upper, lower);
 }
 
-size_t codec_b32_encode_avx2(const b32_tables *t, const uint8_t *src, size_t n, uint8_t *dst)
+size_t codec__b32_encode_avx2(const b32_tables *t, const uint8_t *src, size_t n, uint8_t *dst)
 {
     const __m256i first16 = _mm256_broadcastsi128_si256(
         _mm_loadu_si128((const __m128i *)t->alphabet));
@@ -76,7 +76,7 @@ static inline __m256i decode_values(__m256i c, const __m256i *slice, uint32_t *b
     return r;
 }
 
-size_t codec_b32_decode_avx2(const b32_tables *t, const uint8_t *src, size_t n, uint8_t *dst)
+size_t codec__b32_decode_avx2(const b32_tables *t, const uint8_t *src, size_t n, uint8_t *dst)
 {
     __m256i slice[5];
     for (int h = 0; h < 5; h++) {

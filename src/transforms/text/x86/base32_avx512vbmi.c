@@ -25,7 +25,7 @@ static inline __m512i encode_block(__m512i in, __m512i spread, __m512i alphabet)
     return vbmi_spread_shift_lookup(in, spread, ENCODE_SHIFTS, alphabet);
 }
 
-size_t codec_b32_encode_avx512(const b32_tables *t, const uint8_t *src, size_t n, uint8_t *dst)
+size_t codec__b32_encode_avx512(const b32_tables *t, const uint8_t *src, size_t n, uint8_t *dst)
 {
     const __m512i spread = _mm512_setr_epi64(
         0x0000000001020304, 0x0505050506070809, 0x0a0a0a0a0b0c0d0e, 0x0f0f0f0f10111213,
@@ -62,7 +62,7 @@ static inline __m512i decode_block(__m512i in, __m512i lo, __m512i hi, __m512i g
     return _mm512_permutexvar_epi8(gather, joined);
 }
 
-size_t codec_b32_decode_avx512(const b32_tables *t, const uint8_t *src, size_t n, uint8_t *dst)
+size_t codec__b32_decode_avx512(const b32_tables *t, const uint8_t *src, size_t n, uint8_t *dst)
 {
     const __m512i lo = _mm512_loadu_si512(t->dec128);
     const __m512i hi = _mm512_loadu_si512(t->dec128 + 64);

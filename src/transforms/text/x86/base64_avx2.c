@@ -38,7 +38,7 @@ static inline __m256i encode_symbols(__m256i fields, __m256i offsets)
     return _mm256_add_epi8(fields, _mm256_shuffle_epi8(offsets, cls));
 }
 
-size_t codec_b64_encode_avx2(const b64_tables *t, const uint8_t *src, size_t n, uint8_t *dst)
+size_t codec__b64_encode_avx2(const b64_tables *t, const uint8_t *src, size_t n, uint8_t *dst)
 {
     int8_t off[16];
     off[0] = 'a' - 26;
@@ -91,7 +91,7 @@ static inline __m256i broadcast16(const void *p)
     return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)p));
 }
 
-size_t codec_b64_decode_avx2(const b64_tables *t, const uint8_t *src, size_t n, uint8_t *dst)
+size_t codec__b64_decode_avx2(const b64_tables *t, const uint8_t *src, size_t n, uint8_t *dst)
 {
     const uint8_t c62 = (uint8_t)t->alphabet[62], c63 = (uint8_t)t->alphabet[63];
     const __m256i lut[7] = {

@@ -33,7 +33,7 @@ static inline __m512i encode_block(__m512i in, __m512i shuffle, __m512i alphabet
     return vbmi_spread_shift_lookup(in, shuffle, ENCODE_SHIFTS, alphabet);
 }
 
-size_t codec_b64_encode_avx512(const b64_tables *t, const uint8_t *src, size_t n, uint8_t *dst)
+size_t codec__b64_encode_avx512(const b64_tables *t, const uint8_t *src, size_t n, uint8_t *dst)
 {
     const __m512i shuffle = encode_shuffle();
     const __m512i alphabet = _mm512_loadu_si512(t->alphabet);
@@ -73,7 +73,7 @@ static inline __m512i decode_block(__m512i in, __m512i lo, __m512i hi, __m512i g
     return _mm512_permutexvar_epi8(gather, quads);
 }
 
-size_t codec_b64_decode_avx512(const b64_tables *t, const uint8_t *src, size_t n, uint8_t *dst)
+size_t codec__b64_decode_avx512(const b64_tables *t, const uint8_t *src, size_t n, uint8_t *dst)
 {
     const __m512i lo = _mm512_loadu_si512(t->dec128);
     const __m512i hi = _mm512_loadu_si512(t->dec128 + 64);

@@ -9,7 +9,7 @@
 
 #include <immintrin.h>
 
-size_t codec_hex_encode_avx2(const char *digits, const uint8_t *src, size_t n, uint8_t *dst)
+size_t codec__hex_encode_avx2(const char *digits, const uint8_t *src, size_t n, uint8_t *dst)
 {
     const __m256i table = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)digits));
     const __m256i low4 = _mm256_set1_epi8(15);
@@ -47,7 +47,7 @@ static inline __m256i decode_pairs(__m256i c, uint32_t *bad)
     return _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x0110));
 }
 
-size_t codec_hex_decode_avx2(const uint8_t *src, size_t n, uint8_t *dst)
+size_t codec__hex_decode_avx2(const uint8_t *src, size_t n, uint8_t *dst)
 {
     size_t i = 0;
     for (; i + 64 <= n; i += 64, dst += 32) {

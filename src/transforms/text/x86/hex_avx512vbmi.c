@@ -31,7 +31,7 @@ static __m512i interleave(int base)
     return _mm512_loadu_si512(idx);
 }
 
-size_t codec_hex_encode_avx512(const char *digits, const uint8_t *src, size_t n, uint8_t *dst)
+size_t codec__hex_encode_avx512(const char *digits, const uint8_t *src, size_t n, uint8_t *dst)
 {
     const __m512i table = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)digits));
     const __m512i first = interleave(0), second = interleave(32);
@@ -77,7 +77,7 @@ static inline __m512i decode_pairs(__m512i c, __m512i lo, __m512i hi, __mmask64 
     return _mm512_maddubs_epi16(v, _mm512_set1_epi16(0x0110));
 }
 
-size_t codec_hex_decode_avx512(const uint8_t *src, size_t n, uint8_t *dst)
+size_t codec__hex_decode_avx512(const uint8_t *src, size_t n, uint8_t *dst)
 {
     __m512i lo, hi;
     nibble_table(&lo, &hi);
