@@ -27,7 +27,7 @@ asan: deps
 # libFuzzer targets (clang), each run briefly: FUZZ_SECONDS per target.
 FUZZ_SECONDS ?= 10
 fuzz: deps
-	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCODEC_SANITIZE=ON -DCODEC_FUZZ=ON -DCODEC_BUILD_BENCH=OFF
+	CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCODEC_SANITIZE=ON -DCODEC_FUZZ=ON -DCODEC_BUILD_BENCH=OFF
 	cmake --build build-fuzz -j $(JOBS)
 	scripts/fuzz-smoke.sh build-fuzz $(FUZZ_SECONDS)
 

@@ -1,0 +1,99 @@
+// fuzz_diff_protobuf_cpp.cc — differential: codec's protobuf decoder and
+// Google's C++ protobuf (the generated Order of tests/data/protobuf/
+// order.proto) read the same bytes as an Order. Both must accept or both
+// reject; what both accept must be the same message: codec's re-encoding of
+// its decoded struct equals Google's deterministic serialization of its
+// parsed message, unknown fields dropped on both sides (codec's
+// unknown=skip, DiscardUnknownFields()).
+//
+// Allowed differences (listed in docs/fuzzing.md too): codec refuses
+//  - groups (wire types 3 and 4, proto2 only), also as unknown fields;
+//  - a declared field number arriving with another wire type (a string as
+//    fixed32, say), where Google's parser keeps the record as an unknown
+//    field;
+//  - a record key beyond 32 bits or naming a field number above 2^29-1
+//    (the encoding guide's limit), which Google's parser cuts to 32 bits;
+// and groups Google keeps as unknown fields too. Where codec refuses
+// and Google accepts, the record at codec's error offset must be one of
+// these.
+#include "order.pb.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+extern "C" {
+#include "../fuzz_target.h"
+#include "canon.h"
+}
+#include "order_codec.h"
+
+namespace {
+
+// Whether the record whose key starts at data[at] is one codec may refuse:
+// a group's, a key beyond the field-number range, or a field number of Order or LineItem with a wire type that
+// neither gives it (1, 2: strings; 3: bool or int32; 4: items or a double).
+bool codec_may_refuse_record(const uint8_t *data, size_t size, uint64_t at)
+{
+    uint64_t key = 0;
+    for (int shift = 0; at < size && shift < 64; shift += 7, at++) {
+        key |= uint64_t(data[at] & 0x7f) << shift;
+        if (!(data[at] & 0x80))
+            break;
+    }
+    unsigned wire = key & 7;
+    uint64_t field = key >> 3;
+    if (wire == 3 || wire == 4 || field > (1u << 29) - 1)
+        return true;
+    switch (field) {
+    case 1: case 2: return wire != 2;
+    case 3: return wire != 0;
+    case 4: return wire != 2 && wire != 1;
+    default: return false;
+    }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    canon_input(data, size);
+    google::protobuf::LogSilencer quiet;   // invalid UTF-8 is logged, not only refused
+
+    codec_buf ours;
+    codec_buf_init(&ours, nullptr);
+    codec_error err;
+    int rc = order_codec_round_trip(data, size, &ours, &err);
+    if (rc < 0)
+        canon_disagree("protobuf", "codec cannot encode what it decoded");
+    if (rc && err.family != CODEC_E_INVALID_PAYLOAD)
+        canon_disagree("protobuf", "codec failed with an error other than invalid payload");
+
+    Order peer;
+    bool peer_ok = peer.ParseFromArray(data, static_cast<int>(size));
+    if (!rc && !peer_ok) {
+        canon_disagree("protobuf", "codec accepts what Google's protobuf rejects");
+    } else if (rc && peer_ok && !codec_may_refuse_record(data, size, err.offset)) {
+        fprintf(stderr, "codec: %s (offset %llu)\n", err.message, (unsigned long long)err.offset);
+        canon_disagree("protobuf", "Google's protobuf accepts what codec rejects");
+    } else if (!rc && peer_ok) {
+        peer.DiscardUnknownFields();
+        std::string theirs;
+        {
+            google::protobuf::io::StringOutputStream stream(&theirs);
+            google::protobuf::io::CodedOutputStream out(&stream);
+            out.SetSerializationDeterministic(true);
+            peer.SerializeToCodedStream(&out);
+        }
+        canon a, b;
+        canon_init(&a);
+        canon_init(&b);
+        canon_bytes(&a, ours.data, ours.len);
+        canon_bytes(&b, theirs.data(), theirs.size());
+        canon_expect_same(&a, &b, "protobuf");
+        canon_free(&a);
+        canon_free(&b);
+    }
+    codec_buf_free(&ours);
+    return 0;
+}
