@@ -37,11 +37,14 @@ static inline const void *codec_optional_get(const codec_type *t, const void *v)
     return *(const bool *)v ? (const uint8_t *)v + t->value_offset : NULL;
 }
 
-/* True when field f of the struct at v is an OPTIONAL that is absent (the
- * encoders leave such fields out rather than writing a null). */
+/* True when field f of the struct at v is an OPTIONAL that is absent or a
+ * UNION with no member (the encoders leave such fields out rather than
+ * writing a null). */
 static inline bool codec_field_absent(const codec_field *f, const void *v)
 {
-    return f->type->kind == CODEC_T_OPTIONAL && !*(const bool *)((const uint8_t *)v + f->offset);
+    const uint8_t *fv = (const uint8_t *)v + f->offset;
+    return (f->type->kind == CODEC_T_OPTIONAL && !*(const bool *)fv) ||
+           (f->type->kind == CODEC_T_UNION && !codec_union_which(fv));
 }
 
 /* Arena bytes the decoders carve string copies from, so most strings cost

