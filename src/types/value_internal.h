@@ -47,6 +47,13 @@ static inline bool codec_field_absent(const codec_field *f, const void *v)
            (f->type->kind == CODEC_T_UNION && !codec_union_which(fv));
 }
 
+/* True for the fields encoders may leave out (OPTIONAL and UNION): a
+ * decoder's require-all option does not require them. */
+static inline bool codec_field_may_be_absent(const codec_field *f)
+{
+    return f->type->kind == CODEC_T_OPTIONAL || f->type->kind == CODEC_T_UNION;
+}
+
 /* Arena bytes the decoders carve string copies from, so most strings cost
  * no arena call. A pool is taken in chunks of up to CODEC_TEXT_POOL_MAX
  * bytes, never more than `left` (the input not read yet: a decoded string

@@ -47,7 +47,7 @@ static void check_hex(const codec *c, const void *v, const char *want, int line)
 #define CHECK_HEX(c, v, want) check_hex((c), (v), (want), __LINE__)
 
 /* Encodes v and compares with the text `want` (JSON). */
-__attribute__((unused)) static void check_text(const codec *c, const void *v, const char *want, int line)
+static void check_text(const codec *c, const void *v, const char *want, int line)
 {
     codec_buf out;
     codec_buf_init(&out, NULL);
@@ -76,7 +76,7 @@ static int decode_hex(const codec *c, const char *hex, void *v, codec_arena *a, 
     return codec_decode(c, buf, n, v, a, err);
 }
 
-__attribute__((unused)) static int decode_text(const codec *c, const char *text, void *v, codec_arena *a, codec_error *err)
+static int decode_text(const codec *c, const char *text, void *v, codec_arena *a, codec_error *err)
 {
     return codec_decode(c, (const uint8_t *)text, strlen(text), v, a, err);
 }
@@ -292,9 +292,84 @@ static void test_protobuf(void)
     codec_arena_free(&a);
 }
 
+/* ---------------------------------------------------------------------------
+ * JSON: {"member": value}
+ * ------------------------------------------------------------------------ */
+
+static void test_json(void)
+{
+    codec *c = make("json", &drawing_type);
+    const char *want[UNION_SAMPLES] = {
+        "{\"name\":\"d\",\"layer\":7}",
+        "{\"name\":\"d\",\"shape\":{\"circle\":0.0},\"layer\":7}",
+        "{\"name\":\"d\",\"shape\":{\"rectangle\":{\"w\":1.5,\"h\":-2.0}},\"layer\":7}",
+        "{\"name\":\"d\",\"shape\":{\"label\":\"\"},\"layer\":7}",
+        "{\"name\":\"d\",\"shape\":{\"label\":\"h\xc3\xa9\"},\"layer\":7}",
+        "{\"name\":\"d\",\"shape\":{\"code\":-9223372036854775808},\"layer\":7}",
+    };
+    for (int i = 0; i < UNION_SAMPLES; i++) {
+        drawing d = union_sample(i);
+        CHECK_TEXT(c, &d, want[i]);
+    }
+    check_round_trips(c);
+    codec *pretty = make("json:pretty", &drawing_type);
+    check_round_trips(pretty);
+    codec_free(pretty);
+
+    codec_arena a;
+    codec_arena_init(&a, NULL, 0);
+    codec_error err = {0};
+    drawing d;
+    /* null is the empty union; white space and member order are free. */
+    CHECK_INT(decode_text(c, "{\"shape\":null,\"name\":\"x\"}", &d, &a, &err), 0);
+    CHECK(d.shape.which == SHAPE_NONE && union_str_eq(d.name, "x"));
+    CHECK_INT(decode_text(c, "{ \"layer\": 1, \"shape\" : { \"code\" : 5 } }", &d, &a, &err), 0);
+    CHECK(d.shape.which == SHAPE_CODE && d.shape.code == 5 && d.layer == 1);
+    /* Refused, with the offset of the offending key or token. */
+    const struct {
+        const char *doc;
+        size_t offset;
+        const char *why;
+    } bad[] = {
+        {"{\"shape\":{\"square\":1}}", 10, "unknown union member 'square'"},
+        {"{\"shape\":{\"circle\":1,\"label\":\"x\"}}", 21, "second member 'label'"},
+        {"{\"shape\":{}}", 10, "has none"},
+        {"{\"shape\":1.5}", 9, "expected an object of one member"},
+        {"{\"shape\":{\"circle\":\"1\"}}", 19, "expected a number"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK_INT(decode_text(c, bad[i].doc, &d, &a, &err), CODEC_E_INVALID_PAYLOAD);
+        if (err.offset != bad[i].offset || !strstr(err.message, bad[i].why))
+            fprintf(stderr, "json bad %zu: offset %llu: %s\n", i,
+                    (unsigned long long)err.offset, err.message);
+        CHECK_INT(err.offset, bad[i].offset);
+        CHECK(strstr(err.message, bad[i].why) != NULL);
+    }
+    /* require-all does not require an empty union's field. */
+    codec *all = make("json:require=all", &drawing_type);
+    CHECK_INT(decode_text(all, "{\"name\":\"x\",\"layer\":1}", &d, &a, &err), 0);
+    codec_free(all);
+    codec_free(c);
+
+    /* A list of unions: empty ones are null. */
+    c = make("json", &scene_type);
+    shape items[3] = {{.which = SHAPE_LABEL, .label = CODEC_STR("a")}, {0},
+                      {.which = SHAPE_CIRCLE, .circle = 2.5}};
+    scene sc = {.shapes = {items, 3}}, back;
+    CHECK_TEXT(c, &sc, "{\"shapes\":[{\"label\":\"a\"},null,{\"circle\":2.5}]}");
+    CHECK_INT(decode_text(c, "{\"shapes\":[{\"label\":\"a\"},null,{\"circle\":2.5}]}", &back, &a,
+                          &err), 0);
+    CHECK(back.shapes.count == 3 && shapes_equal(&back.shapes.items[0], &items[0]) &&
+          shapes_equal(&back.shapes.items[1], &items[1]) &&
+          shapes_equal(&back.shapes.items[2], &items[2]));
+    codec_free(c);
+    codec_arena_free(&a);
+}
+
 int main(void)
 {
     test_check();
     test_protobuf();
+    test_json();
     return check_done("test_union");
 }

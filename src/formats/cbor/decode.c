@@ -325,7 +325,7 @@ static int check_missing(cbor_rd *r, const codec_type *t, const uint64_t *seen, 
     for (size_t i = 0; i < t->count; i++) {
         const codec_field *f = &t->fields[i];
         bool required = (f->flags & CODEC_FIELD_REQUIRED) ||
-                        (r->o->require_all && f->type->kind != CODEC_T_OPTIONAL);
+                        (r->o->require_all && !codec_field_may_be_absent(f));
         if (required && !(seen[i / 64] >> (i % 64) & 1))
             return CBOR_FAIL(r->err, CODEC_D_CORRUPT, at, "missing field '%s' (%s)", f->name,
                              t->name);

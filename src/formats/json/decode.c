@@ -561,7 +561,7 @@ static __attribute__((noinline)) bool missing_required_of(const fast *f, const c
     for (; absent; absent &= absent - 1) {
         const codec_field *fd = &t->fields[__builtin_ctzll(absent)];
         if ((fd->flags & CODEC_FIELD_REQUIRED) ||
-            (f->o->require_all && fd->type->kind != CODEC_T_OPTIONAL))
+            (f->o->require_all && !codec_field_may_be_absent(fd)))
             return true;
     }
     return false;

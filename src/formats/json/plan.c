@@ -120,10 +120,12 @@ static int struct_plan(builder *b, const codec_type *t, json_node *n)
         const codec_type *vt = cf->type;
         f->offset = cf->offset;
         if (vt->kind == CODEC_T_OPTIONAL) {
-            f->optional = true;
+            f->presence = JSON_IF_HAS;
             f->value_offset = vt->value_offset;
             vt = vt->elem;
         }
+        if (vt->kind == CODEC_T_UNION)
+            f->presence = JSON_IF_MEMBER;
         int rc = node_for(b, vt, &f->node);
         if (rc)
             return rc;
@@ -211,6 +213,7 @@ static bool names_plain(const codec_type *t, const codec_type **seen, size_t *n,
     seen[(*n)++] = t;
     switch (t->kind) {
     case CODEC_T_STRUCT:
+    case CODEC_T_UNION:
         for (size_t i = 0; i < t->count; i++)
             if (!plain_name(t->fields[i].name) || !names_plain(t->fields[i].type, seen, n, cap))
                 return false;
