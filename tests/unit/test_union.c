@@ -366,10 +366,125 @@ static void test_json(void)
     codec_arena_free(&a);
 }
 
+/* ---------------------------------------------------------------------------
+ * CBOR and MessagePack: a map of one entry, the member's key -> its value
+ * ------------------------------------------------------------------------ */
+
+typedef struct keyed_case {
+    const char *hex;
+    size_t offset;
+    const char *why;
+} keyed_case;
+
+static void check_scene(const codec *c)
+{
+    shape items[3] = {{.which = SHAPE_LABEL, .label = CODEC_STR("a")}, {0},
+                      {.which = SHAPE_RECTANGLE, .rectangle = {2.5, 0}}};
+    scene sc = {.shapes = {items, 3}}, back;
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    codec_arena a;
+    codec_arena_init(&a, NULL, 0);
+    codec_error err = {0};
+    CHECK_INT(codec_encode(c, &sc, &out, &err), 0);
+    CHECK_INT(codec_decode(c, out.data, out.len, &back, &a, &err), 0);
+    CHECK(back.shapes.count == 3);
+    for (size_t i = 0; i < 3 && i < back.shapes.count; i++)
+        CHECK(shapes_equal(&back.shapes.items[i], &items[i]));
+    codec_buf_free(&out);
+    codec_arena_free(&a);
+}
+
+static void check_keyed(const char *spec, const char *none_hex, const char *label_hex,
+                        const keyed_case *bad, size_t nbad)
+{
+    codec *c = make(spec, &drawing_type);
+    drawing d = union_sample(0);
+    CHECK_HEX(c, &d, none_hex);
+    d = union_sample(4);
+    CHECK_HEX(c, &d, label_hex);
+    check_round_trips(c);
+    codec_arena a;
+    codec_arena_init(&a, NULL, 0);
+    codec_error err = {0};
+    for (size_t i = 0; i < nbad; i++) {
+        CHECK_INT(decode_hex(c, bad[i].hex, &d, &a, &err), CODEC_E_INVALID_PAYLOAD);
+        if (err.offset != bad[i].offset || !strstr(err.message, bad[i].why))
+            fprintf(stderr, "%s bad %zu: offset %llu: %s\n", spec, i,
+                    (unsigned long long)err.offset, err.message);
+        CHECK_INT(err.offset, bad[i].offset);
+        CHECK(strstr(err.message, bad[i].why) != NULL);
+    }
+    codec_free(c);
+    c = make(spec, &scene_type);
+    check_scene(c);
+    codec_free(c);
+    codec_arena_free(&a);
+}
+
+static void test_cbor(void)
+{
+    /* {"name": "d", "layer": 7} and {"name": "d", "shape": {"label": "hé"},
+     * "layer": 7}; with keys=tags {1: "d", 2: {5: "hé"}, 7: 7}. */
+    const keyed_case bad[] = {
+        {"a1" "657368617065" "a1" "66737175617265" "01", 8, "unknown union member"},
+        {"a1" "657368617065" "a2" "66636972636c65" "f93c00" "656c6162656c" "6178", 18,
+         "a second member"},
+        {"a1" "657368617065" "a0", 7, "needs one member"},
+        {"a1" "657368617065" "01", 7, "expected a map"},
+        /* Indefinite-length maps follow the same rules. */
+        {"a1" "657368617065" "bf" "66636972636c65" "f93c00" "656c6162656c" "6178" "ff", 18,
+         "a second member"},
+    };
+    check_keyed("cbor", "a2" "646e616d65" "6164" "656c61796572" "07",
+                "a3" "646e616d65" "6164" "657368617065" "a1" "656c6162656c" "6368c3a9"
+                "656c61796572" "07",
+                bad, sizeof bad / sizeof bad[0]);
+    const keyed_case bad_tags[] = {{"a1" "02" "a1" "09" "01", 3, "unknown union member"}};
+    check_keyed("cbor:keys=tags", "a2" "01" "6164" "07" "07",
+                "a3" "01" "6164" "02" "a1" "05" "6368c3a9" "07" "07", bad_tags, 1);
+    /* An indefinite map with one member is accepted. */
+    codec *c = make("cbor", &drawing_type);
+    codec_arena a;
+    codec_arena_init(&a, NULL, 0);
+    codec_error err = {0};
+    drawing d;
+    CHECK_INT(decode_hex(c, "a1" "657368617065" "bf" "6464636f6465" "20" "ff", &d, &a, &err),
+              CODEC_E_INVALID_PAYLOAD);   /* "dcode" is not a member */
+    CHECK_INT(decode_hex(c, "a1" "657368617065" "bf" "64636f6465" "20" "ff", &d, &a, &err), 0);
+    CHECK(d.shape.which == SHAPE_CODE && d.shape.code == -1);
+    codec_free(c);
+    c = make("cbor:deterministic", &drawing_type);
+    check_round_trips(c);
+    codec_free(c);
+    codec_arena_free(&a);
+}
+
+static void test_msgpack(void)
+{
+    const keyed_case bad[] = {
+        {"81" "a57368617065" "81" "a6737175617265" "01", 8, "unknown union member"},
+        {"81" "a57368617065" "82" "a6636972636c65" "00" "a56c6162656c" "a178", 7,
+         "holds one member, not 2"},
+        {"81" "a57368617065" "80", 7, "holds one member, not 0"},
+        {"81" "a57368617065" "01", 7, "expected a map of one member"},
+    };
+    const char *none = "82" "a46e616d65" "a164" "a56c61796572" "07";
+    const char *label = "83" "a46e616d65" "a164" "a57368617065" "81" "a56c6162656c" "a368c3a9"
+                        "a56c61796572" "07";
+    check_keyed("msgpack", none, label, bad, sizeof bad / sizeof bad[0]);
+    /* structs=array: element tag-1 is the field with that tag; the union
+     * is still a map of one entry, an empty one nil. */
+    check_keyed("msgpack:structs=array", "97" "a164" "c0" "c0c0c0c0" "07",
+                "97" "a164" "81" "a56c6162656c" "a368c3a9" "c0c0c0c0" "07", bad + 3, 0);
+}
+
 int main(void)
 {
     test_check();
     test_protobuf();
     test_json();
+    test_cbor();
+    test_msgpack();
     return check_done("test_union");
 }
