@@ -497,6 +497,20 @@ typedef struct card_v0 {
 } card_v0;
 CODEC_STRUCT(card_v0_type, card_v0, CODEC_FIELD(card_v0, name, 1, CODEC_STRING));
 
+CODEC_ENUM(tone_type, {"LOW", 0}, {"HIGH", 1});
+typedef struct enum_case {
+    uint32_t which;
+    union {
+        int32_t tone;
+    };
+} enum_case;
+CODEC_UNION(enum_case_type, enum_case, CODEC_FIELD(enum_case, tone, 1, &tone_type));
+typedef struct with_enum_case {
+    enum_case e;
+} with_enum_case;
+CODEC_STRUCT(with_enum_case_type, with_enum_case,
+             CODEC_FIELD(with_enum_case, e, 1, &enum_case_type));
+
 static void test_fory(void)
 {
     /* Made by hand from the spec text (docs/formats/fory.md): xlang header
@@ -576,12 +590,14 @@ static void test_fory(void)
     codec_free(c);
     codec_free(old);
 
-    /* A union outside a struct field would need TYPED_UNION type meta. */
-    const codec_type *refused[] = {&shape_type, &scene_type};
-    for (size_t i = 0; i < 2; i++) {
+    /* A union outside a struct field would need TYPED_UNION type meta, an
+     * enum case the enum's registered id. */
+    const codec_type *refused[] = {&shape_type, &scene_type, &with_enum_case_type};
+    const char *why[] = {"must be a struct field", "must be a struct field", "cannot be an enum"};
+    for (size_t i = 0; i < 3; i++) {
         CHECK(codec_parse("fory", refused[i], &err) == NULL);
         CHECK_INT(err.family, CODEC_E_USAGE);
-        CHECK(strstr(err.message, "must be a struct field") != NULL);
+        CHECK(strstr(err.message, why[i]) != NULL);
     }
     codec_arena_free(&a);
 }

@@ -247,6 +247,10 @@ static int union_cases(builder *b, const codec_type *t, fory_node *n)
         return CODEC_E_NOMEM;
     n->cases = cases;
     for (size_t i = 0; i < t->count; i++) {
+        /* An enum case value's type meta would need the enum's registered
+         * id (ENUM + user id), which this backend does not write. */
+        if (t->fields[i].type->kind == CODEC_T_ENUM)
+            return usage(b, "a Fory union case cannot be an enum here (wrap it in a struct)", t);
         int rc = no_union(b, t->fields[i].type, t);
         if (rc || (rc = node_for(b, t->fields[i].type, t->fields[i].flags, &cases[i])))
             return rc;
