@@ -6,6 +6,7 @@
  * refused shapes, and truncation at every byte. The peers (python3-protobuf,
  * cbor2, msgpack) are in test_union_peers.c. */
 #include "check.h"
+#include "hex_checks.h"
 #include "union_model.h"
 
 /* ---------------------------------------------------------------------------
@@ -22,30 +23,6 @@ static codec *make(const char *spec, const codec_type *t)
     return c;
 }
 
-static void hex_of(const codec_buf *b, char *out, size_t cap)
-{
-    out[0] = '\0';
-    for (size_t i = 0; i < b->len && 2 * i + 3 <= cap; i++)
-        snprintf(out + 2 * i, 3, "%02x", b->data[i]);
-}
-
-/* Encodes v and compares with the hex text `want`. */
-static void check_hex(const codec *c, const void *v, const char *want, int line)
-{
-    codec_buf out;
-    codec_buf_init(&out, NULL);
-    codec_error err = {0};
-    int rc = codec_encode(c, v, &out, &err);
-    char got[1024];
-    hex_of(&out, got, sizeof got);
-    if (rc || strcmp(got, want) != 0)
-        fprintf(stderr, "line %d: got %s (rc %d %s), want %s\n", line, got, rc, err.message,
-                want);
-    CHECK(rc == 0 && strcmp(got, want) == 0);
-    codec_buf_free(&out);
-}
-#define CHECK_HEX(c, v, want) check_hex((c), (v), (want), __LINE__)
-
 /* Encodes v and compares with the text `want` (JSON). */
 static void check_text(const codec *c, const void *v, const char *want, int line)
 {
@@ -61,24 +38,36 @@ static void check_text(const codec *c, const void *v, const char *want, int line
 }
 #define CHECK_TEXT(c, v, want) check_text((c), (v), (want), __LINE__)
 
-static size_t unhex(const char *hex, uint8_t *out)
-{
-    size_t n = 0;
-    for (; hex[0] && hex[1]; hex += 2)
-        sscanf(hex, "%2hhx", &out[n++]);
-    return n;
-}
-
-static int decode_hex(const codec *c, const char *hex, void *v, codec_arena *a, codec_error *err)
-{
-    uint8_t buf[512];
-    size_t n = unhex(hex, buf);
-    return codec_decode(c, buf, n, v, a, err);
-}
-
 static int decode_text(const codec *c, const char *text, void *v, codec_arena *a, codec_error *err)
 {
     return codec_decode(c, (const uint8_t *)text, strlen(text), v, a, err);
+}
+
+/* An input a decoder must refuse: invalid payload at `offset`, with `why`
+ * in the message. */
+typedef struct refusal {
+    const char *input;      /* hex, or the text itself for JSON */
+    size_t offset;
+    const char *why;
+} refusal;
+
+static void check_refusals(const codec *c, const refusal *bad, size_t n, bool hex)
+{
+    codec_arena a;
+    codec_arena_init(&a, NULL, 0);
+    codec_error err = {0};
+    _Alignas(16) uint8_t v[256];
+    for (size_t i = 0; i < n; i++) {
+        int rc = hex ? decode_hex(c, bad[i].input, v, &a, &err)
+                     : decode_text(c, bad[i].input, v, &a, &err);
+        CHECK_INT(rc, CODEC_E_INVALID_PAYLOAD);
+        if (err.offset != bad[i].offset || !strstr(err.message, bad[i].why))
+            fprintf(stderr, "%s refusal %zu: offset %llu: %s\n", codec_spec(c), i,
+                    (unsigned long long)err.offset, err.message);
+        CHECK_INT(err.offset, bad[i].offset);
+        CHECK(strstr(err.message, bad[i].why) != NULL);
+    }
+    codec_arena_free(&a);
 }
 
 /* Every union state encodes, decodes to an equal drawing and encodes to
@@ -119,6 +108,21 @@ static void check_round_trips(const codec *c)
     codec_buf_free(&out);
     codec_arena_free(&a);
 }
+
+/* A union `name` of one member `v` (C type T, descriptor vt), and a struct
+ * holds_<name> with one field of it: shapes some backends refuse. */
+#define ONE_MEMBER_UNION(name, T, vt)                                                   \
+    typedef struct name {                                                               \
+        uint32_t which;                                                                 \
+        union {                                                                         \
+            T v;                                                                        \
+        };                                                                              \
+    } name;                                                                             \
+    CODEC_UNION(name##_type, name, CODEC_FIELD(name, v, 1, vt));                        \
+    typedef struct holds_##name {                                                       \
+        name u;                                                                         \
+    } holds_##name;                                                                     \
+    CODEC_STRUCT(holds_##name##_type, holds_##name, CODEC_FIELD(holds_##name, u, 1, &name##_type))
 
 /* ---------------------------------------------------------------------------
  * Descriptor checks
@@ -206,19 +210,8 @@ typedef struct clash {
 } clash;
 CODEC_STRUCT(clash_type, clash, CODEC_FIELD(clash, x, 4, CODEC_INT32),
              CODEC_FIELD(clash, s, 1, &shape_type));
-typedef struct list_member {
-    uint32_t which;
-    union {
-        CODEC_LIST_OF(int32_t) v;
-    };
-} list_member;
 CODEC_LIST(i32_list_type, CODEC_INT32);
-CODEC_UNION(list_member_type, list_member, CODEC_FIELD(list_member, v, 1, &i32_list_type));
-typedef struct holds_list_member {
-    list_member u;
-} holds_list_member;
-CODEC_STRUCT(holds_list_member_type, holds_list_member,
-             CODEC_FIELD(holds_list_member, u, 1, &list_member_type));
+ONE_MEMBER_UNION(list_member, CODEC_LIST_OF(int32_t), &i32_list_type);
 
 static void test_protobuf(void)
 {
@@ -326,25 +319,14 @@ static void test_json(void)
     CHECK_INT(decode_text(c, "{ \"layer\": 1, \"shape\" : { \"code\" : 5 } }", &d, &a, &err), 0);
     CHECK(d.shape.which == SHAPE_CODE && d.shape.code == 5 && d.layer == 1);
     /* Refused, with the offset of the offending key or token. */
-    const struct {
-        const char *doc;
-        size_t offset;
-        const char *why;
-    } bad[] = {
+    const refusal bad[] = {
         {"{\"shape\":{\"square\":1}}", 10, "unknown union member 'square'"},
         {"{\"shape\":{\"circle\":1,\"label\":\"x\"}}", 21, "second member 'label'"},
         {"{\"shape\":{}}", 10, "has none"},
         {"{\"shape\":1.5}", 9, "expected an object of one member"},
         {"{\"shape\":{\"circle\":\"1\"}}", 19, "expected a number"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        CHECK_INT(decode_text(c, bad[i].doc, &d, &a, &err), CODEC_E_INVALID_PAYLOAD);
-        if (err.offset != bad[i].offset || !strstr(err.message, bad[i].why))
-            fprintf(stderr, "json bad %zu: offset %llu: %s\n", i,
-                    (unsigned long long)err.offset, err.message);
-        CHECK_INT(err.offset, bad[i].offset);
-        CHECK(strstr(err.message, bad[i].why) != NULL);
-    }
+    check_refusals(c, bad, sizeof bad / sizeof bad[0], false);
     /* require-all does not require an empty union's field. */
     codec *all = make("json:require=all", &drawing_type);
     CHECK_INT(decode_text(all, "{\"name\":\"x\",\"layer\":1}", &d, &a, &err), 0);
@@ -370,12 +352,6 @@ static void test_json(void)
  * CBOR and MessagePack: a map of one entry, the member's key -> its value
  * ------------------------------------------------------------------------ */
 
-typedef struct keyed_case {
-    const char *hex;
-    size_t offset;
-    const char *why;
-} keyed_case;
-
 static void check_scene(const codec *c)
 {
     shape items[3] = {{.which = SHAPE_LABEL, .label = CODEC_STR("a")}, {0},
@@ -396,7 +372,7 @@ static void check_scene(const codec *c)
 }
 
 static void check_keyed(const char *spec, const char *none_hex, const char *label_hex,
-                        const keyed_case *bad, size_t nbad)
+                        const refusal *bad, size_t nbad)
 {
     codec *c = make(spec, &drawing_type);
     drawing d = union_sample(0);
@@ -404,29 +380,18 @@ static void check_keyed(const char *spec, const char *none_hex, const char *labe
     d = union_sample(4);
     CHECK_HEX(c, &d, label_hex);
     check_round_trips(c);
-    codec_arena a;
-    codec_arena_init(&a, NULL, 0);
-    codec_error err = {0};
-    for (size_t i = 0; i < nbad; i++) {
-        CHECK_INT(decode_hex(c, bad[i].hex, &d, &a, &err), CODEC_E_INVALID_PAYLOAD);
-        if (err.offset != bad[i].offset || !strstr(err.message, bad[i].why))
-            fprintf(stderr, "%s bad %zu: offset %llu: %s\n", spec, i,
-                    (unsigned long long)err.offset, err.message);
-        CHECK_INT(err.offset, bad[i].offset);
-        CHECK(strstr(err.message, bad[i].why) != NULL);
-    }
+    check_refusals(c, bad, nbad, true);
     codec_free(c);
     c = make(spec, &scene_type);
     check_scene(c);
     codec_free(c);
-    codec_arena_free(&a);
 }
 
 static void test_cbor(void)
 {
     /* {"name": "d", "layer": 7} and {"name": "d", "shape": {"label": "hé"},
      * "layer": 7}; with keys=tags {1: "d", 2: {5: "hé"}, 7: 7}. */
-    const keyed_case bad[] = {
+    const refusal bad[] = {
         {"a1" "657368617065" "a1" "66737175617265" "01", 8, "unknown union member"},
         {"a1" "657368617065" "a2" "66636972636c65" "f93c00" "656c6162656c" "6178", 18,
          "a second member"},
@@ -440,7 +405,7 @@ static void test_cbor(void)
                 "a3" "646e616d65" "6164" "657368617065" "a1" "656c6162656c" "6368c3a9"
                 "656c61796572" "07",
                 bad, sizeof bad / sizeof bad[0]);
-    const keyed_case bad_tags[] = {{"a1" "02" "a1" "09" "01", 3, "unknown union member"}};
+    const refusal bad_tags[] = {{"a1" "02" "a1" "09" "01", 3, "unknown union member"}};
     check_keyed("cbor:keys=tags", "a2" "01" "6164" "07" "07",
                 "a3" "01" "6164" "02" "a1" "05" "6368c3a9" "07" "07", bad_tags, 1);
     /* An indefinite map with one member is accepted. */
@@ -462,7 +427,7 @@ static void test_cbor(void)
 
 static void test_msgpack(void)
 {
-    const keyed_case bad[] = {
+    const refusal bad[] = {
         {"81" "a57368617065" "81" "a6737175617265" "01", 8, "unknown union member"},
         {"81" "a57368617065" "82" "a6636972636c65" "00" "a56c6162656c" "a178", 7,
          "holds one member, not 2"},
@@ -498,18 +463,7 @@ typedef struct card_v0 {
 CODEC_STRUCT(card_v0_type, card_v0, CODEC_FIELD(card_v0, name, 1, CODEC_STRING));
 
 CODEC_ENUM(tone_type, {"LOW", 0}, {"HIGH", 1});
-typedef struct enum_case {
-    uint32_t which;
-    union {
-        int32_t tone;
-    };
-} enum_case;
-CODEC_UNION(enum_case_type, enum_case, CODEC_FIELD(enum_case, tone, 1, &tone_type));
-typedef struct with_enum_case {
-    enum_case e;
-} with_enum_case;
-CODEC_STRUCT(with_enum_case_type, with_enum_case,
-             CODEC_FIELD(with_enum_case, e, 1, &enum_case_type));
+ONE_MEMBER_UNION(enum_case, int32_t, &tone_type);
 
 static void test_fory(void)
 {
@@ -545,21 +499,14 @@ static void test_fory(void)
     CHECK_INT(decode_hex(c, "01ff1b64" "fd" "0e416e6e", &back, &a, &err), 0);
     CHECK(back.contact.which == 0 && union_str_eq(back.name, "Ann"));
     /* An unknown case_id, a null case value, a case value of another type. */
-    const keyed_case bad[] = {
+    const refusal bad[] = {
         {"01ff1b64" "ff" "07" "ff052a" "0e416e6e", 5, "unknown union case_id 7"},
         {"01ff1b64" "ff" "01" "fd" "0e416e6e", 7, "case value is null"},
         {"01ff1b64" "ff" "01" "ff15" "0e416e6e", 7, "type id 21 is not the 5 expected"},
         {"01ff1b64" "ff" "01" "fe052a" "0e416e6e", 7, "unexpected reference flag"},
         {"01ff1b64" "ff" "01", 6, "input ends early"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        CHECK_INT(decode_hex(c, bad[i].hex, &back, &a, &err), CODEC_E_INVALID_PAYLOAD);
-        if (err.offset != bad[i].offset || !strstr(err.message, bad[i].why))
-            fprintf(stderr, "fory bad %zu: offset %llu: %s\n", i, (unsigned long long)err.offset,
-                    err.message);
-        CHECK_INT(err.offset, bad[i].offset);
-        CHECK(strstr(err.message, bad[i].why) != NULL);
-    }
+    check_refusals(c, bad, sizeof bad / sizeof bad[0], true);
     codec_free(c);
 
     /* Every state of the model, with a struct member (its case value
@@ -592,7 +539,7 @@ static void test_fory(void)
 
     /* A union outside a struct field would need TYPED_UNION type meta, an
      * enum case the enum's registered id. */
-    const codec_type *refused[] = {&shape_type, &scene_type, &with_enum_case_type};
+    const codec_type *refused[] = {&shape_type, &scene_type, &holds_enum_case_type};
     const char *why[] = {"must be a struct field", "must be a struct field", "cannot be an enum"};
     for (size_t i = 0; i < 3; i++) {
         CHECK(codec_parse("fory", refused[i], &err) == NULL);

@@ -16,46 +16,8 @@
  *     Python-made maps with two members or an unknown member are refused.
  * Skipped (exit 0) when protoc or /usr/bin/python3 is absent. */
 #include "check.h"
+#include "peer_files.h"
 #include "union_model.h"
-
-#include <stdarg.h>
-#include <unistd.h>
-
-static char dir[64];
-
-static void write_file(const char *name, const void *data, size_t n)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    CHECK(f != NULL);
-    if (f) {
-        fwrite(data, 1, n, f);
-        fclose(f);
-    }
-}
-
-static unsigned char *read_back(const char *name, size_t *n)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    unsigned char *p = check_read_file(path, n);
-    CHECK(p != NULL);
-    return p;
-}
-
-__attribute__((format(printf, 1, 2))) static int run(const char *fmt, ...)
-{
-    char cmd[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    int rc = system(cmd);
-    if (rc)
-        fprintf(stderr, "command failed (%d): %s\n", rc, cmd);
-    return rc;
-}
 
 static void encode_to(const codec *c, const void *v, const char *name)
 {
@@ -156,8 +118,7 @@ int main(void)
         printf("test_union_peers: protoc or /usr/bin/python3 missing, skipped\n");
         return 0;
     }
-    snprintf(dir, sizeof dir, "/tmp/codec_union_XXXXXX");
-    CHECK(mkdtemp(dir) != NULL);
+    CHECK(peer_dir_make("codec_union"));
     const char *specs[] = {"protobuf", "json", "cbor", "msgpack"};
     const char *prefix[] = {"pb", "json", "cbor", "mp"};
     codec *c[4];
@@ -183,8 +144,8 @@ int main(void)
     encode_to(ms, &sc, "mp_scene.bin");
 
     write_file("check.py", script, strlen(script));
-    CHECK_INT(run("protoc -I " CODEC_TEST_DATA "/protobuf --python_out=%s union.proto", dir), 0);
-    CHECK_INT(run("/usr/bin/python3 %s/check.py check %s", dir, dir), 0);
+    CHECK_INT(run("protoc -I " CODEC_TEST_DATA "/protobuf --python_out=%s union.proto", peer_dir), 0);
+    CHECK_INT(run("/usr/bin/python3 %s/check.py check %s", peer_dir, peer_dir), 0);
 
     /* Python's bytes in every format decode to the samples. */
     codec_arena a;
@@ -230,7 +191,7 @@ int main(void)
     CHECK_INT(decode_from(v1, "pb_code.bin", &old, &a), 0);
     CHECK(old.shape.which == 0 && old.unknown.len == 2);
     encode_to(v1, &old, "pb_code_back.bin");
-    CHECK_INT(run("/usr/bin/python3 %s/check.py back %s", dir, dir), 0);
+    CHECK_INT(run("/usr/bin/python3 %s/check.py back %s", peer_dir, peer_dir), 0);
 
     codec_free(v1);
     codec_free(cs);
@@ -238,6 +199,7 @@ int main(void)
     for (int k = 0; k < 4; k++)
         codec_free(c[k]);
     codec_arena_free(&a);
-    run("rm -rf %s", dir);
+    if (!check_failures)
+        run("rm -rf %s", peer_dir);
     return check_done("test_union_peers");
 }
