@@ -359,8 +359,10 @@ CODEC_API extern const codec_type codec_type_bool, codec_type_int8, codec_type_i
  *  - JSON, CBOR, MessagePack: an object/map with exactly one entry, the
  *    member's name -> its value ({"circle": 2.5}); an empty union is null,
  *    and a struct field holding an empty union is left out.
- *  - Fory: the xlang UNION (type id 33): varuint32 case_id, then the value
- *    with its own ref and type meta.
+ *  - Fory: a union struct field is the xlang UNION (type id 33): null flag
+ *    (empty union: null), varuint32 case_id (the member's tag), then the
+ *    member with its own ref flag and type meta. Unions elsewhere and enum
+ *    members are refused (they need TYPED_UNION / registered enum ids).
  * Decoders fail with CODEC_E_INVALID_PAYLOAD on an unknown member name or
  * case_id and on two members in one JSON/CBOR/MessagePack union; protobuf
  * keeps an unknown field number per its unknown-field option as usual.
