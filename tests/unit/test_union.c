@@ -213,6 +213,34 @@ CODEC_STRUCT(clash_type, clash, CODEC_FIELD(clash, x, 4, CODEC_INT32),
 CODEC_LIST(i32_list_type, CODEC_INT32);
 ONE_MEMBER_UNION(list_member, CODEC_LIST_OF(int32_t), &i32_list_type);
 
+/* A union field that must hold a member. */
+typedef struct needs_shape {
+    shape s;
+} needs_shape;
+CODEC_STRUCT(needs_shape_type, needs_shape,
+             CODEC_FIELD_EX(needs_shape, s, "s", 1, &shape_type, CODEC_FIELD_REQUIRED));
+
+static void test_required(void)
+{
+    const char *specs[] = {"protobuf", "json"};
+    const char *none[] = {"", "{}"}, *some[] = {"2a0178", "{\"s\":{\"label\":\"x\"}}"};
+    codec_arena a;
+    codec_arena_init(&a, NULL, 0);
+    for (int i = 0; i < 2; i++) {
+        codec *c = make(specs[i], &needs_shape_type);
+        codec_error err = {0};
+        needs_shape v;
+        int rc = i ? decode_text(c, none[i], &v, &a, &err) : decode_hex(c, none[i], &v, &a, &err);
+        CHECK_INT(rc, CODEC_E_INVALID_PAYLOAD);
+        CHECK(strstr(err.message, "missing") != NULL);
+        rc = i ? decode_text(c, some[i], &v, &a, &err) : decode_hex(c, some[i], &v, &a, &err);
+        CHECK_INT(rc, 0);
+        CHECK(v.s.which == SHAPE_LABEL && union_str_eq(v.s.label, "x"));
+        codec_free(c);
+    }
+    codec_arena_free(&a);
+}
+
 static void test_protobuf(void)
 {
     codec *c = make("protobuf", &drawing_type);
@@ -554,6 +582,7 @@ int main(void)
     test_check();
     test_protobuf();
     test_json();
+    test_required();
     test_cbor();
     test_msgpack();
     test_fory();

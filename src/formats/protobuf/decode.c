@@ -635,8 +635,9 @@ static int check_required(pb_dec *d, const pb_msg *m, const uint8_t *v, const ui
     for (size_t i = 0; i < m->count; i++)
         if (m->fields[i].required && !(seen[i / 64] >> (i % 64) & 1) &&
             !(m->fields[i].mode == PB_ONEOF && codec_union_which(v + m->fields[i].offset)))
-            return fail(d, CODEC_D_CORRUPT, end, "missing required field '%s'",
-                        m->fields[i].name);
+            return fail(d, CODEC_D_CORRUPT, end, "missing required field '%s'%s",
+                        m->fields[i].name,
+                        m->fields[i].mode == PB_ONEOF ? " (or another member of its oneof)" : "");
     return CODEC_OK;
 }
 
