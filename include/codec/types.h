@@ -167,7 +167,13 @@ enum codec_type_flag {
     /** A LIST of a fixed-width scalar that binary backends with a choice
      * (Fory) write as a packed primitive array rather than a list. The C
      * layout is the same as a list; declare it with CODEC_ARRAY(). */
-    CODEC_TYPE_ARRAY = 1u << 0
+    CODEC_TYPE_ARRAY = 1u << 0,
+    /** A UNION whose members JSON writes flat in the enclosing object, as
+     * proto3's JSON mapping writes a oneof ({"name": "x", "circle": 2.5}
+     * instead of {"name": "x", "shape": {"circle": 2.5}}). Declare it with
+     * CODEC_UNION_FLAT(). Only where the union is a struct field; elsewhere,
+     * and in the other backends, it is an ordinary union. Since 0.1. */
+    CODEC_TYPE_FLAT = 1u << 1
 };
 
 /** One field of a struct. Use CODEC_FIELD()/CODEC_FIELD_EX() to fill it. */
@@ -381,6 +387,28 @@ CODEC_API extern const codec_type codec_type_bool, codec_type_int8, codec_type_i
         .fields = ident##_fields_,                                                  \
         .count = sizeof ident##_fields_ / sizeof ident##_fields_[0],                \
         .cache = &ident##_cache_}
+
+/** A union whose members JSON writes as keys of the enclosing object
+ * (CODEC_TYPE_FLAT): same arguments and C layout as CODEC_UNION. Its member
+ * names must differ from the enclosing struct's field names and from the
+ * members of its other flat unions (codec_type_check). JSON decoding takes
+ * a member key where the struct has no field of that name, refuses a
+ * second member of the same union, reads `"member": null` as not set, and
+ * still accepts the nested form {"shape": {"circle": 2.5}}. Since 0.1. */
+#define CODEC_UNION_FLAT(ident, U, ...)                                             \
+    static const codec_field ident##_fields_[] = {__VA_ARGS__};                     \
+    static codec_type_cache ident##_cache_;                                         \
+    static const codec_type ident = {                                               \
+        .kind = CODEC_T_UNION, .name = #U, .size = sizeof(U), .align = alignof(U),  \
+        .fields = ident##_fields_,                                                  \
+        .count = sizeof ident##_fields_ / sizeof ident##_fields_[0],                \
+        .cache = &ident##_cache_, .flags = CODEC_TYPE_FLAT}
+
+/** True when t is a union that JSON writes flat (CODEC_UNION_FLAT). */
+static inline bool codec_union_is_flat(const codec_type *t)
+{
+    return t->kind == CODEC_T_UNION && (t->flags & CODEC_TYPE_FLAT);
+}
 
 /** codec_union_which() — the `which` of the union value at `u`. */
 static inline uint32_t codec_union_which(const void *u)

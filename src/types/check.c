@@ -48,12 +48,43 @@ static int check_child(checker *c, const codec_type *t, const char *part)
     return rc;
 }
 
+/* Whether `name` is a field of struct t, or a member of one of its flat
+ * unions other than field `skip`. */
+static bool flat_name_taken(const codec_type *t, const char *name, size_t skip)
+{
+    for (size_t i = 0; i < t->count; i++) {
+        if (i != skip && strcmp(t->fields[i].name, name) == 0)
+            return true;
+        const codec_type *u = t->fields[i].type;
+        if (i == skip || !codec_union_is_flat(u) || !u->fields)
+            continue;
+        for (size_t j = 0; j < u->count; j++)
+            if (u->fields[j].name && strcmp(u->fields[j].name, name) == 0)
+                return true;
+    }
+    return false;
+}
+
+/* The members of flat unions share the struct's JSON keys: unique there. */
+static int check_flat_names(checker *c, const codec_type *t)
+{
+    for (size_t i = 0; i < t->count; i++) {
+        const codec_type *u = t->fields[i].type;
+        for (size_t j = 0; codec_union_is_flat(u) && u->fields && j < u->count; j++)
+            if (u->fields[j].name && flat_name_taken(t, u->fields[j].name, i))
+                return fail(c, "flat union member '%s' repeats a name of its struct",
+                            u->fields[j].name, 0, 0);
+    }
+    return CODEC_OK;
+}
+
 /* The fields of a struct, or the members of a union: those lie after the
  * `uint32_t which` and may have tag 0 (a Fory case_id). */
 static int check_fields(checker *c, const codec_type *t)
 {
     bool is_union = t->kind == CODEC_T_UNION;
     size_t start = is_union ? sizeof(uint32_t) : 0;
+    int rc_flat;
     if (!t->fields || t->count == 0)
         return fail(c, "%s has no fields or members", t->name ? t->name : "?", 0, 0);
     if (t->count > UINT32_MAX / 4)
@@ -88,6 +119,8 @@ static int check_fields(checker *c, const codec_type *t)
                 return fail(c, "field '%s' repeats tag %zu", f->name, f->tag, 0);
         }
     }
+    if (!is_union && (rc_flat = check_flat_names(c, t)))
+        return rc_flat;
     for (size_t i = 0; i < t->count; i++) {
         char part[80];
         snprintf(part, sizeof part, ".%s", t->fields[i].name);

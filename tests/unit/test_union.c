@@ -213,6 +213,75 @@ CODEC_STRUCT(clash_type, clash, CODEC_FIELD(clash, x, 4, CODEC_INT32),
 CODEC_LIST(i32_list_type, CODEC_INT32);
 ONE_MEMBER_UNION(list_member, CODEC_LIST_OF(int32_t), &i32_list_type);
 
+/* ---------------------------------------------------------------------------
+ * JSON, flat (CODEC_UNION_FLAT): the member is a key of the enclosing object
+ * ------------------------------------------------------------------------ */
+
+typedef struct clash_flat {
+    codec_string label;
+    shape s;
+} clash_flat;
+CODEC_STRUCT(clash_flat_type, clash_flat, CODEC_FIELD(clash_flat, label, 1, CODEC_STRING),
+             CODEC_FIELD(clash_flat, s, 2, &shape_flat_type));
+
+static void test_json_flat(void)
+{
+    codec *c = make("json", &flat_drawing_type);
+    const char *want[UNION_SAMPLES] = {
+        "{\"name\":\"d\",\"layer\":7}",
+        "{\"name\":\"d\",\"circle\":0.0,\"layer\":7}",
+        "{\"name\":\"d\",\"rectangle\":{\"w\":1.5,\"h\":-2.0},\"layer\":7}",
+        "{\"name\":\"d\",\"label\":\"\",\"layer\":7}",
+        "{\"name\":\"d\",\"label\":\"h\xc3\xa9\",\"layer\":7}",
+        "{\"name\":\"d\",\"code\":-9223372036854775808,\"layer\":7}",
+    };
+    for (int i = 0; i < UNION_SAMPLES; i++) {
+        drawing d = union_sample(i);
+        CHECK_TEXT(c, &d, want[i]);
+    }
+    check_round_trips(c);
+    codec *pretty = make("json:pretty", &flat_drawing_type);
+    check_round_trips(pretty);
+    codec_free(pretty);
+
+    codec_arena a;
+    codec_arena_init(&a, NULL, 0);
+    codec_error err = {0};
+    drawing d;
+    /* A member anywhere among the keys; null is "not set"; the nested form too. */
+    CHECK_INT(decode_text(c, "{\"layer\":1,\"code\":5,\"name\":\"x\"}", &d, &a, &err), 0);
+    CHECK(d.shape.which == SHAPE_CODE && d.shape.code == 5 && d.layer == 1);
+    CHECK_INT(decode_text(c, "{\"circle\":null,\"label\":\"x\"}", &d, &a, &err), 0);
+    CHECK(d.shape.which == SHAPE_LABEL && union_str_eq(d.shape.label, "x"));
+    CHECK_INT(decode_text(c, "{\"shape\":{\"circle\":2}}", &d, &a, &err), 0);
+    CHECK(d.shape.which == SHAPE_CIRCLE && d.shape.circle == 2);
+    const refusal bad[] = {
+        {"{\"circle\":1,\"label\":\"x\"}", 12, "a second member 'label' of union 'shape'"},
+        {"{\"shape\":{\"circle\":2},\"label\":\"x\"}", 22, "a second member 'label'"},
+        {"{\"label\":\"x\",\"shape\":{\"circle\":2}}", 13, "duplicate key 'shape'"},
+        {"{\"circle\":\"x\"}", 10, "expected a number"},
+    };
+    check_refusals(c, bad, sizeof bad / sizeof bad[0], false);
+    codec_free(c);
+    /* The flag is JSON's: the binary formats write the union as usual. */
+    codec *plain = make("cbor", &drawing_type), *flat = make("cbor", &flat_drawing_type);
+    drawing s = union_sample(4);
+    codec_buf x, y;
+    codec_buf_init(&x, NULL);
+    codec_buf_init(&y, NULL);
+    CHECK_INT(codec_encode(plain, &s, &x, &err), 0);
+    CHECK_INT(codec_encode(flat, &s, &y, &err), 0);
+    CHECK_MEM(x.data, x.len, y.data, y.len);
+    codec_buf_free(&x);
+    codec_buf_free(&y);
+    codec_free(plain);
+    codec_free(flat);
+    /* Member names share the struct's keys. */
+    CHECK_INT(codec_type_check(&clash_flat_type, &err), CODEC_E_USAGE);
+    CHECK(strstr(err.message, "flat union member 'label' repeats a name") != NULL);
+    codec_arena_free(&a);
+}
+
 /* A union field that must hold a member. */
 typedef struct needs_shape {
     shape s;
@@ -582,6 +651,7 @@ int main(void)
     test_check();
     test_protobuf();
     test_json();
+    test_json_flat();
     test_required();
     test_cbor();
     test_msgpack();

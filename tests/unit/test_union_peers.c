@@ -9,6 +9,9 @@
  *     the same message member twice: merged) decode as Python decodes them;
  *     a reader without the `code` member keeps it as an unknown field and
  *     writes it back where Python finds it again;
+ *   - proto3 JSON: a CODEC_UNION_FLAT drawing's JSON parses with
+ *     google.protobuf.json_format to the same message, and json_format's
+ *     MessageToJson (a oneof's member flat in the object) decodes in codec;
  *   - JSON (json.loads), CBOR (cbor2) and MessagePack (msgpack): codec's
  *     bytes load to {"name": "d", "shape": {"<member>": value}, "layer": 7}
  *     (no "shape" when empty), lists of unions to [{...}, None, ...], and
@@ -49,6 +52,7 @@ static const char script[] =
     "phase, d = sys.argv[1], sys.argv[2]\n"
     "sys.path.insert(0, d)\n"
     "import union_pb2, cbor2, msgpack\n"
+    "from google.protobuf import json_format\n"
     "from union_pb2 import Drawing, Rect\n"
     "def rd(n): return open('%s/%s' % (d, n), 'rb').read()\n"
     "def wr(n, b): open('%s/%s' % (d, n), 'wb').write(b)\n"
@@ -72,6 +76,11 @@ static const char script[] =
     "            fail('protobuf sample %d bytes %s, Python %s' % (i, rd('pb_%d.bin' % i).hex(),\n"
     "                 pb.SerializeToString().hex()))\n"
     "        wr('pb_%d_py.bin' % i, pb.SerializeToString())\n"
+    "        # proto3 JSON: the flat union is json_format's oneof form.\n"
+    "        flat = json_format.Parse(rd('flat_%d.json' % i), Drawing())\n"
+    "        if flat != pb: fail('proto3 JSON sample %d: %s' % (i, flat))\n"
+    "        if m is None or m[0] != 'code':   # int64 is a JSON string in proto3 JSON\n"
+    "            wr('flat_%d_py.json' % i, json_format.MessageToJson(pb).encode())\n"
     "        for fmt, loads, dumps in (\n"
     "                ('json', json.loads, lambda o: json.dumps(o).encode()),\n"
     "                ('cbor', cbor2.loads, cbor2.dumps),\n"
@@ -135,6 +144,13 @@ int main(void)
             encode_to(c[k], &d, name);
         }
     }
+    codec *flat = codec_parse("json", &flat_drawing_type, &err);
+    CHECK(flat != NULL);
+    for (int i = 0; i < UNION_SAMPLES; i++) {
+        drawing d = union_sample(i);
+        snprintf(name, sizeof name, "flat_%d.json", i);
+        encode_to(flat, &d, name);
+    }
     codec *cs = codec_parse("cbor", &scene_type, &err), *ms = codec_parse("msgpack", &scene_type, &err);
     CHECK(cs && ms);
     shape items[3];
@@ -161,6 +177,13 @@ int main(void)
             CHECK(drawings_equal(&got, &want));
         }
     }
+    for (int i = 0; i < UNION_SAMPLES - 1; i++) {   /* the last has code: an int64 */
+        drawing want = union_sample(i), got;
+        snprintf(name, sizeof name, "flat_%d_py.json", i);
+        CHECK_INT(decode_from(flat, name, &got, &a), 0);
+        CHECK(drawings_equal(&got, &want));
+    }
+    codec_free(flat);
     const codec *sc_codecs[] = {cs, ms};
     const char *sc_prefix[] = {"cbor", "mp"};
     for (int k = 0; k < 2; k++) {

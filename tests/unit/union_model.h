@@ -41,6 +41,18 @@ CODEC_STRUCT(drawing_type, drawing,
              CODEC_FIELD(drawing, shape, 2, &shape_type),
              CODEC_FIELD(drawing, layer, 7, CODEC_INT32));
 
+/* The same C types with the union written flat in JSON (proto3's JSON
+ * form of a oneof): {"name": "d", "circle": 2.5, "layer": 7}. */
+CODEC_UNION_FLAT(shape_flat_type, shape,
+                 CODEC_FIELD(shape, circle, 3, CODEC_DOUBLE),
+                 CODEC_FIELD(shape, rectangle, 4, &rect_type),
+                 CODEC_FIELD(shape, label, 5, CODEC_STRING),
+                 CODEC_FIELD_EX(shape, code, "code", 6, CODEC_INT64, CODEC_FIELD_ZIGZAG));
+CODEC_STRUCT(flat_drawing_type, drawing,
+             CODEC_FIELD(drawing, name, 1, CODEC_STRING),
+             CODEC_FIELD(drawing, shape, 2, &shape_flat_type),
+             CODEC_FIELD(drawing, layer, 7, CODEC_INT32));
+
 /* The same message as a reader built before `code` existed. */
 typedef struct shape_v1 {
     uint32_t which;
