@@ -40,6 +40,9 @@
  *                   parallel arrays; entry i is keys[i] -> values[i]; order kept
  *   OPTIONAL        CODEC_OPTIONAL_OF(T) = { bool has; T value; }
  *                   has == false is "absent" (distinct from a zero value)
+ *   UNION           struct { uint32_t which; union { members... }; }
+ *                   which == 0: no member; which == i: the i-th member
+ *                   (see CODEC_UNION)
  *   UUID            codec_uuid    (16 bytes, RFC 9562 byte order)
  *   DATE            codec_date    (days since 1970-01-01, proleptic Gregorian)
  *   TIMESTAMP       codec_timestamp (UTC seconds + nanos + offset minutes)
@@ -130,7 +133,8 @@ typedef enum codec_type_kind {
     CODEC_T_STRING, CODEC_T_BYTES,
     CODEC_T_ENUM, CODEC_T_STRUCT, CODEC_T_LIST, CODEC_T_MAP, CODEC_T_OPTIONAL,
     CODEC_T_UUID, CODEC_T_DATE, CODEC_T_TIMESTAMP, CODEC_T_DECIMAL,
-    CODEC_T_XMAP, CODEC_T_VALUE
+    CODEC_T_XMAP, CODEC_T_VALUE,
+    CODEC_T_UNION              /* Since 0.1 */
 } codec_type_kind;
 
 /** Field flags. */
@@ -163,7 +167,13 @@ enum codec_type_flag {
     /** A LIST of a fixed-width scalar that binary backends with a choice
      * (Fory) write as a packed primitive array rather than a list. The C
      * layout is the same as a list; declare it with CODEC_ARRAY(). */
-    CODEC_TYPE_ARRAY = 1u << 0
+    CODEC_TYPE_ARRAY = 1u << 0,
+    /** A UNION whose members JSON writes flat in the enclosing object, as
+     * proto3's JSON mapping writes a oneof ({"name": "x", "circle": 2.5}
+     * instead of {"name": "x", "shape": {"circle": 2.5}}). Declare it with
+     * CODEC_UNION_FLAT(). Only where the union is a struct field; elsewhere,
+     * and in the other backends, it is an ordinary union. Since 0.1. */
+    CODEC_TYPE_FLAT = 1u << 1
 };
 
 /** One field of a struct. Use CODEC_FIELD()/CODEC_FIELD_EX() to fill it. */
@@ -216,12 +226,12 @@ struct codec_type {
     size_t align;                         /* alignof the C value */
     const struct codec_type *elem;        /* LIST item, MAP value, OPTIONAL value */
     const struct codec_type *key;         /* MAP key */
-    const codec_field *fields;            /* STRUCT */
+    const codec_field *fields;            /* STRUCT fields, UNION members */
     const codec_enum_value *values;       /* ENUM */
-    size_t count;                         /* number of fields or enum values */
+    size_t count;                         /* number of fields, members or enum values */
     size_t value_offset;                  /* OPTIONAL: offset of `value` */
     const codec_xmap *xmap;               /* XMAP */
-    codec_type_cache *cache;              /* STRUCT: lookup index */
+    codec_type_cache *cache;              /* STRUCT, UNION: lookup index */
     uint32_t flags;                       /* codec_type_flag bits */
 };
 
@@ -316,6 +326,105 @@ CODEC_API extern const codec_type codec_type_bool, codec_type_int8, codec_type_i
         .size = sizeof(CODEC_OPTIONAL_OF(T)), .align = alignof(CODEC_OPTIONAL_OF(T)), \
         .elem = (elem_ptr), .value_offset = alignof(T)}
 
+/** A tagged union (Since 0.1): a discriminant and one active member.
+ *
+ * C layout: a struct whose first member is `uint32_t which`, followed by an
+ * anonymous union of the members:
+ *
+ *   typedef struct shape {
+ *       uint32_t which;              // 0: no member; i: the i-th member below
+ *       union {
+ *           double circle;           // which == 1
+ *           rect rectangle;          // which == 2
+ *           codec_string label;      // which == 3
+ *       };
+ *   } shape;
+ *   enum { SHAPE_NONE = CODEC_UNION_NONE, SHAPE_CIRCLE, SHAPE_RECTANGLE, SHAPE_LABEL };
+ *
+ *   CODEC_UNION(shape_type, shape,
+ *       CODEC_FIELD(shape, circle, 1, CODEC_DOUBLE),
+ *       CODEC_FIELD(shape, rectangle, 2, &rect_type),
+ *       CODEC_FIELD_EX(shape, label, "label", 3, CODEC_STRING, 0));
+ *
+ * `which` is the 1-based position of the active member in the CODEC_UNION
+ * list (not its tag), so a zeroed union is empty and tag 0 stays usable.
+ * Members are declared with CODEC_FIELD/CODEC_FIELD_EX exactly like struct
+ * fields: `name` is the member's key in JSON, CBOR and MessagePack; `tag` is
+ * its wire number: the protobuf field number of the oneof member (1..,
+ * unique among all fields of the enclosing message) and the Fory case_id
+ * (0.. allowed). The ZIGZAG/FIXED/TAGGED flags apply to a member as to a
+ * field. A member cannot be an OPTIONAL (the union has its own empty state),
+ * and an OPTIONAL cannot hold a union. Members are unique by name and tag.
+ *
+ * How each backend writes it (docs/formats/<backend>.md has the details):
+ *  - protobuf: a union field of a struct is a `oneof`: the active member is
+ *    written as a field of the enclosing message with the member's tag (the
+ *    union field's own tag is not on the wire); on decode the last member
+ *    seen wins. A union elsewhere (list item, map value, root) is refused:
+ *    wrap it in a struct, as protobuf requires.
+ *  - JSON, CBOR, MessagePack: an object/map with exactly one entry, the
+ *    member's name -> its value ({"circle": 2.5}); an empty union is null,
+ *    and a struct field holding an empty union is left out.
+ *  - Fory: a union struct field is the xlang UNION (type id 33): null flag
+ *    (empty union: null), varuint32 case_id (the member's tag), then the
+ *    member with its own ref flag and type meta. Unions elsewhere and enum
+ *    members are refused (they need TYPED_UNION / registered enum ids).
+ * Decoders fail with CODEC_E_INVALID_PAYLOAD on an unknown member name or
+ * case_id and on two members in one JSON/CBOR/MessagePack union; protobuf
+ * keeps an unknown field number per its unknown-field option as usual.
+ * Encoders fail with CODEC_E_INVALID_VALUE when `which` exceeds the member
+ * count. Decoded strings, lists and maps inside the member live in the
+ * caller's arena, as elsewhere. */
+#define CODEC_UNION_NONE 0u
+
+/** A union type: CODEC_UNION(ident, U, CODEC_FIELD(U, member, tag, type), ...).
+ * U must start with `uint32_t which` (see above). Since 0.1. */
+#define CODEC_UNION(ident, U, ...)                                                  \
+    static const codec_field ident##_fields_[] = {__VA_ARGS__};                     \
+    static codec_type_cache ident##_cache_;                                         \
+    static const codec_type ident = {                                               \
+        .kind = CODEC_T_UNION, .name = #U, .size = sizeof(U), .align = alignof(U),  \
+        .fields = ident##_fields_,                                                  \
+        .count = sizeof ident##_fields_ / sizeof ident##_fields_[0],                \
+        .cache = &ident##_cache_}
+
+/** A union whose members JSON writes as keys of the enclosing object
+ * (CODEC_TYPE_FLAT): same arguments and C layout as CODEC_UNION. Its member
+ * names must differ from the enclosing struct's field names and from the
+ * members of its other flat unions (codec_type_check). JSON decoding takes
+ * a member key where the struct has no field of that name, refuses a
+ * second member of the same union, reads `"member": null` as not set, and
+ * still accepts the nested form {"shape": {"circle": 2.5}}. Since 0.1. */
+#define CODEC_UNION_FLAT(ident, U, ...)                                             \
+    static const codec_field ident##_fields_[] = {__VA_ARGS__};                     \
+    static codec_type_cache ident##_cache_;                                         \
+    static const codec_type ident = {                                               \
+        .kind = CODEC_T_UNION, .name = #U, .size = sizeof(U), .align = alignof(U),  \
+        .fields = ident##_fields_,                                                  \
+        .count = sizeof ident##_fields_ / sizeof ident##_fields_[0],                \
+        .cache = &ident##_cache_, .flags = CODEC_TYPE_FLAT}
+
+/** True when t is a union that JSON writes flat (CODEC_UNION_FLAT). */
+static inline bool codec_union_is_flat(const codec_type *t)
+{
+    return t->kind == CODEC_T_UNION && (t->flags & CODEC_TYPE_FLAT);
+}
+
+/** codec_union_which() — the `which` of the union value at `u`. */
+static inline uint32_t codec_union_which(const void *u)
+{
+    return *(const uint32_t *)u;
+}
+
+/** codec_union_active() — the member descriptor of the active member of the
+ * union value `u` of type `t`, or NULL when it is empty or `which` is out of
+ * range (which encoders report as CODEC_E_INVALID_VALUE). Since 0.1. */
+static inline const codec_field *codec_union_active(const codec_type *t, const void *u)
+{
+    uint32_t w = codec_union_which(u);
+    return w && w <= t->count ? &t->fields[w - 1] : NULL;
+}
+
 /** A custom adapter for C type T; `xmap_ptr` points to a codec_xmap. */
 #define CODEC_XMAP(ident, T, xmap_ptr)                                           \
     static const codec_type ident = {.kind = CODEC_T_XMAP, .name = #T,           \
@@ -338,14 +447,14 @@ CODEC_API extern const codec_type codec_type_bool, codec_type_int8, codec_type_i
  * Threads: safe. */
 CODEC_API int codec_type_check(const codec_type *t, codec_error *err);
 
-/** codec_type_field_by_name() — the field of struct type `t` whose name is
+/** codec_type_field_by_name() — the field of struct (or member of union) type `t` whose name is
  * name[0..len), or NULL. Hash lookup (built once per type, thread-safe);
  * no scan of the fields. */
 CODEC_API const codec_field *codec_type_field_by_name(const codec_type *t, const char *name,
                                                       size_t len);
 
-/** codec_type_field_by_tag() — the field of struct `t` with wire number
- * `tag`, or NULL. Same index as above. */
+/** codec_type_field_by_tag() — the field of struct (or member of union) `t`
+ * with wire number `tag`, or NULL. Same index as above. */
 CODEC_API const codec_field *codec_type_field_by_tag(const codec_type *t, uint32_t tag);
 
 /** codec_type_field_index() — the position (0..count-1) of `f` in its struct;

@@ -48,20 +48,61 @@ static int check_child(checker *c, const codec_type *t, const char *part)
     return rc;
 }
 
+/* Whether `name` is a field of struct t, or a member of one of its flat
+ * unions other than field `skip`. */
+static bool flat_name_taken(const codec_type *t, const char *name, size_t skip)
+{
+    for (size_t i = 0; i < t->count; i++) {
+        if (i != skip && strcmp(t->fields[i].name, name) == 0)
+            return true;
+        const codec_type *u = t->fields[i].type;
+        if (i == skip || !codec_union_is_flat(u) || !u->fields)
+            continue;
+        for (size_t j = 0; j < u->count; j++)
+            if (u->fields[j].name && strcmp(u->fields[j].name, name) == 0)
+                return true;
+    }
+    return false;
+}
+
+/* The members of flat unions share the struct's JSON keys: unique there. */
+static int check_flat_names(checker *c, const codec_type *t)
+{
+    for (size_t i = 0; i < t->count; i++) {
+        const codec_type *u = t->fields[i].type;
+        for (size_t j = 0; codec_union_is_flat(u) && u->fields && j < u->count; j++)
+            if (u->fields[j].name && flat_name_taken(t, u->fields[j].name, i))
+                return fail(c, "flat union member '%s' repeats a name of its struct",
+                            u->fields[j].name, 0, 0);
+    }
+    return CODEC_OK;
+}
+
+/* The fields of a struct, or the members of a union: those lie after the
+ * `uint32_t which` and may have tag 0 (a Fory case_id). */
 static int check_fields(checker *c, const codec_type *t)
 {
+    bool is_union = t->kind == CODEC_T_UNION;
+    size_t start = is_union ? sizeof(uint32_t) : 0;
+    int rc_flat;
     if (!t->fields || t->count == 0)
-        return fail(c, "struct %s has no fields", t->name ? t->name : "?", 0, 0);
+        return fail(c, "%s has no fields or members", t->name ? t->name : "?", 0, 0);
     if (t->count > UINT32_MAX / 4)
-        return fail(c, "struct %s has too many fields", t->name ? t->name : "?", 0, 0);
+        return fail(c, "type %s has too many fields", t->name ? t->name : "?", 0, 0);
     for (size_t i = 0; i < t->count; i++) {
         const codec_field *f = &t->fields[i];
         if (!f->name || !f->name[0])
             return fail(c, "field %s%zu has no name", "#", i, 0);
         if (!f->type)
             return fail(c, "field '%s' has no type", f->name, 0, 0);
-        if (f->tag == 0)
+        if (f->tag == 0 && !is_union)
             return fail(c, "field '%s' has tag 0 (tags start at 1)", f->name, 0, 0);
+        if (is_union && f->type->kind == CODEC_T_OPTIONAL)
+            return fail(c, "union member '%s' is an optional (the union has its own empty state)",
+                        f->name, 0, 0);
+        if (f->offset < start)
+            return fail(c, "union member '%s' at offset %zu overlaps `uint32_t which`", f->name,
+                        f->offset, 0);
         if (f->offset > t->size || f->size > t->size - f->offset)
             return fail(c, "field '%s' at offset %zu lies outside the struct (size %zu)", f->name,
                         f->offset, t->size);
@@ -78,6 +119,8 @@ static int check_fields(checker *c, const codec_type *t)
                 return fail(c, "field '%s' repeats tag %zu", f->name, f->tag, 0);
         }
     }
+    if (!is_union && (rc_flat = check_flat_names(c, t)))
+        return rc_flat;
     for (size_t i = 0; i < t->count; i++) {
         char part[80];
         snprintf(part, sizeof part, ".%s", t->fields[i].name);
@@ -91,6 +134,7 @@ static int check_fields(checker *c, const codec_type *t)
     return CODEC_OK;
 }
 
+/* A struct or a union. */
 static int check_struct(checker *c, const codec_type *t)
 {
     /* A struct already being checked is a recursive reference (through a
@@ -99,7 +143,7 @@ static int check_struct(checker *c, const codec_type *t)
         if (c->stack[i] == t)
             return CODEC_OK;
     if (!t->cache)
-        return fail(c, "struct %s has no cache (declare it with CODEC_STRUCT)",
+        return fail(c, "type %s has no cache (declare it with CODEC_STRUCT or CODEC_UNION)",
                     t->name ? t->name : "?", 0, 0);
     if (c->depth == CHECK_MAX_DEPTH)
         return fail(c, "%stypes nest deeper than %zu levels", "", CHECK_MAX_DEPTH, 0);
@@ -148,6 +192,9 @@ static int check_optional(checker *c, const codec_type *t)
 {
     if (!t->elem)
         return fail(c, "optional %s has no value type", t->name ? t->name : "?", 0, 0);
+    if (t->elem->kind == CODEC_T_UNION)
+        return fail(c, "optional %s holds a union (a union has its own empty state)",
+                    t->name ? t->name : "?", 0, 0);
     if (t->value_offset < sizeof(bool) || t->value_offset > t->size ||
         t->elem->size > t->size - t->value_offset)
         return fail(c, "%soptional layout: value at %zu does not fit in %zu bytes", "",
@@ -175,7 +222,8 @@ static int check_type(checker *c, const codec_type *t)
         return fail(c, "type %s has size %zu and alignment %zu", t->name ? t->name : "?",
                     t->size, t->align);
     switch (t->kind) {
-    case CODEC_T_STRUCT: return check_struct(c, t);
+    case CODEC_T_STRUCT:
+    case CODEC_T_UNION: return check_struct(c, t);
     case CODEC_T_ENUM: return check_enum(c, t);
     case CODEC_T_LIST:
         if (!t->elem)

@@ -122,14 +122,14 @@ const codec_field *codec__type_field_by_name_hashed(const codec_type *t, const c
 
 const codec_field *codec_type_field_by_name(const codec_type *t, const char *name, size_t len)
 {
-    if (!t || t->kind != CODEC_T_STRUCT)
+    if (!t || (t->kind != CODEC_T_STRUCT && t->kind != CODEC_T_UNION))
         return NULL;
     return codec__type_field_by_name_hashed(t, name, len, codec_name_hash(name, len));
 }
 
 const codec_field *codec_type_field_by_tag(const codec_type *t, uint32_t tag)
 {
-    if (!t || t->kind != CODEC_T_STRUCT)
+    if (!t || (t->kind != CODEC_T_STRUCT && t->kind != CODEC_T_UNION))
         return NULL;
     const field_index *ix = t->cache ? index_of(t) : NULL;
     if (!ix) {

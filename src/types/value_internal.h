@@ -37,11 +37,21 @@ static inline const void *codec_optional_get(const codec_type *t, const void *v)
     return *(const bool *)v ? (const uint8_t *)v + t->value_offset : NULL;
 }
 
-/* True when field f of the struct at v is an OPTIONAL that is absent (the
- * encoders leave such fields out rather than writing a null). */
+/* True when field f of the struct at v is an OPTIONAL that is absent or a
+ * UNION with no member (the encoders leave such fields out rather than
+ * writing a null). */
 static inline bool codec_field_absent(const codec_field *f, const void *v)
 {
-    return f->type->kind == CODEC_T_OPTIONAL && !*(const bool *)((const uint8_t *)v + f->offset);
+    const uint8_t *fv = (const uint8_t *)v + f->offset;
+    return (f->type->kind == CODEC_T_OPTIONAL && !*(const bool *)fv) ||
+           (f->type->kind == CODEC_T_UNION && !codec_union_which(fv));
+}
+
+/* True for the fields encoders may leave out (OPTIONAL and UNION): a
+ * decoder's require-all option does not require them. */
+static inline bool codec_field_may_be_absent(const codec_field *f)
+{
+    return f->type->kind == CODEC_T_OPTIONAL || f->type->kind == CODEC_T_UNION;
 }
 
 /* Arena bytes the decoders carve string copies from, so most strings cost

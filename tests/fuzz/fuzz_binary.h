@@ -1,5 +1,6 @@
 /* fuzz_binary.h — what the CBOR and MessagePack fuzz targets share: a
- * struct with every kind, and the decode / re-encode check. */
+ * struct with every kind (a tagged union and a list of them included), and
+ * the decode / re-encode check. */
 #ifndef CODEC_FUZZ_BINARY_H
 #define CODEC_FUZZ_BINARY_H
 
@@ -7,6 +8,15 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+typedef struct pick {
+    uint32_t which;
+    union {
+        int64_t n;
+        codec_string s;
+        CODEC_LIST_OF(int32_t) ids;
+    };
+} pick;
 
 typedef struct item {
     codec_string name;
@@ -21,9 +31,14 @@ typedef struct item {
     codec_string amount;
     codec_value rest;
     int32_t tone;
+    pick one;
+    CODEC_LIST_OF(pick) many;
 } item;
 
 CODEC_LIST(ids_type, CODEC_INT32);
+CODEC_UNION(pick_type, pick, CODEC_FIELD(pick, n, 1, CODEC_INT64),
+            CODEC_FIELD(pick, s, 2, CODEC_STRING), CODEC_FIELD(pick, ids, 3, &ids_type));
+CODEC_LIST(picks_type, &pick_type);
 CODEC_MAP(weights_type, CODEC_STRING, CODEC_DOUBLE);
 CODEC_OPTIONAL(small_type, uint8_t, CODEC_UINT8);
 /* Numbers in and out of the decoders' one-byte fast path. */
@@ -40,7 +55,9 @@ CODEC_STRUCT(item_type, item,
              CODEC_FIELD(item, ext, 9, CODEC_MSGPACK_EXT),
              CODEC_FIELD(item, amount, 10, CODEC_DECIMAL),
              CODEC_FIELD(item, rest, 11, CODEC_VALUE),
-             CODEC_FIELD(item, tone, 12, &tone_type));
+             CODEC_FIELD(item, tone, 12, &tone_type),
+             CODEC_FIELD(item, one, 13, &pick_type),
+             CODEC_FIELD(item, many, 14, &picks_type));
 
 /* Decodes with c: success, or an invalid-payload error (and no success when
  * `well_formed` is false). What decodes must encode, decode and encode

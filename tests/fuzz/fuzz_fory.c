@@ -1,7 +1,8 @@
 /* fuzz_fory.c — the Fory decoder on arbitrary bytes, in both struct modes,
  * with a struct that reaches every supported kind (nested structs, lists,
- * maps, arrays, optionals, enums). It must accept or fail cleanly; an
- * accepted value must encode again. Never crash, never leak. */
+ * maps, arrays, optionals, enums) and one holding a union (xlang UNION:
+ * case ids 0..2, a struct case among them). It must accept or fail
+ * cleanly; an accepted value must encode again. Never crash, never leak. */
 #include "codec/codec.h"
 
 #include <stdlib.h>
@@ -30,37 +31,63 @@ CODEC_STRUCT(root_type, root, RF(flag, 1, CODEC_BOOL), RF(small, 2, CODEC_INT16)
              CODEC_FIELD_EX(root, tagged, "tagged", 13, CODEC_INT64, CODEC_FIELD_TAGGED),
              CODEC_FIELD_EX(root, fixed, "fixed", 14, CODEC_UINT32, CODEC_FIELD_FIXED));
 
+typedef struct pick {
+    uint32_t which;
+    union {
+        int64_t n;
+        codec_string s;
+        leaf l;
+    };
+} pick;
+CODEC_UNION(pick_type, pick, CODEC_FIELD(pick, n, 0, CODEC_INT64),
+            CODEC_FIELD(pick, s, 1, CODEC_STRING), CODEC_FIELD(pick, l, 2, &leaf_type));
+typedef struct holder {
+    codec_string name;
+    pick c;
+} holder;
+CODEC_STRUCT(holder_type, holder, CODEC_FIELD(holder, name, 1, CODEC_STRING),
+             CODEC_FIELD(holder, c, 2, &pick_type));
+
+/* Decodes data with a codec of `t` (registered as 100, leaf as 101); what
+ * decodes must encode again. */
+static void check_type(const codec_type *t, int mode, const uint8_t *data, size_t size, void *v)
+{
+    codec_fory_registry *r = codec_fory_registry_new(NULL);
+    if (!r || codec_fory_register(r, t, 100, NULL) ||
+        codec_fory_register(r, &leaf_type, 101, NULL))
+        abort();
+    codec_fory_options o = {.mode = mode ? CODEC_FORY_COMPATIBLE : CODEC_FORY_CONSISTENT};
+    codec *c = codec_fory(r, t, &o, NULL);
+    codec_fory_registry_free(r);
+    if (!c)
+        abort();
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    codec_error err;
+    int rc = codec_decode(c, data, size, v, &arena, &err);
+    if (rc == 0) {
+        codec_buf out;
+        codec_buf_init(&out, NULL);
+        if (codec_encode(c, v, &out, &err) != 0)
+            abort();
+        codec_buf_free(&out);
+    } else if (rc != CODEC_E_INVALID_PAYLOAD && rc != CODEC_E_UNSUPPORTED &&
+               rc != CODEC_E_NOMEM) {
+        abort();
+    }
+    codec_arena_free(&arena);
+    codec_free(c);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     for (int mode = 0; mode < 2; mode++) {
-        codec_fory_registry *r = codec_fory_registry_new(NULL);
-        if (!r || codec_fory_register(r, &root_type, 100, NULL) ||
-            codec_fory_register(r, &leaf_type, 101, NULL))
-            abort();
-        codec_fory_options o = {.mode = mode ? CODEC_FORY_COMPATIBLE : CODEC_FORY_CONSISTENT};
-        codec *c = codec_fory(r, &root_type, &o, NULL);
-        codec_fory_registry_free(r);
-        if (!c)
-            abort();
-        codec_arena arena;
-        codec_arena_init(&arena, NULL, 0);
         root v;
-        codec_error err;
-        int rc = codec_decode(c, data, size, &v, &arena, &err);
-        if (rc == 0) {
-            codec_buf out;
-            codec_buf_init(&out, NULL);
-            if (codec_encode(c, &v, &out, &err) != 0)
-                abort();
-            codec_buf_free(&out);
-        } else if (rc != CODEC_E_INVALID_PAYLOAD && rc != CODEC_E_UNSUPPORTED &&
-                   rc != CODEC_E_NOMEM) {
-            abort();
-        }
-        codec_arena_free(&arena);
-        codec_free(c);
+        check_type(&root_type, mode, data, size, &v);
+        holder h;
+        check_type(&holder_type, mode, data, size, &h);
     }
     return 0;
 }

@@ -16,6 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct pick {
+    uint32_t which;
+    union {
+        int64_t n;
+        codec_string s;
+        CODEC_LIST_OF(int32_t) ids;
+    };
+} pick;
+
 typedef struct item {
     codec_string name;
     CODEC_LIST_OF(int32_t) ids;
@@ -24,9 +33,18 @@ typedef struct item {
     codec_bytes raw;
     codec_timestamp at;
     codec_value rest;
+    pick one;                       /* a tagged union, and a list of them */
+    CODEC_LIST_OF(pick) many;
+    pick flat;                      /* a union whose members are item's keys */
 } item;
 
 CODEC_LIST(ids_type, CODEC_INT32);
+CODEC_UNION(pick_type, pick, CODEC_FIELD(pick, n, 1, CODEC_INT64),
+            CODEC_FIELD(pick, s, 2, CODEC_STRING), CODEC_FIELD(pick, ids, 3, &ids_type));
+CODEC_LIST(picks_type, &pick_type);
+CODEC_UNION_FLAT(flat_pick_type, pick, CODEC_FIELD_EX(pick, n, "fn", 1, CODEC_INT64, 0),
+                 CODEC_FIELD_EX(pick, s, "fs", 2, CODEC_STRING, 0),
+                 CODEC_FIELD_EX(pick, ids, "fids", 3, &ids_type, 0));
 CODEC_MAP(weights_type, CODEC_STRING, CODEC_DOUBLE);
 CODEC_OPTIONAL(small_type, uint8_t, CODEC_UINT8);
 CODEC_STRUCT(item_type, item,
@@ -36,7 +54,10 @@ CODEC_STRUCT(item_type, item,
              CODEC_FIELD(item, small, 4, &small_type),
              CODEC_FIELD(item, raw, 5, CODEC_BYTES),
              CODEC_FIELD(item, at, 6, CODEC_TIMESTAMP),
-             CODEC_FIELD(item, rest, 7, CODEC_VALUE));
+             CODEC_FIELD(item, rest, 7, CODEC_VALUE),
+             CODEC_FIELD(item, one, 8, &pick_type),
+             CODEC_FIELD(item, many, 9, &picks_type),
+             CODEC_FIELD(item, flat, 10, &flat_pick_type));
 
 /* Decodes with c, re-encodes, decodes that and re-encodes: same text. */
 static void check_codec(const codec *c, const uint8_t *data, size_t size, void *v1, void *v2,

@@ -1,6 +1,7 @@
 /* fuzz_protobuf.c — the protobuf decoder on arbitrary bytes, into Person,
  * Order and a struct with every shape (packed and repeated lists, maps,
- * optionals, a timestamp, a UUID, a recursive list, an unknown-fields sink).
+ * optionals, a timestamp, a UUID, a recursive list, a oneof, an
+ * unknown-fields sink).
  * Each decode must succeed or fail with an invalid-payload error; a decoded
  * value must encode, decode again, and encode to the same bytes. */
 #include "fuzz_target.h"
@@ -9,6 +10,25 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+typedef struct pair {
+    int32_t a;
+    codec_string b;
+} pair;
+CODEC_STRUCT(pair_type, pair, CODEC_FIELD(pair, a, 1, CODEC_INT32),
+             CODEC_FIELD(pair, b, 2, CODEC_STRING));
+
+/* A oneof: fields 12 (sint64), 13 (string), 14 (message) of tree. */
+typedef struct choice {
+    uint32_t which;
+    union {
+        int64_t n;
+        codec_string s;
+        pair p;
+    };
+} choice;
+CODEC_UNION(choice_type, choice, CODEC_FIELD_EX(choice, n, "n", 12, CODEC_INT64, CODEC_FIELD_ZIGZAG),
+            CODEC_FIELD(choice, s, 13, CODEC_STRING), CODEC_FIELD(choice, p, 14, &pair_type));
 
 typedef struct tree tree;
 struct tree {
@@ -23,6 +43,7 @@ struct tree {
     codec_string price;
     CODEC_LIST_OF(tree) kids;
     codec_bytes unknown;
+    choice pick;
 };
 
 static const codec_type tree_type;
@@ -44,7 +65,8 @@ CODEC_STRUCT(tree_type, tree,
              CODEC_FIELD(tree, price, 9, CODEC_DECIMAL),
              CODEC_FIELD(tree, kids, 10, &kids_type),
              CODEC_FIELD_EX(tree, unknown, "unknown", 11, CODEC_BYTES,
-                            CODEC_FIELD_UNKNOWN_BYTES));
+                            CODEC_FIELD_UNKNOWN_BYTES),
+             CODEC_FIELD(tree, pick, 15, &choice_type));
 
 static void check_codec(const codec *c, const uint8_t *data, size_t size, void *v1, void *v2)
 {

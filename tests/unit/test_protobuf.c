@@ -4,6 +4,7 @@
  * corruption, huge lengths), refused shapes, allocation-free encoding. */
 #include "check.h"
 #include "codec/codec.h"
+#include "hex_checks.h"
 #include "json_payloads.h"
 
 /* ---------------------------------------------------------------------------
@@ -17,40 +18,6 @@ static codec *make(const char *spec, const codec_type *t)
     if (!c)
         fprintf(stderr, "codec_parse(%s): %s\n", spec, err.message);
     return c;
-}
-
-/* Encodes v and compares with the hex text `want`. */
-static void check_hex(const codec *c, const void *v, const char *want, int line)
-{
-    codec_buf out;
-    codec_buf_init(&out, NULL);
-    codec_error err = {0};
-    int rc = codec_encode(c, v, &out, &err);
-    char got[1024] = "";
-    for (size_t i = 0; i < out.len && i < 500; i++)
-        snprintf(got + 2 * i, 3, "%02x", out.data[i]);
-    if (rc || strcmp(got, want) != 0)
-        fprintf(stderr, "line %d: got %s (rc %d %s), want %s\n", line, got, rc, err.message,
-                want);
-    CHECK(rc == 0 && strcmp(got, want) == 0);
-    codec_buf_free(&out);
-}
-#define CHECK_HEX(c, v, want) check_hex((c), (v), (want), __LINE__)
-
-static size_t unhex(const char *hex, uint8_t *out)
-{
-    size_t n = 0;
-    for (; hex[0] && hex[1]; hex += 2)
-        sscanf(hex, "%2hhx", &out[n++]);
-    return n;
-}
-
-/* Decodes hex text; returns the status and fills err. */
-static int decode_hex(const codec *c, const char *hex, void *v, codec_arena *a, codec_error *err)
-{
-    uint8_t buf[512];
-    size_t n = unhex(hex, buf);
-    return codec_decode(c, buf, n, v, a, err);
 }
 
 static bool str_eq(codec_string a, const char *b)

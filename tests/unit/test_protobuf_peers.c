@@ -9,9 +9,7 @@
 #include "check.h"
 #include "codec/codec.h"
 #include "json_payloads.h"
-
-#include <stdarg.h>
-#include <unistd.h>
+#include "peer_files.h"
 
 /* ---------------------------------------------------------------------------
  * Kinds: the C side of tests/data/protobuf/kinds.proto
@@ -304,42 +302,6 @@ static bool orders_equal(const order *a, const order *b)
  * Files and commands
  * ------------------------------------------------------------------------ */
 
-static char dir[64];
-
-static void write_file(const char *name, const void *data, size_t n)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    CHECK(f != NULL);
-    if (f) {
-        fwrite(data, 1, n, f);
-        fclose(f);
-    }
-}
-
-static unsigned char *read_back(const char *name, size_t *n)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    unsigned char *p = check_read_file(path, n);
-    CHECK(p != NULL);
-    return p;
-}
-
-__attribute__((format(printf, 1, 2))) static int run(const char *fmt, ...)
-{
-    char cmd[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    int rc = system(cmd);
-    if (rc)
-        fprintf(stderr, "command failed (%d): %s\n", rc, cmd);
-    return rc;
-}
-
 static void encode_to(const codec *c, const void *v, const char *name, codec_buf *out)
 {
     codec_error err = {0};
@@ -360,14 +322,14 @@ static void test_protoc(const codec *pc, const codec *oc, codec_buf *ours)
     write_file("person.txt", text, strlen(text));
     /* Their decoding of our bytes is the expected text... */
     CHECK_INT(run("protoc -I " CODEC_TEST_DATA "/protobuf --decode=Person person.proto "
-                  "< %s/person.bin > %s/person_decoded.txt", dir, dir), 0);
+                  "< %s/person.bin > %s/person_decoded.txt", peer_dir, peer_dir), 0);
     size_t n;
     unsigned char *got = read_back("person_decoded.txt", &n);
     CHECK_MEM(got, n, text, strlen(text));
     free(got);
     /* ...and their encoding of the text is our bytes. */
     CHECK_INT(run("protoc -I " CODEC_TEST_DATA "/protobuf --encode=Person person.proto "
-                  "< %s/person.txt > %s/person_protoc.bin", dir, dir), 0);
+                  "< %s/person.txt > %s/person_protoc.bin", peer_dir, peer_dir), 0);
     got = read_back("person_protoc.bin", &n);
     CHECK_MEM(got, n, ours->data, ours->len);
     free(got);
@@ -379,9 +341,9 @@ static void test_protoc(const codec *pc, const codec *oc, codec_buf *ours)
     order o = payload_order(items, textbuf);
     encode_to(oc, &o, "order.bin", ours);
     CHECK_INT(run("protoc -I " CODEC_TEST_DATA "/protobuf --decode=Order order.proto "
-                  "< %s/order.bin > %s/order.txt", dir, dir), 0);
+                  "< %s/order.bin > %s/order.txt", peer_dir, peer_dir), 0);
     CHECK_INT(run("protoc -I " CODEC_TEST_DATA "/protobuf --encode=Order order.proto "
-                  "< %s/order.txt > %s/order_protoc.bin", dir, dir), 0);
+                  "< %s/order.txt > %s/order_protoc.bin", peer_dir, peer_dir), 0);
     got = read_back("order_protoc.bin", &n);
     CHECK_MEM(got, n, ours->data, ours->len);
     codec_arena arena;
@@ -491,8 +453,8 @@ static void test_python(const codec *pc, const codec *oc, const codec *kc, const
     write_file("check.py", python_script, strlen(python_script));
     CHECK_INT(run("protoc -I " CODEC_TEST_DATA "/protobuf -I /usr/include --python_out=%s "
                   "person.proto order.proto kinds.proto media.proto struct.proto",
-                  dir), 0);
-    CHECK_INT(run("/usr/bin/python3 %s/check.py %s", dir, dir), 0);
+                  peer_dir), 0);
+    CHECK_INT(run("/usr/bin/python3 %s/check.py %s", peer_dir, peer_dir), 0);
 
     codec_arena arena;
     codec_arena_init(&arena, NULL, 0);
@@ -546,8 +508,7 @@ int main(void)
         printf("test_protobuf_peers: protoc or /usr/bin/python3 missing, skipped\n");
         return 0;
     }
-    snprintf(dir, sizeof dir, "/tmp/codec_pb_XXXXXX");
-    CHECK(mkdtemp(dir) != NULL);
+    CHECK(peer_dir_make("codec_pb"));
     codec_error err = {0};
     codec *pc = codec_protobuf(&person_type, NULL, &err);
     codec *oc = codec_protobuf(&order_type, NULL, &err);
@@ -567,7 +528,7 @@ int main(void)
     codec_free(nc);
     if (!check_failures) {
         char cmd[128];
-        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        snprintf(cmd, sizeof cmd, "rm -rf %s", peer_dir);
         CHECK_INT(system(cmd), 0);
     }
     return check_done("test_protobuf_peers");

@@ -2,6 +2,8 @@
  * struct type, memoised so that recursive types close on themselves. */
 #include "formats/binary/plan.h"
 
+#include "types/value_internal.h"
+
 #include <string.h>
 
 typedef struct memo {
@@ -118,6 +120,8 @@ static bin_step step_of(const bin_field *f)
     st.value_op = st.op;
     if (f->optional)
         st.op = BIN_OP_STEP_OPTIONAL;
+    else if (f->skippable)
+        st.op = BIN_OP_STEP_UNION;
     return st;
 }
 
@@ -127,7 +131,7 @@ static void prefix_head(bin_struct *s, const bin_plan_spec *spec)
 {
     bin_step *first = (bin_step *)s->steps;
     uint8_t head[BIN_KEY_MAX_HEAD];
-    if (s->optional_count || !s->count)
+    if (s->optional_count || s->union_count || !s->count)
         return;
     size_t n = spec->map_head(s->count, head);
     if (first->key_len + n > BIN_STEP_KEY)
@@ -150,7 +154,8 @@ static int field_for(builder *b, const codec_field *cf, bin_field *f)
     f->offset = cf->offset;
     f->cf = cf;
     f->optional = cf->type->kind == CODEC_T_OPTIONAL;
-    f->required = (cf->flags & CODEC_FIELD_REQUIRED) || (b->spec->require_all && !f->optional);
+    f->skippable = codec_field_may_be_absent(cf);
+    f->required = (cf->flags & CODEC_FIELD_REQUIRED) || (b->spec->require_all && !f->skippable);
     return val_for(b, cf->type, &f->val);
 }
 
@@ -165,7 +170,8 @@ static int struct_for(builder *b, const codec_type *t, const bin_struct **out)
     bin_struct *s = plan_alloc(b, sizeof *s);
     bin_step *steps = plan_alloc(b, (t->count + 1) * sizeof *steps);
     size_t *optionals = plan_alloc(b, (t->count + 1) * sizeof *optionals);
-    if (!e || !s || !steps || !optionals ||
+    size_t *unions = plan_alloc(b, (t->count + 1) * sizeof *unions);
+    if (!e || !s || !steps || !optionals || !unions ||
         !(s->fields = plan_alloc(b, (t->count + 1) * sizeof *s->fields)))
         return CODEC_E_NOMEM;
     /* Registered before the fields, so a recursive reference finds it. */
@@ -176,6 +182,7 @@ static int struct_for(builder *b, const codec_type *t, const bin_struct **out)
     s->steps = steps;
     s->steps_end = steps + t->count;
     s->optionals = optionals;
+    s->unions = unions;
     s->room = BIN_KEY_MAX_HEAD + BIN_KEY_PAD;
     *out = s;
     for (size_t i = 0; i < t->count; i++) {
@@ -185,6 +192,8 @@ static int struct_for(builder *b, const codec_type *t, const bin_struct **out)
             return rc;
         if (f->optional)
             optionals[s->optional_count++] = f->offset;
+        else if (f->skippable)
+            unions[s->union_count++] = f->offset;
         s->has_required |= f->required;
         s->room += f->key_len + 9;
         steps[i] = step_of(f);

@@ -34,7 +34,8 @@ typedef enum bin_op {
     BIN_OP_STRUCT,                /* val->sub */
     BIN_OP_LIST,                  /* codec_list of val->elem */
     BIN_OP_OPTIONAL,              /* {bool has; value at val->value_offset of val->elem} */
-    BIN_OP_STEP_OPTIONAL          /* steps only: an optional, its value's op in value_op */
+    BIN_OP_STEP_OPTIONAL,         /* steps only: an optional, its value's op in value_op */
+    BIN_OP_STEP_UNION             /* steps only: a union, left out when `which` is 0 */
 } bin_op;
 
 typedef struct bin_struct bin_struct;
@@ -52,6 +53,7 @@ typedef struct bin_field {
     const uint8_t *key;           /* encoded key, padded to >= BIN_KEY_PAD bytes */
     uint32_t key_len;
     bool optional;                /* an OPTIONAL: left out when absent */
+    bool skippable;               /* an OPTIONAL or a UNION: encoders may leave it out */
     bool required;                /* decoding fails when it is missing */
     size_t offset;                /* of the member in its struct */
     bin_val val;
@@ -84,12 +86,14 @@ struct bin_struct {
     const bin_step *steps_end;    /* steps + count: no multiply on entry */
     const size_t *optionals;      /* offsets of the OPTIONAL members */
     size_t optional_count;
+    const size_t *unions;         /* offsets of the UNION members */
+    size_t union_count;
     size_t count;
     /* Room for the map head, every key, every value but a string's bytes,
      * and the key copies' padding: what the encoder reserves per struct. */
     size_t room;
     bool has_required;
-    /* No optionals, and the map head fits in the first step's key with
+    /* No optionals or unions, and the map head fits in the first step's key with
      * that key: it starts with the head, so the walk writes no head. */
     bool head_in_steps;
 };

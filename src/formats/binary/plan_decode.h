@@ -52,7 +52,7 @@ static __attribute__((noinline)) const bin_field *plan_past_optionals(const bin_
         const bin_field *f = &s->fields[j];
         if (bin_key_at(f, p, end))
             return f;
-        if (!f->optional)
+        if (!f->skippable)
             break;
     }
     return NULL;
@@ -71,7 +71,7 @@ static inline const bin_field *plan_next_field(const bin_struct *s, uint64_t *se
         return NULL;
     const bin_field *f = &s->fields[j];
     if (__builtin_expect(!bin_key_at(f, p, end), 0)) {
-        if (!f->optional || !(f = plan_past_optionals(s, seen, j, p, end)))
+        if (!f->skippable || !(f = plan_past_optionals(s, seen, j, p, end)))
             return NULL;
         j = (size_t)(f - s->fields);
     }

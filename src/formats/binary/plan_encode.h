@@ -160,6 +160,8 @@ static inline __attribute__((always_inline)) int plan_struct_body(enc *e, const 
         size_t present = s->count;
         for (size_t i = 0; i < s->optional_count; i++)
             present -= !*(const bool *)(v + s->optionals[i]);
+        for (size_t i = 0; i < s->union_count; i++)
+            present -= !codec_union_which(v + s->unions[i]);
         p = fmt_head(p, true, present);
     }
     const bin_step *st = s->steps, *last = s->steps_end;
@@ -175,6 +177,11 @@ static inline __attribute__((always_inline)) int plan_struct_body(enc *e, const 
             fv += st->value_offset;
             op = st->value_op;
             goto dispatch;
+        case BIN_OP_STEP_UNION:
+            /* Present: written by the generic walker, key first. */
+            if (!codec_union_which(fv))
+                continue;
+            break;
         PLAN_SCALAR_CASE(BIN_OP_BOOL);
         PLAN_SCALAR_CASE(BIN_OP_I8);
         PLAN_SCALAR_CASE(BIN_OP_I16);

@@ -270,12 +270,16 @@ static int dec_date(cbor_rd *r, const codec_type *t, codec_date *dt, cbor_head *
 /* One entry of a struct map: its key (a name as text, or a tag), its value
  * into the field it names, unknown keys skipped or rejected, repeats
  * refused unless duplicates=allow. *expect is the field tried first. */
-static int dec_entry(cbor_rd *r, const codec_type *t, uint8_t *v, uint64_t *seen, size_t *expect)
+/* Reads the key of an entry of a struct (or union) map into k and finds
+ * its field (NULL when unknown); *expect is the field tried first. */
+static int key_field(cbor_rd *r, const codec_type *t, size_t expect, cbor_head *kh,
+                     const codec_field **out)
 {
-    cbor_head k, h;
+    cbor_head k;
     int rc;
     if ((rc = next_head(r, &k)))
         return rc;
+    *kh = k;
     const codec_field *f = NULL;
     if (k.major == CBOR_TEXT) {
         codec_string name;
@@ -288,8 +292,8 @@ static int dec_entry(cbor_rd *r, const codec_type *t, uint8_t *v, uint64_t *seen
         } else if ((rc = codec__cbor_read_string(r, &k, &name))) {
             return rc;
         }
-        f = *expect < t->count && codec_name_equals(t->fields[*expect].name, name.ptr, name.len)
-                ? &t->fields[*expect]
+        f = expect < t->count && codec_name_equals(t->fields[expect].name, name.ptr, name.len)
+                ? &t->fields[expect]
                 : codec__type_field_by_name_hashed(t, name.ptr, name.len,
                                                    codec_name_hash(name.ptr, name.len));
         if (!f && !codec__utf8_valid((const uint8_t *)name.ptr, name.len))
@@ -299,7 +303,16 @@ static int dec_entry(cbor_rd *r, const codec_type *t, uint8_t *v, uint64_t *seen
     } else if ((rc = codec__cbor_skip(r, &k))) {
         return rc;
     }
-    if ((rc = next_head(r, &h)))
+    *out = f;
+    return CODEC_OK;
+}
+
+static int dec_entry(cbor_rd *r, const codec_type *t, uint8_t *v, uint64_t *seen, size_t *expect)
+{
+    cbor_head k, h;
+    const codec_field *f;
+    int rc;
+    if ((rc = key_field(r, t, *expect, &k, &f)) || (rc = next_head(r, &h)))
         return rc;
     if (!f) {
         if (r->o->reject_unknown)
@@ -325,7 +338,7 @@ static int check_missing(cbor_rd *r, const codec_type *t, const uint64_t *seen, 
     for (size_t i = 0; i < t->count; i++) {
         const codec_field *f = &t->fields[i];
         bool required = (f->flags & CODEC_FIELD_REQUIRED) ||
-                        (r->o->require_all && f->type->kind != CODEC_T_OPTIONAL);
+                        (r->o->require_all && !codec_field_may_be_absent(f));
         if (required && !(seen[i / 64] >> (i % 64) & 1))
             return CBOR_FAIL(r->err, CODEC_D_CORRUPT, at, "missing field '%s' (%s)", f->name,
                              t->name);
@@ -352,6 +365,36 @@ static int dec_struct(cbor_rd *r, const codec_type *t, uint8_t *v, const cbor_he
             return rc;
     }
     return check_missing(r, t, seen, mh->at);
+}
+
+/* A map of exactly one entry whose key names a member (by name, or by tag
+ * as keys=tags writes it): an unknown member, none or a second is refused. */
+static int dec_union(cbor_rd *r, const codec_type *t, uint8_t *v, const cbor_head *mh)
+{
+    int rc;
+    if (!mh->indefinite && (rc = codec__cbor_check_count(r, mh, 2)))
+        return rc;
+    for (uint64_t i = 0; mh->indefinite || i < mh->arg; i++) {
+        if (mh->indefinite && cbor_at_break(r))
+            break;
+        cbor_head k, h;
+        const codec_field *f;
+        if ((rc = key_field(r, t, 0, &k, &f)))
+            return rc;
+        if (i)
+            return CBOR_FAIL(r->err, CODEC_D_CORRUPT, k.at, "a second member in a union (%s)",
+                             t->name);
+        if (!f)
+            return CBOR_FAIL(r->err, CODEC_D_CORRUPT, k.at, "unknown union member (%s)",
+                             t->name);
+        *(uint32_t *)v = (uint32_t)codec_type_field_index(t, f) + 1;
+        if ((rc = next_head(r, &h)) || (rc = dec_item(r, f->type, v + f->offset, &h)))
+            return rc;
+    }
+    if (!codec_union_which(v))
+        return CBOR_FAIL(r->err, CODEC_D_CORRUPT, mh->at, "a union map needs one member (%s)",
+                         t->name);
+    return CODEC_OK;
 }
 
 static int dec_list(cbor_rd *r, const codec_type *t, codec_list *l, const cbor_head *ah)
@@ -478,8 +521,9 @@ static int dec_container(cbor_rd *r, const codec_type *t, void *v, cbor_head *h)
         return dec_fail(r, h, want == CBOR_ARRAY ? "expected an array" : "expected a map", t);
     if ((rc = cbor_enter(r, h)))
         return rc;
-    rc = t->kind == CODEC_T_STRUCT ? dec_struct(r, t, v, h)
-         : t->kind == CODEC_T_LIST ? dec_list(r, t, v, h)
+    rc = t->kind == CODEC_T_STRUCT  ? dec_struct(r, t, v, h)
+         : t->kind == CODEC_T_UNION ? dec_union(r, t, v, h)
+         : t->kind == CODEC_T_LIST  ? dec_list(r, t, v, h)
                                     : dec_map(r, t, v, h);
     r->depth--;
     return rc;
@@ -490,6 +534,12 @@ static int dec_item(cbor_rd *r, const codec_type *t, void *v, cbor_head *h)
     uint64_t tag;
     int rc;
     switch (t->kind) {
+    case CODEC_T_UNION:
+        /* Cleared first: no byte of a previous member survives. */
+        memset(v, 0, t->size);
+        if (is_simple(h, CBOR_NULL))
+            return CODEC_OK;
+        return dec_container(r, t, v, h);
     case CODEC_T_STRUCT:
     case CODEC_T_LIST:
     case CODEC_T_MAP: return dec_container(r, t, v, h);

@@ -114,6 +114,21 @@ static int enc_struct(enc *e, const codec_type *t, const uint8_t *v)
     return rc;
 }
 
+/* A map of one entry, the member's key (its name, or its tag with
+ * keys=tags) and value; null when empty. */
+static int enc_union(enc *e, const codec_type *t, const uint8_t *v)
+{
+    if (!codec_union_which(v))
+        return cbor_out_byte(e->out, CBOR_NULL, e->err);
+    const codec_field *f = codec_union_active(t, v);
+    if (!f)
+        return enc_fail(e, t, "`which` is past the last member");
+    int rc = cbor_out_head(e->out, CBOR_MAP, 1, e->err);
+    if (!rc)
+        rc = enc_key_name(e, f);
+    return rc ? rc : enc_any(e, f->type, v + f->offset);
+}
+
 static int enc_list(enc *e, const codec_type *t, const codec_list *l)
 {
     int rc = cbor_out_head(e->out, CBOR_ARRAY, l->count, e->err);
@@ -181,6 +196,7 @@ static int enc_any(enc *e, const codec_type *t, const void *v)
 {
     switch (t->kind) {
     case CODEC_T_STRUCT: return enc_struct(e, t, v);
+    case CODEC_T_UNION: return enc_union(e, t, v);
     case CODEC_T_LIST: return enc_list(e, t, v);
     case CODEC_T_MAP: return enc_map(e, t, v);
     case CODEC_T_OPTIONAL: {

@@ -47,6 +47,7 @@ static int dec_list(dec *d, const fory_node *n, codec_list *l);
 static int dec_struct(dec *d, const fory_struct *st, void *v);
 static int skip_value(dec *d, const rtype *t);
 static int skip_body(dec *d, uint8_t tid, const rtype *t);
+static int dec_union(dec *d, const fory_node *n, uint8_t *v);
 
 static int trunc_or(dec *d, int r, const char *what)
 {
@@ -537,8 +538,10 @@ static int dec_fields(dec *d, const fory_struct *st, const rdef *def, uint8_t *v
                     return rc;
                 if (!present)
                     continue;
-                *(bool *)fv = true;
-                fv += f->node->value_offset;
+                if (f->tid != FT_UNION) {   /* a union's `which` says it is there */
+                    *(bool *)fv = true;
+                    fv += f->node->value_offset;
+                }
             }
             /* The common kinds go straight to their reader. */
             switch (f->tid) {
@@ -576,7 +579,7 @@ static int dec_fields(dec *d, const fory_struct *st, const rdef *def, uint8_t *v
                 if (flag != FORY_NOT_NULL && flag != FORY_REF_VALUE)
                     return corrupt(d, "unexpected reference flag");
             }
-            if (n->nullable) {
+            if (n->nullable && n->tid != FT_UNION) {
                 *(bool *)fv = true;
                 fv += n->value_offset;
             }
@@ -874,8 +877,55 @@ static int dec_present(dec *d, const fory_node *n, void *v)
     case FT_COMPATIBLE_STRUCT: return dec_struct(d, n->st, v);
     case FT_BOOL_ARRAY: case FT_INT8_ARRAY: case FT_INT16_ARRAY: case FT_INT32_ARRAY:
     case FT_INT64_ARRAY: return dec_array(d, n, v);
+    case FT_UNION: return dec_union(d, n, v);
     default: return dec_scalar(d, n, v);
     }
+}
+
+/* A value after its ref flag, as at the root and in a union case: its type
+ * info (a struct's, or an id that must be n's), then the value. */
+static int dec_typed(dec *d, const fory_node *n, void *v)
+{
+    int rc;
+    if (n->st) {
+        rdef *def;
+        if ((rc = dec_struct_info(d, n->st, &def)))
+            return rc;
+        return dec_fields(d, n->st, def, v);
+    }
+    size_t at = fory_off(&d->in);
+    uint32_t tid;
+    if ((rc = get_u32(d, &tid, "type id")))
+        return rc;
+    if (tid != n->tid)
+        return FORY_FAIL(d->err, CODEC_D_CORRUPT, at, "type id %u is not the %u expected", tid,
+                         n->tid);
+    return dec_present(d, n, v);
+}
+
+/* The xlang UNION payload after its null flag: varuint32 case_id, then the
+ * member as a typed value. The C union has no carrier for a case_id it
+ * does not declare, so one is refused (never dropped). */
+static int dec_union(dec *d, const fory_node *n, uint8_t *v)
+{
+    size_t at = fory_off(&d->in);
+    uint32_t case_id;
+    int rc = get_u32(d, &case_id, "union case id");
+    if (rc)
+        return rc;
+    const codec_field *f = codec_type_field_by_tag(n->t, case_id);
+    if (!f)
+        return FORY_FAIL(d->err, CODEC_D_CORRUPT, at, "unknown union case_id %u (%s)", case_id,
+                         n->t->name ? n->t->name : "union");
+    size_t i = codec_type_field_index(n->t, f);
+    memset(v, 0, n->t->size);
+    *(uint32_t *)v = (uint32_t)i + 1;
+    bool present;
+    if ((rc = get_null_flag(d, &present)))
+        return rc;
+    if (!present)
+        return corrupt(d, "a union case value is null");
+    return dec_typed(d, n->cases[i], v + f->offset);
 }
 
 static int dec_value(dec *d, const fory_node *n, void *v)
@@ -1021,6 +1071,25 @@ static int skip_body(dec *d, uint8_t tid, const rtype *t)
         d->depth--;
         return CODEC_OK;
     }
+    case FT_UNION: {
+        /* case_id, then a typed value: a struct's type info is read by
+         * its skip, any other id here. */
+        bool present;
+        if ((rc = get_u32(d, &u, "union case id")) || (rc = get_null_flag(d, &present)) ||
+            !present)
+            return rc;
+        const uint8_t *info = d->in.p;
+        if ((rc = get_u32(d, &u, "type id")))
+            return rc;
+        if (u > 255)
+            return corrupt(d, "unknown type id");
+        if (norm((uint8_t)u) == FT_STRUCT)
+            d->in.p = info;
+        if ((rc = enter(d)) || (rc = skip_body(d, (uint8_t)u, NULL)))
+            return rc;
+        d->depth--;
+        return CODEC_OK;
+    }
     default:
         return codec_error_set(d->err, CODEC_E_UNSUPPORTED, 0, "fory", fory_off(&d->in),
                                "cannot skip a field of type id %u", tid);
@@ -1082,21 +1151,8 @@ int codec__fory_decode(const fory_plan *p, const uint8_t *in, size_t n, void *va
             *(bool *)v = true;
             v = (uint8_t *)v + root->value_offset;
         }
-        if (root->st) {
-            rdef *def;
-            if ((rc = dec_struct_info(&d, root->st, &def)) ||
-                (rc = dec_fields(&d, root->st, def, v)))
-                return rc;
-        } else {
-            uint32_t tid;
-            if ((rc = get_u32(&d, &tid, "type id")))
-                return rc;
-            if (tid != root->tid)
-                return FORY_FAIL(err, CODEC_D_CORRUPT, 2, "type id %u is not the %u expected", tid,
-                                 root->tid);
-            if ((rc = dec_present(&d, root, v)))
-                return rc;
-        }
+        if ((rc = dec_typed(&d, root, v)))
+            return rc;
     }
     if (d.in.p != d.in.end)
         return FORY_FAIL(err, CODEC_D_TRAILING, fory_off(&d.in), "%zu bytes after the value",

@@ -15,6 +15,7 @@ static int enc_value(enc *e, const fory_node *n, const void *v, bool declared);
 static int enc_present(enc *e, const fory_node *n, const void *v, bool declared);
 static int enc_list(enc *e, const fory_node *n, const codec_list *l, bool declared);
 static int enc_struct(enc *e, const fory_struct *st, const void *v);
+static int enc_union(enc *e, const fory_node *n, const uint8_t *v);
 
 static int nomem(enc *e)
 {
@@ -143,6 +144,12 @@ static int enc_fields(enc *e, const fory_struct *st, const uint8_t *v)
         const fory_field *f = &st->order[i];
         const fory_node *n = f->node;
         const uint8_t *fv = v + f->offset;
+        int rc;
+        if (f->tid == FT_UNION) {   /* its own null flag: `which` 0 */
+            if ((rc = enc_union(e, n, fv)))
+                return rc;
+            continue;
+        }
         if (f->nullable) {
             if (fory_reserve(e->out, 1))
                 return nomem(e);
@@ -154,7 +161,6 @@ static int enc_fields(enc *e, const fory_struct *st, const uint8_t *v)
             fv += n->value_offset;
         }
         /* The common kinds go straight to their writer. */
-        int rc;
         switch (f->tid) {
         case FT_STRING: rc = put_string(e, (const codec_string *)fv); break;
         case FT_LIST: rc = enc_list(e, n, (const codec_list *)fv, true); break;
@@ -376,6 +382,41 @@ static int enc_value(enc *e, const fory_node *n, const void *v, bool declared)
     return enc_present(e, n, v, declared);
 }
 
+/* A value with its own ref flag and type info, as at the root and in a
+ * union case (the spec's "Any-style" value). */
+static int enc_typed(enc *e, const fory_node *n, const void *v)
+{
+    if (fory_reserve(e->out, 1))
+        return nomem(e);
+    fory_put_u8(e->out, n->st && e->p->o.track_ref ? FORY_REF_VALUE : FORY_NOT_NULL);
+    int rc = enc_type_info(e, n);
+    if (rc)
+        return rc;
+    if (n->st)
+        return enc_fields(e, n->st, v);
+    return enc_present(e, n, v, false);
+}
+
+/* The xlang UNION payload with its null flag: null when empty, else
+ * varuint32 case_id (the member's tag) and the member as a typed value. */
+static int enc_union(enc *e, const fory_node *n, const uint8_t *v)
+{
+    if (fory_reserve(e->out, 6))
+        return nomem(e);
+    if (!codec_union_which(v)) {
+        fory_put_u8(e->out, FORY_NULL);
+        return CODEC_OK;
+    }
+    const codec_field *f = codec_union_active(n->t, v);
+    if (!f)
+        return codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "fory", CODEC_NO_OFFSET,
+                               "%s value: `which` is past the last member",
+                               n->t->name ? n->t->name : "union");
+    fory_put_u8(e->out, FORY_NOT_NULL);
+    fory_put_varu32(e->out, f->tag);
+    return enc_typed(e, n->cases[f - n->t->fields], v + f->offset);
+}
+
 int codec__fory_encode(const fory_plan *p, const void *value, codec_buf *out, codec_error *err)
 {
     enc e;   /* not zero-initialised as a whole: only the slots in use are cleared */
@@ -395,11 +436,5 @@ int codec__fory_encode(const fory_plan *p, const void *value, codec_buf *out, co
     }
     if (n->nullable)
         value = (const uint8_t *)value + n->value_offset;
-    fory_put_u8(out, n->st && p->o.track_ref ? FORY_REF_VALUE : FORY_NOT_NULL);
-    int rc = enc_type_info(&e, n);
-    if (rc)
-        return rc;
-    if (n->st)
-        return enc_fields(&e, n->st, value);
-    return enc_present(&e, n, value, false);
+    return enc_typed(&e, n, value);
 }

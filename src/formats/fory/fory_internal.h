@@ -25,6 +25,7 @@ enum fory_tid {
     FT_ENUM = 25, FT_NAMED_ENUM = 26,
     FT_STRUCT = 27, FT_COMPATIBLE_STRUCT = 28,
     FT_NAMED_STRUCT = 29, FT_NAMED_COMPATIBLE_STRUCT = 30,   /* inferred */
+    FT_UNION = 33, FT_TYPED_UNION = 34, FT_NAMED_UNION = 35, /* xlang spec, see fory.md */
     FT_BINARY = 41,
     FT_BOOL_ARRAY = 43, FT_INT8_ARRAY = 44, FT_INT16_ARRAY = 45,  /* inferred */
     FT_INT32_ARRAY = 46, FT_INT64_ARRAY = 47
@@ -58,8 +59,9 @@ typedef struct fory_struct fory_struct;
 struct fory_node {
     const codec_type *t;        /* the C type (after the OPTIONAL wrapper) */
     uint8_t tid;                /* wire type id */
-    bool nullable;              /* the use is an OPTIONAL: null flag first */
+    bool nullable;              /* the use is an OPTIONAL (or a UNION): null flag first */
     size_t value_offset;        /* OPTIONAL: where the value sits */
+    const fory_node **cases;    /* UNION: one per member, in member order */
     const fory_node *elem;      /* LIST item / MAP value */
     const fory_node *key;       /* MAP key */
     fory_struct *st;            /* STRUCT */

@@ -228,6 +228,36 @@ static int struct_for(builder *b, const codec_type *t, fory_struct **out)
     return CODEC_OK;
 }
 
+/* A union is a struct field (Fory's UNION, schema known from the field);
+ * the root, list items and map keys or values would need TYPED_UNION or
+ * NAMED_UNION type meta, which this backend does not write. */
+static int no_union(builder *b, const codec_type *t, const codec_type *owner)
+{
+    return t->kind == CODEC_T_UNION
+               ? usage(b, "a Fory union must be a struct field (not the root, a list item, "
+                          "a map key or value, or a union member)", owner)
+               : CODEC_OK;
+}
+
+/* The node of each member: its case value is written with its own type info. */
+static int union_cases(builder *b, const codec_type *t, fory_node *n)
+{
+    const fory_node **cases = plan_alloc(b, t->count * sizeof *cases);
+    if (!cases)
+        return CODEC_E_NOMEM;
+    n->cases = cases;
+    for (size_t i = 0; i < t->count; i++) {
+        /* An enum case value's type meta would need the enum's registered
+         * id (ENUM + user id), which this backend does not write. */
+        if (t->fields[i].type->kind == CODEC_T_ENUM)
+            return usage(b, "a Fory union case cannot be an enum here (wrap it in a struct)", t);
+        int rc = no_union(b, t->fields[i].type, t);
+        if (rc || (rc = node_for(b, t->fields[i].type, t->fields[i].flags, &cases[i])))
+            return rc;
+    }
+    return CODEC_OK;
+}
+
 static int node_for(builder *b, const codec_type *t, uint32_t flags, const fory_node **out)
 {
     fory_node *n = plan_alloc(b, sizeof *n);
@@ -256,14 +286,22 @@ static int node_for(builder *b, const codec_type *t, uint32_t flags, const fory_
         n->tid = FT_LIST;
         if (t->elem->kind == CODEC_T_OPTIONAL && t->elem->elem->kind == CODEC_T_STRUCT)
             return usage(b, "lists of optional structs are not supported", t);
-        rc = node_for(b, t->elem, 0, &n->elem);
+        if (!(rc = no_union(b, t->elem, t)))
+            rc = node_for(b, t->elem, 0, &n->elem);
         break;
     case CODEC_T_MAP:
         n->tid = FT_MAP;
         if (t->key->kind == CODEC_T_OPTIONAL || t->elem->kind == CODEC_T_OPTIONAL)
             return usage(b, "map keys and values cannot be optional in Fory maps here", t);
-        if (!(rc = node_for(b, t->key, 0, &n->key)))
+        if (!(rc = no_union(b, t->key, t)) && !(rc = no_union(b, t->elem, t)) &&
+            !(rc = node_for(b, t->key, 0, &n->key)))
             rc = node_for(b, t->elem, 0, &n->elem);
+        break;
+    case CODEC_T_UNION:
+        /* Nullable: an empty union is written as Fory's null. */
+        n->tid = FT_UNION;
+        n->nullable = true;
+        rc = union_cases(b, t, n);
         break;
     default:
         if (!(n->tid = scalar_tid(t, flags)))
@@ -280,7 +318,9 @@ int codec__fory_plan_build(fory_plan *p, const codec_fory_registry *r, const cod
     codec_arena_init(&p->arena, NULL, 4096);
     if (root->kind == CODEC_T_VALUE)
         return CODEC_OK;
-    int rc = node_for(&b, root, 0, &p->root);
+    int rc = no_union(&b, root, root);
+    if (!rc)
+        rc = node_for(&b, root, 0, &p->root);
     /* Registered structs the root does not reach are still known, so that
      * compatible mode can skip fields of those types. */
     for (size_t i = 0; r && !rc && i < r->count; i++) {

@@ -86,13 +86,37 @@ static int enc_struct(enc *e, const codec_type *t, const uint8_t *v)
     int rc = enc_status(e, codec_json_write_object_start(&e->w), t, "");
     for (size_t i = 0; i < t->count && !rc; i++) {
         const codec_field *f = &t->fields[i];
+        const uint8_t *fv = v + f->offset;
         if (codec_field_absent(f, v))
             continue;
+        const codec_type *ft = f->type;
+        if (codec_union_is_flat(ft)) {   /* the member itself is the entry */
+            if (!(f = codec_union_active(ft, fv)))
+                return enc_status(e, CODEC_E_INVALID_VALUE, ft, "`which` is past the last member");
+            ft = f->type;
+            fv += f->offset;
+        }
         rc = codec_json_write_key(&e->w, f->name, strlen(f->name));
         if (rc)
             return enc_status(e, rc, t, "field name is not valid UTF-8");
-        rc = enc_any(e, f->type, v + f->offset);
+        rc = enc_any(e, ft, fv);
     }
+    return rc ? rc : enc_status(e, codec_json_write_object_end(&e->w), t, "");
+}
+
+/* {"member": value}, or null when empty. */
+static int enc_union(enc *e, const codec_type *t, const uint8_t *v)
+{
+    if (!codec_union_which(v))
+        return enc_status(e, codec_json_write_null(&e->w), t, "");
+    const codec_field *f = codec_union_active(t, v);
+    if (!f)
+        return enc_status(e, CODEC_E_INVALID_VALUE, t, "`which` is past the last member");
+    int rc = enc_status(e, codec_json_write_object_start(&e->w), t, "");
+    if (!rc && (rc = codec_json_write_key(&e->w, f->name, strlen(f->name))))
+        return enc_status(e, rc, t, "member name is not valid UTF-8");
+    if (!rc)
+        rc = enc_any(e, f->type, v + f->offset);
     return rc ? rc : enc_status(e, codec_json_write_object_end(&e->w), t, "");
 }
 
@@ -183,6 +207,7 @@ static int enc_any(enc *e, const codec_type *t, const void *v)
 {
     switch (t->kind) {
     case CODEC_T_STRUCT: return enc_struct(e, t, v);
+    case CODEC_T_UNION: return enc_union(e, t, v);
     case CODEC_T_LIST: return enc_list(e, t, v);
     case CODEC_T_MAP: return enc_map(e, t, v);
     case CODEC_T_OPTIONAL: {
@@ -286,6 +311,32 @@ static inline bool same_bytes(const char *a, const char *b, size_t n)
     return true;
 }
 
+/* A key naming a member of one of struct t's flat unions: that member is
+ * decoded into its union (null leaves it unset); a second member of the
+ * same union is refused. -1 when the key is no such member. */
+static int dec_flat_member(dec *d, const codec_type *t, uint8_t *v, codec_string k,
+                           size_t key_at, codec_json_token tok, uint64_t *seen)
+{
+    for (size_t i = 0; i < t->count; i++) {
+        const codec_type *u = t->fields[i].type;
+        const codec_field *m = codec_union_is_flat(u) ? codec_type_field_by_name(u, k.ptr, k.len)
+                                                      : NULL;
+        if (!m)
+            continue;
+        uint8_t *uv = v + t->fields[i].offset;
+        if (tok == CODEC_JSON_NULL)
+            return CODEC_OK;
+        if (codec_union_which(uv))
+            return JSON_FAIL(d->err, CODEC_D_CORRUPT, key_at,
+                             "a second member '%s' of union '%s' (%s): one only", m->name,
+                             t->fields[i].name, t->name);
+        seen[i / 64] |= 1ull << (i % 64);
+        *(uint32_t *)uv = (uint32_t)codec_type_field_index(u, m) + 1;
+        return dec_any(d, m->type, uv + m->offset, tok);
+    }
+    return -1;
+}
+
 static int dec_struct(dec *d, const codec_type *t, uint8_t *v)
 {
     uint64_t seen_small[4] = {0, 0, 0, 0};
@@ -312,6 +363,11 @@ static int dec_struct(dec *d, const codec_type *t, uint8_t *v)
                     same_bytes(t->fields[expect].name, k.ptr, k.len)
                 ? &t->fields[expect]
                 : codec__type_field_by_name_hashed(t, k.ptr, k.len, codec_name_hash(k.ptr, k.len));
+        if (!f && (rc = dec_flat_member(d, t, v, k, key_at, tok, seen)) != -1) {
+            if (rc)
+                return rc;
+            continue;
+        }
         if (!f) {
             if (d->o->reject_unknown)
                 return JSON_FAIL(d->err, CODEC_D_CORRUPT, key_at, "unknown field '%.*s' (%s)",
@@ -337,11 +393,42 @@ static int dec_struct(dec *d, const codec_type *t, uint8_t *v)
     for (size_t i = 0; i < t->count; i++) {
         const codec_field *f = &t->fields[i];
         bool required = (f->flags & CODEC_FIELD_REQUIRED) ||
-                        (d->o->require_all && f->type->kind != CODEC_T_OPTIONAL);
+                        (d->o->require_all && !codec_field_may_be_absent(f));
         if (required && !(seen[i / 64] >> (i % 64) & 1))
             return JSON_FAIL(d->err, CODEC_D_CORRUPT, d->r->token_offset,
                              "missing field '%s' (%s)", f->name, t->name);
     }
+    return CODEC_OK;
+}
+
+/* null (empty) or an object of exactly one member: an unknown member, no
+ * member or a second one is refused, never dropped. */
+static int dec_union(dec *d, const codec_type *t, uint8_t *v, codec_json_token tok)
+{
+    memset(v, 0, t->size);
+    if (tok == CODEC_JSON_NULL)
+        return CODEC_OK;
+    if (tok != CODEC_JSON_OBJECT_START)
+        return dec_fail(d, CODEC_D_CORRUPT, "expected an object of one member, or null", t);
+    codec_string k;
+    size_t key_at;
+    int rc = codec__json_next_member(d->r, &k, &key_at, &tok, d->err);
+    if (rc)
+        return rc;
+    if (tok == CODEC_JSON_OBJECT_END)
+        return dec_fail(d, CODEC_D_CORRUPT, "a union object needs one member, has none", t);
+    const codec_field *f = codec_type_field_by_name(t, k.ptr, k.len);
+    if (!f)
+        return JSON_FAIL(d->err, CODEC_D_CORRUPT, key_at, "unknown union member '%.*s' (%s)",
+                         (int)(k.len > 64 ? 64 : k.len), k.ptr, t->name);
+    *(uint32_t *)v = (uint32_t)codec_type_field_index(t, f) + 1;
+    if ((rc = dec_any(d, f->type, v + f->offset, tok)) ||
+        (rc = codec__json_next_member(d->r, &k, &key_at, &tok, d->err)))
+        return rc;
+    if (tok != CODEC_JSON_OBJECT_END)
+        return JSON_FAIL(d->err, CODEC_D_CORRUPT, key_at,
+                         "a second member '%.*s' in a union (%s): one only",
+                         (int)(k.len > 64 ? 64 : k.len), k.ptr, t->name);
     return CODEC_OK;
 }
 
@@ -536,6 +623,7 @@ static int dec_any(dec *d, const codec_type *t, void *v, codec_json_token tok)
         if (tok != CODEC_JSON_OBJECT_START)
             return dec_fail(d, CODEC_D_CORRUPT, "expected an object", t);
         return dec_struct(d, t, v);
+    case CODEC_T_UNION: return dec_union(d, t, v, tok);
     case CODEC_T_LIST:
         if (tok != CODEC_JSON_ARRAY_START)
             return dec_fail(d, CODEC_D_CORRUPT, "expected an array", t);

@@ -561,7 +561,7 @@ static __attribute__((noinline)) bool missing_required_of(const fast *f, const c
     for (; absent; absent &= absent - 1) {
         const codec_field *fd = &t->fields[__builtin_ctzll(absent)];
         if ((fd->flags & CODEC_FIELD_REQUIRED) ||
-            (f->o->require_all && fd->type->kind != CODEC_T_OPTIONAL))
+            (f->o->require_all && !codec_field_may_be_absent(fd)))
             return true;
     }
     return false;
@@ -623,6 +623,16 @@ static unsigned memo_put(fast *f, const codec_type *t, unsigned after, const cha
     return field < 0 ? 64 + slot : (unsigned)field;
 }
 
+/* Whether struct t has a union whose members are keys of its own object
+ * (asked only for a key t has no field for). */
+static bool has_flat_union(const codec_type *t)
+{
+    for (size_t i = 0; i < t->count; i++)
+        if (codec_union_is_flat(t->fields[i].type))
+            return true;
+    return false;
+}
+
 /* The members of an object after its '{' (and white space) into struct t
  * of at most 64 fields (larger ones go to the reference walker). A key
  * that is not the next declared field is looked up in the memo for its
@@ -676,8 +686,8 @@ static const uint8_t *struct_value(fast *f, const codec_type *t, uint8_t *v, con
         } else {
             const codec_field *fd =
                 codec__type_field_by_name_hashed(t, k, n, codec_name_hash(k, n));
-            if (!fd && f->o->reject_unknown)
-                return GIVE_UP;
+            if (!fd && (f->o->reject_unknown || has_flat_union(t)))
+                return GIVE_UP;   /* an error, or maybe a flat union's member */
             int field = fd ? (int)(fd - fields) : -1;
             after = memo_put(f, t, after, k, n, field);
             if (!fd) {

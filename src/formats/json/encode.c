@@ -245,8 +245,8 @@ static uint8_t *struct_value(fast_enc *e, const json_struct *st, const uint8_t *
     size_t open = (size_t)(d - e->out->data);
     for (const json_field *f = st->fields; f != st->end; f++) {
         const uint8_t *p = v + f->offset;
-        if (f->optional) {
-            if (!*(const bool *)p)
+        if (f->presence) {
+            if (f->presence == JSON_IF_MEMBER ? !codec_union_which(p) : !*(const bool *)p)
                 continue;
             p += f->value_offset;
         }

@@ -62,10 +62,16 @@ typedef struct json_node {
     const json_text *names;       /* ENUM: one per type->values[i] */
 } json_node;
 
+/* When a struct member is written. */
+typedef enum json_presence {
+    JSON_ALWAYS,                  /* every time */
+    JSON_IF_HAS,                  /* an OPTIONAL: when `has`, its value at value_offset */
+    JSON_IF_MEMBER                /* a UNION: when `which` is not 0 */
+} json_presence;
+
 typedef struct json_field {
     uint8_t op;                   /* the op of the value written (node->op) */
-    bool optional;                /* an OPTIONAL member: left out when absent,
-                                     else its value at value_offset */
+    uint8_t presence;             /* json_presence */
     uint32_t key_len;             /* `,"name":` */
     size_t offset;                /* of the member in its struct */
     size_t value_offset;

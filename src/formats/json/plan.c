@@ -91,8 +91,9 @@ static int enum_names(builder *b, const codec_type *t, json_node *n)
     return CODEC_OK;
 }
 
-/* The struct's keys first: a name that is not valid UTF-8 leaves the
- * whole struct to the reference walker (op stays OTHER), decided before
+/* The struct's keys first: a name that is not valid UTF-8, or a flat
+ * union's members as keys, leave the whole struct to the reference walker
+ * (op stays OTHER), decided before
  * any field type is visited, so a recursive reference sees the final op. */
 static int struct_plan(builder *b, const codec_type *t, json_node *n)
 {
@@ -102,6 +103,8 @@ static int struct_plan(builder *b, const codec_type *t, json_node *n)
         return CODEC_E_NOMEM;
     st->room = 2;
     for (size_t i = 0; i < t->count; i++) {
+        if (codec_union_is_flat(t->fields[i].type))
+            return CODEC_OK;   /* keys of members: the reference walker's */
         size_t len = quoted(b, t->fields[i].name, ',', ':', JSON_KEY_PAD, &fields[i].key);
         if (len == SIZE_MAX)
             return CODEC_E_NOMEM;
@@ -120,10 +123,12 @@ static int struct_plan(builder *b, const codec_type *t, json_node *n)
         const codec_type *vt = cf->type;
         f->offset = cf->offset;
         if (vt->kind == CODEC_T_OPTIONAL) {
-            f->optional = true;
+            f->presence = JSON_IF_HAS;
             f->value_offset = vt->value_offset;
             vt = vt->elem;
         }
+        if (vt->kind == CODEC_T_UNION)
+            f->presence = JSON_IF_MEMBER;
         int rc = node_for(b, vt, &f->node);
         if (rc)
             return rc;
@@ -211,6 +216,7 @@ static bool names_plain(const codec_type *t, const codec_type **seen, size_t *n,
     seen[(*n)++] = t;
     switch (t->kind) {
     case CODEC_T_STRUCT:
+    case CODEC_T_UNION:
         for (size_t i = 0; i < t->count; i++)
             if (!plain_name(t->fields[i].name) || !names_plain(t->fields[i].type, seen, n, cap))
                 return false;

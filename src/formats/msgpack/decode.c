@@ -49,7 +49,10 @@ static int unknown_field(mp_rd *r, const codec_type *t, size_t at)
 /* One entry of a struct map: its key (a name as str, or a tag), its value
  * into the field it names, unknown keys skipped or rejected, repeats
  * refused unless duplicates=allow. *expect is the field tried first. */
-static int map_entry(mp_rd *r, const codec_type *t, uint8_t *v, uint64_t *seen, size_t *expect)
+/* Reads the key of an entry of a struct (or union) map into k and finds
+ * its field (NULL when unknown); `expect` is the field tried first. */
+static int key_field(mp_rd *r, const codec_type *t, size_t expect, mp_item *kh,
+                     const codec_field **out)
 {
     mp_item k;
     int rc;
@@ -59,8 +62,8 @@ static int map_entry(mp_rd *r, const codec_type *t, uint8_t *v, uint64_t *seen, 
     if (k.kind == MP_STR) {
         const char *name = (const char *)k.data;
         size_t n = (size_t)k.len;
-        f = *expect < t->count && codec_name_equals(t->fields[*expect].name, name, n)
-                ? &t->fields[*expect]
+        f = expect < t->count && codec_name_equals(t->fields[expect].name, name, n)
+                ? &t->fields[expect]
                 : codec__type_field_by_name_hashed(t, name, n, codec_name_hash(name, n));
         if (!f && (rc = codec__mp_skip(r, &k)))
             return rc;
@@ -69,6 +72,18 @@ static int map_entry(mp_rd *r, const codec_type *t, uint8_t *v, uint64_t *seen, 
     } else if ((rc = codec__mp_skip(r, &k))) {
         return rc;
     }
+    *kh = k;
+    *out = f;
+    return CODEC_OK;
+}
+
+static int map_entry(mp_rd *r, const codec_type *t, uint8_t *v, uint64_t *seen, size_t *expect)
+{
+    mp_item k;
+    const codec_field *f;
+    int rc;
+    if ((rc = key_field(r, t, *expect, &k, &f)))
+        return rc;
     if (!f)
         return unknown_field(r, t, k.at);
     *expect = codec_type_field_index(t, f) + 1;
@@ -94,7 +109,7 @@ static int check_missing(mp_rd *r, const codec_type *t, const uint64_t *seen, si
     for (size_t i = 0; i < t->count; i++) {
         const codec_field *f = &t->fields[i];
         bool required = (f->flags & CODEC_FIELD_REQUIRED) ||
-                        (r->o->require_all && f->type->kind != CODEC_T_OPTIONAL);
+                        (r->o->require_all && !codec_field_may_be_absent(f));
         if (required && !(seen[i / 64] >> (i % 64) & 1))
             return MP_FAIL(r->err, CODEC_D_CORRUPT, at, "missing field '%s' (%s)", f->name,
                            t->name);
@@ -160,6 +175,32 @@ static int dec_struct(mp_rd *r, const codec_type *t, uint8_t *v, const mp_item *
         return rc;
     r->depth--;
     return check_missing(r, t, seen, it->at);
+}
+
+/* nil (empty) or a map of exactly one entry whose key names a member (by
+ * name, or by tag): an unknown member, none or a second is refused. */
+static int dec_union(mp_rd *r, const codec_type *t, uint8_t *v, const mp_item *it)
+{
+    memset(v, 0, t->size);
+    if (it->kind == MP_NIL)
+        return CODEC_OK;
+    if (it->kind != MP_MAP)
+        return dec_fail(r, it, "expected a map of one member, or nil", t);
+    if (it->len != 1)
+        return MP_FAIL(r->err, CODEC_D_CORRUPT, it->at, "a union map holds one member, not %llu (%s)",
+                       (unsigned long long)it->len, t->name);
+    int rc = codec__mp_enter(r, it, 2);
+    mp_item k;
+    const codec_field *f;
+    if (rc || (rc = key_field(r, t, 0, &k, &f)))
+        return rc;
+    if (!f)
+        return MP_FAIL(r->err, CODEC_D_CORRUPT, k.at, "unknown union member (%s)", t->name);
+    *(uint32_t *)v = (uint32_t)codec_type_field_index(t, f) + 1;
+    if ((rc = next_item(r, f->type, v + f->offset)))
+        return rc;
+    r->depth--;
+    return CODEC_OK;
 }
 
 static int dec_list(mp_rd *r, const codec_type *t, codec_list *l, const mp_item *it)
@@ -338,6 +379,7 @@ static int dec_item(mp_rd *r, const codec_type *t, void *v, const mp_item *it)
 {
     switch (t->kind) {
     case CODEC_T_STRUCT: return dec_struct(r, t, v, it);
+    case CODEC_T_UNION: return dec_union(r, t, v, it);
     case CODEC_T_LIST: return dec_list(r, t, v, it);
     case CODEC_T_MAP: return dec_map(r, t, v, it);
     case CODEC_T_OPTIONAL:

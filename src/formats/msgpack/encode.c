@@ -73,6 +73,20 @@ static int enc_struct(enc *e, const codec_type *t, const uint8_t *v)
     return rc;
 }
 
+/* A map of one entry, the member's name and value; nil when empty. */
+static int enc_union(enc *e, const codec_type *t, const uint8_t *v)
+{
+    if (!codec_union_which(v))
+        return mp_out_byte(e->out, 0xc0, e->err);
+    const codec_field *f = codec_union_active(t, v);
+    if (!f)
+        return enc_fail(e, t, "`which` is past the last member");
+    int rc = mp_out_map(e->out, 1, e->err);
+    if (!rc)
+        rc = enc_name(e, f->name);
+    return rc ? rc : enc_any(e, f->type, v + f->offset);
+}
+
 static int enc_list(enc *e, const codec_type *t, const codec_list *l)
 {
     int rc = mp_out_array(e->out, l->count, e->err);
@@ -163,6 +177,7 @@ static int enc_any(enc *e, const codec_type *t, const void *v)
 {
     switch (t->kind) {
     case CODEC_T_STRUCT: return enc_struct(e, t, v);
+    case CODEC_T_UNION: return enc_union(e, t, v);
     case CODEC_T_LIST: return enc_list(e, t, v);
     case CODEC_T_MAP: return enc_map(e, t, v);
     case CODEC_T_OPTIONAL: {

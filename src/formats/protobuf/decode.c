@@ -603,6 +603,16 @@ static int dec_field(pb_dec *d, const pb_field *f, uint8_t *fv, msg_state *ms, u
             return wire_mismatch(d, f, rec, wt);
         *(bool *)fv = true;
         return dec_val(d, &f->val, fv + f->value_offset, pp, end, depth);
+    case PB_ONEOF:
+        if (wt != f->val.wire)
+            return wire_mismatch(d, f, rec, wt);
+        /* The last member seen wins; the same member again merges, as for
+         * any message field. */
+        if (codec_union_which(fv) != f->case_index) {
+            memset(fv, 0, f->union_size);
+            *(uint32_t *)fv = f->case_index;
+        }
+        return dec_val(d, &f->val, fv + f->value_offset, pp, end, depth);
     case PB_PACKED: return dec_packed(d, f, (codec_list *)fv, ms, wt, pp, end, rec);
     case PB_REPEATED: {
         codec_list *l = (codec_list *)fv;
@@ -618,12 +628,16 @@ static int dec_field(pb_dec *d, const pb_field *f, uint8_t *fv, msg_state *ms, u
     }
 }
 
-static int check_required(pb_dec *d, const pb_msg *m, const uint64_t *seen, const uint8_t *end)
+/* A required oneof is satisfied by any of its members. */
+static int check_required(pb_dec *d, const pb_msg *m, const uint8_t *v, const uint64_t *seen,
+                          const uint8_t *end)
 {
     for (size_t i = 0; i < m->count; i++)
-        if (m->fields[i].required && !(seen[i / 64] >> (i % 64) & 1))
-            return fail(d, CODEC_D_CORRUPT, end, "missing required field '%s'",
-                        m->fields[i].name);
+        if (m->fields[i].required && !(seen[i / 64] >> (i % 64) & 1) &&
+            !(m->fields[i].mode == PB_ONEOF && codec_union_which(v + m->fields[i].offset)))
+            return fail(d, CODEC_D_CORRUPT, end, "missing required field '%s'%s",
+                        m->fields[i].name,
+                        m->fields[i].mode == PB_ONEOF ? " (or another member of its oneof)" : "");
     return CODEC_OK;
 }
 
@@ -676,7 +690,7 @@ static int dec_msg(pb_dec *d, const pb_msg *m, uint8_t *v, const uint8_t *p, con
         if (m->has_required)
             seen[i / 64] |= 1ull << (i % 64);
     }
-    return m->has_required ? check_required(d, m, seen, end) : CODEC_OK;
+    return m->has_required ? check_required(d, m, v, seen, end) : CODEC_OK;
 }
 
 int codec__pb_decode(const pb_state *st, const uint8_t *in, size_t n, void *value,

@@ -321,6 +321,15 @@ static uint8_t *put_msg(pb_enc *e, uint8_t *p, const pb_msg *m, const uint8_t *v
         case PB_PACKED: p = put_packed(e, p, f, (const codec_list *)fv); break;
         case PB_REPEATED: p = put_repeated(e, p, f, (const codec_list *)fv, depth); break;
         case PB_MAP: p = put_map(e, p, f, (const codec_map *)fv, depth); break;
+        case PB_ONEOF: {
+            /* Members are consecutive: the first one checks `which`. */
+            uint32_t which = codec_union_which(fv);
+            if (f->case_index == 1 && which > f->case_count)
+                return bad_value(e, "union `which` is past its last member");
+            if (which == f->case_index)
+                p = put_field(e, p, f->key, f->key_len, &f->val, fv + f->value_offset, true, depth);
+            break;
+        }
         default: break;   /* PB_UNKNOWN: written last */
         }
     }

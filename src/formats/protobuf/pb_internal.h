@@ -56,6 +56,7 @@ typedef enum pb_mode {
     PB_PACKED,        /* list of scalars: one packed record */
     PB_REPEATED,      /* list of length-delimited values: one record each */
     PB_MAP,           /* repeated {key = 1, value = 2} entries */
+    PB_ONEOF,         /* one member of a union field: written when it is the active one */
     PB_UNKNOWN        /* the CODEC_FIELD_UNKNOWN_BYTES sink, not on the wire */
 } pb_mode;
 
@@ -66,8 +67,11 @@ typedef struct pb_field {
     bool required;           /* CODEC_FIELD_REQUIRED */
     uint32_t tag;
     uint32_t rep_slot;       /* PACKED/REPEATED/MAP: index into the decoder's caps */
-    size_t offset;           /* of the member in its struct */
-    size_t value_offset;     /* OPTIONAL: of `value` in the optional */
+    size_t offset;           /* of the member in its struct (ONEOF: of the union) */
+    size_t value_offset;     /* OPTIONAL: of `value` in the optional; ONEOF: of the member */
+    uint32_t case_index;     /* ONEOF: the union's `which` when this member is active */
+    uint32_t case_count;     /* ONEOF: the union's member count */
+    size_t union_size;       /* ONEOF: sizeof the union, cleared when the member changes */
     size_t elem_size;        /* list item / map value C size */
     size_t key_size;         /* map key C size */
     pb_val val;              /* the value, list item or map value */
@@ -77,7 +81,8 @@ typedef struct pb_field {
 
 struct pb_msg {
     const codec_type *type;
-    pb_field *fields;        /* declaration order (the encode order) */
+    pb_field *fields;        /* declaration order (the encode order); a union
+                                field is its members, one PB_ONEOF each */
     size_t count;
     const pb_field *unknown; /* the PB_UNKNOWN field, or NULL */
     uint32_t nrep;           /* PACKED/REPEATED/MAP fields */

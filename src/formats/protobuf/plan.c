@@ -136,6 +136,9 @@ static int val_for(builder *b, const codec_type *owner, const codec_field *f,
         v->op = PB_OP_XMAP, v->wire = x->wire, v->xwire = x;
         return CODEC_OK;
     }
+    case CODEC_T_UNION:
+        return refuse(b, owner, f, "a protobuf oneof is a field of a message: a union must be "
+                                   "a struct field, not a list item, map value or member");
     case CODEC_T_VALUE:
         return refuse(b, owner, f,
                       "protobuf has no schemaless form: a codec_value cannot be encoded "
@@ -144,6 +147,45 @@ static int val_for(builder *b, const codec_type *owner, const codec_field *f,
         return refuse(b, owner, f, "protobuf cannot nest a list, map or optional here "
                                    "(wrap the inner one in a struct)");
     }
+}
+
+static void set_key(pb_field *f, uint32_t tag, uint8_t wire)
+{
+    /* A tag of at most 29 bits and 3 wire bits take at most 5 bytes. */
+    uint8_t key[10];
+    f->key_len = (uint8_t)(pb_put_varint(key, (uint64_t)tag << 3 | wire) - key);
+    memcpy(f->key, key, f->key_len);
+}
+
+static bool tag_ok(uint32_t tag)
+{
+    return tag >= 1 && tag <= PB_MAX_TAG && !(tag >= 19000 && tag <= 19999);
+}
+
+/* The fields of one oneof: member i of union field `cf` becomes out[i]. */
+static int oneof_fields(builder *b, const codec_field *cf, pb_field *out)
+{
+    const codec_type *u = cf->type;
+    for (uint32_t i = 0; i < u->count; i++) {
+        const codec_field *mf = &u->fields[i];
+        pb_field *f = &out[i];
+        if (!tag_ok(mf->tag))
+            return refuse(b, u, mf, "protobuf field numbers are 1..536870911 except 19000..19999");
+        if (is_container(mf->type))
+            return refuse(b, u, mf, "a protobuf oneof member cannot be a list, map or optional "
+                                    "(wrap it in a struct)");
+        if (mf->flags & (CODEC_FIELD_UNKNOWN_BYTES | CODEC_FIELD_REQUIRED))
+            return refuse(b, u, mf, "UNKNOWN_BYTES and REQUIRED do not apply to a union member");
+        *f = (pb_field){.mode = PB_ONEOF, .tag = mf->tag, .offset = cf->offset,
+                        .value_offset = mf->offset, .case_index = i + 1,
+                        .case_count = (uint32_t)u->count, .union_size = u->size,
+                        .required = cf->flags & CODEC_FIELD_REQUIRED, .name = mf->name};
+        int rc = val_for(b, u, mf, mf->type, mf->flags, &f->val);
+        if (rc)
+            return rc;
+        set_key(f, mf->tag, f->val.wire);
+    }
+    return CODEC_OK;
 }
 
 static int field_for(builder *b, const codec_type *t, const codec_field *cf, pb_field *f,
@@ -159,7 +201,9 @@ static int field_for(builder *b, const codec_type *t, const codec_field *cf, pb_
         f->mode = PB_UNKNOWN;
         return CODEC_OK;
     }
-    if (cf->tag > PB_MAX_TAG || (cf->tag >= 19000 && cf->tag <= 19999))
+    if (cf->type->kind == CODEC_T_UNION)
+        return oneof_fields(b, cf, f);
+    if (!tag_ok(cf->tag))
         return refuse(b, t, cf, "protobuf field numbers are 1..536870911 except 19000..19999");
     const codec_type *ft = cf->type;
     int rc;
@@ -203,10 +247,7 @@ static int field_for(builder *b, const codec_type *t, const codec_field *cf, pb_
     }
     if (rc)
         return rc;
-    /* A tag of at most 29 bits and 3 wire bits take at most 5 bytes. */
-    uint8_t key[10];
-    f->key_len = (uint8_t)(pb_put_varint(key, (uint64_t)cf->tag << 3 | wire) - key);
-    memcpy(f->key, key, f->key_len);
+    set_key(f, cf->tag, wire);
     return CODEC_OK;
 }
 
@@ -214,6 +255,18 @@ static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
+}
+
+/* A oneof member's number repeating another field's: the struct's own tags
+ * are unique (codec_type_check), union members are not checked against them. */
+static int duplicate_tag(builder *b, const pb_msg *m, const pb_field *f)
+{
+    char why[96];
+    snprintf(why, sizeof why, "field number %u is used twice (oneof members share the "
+                              "message's numbers)", (unsigned)f->tag);
+    return codec_error_set(b->err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, PB_STAGE,
+                           CODEC_NO_OFFSET, "%s.%s: %s", m->type->name ? m->type->name : "type",
+                           f->name, why);
 }
 
 static int build_lookup(builder *b, pb_msg *m)
@@ -236,12 +289,18 @@ static int build_lookup(builder *b, pb_msg *m)
         const pb_field *f = &m->fields[i];
         if (f->mode == PB_UNKNOWN)
             continue;
-        if (f->tag <= m->dense_max)
+        if (f->tag <= m->dense_max) {
+            if (m->dense[f->tag])
+                return duplicate_tag(b, m, f);
             m->dense[f->tag] = (uint16_t)(i + 1);
-        else
+        } else {
             m->sparse[s++] = (uint64_t)f->tag << 32 | i;
+        }
     }
     qsort(m->sparse, m->sparse_count, sizeof *m->sparse, cmp_u64);
+    for (size_t i = 1; i < m->sparse_count; i++)
+        if (m->sparse[i] >> 32 == m->sparse[i - 1] >> 32)
+            return duplicate_tag(b, m, &m->fields[(uint32_t)m->sparse[i]]);
     return CODEC_OK;
 }
 
@@ -268,22 +327,27 @@ static int msg_for(builder *b, const codec_type *t, const pb_msg **out)
             *out = e->msg;
             return CODEC_OK;
         }
-    if (t->count > UINT16_MAX - 1)
+    /* A union field is one pb_field per member. */
+    size_t count = 0;
+    for (size_t i = 0; i < t->count; i++)
+        count += t->fields[i].type->kind == CODEC_T_UNION ? t->fields[i].type->count : 1;
+    if (count > UINT16_MAX - 1)
         return refuse(b, t, NULL, "more than 65534 fields");
     memo *e = plan_alloc(b, sizeof *e);
     pb_msg *m = plan_alloc(b, sizeof *m);
-    if (!e || !m || !(m->fields = plan_alloc(b, t->count * sizeof *m->fields)))
+    if (!e || !m || !(m->fields = plan_alloc(b, count * sizeof *m->fields)))
         return nomem(b);
     /* Registered before the fields, so a recursive reference finds it. */
     *e = (memo){t, m, b->built};
     b->built = e;
     m->type = t;
-    m->count = t->count;
-    for (size_t i = 0; i < t->count; i++) {
-        pb_field *f = &m->fields[i];
+    m->count = count;
+    for (size_t i = 0, j = 0; i < t->count; i++) {
+        pb_field *f = &m->fields[j];
         int rc = field_for(b, t, &t->fields[i], f, &m->nrep);
         if (rc)
             return rc;
+        j += f->mode == PB_ONEOF ? f->case_count : 1;
         if (f->mode == PB_UNKNOWN) {
             if (m->unknown)
                 return refuse(b, t, &t->fields[i], "a second CODEC_FIELD_UNKNOWN_BYTES member");
