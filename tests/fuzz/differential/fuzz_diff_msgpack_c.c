@@ -171,7 +171,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     peer_notes notes = {false, false};
     if (peer_ok)
         write_object(&theirs, &unpacked.data, &notes);
-    bool codec_may_refuse = notes.not_representable || notes.bad_utf8 || s.depth > MAX_DEPTH;
+    bool codec_may_refuse = notes.not_representable || notes.bad_utf8 || s.depth >= MAX_DEPTH;
     if (!rc && !peer_ok && s.depth <= PEER_STACK) {
         fprintf(stderr, "msgpack-c: %d, read %zu of %zu\n", (int)ret, offset, size);
         canon_disagree("msgpack", "codec accepts what msgpack-c rejects");
