@@ -65,8 +65,9 @@ static void kafka_topic(kafka_mock *k, const char *topic, int partitions)
 }
 
 /* A producer with codec's delivery reports; `kv` is NULL or name/value
- * pairs ending with NULL. */
-static rd_kafka_t *kafka_producer(const kafka_mock *k, const char *const *kv)
+ * pairs ending with NULL; `stats` may be NULL. */
+static rd_kafka_t *kafka_producer(const kafka_mock *k, const char *const *kv,
+                                  int (*stats)(rd_kafka_t *, char *, size_t, void *))
 {
     char why[256];
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
@@ -76,6 +77,8 @@ static rd_kafka_t *kafka_producer(const kafka_mock *k, const char *const *kv)
     for (; kv && kv[0]; kv += 2)
         kafka_set(conf, kv[0], kv[1]);
     codec_kafka_conf_set_delivery(conf);
+    if (stats)
+        rd_kafka_conf_set_stats_cb(conf, stats);
     rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, why, sizeof why);
     if (!rk)
         kafka_die("producer", why);

@@ -138,7 +138,7 @@ static int64_t produce_orders(rd_kafka_t *rk, const char *topic, const codec *c,
 static void test_serde_own_loop(const codec *c)
 {
     kafka_topic(&mock, "own", 1);
-    rd_kafka_t *p = kafka_producer(&mock, NULL);
+    rd_kafka_t *p = kafka_producer(&mock, NULL, NULL);
     codec_buf buf;
     codec_buf_init(&buf, NULL);
     codec_error err;
@@ -207,7 +207,7 @@ static void test_pick_refuse_dead_letter(const codec *json_zstd, const codec *pr
     kafka_topic(&mock, "mixed", 1);
     kafka_topic(&mock, "mixed.dlq", 1);
     rd_kafka_t *p = kafka_producer(&mock, (const char *const[]){"enable.idempotence", "true",
-                                                                 NULL});
+                                                                 NULL}, NULL);
     codec_error err;
     codec *msgpack = codec_parse("msgpack", &order_type, &err);
     CHECK(msgpack != NULL);
@@ -328,7 +328,7 @@ static void test_pick_refuse_dead_letter(const codec *json_zstd, const codec *pr
 static void test_delivery_status(const codec *c)
 {
     kafka_topic(&mock, "status", 2);
-    rd_kafka_t *p = kafka_producer(&mock, NULL);
+    rd_kafka_t *p = kafka_producer(&mock, NULL, NULL);
     char text[3][64];
     line_item items[3][3];
     order o[3];
