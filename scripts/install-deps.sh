@@ -18,6 +18,8 @@ packages=(
   python3-cryptography python3-crcmod protobuf-compiler libprotobuf-dev
   # Redis integration
   libhiredis-dev redis-server
+  # Kafka integration (librdkafka's mock cluster is the broker); peers
+  librdkafka-dev kcat python3-confluent-kafka
   # benchmark peers (bench/outputs checks their cells in `make test` too)
   libcjson-dev libjansson-dev libjson-c-dev libyajl-dev rapidjson-dev libsimdjson-dev
   libprotobuf-c-dev protobuf-c-compiler libmsgpack-dev libcbor-dev

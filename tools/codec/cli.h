@@ -38,7 +38,8 @@ enum {
     X(dict, "train a zstd dictionary from sample values")                     \
     X(validate, "check one document: codec validate -f json [FILE]")          \
     X(convert, "convert a document: codec convert -f json -t json [FILE]")    \
-    CLI_REDIS_COMMANDS(X)
+    CLI_REDIS_COMMANDS(X)                                                      \
+    CLI_KAFKA_COMMANDS(X)
 
 /* The redis command exists only when the library was built with hiredis. */
 #ifdef CODEC_HAVE_REDIS
@@ -46,6 +47,14 @@ enum {
     X(redis, "set or get one key of a Redis server through a pipeline")
 #else
 #define CLI_REDIS_COMMANDS(X)
+#endif
+
+/* The kafka command exists only when the library was built with librdkafka. */
+#ifdef CODEC_HAVE_KAFKA
+#define CLI_KAFKA_COMMANDS(X) \
+    X(kafka, "produce or consume a Kafka topic through a pipeline")
+#else
+#define CLI_KAFKA_COMMANDS(X)
 #endif
 
 #define CLI_DECLARE(name, help) int cmd_##name(int argc, char **argv);
