@@ -4,26 +4,12 @@
 # of this script), with peers no one here wrote: kcat (Debian's) and
 # python3-confluent-kafka. Each side consumes what the other produced and
 # the values are compared; kcat reads the dead letters codec sent.
-source "$(dirname "$0")/../interop/cli_lib.bash"
-: "${MOCK_CLUSTER:?MOCK_CLUSTER must name tests/kafka/mock_cluster (ctest sets it)}"
+source "$(dirname "$0")/kafka_lib.bash"
 
 for peer in /usr/bin/kcat "$PY"; do
     [ -x "$peer" ] || { echo "FAIL: $peer is missing (scripts/install-deps.sh installs it)"; exit 1; }
 done
-
-# The cluster lives while descriptor 3 (its standard input) is open.
-mkfifo "$WORK/ctl"
-"$MOCK_CLUSTER" c2k:3 k2c:3 dead:1 py2c:3 c2py:2 <"$WORK/ctl" >"$WORK/boot" &
-MOCK_PID=$!
-exec 3>"$WORK/ctl"
-trap 'exec 3>&-; wait $MOCK_PID; rm -rf "$WORK"' EXIT
-for _ in $(seq 100); do [ -s "$WORK/boot" ] && break; sleep 0.1; done
-B=$(head -n1 "$WORK/boot")
-[[ $B == 127.0.0.1:* ]] || { echo "FAIL: no mock cluster ('$B')"; exit 1; }
-
-kcat_read() {  # TOPIC FORMAT — every message of TOPIC, one per line
-    kcat -C -b "$B" -t "$1" -o beginning -e -q -f "$2"
-}
+start_mock_cluster c2k:3 k2c:3 dead:1 py2c:3 c2py:2
 
 # --- help and usage ------------------------------------------------------
 run help /dev/null help kafka
