@@ -6,12 +6,22 @@
  * every order is acknowledged and there exactly once, at the offset its
  * report gave, and decodes to the order its id stands for.
  *
+ * One request in flight per connection. librdkafka 2.0.2's mock broker
+ * (Debian 12) does not check producer sequence numbers. A real broker
+ * refuses a batch that follows a gap (OUT_OF_ORDER_SEQUENCE_NUMBER) and
+ * the client retries both; with several requests in flight the mock
+ * appends the later batch, and librdkafka then takes the failed earlier
+ * one as implicitly acknowledged ("implicitly acked by subsequent batch
+ * success") though it is not in the log. We saw that in about one run of
+ * four of request-errors with the default of 5 in flight. With one in
+ * flight no batch overtakes a failed one, so the check does not depend on
+ * what the mock lacks.
+ *
  * A fourth fault, a lost response (the leader writes the batch but answers
- * after the client's socket timeout, so the client resends it), is run
- * with and without idempotence: nothing acknowledged may be lost, and the
- * duplicates are counted and printed, not asserted. librdkafka 2.0.2's mock
- * broker (Debian 12) does not check producer sequence numbers, so it
- * appends the resent batch again where a real broker would drop it; see
+ * after the client's socket timeout, so the client resends it): nothing
+ * acknowledged may be lost; the duplicates are counted and printed, not
+ * asserted, because the mock (below) appends the resent batch again where
+ * a real broker would drop it by its sequence number. See
  * docs/guides/kafka.md. */
 #include "kafka_fixture.h"
 
@@ -188,17 +198,18 @@ static void read_back(const char *topic, readback *r)
 /* Produces ORDERS orders to a new topic of a new mock cluster while `fire`
  * strikes; returns how many records were acknowledged and checks the
  * read-back. Reports the number of duplicates in *dups. */
-static size_t run(const char *topic, void (*fire)(const fault *), bool idempotent,
-                  size_t *dups)
+static size_t run(const char *topic, void (*fire)(const fault *), size_t *dups)
 {
     kafka_mock_start(&mock);
     kafka_topic(&mock, topic, PARTITIONS);
-    const char *kv[] = {"enable.idempotence", idempotent ? "true" : "false",
+    const char *kv[] = {"enable.idempotence", "true",
                         "acks", "all",
                         "socket.timeout.ms", "1000",
                         "retry.backoff.ms", "20",
                         "message.timeout.ms", "60000",
                         "batch.num.messages", "100",
+                        /* one request in flight: see the comment at the top */
+                        "max.in.flight.requests.per.connection", "1",
                         "statistics.interval.ms", "100",
                         NULL};
     disconnects = 0;
@@ -282,11 +293,10 @@ int main(void)
         size_t dups;
         for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++) {
             /* retries within message.timeout.ms: everything gets through */
-            CHECK_INT(run(faults[i].topic, faults[i].fire, true, &dups), ORDERS);
+            CHECK_INT(run(faults[i].topic, faults[i].fire, &dups), ORDERS);
             CHECK_INT(dups, 0);
         }
-        CHECK_INT(run("lost-responses", lost_responses, true, &dups), ORDERS);
-        CHECK_INT(run("lost-responses-no-idempotence", lost_responses, false, &dups), ORDERS);
+        CHECK_INT(run("lost-responses", lost_responses, &dups), ORDERS);
     }
     codec_free(pipeline);
     return check_done("test_kafka_faults");
