@@ -88,6 +88,21 @@ static int consume_all(const char *group, const char *topic, const codec_kafka_d
     return rc;
 }
 
+/* Up to `want` messages (not errors) from `k`, polling for at most 10 s.
+ * @return how many; the caller destroys each. */
+static int poll_messages(rd_kafka_t *k, rd_kafka_message_t **out, int want)
+{
+    int got = 0;
+    for (int tries = 0; got < want && tries < 100; tries++) {
+        rd_kafka_message_t *m = rd_kafka_consumer_poll(k, 100);
+        if (m && !m->err)
+            out[got++] = m;
+        else if (m)
+            rd_kafka_message_destroy(m);
+    }
+    return got;
+}
+
 /* Produces raw bytes (and optionally a spec header) with plain librdkafka;
  * returns the offset from codec's delivery report. */
 static int64_t produce_raw(rd_kafka_t *rk, const char *topic, const void *data, size_t len,
@@ -171,28 +186,23 @@ static void test_serde_own_loop(const codec *c)
     codec_arena_init(&arena, NULL, 0);
     const codec *codecs[] = {c};
     codec_kafka_decoder d = {.codecs = codecs, .count = 1, .check = CODEC_KAFKA_SPEC_REQUIRE};
-    int got = 0;
-    for (int tries = 0; got < 3 && tries < 100; tries++) {
-        rd_kafka_message_t *m = rd_kafka_consumer_poll(k, 100);
-        if (!m)
-            continue;
-        if (!m->err) {
-            const char *id;
-            size_t len;
-            CHECK_INT(codec_kafka_message_spec(m, &id, &len), 0);
-            CHECK_MEM(id, len, codec_spec(c), strlen(codec_spec(c)));
-            order back;
-            size_t which = 9;
-            codec_arena_reset(&arena);
-            CHECK_INT(codec_kafka_deserialize(&d, m, &back, &arena, &which, &err), 0);
-            CHECK_INT(which, 0);
-            CHECK_INT(back.id, got + 1);
-            CHECK(kafka_order_is_expected(&back));
-            got++;
-        }
-        rd_kafka_message_destroy(m);
-    }
+    rd_kafka_message_t *ms[3];
+    int got = poll_messages(k, ms, 3);
     CHECK_INT(got, 3);
+    for (int i = 0; i < got; i++) {
+        const char *id;
+        size_t len;
+        CHECK_INT(codec_kafka_message_spec(ms[i], &id, &len), 0);
+        CHECK_MEM(id, len, codec_spec(c), strlen(codec_spec(c)));
+        order back;
+        size_t which = 9;
+        codec_arena_reset(&arena);
+        CHECK_INT(codec_kafka_deserialize(&d, ms[i], &back, &arena, &which, &err), 0);
+        CHECK_INT(which, 0);
+        CHECK_INT(back.id, i + 1);
+        CHECK(kafka_order_is_expected(&back));
+        rd_kafka_message_destroy(ms[i]);
+    }
     codec_arena_free(&arena);
     rd_kafka_consumer_close(k);
     rd_kafka_destroy(k);
@@ -263,34 +273,29 @@ static void test_pick_refuse_dead_letter(const codec *json_zstd, const codec *pr
      * where they came from and why. */
     rd_kafka_t *k = kafka_consumer(&mock, "dlq-reader", "mixed.dlq", 1);
     CHECK_INT(kafka_topic_size(k, "mixed.dlq", 1), 3);
-    int got = 0;
-    for (int tries = 0; got < 3 && tries < 100; tries++) {
-        rd_kafka_message_t *m = rd_kafka_consumer_poll(k, 100);
-        if (!m)
-            continue;
-        if (!m->err) {
-            rd_kafka_headers_t *h;
-            const void *v;
-            size_t n;
-            char want_source[32];
-            snprintf(want_source, sizeof want_source, "mixed/0/%lld",
-                     (long long)bad_offsets[got]);
-            CHECK_INT(rd_kafka_message_headers(m, &h), 0);
-            CHECK_INT(rd_kafka_header_get_last(h, CODEC_KAFKA_SOURCE_HEADER, &v, &n), 0);
-            CHECK_MEM(v, n, want_source, strlen(want_source));
-            CHECK_INT(rd_kafka_header_get_last(h, CODEC_KAFKA_ERROR_HEADER, &v, &n), 0);
-            CHECK(n > 20 && memmem(v, n, "mixed [0] @", 11) != NULL);
-            if (got == 1) {
-                CHECK_MEM(m->payload, m->len, "\x28\xb5\x2f\xfd garbage", 12);
-                CHECK_MEM(m->key, m->key_len, "k", 1);
-                CHECK_INT(rd_kafka_header_get_last(h, CODEC_KAFKA_SPEC_HEADER, &v, &n), 0);
-                CHECK_MEM(v, n, codec_spec(json_zstd), strlen(codec_spec(json_zstd)));
-            }
-            got++;
-        }
-        rd_kafka_message_destroy(m);
-    }
+    rd_kafka_message_t *ms[3];
+    int got = poll_messages(k, ms, 3);
     CHECK_INT(got, 3);
+    for (int i = 0; i < got; i++) {
+        const rd_kafka_message_t *m = ms[i];
+        rd_kafka_headers_t *h;
+        const void *v;
+        size_t n;
+        char want_source[32];
+        snprintf(want_source, sizeof want_source, "mixed/0/%lld", (long long)bad_offsets[i]);
+        CHECK_INT(rd_kafka_message_headers(m, &h), 0);
+        CHECK_INT(rd_kafka_header_get_last(h, CODEC_KAFKA_SOURCE_HEADER, &v, &n), 0);
+        CHECK_MEM(v, n, want_source, strlen(want_source));
+        CHECK_INT(rd_kafka_header_get_last(h, CODEC_KAFKA_ERROR_HEADER, &v, &n), 0);
+        CHECK(n > 20 && memmem(v, n, "mixed [0] @", 11) != NULL);
+        if (i == 1) {
+            CHECK_MEM(m->payload, m->len, "\x28\xb5\x2f\xfd garbage", 12);
+            CHECK_MEM(m->key, m->key_len, "k", 1);
+            CHECK_INT(rd_kafka_header_get_last(h, CODEC_KAFKA_SPEC_HEADER, &v, &n), 0);
+            CHECK_MEM(v, n, codec_spec(json_zstd), strlen(codec_spec(json_zstd)));
+        }
+        rd_kafka_message_destroy(ms[i]);
+    }
     rd_kafka_consumer_close(k);
     rd_kafka_destroy(k);
 
