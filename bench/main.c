@@ -5,6 +5,7 @@
 #include "harness.h"
 #include "machine.h"
 #include "report.h"
+#include "suite_kafka.h"
 #include "suite_redis.h"
 #include "suites.h"
 
@@ -38,6 +39,7 @@ static void usage(FILE *f)
           "  --suite NAME       run only this suite (repeatable, or a,b,c); suites:\n"
           "                     compression encodings backends crypto kv json media cold\n"
           "                     redis (starts its own redis-server on 127.0.0.1)\n"
+          "                     kafka (librdkafka's mock cluster, in process)\n"
           "  --filter PATTERN   only cells whose id suite/group/driver/payload matches\n"
           "                     the glob PATTERN or contains it\n"
           "  --profile P        quick (short iterations, for make bench) or full\n"
@@ -317,6 +319,8 @@ int main(int argc, char **argv)
         for (int i = 0; i < o.nsuites; i++)
             if (strcmp(o.suites[i], "redis") == 0)
                 rc |= bench_redis_suite(o.out, &prof, &m, o.filter, plan.keyring);
+            else if (strcmp(o.suites[i], "kafka") == 0)
+                rc |= bench_kafka_suite(o.out, &prof, &m, o.filter);
     } else {
         rc = 2;
     }
