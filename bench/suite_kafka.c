@@ -129,6 +129,13 @@ static void write_json(codec_buf *b, const kafka_cell *cells, size_t messages,
     codec_buf_append(b, "\n", 1);
 }
 
+/* A spec in a Markdown table cell, its `|` escaped. */
+static void md_spec(FILE *f, const char *spec)
+{
+    for (; *spec; spec++)
+        fprintf(f, "%s%c", *spec == '|' ? "\\" : "", *spec);
+}
+
 static void write_md(FILE *f, const kafka_cell *cells, size_t messages,
                      const bench_profile *prof, const bench_machine *m, const char *not_built)
 {
@@ -148,12 +155,13 @@ static void write_md(FILE *f, const kafka_cell *cells, size_t messages,
         const kafka_cell *c = &cells[i];
         if (!c->selected)
             continue;
+        fputs("| `", f);
+        md_spec(f, c->spec);
         if (c->status != BENCH_OK) {
-            fprintf(f, "| %s | %s: %s |||||||\n", c->spec, status_name(c->status), c->reason);
+            fprintf(f, "` | %s: %s |||||||\n", status_name(c->status), c->reason);
             continue;
         }
-        fprintf(f, "| `%s` | %zu | %zu | %.2f | %.2f | %.2f | %.0f | %.0f |\n", c->spec,
-                c->value_bytes, c->header_bytes, ratio(c->produce, cells, 0),
+        fprintf(f, "` | %zu | %zu | %.2f | %.2f | %.2f | %.0f | %.0f |\n", c->value_bytes, c->header_bytes, ratio(c->produce, cells, 0),
                 ratio(c->consume, cells, 1), ratio((double)c->value_bytes, cells, 2),
                 c->produce, c->consume);
     }
