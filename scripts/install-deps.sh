@@ -18,8 +18,9 @@ packages=(
   python3-cryptography python3-crcmod protobuf-compiler libprotobuf-dev
   # Redis integration
   libhiredis-dev redis-server
-  # Kafka integration (librdkafka's mock cluster is the broker); peers
-  librdkafka-dev kcat python3-confluent-kafka
+  # Kafka integration (librdkafka's mock cluster is the broker); peers;
+  # libsasl2-dev: rdkafka.pc's static libraries (install/pkg-config links -lsasl2)
+  librdkafka-dev kcat python3-confluent-kafka libsasl2-dev
   # benchmark peers (bench/outputs checks their cells in `make test` too)
   libcjson-dev libjansson-dev libjson-c-dev libyajl-dev rapidjson-dev libsimdjson-dev
   libprotobuf-c-dev protobuf-c-compiler libmsgpack-dev libcbor-dev
