@@ -10,9 +10,6 @@
  * codec_status, so never seen by the caller once the call returns. */
 #define CODEC__KAFKA_PENDING (-1)
 
-/* The codec status for a librdkafka error code (delivery or produce). */
-int codec__kafka_status(rd_kafka_resp_err_t e);
-
 /* Prefixes err->message with `TOPIC [PARTITION] @OFFSET: ` for `m`. */
 void codec__kafka_locate(const rd_kafka_message_t *m, codec_error *err);
 

@@ -10,7 +10,8 @@
  * reports or queue room (it returns as soon as one is served). */
 #define POLL_MS 100
 
-int codec__kafka_status(rd_kafka_resp_err_t e)
+/* The codec status for a librdkafka error code (delivery or produce). */
+static int status_of(rd_kafka_resp_err_t e)
 {
     switch (e) {
     case RD_KAFKA_RESP_ERR_NO_ERROR:
@@ -38,7 +39,7 @@ static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaqu
     codec_kafka_record *rec = m->_private;
     if (!rec)
         return; /* a message of the caller's own */
-    int status = codec__kafka_status(m->err);
+    int status = status_of(m->err);
     if (status) {
         bool maybe = rd_kafka_message_status(m) == RD_KAFKA_MSG_STATUS_POSSIBLY_PERSISTED;
         codec_error_set(&rec->error, status, 0, "kafka", CODEC_NO_OFFSET,
@@ -91,7 +92,7 @@ int codec__kafka_send(rd_kafka_t *rk, const char *topic, const void *data, size_
         rd_kafka_headers_destroy(headers);
     char name[64];
     snprintf(name, sizeof name, "%.60s", topic);
-    rec->status = codec_error_set(&rec->error, codec__kafka_status(e), 0, "kafka",
+    rec->status = codec_error_set(&rec->error, status_of(e), 0, "kafka",
                                   CODEC_NO_OFFSET, "%s [%d]: not sent: %s", name,
                                   (int)rec->partition, rd_kafka_err2str(e));
     return rec->status;
