@@ -134,9 +134,10 @@ typedef struct codec_kafka_decoder {
  * everything the value points at lives in `arena`.
  * @param which   may be NULL; receives the index of the codec used.
  * @return 0; CODEC_E_UNSUPPORTED (spec header missing when required, or
- *         naming no accepted pipeline: the message quotes it);
- *         CODEC_E_INVALID_PAYLOAD (a message with no payload, or the
- *         codec's report); the codec's other statuses; CODEC_E_USAGE.
+ *         naming no accepted pipeline: the message quotes it); the codec's
+ *         status (CODEC_E_INVALID_PAYLOAD...; a message without a payload
+ *         is decoded as zero bytes); CODEC_E_TRANSIENT when `m` is a
+ *         consumer error (m->err set); CODEC_E_USAGE.
  *         Every failure's message starts with `TOPIC [PARTITION] @OFFSET: `;
  *         stage, detail and offset are the codec's.
  * Threads: safe while no other thread touches `arena` or `err`.
