@@ -62,12 +62,15 @@ static const codec_registry_row rows[] = {
       "Redisson SnappyCodecV2: raw snappy (same as snappy)"}, codec__stage_ctor_snappy},
     /* text encodings */
     {{"base64", CODEC_KIND_TEXT,
-      "std|url|url-nopad|mime (default std), kernel=auto|scalar|avx2|avx512",
+      "std|url|url-nopad|mime (default std), wrap=N (LF every N chars; default 0: none), "
+      "lines=strict|skip (default skip when wrapped), kernel=auto|scalar|avx2|avx512",
       "RFC 4648 base64; mime = 76-character lines joined by CRLF"}, codec__stage_ctor_base64},
     {{"base32", CODEC_KIND_TEXT,
-      "std|hex|crockford|z|geohash (default std), kernel=auto|scalar|avx2|avx512",
+      "std|hex|crockford|z|geohash (default std), wrap=N, lines=strict|skip, "
+      "kernel=auto|scalar|avx2|avx512",
       "RFC 4648 base32 and its unpadded relatives; strict decoding"}, codec__stage_ctor_base32},
-    {{"hex", CODEC_KIND_TEXT, "lower|upper (default lower), kernel=auto|scalar|avx2|avx512",
+    {{"hex", CODEC_KIND_TEXT,
+      "lower|upper (default lower), wrap=N, lines=strict|skip, kernel=auto|scalar|avx2|avx512",
       "base16; decode accepts both cases"}, codec__stage_ctor_hex},
     /* integrity trailers */
     {{"crc32c", CODEC_KIND_INTEGRITY, "kernel=auto|scalar|sse42|avx512 (default auto)",

@@ -364,13 +364,12 @@ static void test_limit_and_errors(void)
     free(in);
 }
 
-/* Output is released as input arrives: a 64 MiB stream never holds more
- * than a few buffers of it (the drain sees output long before the end). */
+/* Output is released as input arrives: of 64 MiB of distinct input, all but
+ * the last few MiB (windows and buffers) come out before finish. */
 static void test_bounded(void)
 {
     static const char *const specs[] = {"zstd | crc32c | base64", "gzip", "lz4", "brotli:3",
                                         "snappy:framed", "base32 | hex"};
-    uint8_t *piece = payload_prose(1 << 20);
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
         codec_error err;
         codec *c = codec_parse(specs[i], NULL, &err);
@@ -384,6 +383,7 @@ static void test_bounded(void)
         size_t got, used;
         bool ok = true;
         for (int round = 0; round < 64 && ok; round++) {
+            uint8_t *piece = payload_mixed(1 << 20, (uint64_t)round);
             for (size_t at = 0; at < (1u << 20) && ok; at += used) {
                 ok = codec_stream_feed(s, piece + at, (1u << 20) - at, &used, &err) == 0;
                 fed += used;
@@ -402,17 +402,20 @@ static void test_bounded(void)
                     }
                 } while (ok && got);
             }
+            free(piece);
         }
         CHECK(ok);
         CHECK_INT(fed, (uint64_t)64 << 20);
         /* Everything but a window's worth is out before finish. */
         CHECK(decoded > ((uint64_t)60 << 20));
+        if (decoded <= ((uint64_t)60 << 20))
+            fprintf(stderr, "  %s: %llu bytes decoded before finish\n", specs[i],
+                    (unsigned long long)decoded);
         CHECK(out_before_end > 0);
         codec_stream_free(s);
         codec_stream_free(d);
         codec_free(c);
     }
-    free(piece);
 }
 
 static void test_typed(void)
