@@ -48,8 +48,9 @@ static const codec_registry_row rows[] = {
       "LEVEL (3..12, default 9), checksum=on|off (default on), max=SIZE (default 64m), "
       "gate=SIZE",
       "LZ4 frame compressed with LZ4 HC"}, codec__stage_ctor_lz4hc},
-    {{"snappy", CODEC_KIND_COMPRESSION, "max=SIZE (default 64m), gate=SIZE",
-      "raw snappy (varint length + elements)"}, codec__stage_ctor_snappy},
+    {{"snappy", CODEC_KIND_COMPRESSION,
+      "raw|framed (default raw), max=SIZE (default 64m), gate=SIZE",
+      "raw snappy (varint length + elements), or the framing format (framed: streams)"}, codec__stage_ctor_snappy},
     {{"brotli", CODEC_KIND_COMPRESSION,
       "QUALITY (0..11, default 11), max=SIZE (default 64m), gate=SIZE",
       "raw brotli stream (RFC 7932)"}, codec__stage_ctor_brotli},
@@ -87,7 +88,7 @@ static const codec_registry_row rows[] = {
     {{"envelope", CODEC_KIND_CRYPTO,
       "keyring=FILE (required), aad=TEXT, strategy=direct|bounded (default direct), "
       "max-messages=N (1..16777216, default 1048576), max-age=DURATION (500ms, 30s, 10m, 1h, "
-      "1d; default 1h)",
+      "1d; default 1h), max=SIZE (what a stream holds: default 64m)",
       "AES-256-GCM with a wrapped data key per message or per bounded batch"},
      codec__stage_ctor_envelope},
 };

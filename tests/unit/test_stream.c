@@ -465,6 +465,49 @@ static void test_typed(void)
     codec_free(c);
 }
 
+/* An envelope stream holds one message up to max= and releases nothing
+ * before its tag verifies; past max= it fails clearly. */
+static void test_envelope_whole(void)
+{
+    spec_case k = {"envelope:keyring=@,max=100k", false, true};
+    codec *c = parse_case(&k);
+    CHECK(c != NULL);
+    if (!c)
+        return;
+    uint8_t *in = payload_prose(150000);
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    codec_error err;
+    feed_plan p = {SPLIT_RANDOM, 0, 3};
+    CHECK_INT(stream_all(c, CODEC_STREAM_ENCODE, in, 150000, p, false, &out, &err),
+              CODEC_E_INVALID_VALUE);
+    CHECK_INT(err.detail, CODEC_D_LIMIT);
+    CHECK(strstr(err.message, "max=") != NULL);
+    /* Under the limit: a tampered tag releases no plaintext at all. */
+    out.len = 0;
+    CHECK_INT(stream_all(c, CODEC_STREAM_ENCODE, in, 90000, p, false, &out, &err), 0);
+    out.data[out.len - 1] ^= 1;
+    codec_stream *s = codec_stream_new(c, CODEC_STREAM_DECODE, &err);
+    uint8_t buf[4096];
+    size_t used, got, released = 0;
+    int rc = 0;
+    for (size_t at = 0; at < out.len && !rc; at += used) {
+        rc = codec_stream_feed(s, out.data + at, out.len - at, &used, &err);
+        while (!rc && !(rc = codec_stream_drain(s, buf, sizeof buf, &got, &err)) && got)
+            released += got;
+    }
+    if (!rc)
+        rc = codec_stream_finish(s, &err);
+    while (!rc && !(rc = codec_stream_drain(s, buf, sizeof buf, &got, &err)) && got)
+        released += got;
+    CHECK_INT(rc, CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(released, 0);
+    codec_stream_free(s);
+    codec_buf_free(&out);
+    free(in);
+    codec_free(c);
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -472,6 +515,7 @@ int main(void)
     test_every_stage();
     test_corruption();
     test_limit_and_errors();
+    test_envelope_whole();
     test_typed();
     test_bounded();
     unlink(keyring_path);
