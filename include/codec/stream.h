@@ -42,9 +42,10 @@
  * caller that must not act on corrupt data keeps it aside (a temporary
  * file) until the stream is done, as the `codec` command does.
  *
- * Decode limits: a streamed decode is not held to the stages' max= (it
- * needs no memory for the output); codec_stream_limit() sets a cap on the
- * total output instead, against decompression bombs.
+ * Decode limits: a streamed decode needs no memory for its output, so it
+ * is held to a stage's max= only when the spec gives max= explicitly
+ * ("zstd:max=1g"); the 64 MiB default applies to one-shot decodes only.
+ * codec_stream_limit() caps the total output, against decompression bombs.
  *
  * Threads: a codec_stream belongs to one thread at a time; any number of
  * streams may share one codec (which must outlive them).

@@ -48,6 +48,7 @@ struct codec_stage {
     char name[24];          /* registry name, used as the error stage */
     char spec[512];         /* normalised spec text of this stage */
     size_t max_output;      /* decode cap (decompressors), 0 = none */
+    bool max_given;         /* the spec gave max= (a stream honours it) */
     size_t gate;            /* compression size gate (see compose/gate.c), 0 = off */
     void *state;            /* owned by the stage; freed by ops->destroy */
     const codec_type *type; /* backends only */

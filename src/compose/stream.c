@@ -13,6 +13,7 @@ typedef struct lane {
     codec__sstream *st;
     uint8_t *buf;             /* CODEC__STREAM_PIECE bytes */
     size_t rpos, wpos;        /* buf[rpos..wpos) waits for the reader */
+    uint64_t produced;        /* for a max= the spec gave */
     bool done;
 } lane;
 
@@ -127,7 +128,14 @@ static int lane_step(codec_stream *s, size_t i, bool *moved)
     l->st->consumed += io.src_pos;
     lane_took(s, i, io.src_pos);
     *moved = io.src_pos || io.dst_pos != l->wpos || done;
+    l->produced += io.dst_pos - l->wpos;
     l->wpos = io.dst_pos;
+    const codec_stage *stage = l->st->stage;
+    if (l->st->decode && stage->max_given && l->produced > stage->max_output)
+        return CODEC_FAIL(&s->error, stage, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT,
+                          CODEC_NO_OFFSET,
+                          "decoded size exceeds the limit of %zu bytes (raise max=)",
+                          stage->max_output);
     l->done = done;
     if (done && io.src_pos < avail)
         return trailing(s, i);
