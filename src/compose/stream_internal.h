@@ -24,6 +24,8 @@
 #include "codec/stream.h"
 #include "stage_internal.h"
 
+#include <string.h>
+
 /* The largest piece handed to a push stage, and the size of the buffers
  * between stages. */
 #define CODEC__STREAM_PIECE ((size_t)64 << 10)
@@ -89,6 +91,20 @@ struct codec__push {
  * with codec__push) for stage s. NULL when out of memory. */
 codec__push *codec__push_new(size_t size, const codec__push_ops *ops, const codec_stage *s,
                              bool decode);
+
+/* Encoders that work in fixed blocks (the LZ4 frame, snappy chunks):
+ * copies what fits of src[0..*n) into block[*fill..cap) and advances src
+ * and n. @return true when the block is full. */
+static inline bool codec__block_fill(uint8_t *block, size_t cap, size_t *fill,
+                                     const uint8_t **src, size_t *n)
+{
+    size_t k = cap - *fill < *n ? cap - *fill : *n;
+    memcpy(block + *fill, *src, k);
+    *fill += k;
+    *src += k;
+    *n -= k;
+    return *fill == cap;
+}
 
 /* ---- block adapter --------------------------------------------------- */
 

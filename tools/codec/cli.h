@@ -74,6 +74,11 @@ int cli_exit_code(int status);
  * (one line, codec_error_format) and returns the exit code of err->family. */
 int cli_fail(const codec_error *err);
 
+/** cli_error_add_position() — for an error of a text format (json) at a
+ * byte offset into text[0..n): appends " at line L, column C" (1-based,
+ * columns in characters) to its message. Other errors are left alone. */
+void cli_error_add_position(codec_error *err, const uint8_t *text, size_t n);
+
 /** cli_usage_error() — for a wrong command line: prints
  * `codec: usage: [CMD: ]<message>` and a hint line naming `codec help CMD`
  * (or `codec --help` when cmd is NULL) on stderr. @return CLI_EXIT_USAGE. */
@@ -144,6 +149,16 @@ typedef struct cli_input {
 int cli_read_input(const char *path, size_t max, cli_input *in, codec_error *err);
 
 void cli_input_free(cli_input *in);
+
+/** cli_next_line() — JSON lines (NDJSON): the next non-empty line of `in`
+ * from *pos, as in->data[*start .. *start + *len) without its CR LF or LF;
+ * *pos moves past it. @return false after the last line. */
+bool cli_next_line(const cli_input *in, size_t *pos, size_t *start, size_t *len);
+
+/** cli_lines_format() — `ndjson[:ARGS]` is `json[:ARGS]` one value per
+ * line: sets *lines and returns the json spec (in buf); other formats are
+ * returned as they are. */
+const char *cli_lines_format(const char *format, bool *lines, char *buf, size_t cap);
 
 /** cli_run_pipeline() — the body of `pack` (decode false) and `unpack`
  * (decode true): options -p SPEC, --max-input SIZE, --help (prints `usage`),

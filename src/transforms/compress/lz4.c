@@ -246,12 +246,9 @@ static int lz4_enc_feed(codec__push *p, const uint8_t *src, size_t n, uint64_t a
     lz4_enc_stream *e = (lz4_enc_stream *)p;
     (void)at;
     while (n) {
-        size_t k = LZ4_BLOCK - e->fill < n ? LZ4_BLOCK - e->fill : n;
-        memcpy(e->block + e->fill, src, k);
-        e->fill += k;
-        src += k;
-        n -= k;
-        int rc = e->fill == LZ4_BLOCK ? lz4_enc_flush(e, false, out, err) : CODEC_OK;
+        int rc = codec__block_fill(e->block, LZ4_BLOCK, &e->fill, &src, &n)
+                     ? lz4_enc_flush(e, false, out, err)
+                     : CODEC_OK;
         if (rc)
             return rc;
     }

@@ -265,12 +265,7 @@ static int framed_feed(codec__push *p, const uint8_t *src, size_t n, uint64_t at
         return codec__compress_nomem(s, err);
     f->begun = true;
     while (n) {
-        size_t k = CHUNK_INPUT - f->fill < n ? CHUNK_INPUT - f->fill : n;
-        memcpy(f->block + f->fill, src, k);
-        f->fill += k;
-        src += k;
-        n -= k;
-        if (f->fill == CHUNK_INPUT) {
+        if (codec__block_fill(f->block, CHUNK_INPUT, &f->fill, &src, &n)) {
             int rc = framed_chunk(s, f->block, f->fill, out, err);
             if (rc)
                 return rc;
