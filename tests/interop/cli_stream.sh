@@ -152,6 +152,39 @@ PY
         fail "terminal refusal" "message"
 fi
 
+# Progress on a terminal's standard error (input arriving over 2.5 s), and none with -q.
+progress_run() {  # ARGS... — prints what codec wrote to a pty as its stderr
+    "$PY" - "$CODEC" "$@" <<'PY'
+import os, pty, subprocess, sys, time
+master, slave = pty.openpty()
+p = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=slave)
+os.close(slave)
+for _ in range(3):
+    p.stdin.write(os.urandom(1 << 20)); p.stdin.flush(); time.sleep(1.25)
+p.stdin.close()
+p.wait()
+out = b""
+while True:
+    try:
+        chunk = os.read(master, 4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    out += chunk
+sys.stdout.write(out.decode(errors="replace"))
+PY
+}
+if "$PY" -c 'import pty' 2>/dev/null; then
+    CASES=$((CASES + 1))
+    progress_run pack -p zstd >"$WORK/progress.out"
+    grep -Eq 'standard input: [0-9.]+ MiB -> [0-9.]+ MiB \([0-9.]+%\) [0-9.]+ MiB/s' "$WORK/progress.out" ||
+        fail "progress line" "none: $(head -c 300 "$WORK/progress.out")"
+    CASES=$((CASES + 1))
+    progress_run pack -q -p zstd >"$WORK/progress-q.out"
+    [ ! -s "$WORK/progress-q.out" ] || fail "-q silences progress" "$(head -c 200 "$WORK/progress-q.out")"
+fi
+
 # Errors that tell the truth.
 run "did you mean" "$WORK/prose" pack -p zstdd
 expect_error "did you mean" 2 "unknown stage 'zstdd'; did you mean 'zstd'\\?"
