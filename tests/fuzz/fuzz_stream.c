@@ -7,6 +7,7 @@
  *     crashes, and when both the stream and one-shot decode succeed they
  *     give the same bytes. */
 #include "codec/stream.h"
+#include "fuzz_target.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -68,7 +69,6 @@ static int run(const codec *c, codec_stream_mode mode, const uint8_t *in, size_t
     return rc;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2)

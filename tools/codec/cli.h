@@ -30,8 +30,8 @@ enum {
  * cmd_NAME (below) and puts it in main.c's table, so nothing else needs
  * editing. */
 #define CLI_COMMANDS(X)                                                        \
-    X(pack, "encode bytes through a pipeline: codec pack -p SPEC [FILE]")      \
-    X(unpack, "decode bytes through a pipeline: codec unpack -p SPEC [FILE]")  \
+    X(pack, "encode bytes through a pipeline: codec pack -p SPEC [FILE...]")   \
+    X(unpack, "decode bytes through a pipeline: codec unpack -p SPEC [FILE...]")\
     X(inspect, "name the outer layer of a payload and print its sizes")        \
     X(list, "list every registered stage with its arguments")                  \
     X(keygen, "print a new key-ring line: codec keygen [--id NAME]")          \

@@ -7,28 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* One row per command: X(NAME, one-line help). The row both declares
- * cmd_NAME and puts it in the table, so nothing else needs editing. */
-#define CLI_COMMANDS(X)                                                        \
-    X(pack, "encode bytes through a pipeline: codec pack -p SPEC [FILE...]")   \
-    X(unpack, "decode bytes through a pipeline: codec unpack -p SPEC [FILE...]")\
-    X(inspect, "name the outer layer of a payload and print its sizes")        \
-    X(list, "list every registered stage with its arguments")                  \
-    X(keygen, "print a new key-ring line: codec keygen [--id NAME]")          \
-    X(dict, "train a zstd dictionary from sample values")                     \
-    X(validate, "check one document: codec validate -f json [FILE]")          \
-    X(convert, "convert a document: codec convert -f json -t json [FILE]")    \
-    CLI_REDIS_COMMANDS(X)
-
-/* The redis command exists only when the library was built with hiredis. */
-#ifdef CODEC_HAVE_REDIS
-#define CLI_REDIS_COMMANDS(X) \
-    X(redis, "set or get one key of a Redis server through a pipeline")
-#else
-#define CLI_REDIS_COMMANDS(X)
-#endif
-
-#define CLI_DECLARE(name, help) int cmd_##name(int argc, char **argv);
 #define CLI_ROW(name, help) {#name, help, cmd_##name},
 
 static const cli_command commands[] = {CLI_COMMANDS(CLI_ROW)};
