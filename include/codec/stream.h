@@ -24,9 +24,11 @@
  * Same bytes as one-shot: encoding a stream gives, for any split of the
  * input, the bytes codec_encode() gives for the whole input, and decoding
  * gives codec_decode()'s bytes, except where docs/guides/streaming.md says
- * otherwise (gzip and deflate stream through zlib, whose output differs
- * from the one-shot encoder's but decodes to the same input; zstd frames
- * carry their content size only when codec_stream_pledge() gave it).
+ * otherwise: gzip and deflate stream through zlib and brotli through its
+ * stream encoder, and zstd with workers= writes its multi-threaded frame;
+ * their bytes differ from the one-shot encoder's but are the same for
+ * every split and decode to the same input. zstd frames carry their
+ * content size only when codec_stream_pledge() gave it.
  *
  * Bounded memory: between stages, bytes wait in 64 KiB buffers; each stage
  * keeps its library's streaming state (a zstd window, a zlib window...).
@@ -77,10 +79,12 @@ typedef enum codec_stream_mode {
 } codec_stream_mode;
 
 /** codec_stream_new() — a stream over the transforms of `c`.
- * @param c     a bytes pipeline (no backend); read only, not copied: it must
- *              outlive the stream. A codec with a backend is CODEC_E_USAGE
- *              (stream its bytes with codec_stream_new_value() or
- *              codec_stream_value()).
+ * @param c     read only, not copied: it must outlive the stream. A bytes
+ *              pipeline streams both ways. A typed codec (a backend and at
+ *              least one transform) streams its decode, whose value
+ *              codec_stream_value() gives at the end; its encode is
+ *              codec_stream_new_value() (CODEC_STREAM_ENCODE here is
+ *              CODEC_E_USAGE, as is a lone backend).
  * @param err   may be NULL; filled on failure.
  * @return a new stream (free with codec_stream_free()), or NULL with
  *         CODEC_E_USAGE or CODEC_E_NOMEM in `err`.
