@@ -4,7 +4,7 @@ BUILD ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build test bench asan fuzz clean install
+.PHONY: all deps build test test-large bench asan fuzz clean install
 
 all: build
 
@@ -16,13 +16,17 @@ build: deps
 	cmake --build $(BUILD) -j $(JOBS)
 
 test: build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE large
+
+# Tests that move GiB through pipes (ctest label `large`): minutes each.
+test-large: build
+	ctest --test-dir $(BUILD) --output-on-failure -L large
 
 # The whole suite once more under AddressSanitizer + UBSan.
 asan: deps
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCODEC_SANITIZE=ON
 	cmake --build build-asan -j $(JOBS)
-	ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure -j $(JOBS) -LE large
 
 # libFuzzer targets (clang), each run briefly: FUZZ_SECONDS per target.
 FUZZ_SECONDS ?= 10

@@ -14,8 +14,8 @@ packages=(
   # libraries the transforms use
   libzstd-dev liblz4-dev zlib1g-dev libdeflate-dev libsnappy-dev libbrotli-dev libssl-dev
   # real peers for interop tests (libprotobuf-dev: the well-known .proto files)
-  gzip zstd lz4 brotli xxd python3 python3-cbor2 python3-msgpack python3-protobuf
-  python3-cryptography python3-crcmod protobuf-compiler libprotobuf-dev
+  gzip zstd lz4 brotli xxd time python3 python3-cbor2 python3-msgpack python3-protobuf
+  python3-cryptography python3-crcmod python3-snappy protobuf-compiler libprotobuf-dev
   # Redis integration
   libhiredis-dev redis-server
   # Kafka integration (librdkafka's mock cluster is the broker); peers;

@@ -9,6 +9,7 @@
 
 #include "core.h"
 #include "compose.h"
+#include "stream.h"
 #include "integrity.h"
 #include "framing.h"
 #include "envelope.h"

@@ -12,6 +12,12 @@
  * (codec_keyring_load()) or your own, e.g. a KMS client. In a spec:
  *
  *   envelope:keyring=FILE[,aad=TEXT][,strategy=bounded,max-messages=N,max-age=DURATION]
+ *            [,max=SIZE]
+ *
+ * Streams (codec/stream.h): a message is one AEAD message, so a stream of
+ * it holds the whole message and never releases plaintext before the tag
+ * verifies; it holds at most max= bytes (64 MiB by default, and for
+ * codec_envelope()) and fails with CODEC_D_LIMIT beyond.
  *
  * and in C:
  *

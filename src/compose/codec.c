@@ -330,3 +330,8 @@ int codec_decode(const codec *c, const uint8_t *in, size_t n, void *value_out,
     bytes->len = cur_len;
     return CODEC_OK;
 }
+
+const codec_stage *codec__stage_at(const codec *c, size_t i)
+{
+    return i < c->count ? &c->stages[i] : NULL;
+}

@@ -37,15 +37,21 @@ static const codec_registry_row rows[] = {
       "LEVEL (1..9, default 6), max=SIZE (default 64m), gate=SIZE",
       "zlib stream (RFC 1950), the JDK Deflater's format"}, codec__stage_ctor_deflate},
     {{"zstd", CODEC_KIND_COMPRESSION,
-      "LEVEL (1..22 or -7..-1, default 3), dict=FILE, max=SIZE (default 64m), gate=SIZE",
+      "LEVEL (1..22 or -7..-1, default 3), dict=FILE, checksum=off|on (default off), "
+      "workers=N (default 0), max=SIZE (default 64m), gate=SIZE",
       "zstd frame with content size"}, codec__stage_ctor_zstd},
-    {{"lz4", CODEC_KIND_COMPRESSION, "max=SIZE (default 64m), gate=SIZE",
-      "LZ4 frame, 64 KiB independent blocks, content checksum"}, codec__stage_ctor_lz4},
+    {{"lz4", CODEC_KIND_COMPRESSION,
+      "checksum=on|off (default on), max=SIZE (default 64m), gate=SIZE",
+      "LZ4 frame, 64 KiB independent blocks, content checksum (unless checksum=off)"},
+     codec__stage_ctor_lz4},
     {{"lz4hc", CODEC_KIND_COMPRESSION,
-      "LEVEL (3..12, default 9), max=SIZE (default 64m), gate=SIZE",
+      "LEVEL (3..12, default 9), checksum=on|off (default on), max=SIZE (default 64m), "
+      "gate=SIZE",
       "LZ4 frame compressed with LZ4 HC"}, codec__stage_ctor_lz4hc},
-    {{"snappy", CODEC_KIND_COMPRESSION, "max=SIZE (default 64m), gate=SIZE",
-      "raw snappy (varint length + elements)"}, codec__stage_ctor_snappy},
+    {{"snappy", CODEC_KIND_COMPRESSION,
+      "raw|framed (default raw), max=SIZE (default 64m), gate=SIZE",
+      "raw snappy (varint length + elements), or the framing format (framed: streams)"},
+     codec__stage_ctor_snappy},
     {{"brotli", CODEC_KIND_COMPRESSION,
       "QUALITY (0..11, default 11), max=SIZE (default 64m), gate=SIZE",
       "raw brotli stream (RFC 7932)"}, codec__stage_ctor_brotli},
@@ -58,12 +64,15 @@ static const codec_registry_row rows[] = {
       "Redisson SnappyCodecV2: raw snappy (same as snappy)"}, codec__stage_ctor_snappy},
     /* text encodings */
     {{"base64", CODEC_KIND_TEXT,
-      "std|url|url-nopad|mime (default std), kernel=auto|scalar|avx2|avx512",
+      "std|url|url-nopad|mime (default std), wrap=N (LF every N chars; default 0: none), "
+      "lines=strict|skip (default skip when wrapped), kernel=auto|scalar|avx2|avx512",
       "RFC 4648 base64; mime = 76-character lines joined by CRLF"}, codec__stage_ctor_base64},
     {{"base32", CODEC_KIND_TEXT,
-      "std|hex|crockford|z|geohash (default std), kernel=auto|scalar|avx2|avx512",
+      "std|hex|crockford|z|geohash (default std), wrap=N, lines=strict|skip, "
+      "kernel=auto|scalar|avx2|avx512",
       "RFC 4648 base32 and its unpadded relatives; strict decoding"}, codec__stage_ctor_base32},
-    {{"hex", CODEC_KIND_TEXT, "lower|upper (default lower), kernel=auto|scalar|avx2|avx512",
+    {{"hex", CODEC_KIND_TEXT,
+      "lower|upper (default lower), wrap=N, lines=strict|skip, kernel=auto|scalar|avx2|avx512",
       "base16; decode accepts both cases"}, codec__stage_ctor_hex},
     /* integrity trailers */
     {{"crc32c", CODEC_KIND_INTEGRITY, "kernel=auto|scalar|sse42|avx512 (default auto)",
@@ -80,7 +89,7 @@ static const codec_registry_row rows[] = {
     {{"envelope", CODEC_KIND_CRYPTO,
       "keyring=FILE (required), aad=TEXT, strategy=direct|bounded (default direct), "
       "max-messages=N (1..16777216, default 1048576), max-age=DURATION (500ms, 30s, 10m, 1h, "
-      "1d; default 1h)",
+      "1d; default 1h), max=SIZE (what a stream holds: default 64m)",
       "AES-256-GCM with a wrapped data key per message or per bounded batch"},
      codec__stage_ctor_envelope},
 };

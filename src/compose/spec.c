@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #define SPEC_MAX_LEN 4096
 
@@ -21,9 +22,11 @@ static const char *trim_end(const char *begin, const char *end)
     return end;
 }
 
+/* Upper case is read too, so a name in the wrong case gets its own error. */
 static bool is_name_char(char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '-' || c == '_';
 }
 
 static int spec_error(codec_error *err, int detail, size_t offset, const char *stage,
@@ -99,6 +102,68 @@ static int parse_args(codec_args *a, const char *spec, const char *p, const char
     return CODEC_OK;
 }
 
+/* Edit distance of a and b (insertions, deletions, substitutions), capped
+ * at 9; names are at most 23 characters. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), row[32];
+    if (la > 30 || lb > 30)
+        return 9;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb] < 9 ? row[lb] : 9;
+}
+
+/* An unknown stage name: the same name in the wrong case is named as such,
+ * otherwise the closest registered name (at most 2 edits) is suggested. */
+static int unknown_stage(const char *name, size_t off, codec_error *err)
+{
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (size_t i = 0; i < codec_registry_count(); i++) {
+        const char *known = codec_registry_info(i)->name;
+        if (strcasecmp(known, name) == 0)
+            return codec_error_set(err, CODEC_E_USAGE, CODEC_D_UNKNOWN_STAGE, "spec", off,
+                                   "unknown stage '%s': stage names are lower case ('%s')",
+                                   name, known);
+        size_t d = edit_distance(name, known);
+        if (d < best_d) {
+            best_d = d;
+            best = known;
+        }
+    }
+    if (best)
+        return codec_error_set(err, CODEC_E_USAGE, CODEC_D_UNKNOWN_STAGE, "spec", off,
+                               "unknown stage '%s'; did you mean '%s'? (run 'codec list' for "
+                               "the stages)", name, best);
+    return codec_error_set(err, CODEC_E_USAGE, CODEC_D_UNKNOWN_STAGE, "spec", off,
+                           "unknown stage '%s' (run 'codec list' for the stages)", name);
+}
+
+/* Whether the spec gave the stage's `max=` itself (streams honour only an
+ * explicit cap; see codec/stream.h). */
+static bool gives_max(const codec_args *a)
+{
+    for (size_t i = 0; i < a->count; i++)
+        if (strcmp(a->items[i].key, "max") == 0)
+            return true;
+    return false;
+}
+
 /* Parses one stage text [b, e) and constructs it into *s. */
 static int build_stage(codec_stage *s, const char *spec, const char *b, const char *e,
                        const codec_type *type, codec_error *err)
@@ -118,8 +183,7 @@ static int build_stage(codec_stage *s, const char *spec, const char *b, const ch
                                "unexpected '%c' after stage name '%s'", *rest, name);
     const codec_registry_row *row = codec__registry_find(name);
     if (!row)
-        return codec_error_set(err, CODEC_E_USAGE, CODEC_D_UNKNOWN_STAGE, "spec", off,
-                               "unknown stage '%s' (run 'codec list' for the stages)", name);
+        return unknown_stage(name, off, err);
     if (row->info.kind == CODEC_KIND_BACKEND && !type)
         return codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, name, off,
                                "backend '%s' needs a type descriptor", name);
@@ -142,6 +206,7 @@ static int build_stage(codec_stage *s, const char *spec, const char *b, const ch
     rc = row->ctor(s, &args, row->info.kind == CODEC_KIND_BACKEND ? type : NULL, err);
     if (rc)
         return rc;
+    s->max_given = gives_max(&args);
     rc = codec__args_finish(&args, row->info.args, err);
     if (rc && s->ops && s->ops->destroy)
         s->ops->destroy(s);

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 typedef struct codec_stage codec_stage;
+struct codec__sstream;
 
 /** The function table of a stage. Transforms set encode/decode; backends set
  * encode_value/decode_value. destroy may be NULL when state needs no care. */
@@ -35,6 +36,10 @@ typedef struct codec_stage_ops {
                         codec_arena *arena, codec_error *err);
     /* Releases state (not the stage itself). */
     void (*destroy)(codec_stage *s);
+    /* Optional: opens a stream of this stage (compose/stream_internal.h);
+     * stages without one stream through the whole adapter. */
+    int (*stream_open)(const codec_stage *s, bool decode, struct codec__sstream **out,
+                       codec_error *err);
 } codec_stage_ops;
 
 struct codec_stage {
@@ -43,6 +48,7 @@ struct codec_stage {
     char name[24];          /* registry name, used as the error stage */
     char spec[512];         /* normalised spec text of this stage */
     size_t max_output;      /* decode cap (decompressors), 0 = none */
+    bool max_given;         /* the spec gave max= (a stream honours it) */
     size_t gate;            /* compression size gate (see compose/gate.c), 0 = off */
     void *state;            /* owned by the stage; freed by ops->destroy */
     const codec_type *type; /* backends only */
@@ -152,6 +158,9 @@ codec *codec__from_stage(const codec_stage *s, codec_error *err);
  * ("3,max=1m"); the typed public constructors use it. */
 codec *codec__make(const char *name, const char *args_text, const codec_type *type,
                    codec_error *err);
+
+/** Stage i of c (0 = the backend, if any), or NULL past the end. */
+const codec_stage *codec__stage_at(const codec *c, size_t i);
 
 /** True when stage 0 of `c` is a backend (a typed codec, not a bytes one). */
 bool codec__has_backend(const codec *c);

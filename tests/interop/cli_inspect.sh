@@ -265,4 +265,15 @@ for hostile in '\x1f\x8b\x08\x04\x00\x00\x00\x00\x00\x03\xff\xff' \
     [ "$(wc -l <"$ERR")" -eq 1 ] || fail "hostile header $hostile" "error is not one line"
 done
 
+# Several files: one report each, headed by its name, the first failure's exit code.
+printf 'abc' | gzip -n >"$WORK/multi.gz"
+printf '{"a":1}' >"$WORK/multi.json"
+run "several files" /dev/null inspect "$WORK/multi.gz" "$WORK/multi.json" "$WORK/no-such-file"
+expect_rc "several files" 4
+expect_line "several files" "file: $WORK/multi.gz"
+expect_line "several files" "format: gzip"
+expect_line "several files" "file: $WORK/multi.json"
+expect_line "several files" "format: json"
+grep -q "cannot open '$WORK/no-such-file'" "$ERR" || fail "several files" "no error for the missing file"
+
 finish

@@ -36,9 +36,9 @@ expect_stdout_file "unpack 'hex:upper | hex' (right to left)" "$WORK/all.bin"
 CASES=$((CASES + 1))
 cmp -s "$WORK/random.bin" "$WORK/random.back" || fail "1 MiB random round trip" "bytes differ"
 
-run "FILE argument" /dev/null pack -p hex "$WORK/all.bin"
-expect_rc "FILE argument" 0
-expect_stdout_file "FILE argument" "$WORK/all.hex"
+run "FILE argument, -c" /dev/null pack -c -p hex "$WORK/all.bin"
+expect_rc "FILE argument, -c" 0
+expect_stdout_file "FILE argument, -c" "$WORK/all.hex"
 
 run "'-' is standard input" "$WORK/all.bin" pack -p hex -
 expect_stdout_file "'-' is standard input" "$WORK/all.hex"
@@ -73,10 +73,10 @@ expect_error "bad stage argument -> 2" 2 "^codec: hex: .*purple"
 run "malformed spec -> 2" "$WORK/all.bin" unpack -p 'hex ||'
 expect_error "malformed spec -> 2" 2 '^codec: spec: empty stage'
 
-run "missing file -> 4" /dev/null pack -p hex "$WORK/does-not-exist"
+run "missing file -> 4" /dev/null pack -c -p hex "$WORK/does-not-exist"
 expect_error "missing file -> 4" 4 "^codec: input: cannot open '.*does-not-exist': No such file"
 
-run "directory as FILE -> 4" /dev/null unpack -p hex "$WORK"
+run "directory as FILE -> 4" /dev/null unpack -c -p hex "$WORK"
 expect_error "directory as FILE -> 4" 4 '^codec: input: cannot read'
 
 CASES=$((CASES + 1))
@@ -90,19 +90,25 @@ grep -q '^codec: output: cannot write standard output' "$ERR" ||
 head -c 100 "$WORK/all.bin" >"$WORK/100.bin"
 run "--max-input equal to the size" "$WORK/100.bin" pack -p hex --max-input 100
 expect_rc "--max-input equal to the size" 0
-run "--max-input one under (file)" /dev/null pack -p hex --max-input 99 "$WORK/100.bin"
-expect_error "--max-input one under (file)" 1 '^codec: input: input is larger than --max-input \(99 bytes\)'
+run "--max-input one under (file)" /dev/null pack -c -p hex --max-input 99 "$WORK/100.bin"
+expect_error "--max-input one under (file)" 1 'input: input is larger than --max-input \(99 bytes\)'
 
 CASES=$((CASES + 1))
 cat "$WORK/100.bin" | "$CODEC" pack -p hex --max-input 99 >"$OUT" 2>"$ERR"
 RC=$?
 expect_error "--max-input one under (pipe)" 1 'larger than --max-input \(99 bytes\)'
 
-# An endless standard input stops at the cap instead of filling memory.
+# An endless standard input stops at the cap. Its output (2 MiB) is past
+# what standard output holds back (1 MiB), so part of it went out: the
+# command says so on a second line.
 CASES=$((CASES + 1))
 timeout 20 bash -c 'yes | "$1" pack -p hex --max-input 1m' _ "$CODEC" >"$OUT" 2>"$ERR"
 RC=$?
-expect_error "endless stdin, --max-input 1m" 1 'larger than --max-input \(1048576 bytes\)'
+expect_rc "endless stdin, --max-input 1m" 1
+grep -Eq '^codec: input: input is larger than --max-input \(1048576 bytes\)' "$ERR" ||
+    fail "endless stdin, --max-input 1m" "no limit error line"
+grep -q 'written to standard output before the error are incomplete and unverified' "$ERR" ||
+    fail "endless stdin, --max-input 1m" "no warning about the partial output"
 
 run "--max-input with a suffix" "$WORK/all.bin" pack -p hex --max-input 1k
 expect_rc "--max-input with a suffix" 0

@@ -83,7 +83,9 @@ run "tamper: pack" "$WORK/prose" pack -p 'zstd | crc32c'
 cp "$OUT" "$WORK/sealed"
 printf '\x00' | dd of="$WORK/sealed" bs=1 seek=20 conv=notrunc status=none
 run "tamper: unpack" "$WORK/sealed" unpack -p 'zstd | crc32c'
-expect_error "tamper: unpack" 1 '^codec: crc32c: checksum mismatch'
+# The command packs zstd frames with their checksum, which sees the flip
+# before the crc32c trailer at the end does.
+expect_error "tamper: unpack" 1 '^codec: (zstd: Restored data doesn.t match checksum|crc32c: checksum mismatch)'
 
 # A decompression bomb through the command stops at max=.
 head -c 20000000 /dev/zero | zstd -19cq >"$WORK/bomb.zst"

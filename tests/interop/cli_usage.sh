@@ -44,7 +44,7 @@ run "list" /dev/null list
 expect_rc "list" 0
 expect_line "list" "text:"
 expect_line "list" "  hex              base16; decode accepts both cases"
-expect_line "list" "                   args: lower|upper (default lower), kernel=auto|scalar|avx2|avx512"
+expect_line "list" "                   args: lower|upper (default lower), wrap=N, lines=strict|skip, kernel=auto|scalar|avx2|avx512"
 for stage in $(grep -o '{{"[a-z0-9_-]*"' "$ROOT/src/compose/registry.c" | tr -d '{"'); do
     grep -Eq "^  $stage +" "$OUT" || fail "list" "registered stage '$stage' is missing"
 done
@@ -71,7 +71,7 @@ usage_error "unknown letter in a cluster" "^codec: usage: pack: unknown option '
 usage_error "long option without its value" "^codec: usage: pack: option '--pipeline' needs a value$" pack --pipeline
 usage_error "value given to a flag" "^codec: usage: pack: option '--help=3' takes no value$" pack --help=3
 usage_error "unknown long option" "^codec: usage: inspect: unknown option '--deep'$" inspect --deep
-usage_error "two input files" "^codec: usage: pack: one input file at most" pack -p hex a b
+usage_error "-o with two input files" "^codec: usage: pack: -o names one output" pack -p hex -o x a b
 usage_error "list takes no arguments" "^codec: usage: list: unexpected argument 'x'$" list x
 
 finish

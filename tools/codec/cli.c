@@ -230,3 +230,48 @@ int cli_write_output(const void *data, size_t n, codec_error *err)
                                "cannot write standard output: %s", strerror(errno));
     return CODEC_OK;
 }
+
+void cli_error_add_position(codec_error *err, const uint8_t *text, size_t n)
+{
+    if (strcmp(err->stage, "json") != 0 || err->offset == CODEC_NO_OFFSET || err->offset > n)
+        return;
+    size_t line = 1, column = 1;
+    for (size_t i = 0; i < (size_t)err->offset; i++) {
+        if (text[i] == '\n') {
+            line++;
+            column = 1;
+        } else if ((text[i] & 0xC0) != 0x80) {
+            column++; /* characters, not the bytes of a UTF-8 sequence */
+        }
+    }
+    size_t len = strlen(err->message);
+    snprintf(err->message + len, sizeof err->message - len, " at line %zu, column %zu", line,
+             column);
+}
+
+bool cli_next_line(const cli_input *in, size_t *pos, size_t *start, size_t *len)
+{
+    while (*pos < in->len) {
+        const uint8_t *p = in->data + *pos;
+        const uint8_t *nl = memchr(p, '\n', in->len - *pos);
+        size_t n = nl ? (size_t)(nl - p) : in->len - *pos;
+        *start = *pos;
+        *pos += n + (nl ? 1 : 0);
+        if (n && p[n - 1] == '\r')
+            n--;
+        if (n) {
+            *len = n;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *cli_lines_format(const char *format, bool *lines, char *buf, size_t cap)
+{
+    if (strncmp(format, "ndjson", 6) != 0 || (format[6] && format[6] != ':'))
+        return format;
+    *lines = true;
+    snprintf(buf, cap, "json%s", format + 6);
+    return buf;
+}

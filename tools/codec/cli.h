@@ -30,8 +30,8 @@ enum {
  * cmd_NAME (below) and puts it in main.c's table, so nothing else needs
  * editing. */
 #define CLI_COMMANDS(X)                                                        \
-    X(pack, "encode bytes through a pipeline: codec pack -p SPEC [FILE]")      \
-    X(unpack, "decode bytes through a pipeline: codec unpack -p SPEC [FILE]")  \
+    X(pack, "encode bytes through a pipeline: codec pack -p SPEC [FILE...]")   \
+    X(unpack, "decode bytes through a pipeline: codec unpack -p SPEC [FILE...]")\
     X(inspect, "name the outer layer of a payload and print its sizes")        \
     X(list, "list every registered stage with its arguments")                  \
     X(keygen, "print a new key-ring line: codec keygen [--id NAME]")          \
@@ -82,6 +82,11 @@ int cli_exit_code(int status);
 /** cli_fail() — prints `codec: <stage>: <message> (offset N)` on stderr
  * (one line, codec_error_format) and returns the exit code of err->family. */
 int cli_fail(const codec_error *err);
+
+/** cli_error_add_position() — for an error of a text format (json) at a
+ * byte offset into text[0..n): appends " at line L, column C" (1-based,
+ * columns in characters) to its message. Other errors are left alone. */
+void cli_error_add_position(codec_error *err, const uint8_t *text, size_t n);
 
 /** cli_usage_error() — for a wrong command line: prints
  * `codec: usage: [CMD: ]<message>` and a hint line naming `codec help CMD`
@@ -154,6 +159,16 @@ int cli_read_input(const char *path, size_t max, cli_input *in, codec_error *err
 
 void cli_input_free(cli_input *in);
 
+/** cli_next_line() — JSON lines (NDJSON): the next non-empty line of `in`
+ * from *pos, as in->data[*start .. *start + *len) without its CR LF or LF;
+ * *pos moves past it. @return false after the last line. */
+bool cli_next_line(const cli_input *in, size_t *pos, size_t *start, size_t *len);
+
+/** cli_lines_format() — `ndjson[:ARGS]` is `json[:ARGS]` one value per
+ * line: sets *lines and returns the json spec (in buf); other formats are
+ * returned as they are. */
+const char *cli_lines_format(const char *format, bool *lines, char *buf, size_t cap);
+
 /** cli_run_pipeline() — the body of `pack` (decode false) and `unpack`
  * (decode true): options -p SPEC, --max-input SIZE, --help (prints `usage`),
  * one optional FILE; runs the bytes pipeline and writes standard output
@@ -163,5 +178,25 @@ int cli_run_pipeline(int argc, char **argv, const char *usage, bool decode);
 /** cli_write_output() — writes n bytes to standard output and flushes.
  * @return 0 or CODEC_E_TRANSIENT (stage "output") on a write error. */
 int cli_write_output(const void *data, size_t n, codec_error *err);
+
+/** An output file written atomically (atomic_out.c): bytes go to a
+ * temporary file beside `target`, which replaces the target only at
+ * cli_atomic_commit(); a failure, cli_atomic_abort() or a fatal signal
+ * removes it, so no partial output file is ever left behind. */
+typedef struct cli_atomic {
+    int fd;                 /* write here */
+    const char *target;     /* not copied */
+    char temp[4096];
+} cli_atomic;
+
+/** cli_atomic_open() — creates the temporary file with permissions `mode`.
+ * @return 0 or CODEC_E_TRANSIENT / CODEC_E_USAGE (stage "output"). */
+int cli_atomic_open(cli_atomic *a, const char *target, int mode, codec_error *err);
+/** cli_atomic_commit() — syncs and renames over the target (when `replace`
+ * is false, an existing target is an error and is left alone).
+ * @return 0 or CODEC_E_TRANSIENT; the temporary file is removed on failure. */
+int cli_atomic_commit(cli_atomic *a, bool replace, codec_error *err);
+/** cli_atomic_abort() — closes and removes the temporary file. */
+void cli_atomic_abort(cli_atomic *a);
 
 #endif /* CODEC_CLI_H */

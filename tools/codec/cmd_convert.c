@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: codec convert -f FROM -t TO [--pretty] [--max-input SIZE] [FILE]\n"
+    "usage: codec convert -f FROM -t TO [--pretty] [--lines] [--max-input SIZE] [FILE]\n"
     "\n"
     "Reads one document of format FROM from FILE (or standard input) and\n"
     "writes the same document in format TO to standard output (text formats\n"
@@ -19,6 +19,8 @@ static const char usage[] =
     "  -f, --from SPEC       the input backend and its options, e.g. json\n"
     "  -t, --to SPEC         the output backend, e.g. json, json:pretty, cbor, msgpack\n"
     "      --pretty          the same as adding `pretty` to TO\n"
+    "  -l, --lines           one document per line in, one per line out (JSON\n"
+    "                        lines; -f ndjson is -f json --lines)\n"
     CLI_HELP_INPUT_OPTIONS
     "\n"
     "example: codec convert -f json -t json --pretty < doc.json\n";
@@ -96,28 +98,50 @@ static int check_representable(const codec_value *v, const struct target *t, cod
                            "the byte string at %s has no %s form", path, t->name);
 }
 
-static int convert(const codec *from, const codec *to, const char *to_spec, const cli_input *in,
-                   codec_error *err)
+/* Converts in->data[start .. start + n) and appends it to out. A decode
+ * error's offset is moved to the whole input's, with its line and column. */
+static int convert_one(const codec *from, const codec *to, const char *to_spec,
+                       const cli_input *in, size_t start, size_t n, codec_buf *out,
+                       codec_error *err)
 {
     codec_arena arena;
-    codec_arena_init(&arena, NULL, in->len + 4096);
-    codec_buf out;
-    codec_buf_init(&out, NULL);
+    codec_arena_init(&arena, NULL, n + 4096);
     codec_value v;
     const struct target *t = target_of(to_spec);
-    int rc = codec_decode(from, in->data, in->len, &v, &arena, err);
+    int rc = codec_decode(from, in->data + start, n, &v, &arena, err);
+    if (rc) {
+        if (err->offset != CODEC_NO_OFFSET)
+            err->offset += start;
+        cli_error_add_position(err, in->data, in->len);
+    }
     if (rc == CODEC_OK)
         rc = check_representable(&v, t, err);
     if (rc == CODEC_OK)
-        rc = codec_encode(to, &v, &out, err);
+        rc = codec_encode(to, &v, out, err);
     if (rc == CODEC_OK && t && t->text && !strchr(to_spec, '|'))
-        rc = codec_buf_append(&out, "\n", 1);
+        rc = codec_buf_append(out, "\n", 1);
+    if (rc == CODEC_E_NOMEM)
+        codec_error_set(err, rc, 0, "output", CODEC_NO_OFFSET, "out of memory");
+    codec_arena_free(&arena);
+    return rc;
+}
+
+/* The whole input, or each line of it; output is written only when all of
+ * it converted. */
+static int convert(const codec *from, const codec *to, const char *to_spec, const cli_input *in,
+                   bool lines, codec_error *err)
+{
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    int rc = CODEC_OK;
+    size_t pos = 0, start, len;
+    if (!lines)
+        rc = convert_one(from, to, to_spec, in, 0, in->len, &out, err);
+    while (lines && rc == CODEC_OK && cli_next_line(in, &pos, &start, &len))
+        rc = convert_one(from, to, to_spec, in, start, len, &out, err);
     if (rc == CODEC_OK)
         rc = cli_write_output(out.data, out.len, err);
-    else if (rc == CODEC_E_NOMEM)
-        codec_error_set(err, rc, 0, "output", CODEC_NO_OFFSET, "out of memory");
     codec_buf_free(&out);
-    codec_arena_free(&arena);
     return rc;
 }
 
@@ -126,19 +150,21 @@ int cmd_convert(int argc, char **argv)
     static const struct option longs[] = {{"from", required_argument, NULL, 'f'},
                                           {"to", required_argument, NULL, 't'},
                                           {"pretty", no_argument, NULL, 'P'},
+                                          {"lines", no_argument, NULL, 'l'},
                                           {"max-input", required_argument, NULL, 'm'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     const char *from_spec = NULL, *to_spec = NULL, *path;
-    bool pretty = false;
+    bool pretty = false, lines = false;
     cli_options o;
-    cli_options_start(&o, argv, usage, ":f:t:h", longs);
+    cli_options_start(&o, argv, usage, ":f:t:lh", longs);
     int opt;
     while ((opt = cli_next_option(&o, argc, argv)) >= 0) {
         switch (opt) {
         case 'f': from_spec = optarg; break;
         case 't': to_spec = optarg; break;
         case 'P': pretty = true; break;
+        case 'l': lines = true; break;
         }
     }
     if (opt == CLI_OPTIONS_EXIT)
@@ -152,13 +178,15 @@ int cmd_convert(int argc, char **argv)
     if (pretty && pretty_spec(to_spec, spec, sizeof spec))
         return cli_usage_error(o.cmd, "output spec too long");
     codec_error err;
+    char json[512];
+    from_spec = cli_lines_format(from_spec, &lines, json, sizeof json);
     codec *from = codec_parse(from_spec, codec_value_type(), &err);
     codec *to = from ? codec_parse(pretty ? spec : to_spec, codec_value_type(), &err) : NULL;
     int rc = from && to ? CODEC_OK : err.family;
     cli_input in;
     if (rc == CODEC_OK &&
         (rc = cli_read_input(path, o.max_input, &in, &err)) == CODEC_OK) {
-        rc = convert(from, to, pretty ? spec : to_spec, &in, &err);
+        rc = convert(from, to, pretty ? spec : to_spec, &in, lines, &err);
         cli_input_free(&in);
     }
     codec_free(from);

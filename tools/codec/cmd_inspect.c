@@ -1,11 +1,11 @@
-/* cmd_inspect.c — `codec inspect [FILE]`: what the outer layer is, and its sizes. */
+/* cmd_inspect.c — `codec inspect [FILE...]`: what the outer layer is, and its sizes. */
 #include "cli.h"
 #include "inspect.h"
 
 #include <stdio.h>
 
 static const char usage[] =
-    "usage: codec inspect [--max-input SIZE] [FILE]\n"
+    "usage: codec inspect [--max-input SIZE] [FILE...]\n"
     "\n"
     "Names the outer layer of FILE (or standard input) from its magic bytes\n"
     "and prints what its header declares, one 'key: value' per line: format\n"
@@ -14,6 +14,8 @@ static const char usage[] =
     "Headers are parsed defensively; checksums are not verified.\n"
     "Exit 1 when a recognised header is truncated or inconsistent, 3 when\n"
     "its version or algorithm is unknown (the fields read so far are printed).\n"
+    "With several FILEs, each report starts with 'file: NAME' and they are\n"
+    "separated by an empty line; the exit code is the first failure's.\n"
     "\n"
     CLI_HELP_INPUT_OPTIONS
     "\n"
@@ -26,22 +28,14 @@ static void print_report(const inspect_report *r)
         printf("%s: %s\n", r->fields[i].key, r->fields[i].value);
 }
 
-int cmd_inspect(int argc, char **argv)
+/* Inspects one input (NULL: standard input); @return the exit code. */
+static int inspect_one(const char *path, size_t max_input, bool named)
 {
-    static const struct option longs[] = {
-        {"max-input", required_argument, NULL, 'm'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    cli_options o;
-    cli_options_start(&o, argv, usage, ":h", longs);
-    const char *path;
-    if (cli_next_option(&o, argc, argv) == CLI_OPTIONS_EXIT) /* it has none of its own */
-        return o.exit;
-    if (cli_input_path(&o, argc, argv, &path))
-        return CLI_EXIT_USAGE;
     codec_error err;
     cli_input in;
-    if (cli_read_input(path, o.max_input, &in, &err))
+    if (named)
+        printf("file: %s\n", path);
+    if (cli_read_input(path, max_input, &in, &err))
         return cli_fail(&err);
     inspect_report r;
     int status = inspect_bytes(in.data, in.len, INSPECT_DEFAULT_WALK, &r);
@@ -50,4 +44,26 @@ int cmd_inspect(int argc, char **argv)
     if (cli_write_output(NULL, 0, &err))
         return cli_fail(&err);
     return status ? cli_fail(&r.err) : CLI_EXIT_OK;
+}
+
+int cmd_inspect(int argc, char **argv)
+{
+    static const struct option longs[] = {
+        {"max-input", required_argument, NULL, 'm'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    cli_options o;
+    cli_options_start(&o, argv, usage, ":h", longs);
+    if (cli_next_option(&o, argc, argv) == CLI_OPTIONS_EXIT) /* it has none of its own */
+        return o.exit;
+    if (optind >= argc - 1)
+        return inspect_one(optind < argc ? argv[optind] : NULL, o.max_input, false);
+    int exit = CLI_EXIT_OK;
+    for (int i = optind; i < argc; i++) {
+        if (i > optind)
+            putchar('\n');
+        int rc = inspect_one(argv[i], o.max_input, true);
+        exit = exit ? exit : rc;
+    }
+    return exit;
 }

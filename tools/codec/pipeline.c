@@ -1,62 +1,526 @@
-/* pipeline.c — what `codec pack` and `codec unpack` share: options, reading
- * the input, running the bytes pipeline one way, writing only on success. */
+/* pipeline.c — `codec pack` and `codec unpack`, with the habits of gzip and
+ * zstd: FILE... become FILE.<suffix> (and back), -c writes standard output,
+ * -o names the output, -k keeps the input, -f forces, -q/-v, -T N.
+ *
+ * Everything streams (codec/stream.h), so any size goes through in bounded
+ * memory. An output file is written beside its target and renamed into
+ * place only after the whole stream, trailers included, has verified
+ * (atomic_out.c). Standard output gets the first CLI_HOLD bytes only once
+ * the stream has ended, so small outputs appear whole or not at all; a
+ * longer stream that fails after output began says so loudly. */
 #include "cli.h"
+#include "codec/stream.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
-static int encode_and_write(const codec *c, const cli_input *in, codec_error *err)
+/* Bytes read per call, and what standard output holds back. */
+#define CLI_READ ((size_t)1 << 20)
+#define CLI_HOLD ((size_t)1 << 20)
+
+typedef struct pipe_opts {
+    const char *cmd;
+    const char *spec;          /* -p SPEC */
+    bool decode, to_stdout, keep, force, quiet, verbose, check;
+    long threads;
+    const char *output;        /* -o FILE */
+    size_t max_input;
+    uint64_t max_output;
+} pipe_opts;
+
+/* Where output goes: a file descriptor, with standard output holding back
+ * its first CLI_HOLD bytes. */
+typedef struct sink {
+    int fd;
+    const char *name;          /* for messages */
+    bool hold;
+    bool wrote;                /* bytes have reached fd */
+    codec_buf held;
+    uint64_t bytes;
+} sink;
+
+static int write_all(sink *k, const uint8_t *p, size_t n, codec_error *err)
 {
-    codec_buf out;
-    codec_buf_init(&out, NULL);
-    codec_bytes value = {in->data, in->len};
-    int rc = codec_encode(c, &value, &out, err);
-    if (rc == CODEC_OK)
-        rc = cli_write_output(out.data, out.len, err);
-    codec_buf_free(&out);
+    while (n) {
+        ssize_t w = write(k->fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return codec_error_set(err, CODEC_E_TRANSIENT, CODEC_D_IO, "output", CODEC_NO_OFFSET,
+                                   "cannot write %s: %s", k->name, strerror(errno));
+        k->wrote = true;
+        p += w;
+        n -= (size_t)w;
+    }
+    return CODEC_OK;
+}
+
+static int sink_flush(sink *k, codec_error *err)
+{
+    int rc = write_all(k, k->held.data, k->held.len, err);
+    k->held.len = 0;
+    k->hold = false;
     return rc;
 }
 
-static int decode_and_write(const codec *c, const cli_input *in, codec_error *err)
+static int sink_write(sink *k, const uint8_t *p, size_t n, codec_error *err)
 {
-    codec_arena arena;
-    codec_arena_init(&arena, NULL, 0);
-    codec_bytes value;
-    int rc = codec_decode(c, in->data, in->len, &value, &arena, err);
-    if (rc == CODEC_OK)
-        rc = cli_write_output(value.data, value.len, err);
-    codec_arena_free(&arena);
+    k->bytes += n;
+    if (k->hold && k->held.len + n <= CLI_HOLD)
+        return codec_buf_append(&k->held, p, n) ? codec_error_set(err, CODEC_E_NOMEM, 0,
+                                                                  "output", CODEC_NO_OFFSET,
+                                                                  "out of memory")
+                                                : CODEC_OK;
+    int rc = k->hold ? sink_flush(k, err) : CODEC_OK;
+    return rc ? rc : write_all(k, p, n, err);
+}
+
+/* ---- progress --------------------------------------------------------- */
+
+typedef struct progress {
+    bool on;                   /* stderr is a terminal and not -q */
+    bool shown;
+    struct timespec start, last;
+} progress;
+
+static double seconds_since(const struct timespec *t)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+/* At most once a second, after the first second: bytes in and out, ratio, speed. */
+static void progress_show(progress *p, const char *name, const codec_stream *s, bool end)
+{
+    if (!p->on || (!end && (seconds_since(&p->start) < 1 || seconds_since(&p->last) < 1)))
+        return;
+    if (end && !p->shown)
+        return;
+    double in = (double)codec_stream_total_in(s), out = (double)codec_stream_total_out(s);
+    double secs = seconds_since(&p->start);
+    fprintf(stderr, "\r%s: %.1f MiB -> %.1f MiB (%.1f%%) %.1f MiB/s%s", name, in / 1048576,
+            out / 1048576, in ? 100 * out / in : 0.0, secs > 0 ? in / 1048576 / secs : 0.0,
+            end ? "\n" : "   ");
+    clock_gettime(CLOCK_MONOTONIC, &p->last);
+    p->shown = true;
+}
+
+/* ---- one stream ------------------------------------------------------- */
+
+static int drain_all(codec_stream *s, sink *k, codec_error *err)
+{
+    static uint8_t out[256 << 10];
+    size_t got;
+    do {
+        int rc = codec_stream_drain(s, out, sizeof out, &got, err);
+        if (!rc)
+            rc = sink_write(k, out, got, err);
+        if (rc)
+            return rc;
+    } while (got == sizeof out);
+    return CODEC_OK;
+}
+
+static int read_some(int fd, uint8_t *buf, size_t cap, const char *name, size_t *got,
+                     codec_error *err)
+{
+    ssize_t r;
+    do
+        r = read(fd, buf, cap);
+    while (r < 0 && errno == EINTR);
+    if (r < 0)
+        return codec_error_set(err, CODEC_E_TRANSIENT, CODEC_D_IO, "input", CODEC_NO_OFFSET,
+                               "cannot read '%s': %s", name, strerror(errno));
+    *got = (size_t)r;
+    return CODEC_OK;
+}
+
+/* Streams fd through s into k. */
+static int pump_fd(codec_stream *s, const pipe_opts *o, int fd, const char *name, sink *k,
+                   codec_error *err)
+{
+    static uint8_t in[CLI_READ];
+    progress p = {.on = !o->quiet && isatty(STDERR_FILENO)};
+    clock_gettime(CLOCK_MONOTONIC, &p.start);
+    p.last = p.start;
+    uint64_t total = 0;
+    int rc;
+    for (;;) {
+        size_t n = 0;
+        if ((rc = read_some(fd, in, sizeof in, name, &n, err)) || n == 0)
+            break;
+        total += n;
+        if (total > o->max_input)
+            return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT, "input",
+                                   o->max_input, "input is larger than --max-input (%zu bytes)",
+                                   o->max_input);
+        for (size_t at = 0, used; at < n && !rc; at += used)
+            if (!(rc = codec_stream_feed(s, in + at, n - at, &used, err)))
+                rc = drain_all(s, k, err);
+        if (rc)
+            return rc;
+        progress_show(&p, name, s, false);
+    }
+    if (!rc)
+        rc = codec_stream_finish(s, err);
+    while (!rc && !codec_stream_done(s))
+        rc = drain_all(s, k, err);
+    progress_show(&p, name, s, true);
     return rc;
+}
+
+/* Runs one input (fd, size or -1) to one sink. */
+static int run_one(const codec *c, const pipe_opts *o, int fd, const char *name, off_t size,
+                   sink *k, codec_error *err)
+{
+    codec_stream *s = codec_stream_new(c, o->decode ? CODEC_STREAM_DECODE : CODEC_STREAM_ENCODE,
+                                       err);
+    if (!s)
+        return err->family;
+    codec_stream_limit(s, o->max_output);
+    int rc = !o->decode && size >= 0 ? codec_stream_pledge(s, (uint64_t)size, err) : CODEC_OK;
+    if (!rc)
+        rc = pump_fd(s, o, fd, name, k, err);
+    if (!rc && k->hold)
+        rc = sink_flush(k, err);
+    codec_stream_free(s);
+    return rc;
+}
+
+/* ---- names ------------------------------------------------------------ */
+
+/* The suffix of the last stage of the spec that has one (".zst" for
+ * "zstd | crc32c"), or ".codec". */
+static const char *suffix_of(const codec *c)
+{
+    static const struct { const char *stage, *suffix; } table[] = {
+        {"zstd", ".zst"},   {"gzip", ".gz"},      {"deflate", ".zz"},  {"lz4", ".lz4"},
+        {"lz4hc", ".lz4"},  {"brotli", ".br"},    {"snappy", ".sz"},   {"base64", ".b64"},
+        {"base32", ".b32"}, {"hex", ".hex"},      {"envelope", ".enc"}};
+    const char *suffix = ".codec";
+    const char *p = codec_spec(c);
+    while (*p) {
+        size_t len = strcspn(p, ":| ");
+        for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+            if (strlen(table[i].stage) == len && strncmp(p, table[i].stage, len) == 0)
+                suffix = table[i].suffix;
+        const char *bar = strchr(p, '|');
+        if (!bar)
+            break;
+        p = bar + 1;
+        while (*p == ' ')
+            p++;
+    }
+    return suffix;
+}
+
+/* FILE.suffix (pack) or FILE without it (unpack); NULL when an unpacked
+ * name lacks the suffix. Free with free(). */
+static char *output_name(const pipe_opts *o, const char *path, const char *suffix)
+{
+    size_t n = strlen(path), sl = strlen(suffix);
+    if (o->decode) {
+        if (n <= sl || strcmp(path + n - sl, suffix) != 0)
+            return NULL;
+        return strndup(path, n - sl);
+    }
+    char *name = malloc(n + sl + 1);
+    if (name) {
+        memcpy(name, path, n);
+        memcpy(name + n, suffix, sl + 1);
+    }
+    return name;
+}
+
+/* ---- the spec the command runs ---------------------------------------- */
+
+/* The command's defaults on top of the user's spec: zstd frames carry their
+ * checksum (as the zstd tool writes them) unless --no-check, which also
+ * drops LZ4's; -T N gives zstd N workers. Arguments the user gave win. */
+static codec *command_codec(const pipe_opts *o, codec_error *err)
+{
+    codec *user = codec_parse(o->spec, NULL, err);
+    if (!user || o->decode)
+        return user;
+    const char *norm = codec_spec(user);
+    size_t cap = strlen(norm) * 2 + 256;
+    char *spec = malloc(cap);
+    if (!spec) {
+        codec_free(user);
+        codec_error_set(err, CODEC_E_NOMEM, 0, "spec", CODEC_NO_OFFSET, "out of memory");
+        return NULL;
+    }
+    size_t used = 0;
+    for (const char *p = norm; *p;) {
+        size_t len = strcspn(p, "|");
+        while (len && p[len - 1] == ' ')
+            len--;
+        char stage[600];
+        snprintf(stage, sizeof stage, "%.*s", (int)len, p);
+        size_t name = strcspn(stage, ":");
+        bool zstd = name == 4 && strncmp(stage, "zstd", 4) == 0;
+        bool lz4 = (name == 3 && strncmp(stage, "lz4", 3) == 0) ||
+                   (name == 5 && strncmp(stage, "lz4hc", 5) == 0);
+        const char *extra[2] = {NULL, NULL};
+        if (!strstr(stage, "checksum=") && (zstd || (lz4 && !o->check)))
+            extra[0] = o->check ? "checksum=on" : "checksum=off";
+        char workers[32];
+        if (zstd && o->threads > 0 && !strstr(stage, "workers=")) {
+            snprintf(workers, sizeof workers, "workers=%ld", o->threads);
+            extra[1] = workers;
+        }
+        used += (size_t)snprintf(spec + used, cap - used, "%s%s", used ? " | " : "", stage);
+        bool has_args = strchr(stage, ':') != NULL;
+        for (size_t i = 0; i < 2; i++) {
+            if (!extra[i])
+                continue;
+            used += (size_t)snprintf(spec + used, cap - used, "%s%s", has_args ? "," : ":",
+                                     extra[i]);
+            has_args = true;
+        }
+        p += strcspn(p, "|");
+        while (*p == '|' || *p == ' ')
+            p++;
+    }
+    codec_free(user);
+    codec *c = codec_parse(spec, NULL, err);
+    free(spec);
+    return c;
+}
+
+/* ---- one input -------------------------------------------------------- */
+
+static bool output_is_text(const codec *c)
+{
+    const char *spec = codec_spec(c);
+    const char *last = strrchr(spec, '|');
+    last = last ? last + 1 : spec;
+    while (*last == ' ')
+        last++;
+    size_t len = strcspn(last, ":");
+    for (size_t i = 0; i < codec_registry_count(); i++) {
+        const codec_stage_info *info = codec_registry_info(i);
+        if (strlen(info->name) == len && strncmp(info->name, last, len) == 0)
+            return info->kind == CODEC_KIND_TEXT;
+    }
+    return false;
+}
+
+/* The error of one input: `codec: FILE: stage: message (offset N)` when
+ * there are files, plus a warning when standard output already got part of
+ * it. */
+static int report(const pipe_opts *o, const char *file, const sink *k, const codec_error *err)
+{
+    char line[256];
+    codec_error_format(err, line, sizeof line);
+    if (file)
+        fprintf(stderr, "codec: %s: %s\n", file, line);
+    else
+        fprintf(stderr, "codec: %s\n", line);
+    if (k->wrote && k->fd == STDOUT_FILENO)
+        fprintf(stderr, "codec: %s: the %llu bytes written to standard output before the "
+                        "error are incomplete and unverified\n",
+                o->cmd, (unsigned long long)k->bytes);
+    return cli_exit_code(err->family);
+}
+
+static int refuse_terminal(const pipe_opts *o, const codec *c, bool reading_stdin)
+{
+    if (o->force)
+        return CLI_EXIT_OK;
+    if (!o->decode && !output_is_text(c) && !o->output && isatty(STDOUT_FILENO) &&
+        (o->to_stdout || reading_stdin)) {
+        fprintf(stderr, "codec: compressed data not written to a terminal. Use -f to force "
+                        "compression.\nFor help, type: codec help %s\n", o->cmd);
+        return CLI_EXIT_PAYLOAD;
+    }
+    if (o->decode && reading_stdin && isatty(STDIN_FILENO)) {
+        fprintf(stderr, "codec: compressed data not read from a terminal. Use -f to force "
+                        "decompression.\nFor help, type: codec help %s\n", o->cmd);
+        return CLI_EXIT_PAYLOAD;
+    }
+    return CLI_EXIT_OK;
+}
+
+static void verbose_line(const pipe_opts *o, const char *in, const char *out, uint64_t in_bytes,
+                         uint64_t out_bytes)
+{
+    if (!o->verbose || o->quiet)
+        return;
+    fprintf(stderr, "codec: %s: %llu -> %llu bytes (%.2f%%)%s%s\n", in,
+            (unsigned long long)in_bytes, (unsigned long long)out_bytes,
+            in_bytes ? 100.0 * (double)out_bytes / (double)in_bytes : 0.0, out ? ", wrote " : "",
+            out ? out : "");
+}
+
+/* Runs `path` ("-": standard input) through c. */
+static int run_input(const codec *c, const pipe_opts *o, const char *path)
+{
+    bool is_stdin = strcmp(path, "-") == 0;
+    const char *shown = is_stdin ? "standard input" : path;
+    codec_error err;
+    sink k = {.fd = STDOUT_FILENO, .name = "standard output"};
+    codec_buf_init(&k.held, NULL);
+    int rc = refuse_terminal(o, c, is_stdin);
+    if (rc)
+        return rc;
+    int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        codec_error_set(&err, CODEC_E_TRANSIENT, CODEC_D_IO, "input", CODEC_NO_OFFSET,
+                        "cannot open '%s': %s", shown, strerror(errno));
+        if (fd >= 0 && !is_stdin)
+            close(fd);
+        return report(o, NULL, &k, &err);
+    }
+    if (S_ISDIR(st.st_mode)) {
+        codec_error_set(&err, CODEC_E_TRANSIENT, CODEC_D_IO, "input", CODEC_NO_OFFSET,
+                        "cannot read '%s': Is a directory", shown);
+        close(fd);
+        return report(o, NULL, &k, &err);
+    }
+    /* Standard output, -o FILE, or FILE.suffix beside the input. */
+    char *derived = NULL;
+    const char *target = o->output;
+    if (!target && !is_stdin && !o->to_stdout) {
+        derived = output_name(o, path, suffix_of(c));
+        if (!derived) {
+            fprintf(stderr, "codec: %s: unknown suffix (expected %s) -- ignored\n", path,
+                    suffix_of(c));
+            close(fd);
+            return CLI_EXIT_USAGE;
+        }
+        target = derived;
+    }
+    cli_atomic out = {.fd = -1};
+    if (target && !o->force && access(target, F_OK) == 0) {
+        fprintf(stderr, "codec: %s already exists; not overwritten (use -f to overwrite)\n",
+                target);
+        rc = CLI_EXIT_USAGE;
+    } else if (target) {
+        mode_t mask = umask(0);
+        umask(mask);
+        int mode = S_ISREG(st.st_mode) ? (int)(st.st_mode & 07777) : (int)(0666 & ~mask);
+        if (cli_atomic_open(&out, target, mode, &err)) {
+            rc = report(o, NULL, &k, &err);
+        } else {
+            k.fd = out.fd;
+            k.name = target;
+        }
+    } else {
+        k.hold = true;
+    }
+    if (!rc) {
+        off_t size = S_ISREG(st.st_mode) ? st.st_size : -1;
+        int status = run_one(c, o, fd, shown, size, &k, &err);
+        if (!status && target)
+            status = cli_atomic_commit(&out, o->force, &err);
+        else if (target)
+            cli_atomic_abort(&out);
+        if (status) {
+            rc = report(o, is_stdin ? NULL : path, &k, &err);
+        } else {
+            verbose_line(o, shown, target, (uint64_t)(S_ISREG(st.st_mode) ? st.st_size : 0),
+                         k.bytes);
+            if (derived && !o->keep && unlink(path) != 0 && !o->quiet)
+                fprintf(stderr, "codec: cannot remove '%s': %s\n", path, strerror(errno));
+        }
+    }
+    if (!is_stdin)
+        close(fd);
+    codec_buf_free(&k.held);
+    free(derived);
+    return rc;
+}
+
+/* ---- options ---------------------------------------------------------- */
+
+static int parse_options(pipe_opts *o, const char *usage, int argc, char **argv,
+                         const char **spec)
+{
+    static const struct option longs[] = {
+        {"pipeline", required_argument, NULL, 'p'}, {"decompress", no_argument, NULL, 'd'},
+        {"decode", no_argument, NULL, 'd'},         {"stdout", no_argument, NULL, 'c'},
+        {"output", required_argument, NULL, 'o'},   {"keep", no_argument, NULL, 'k'},
+        {"force", no_argument, NULL, 'f'},          {"quiet", no_argument, NULL, 'q'},
+        {"verbose", no_argument, NULL, 'v'},        {"threads", required_argument, NULL, 'T'},
+        {"no-check", no_argument, NULL, 'N'},       {"max-input", required_argument, NULL, 'm'},
+        {"max-output", required_argument, NULL, 'M'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    cli_options co;
+    cli_options_start(&co, argv, usage, ":p:dco:kfqvT:h", longs);
+    co.max_input = SIZE_MAX; /* streams have no need for a cap */
+    int opt;
+    while ((opt = cli_next_option(&co, argc, argv)) >= 0) {
+        size_t size;
+        char *end;
+        switch (opt) {
+        case 'p': *spec = optarg; break;
+        case 'd': o->decode = true; break;
+        case 'c': o->to_stdout = true; break;
+        case 'o': o->output = optarg; break;
+        case 'k': o->keep = true; break;
+        case 'f': o->force = true; break;
+        case 'q': o->quiet = true; break;
+        case 'v': o->verbose = true; break;
+        case 'N': o->check = false; break;
+        case 'T':
+            o->threads = strtol(optarg, &end, 10);
+            if (*end || o->threads < 0 || o->threads > 200)
+                return cli_usage_error(o->cmd, "bad -T '%s': expected 0..200 threads", optarg);
+            break;
+        case 'M':
+            if (!cli_parse_size(optarg, &size))
+                return cli_usage_error(o->cmd, "bad --max-output '%s': expected a size such "
+                                               "as 64m or 4g", optarg);
+            o->max_output = size;
+            break;
+        default:
+            return cli_usage_error(o->cmd, "unexpected option");
+        }
+    }
+    if (opt == CLI_OPTIONS_EXIT)
+        return co.exit ? co.exit : -1;
+    o->max_input = co.max_input;
+    return CLI_EXIT_OK;
 }
 
 int cli_run_pipeline(int argc, char **argv, const char *usage, bool decode)
 {
-    static const struct option longs[] = {
-        {"pipeline", required_argument, NULL, 'p'},
-        {"max-input", required_argument, NULL, 'm'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    const char *spec = NULL, *path;
-    cli_options o;
-    cli_options_start(&o, argv, usage, ":p:h", longs);
-    int opt;
-    while ((opt = cli_next_option(&o, argc, argv)) == 'p')
-        spec = optarg;
-    if (opt == CLI_OPTIONS_EXIT)
-        return o.exit;
+    pipe_opts o = {.cmd = argv[0], .decode = decode, .check = true};
+    const char *spec = NULL;
+    int rc = parse_options(&o, usage, argc, argv, &spec);
+    if (rc)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    o.spec = spec;
     if (!spec)
         return cli_usage_error(o.cmd, "missing -p SPEC (the pipeline, e.g. -p 'zstd:3 | base64')");
-    if (cli_input_path(&o, argc, argv, &path))
-        return CLI_EXIT_USAGE;
+    int files = argc - optind;
+    if (o.output && files > 1)
+        return cli_usage_error(o.cmd, "-o names one output: give one input file, or -c");
+    if (o.output && o.to_stdout)
+        return cli_usage_error(o.cmd, "-o and -c both name the output: give one of them");
     codec_error err;
-    codec *c = codec_parse(spec, NULL, &err);
+    codec *c = command_codec(&o, &err);
     if (!c)
         return cli_fail(&err);
-    cli_input in;
-    int rc = cli_read_input(path, o.max_input, &in, &err);
-    if (rc == CODEC_OK) {
-        rc = decode ? decode_and_write(c, &in, &err) : encode_and_write(c, &in, &err);
-        cli_input_free(&in);
+    rc = CLI_EXIT_OK;
+    if (files == 0) {
+        rc = run_input(c, &o, "-");
+    } else {
+        for (int i = optind; i < argc; i++) {
+            int r = run_input(c, &o, argv[i]);
+            if (!rc)
+                rc = r;
+        }
     }
     codec_free(c);
-    return rc ? cli_fail(&err) : CLI_EXIT_OK;
+    return rc;
 }

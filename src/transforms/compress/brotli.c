@@ -5,6 +5,7 @@
  * decoder, so each call makes its own; but a decoder takes an allocator,
  * and its memory comes from a pooled scratch block (below). */
 #include "compress_internal.h"
+#include "compose/stream_internal.h"
 
 #include "codec/compress.h"
 
@@ -79,7 +80,7 @@ static int brotli_fail(const codec_stage *s, BrotliDecoderState *d, uint64_t off
     if (code <= BROTLI_DECODER_ERROR_ALLOC_CONTEXT_MODES &&
         code >= BROTLI_DECODER_ERROR_ALLOC_BLOCK_TYPE_TREES)
         return codec__compress_nomem(s, err);
-    return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, offset, "brotli: %s",
+    return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, offset, "%s",
                       BrotliDecoderErrorString(code));
 }
 
@@ -147,8 +148,114 @@ static void brotli_destroy(codec_stage *s)
     free(st);
 }
 
-static const codec_stage_ops brotli_ops = {
-    .encode = brotli_encode, .decode = brotli_decode, .destroy = brotli_destroy};
+/* ---------------------------------------------------------------------------
+ * Streaming (compose/stream_internal.h): libbrotli's stream API, at the
+ * stage's quality and window. The encoder's bytes may differ from
+ * BrotliEncoderCompress's (which knows the input size), but not between
+ * splits of the input.
+ * ------------------------------------------------------------------------ */
+
+typedef struct brotli_stream {
+    codec__sstream base;
+    BrotliEncoderState *e;
+    BrotliDecoderState *d;
+    bool seen;
+} brotli_stream;
+
+static int brotli_stream_encode(brotli_stream *b, codec__io *io, bool end, bool *done,
+                                codec_error *err)
+{
+    size_t avail_in = io->src_len - io->src_pos, avail_out = io->dst_cap - io->dst_pos;
+    const uint8_t *next_in = io->src + io->src_pos;
+    uint8_t *next_out = io->dst + io->dst_pos;
+    if (!BrotliEncoderCompressStream(b->e, end ? BROTLI_OPERATION_FINISH : BROTLI_OPERATION_PROCESS,
+                                     &avail_in, &next_in, &avail_out, &next_out, NULL))
+        return CODEC_FAIL(err, b->base.stage, CODEC_E_INVALID_VALUE, 0, CODEC_NO_OFFSET,
+                          "brotli failed to compress");
+    io->src_pos = io->src_len - avail_in;
+    io->dst_pos = io->dst_cap - avail_out;
+    *done = end && BrotliEncoderIsFinished(b->e);
+    return CODEC_OK;
+}
+
+static int brotli_stream_decode(brotli_stream *b, codec__io *io, bool end, bool *done,
+                                codec_error *err)
+{
+    const codec_stage *s = b->base.stage;
+    size_t avail_in = io->src_len - io->src_pos, avail_out = io->dst_cap - io->dst_pos;
+    const uint8_t *next_in = io->src + io->src_pos;
+    uint8_t *next_out = io->dst + io->dst_pos;
+    b->seen |= avail_in > 0;
+    BrotliDecoderResult r =
+        BrotliDecoderDecompressStream(b->d, &avail_in, &next_in, &avail_out, &next_out, NULL);
+    io->src_pos = io->src_len - avail_in;
+    io->dst_pos = io->dst_cap - avail_out;
+    switch (r) {
+    case BROTLI_DECODER_RESULT_SUCCESS:
+        *done = true;
+        return CODEC_OK;
+    case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT:
+        if (end)
+            return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED,
+                              b->base.consumed + io->src_pos, "unexpected end of input");
+        return CODEC_OK;
+    case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT:
+        return CODEC_OK;
+    default:
+        return brotli_fail(s, b->d, b->base.consumed + io->src_pos, err);
+    }
+}
+
+static int brotli_stream_step(codec__sstream *st, codec__io *io, bool end, bool *done,
+                              codec_error *err)
+{
+    brotli_stream *b = (brotli_stream *)st;
+    return st->decode ? brotli_stream_decode(b, io, end, done, err)
+                      : brotli_stream_encode(b, io, end, done, err);
+}
+
+static void brotli_stream_free(codec__sstream *st)
+{
+    brotli_stream *b = (brotli_stream *)st;
+    if (b->e)
+        BrotliEncoderDestroyInstance(b->e);
+    if (b->d)
+        BrotliDecoderDestroyInstance(b->d);
+    free(b);
+}
+
+static const codec__sstream_ops brotli_sops = {.step = brotli_stream_step,
+                                               .free = brotli_stream_free};
+
+static int brotli_stream_open(const codec_stage *s, bool decode, codec__sstream **out,
+                              codec_error *err)
+{
+    brotli_stream *b = calloc(1, sizeof *b);
+    if (!b)
+        return codec__compress_nomem(s, err);
+    b->base = (codec__sstream){.ops = &brotli_sops, .stage = s, .decode = decode};
+    bool ok;
+    if (decode) {
+        ok = (b->d = BrotliDecoderCreateInstance(NULL, NULL, NULL)) != NULL;
+    } else {
+        int quality = ((const brotli_state *)s->state)->quality;
+        ok = (b->e = BrotliEncoderCreateInstance(NULL, NULL, NULL)) != NULL &&
+             BrotliEncoderSetParameter(b->e, BROTLI_PARAM_QUALITY, (uint32_t)quality) &&
+             BrotliEncoderSetParameter(b->e, BROTLI_PARAM_LGWIN, BROTLI_DEFAULT_WINDOW) &&
+             BrotliEncoderSetParameter(b->e, BROTLI_PARAM_MODE, BROTLI_MODE_GENERIC);
+    }
+    if (!ok) {
+        brotli_stream_free(&b->base);
+        return codec__compress_nomem(s, err);
+    }
+    *out = &b->base;
+    return CODEC_OK;
+}
+
+static const codec_stage_ops brotli_ops = {.encode = brotli_encode,
+                                           .decode = brotli_decode,
+                                           .destroy = brotli_destroy,
+                                           .stream_open = brotli_stream_open};
 
 int codec__stage_ctor_brotli(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {

@@ -109,6 +109,20 @@ size_t codec__deflate_bound(size_t n);
 size_t codec__deflate_compress(codec_deflater *d, int level, const uint8_t *src, size_t n,
                                uint8_t *dst, size_t cap);
 
+/* A stream of a `gzip` or `deflate` stage (flate_stream.c). */
+struct codec__sstream;
+int codec__flate_stream_open(const codec_stage *s, codec_flate_wrap wrap, int level,
+                             bool decode, struct codec__sstream **out, codec_error *err);
+
+/* `snappy:framed` (snappy_framed.c): the framing format, one-shot and
+ * streamed. */
+int codec__snappy_framed_encode(const codec_stage *s, const uint8_t *src, size_t n,
+                                codec_buf *out, codec_error *err);
+int codec__snappy_framed_decode(const codec_stage *s, const uint8_t *src, size_t n,
+                                codec_buf *out, codec_error *err);
+int codec__snappy_framed_stream_open(const codec_stage *s, bool decode,
+                                     struct codec__sstream **out, codec_error *err);
+
 /* Fills a `gzip` or `deflate` stage: LEVEL 1..9 (default 6) and max=. */
 int codec__flate_stage_init(codec_stage *s, codec_args *a, codec_flate_wrap wrap, codec_error *err);
 

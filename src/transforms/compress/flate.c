@@ -453,8 +453,17 @@ static void flate_stage_destroy(codec_stage *s)
     codec_flate_free(s->state);
 }
 
-static const codec_stage_ops flate_ops = {
-    .encode = flate_stage_encode, .decode = flate_stage_decode, .destroy = flate_stage_destroy};
+static int flate_stage_stream_open(const codec_stage *s, bool decode,
+                                   struct codec__sstream **out, codec_error *err)
+{
+    const codec_flate *f = s->state;
+    return codec__flate_stream_open(s, f->wrap, f->level, decode, out, err);
+}
+
+static const codec_stage_ops flate_ops = {.encode = flate_stage_encode,
+                                          .decode = flate_stage_decode,
+                                          .destroy = flate_stage_destroy,
+                                          .stream_open = flate_stage_stream_open};
 
 int codec__flate_stage_init(codec_stage *s, codec_args *a, codec_flate_wrap wrap, codec_error *err)
 {

@@ -5,10 +5,12 @@
  * does, and uses a declared content size, when a frame has one, to check
  * the cap and reserve exactly. */
 #include "compress_internal.h"
+#include "compose/stream_internal.h"
 
 #include "codec/compress.h"
 
 #include <stdlib.h>
+#include <string.h>
 #define LZ4F_STATIC_LINKING_ONLY /* LZ4F_getErrorCode, exported by liblz4 1.9 */
 #include <lz4frame.h>
 #include <lz4hc.h>
@@ -69,7 +71,7 @@ static int lz4_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_
     /* compressBegin starts over, so a context is reusable after a failure. */
     codec__pool_put(&st->cctx, c);
     if (LZ4F_isError(r))
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_VALUE, 0, CODEC_NO_OFFSET, "lz4: %s",
+        return CODEC_FAIL(err, s, CODEC_E_INVALID_VALUE, 0, CODEC_NO_OFFSET, "%s",
                           LZ4F_getErrorName(r));
     out->len += used;
     return CODEC_OK;
@@ -96,7 +98,7 @@ static int lz4_fail(const codec_stage *s, size_t code, uint64_t offset, codec_er
     default:
         break;
     }
-    return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, detail, offset, "lz4: %s",
+    return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, detail, offset, "%s",
                       LZ4F_getErrorName(code));
 }
 
@@ -180,17 +182,186 @@ static void lz4_destroy(codec_stage *s)
     free(st);
 }
 
-static const codec_stage_ops lz4_ops = {
-    .encode = lz4_encode, .decode = lz4_decode, .destroy = lz4_destroy};
+/* ---------------------------------------------------------------------------
+ * Streaming (compose/stream_internal.h). Encode gathers whole 64 KiB blocks
+ * and hands LZ4F one block per update, the last (short) one at the end:
+ * with independent blocks that is exactly the one-shot frame. Decode runs
+ * LZ4F_decompress straight into the pipeline's buffer.
+ * ------------------------------------------------------------------------ */
 
-static int lz4_init(codec_stage *s, int level, codec_error *err)
+#define LZ4_BLOCK ((size_t)64 << 10)
+
+typedef struct lz4_enc_stream {
+    codec__push p;
+    LZ4F_cctx *c;
+    bool begun;
+    size_t fill;
+    uint8_t block[LZ4_BLOCK];
+} lz4_enc_stream;
+
+static int lz4_stream_fail(const codec_stage *s, size_t r, codec_error *err)
+{
+    return LZ4F_getErrorCode(r) == LZ4F_ERROR_allocation_failed
+               ? codec__compress_nomem(s, err)
+               : CODEC_FAIL(err, s, CODEC_E_INVALID_VALUE, 0, CODEC_NO_OFFSET, "%s",
+                            LZ4F_getErrorName(r));
+}
+
+/* Compresses block[0..fill) (and, when `last`, ends the frame) into out. */
+static int lz4_enc_flush(lz4_enc_stream *e, bool last, codec_buf *out, codec_error *err)
+{
+    const codec_stage *s = e->p.base.stage;
+    const lz4_state *st = s->state;
+    size_t need = LZ4F_compressBound(e->fill, &st->prefs) + LZ4F_HEADER_SIZE_MAX;
+    if (codec_buf_reserve(out, need))
+        return codec__compress_nomem(s, err);
+    size_t r = 0;
+    if (!e->begun) {
+        r = LZ4F_compressBegin(e->c, out->data + out->len, need, &st->prefs);
+        if (LZ4F_isError(r))
+            return lz4_stream_fail(s, r, err);
+        out->len += r;
+        e->begun = true;
+    }
+    if (e->fill) {
+        r = LZ4F_compressUpdate(e->c, out->data + out->len, out->cap - out->len, e->block,
+                                e->fill, NULL);
+        if (LZ4F_isError(r))
+            return lz4_stream_fail(s, r, err);
+        out->len += r;
+        e->fill = 0;
+    }
+    if (last) {
+        r = LZ4F_compressEnd(e->c, out->data + out->len, out->cap - out->len, NULL);
+        if (LZ4F_isError(r))
+            return lz4_stream_fail(s, r, err);
+        out->len += r;
+    }
+    return CODEC_OK;
+}
+
+static int lz4_enc_feed(codec__push *p, const uint8_t *src, size_t n, uint64_t at,
+                        codec_buf *out, codec_error *err)
+{
+    lz4_enc_stream *e = (lz4_enc_stream *)p;
+    (void)at;
+    while (n) {
+        int rc = codec__block_fill(e->block, LZ4_BLOCK, &e->fill, &src, &n)
+                     ? lz4_enc_flush(e, false, out, err)
+                     : CODEC_OK;
+        if (rc)
+            return rc;
+    }
+    return CODEC_OK;
+}
+
+static int lz4_enc_finish(codec__push *p, uint64_t at, codec_buf *out, codec_error *err)
+{
+    (void)at;
+    return lz4_enc_flush((lz4_enc_stream *)p, true, out, err);
+}
+
+static void lz4_enc_free(codec__push *p)
+{
+    LZ4F_freeCompressionContext(((lz4_enc_stream *)p)->c);
+}
+
+static const codec__push_ops lz4_enc_ops = {
+    .feed = lz4_enc_feed, .finish = lz4_enc_finish, .free = lz4_enc_free};
+
+typedef struct lz4_dec_stream {
+    codec__sstream base;
+    LZ4F_dctx *d;
+    size_t hint;             /* 0 once the last frame is complete */
+    bool seen;
+} lz4_dec_stream;
+
+static int lz4_dec_step(codec__sstream *st, codec__io *io, bool end, bool *done,
+                        codec_error *err)
+{
+    lz4_dec_stream *z = (lz4_dec_stream *)st;
+    const codec_stage *s = st->stage;
+    z->seen |= io->src_pos < io->src_len;
+    if (io->src_pos < io->src_len || z->hint) {
+        size_t dst_len = io->dst_cap - io->dst_pos, src_len = io->src_len - io->src_pos;
+        size_t r = LZ4F_decompress(z->d, io->dst + io->dst_pos, &dst_len, io->src + io->src_pos,
+                                   &src_len, NULL);
+        if (LZ4F_isError(r))
+            return lz4_fail(s, r, st->consumed + io->src_pos + src_len, err);
+        io->src_pos += src_len;
+        io->dst_pos += dst_len;
+        z->hint = r;
+        if (!end || io->src_pos < io->src_len || dst_len)
+            return CODEC_OK;
+    } else if (!end) {
+        return CODEC_OK;
+    }
+    if (!z->seen)
+        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, 0,
+                          "too short for an LZ4 frame");
+    if (z->hint)
+        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED,
+                          st->consumed + io->src_pos, "unexpected end of input");
+    *done = true;
+    return CODEC_OK;
+}
+
+static void lz4_dec_free(codec__sstream *st)
+{
+    LZ4F_freeDecompressionContext(((lz4_dec_stream *)st)->d);
+    free(st);
+}
+
+static const codec__sstream_ops lz4_dec_sops = {.step = lz4_dec_step, .free = lz4_dec_free};
+
+static int lz4_stream_open(const codec_stage *s, bool decode, codec__sstream **out,
+                           codec_error *err)
+{
+    if (!decode) {
+        lz4_enc_stream *e =
+            (lz4_enc_stream *)codec__push_new(sizeof *e, &lz4_enc_ops, s, false);
+        if (!e || !(e->c = make_cctx(NULL))) {
+            if (e)
+                e->p.base.ops->free(&e->p.base);
+            return codec__compress_nomem(s, err);
+        }
+        *out = &e->p.base;
+        return CODEC_OK;
+    }
+    lz4_dec_stream *z = calloc(1, sizeof *z);
+    if (!z || !(z->d = make_dctx(NULL))) {
+        free(z);
+        return codec__compress_nomem(s, err);
+    }
+    z->base = (codec__sstream){.ops = &lz4_dec_sops, .stage = s, .decode = true};
+    *out = &z->base;
+    return CODEC_OK;
+}
+
+static const codec_stage_ops lz4_ops = {.encode = lz4_encode,
+                                        .decode = lz4_decode,
+                                        .destroy = lz4_destroy,
+                                        .stream_open = lz4_stream_open};
+
+/* checksum=on|off (default on, as the Java codec and the lz4 tool write). */
+static int lz4_args_checksum(codec_args *a, bool *on, codec_error *err)
+{
+    static const char *const onoff[] = {"off", "on", NULL};
+    size_t which;
+    int rc = codec__args_choice(a, "checksum", false, onoff, 1, &which, err);
+    *on = which == 1;
+    return rc;
+}
+
+static int lz4_init(codec_stage *s, int level, bool checksum, codec_error *err)
 {
     lz4_state *st = calloc(1, sizeof *st);
     if (!st)
         return codec__compress_nomem(s, err);
     st->prefs.frameInfo.blockSizeID = LZ4F_max64KB;
     st->prefs.frameInfo.blockMode = LZ4F_blockIndependent;
-    st->prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
+    st->prefs.frameInfo.contentChecksumFlag =
+        checksum ? LZ4F_contentChecksumEnabled : LZ4F_noContentChecksum;
     st->prefs.compressionLevel = level;
     st->prefs.autoFlush = 1; /* whole buffers: no copy into the context's block buffer */
     codec__pool_init(&st->cctx, make_cctx, drop_cctx, st);
@@ -203,8 +374,11 @@ static int lz4_init(codec_stage *s, int level, codec_error *err)
 int codec__stage_ctor_lz4(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
     (void)t;
+    bool checksum;
     int rc = codec__args_max_output(a, &s->max_output, err);
-    return rc ? rc : lz4_init(s, 0, err);
+    if (!rc)
+        rc = lz4_args_checksum(a, &checksum, err);
+    return rc ? rc : lz4_init(s, 0, checksum, err);
 }
 
 int codec__stage_ctor_lz4hc(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
@@ -212,10 +386,13 @@ int codec__stage_ctor_lz4hc(codec_stage *s, codec_args *a, const codec_type *t, 
     (void)t;
     long level;
     int rc = codec__args_int(a, "level", true, LZ4HC_CLEVEL_DEFAULT, LZ4HC_CLEVEL_MIN,
-                             LZ4HC_CLEVEL_MAX, &level, err);
+                            LZ4HC_CLEVEL_MAX, &level, err);
+    bool checksum;
     if (!rc)
         rc = codec__args_max_output(a, &s->max_output, err);
-    return rc ? rc : lz4_init(s, (int)level, err);
+    if (!rc)
+        rc = lz4_args_checksum(a, &checksum, err);
+    return rc ? rc : lz4_init(s, (int)level, checksum, err);
 }
 
 codec *codec_lz4(codec_error *err)

@@ -1,12 +1,16 @@
 /* snappy.c — `snappy` and `redisson-snappy`: raw snappy (a varint of the
  * uncompressed length, then literal and copy elements), what Redisson's
  * SnappyCodecV2 writes; the preset is the same stage under Redisson's name.
- * The declared length is checked against the cap and reserved exactly. */
+ * The declared length is checked against the cap and reserved exactly.
+ * Raw snappy cannot stream (the length comes first): a stream holds it
+ * whole up to max=. `snappy:framed` is the framing format
+ * (snappy_framed.c), which streams. */
 #include "compress_internal.h"
 
 #include "codec/compress.h"
 
 #include <snappy-c.h>
+#include <string.h>
 
 /* A snappy copy element is at least 2 bytes for at most 64 output bytes
  * (a 3-byte copy of 64, at best); literals never expand. */
@@ -64,11 +68,22 @@ static int snappy_decode(const codec_stage *s, const uint8_t *src, size_t n, cod
 
 static const codec_stage_ops snappy_ops = {.encode = snappy_encode, .decode = snappy_decode};
 
-int codec__stage_ctor_snappy(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
+static const codec_stage_ops snappy_framed_ops = {
+    .encode = codec__snappy_framed_encode,
+    .decode = codec__snappy_framed_decode,
+    .stream_open = codec__snappy_framed_stream_open};
+
+int codec__stage_ctor_snappy(codec_stage *s, codec_args *a, const codec_type *t,
+                            codec_error *err)
 {
     (void)t;
-    s->ops = &snappy_ops;
-    return codec__args_max_output(a, &s->max_output, err);
+    static const char *const formats[] = {"raw", "framed", NULL};
+    size_t which = 0;
+    int rc = strcmp(a->stage, "snappy") == 0
+                 ? codec__args_choice(a, "format", true, formats, 0, &which, err)
+                 : CODEC_OK;
+    s->ops = which == 1 ? &snappy_framed_ops : &snappy_ops;
+    return rc ? rc : codec__args_max_output(a, &s->max_output, err);
 }
 
 codec *codec_snappy(codec_error *err)

@@ -1,9 +1,11 @@
 /* zstd.c — `zstd:L` (a standard zstd frame with its content size, as
- * zstd-jni's Zstd.compress writes it: no checksum) and `redisson-zstd:L`
+ * zstd-jni's Zstd.compress writes it: no checksum unless `checksum=on`,
+ * single-threaded unless `workers=N`) and `redisson-zstd:L`
  * (Redisson's ZStdCodec: int32 big-endian uncompressed length, then the
  * frame). `dict=FILE` loads a dictionary; a trained (zstd --train)
  * dictionary's id is written into every frame. */
 #include "compress_internal.h"
+#include "compose/stream_internal.h"
 
 #include "codec/compress.h"
 
@@ -18,6 +20,8 @@
 
 typedef struct zstd_state {
     int level;
+    bool checksum;           /* checksum=on: the frame's XXH64 content checksum */
+    int workers;             /* workers=N: libzstd's worker threads (0: none) */
     bool redisson;           /* int32 BE length prefix */
     ZSTD_CDict *cdict;       /* NULL without dict= */
     ZSTD_DDict *ddict;
@@ -76,13 +80,26 @@ static int zstd_fail(const codec_stage *s, size_t code, uint64_t offset, codec_e
     default:
         break;
     }
-    return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, detail, offset, "zstd: %s",
+    return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, detail, offset, "%s",
                       ZSTD_getErrorName(code));
 }
 
 /* ---------------------------------------------------------------------------
  * Encode
  * ------------------------------------------------------------------------ */
+
+/* The advanced-API parameters of a stage on a fresh (reset) context: what
+ * ZSTD_compressCCtx writes (content size, no checksum) plus the options. */
+static size_t zstd_set_params(const zstd_state *st, ZSTD_CCtx *c)
+{
+    size_t r = st->cdict ? ZSTD_CCtx_refCDict(c, st->cdict)
+                         : ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, st->level);
+    if (!ZSTD_isError(r))
+        r = ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, st->checksum);
+    if (!ZSTD_isError(r) && st->workers)
+        r = ZSTD_CCtx_setParameter(c, ZSTD_c_nbWorkers, st->workers);
+    return r;
+}
 
 static int zstd_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
                        codec_error *err)
@@ -101,14 +118,24 @@ static int zstd_encode(const codec_stage *s, const uint8_t *src, size_t n, codec
     uint8_t *dst = out->data + out->len;
     /* The one-shot calls, not ZSTD_compress2: they skip the parameter
      * resolution of the advanced API (about 100 ns a call on short values)
-     * and start every frame afresh, so a failed call leaves nothing behind. */
-    size_t r = st->cdict ? ZSTD_compress_usingCDict(c, dst + prefix, bound, src, n, st->cdict)
-                         : ZSTD_compressCCtx(c, dst + prefix, bound, src, n, st->level);
+     * and start every frame afresh, so a failed call leaves nothing behind.
+     * A checksum or workers need the advanced API. */
+    size_t r;
+    if (st->checksum || st->workers) {
+        r = zstd_set_params(st, c);
+        if (!ZSTD_isError(r))
+            r = ZSTD_compress2(c, dst + prefix, bound, src, n);
+        ZSTD_CCtx_reset(c, ZSTD_reset_session_and_parameters);
+    } else if (st->cdict) {
+        r = ZSTD_compress_usingCDict(c, dst + prefix, bound, src, n, st->cdict);
+    } else {
+        r = ZSTD_compressCCtx(c, dst + prefix, bound, src, n, st->level);
+    }
     codec__pool_put(&st->cctx, c);
     if (ZSTD_isError(r))
         return CODEC_FAIL(err, s, ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation
                                       ? CODEC_E_NOMEM : CODEC_E_INVALID_VALUE,
-                          0, CODEC_NO_OFFSET, "zstd: %s", ZSTD_getErrorName(r));
+                          0, CODEC_NO_OFFSET, "%s", ZSTD_getErrorName(r));
     if (st->redisson)
         codec_store_be32(dst, (uint32_t)n);
     out->len += prefix + r;
@@ -257,8 +284,117 @@ static void zstd_destroy(codec_stage *s)
     zstd_state_free(s->state);
 }
 
-static const codec_stage_ops zstd_ops = {
-    .encode = zstd_encode, .decode = zstd_decode, .destroy = zstd_destroy};
+/* ---------------------------------------------------------------------------
+ * Streaming (compose/stream_internal.h): libzstd's streaming API, one
+ * context per stream. Decoding takes frames back to back, as zstd -d. The
+ * Redisson framing needs the length up front and is held whole.
+ * ------------------------------------------------------------------------ */
+
+typedef struct zstd_stream {
+    codec__sstream base;
+    ZSTD_CCtx *c;
+    ZSTD_DCtx *d;
+    size_t hint;             /* decode: 0 once the last frame is complete */
+    bool seen;               /* decode: some input arrived */
+} zstd_stream;
+
+static int zstd_stream_encode(zstd_stream *z, codec__io *io, bool end, bool *done,
+                              codec_error *err)
+{
+    ZSTD_inBuffer in = {io->src, io->src_len, io->src_pos};
+    ZSTD_outBuffer out = {io->dst, io->dst_cap, io->dst_pos};
+    size_t r = ZSTD_compressStream2(z->c, &out, &in, end ? ZSTD_e_end : ZSTD_e_continue);
+    io->src_pos = in.pos;
+    io->dst_pos = out.pos;
+    if (ZSTD_isError(r))
+        return CODEC_FAIL(err, z->base.stage, ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation
+                                                   ? CODEC_E_NOMEM : CODEC_E_INVALID_VALUE,
+                          0, CODEC_NO_OFFSET, "%s", ZSTD_getErrorName(r));
+    *done = end && r == 0 && in.pos == in.size;
+    return CODEC_OK;
+}
+
+static int zstd_stream_decode(zstd_stream *z, codec__io *io, bool end, bool *done,
+                              codec_error *err)
+{
+    const codec_stage *s = z->base.stage;
+    ZSTD_inBuffer in = {io->src, io->src_len, io->src_pos};
+    ZSTD_outBuffer out = {io->dst, io->dst_cap, io->dst_pos};
+    z->seen |= in.size > in.pos;
+    if (in.pos < in.size || z->hint) {
+        size_t r = ZSTD_decompressStream(z->d, &out, &in);
+        if (ZSTD_isError(r))
+            return zstd_fail(s, r, z->base.consumed + in.pos, err);
+        z->hint = r;
+    }
+    io->src_pos = in.pos;
+    io->dst_pos = out.pos;
+    if (!end || in.pos < in.size || out.pos == out.size)
+        return CODEC_OK;
+    if (!z->seen)
+        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, 0,
+                          "empty input is not a zstd frame");
+    if (z->hint)
+        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED,
+                          z->base.consumed + in.pos, "unexpected end of input");
+    *done = true;
+    return CODEC_OK;
+}
+
+static int zstd_stream_step(codec__sstream *st, codec__io *io, bool end, bool *done,
+                            codec_error *err)
+{
+    zstd_stream *z = (zstd_stream *)st;
+    return st->decode ? zstd_stream_decode(z, io, end, done, err)
+                      : zstd_stream_encode(z, io, end, done, err);
+}
+
+static void zstd_stream_pledge(codec__sstream *st, uint64_t size)
+{
+    ZSTD_CCtx_setPledgedSrcSize(((zstd_stream *)st)->c, size);
+}
+
+static void zstd_stream_free(codec__sstream *st)
+{
+    zstd_stream *z = (zstd_stream *)st;
+    ZSTD_freeCCtx(z->c);
+    ZSTD_freeDCtx(z->d);
+    free(z);
+}
+
+static const codec__sstream_ops zstd_sops = {
+    .step = zstd_stream_step, .pledge = zstd_stream_pledge, .free = zstd_stream_free};
+
+static int zstd_stream_open(const codec_stage *s, bool decode, codec__sstream **out,
+                            codec_error *err)
+{
+    const zstd_state *st = s->state;
+    if (st->redisson)
+        return codec__whole_open(s, decode, s->max_output, out, err);
+    zstd_stream *z = calloc(1, sizeof *z);
+    if (!z)
+        return codec__compress_nomem(s, err);
+    z->base = (codec__sstream){.ops = &zstd_sops, .stage = s, .decode = decode};
+    bool ok;
+    if (decode) {
+        z->d = ZSTD_createDCtx();
+        ok = z->d && (!st->ddict || !ZSTD_isError(ZSTD_DCtx_refDDict(z->d, st->ddict)));
+    } else {
+        z->c = ZSTD_createCCtx();
+        ok = z->c && !ZSTD_isError(zstd_set_params(st, z->c));
+    }
+    if (!ok) {
+        zstd_stream_free(&z->base);
+        return codec__compress_nomem(s, err);
+    }
+    *out = &z->base;
+    return CODEC_OK;
+}
+
+static const codec_stage_ops zstd_ops = {.encode = zstd_encode,
+                                         .decode = zstd_decode,
+                                         .destroy = zstd_destroy,
+                                         .stream_open = zstd_stream_open};
 
 /* Dictionaries are capped so a wrong path (a disk image, say) is an error. */
 #define ZSTD_MAX_DICT ((long)64 << 20)
@@ -305,12 +441,21 @@ static int zstd_init(codec_stage *s, codec_args *a, bool redisson, codec_error *
         rc = codec__args_max_output(a, &s->max_output, err);
     if (!rc)
         rc = codec__args_string(a, "dict", false, &dict, err);
+    static const char *const onoff[] = {"off", "on", NULL};
+    size_t checksum = 0;
+    long workers = 0;
+    if (!rc)
+        rc = codec__args_choice(a, "checksum", false, onoff, 0, &checksum, err);
+    if (!rc)
+        rc = codec__args_int(a, "workers", false, 0, 0, 200, &workers, err);
     if (rc)
         return rc;
     zstd_state *st = calloc(1, sizeof *st);
     if (!st)
         return codec__compress_nomem(s, err);
     st->level = (int)level;
+    st->checksum = checksum == 1;
+    st->workers = (int)workers;
     st->redisson = redisson;
     codec__pool_init(&st->cctx, make_cctx, drop_cctx, st);
     codec__pool_init(&st->dctx, make_dctx, drop_dctx, st);

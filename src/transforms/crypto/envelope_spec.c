@@ -73,6 +73,11 @@ int codec__stage_ctor_envelope(codec_stage *s, codec_args *a, const codec_type *
         rc = codec__args_string(a, "aad", false, &aad, err);
     if (!rc)
         rc = read_strategy_args(a, &o, err);
+    /* What a stream holds: one AEAD message is released only once its tag
+     * verifies, so the whole message waits in memory. */
+    size_t max;
+    if (!rc)
+        rc = codec__args_max_output(a, &max, err);
     if (rc)
         return rc;
     if (!ring_path)
@@ -90,5 +95,7 @@ int codec__stage_ctor_envelope(codec_stage *s, codec_args *a, const codec_type *
         o.aad = (const uint8_t *)aad;
         o.aad_len = strlen(aad);
     }
-    return codec__crypto_envelope_fill(s, &o, err);
+    rc = codec__crypto_envelope_fill(s, &o, err);
+    s->max_output = max;
+    return rc;
 }

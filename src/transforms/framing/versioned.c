@@ -2,6 +2,7 @@
  * stage `versioned:V[,accept=LIST]` and the routing codec_versioned(). */
 #include "codec/framing.h"
 #include "compose/stage_internal.h"
+#include "compose/stream_internal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -81,8 +82,10 @@ static int versioned_encode(const codec_stage *s, const uint8_t *src, size_t n, 
     return rc;
 }
 
-static int versioned_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
-                            codec_error *err)
+/* Checks the header src[0..n) (n <= 3 bytes seen so far; all of it when
+ * `whole`). */
+static int versioned_check(const codec_stage *s, const uint8_t *src, size_t n, bool whole,
+                           codec_error *err)
 {
     const versioned_state *st = s->state;
     if (n >= 1 && src[0] != MAGIC0)
@@ -92,8 +95,10 @@ static int versioned_decode(const codec_stage *s, const uint8_t *src, size_t n, 
         return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_BAD_MAGIC, 1,
                           "bad magic: not a versioned header (expected C0 DC)");
     if (n < HEADER_SIZE)
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
-                          "input of %zu bytes is shorter than the 3-byte versioned header", n);
+        return whole ? CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
+                                  "input of %zu bytes is shorter than the 3-byte versioned "
+                                  "header", n)
+                     : CODEC_OK;
     unsigned v = src[2];
     if (v == 0)
         return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, 2,
@@ -104,6 +109,17 @@ static int versioned_decode(const codec_stage *s, const uint8_t *src, size_t n, 
         return CODEC_FAIL(err, s, CODEC_E_UNSUPPORTED, CODEC_D_VERSION, 2,
                           "unsupported version %u (accepted: %s)", v, list);
     }
+    return CODEC_OK;
+}
+
+static int versioned_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                            codec_error *err)
+{
+    const versioned_state *st = s->state;
+    int rc = versioned_check(s, src, n, true, err);
+    if (rc)
+        return rc;
+    unsigned v = src[2];
     const codec *route = st->routed ? st->routes[v] : NULL;
     if (route)
         return codec__run_decode(route, src + HEADER_SIZE, n - HEADER_SIZE, out, err);
@@ -112,8 +128,68 @@ static int versioned_decode(const codec_stage *s, const uint8_t *src, size_t n, 
     return CODEC_OK;
 }
 
-static const codec_stage_ops versioned_ops = {
-    .encode = versioned_encode, .decode = versioned_decode, .destroy = versioned_destroy};
+/* ---- streaming: the header, then the payload as it comes. A routed
+ * stage (codec_versioned) holds its input whole. */
+
+typedef struct versioned_stream {
+    codec__push p;
+    uint8_t head[HEADER_SIZE];
+    size_t head_len;
+} versioned_stream;
+
+static int versioned_feed(codec__push *p, const uint8_t *src, size_t n, uint64_t at,
+                          codec_buf *out, codec_error *err)
+{
+    versioned_stream *v = (versioned_stream *)p;
+    const codec_stage *s = p->base.stage;
+    (void)at;
+    if (!p->base.decode) {
+        const uint8_t header[HEADER_SIZE] = {MAGIC0, MAGIC1,
+                                             ((const versioned_state *)s->state)->write_version};
+        if (v->head_len == 0 && codec_buf_append(out, header, HEADER_SIZE))
+            return codec__stream_nomem(s, err);
+        v->head_len = HEADER_SIZE;
+        return codec_buf_append(out, src, n) ? codec__stream_nomem(s, err) : CODEC_OK;
+    }
+    while (n && v->head_len < HEADER_SIZE) {
+        v->head[v->head_len++] = *src++;
+        n--;
+        int rc = versioned_check(s, v->head, v->head_len, false, err);
+        if (rc)
+            return rc;
+    }
+    return codec_buf_append(out, src, n) ? codec__stream_nomem(s, err) : CODEC_OK;
+}
+
+static int versioned_finish(codec__push *p, uint64_t at, codec_buf *out, codec_error *err)
+{
+    versioned_stream *v = (versioned_stream *)p;
+    if (!p->base.decode)
+        return v->head_len ? CODEC_OK : versioned_feed(p, (const uint8_t *)"", 0, at, out, err);
+    return v->head_len < HEADER_SIZE
+               ? versioned_check(p->base.stage, v->head, v->head_len, true, err)
+               : CODEC_OK;
+}
+
+static const codec__push_ops versioned_push_ops = {.feed = versioned_feed,
+                                                   .finish = versioned_finish};
+
+static int versioned_stream_open(const codec_stage *s, bool decode, codec__sstream **out,
+                                 codec_error *err)
+{
+    if (((const versioned_state *)s->state)->routed)
+        return codec__whole_open(s, decode, CODEC_DEFAULT_MAX_OUTPUT, out, err);
+    codec__push *p = codec__push_new(sizeof(versioned_stream), &versioned_push_ops, s, decode);
+    if (!p)
+        return codec__stream_nomem(s, err);
+    *out = &p->base;
+    return CODEC_OK;
+}
+
+static const codec_stage_ops versioned_ops = {.encode = versioned_encode,
+                                              .decode = versioned_decode,
+                                              .destroy = versioned_destroy,
+                                              .stream_open = versioned_stream_open};
 
 static versioned_state *state_new(bool routed)
 {

@@ -19,6 +19,7 @@ typedef struct b32_state {
     text_code code;         /* points into t */
     b32_fn encode_bulk;     /* NULL: scalar only */
     b32_fn decode_bulk;
+    text_lines lines;       /* wrap= and lines= */
 } b32_state;
 
 static const char *const alphabets[] = {
@@ -93,8 +94,9 @@ static int b32_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_
         if (st->padded)
             memset(p + rem_syms, '=', 8 - rem_syms);
     }
+    size_t base = out->len;
     out->len += total;
-    return CODEC_OK;
+    return codec__text_wrap(s, &st->lines, out, base, err);
 }
 
 /* ---- decode ---------------------------------------------------------- */
@@ -133,8 +135,8 @@ static int decode_last(const codec_stage *s, const uint8_t *q, size_t len, size_
     return CODEC_OK;
 }
 
-static int b32_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
-                      codec_error *err)
+static int b32_decode_text(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                           codec_error *err)
 {
     const b32_state *st = s->state;
     if (n == 0) /* nothing to write, and out may have no memory yet */
@@ -190,13 +192,30 @@ static void b32_build_tables(b32_tables *t, b32_variant v)
     codec__text_build_decode128(t->dec128, t->dec);
 }
 
+static int b32_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                      codec_error *err)
+{
+    const b32_state *st = s->state;
+    return st->lines.skip ? codec__text_decode_skipping(s, src, n, out, b32_decode_text, err)
+                          : b32_decode_text(s, src, n, out, err);
+}
+
+static int b32_stream_open(const codec_stage *s, bool decode, struct codec__sstream **out,
+                           codec_error *err)
+{
+    const b32_state *st = s->state;
+    return codec__text_stream_open(s, &st->lines, decode, out, err);
+}
+
 static void b32_destroy(codec_stage *s)
 {
     codec_default_allocator()->release(NULL, s->state, sizeof(b32_state));
 }
 
-static const codec_stage_ops b32_ops = {
-    .encode = b32_encode, .decode = b32_decode, .destroy = b32_destroy};
+static const codec_stage_ops b32_ops = {.encode = b32_encode,
+                                        .decode = b32_decode,
+                                        .destroy = b32_destroy,
+                                        .stream_open = b32_stream_open};
 
 int codec__stage_ctor_base32(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
@@ -207,12 +226,17 @@ int codec__stage_ctor_base32(codec_stage *s, codec_args *a, const codec_type *t,
     int rc = codec__args_choice(a, "preset", true, presets, B32_STD, &which, err);
     if (!rc)
         rc = codec__text_args_kernel(a, TEXT_ISA_BIT(TEXT_ISA_AVX2) | TEXT_ISA_BIT(TEXT_ISA_AVX512),
-                                     &isa, err);
+                              &isa, err);
+    const text_layout shape = {5, 8, which == B32_STD || which == B32_HEX, 0, NULL};
+    text_lines lines;
+    if (!rc)
+        rc = codec__text_args_lines(a, &shape, &lines, err);
     if (rc)
         return rc;
     b32_state *st = codec_default_allocator()->alloc(NULL, sizeof *st);
     if (!st)
         return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+    st->lines = lines;
     b32_build_tables(&st->t, (b32_variant)which);
     st->padded = which == B32_STD || which == B32_HEX;
     st->code = (text_code){st->t.dec, 8, st->padded};

@@ -21,6 +21,7 @@ typedef struct b64_state {
     text_code code;         /* points into t */
     b64_encode_fn encode_bulk;
     b64_decode_fn decode_bulk;
+    text_lines lines;       /* wrap= and lines= */
 } b64_state;
 
 static const char std_alphabet[] =
@@ -118,8 +119,9 @@ static int b64_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_
             }
         }
     }
+    size_t base = out->len;
     out->len += total;
-    return CODEC_OK;
+    return codec__text_wrap(s, &st->lines, out, base, err);
 }
 
 /* ---- decode ---------------------------------------------------------- */
@@ -244,8 +246,8 @@ static int decode_mime(const codec_stage *s, const uint8_t *src, size_t n, uint8
     return CODEC_OK;
 }
 
-static int b64_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
-                      codec_error *err)
+static int b64_decode_text(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                           codec_error *err)
 {
     const b64_state *st = s->state;
     if (n == 0) /* nothing to write, and out may have no memory yet */
@@ -314,13 +316,30 @@ static void b64_build_tables(b64_tables *t, const char *alphabet)
     b64_build_nibble_classes(t);
 }
 
+static int b64_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                      codec_error *err)
+{
+    const b64_state *st = s->state;
+    return st->lines.skip ? codec__text_decode_skipping(s, src, n, out, b64_decode_text, err)
+                          : b64_decode_text(s, src, n, out, err);
+}
+
+static int b64_stream_open(const codec_stage *s, bool decode, struct codec__sstream **out,
+                           codec_error *err)
+{
+    const b64_state *st = s->state;
+    return codec__text_stream_open(s, &st->lines, decode, out, err);
+}
+
 static void b64_destroy(codec_stage *s)
 {
     codec_default_allocator()->release(NULL, s->state, sizeof(b64_state));
 }
 
-static const codec_stage_ops b64_ops = {
-    .encode = b64_encode, .decode = b64_decode, .destroy = b64_destroy};
+static const codec_stage_ops b64_ops = {.encode = b64_encode,
+                                        .decode = b64_decode,
+                                        .destroy = b64_destroy,
+                                        .stream_open = b64_stream_open};
 
 int codec__stage_ctor_base64(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
@@ -331,12 +350,21 @@ int codec__stage_ctor_base64(codec_stage *s, codec_args *a, const codec_type *t,
     int rc = codec__args_choice(a, "variant", true, variants, B64_STD, &which, err);
     if (!rc)
         rc = codec__text_args_kernel(a, TEXT_ISA_BIT(TEXT_ISA_AVX2) | TEXT_ISA_BIT(TEXT_ISA_AVX512),
-                                     &isa, err);
+                              &isa, err);
+    const text_layout shape = {3, 4, which != B64_URL_NOPAD, which == B64_MIME ? MIME_LINE : 0,
+                               "\r\n"};
+    text_lines lines;
+    if (!rc)
+        rc = codec__text_args_lines(a, &shape, &lines, err);
+    if (!rc && lines.wrap && which == B64_MIME)
+        rc = codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, a->stage, a->offset,
+                             "base64:mime has its own 76-character lines: no wrap=");
     if (rc)
         return rc;
     b64_state *st = codec_default_allocator()->alloc(NULL, sizeof *st);
     if (!st)
         return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+    st->lines = lines;
     st->variant = (b64_variant)which;
     st->padded = st->variant != B64_URL_NOPAD;
     st->code = (text_code){st->t.dec, 4, st->padded};

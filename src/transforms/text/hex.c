@@ -15,6 +15,7 @@ typedef struct hex_state {
     uint16_t low[256];      /* digit value, or 0x100 */
     hex_encode_fn encode_bulk;
     hex_decode_fn decode_bulk;
+    text_lines lines;       /* wrap= and lines= */
 } hex_state;
 
 static const char digits_lower[] = "0123456789abcdef";
@@ -51,12 +52,13 @@ static int hex_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_
     uint8_t *dst = out->data + out->len;
     size_t done = st->encode_bulk ? st->encode_bulk(st->digits, src, n, dst) : 0;
     hex_encode_scalar(st, src + done, n - done, dst + 2 * done);
+    size_t base = out->len;
     out->len += n * 2;
-    return CODEC_OK;
+    return codec__text_wrap(s, &st->lines, out, base, err);
 }
 
-static int hex_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
-                      codec_error *err)
+static int hex_decode_text(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                           codec_error *err)
 {
     const hex_state *st = s->state;
     if (n == 0) /* nothing to write, and out may have no memory yet */
@@ -83,13 +85,30 @@ static int hex_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_
     return CODEC_OK;
 }
 
+static int hex_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                      codec_error *err)
+{
+    const hex_state *st = s->state;
+    return st->lines.skip ? codec__text_decode_skipping(s, src, n, out, hex_decode_text, err)
+                          : hex_decode_text(s, src, n, out, err);
+}
+
+static int hex_stream_open(const codec_stage *s, bool decode, struct codec__sstream **out,
+                           codec_error *err)
+{
+    const hex_state *st = s->state;
+    return codec__text_stream_open(s, &st->lines, decode, out, err);
+}
+
 static void hex_destroy(codec_stage *s)
 {
     codec_default_allocator()->release(NULL, s->state, sizeof(hex_state));
 }
 
-static const codec_stage_ops hex_ops = {
-    .encode = hex_encode, .decode = hex_decode, .destroy = hex_destroy};
+static const codec_stage_ops hex_ops = {.encode = hex_encode,
+                                        .decode = hex_decode,
+                                        .destroy = hex_destroy,
+                                        .stream_open = hex_stream_open};
 
 int codec__stage_ctor_hex(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
@@ -100,12 +119,17 @@ int codec__stage_ctor_hex(codec_stage *s, codec_args *a, const codec_type *t, co
     int rc = codec__args_choice(a, "case", true, cases, 0, &which, err);
     if (!rc)
         rc = codec__text_args_kernel(a, TEXT_ISA_BIT(TEXT_ISA_AVX2) | TEXT_ISA_BIT(TEXT_ISA_AVX512),
-                                     &isa, err);
+                              &isa, err);
+    static const text_layout shape = {1, 2, false, 0, NULL};
+    text_lines lines;
+    if (!rc)
+        rc = codec__text_args_lines(a, &shape, &lines, err);
     if (rc)
         return rc;
     hex_state *st = codec_default_allocator()->alloc(NULL, sizeof *st);
     if (!st)
         return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+    st->lines = lines;
     st->digits = which ? digits_upper : digits_lower;
     for (size_t b = 0; b < 256; b++) {
         uint8_t two[2] = {(uint8_t)st->digits[b >> 4], (uint8_t)st->digits[b & 15]};

@@ -38,6 +38,44 @@ int codec__text_args_kernel(codec_args *a, unsigned built, text_isa *out, codec_
  * non-symbols become 0x80 so one sign test finds them. */
 void codec__text_build_decode128(uint8_t table[128], const uint8_t dec[256]);
 
+/* ---- line layout (lines.c) ------------------------------------------- */
+
+/** What a stage's text looks like, for wrapping and streaming. */
+typedef struct text_layout {
+    size_t group_bytes;          /* input bytes of one group (base64: 3) */
+    size_t group_chars;          /* its characters (base64: 4) */
+    bool padded;                 /* '=' ends the last group */
+    size_t line_chars;           /* fixed lines (base64:mime: 76), or 0 */
+    const char *line_separator;  /* between fixed lines ("\r\n") */
+} text_layout;
+
+typedef struct text_lines {
+    size_t wrap;                 /* wrap=N: LF after every N characters; 0: none */
+    bool skip;                   /* lines=skip: CR and LF are dropped on decode */
+    text_layout shape;
+} text_lines;
+
+/** Reads `wrap=N` and `lines=strict|skip` (default skip when wrapped). */
+int codec__text_args_lines(codec_args *a, const text_layout *shape, text_lines *out,
+                    codec_error *err);
+/** Breaks the text out[base..len) into lines of l->wrap characters, each
+ * ending with LF (none when wrap is 0 or the text is empty). */
+int codec__text_wrap(const codec_stage *s, const text_lines *l, codec_buf *out, size_t base,
+              codec_error *err);
+
+typedef int (*text_decode_fn)(const codec_stage *s, const uint8_t *src, size_t n,
+                              codec_buf *out, codec_error *err);
+/** Runs `decode` on src without its CR and LF bytes (error offsets count
+ * the text without them). */
+int codec__text_decode_skipping(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                         text_decode_fn decode, codec_error *err);
+
+struct codec__sstream;
+/** The stream of a text stage: its one-shot code on whole groups (and
+ * whole lines). */
+int codec__text_stream_open(const codec_stage *s, const text_lines *l, bool decode,
+                     struct codec__sstream **out, codec_error *err);
+
 /* ---- decode tails (base64 and base32) ------------------------------- */
 
 /** A group code: `group` symbols carry group*bits bits (base64: 4 symbols,
