@@ -30,17 +30,55 @@ extern "C" {
 
 namespace {
 
+bool read_varint(const uint8_t *data, size_t size, size_t *at, uint64_t *v)
+{
+    *v = 0;
+    for (int shift = 0; *at < size && shift < 64; shift += 7) {
+        uint8_t b = data[(*at)++];
+        *v |= uint64_t(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return true;
+    }
+    return false;
+}
+
+// Whether data[at] lies inside the payload of one of Order's items (field
+// 4, length-delimited) at the top level of the message.
+bool inside_an_item(const uint8_t *data, size_t size, uint64_t at)
+{
+    size_t i = 0;
+    uint64_t key, len;
+    while (i < size && i <= at && read_varint(data, size, &i, &key)) {
+        unsigned wire = key & 7;
+        if (wire == 0) {
+            if (!read_varint(data, size, &i, &len))
+                return false;
+        } else if (wire == 1 || wire == 5) {
+            i += wire == 1 ? 8 : 4;
+        } else if (wire == 2) {
+            if (!read_varint(data, size, &i, &len) || len > size - i)
+                return false;
+            if (key >> 3 == 4 && at >= i && at < i + len)
+                return true;
+            i += len;
+        } else {
+            return false;
+        }
+    }
+    return false;
+}
+
 // Whether the record whose key starts at data[at] is one codec may refuse:
-// a group's, a key beyond the field-number range, or a field number of Order or LineItem with a wire type that
-// neither gives it (1, 2: strings; 3: bool or int32; 4: items or a double).
+// a group's, a key beyond the field-number range, or a field number of the
+// message it sits in (Order, or LineItem inside an item) with another wire
+// type than that field's (Order: 1, 2 strings, 3 bool, 4 items; LineItem:
+// 1, 2 strings, 3 int32, 4 double).
 bool codec_may_refuse_record(const uint8_t *data, size_t size, uint64_t at)
 {
-    uint64_t key = 0;
-    for (int shift = 0; at < size && shift < 64; shift += 7, at++) {
-        key |= uint64_t(data[at] & 0x7f) << shift;
-        if (!(data[at] & 0x80))
-            break;
-    }
+    uint64_t key;
+    size_t i = at;
+    if (!read_varint(data, size, &i, &key) || key > UINT32_MAX)
+        return true;
     unsigned wire = key & 7;
     uint64_t field = key >> 3;
     if (wire == 3 || wire == 4 || field > (1u << 29) - 1)
@@ -48,7 +86,7 @@ bool codec_may_refuse_record(const uint8_t *data, size_t size, uint64_t at)
     switch (field) {
     case 1: case 2: return wire != 2;
     case 3: return wire != 0;
-    case 4: return wire != 2 && wire != 1;
+    case 4: return wire != (inside_an_item(data, size, at) ? 1u : 2u);
     default: return false;
     }
 }
