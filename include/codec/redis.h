@@ -44,11 +44,19 @@
  * AUTH and SELECT again) at the start of the next call; a call is never
  * retried behind your back, so a write is never applied twice by codec.
  *
- * Signals: codec leaves the process's signal dispositions alone. A server
- * that goes away mid-write is reported as CODEC_E_TRANSIENT, but Linux may
- * report such a write as EPIPE and raise SIGPIPE first, which kills a
- * process that has not ignored it. As with hiredis itself, a program using
- * the adapter must set SIGPIPE to SIG_IGN (the `codec` command does).
+ * Timeouts: command_timeout_ms bounds each whole call (every byte sent
+ * and every reply read), and each 1,024-command window of a batch.
+ *
+ * A hostile server: replies are read by codec's own bounded reader. A bulk
+ * over max_value fails the call (CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT)
+ * before any of it is buffered; an array larger than the command can
+ * answer, a line over 16 KiB or arrays nested over 8 deep fail it as a
+ * protocol error (CODEC_E_TRANSIENT, CODEC_D_CORRUPT). Either closes the
+ * connection. Peak memory of a single-key call: max_value + 16 KiB + a few
+ * reply nodes, whatever the server sends.
+ *
+ * Signals: codec writes with MSG_NOSIGNAL and leaves signal dispositions
+ * alone; its writes never raise SIGPIPE.
  *
  * Threads: a codec_redis is one connection: use it from one thread at a
  * time (give each thread its own, or pool them). Codecs may be shared.
@@ -95,7 +103,7 @@ typedef struct codec_redis_options {
     const char *password;             /* NULL = no AUTH */
     int db;                           /* SELECT db when nonzero */
     uint32_t connect_timeout_ms;      /* 0 = 2000 */
-    uint32_t command_timeout_ms;      /* per read/write on the socket; 0 = 2000 */
+    uint32_t command_timeout_ms;      /* per call (per batch window); 0 = 2000 */
     size_t max_value;                 /* largest value a get accepts; 0 = 64 MiB */
     const codec_allocator *alloc;     /* for the handle and its buffers; NULL = libc */
     uint64_t reserved[4];             /* must be zero */
@@ -140,8 +148,8 @@ CODEC_API CODEC_NODISCARD int codec_redis_set(codec_redis *r, const char *key, s
                                               codec_error *err);
 
 /** codec_redis_get() — `GET key`, then decodes through `c` into value_out.
- * The reply's bytes are copied into `arena` before decoding, so the value
- * (and everything it points at) lives as long as the arena, not the reply.
+ * The value's bytes are read from the socket straight into `arena`, so the
+ * value (and everything it points at) lives as long as the arena.
  * @return 0; CODEC_E_NOT_FOUND (value_out untouched); CODEC_E_INVALID_PAYLOAD
  *         naming the key (also for a value over max_value, detail LIMIT, which
  *         is never copied); the codec's other statuses; CODEC_E_TRANSIENT. */

@@ -2,7 +2,6 @@
  * HSET (a Lua script when there is a TTL) and HMGET. */
 #include "redis_internal.h"
 
-#include <errno.h>
 #include <stdio.h>
 
 /* HSET then PEXPIRE, atomically. MULTI/EXEC would not do: when the key is
@@ -57,15 +56,14 @@ static int hset_now(codec_redis *r, const redis_subject *s, const codec_redis_it
     size_t argc = ttl_ms > 0 ? hash_argv(r, head, head_len, 5, fields, n, true)
                              : hash_argv(r, (const char *const[]){"HSET", s->key},
                                          (const size_t[]){4, s->key_len}, 2, fields, n, true);
-    redisReply *reply = redisCommandArgv(r->ctx, (int)argc, r->argv, r->argvlen);
-    if (!reply)
-        return codec__redis_io_error(r, "HSET (outcome unknown)", errno, err);
-    int rc = reply->type == REDIS_REPLY_ERROR ? codec__redis_reply_error(reply, s, err)
-             : reply->type != REDIS_REPLY_INTEGER
-                 ? codec__redis_reply_unexpected(reply, "HSET", err)
-                 : CODEC_OK;
-    freeReplyObject(reply);
-    return rc;
+    redis_reply *reply;
+    int rc = codec__redis_command_argv(r, "HSET (outcome unknown)", NULL, REDIS_SMALL_REPLY, argc,
+                                &reply, err);
+    if (rc)
+        return rc;
+    return reply->type == REDIS_REPLY_ERROR     ? codec__redis_reply_error(reply, s, err)
+           : reply->type != REDIS_REPLY_INTEGER ? codec__redis_reply_unexpected(reply, "HSET", err)
+                                                : CODEC_OK;
 }
 
 int codec_redis_hset(codec_redis *r, const char *key, size_t key_len, codec_redis_item *fields,
@@ -94,7 +92,7 @@ int codec_redis_hset(codec_redis *r, const char *key, size_t key_len, codec_redi
 }
 
 /* Decodes each field of an HMGET reply; CODEC_E_NOT_FOUND when none exists. */
-static int decode_fields(codec_redis *r, const redisReply *reply, const redis_subject *key,
+static int decode_fields(const redis_reply *reply, const redis_subject *key,
                          codec_redis_item *fields, size_t n, codec_arena *arena,
                          codec_error *err)
 {
@@ -102,8 +100,8 @@ static int decode_fields(codec_redis *r, const redisReply *reply, const redis_su
     for (size_t i = 0; i < n; i++) {
         const redis_subject s = {key->key, key->key_len, fields[i].key ? fields[i].key : "",
                                  fields[i].key_len};
-        fields[i].status = codec__redis_reply_get(r, reply->element[i], &s, fields[i].codec,
-                                                  fields[i].value_out, arena, &fields[i].error);
+        fields[i].status = codec__redis_reply_get(reply->element[i], &s, fields[i].codec,
+                                           fields[i].value_out, arena, &fields[i].error);
         missing += fields[i].status == CODEC_E_NOT_FOUND;
     }
     if (missing < n)
@@ -133,16 +131,18 @@ int codec_redis_hget(codec_redis *r, const char *key, size_t key_len, codec_redi
     const redis_subject s = {key ? key : "", key_len, NULL, 0};
     size_t argc = hash_argv(r, (const char *const[]){"HMGET", s.key},
                             (const size_t[]){5, key_len}, 2, fields, n, false);
-    redisReply *reply = redisCommandArgv(r->ctx, (int)argc, r->argv, r->argvlen);
-    if (!reply)
-        return fail_fields(fields, n, codec__redis_io_error(r, "HMGET", errno, err), err);
+    redis_reply *reply;
+    rc = codec__redis_command_argv(r, "HMGET", arena, n, argc, &reply, err);
+    if (rc == CODEC_E_INVALID_PAYLOAD)
+        codec__redis_name_subject(rc, &s, err);
+    if (rc)
+        return fail_fields(fields, n, rc, err);
     if (reply->type == REDIS_REPLY_ERROR)
         rc = codec__redis_reply_error(reply, &s, err);
     else if (reply->type != REDIS_REPLY_ARRAY || reply->elements != n)
         rc = codec__redis_reply_unexpected(reply, "HMGET", err);
     else
-        rc = decode_fields(r, reply, &s, fields, n, arena, err);
-    freeReplyObject(reply);
+        rc = decode_fields(reply, &s, fields, n, arena, err);
     if (rc && rc != CODEC_E_NOT_FOUND)
         fail_fields(fields, n, rc, err);
     return rc;

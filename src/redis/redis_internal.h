@@ -29,15 +29,53 @@ struct codec_redis {
     size_t *argvlen;
     size_t *ends;                 /* end offset in buf of each encoded value */
     size_t scratch_cap;           /* entries in argv/argvlen (ends has as many) */
+    /* wire.c: the reader's state. */
+    int64_t deadline_ms;          /* CLOCK_MONOTONIC ms when the current call times out */
+    codec_arena replies;          /* reply nodes and lines of the latest reply */
+    size_t in_pos, in_len;        /* unread bytes are in[in_pos..in_len) */
+    char in[16384];               /* REDIS_LINE_MAX: a reply line must fit */
 };
 
-/* connection.c: (re)connects when the context is missing or broken. */
-int codec__redis_ready(codec_redis *r, codec_error *err);
+/* One reply, read by wire.c: the fields of hiredis's redisReply. Lives in
+ * the connection's reply arena until the next codec__redis_read(), except a bulk
+ * string read with a value arena, which lives in that arena. */
+typedef struct redis_reply {
+    int type;                     /* REDIS_REPLY_STRING, _ARRAY, _INTEGER, ... */
+    long long integer;
+    size_t len;                   /* of str, which is NUL-terminated too */
+    char *str;
+    size_t elements;
+    struct redis_reply **element;
+} redis_reply;
 
-/* connection.c: the transient error of a failed hiredis call (ctx->err set)
- * for command `what`; a read or write that timed out says so. `errno_now`
- * is errno right after the call. */
-int codec__redis_io_error(codec_redis *r, const char *what, int errno_now, codec_error *err);
+/* Array elements a one-key reply may hold (none expected; a little slack
+ * for unexpected replies, reported as such). */
+#define REDIS_SMALL_REPLY 16
+
+/* wire.c: starts the deadline of a call (command_timeout_ms from now). */
+void codec__redis_begin(codec_redis *r);
+/* wire.c: closes the connection; the next call reconnects. */
+void codec__redis_drop(codec_redis *r);
+/* wire.c: writes what was appended to the context (redisAppendCommand...)
+ * before the deadline. On failure the connection is dropped. */
+int codec__redis_send(codec_redis *r, const char *what, codec_error *err);
+/* wire.c: reads one reply before the deadline, bounded: every bulk string
+ * at most max_value (else CODEC_E_INVALID_PAYLOAD / CODEC_D_LIMIT), at most
+ * `max_elements` array elements in all. Bulk strings go into `values` when
+ * it is not NULL. Any failure drops the connection; the message starts
+ * with `what`. */
+int codec__redis_read(codec_redis *r, const char *what, codec_arena *values, size_t max_elements,
+               redis_reply **out, codec_error *err);
+/* wire.c: append (printf-like, as redisCommand), send, read one reply. */
+int codec__redis_command(codec_redis *r, const char *what, codec_arena *values, size_t max_elements,
+                  redis_reply **out, codec_error *err, const char *fmt, ...);
+/* wire.c: the same with r->argv[0..argc) / r->argvlen. */
+int codec__redis_command_argv(codec_redis *r, const char *what, codec_arena *values,
+                       size_t max_elements, size_t argc, redis_reply **out, codec_error *err);
+
+/* connection.c: (re)connects when the context is missing, then starts
+ * the call's deadline (codec__redis_begin). */
+int codec__redis_ready(codec_redis *r, codec_error *err);
 
 /* Who a reply is about: a key, or one field of the hash at a key. */
 typedef struct redis_subject {
@@ -55,18 +93,22 @@ typedef struct redis_subject {
 void codec__redis_subject_text(const redis_subject *s, char *dst, size_t cap);
 
 /* reply.c: outcome of one reply. Each takes the reply of its command. */
-int codec__redis_reply_set(const redisReply *reply, const redis_subject *s, codec_error *err);
-int codec__redis_reply_get(codec_redis *r, const redisReply *reply, const redis_subject *s,
-                           const codec *c, void *value_out, codec_arena *arena, codec_error *err);
-int codec__redis_reply_del(const redisReply *reply, const redis_subject *s, int *removed,
-                           codec_error *err);
+int codec__redis_reply_set(const redis_reply *reply, const redis_subject *s, codec_error *err);
+/* A value reply must have been read with `arena` as its value arena: the
+ * decoded value may point into those bytes. */
+int codec__redis_reply_get(const redis_reply *reply, const redis_subject *s, const codec *c,
+                    void *value_out, codec_arena *arena, codec_error *err);
+/* Puts "key 'NAME': " in front of err's message, keeping the rest. */
+int codec__redis_name_subject(int rc, const redis_subject *s, codec_error *err);
+int codec__redis_reply_del(const redis_reply *reply, const redis_subject *s, int *removed,
+                    codec_error *err);
 /* An error reply: WRONGTYPE is the key's fault (invalid payload), anything
  * else is the server's (transient). */
-int codec__redis_reply_error(const redisReply *reply, const redis_subject *s, codec_error *err);
+int codec__redis_reply_error(const redis_reply *reply, const redis_subject *s, codec_error *err);
 /* An error reply to a multi-key command (CROSSSLOT, OOM...): transient. */
-int codec__redis_command_error(const redisReply *reply, const char *what, codec_error *err);
+int codec__redis_command_error(const redis_reply *reply, const char *what, codec_error *err);
 /* A reply of an unexpected type. */
-int codec__redis_reply_unexpected(const redisReply *reply, const char *what, codec_error *err);
+int codec__redis_reply_unexpected(const redis_reply *reply, const char *what, codec_error *err);
 
 /* tx.c: after MULTI, `queued` commands and EXEC were appended: sends them,
  * reads every reply and succeeds only when EXEC ran every command without
@@ -82,7 +124,7 @@ int codec__redis_scratch_reserve(codec_redis *r, size_t args, codec_error *err);
  * recording r->ends[i]; an item that fails gets its status and error.
  * With `stop_on_error`, returns the first failure at once. */
 int codec__redis_encode_items(codec_redis *r, codec_redis_item *items, size_t n, bool stop_on_error,
-                              bool (*wants)(const codec_redis_item *), codec_error *err);
+                       bool (*wants)(const codec_redis_item *), codec_error *err);
 /* The selector of codec__redis_encode_items() that takes every item. */
 bool codec__redis_every_item(const codec_redis_item *it);
 /* The bytes r->buf holds for item i after codec__redis_encode_items(). */
@@ -91,7 +133,7 @@ const char *codec__redis_value_of(const codec_redis *r, size_t i, size_t *len);
 /* Checks the arguments common to every call; `op` is the command every
  * item gets (mget, mset) or -1 for each item's own (batch). */
 int codec__redis_check_key(const char *key, size_t key_len, codec_error *err);
-int codec__redis_check_items(const codec_redis *r, const codec_redis_item *items, size_t n, int op,
-                             codec_error *err);
+int codec__redis_check_items(const codec_redis *r, const codec_redis_item *items, size_t n,
+                      int op, codec_error *err);
 
 #endif /* CODEC_REDIS_INTERNAL_H */

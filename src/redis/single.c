@@ -1,7 +1,6 @@
 /* single.c — one key: SET [PX], GET, DEL. */
 #include "redis_internal.h"
 
-#include <errno.h>
 
 int codec_redis_set(codec_redis *r, const char *key, size_t key_len, const codec *c,
                     const void *value, int64_t ttl_ms, codec_error *err)
@@ -17,16 +16,14 @@ int codec_redis_set(codec_redis *r, const char *key, size_t key_len, const codec
     if ((rc = codec_encode(c, value, &r->buf, err)) || (rc = codec__redis_ready(r, err)))
         return rc;
     const char *data = r->buf.data ? (const char *)r->buf.data : "";
-    redisReply *reply =
-        ttl_ms > 0 ? redisCommand(r->ctx, "SET %b %b PX %lld", key ? key : "", key_len, data,
-                                  r->buf.len, (long long)ttl_ms)
-                   : redisCommand(r->ctx, "SET %b %b", key ? key : "", key_len, data,
-                                  r->buf.len);
-    if (!reply)
-        return codec__redis_io_error(r, "SET (outcome unknown)", errno, err);
-    rc = codec__redis_reply_set(reply, &(redis_subject){key, key_len, NULL, 0}, err);
-    freeReplyObject(reply);
-    return rc;
+    const char *what = "SET (outcome unknown)";
+    redis_reply *reply;
+    rc = ttl_ms > 0 ? codec__redis_command(r, what, NULL, REDIS_SMALL_REPLY, &reply, err,
+                                    "SET %b %b PX %lld", key ? key : "", key_len, data,
+                                    r->buf.len, (long long)ttl_ms)
+                    : codec__redis_command(r, what, NULL, REDIS_SMALL_REPLY, &reply, err,
+                                    "SET %b %b", key ? key : "", key_len, data, r->buf.len);
+    return rc ? rc : codec__redis_reply_set(reply, &(redis_subject){key, key_len, NULL, 0}, err);
 }
 
 int codec_redis_get(codec_redis *r, const char *key, size_t key_len, const codec *c,
@@ -39,13 +36,13 @@ int codec_redis_get(codec_redis *r, const char *key, size_t key_len, const codec
     int rc = codec__redis_check_key(key, key_len, err);
     if (rc || (rc = codec__redis_ready(r, err)))
         return rc;
-    redisReply *reply = redisCommand(r->ctx, "GET %b", key ? key : "", key_len);
-    if (!reply)
-        return codec__redis_io_error(r, "GET", errno, err);
-    rc = codec__redis_reply_get(r, reply, &(redis_subject){key, key_len, NULL, 0}, c, value_out,
-                                arena, err);
-    freeReplyObject(reply);
-    return rc;
+    const redis_subject s = {key, key_len, NULL, 0};
+    redis_reply *reply;
+    rc = codec__redis_command(r, "GET", arena, REDIS_SMALL_REPLY, &reply, err, "GET %b",
+                       key ? key : "", key_len);
+    if (rc)
+        return rc == CODEC_E_INVALID_PAYLOAD ? codec__redis_name_subject(rc, &s, err) : rc;
+    return codec__redis_reply_get(reply, &s, c, value_out, arena, err);
 }
 
 int codec_redis_del(codec_redis *r, const char *key, size_t key_len, int *removed,
@@ -57,10 +54,9 @@ int codec_redis_del(codec_redis *r, const char *key, size_t key_len, int *remove
     int rc = codec__redis_check_key(key, key_len, err);
     if (rc || (rc = codec__redis_ready(r, err)))
         return rc;
-    redisReply *reply = redisCommand(r->ctx, "DEL %b", key ? key : "", key_len);
-    if (!reply)
-        return codec__redis_io_error(r, "DEL (outcome unknown)", errno, err);
-    rc = codec__redis_reply_del(reply, &(redis_subject){key, key_len, NULL, 0}, removed, err);
-    freeReplyObject(reply);
-    return rc;
+    redis_reply *reply;
+    rc = codec__redis_command(r, "DEL (outcome unknown)", NULL, REDIS_SMALL_REPLY, &reply, err,
+                       "DEL %b", key ? key : "", key_len);
+    return rc ? rc : codec__redis_reply_del(reply, &(redis_subject){key, key_len, NULL, 0}, removed,
+                                     err);
 }
