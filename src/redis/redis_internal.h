@@ -5,6 +5,7 @@
 #define CODEC_REDIS_INTERNAL_H
 
 #include "codec/redis.h"
+#include "core/escape_internal.h"
 
 #include <hiredis/hiredis.h>
 #include <stdbool.h>
@@ -86,7 +87,7 @@ typedef struct redis_subject {
 } redis_subject;
 
 /* Room for "key '...' field '...'" with both parts cut and escaped. */
-#define REDIS_SUBJECT_CAP (8 * CODEC_REDIS_KEY_IN_MESSAGE + 40)
+#define REDIS_SUBJECT_CAP (2 * CODEC_QUOTE_CAP(CODEC_REDIS_KEY_IN_MESSAGE) + 20)
 
 /* reply.c: "key 'K'" or "key 'K' field 'F'", printable and bounded (long
  * parts cut with "...", other bytes as \xNN). */

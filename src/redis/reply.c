@@ -6,35 +6,17 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Appends a printable, bounded rendering of n bytes at dst[*o]. */
-static void append_label(const char *text, size_t n, char *dst, size_t cap, size_t *o)
-{
-    size_t i = 0;
-    for (; i < n && i < CODEC_REDIS_KEY_IN_MESSAGE && *o + 5 < cap; i++) {
-        unsigned char c = (unsigned char)text[i];
-        if (c >= 0x20 && c < 0x7f && c != '\'' && c != '\\')
-            dst[(*o)++] = (char)c;
-        else
-            *o += (size_t)snprintf(dst + *o, cap - *o, "\\x%02x", c);
-    }
-    if (i < n && *o + 4 <= cap) {
-        memcpy(dst + *o, "...", 3);
-        *o += 3;
-    }
-}
-
 void codec__redis_subject_text(const redis_subject *s, char *dst, size_t cap)
 {
-    size_t o = (size_t)snprintf(dst, cap, "key '");
-    append_label(s->key, s->key_len, dst, cap, &o);
-    if (s->field && o + 10 < cap) {
-        memcpy(dst + o, "' field '", 9);
-        o += 9;
-        append_label(s->field, s->field_len, dst, cap, &o);
+    char key[CODEC_QUOTE_CAP(CODEC_REDIS_KEY_IN_MESSAGE)];
+    char field[CODEC_QUOTE_CAP(CODEC_REDIS_KEY_IN_MESSAGE)];
+    codec__quote_bytes(key, sizeof key, s->key, s->key_len, CODEC_REDIS_KEY_IN_MESSAGE);
+    if (!s->field) {
+        snprintf(dst, cap, "key '%s'", key);
+        return;
     }
-    if (o + 2 <= cap)
-        dst[o++] = '\'';
-    dst[o < cap ? o : cap - 1] = '\0';
+    codec__quote_bytes(field, sizeof field, s->field, s->field_len, CODEC_REDIS_KEY_IN_MESSAGE);
+    snprintf(dst, cap, "key '%s' field '%s'", key, field);
 }
 
 int codec__redis_reply_unexpected(const redis_reply *reply, const char *what, codec_error *err)
@@ -43,6 +25,8 @@ int codec__redis_reply_unexpected(const redis_reply *reply, const char *what, co
                            "%s: unexpected reply of type %d", what, reply->type);
 }
 
+/* A server's error text is quoted as it came: codec_error_set() escapes
+ * any control byte in it, as in every message. */
 int codec__redis_command_error(const redis_reply *reply, const char *what, codec_error *err)
 {
     return codec_error_set(err, CODEC_E_TRANSIENT, 0, "redis", CODEC_NO_OFFSET, "%s: %.*s",

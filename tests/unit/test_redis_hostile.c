@@ -290,6 +290,16 @@ int main(void)
     CHECK_INT(m.out.rc, CODEC_E_TRANSIENT);
     CHECK(has(&m, "byte 0x21"));
 
+    /* An error reply carrying terminal escapes (finding 7): quoted escaped. */
+    hostile_case esc = {CASE("an error reply with escapes",
+                             "-ERR \x1b]0;pwned\x07\x1b[2J\xc2\x9b" "31m\r\n"),
+                        0, 0, 1024, 2000, false};
+    m = run_case(&esc);
+    CHECK_INT(m.out.rc, CODEC_E_TRANSIENT);
+    CHECK(has(&m, "key 'k': ERR \\x1b]0;pwned\\x07\\x1b[2J\\xc2\\x9b31m"));
+    for (const char *p = m.out.message; *p; p++)
+        CHECK((unsigned char)*p >= 0x20 && *p != 0x7f);
+
     /* A large value within max_value costs one copy (the arena), not the
      * three of hiredis's reader (its buffer, the reply, the arena copy). */
     static char head[32];
