@@ -61,9 +61,23 @@
  * Threads: a codec_redis is one connection: use it from one thread at a
  * time (give each thread its own, or pool them). Codecs may be shared.
  *
- * Cluster and Valkey: see docs/guides/redis.md. Every call but the multi-
- * key ones touches one key; MGET, MSET and MULTI need all their keys in one
- * hash slot on a Redis Cluster (use a `{tag}` in the keys).
+ * Cluster (a redis-cluster:// URL): the same calls. Each key goes to the
+ * master of its slot; MOVED updates the slot map, ASK is followed once
+ * (ASKING), TRYAGAIN and CLUSTERDOWN are retried with backoff (10 ms
+ * doubling, at most 8 attempts), and a node that cannot be reached makes
+ * the handle relearn the map (after a failover, the promoted replica).
+ * A call is retried only when the cluster said the command was not run or
+ * nothing was sent; a write whose reply was lost stays "outcome unknown".
+ * - codec_redis_batch() and codec_redis_mget() are split by node (sent node
+ *   after node, not in parallel) and keep per-item status in your order.
+ * - codec_redis_mset() stays atomic, so all its keys must share one slot
+ *   (use a `{tag}`); keys in several slots are CODEC_E_USAGE, nothing is
+ *   sent: a cross-slot MSET cannot be atomic on a cluster. Use
+ *   codec_redis_batch() for per-item writes, with per-item status.
+ * - hset/hget and the struct forms route by their key.
+ * "Acknowledged" is the master's reply: Redis replicates asynchronously,
+ * so a master that dies before its replica copied a write loses it. Set
+ * wait_replicas for WAIT after each write. See docs/guides/redis.md.
  */
 #ifndef CODEC_REDIS_H
 #define CODEC_REDIS_H
@@ -90,6 +104,10 @@ typedef struct codec_redis codec_redis;
  *
  * `url`, when set, replaces host, port, username, password and db:
  *   redis://[[USERNAME]:PASSWORD@]HOST[:PORT][/DB]
+ * or, for a Redis Cluster (since 0.2), one or more seed nodes:
+ *   redis-cluster://[[USERNAME]:PASSWORD@]HOST:PORT[,HOST:PORT...]
+ * The handle then learns the slot map (CLUSTER SLOTS) from the first seed
+ * that answers and routes every key to its node; see "Cluster" below.
  * HOST is a name, an IPv4 address or [IPv6]; PORT is 1..65535; DB is
  * 0..2147483647; USERNAME and PASSWORD may use %XX escapes. Nothing else is
  * accepted: no query string, no fragment, no rediss:// (TLS is not built
@@ -106,7 +124,13 @@ typedef struct codec_redis_options {
     uint32_t command_timeout_ms;      /* per call (per batch window); 0 = 2000 */
     size_t max_value;                 /* largest value a get accepts; 0 = 64 MiB */
     const codec_allocator *alloc;     /* for the handle and its buffers; NULL = libc */
-    uint64_t reserved[4];             /* must be zero */
+    /* Since 0.2: after every write (set, del, mset, hset, each batch's
+     * SET/DEL), `WAIT wait_replicas wait_timeout_ms`; a write that fewer
+     * replicas acknowledged in time is CODEC_E_TRANSIENT ("written on the
+     * master, acknowledged by k of N replicas"), never 0. 0 = no WAIT. */
+    uint32_t wait_replicas;
+    uint32_t wait_timeout_ms;         /* 0 = 1000 when wait_replicas is set */
+    uint64_t reserved[3];             /* must be zero */
 } codec_redis_options;
 
 /** codec_redis_connect() — opens a connection, authenticates and selects
@@ -121,6 +145,11 @@ typedef struct codec_redis_options {
  * Threads: safe (each call makes its own handle). */
 CODEC_API CODEC_NODISCARD int codec_redis_connect(const codec_redis_options *o,
                                                   codec_redis **out, codec_error *err);
+
+/** codec_redis_slot() — the Redis Cluster hash slot of a key: CRC16
+ * (XMODEM) of the key, or of its first non-empty `{tag}`, modulo 16384.
+ * Keys with the same tag share a slot. Since 0.2. Threads: safe. */
+CODEC_API unsigned codec_redis_slot(const void *key, size_t key_len);
 
 /** codec_redis_parse_url() — the URL rules of codec_redis_options, as a
  * check: fills host (NUL-terminated, brackets removed), port, db and the

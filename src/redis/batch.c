@@ -138,6 +138,45 @@ static void fail_unsent(codec_redis_item *items, size_t from, size_t n, const co
     }
 }
 
+int codec__redis_batch_status(const codec_redis_item *items, size_t n, codec_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (items[i].status && items[i].status != CODEC_E_NOT_FOUND) {
+            *err = items[i].error;
+            return items[i].status;
+        }
+    }
+    return CODEC_OK;
+}
+
+/* With wait_replicas: one WAIT after each window; when too few replicas
+ * acknowledged (or the connection broke first), no SET or DEL of the
+ * window is reported as done. */
+static void wait_for_writes(codec_redis *r, codec_redis_item *items, size_t from, size_t to,
+                            codec_error *lost)
+{
+    bool wrote = false;
+    for (size_t i = from; i < to; i++)
+        wrote |= items[i].status == CODEC_OK && items[i].op != CODEC_REDIS_GET;
+    if (!wrote || !r->wait_replicas)
+        return;
+    codec_error e;
+    if (!r->ctx) {
+        codec_error_set(&e, CODEC_E_TRANSIENT, CODEC_D_IO, "redis", CODEC_NO_OFFSET,
+                        "batch: written on the master, but the connection broke before WAIT");
+    } else if (!codec__redis_wait(r, "batch", &e)) {
+        return;
+    } else if (!r->ctx) {
+        *lost = e;   /* WAIT broke the connection: the later items are not sent */
+    }
+    for (size_t i = from; i < to; i++) {
+        if (items[i].status == CODEC_OK && items[i].op != CODEC_REDIS_GET) {
+            items[i].status = e.family;
+            items[i].error = e;
+        }
+    }
+}
+
 int codec_redis_batch(codec_redis *r, codec_redis_item *items, size_t n, codec_arena *arena,
                       codec_error *err)
 {
@@ -150,6 +189,8 @@ int codec_redis_batch(codec_redis *r, codec_redis_item *items, size_t n, codec_a
     if (!arena)
         return codec_error_set(err, CODEC_E_USAGE, 0, "redis", CODEC_NO_OFFSET,
                                "codec_redis_batch needs an arena");
+    if (r->cluster)
+        return codec__redis_cluster_batch(r, items, n, arena, err);
     if ((rc = codec__redis_scratch_reserve(r, n, err)) || (rc = codec__redis_ready(r, err))) {
         for (size_t i = 0; i < n; i++) {
             items[i].status = rc;
@@ -167,17 +208,13 @@ int codec_redis_batch(codec_redis *r, codec_redis_item *items, size_t n, codec_a
             fail_unsent(items, to, n, &lost);
             break;
         }
-        if (!read_window(r, items, from, to, arena, &lost)) {
+        bool read = read_window(r, items, from, to, arena, &lost);
+        wait_for_writes(r, items, from, to, &lost);
+        if (!read || !r->ctx) {
             fail_unsent(items, to, n, &lost);
             break;
         }
         from = to;
     }
-    for (size_t i = 0; i < n; i++) {
-        if (items[i].status && items[i].status != CODEC_E_NOT_FOUND) {
-            *err = items[i].error;
-            return items[i].status;
-        }
-    }
-    return CODEC_OK;
+    return codec__redis_batch_status(items, n, err);
 }

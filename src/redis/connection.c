@@ -63,6 +63,7 @@ int codec__redis_ready(codec_redis *r, codec_error *err)
         codec__redis_drop(r);
         rc = open_context(r, err);
     }
+    r->not_sent = rc != CODEC_OK;
     codec__redis_begin(r);
     return rc;
 }
@@ -93,6 +94,10 @@ static int apply_options(codec_redis *r, const codec_redis_options *o, codec_err
     r->command_timeout_ms = o->command_timeout_ms ? o->command_timeout_ms
                                                   : CODEC_REDIS_DEFAULT_TIMEOUT_MS;
     r->max_value = o->max_value ? o->max_value : CODEC_REDIS_DEFAULT_MAX_VALUE;
+    r->wait_replicas = o->wait_replicas;
+    r->wait_timeout_ms = o->wait_timeout_ms ? o->wait_timeout_ms : 1000;
+    if (o->url && strncmp(o->url, "redis-cluster://", 16) == 0)
+        return CODEC_OK;   /* parsed by codec__redis_cluster_open() */
     if (o->url)
         return codec_redis_parse_url(o->url, r->host, r->username, r->password,
                                      sizeof r->host, &r->port, &r->db, err);
@@ -128,7 +133,9 @@ int codec_redis_connect(const codec_redis_options *o, codec_redis **out, codec_e
     codec_buf_init(&r->buf, alloc);
     codec_arena_init(&r->replies, alloc, 0);
     int rc = apply_options(r, o, err);
-    if (!rc)
+    if (!rc && o->url && strncmp(o->url, "redis-cluster://", 16) == 0)
+        rc = codec__redis_cluster_open(r, o->url, err);
+    else if (!rc)
         rc = open_context(r, err);
     if (rc) {
         codec_redis_free(r);
@@ -143,6 +150,7 @@ void codec_redis_free(codec_redis *r)
     if (!r)
         return;
     codec__redis_drop(r);
+    codec__redis_cluster_free(r);
     codec_buf_free(&r->buf);
     codec_arena_free(&r->replies);
     if (r->scratch_cap) {

@@ -80,6 +80,8 @@ int codec_redis_hset(codec_redis *r, const char *key, size_t key_len, codec_redi
                              "codec_redis_hset needs at least one field and ttl_ms >= 0");
     if (rc)
         return rc;
+    if (r->cluster)
+        return codec__redis_cluster_hset(r, key, key_len, fields, n, ttl_ms, err);
     if ((rc = codec__redis_scratch_reserve(r, 2 * n + 5, err)))
         return fail_fields(fields, n, rc, err);
     if ((rc = codec__redis_encode_items(r, fields, n, true, codec__redis_every_item, err)))
@@ -88,6 +90,8 @@ int codec_redis_hset(codec_redis *r, const char *key, size_t key_len, codec_redi
         return fail_fields(fields, n, rc, err);
     const redis_subject s = {key ? key : "", key_len, NULL, 0};
     rc = hset_now(r, &s, fields, n, ttl_ms, err);
+    if (!rc)
+        rc = codec__redis_wait(r, "HSET", err);
     return rc ? fail_fields(fields, n, rc, err) : CODEC_OK;
 }
 
@@ -126,6 +130,8 @@ int codec_redis_hget(codec_redis *r, const char *key, size_t key_len, codec_redi
                              "codec_redis_hget needs at least one field and an arena");
     if (rc)
         return rc;
+    if (r->cluster)
+        return codec__redis_cluster_hget(r, key, key_len, fields, n, arena, err);
     if ((rc = codec__redis_scratch_reserve(r, n + 2, err)) || (rc = codec__redis_ready(r, err)))
         return fail_fields(fields, n, rc, err);
     const redis_subject s = {key ? key : "", key_len, NULL, 0};

@@ -25,6 +25,8 @@ int codec_redis_mget(codec_redis *r, codec_redis_item *items, size_t n, codec_ar
     if (!arena)
         return codec_error_set(err, CODEC_E_USAGE, 0, "redis", CODEC_NO_OFFSET,
                                "codec_redis_mget needs an arena");
+    if (r->cluster)
+        return codec__redis_cluster_mget(r, items, n, arena, err);
     if ((rc = codec__redis_scratch_reserve(r, n + 1, err)) || (rc = codec__redis_ready(r, err)))
         return fail_all(items, n, rc, err);
     r->argv[0] = "MGET";
@@ -101,6 +103,8 @@ int codec_redis_mset(codec_redis *r, codec_redis_item *items, size_t n, codec_er
     int rc = codec__redis_check_items(r, items, n, CODEC_REDIS_SET, err);
     if (rc || n == 0)
         return rc;
+    if (r->cluster)
+        return codec__redis_cluster_mset(r, items, n, err);
     if ((rc = codec__redis_scratch_reserve(r, 2 * n + 1, err)))
         return fail_all(items, n, rc, err);
     if ((rc = codec__redis_encode_items(r, items, n, true, codec__redis_every_item, err)))
@@ -111,5 +115,7 @@ int codec_redis_mset(codec_redis *r, codec_redis_item *items, size_t n, codec_er
     for (size_t i = 0; i < n; i++)
         ttl |= items[i].ttl_ms > 0;
     rc = ttl ? mset_transaction(r, items, n, err) : mset_plain(r, items, n, err);
+    if (!rc)
+        rc = codec__redis_wait(r, "MSET", err);
     return rc ? fail_all(items, n, rc, err) : CODEC_OK;
 }

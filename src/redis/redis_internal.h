@@ -12,6 +12,11 @@
 
 #define REDIS_HOST_CAP 256
 #define REDIS_SECRET_CAP 512
+#define REDIS_SLOTS 16384
+/* Most nodes a cluster handle knows (seeds, masters and redirect targets). */
+#define REDIS_CLUSTER_MAX_NODES 128
+
+struct redis_cluster;
 
 struct codec_redis {
     redisContext *ctx;            /* NULL or failed: reconnect before the next call */
@@ -24,6 +29,11 @@ struct codec_redis {
     uint32_t connect_timeout_ms;
     uint32_t command_timeout_ms;
     size_t max_value;
+    uint32_t wait_replicas;       /* WAIT after writes when nonzero */
+    uint32_t wait_timeout_ms;
+    bool asking;                  /* cluster: send ASKING before the next command */
+    bool not_sent;                /* the last call failed before sending anything */
+    struct redis_cluster *cluster; /* non-NULL: a cluster router (ctx unused) */
     codec_buf buf;                /* encoded values, reused by every call */
     /* Scratch for multi-key commands, grown on demand and reused. */
     const char **argv;
@@ -48,6 +58,22 @@ typedef struct redis_reply {
     size_t elements;
     struct redis_reply **element;
 } redis_reply;
+
+/* One node of a cluster: its address and, once used, its connection. */
+typedef struct redis_node {
+    char host[REDIS_HOST_CAP];
+    int port;
+    codec_redis *conn;
+} redis_node;
+
+typedef struct redis_cluster {
+    redis_node nodes[REDIS_CLUSTER_MAX_NODES];
+    size_t n_nodes;
+    uint8_t slot_node[REDIS_SLOTS];   /* index into nodes, NO_NODE when unknown */
+    bool stale;                       /* refresh the map before the next routing */
+    size_t refresh_from;              /* node to ask first, rotated on failure */
+} redis_cluster;
+#define REDIS_NO_NODE 0xff
 
 /* Array elements a one-key reply may hold (none expected; a little slack
  * for unexpected replies, reported as such). */
@@ -136,5 +162,67 @@ const char *codec__redis_value_of(const codec_redis *r, size_t i, size_t *len);
 int codec__redis_check_key(const char *key, size_t key_len, codec_error *err);
 int codec__redis_check_items(const codec_redis *r, const codec_redis_item *items, size_t n,
                       int op, codec_error *err);
+
+/* batch.c: 0 when every item is OK or NOT_FOUND, else the first other
+ * item's status (its error copied to err). */
+int codec__redis_batch_status(const codec_redis_item *items, size_t n, codec_error *err);
+
+/* single.c: WAIT for r->wait_replicas after a write that succeeded;
+ * CODEC_E_TRANSIENT when fewer replicas acknowledged in time. */
+int codec__redis_wait(codec_redis *r, const char *what, codec_error *err);
+
+/* url.c: redis-cluster://[[USER]:PASSWORD@]HOST:PORT[,HOST:PORT...]: the
+ * credentials into r, the seeds into c->nodes. */
+int codec__redis_parse_cluster_url(const char *url, codec_redis *r, redis_cluster *c,
+                            codec_error *err);
+
+/* cluster.c: the cluster forms of the public calls (r->cluster != NULL). */
+int codec__redis_cluster_open(codec_redis *r, const char *url, codec_error *err);
+void codec__redis_cluster_free(codec_redis *r);
+int codec__redis_cluster_set(codec_redis *r, const char *key, size_t key_len, const codec *c,
+                      const void *value, int64_t ttl_ms, codec_error *err);
+int codec__redis_cluster_get(codec_redis *r, const char *key, size_t key_len, const codec *c,
+                      void *value_out, codec_arena *arena, codec_error *err);
+int codec__redis_cluster_del(codec_redis *r, const char *key, size_t key_len, int *removed,
+                      codec_error *err);
+int codec__redis_cluster_hset(codec_redis *r, const char *key, size_t key_len,
+                       codec_redis_item *fields, size_t n, int64_t ttl_ms, codec_error *err);
+int codec__redis_cluster_hget(codec_redis *r, const char *key, size_t key_len,
+                       codec_redis_item *fields, size_t n, codec_arena *arena,
+                       codec_error *err);
+int codec__redis_cluster_mset(codec_redis *r, codec_redis_item *items, size_t n, codec_error *err);
+/* cluster_batch.c */
+int codec__redis_cluster_batch(codec_redis *r, codec_redis_item *items, size_t n, codec_arena *arena,
+                        codec_error *err);
+int codec__redis_cluster_mget(codec_redis *r, codec_redis_item *items, size_t n, codec_arena *arena,
+                       codec_error *err);
+
+/* cluster.c, for cluster_batch.c */
+typedef enum redis_redirect_kind {
+    REDIS_NOT_REDIRECTED = 0,
+    REDIS_MOVED,
+    REDIS_ASK,
+    REDIS_TRYAGAIN,      /* TRYAGAIN, CLUSTERDOWN: wait and retry */
+} redis_redirect_kind;
+typedef struct redis_redirect {
+    redis_redirect_kind kind;
+    unsigned slot;
+    char host[REDIS_HOST_CAP];
+    int port;
+} redis_redirect;
+/* What a failed call's error says the cluster wants (a MOVED, ASK,
+ * TRYAGAIN or CLUSTERDOWN reply), or REDIS_NOT_REDIRECTED. */
+redis_redirect_kind codec__redis_redirect_of(int rc, const codec_error *e, redis_redirect *out);
+/* The node serving `slot` after refreshing a stale map, or REDIS_NO_NODE. */
+size_t codec__redis_cluster_route(codec_redis *r, unsigned slot, codec_error *err);
+/* The connection to node i, opened on first use. */
+int codec__redis_cluster_node(codec_redis *r, size_t i, codec_redis **out, codec_error *err);
+/* Applies a MOVED (map update) and returns the index of the node a
+ * redirect names (added when new), or REDIS_NO_NODE when the table is full. */
+size_t codec__redis_cluster_follow(codec_redis *r, const redis_redirect *rd);
+/* Sleeps the bounded backoff of attempt `attempt` (TRYAGAIN, CLUSTERDOWN). */
+void codec__redis_cluster_backoff(int attempt);
+/* Attempts a cluster call makes before giving up. */
+#define REDIS_CLUSTER_ATTEMPTS 8
 
 #endif /* CODEC_REDIS_INTERNAL_H */

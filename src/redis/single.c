@@ -1,5 +1,27 @@
-/* single.c — one key: SET [PX], GET, DEL. */
+/* single.c — one key: SET [PX], GET, DEL; and WAIT after writes. */
 #include "redis_internal.h"
+
+int codec__redis_wait(codec_redis *r, const char *what, codec_error *err)
+{
+    if (!r->wait_replicas)
+        return CODEC_OK;
+    r->deadline_ms += r->wait_timeout_ms;   /* the server may take that long */
+    redis_reply *reply;
+    int rc = codec__redis_command(r, "WAIT", NULL, REDIS_SMALL_REPLY, &reply, err, "WAIT %u %u",
+                           r->wait_replicas, r->wait_timeout_ms);
+    if (rc)
+        return rc;
+    if (reply->type == REDIS_REPLY_ERROR)
+        return codec__redis_command_error(reply, "WAIT", err);
+    if (reply->type != REDIS_REPLY_INTEGER)
+        return codec__redis_reply_unexpected(reply, "WAIT", err);
+    if (reply->integer >= (long long)r->wait_replicas)
+        return CODEC_OK;
+    return codec_error_set(err, CODEC_E_TRANSIENT, CODEC_D_IO, "redis", CODEC_NO_OFFSET,
+                           "%s: written on the master, acknowledged by %lld of %u replicas "
+                           "within %u ms (it may be lost in a failover)",
+                           what, reply->integer, r->wait_replicas, r->wait_timeout_ms);
+}
 
 
 int codec_redis_set(codec_redis *r, const char *key, size_t key_len, const codec *c,
@@ -12,6 +34,8 @@ int codec_redis_set(codec_redis *r, const char *key, size_t key_len, const codec
     int rc = codec__redis_check_key(key, key_len, err);
     if (rc)
         return rc;
+    if (r->cluster)
+        return codec__redis_cluster_set(r, key, key_len, c, value, ttl_ms, err);
     codec_buf_clear(&r->buf);
     if ((rc = codec_encode(c, value, &r->buf, err)) || (rc = codec__redis_ready(r, err)))
         return rc;
@@ -23,7 +47,9 @@ int codec_redis_set(codec_redis *r, const char *key, size_t key_len, const codec
                                     r->buf.len, (long long)ttl_ms)
                     : codec__redis_command(r, what, NULL, REDIS_SMALL_REPLY, &reply, err,
                                     "SET %b %b", key ? key : "", key_len, data, r->buf.len);
-    return rc ? rc : codec__redis_reply_set(reply, &(redis_subject){key, key_len, NULL, 0}, err);
+    if (!rc)
+        rc = codec__redis_reply_set(reply, &(redis_subject){key, key_len, NULL, 0}, err);
+    return rc ? rc : codec__redis_wait(r, "SET", err);
 }
 
 int codec_redis_get(codec_redis *r, const char *key, size_t key_len, const codec *c,
@@ -34,7 +60,11 @@ int codec_redis_get(codec_redis *r, const char *key, size_t key_len, const codec
                                "codec_redis_get needs a connection, a codec, value_out and "
                                "an arena");
     int rc = codec__redis_check_key(key, key_len, err);
-    if (rc || (rc = codec__redis_ready(r, err)))
+    if (rc)
+        return rc;
+    if (r->cluster)
+        return codec__redis_cluster_get(r, key, key_len, c, value_out, arena, err);
+    if ((rc = codec__redis_ready(r, err)))
         return rc;
     const redis_subject s = {key, key_len, NULL, 0};
     redis_reply *reply;
@@ -52,11 +82,16 @@ int codec_redis_del(codec_redis *r, const char *key, size_t key_len, int *remove
         return codec_error_set(err, CODEC_E_USAGE, 0, "redis", CODEC_NO_OFFSET,
                                "codec_redis_del needs a connection");
     int rc = codec__redis_check_key(key, key_len, err);
-    if (rc || (rc = codec__redis_ready(r, err)))
+    if (rc)
+        return rc;
+    if (r->cluster)
+        return codec__redis_cluster_del(r, key, key_len, removed, err);
+    if ((rc = codec__redis_ready(r, err)))
         return rc;
     redis_reply *reply;
     rc = codec__redis_command(r, "DEL (outcome unknown)", NULL, REDIS_SMALL_REPLY, &reply, err,
                        "DEL %b", key ? key : "", key_len);
-    return rc ? rc : codec__redis_reply_del(reply, &(redis_subject){key, key_len, NULL, 0}, removed,
-                                     err);
+    if (!rc)
+        rc = codec__redis_reply_del(reply, &(redis_subject){key, key_len, NULL, 0}, removed, err);
+    return rc ? rc : codec__redis_wait(r, "DEL", err);
 }

@@ -335,24 +335,45 @@ int codec__redis_read(codec_redis *r, const char *what, codec_arena *values, siz
     return read_node(r, &b, 0, out, err);
 }
 
+/* Sends what was appended and reads the command's reply; after a cluster
+ * ASK, the ASKING that went first is answered first. */
+static int exchange(codec_redis *r, const char *what, codec_arena *values,
+                    size_t max_elements, redis_reply **out, codec_error *err)
+{
+    bool asking = r->asking;
+    r->asking = false;
+    int rc = codec__redis_send(r, what, err);
+    if (!rc && asking) {
+        rc = codec__redis_read(r, what, NULL, REDIS_SMALL_REPLY, out, err);
+        if (!rc && (*out)->type != REDIS_REPLY_STATUS)
+            rc = protocol_error(r, what, err, "ASKING was not answered +OK");
+    }
+    return rc ? rc : codec__redis_read(r, what, values, max_elements, out, err);
+}
+
+/* After a cluster ASK, ASKING goes first (then the command, pipelined). */
+static bool append_asking(codec_redis *r)
+{
+    return !r->asking || redisAppendCommand(r->ctx, "ASKING") == REDIS_OK;
+}
+
 int codec__redis_command(codec_redis *r, const char *what, codec_arena *values, size_t max_elements,
                   redis_reply **out, codec_error *err, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int ok = redisvAppendCommand(r->ctx, fmt, ap);
+    int ok = append_asking(r) ? redisvAppendCommand(r->ctx, fmt, ap) : REDIS_ERR;
     va_end(ap);
     if (ok != REDIS_OK)
         return lost(r, what, 0, err, "out of memory formatting the command (not sent)");
-    int rc = codec__redis_send(r, what, err);
-    return rc ? rc : codec__redis_read(r, what, values, max_elements, out, err);
+    return exchange(r, what, values, max_elements, out, err);
 }
 
 int codec__redis_command_argv(codec_redis *r, const char *what, codec_arena *values,
                        size_t max_elements, size_t argc, redis_reply **out, codec_error *err)
 {
-    if (redisAppendCommandArgv(r->ctx, (int)argc, r->argv, r->argvlen) != REDIS_OK)
+    if (!append_asking(r) ||
+        redisAppendCommandArgv(r->ctx, (int)argc, r->argv, r->argvlen) != REDIS_OK)
         return lost(r, what, 0, err, "out of memory formatting the command (not sent)");
-    int rc = codec__redis_send(r, what, err);
-    return rc ? rc : codec__redis_read(r, what, values, max_elements, out, err);
+    return exchange(r, what, values, max_elements, out, err);
 }
