@@ -192,6 +192,58 @@ CODEC_API CODEC_NODISCARD int codec_redis_del(codec_redis *r, const char *key, s
                                               int *removed, codec_error *err);
 
 /* ---------------------------------------------------------------------------
+ * Near cache: recent values kept in process, invalidated by the server
+ * ------------------------------------------------------------------------ */
+
+/** Bounds of a near cache. Since 0.2. */
+typedef struct codec_redis_near_cache_options {
+    size_t max_entries;       /* 0 = 10000 */
+    size_t max_bytes;         /* keys + stored values + 64 B per entry; 0 = 64 MiB */
+    uint32_t ttl_ms;          /* an entry is dropped this long after it was read; 0 = never */
+    uint32_t reserved[3];     /* must be zero */
+} codec_redis_near_cache_options;
+
+/** What a near cache did since it was enabled. Since 0.2. */
+typedef struct codec_redis_near_stats {
+    uint64_t hits, misses;
+    uint64_t evictions;       /* dropped for room (LRU) or by their TTL */
+    uint64_t invalidations;   /* keys the server said changed, and flushes */
+    uint64_t flushes;         /* the whole cache emptied: tracking was lost */
+    size_t entries, bytes;    /* now */
+} codec_redis_near_stats;
+
+/** codec_redis_enable_near_cache() — keeps the bytes of values read by
+ * codec_redis_get() in process, so that a later get of the same key
+ * decodes them without a round trip. The server keeps the cache correct:
+ * the handle opens a second connection subscribed to __redis__:invalidate
+ * and turns on `CLIENT TRACKING on REDIRECT <its id>` (RESP2), so Redis
+ * names every key this handle read that anyone then changed. Every get
+ * first reads those messages and drops the keys they name (a FLUSHALL or
+ * a lost tracking table drops everything). If the invalidation
+ * connection fails, or the data connection is re-opened (its tracking is
+ * then gone), the cache is emptied and nothing is served from it until
+ * tracking is back (it is restored at the next get). Own sets and dels
+ * drop their key at once.
+ * Guarantee: a get never serves a value the server has changed since the
+ * invalidation of that change reached the handle; between the write and
+ * that moment (one network hop) a get may serve the previous value.
+ * Values are cached as stored (a hit still decodes). Only single-key
+ * get is served from the cache (not mget, batch or hget).
+ * Not for redis-cluster:// handles (CODEC_E_UNSUPPORTED). Threads: as the
+ * handle (one thread at a time).
+ * @param o  NULL for the defaults.
+ * @return 0; CODEC_E_USAGE; CODEC_E_UNSUPPORTED (cluster handle, or a server
+ *         without CLIENT TRACKING, Redis < 6); CODEC_E_TRANSIENT; NOMEM.
+ * Since 0.2. */
+CODEC_API CODEC_NODISCARD int codec_redis_enable_near_cache(
+    codec_redis *r, const codec_redis_near_cache_options *o, codec_error *err);
+
+/** codec_redis_near_cache_stats() — the counters (all zero without a near
+ * cache). Since 0.2. */
+CODEC_API void codec_redis_near_cache_stats(const codec_redis *r,
+                                            codec_redis_near_stats *out);
+
+/* ---------------------------------------------------------------------------
  * Many keys at once
  * ------------------------------------------------------------------------ */
 

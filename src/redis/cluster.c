@@ -30,18 +30,7 @@ int codec__redis_cluster_node(codec_redis *r, size_t i, codec_redis **out, codec
         *out = n->conn;
         return CODEC_OK;
     }
-    codec_redis_options o = {0};
-    o.host = n->host;
-    o.port = n->port;
-    o.username = r->username[0] ? r->username : NULL;
-    o.password = r->password[0] ? r->password : NULL;
-    o.connect_timeout_ms = r->connect_timeout_ms;
-    o.command_timeout_ms = r->command_timeout_ms;
-    o.max_value = r->max_value;
-    o.alloc = r->alloc;
-    o.wait_replicas = r->wait_replicas;
-    o.wait_timeout_ms = r->wait_timeout_ms;
-    int rc = codec_redis_connect(&o, &n->conn, err);
+    int rc = codec__redis_connect_like(r, n->host, n->port, &n->conn, err);
     *out = n->conn;
     return rc;
 }

@@ -45,6 +45,7 @@ static int open_context(codec_redis *r, codec_error *err)
     char db[16];
     snprintf(db, sizeof db, "%d", r->db);
     int rc = CODEC_OK;
+    r->generation++;
     if (r->password[0] && r->username[0])
         rc = setup_command(r, "AUTH", err, "AUTH %s %s", r->username, r->password);
     else if (r->password[0])
@@ -145,10 +146,29 @@ int codec_redis_connect(const codec_redis_options *o, codec_redis **out, codec_e
     return CODEC_OK;
 }
 
+int codec__redis_connect_like(const codec_redis *r, const char *host, int port, codec_redis **out,
+                       codec_error *err)
+{
+    codec_redis_options o = {0};
+    o.host = host;
+    o.port = port;
+    o.username = r->username[0] ? r->username : NULL;
+    o.password = r->password[0] ? r->password : NULL;
+    o.db = r->db;
+    o.connect_timeout_ms = r->connect_timeout_ms;
+    o.command_timeout_ms = r->command_timeout_ms;
+    o.max_value = r->max_value;
+    o.alloc = r->alloc;
+    o.wait_replicas = r->wait_replicas;
+    o.wait_timeout_ms = r->wait_timeout_ms;
+    return codec_redis_connect(&o, out, err);
+}
+
 void codec_redis_free(codec_redis *r)
 {
     if (!r)
         return;
+    codec__redis_near_free(r);
     codec__redis_drop(r);
     codec__redis_cluster_free(r);
     codec_buf_free(&r->buf);

@@ -34,6 +34,8 @@ struct codec_redis {
     bool asking;                  /* cluster: send ASKING before the next command */
     bool not_sent;                /* the last call failed before sending anything */
     struct redis_cluster *cluster; /* non-NULL: a cluster router (ctx unused) */
+    struct redis_near *near;      /* non-NULL: the near cache in front of get */
+    uint64_t generation;          /* counts the connections opened (tracking is per connection) */
     codec_buf buf;                /* encoded values, reused by every call */
     /* Scratch for multi-key commands, grown on demand and reused. */
     const char **argv;
@@ -99,6 +101,11 @@ int codec__redis_command(codec_redis *r, const char *what, codec_arena *values, 
 /* wire.c: the same with r->argv[0..argc) / r->argvlen. */
 int codec__redis_command_argv(codec_redis *r, const char *what, codec_arena *values,
                        size_t max_elements, size_t argc, redis_reply **out, codec_error *err);
+
+/* connection.c: another connection with r's credentials, db, timeouts and
+ * limits, to host:port (a cluster node, the near cache's second one). */
+int codec__redis_connect_like(const codec_redis *r, const char *host, int port, codec_redis **out,
+                       codec_error *err);
 
 /* connection.c: (re)connects when the context is missing, then starts
  * the call's deadline (codec__redis_begin). */
@@ -166,6 +173,18 @@ int codec__redis_check_items(const codec_redis *r, const codec_redis_item *items
 /* batch.c: 0 when every item is OK or NOT_FOUND, else the first other
  * item's status (its error copied to err). */
 int codec__redis_batch_status(const codec_redis_item *items, size_t n, codec_error *err);
+
+/* near_cache.c: a get through the near cache. Returns true when it was
+ * served from the cache (*rc is then the decode's status); false when
+ * the server must be asked (nothing cached, or tracking is not on). */
+bool codec__redis_near_lookup(codec_redis *r, const redis_subject *s, const codec *c,
+                       void *value_out, codec_arena *arena, int *rc, codec_error *err);
+/* near_cache.c: keeps the bytes a GET returned, when tracking vouches. */
+void codec__redis_near_store(codec_redis *r, const char *key, size_t key_len, const char *value,
+                      size_t len);
+/* near_cache.c: drops one key (own writes). */
+void codec__redis_near_forget(codec_redis *r, const char *key, size_t key_len);
+void codec__redis_near_free(codec_redis *r);
 
 /* single.c: WAIT for r->wait_replicas after a write that succeeded;
  * CODEC_E_TRANSIENT when fewer replicas acknowledged in time. */

@@ -39,6 +39,8 @@ int codec_redis_set(codec_redis *r, const char *key, size_t key_len, const codec
     codec_buf_clear(&r->buf);
     if ((rc = codec_encode(c, value, &r->buf, err)) || (rc = codec__redis_ready(r, err)))
         return rc;
+    if (r->near)
+        codec__redis_near_forget(r, key ? key : "", key_len);
     const char *data = r->buf.data ? (const char *)r->buf.data : "";
     const char *what = "SET (outcome unknown)";
     redis_reply *reply;
@@ -64,14 +66,18 @@ int codec_redis_get(codec_redis *r, const char *key, size_t key_len, const codec
         return rc;
     if (r->cluster)
         return codec__redis_cluster_get(r, key, key_len, c, value_out, arena, err);
+    const redis_subject s = {key ? key : "", key_len, NULL, 0};
+    if (r->near && codec__redis_near_lookup(r, &s, c, value_out, arena, &rc, err))
+        return rc;
     if ((rc = codec__redis_ready(r, err)))
         return rc;
-    const redis_subject s = {key, key_len, NULL, 0};
     redis_reply *reply;
     rc = codec__redis_command(r, "GET", arena, REDIS_SMALL_REPLY, &reply, err, "GET %b",
                        key ? key : "", key_len);
     if (rc)
         return rc == CODEC_E_INVALID_PAYLOAD ? codec__redis_name_subject(rc, &s, err) : rc;
+    if (r->near && reply->type == REDIS_REPLY_STRING)
+        codec__redis_near_store(r, s.key, key_len, reply->str, reply->len);
     return codec__redis_reply_get(reply, &s, c, value_out, arena, err);
 }
 
@@ -86,6 +92,8 @@ int codec_redis_del(codec_redis *r, const char *key, size_t key_len, int *remove
         return rc;
     if (r->cluster)
         return codec__redis_cluster_del(r, key, key_len, removed, err);
+    if (r->near)
+        codec__redis_near_forget(r, key ? key : "", key_len);
     if ((rc = codec__redis_ready(r, err)))
         return rc;
     redis_reply *reply;
