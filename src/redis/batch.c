@@ -75,7 +75,7 @@ static bool read_item(codec_redis *r, codec_redis_item *it, codec_arena *arena,
     const redis_subject s = {it->key, it->key_len, NULL, 0};
     redis_reply *reply;
     int rc = codec__redis_read(r, what, it->op == CODEC_REDIS_GET ? arena : NULL, REDIS_SMALL_REPLY,
-                        &reply, &it->error);
+                               &reply, &it->error);
     if (!rc) {
         it->status = item_result(it, reply, arena);
         return true;

@@ -85,7 +85,7 @@ static int refresh_from(codec_redis *r, size_t i, codec_error *err)
         return rc;
     redis_reply *reply;
     rc = codec__redis_command(node, "CLUSTER SLOTS", NULL, SLOTS_REPLY_ELEMENTS, &reply, err,
-                       "CLUSTER SLOTS");
+                              "CLUSTER SLOTS");
     if (rc)
         return rc;
     if (reply->type == REDIS_REPLY_ERROR)
@@ -287,14 +287,14 @@ static int node_mset(codec_redis *node, void *p, codec_error *err)
 }
 
 int codec__redis_cluster_set(codec_redis *r, const char *key, size_t key_len, const codec *c,
-                      const void *value, int64_t ttl_ms, codec_error *err)
+                             const void *value, int64_t ttl_ms, codec_error *err)
 {
     one_key a = {.key = key, .key_len = key_len, .c = c, .value = value, .ttl_ms = ttl_ms};
     return call_routed(r, key, key_len, node_set, &a, err);
 }
 
 int codec__redis_cluster_get(codec_redis *r, const char *key, size_t key_len, const codec *c,
-                      void *value_out, codec_arena *arena, codec_error *err)
+                             void *value_out, codec_arena *arena, codec_error *err)
 {
     one_key a = {.key = key, .key_len = key_len, .c = c, .value_out = value_out,
                  .arena = arena};
@@ -302,22 +302,22 @@ int codec__redis_cluster_get(codec_redis *r, const char *key, size_t key_len, co
 }
 
 int codec__redis_cluster_del(codec_redis *r, const char *key, size_t key_len, int *removed,
-                      codec_error *err)
+                             codec_error *err)
 {
     one_key a = {.key = key, .key_len = key_len, .removed = removed};
     return call_routed(r, key, key_len, node_del, &a, err);
 }
 
 int codec__redis_cluster_hset(codec_redis *r, const char *key, size_t key_len,
-                       codec_redis_item *fields, size_t n, int64_t ttl_ms, codec_error *err)
+                              codec_redis_item *fields, size_t n, int64_t ttl_ms, codec_error *err)
 {
     one_key a = {.key = key, .key_len = key_len, .fields = fields, .n = n, .ttl_ms = ttl_ms};
     return call_routed(r, key, key_len, node_hset, &a, err);
 }
 
 int codec__redis_cluster_hget(codec_redis *r, const char *key, size_t key_len,
-                       codec_redis_item *fields, size_t n, codec_arena *arena,
-                       codec_error *err)
+                              codec_redis_item *fields, size_t n, codec_arena *arena,
+                              codec_error *err)
 {
     one_key a = {.key = key, .key_len = key_len, .fields = fields, .n = n, .arena = arena};
     return call_routed(r, key, key_len, node_hget, &a, err);

@@ -127,8 +127,8 @@ static bool run_node(codec_redis *r, split *s, size_t np, size_t ni, codec_redis
     return backoff;
 }
 
-int codec__redis_cluster_batch(codec_redis *r, codec_redis_item *items, size_t n, codec_arena *arena,
-                        codec_error *err)
+int codec__redis_cluster_batch(codec_redis *r, codec_redis_item *items, size_t n,
+                               codec_arena *arena, codec_error *err)
 {
     split s;
     int rc = split_init(r, &s, n, err);
@@ -142,7 +142,7 @@ int codec__redis_cluster_batch(codec_redis *r, codec_redis_item *items, size_t n
         for (size_t k = 0; k < np; k++) {   /* unroutable items keep their error */
             codec_redis_item *it = &items[s.pending[k]];
             size_t ni = codec__redis_cluster_route(r, codec_redis_slot(it->key, it->key_len),
-                                            &it->error);
+                                                   &it->error);
             if (ni == REDIS_NO_NODE) {
                 it->status = CODEC_E_TRANSIENT;
                 continue;
@@ -166,7 +166,7 @@ int codec__redis_cluster_batch(codec_redis *r, codec_redis_item *items, size_t n
 }
 
 int codec__redis_cluster_mget(codec_redis *r, codec_redis_item *items, size_t n, codec_arena *arena,
-                       codec_error *err)
+                              codec_error *err)
 {
     codec_redis_op *ops = r->alloc->alloc(r->alloc->ctx, n * sizeof *ops);
     if (!ops)

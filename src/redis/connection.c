@@ -147,7 +147,7 @@ int codec_redis_connect(const codec_redis_options *o, codec_redis **out, codec_e
 }
 
 int codec__redis_connect_like(const codec_redis *r, const char *host, int port, codec_redis **out,
-                       codec_error *err)
+                              codec_error *err)
 {
     codec_redis_options o = {0};
     o.host = host;

@@ -58,7 +58,7 @@ static int hset_now(codec_redis *r, const redis_subject *s, const codec_redis_it
                                          (const size_t[]){4, s->key_len}, 2, fields, n, true);
     redis_reply *reply;
     int rc = codec__redis_command_argv(r, "HSET (outcome unknown)", NULL, REDIS_SMALL_REPLY, argc,
-                                &reply, err);
+                                       &reply, err);
     if (rc)
         return rc;
     return reply->type == REDIS_REPLY_ERROR     ? codec__redis_reply_error(reply, s, err)
@@ -105,7 +105,7 @@ static int decode_fields(const redis_reply *reply, const redis_subject *key,
         const redis_subject s = {key->key, key->key_len, fields[i].key ? fields[i].key : "",
                                  fields[i].key_len};
         fields[i].status = codec__redis_reply_get(reply->element[i], &s, fields[i].codec,
-                                           fields[i].value_out, arena, &fields[i].error);
+                                                  fields[i].value_out, arena, &fields[i].error);
         missing += fields[i].status == CODEC_E_NOT_FOUND;
     }
     if (missing < n)

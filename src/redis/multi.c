@@ -47,10 +47,10 @@ int codec_redis_mget(codec_redis *r, codec_redis_item *items, size_t n, codec_ar
         return fail_all(items, n, rc, err);
     for (size_t i = 0; i < n; i++)
         items[i].status = codec__redis_reply_get(reply->element[i],
-                                          &(redis_subject){items[i].key, items[i].key_len,
-                                                           NULL, 0},
-                                          items[i].codec, items[i].value_out, arena,
-                                          &items[i].error);
+                                                 &(redis_subject){items[i].key, items[i].key_len,
+                                                                  NULL, 0},
+                                                 items[i].codec, items[i].value_out, arena,
+                                                 &items[i].error);
     return CODEC_OK;
 }
 
@@ -66,7 +66,7 @@ static int mset_plain(codec_redis *r, codec_redis_item *items, size_t n, codec_e
     }
     redis_reply *reply;
     int rc = codec__redis_command_argv(r, "MSET (outcome unknown)", NULL, REDIS_SMALL_REPLY,
-                                2 * n + 1, &reply, err);
+                                       2 * n + 1, &reply, err);
     if (rc)
         return rc;
     if (reply->type == REDIS_REPLY_ERROR)

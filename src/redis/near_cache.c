@@ -240,7 +240,7 @@ static void sync_tracking(codec_redis *r)
 }
 
 bool codec__redis_near_lookup(codec_redis *r, const redis_subject *s, const codec *c,
-                       void *value_out, codec_arena *arena, int *rc, codec_error *err)
+                              void *value_out, codec_arena *arena, int *rc, codec_error *err)
 {
     struct redis_near *nc = r->near;
     sync_tracking(r);
@@ -274,7 +274,7 @@ bool codec__redis_near_lookup(codec_redis *r, const redis_subject *s, const code
 }
 
 void codec__redis_near_store(codec_redis *r, const char *key, size_t key_len, const char *value,
-                      size_t len)
+                             size_t len)
 {
     struct redis_near *nc = r->near;
     size_t cost = key_len + len + NEAR_ENTRY_OVERHEAD;

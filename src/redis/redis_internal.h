@@ -94,18 +94,19 @@ int codec__redis_send(codec_redis *r, const char *what, codec_error *err);
  * it is not NULL. Any failure drops the connection; the message starts
  * with `what`. */
 int codec__redis_read(codec_redis *r, const char *what, codec_arena *values, size_t max_elements,
-               redis_reply **out, codec_error *err);
+                      redis_reply **out, codec_error *err);
 /* wire.c: append (printf-like, as redisCommand), send, read one reply. */
 int codec__redis_command(codec_redis *r, const char *what, codec_arena *values, size_t max_elements,
-                  redis_reply **out, codec_error *err, const char *fmt, ...);
+                         redis_reply **out, codec_error *err, const char *fmt, ...);
 /* wire.c: the same with r->argv[0..argc) / r->argvlen. */
 int codec__redis_command_argv(codec_redis *r, const char *what, codec_arena *values,
-                       size_t max_elements, size_t argc, redis_reply **out, codec_error *err);
+                              size_t max_elements, size_t argc, redis_reply **out,
+                              codec_error *err);
 
 /* connection.c: another connection with r's credentials, db, timeouts and
  * limits, to host:port (a cluster node, the near cache's second one). */
 int codec__redis_connect_like(const codec_redis *r, const char *host, int port, codec_redis **out,
-                       codec_error *err);
+                              codec_error *err);
 
 /* connection.c: (re)connects when the context is missing, then starts
  * the call's deadline (codec__redis_begin). */
@@ -131,11 +132,11 @@ int codec__redis_reply_set(const redis_reply *reply, const redis_subject *s, cod
 /* A value reply must have been read with `arena` as its value arena: the
  * decoded value may point into those bytes. */
 int codec__redis_reply_get(const redis_reply *reply, const redis_subject *s, const codec *c,
-                    void *value_out, codec_arena *arena, codec_error *err);
+                           void *value_out, codec_arena *arena, codec_error *err);
 /* Puts "key 'NAME': " in front of err's message, keeping the rest. */
 int codec__redis_name_subject(int rc, const redis_subject *s, codec_error *err);
 int codec__redis_reply_del(const redis_reply *reply, const redis_subject *s, int *removed,
-                    codec_error *err);
+                           codec_error *err);
 /* An error reply: WRONGTYPE is the key's fault (invalid payload), anything
  * else is the server's (transient). */
 int codec__redis_reply_error(const redis_reply *reply, const redis_subject *s, codec_error *err);
@@ -158,7 +159,7 @@ int codec__redis_scratch_reserve(codec_redis *r, size_t args, codec_error *err);
  * recording r->ends[i]; an item that fails gets its status and error.
  * With `stop_on_error`, returns the first failure at once. */
 int codec__redis_encode_items(codec_redis *r, codec_redis_item *items, size_t n, bool stop_on_error,
-                       bool (*wants)(const codec_redis_item *), codec_error *err);
+                              bool (*wants)(const codec_redis_item *), codec_error *err);
 /* The selector of codec__redis_encode_items() that takes every item. */
 bool codec__redis_every_item(const codec_redis_item *it);
 /* The bytes r->buf holds for item i after codec__redis_encode_items(). */
@@ -168,7 +169,7 @@ const char *codec__redis_value_of(const codec_redis *r, size_t i, size_t *len);
  * item gets (mget, mset) or -1 for each item's own (batch). */
 int codec__redis_check_key(const char *key, size_t key_len, codec_error *err);
 int codec__redis_check_items(const codec_redis *r, const codec_redis_item *items, size_t n,
-                      int op, codec_error *err);
+                             int op, codec_error *err);
 
 /* batch.c: 0 when every item is OK or NOT_FOUND, else the first other
  * item's status (its error copied to err). */
@@ -178,10 +179,10 @@ int codec__redis_batch_status(const codec_redis_item *items, size_t n, codec_err
  * served from the cache (*rc is then the decode's status); false when
  * the server must be asked (nothing cached, or tracking is not on). */
 bool codec__redis_near_lookup(codec_redis *r, const redis_subject *s, const codec *c,
-                       void *value_out, codec_arena *arena, int *rc, codec_error *err);
+                              void *value_out, codec_arena *arena, int *rc, codec_error *err);
 /* near_cache.c: keeps the bytes a GET returned, when tracking vouches. */
 void codec__redis_near_store(codec_redis *r, const char *key, size_t key_len, const char *value,
-                      size_t len);
+                             size_t len);
 /* near_cache.c: drops one key (own writes). */
 void codec__redis_near_forget(codec_redis *r, const char *key, size_t key_len);
 void codec__redis_near_free(codec_redis *r);
@@ -193,28 +194,28 @@ int codec__redis_wait(codec_redis *r, const char *what, codec_error *err);
 /* url.c: redis-cluster://[[USER]:PASSWORD@]HOST:PORT[,HOST:PORT...]: the
  * credentials into r, the seeds into c->nodes. */
 int codec__redis_parse_cluster_url(const char *url, codec_redis *r, redis_cluster *c,
-                            codec_error *err);
+                                   codec_error *err);
 
 /* cluster.c: the cluster forms of the public calls (r->cluster != NULL). */
 int codec__redis_cluster_open(codec_redis *r, const char *url, codec_error *err);
 void codec__redis_cluster_free(codec_redis *r);
 int codec__redis_cluster_set(codec_redis *r, const char *key, size_t key_len, const codec *c,
-                      const void *value, int64_t ttl_ms, codec_error *err);
+                             const void *value, int64_t ttl_ms, codec_error *err);
 int codec__redis_cluster_get(codec_redis *r, const char *key, size_t key_len, const codec *c,
-                      void *value_out, codec_arena *arena, codec_error *err);
+                             void *value_out, codec_arena *arena, codec_error *err);
 int codec__redis_cluster_del(codec_redis *r, const char *key, size_t key_len, int *removed,
-                      codec_error *err);
+                             codec_error *err);
 int codec__redis_cluster_hset(codec_redis *r, const char *key, size_t key_len,
-                       codec_redis_item *fields, size_t n, int64_t ttl_ms, codec_error *err);
+                              codec_redis_item *fields, size_t n, int64_t ttl_ms, codec_error *err);
 int codec__redis_cluster_hget(codec_redis *r, const char *key, size_t key_len,
-                       codec_redis_item *fields, size_t n, codec_arena *arena,
-                       codec_error *err);
+                              codec_redis_item *fields, size_t n, codec_arena *arena,
+                              codec_error *err);
 int codec__redis_cluster_mset(codec_redis *r, codec_redis_item *items, size_t n, codec_error *err);
 /* cluster_batch.c */
-int codec__redis_cluster_batch(codec_redis *r, codec_redis_item *items, size_t n, codec_arena *arena,
-                        codec_error *err);
+int codec__redis_cluster_batch(codec_redis *r, codec_redis_item *items, size_t n,
+                               codec_arena *arena, codec_error *err);
 int codec__redis_cluster_mget(codec_redis *r, codec_redis_item *items, size_t n, codec_arena *arena,
-                       codec_error *err);
+                              codec_error *err);
 
 /* cluster.c, for cluster_batch.c */
 typedef enum redis_redirect_kind {

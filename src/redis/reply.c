@@ -53,7 +53,7 @@ int codec__redis_reply_set(const redis_reply *reply, const redis_subject *s, cod
 }
 
 int codec__redis_reply_del(const redis_reply *reply, const redis_subject *s, int *removed,
-                    codec_error *err)
+                           codec_error *err)
 {
     if (reply->type == REDIS_REPLY_ERROR)
         return codec__redis_reply_error(reply, s, err);
@@ -84,7 +84,7 @@ int codec__redis_name_subject(int rc, const redis_subject *s, codec_error *err)
 }
 
 int codec__redis_reply_get(const redis_reply *reply, const redis_subject *s, const codec *c,
-                    void *value_out, codec_arena *arena, codec_error *err)
+                           void *value_out, codec_arena *arena, codec_error *err)
 {
     char label[REDIS_SUBJECT_CAP];
     if (reply->type == REDIS_REPLY_NIL) {

@@ -8,7 +8,7 @@ int codec__redis_wait(codec_redis *r, const char *what, codec_error *err)
     r->deadline_ms += r->wait_timeout_ms;   /* the server may take that long */
     redis_reply *reply;
     int rc = codec__redis_command(r, "WAIT", NULL, REDIS_SMALL_REPLY, &reply, err, "WAIT %u %u",
-                           r->wait_replicas, r->wait_timeout_ms);
+                                  r->wait_replicas, r->wait_timeout_ms);
     if (rc)
         return rc;
     if (reply->type == REDIS_REPLY_ERROR)
@@ -45,10 +45,10 @@ int codec_redis_set(codec_redis *r, const char *key, size_t key_len, const codec
     const char *what = "SET (outcome unknown)";
     redis_reply *reply;
     rc = ttl_ms > 0 ? codec__redis_command(r, what, NULL, REDIS_SMALL_REPLY, &reply, err,
-                                    "SET %b %b PX %lld", key ? key : "", key_len, data,
-                                    r->buf.len, (long long)ttl_ms)
+                                           "SET %b %b PX %lld", key ? key : "", key_len, data,
+                                           r->buf.len, (long long)ttl_ms)
                     : codec__redis_command(r, what, NULL, REDIS_SMALL_REPLY, &reply, err,
-                                    "SET %b %b", key ? key : "", key_len, data, r->buf.len);
+                                           "SET %b %b", key ? key : "", key_len, data, r->buf.len);
     if (!rc)
         rc = codec__redis_reply_set(reply, &(redis_subject){key, key_len, NULL, 0}, err);
     return rc ? rc : codec__redis_wait(r, "SET", err);
@@ -73,7 +73,7 @@ int codec_redis_get(codec_redis *r, const char *key, size_t key_len, const codec
         return rc;
     redis_reply *reply;
     rc = codec__redis_command(r, "GET", arena, REDIS_SMALL_REPLY, &reply, err, "GET %b",
-                       key ? key : "", key_len);
+                              key ? key : "", key_len);
     if (rc)
         return rc == CODEC_E_INVALID_PAYLOAD ? codec__redis_name_subject(rc, &s, err) : rc;
     if (r->near && reply->type == REDIS_REPLY_STRING)
@@ -98,7 +98,7 @@ int codec_redis_del(codec_redis *r, const char *key, size_t key_len, int *remove
         return rc;
     redis_reply *reply;
     rc = codec__redis_command(r, "DEL (outcome unknown)", NULL, REDIS_SMALL_REPLY, &reply, err,
-                       "DEL %b", key ? key : "", key_len);
+                              "DEL %b", key ? key : "", key_len);
     if (!rc)
         rc = codec__redis_reply_del(reply, &(redis_subject){key, key_len, NULL, 0}, removed, err);
     return rc ? rc : codec__redis_wait(r, "DEL", err);

@@ -17,7 +17,7 @@ static int read_queued(codec_redis *r, size_t queued, codec_error *err)
     for (size_t i = 0; i < queued + 1; i++) {
         redis_reply *reply;
         int io = codec__redis_read(r, "MULTI/EXEC (outcome unknown)", NULL, REDIS_SMALL_REPLY,
-                            &reply, err);
+                                   &reply, err);
         if (io)
             return io;
         if (!rc && reply->type == REDIS_REPLY_ERROR)

@@ -160,7 +160,7 @@ int codec_redis_parse_url(const char *url, char *host, char *username, char *pas
 }
 
 int codec__redis_parse_cluster_url(const char *url, codec_redis *r, redis_cluster *c,
-                            codec_error *err)
+                                   codec_error *err)
 {
     static const char scheme[] = "redis-cluster://";
     const char *s = url + sizeof scheme - 1;

@@ -319,7 +319,7 @@ static int read_node(codec_redis *r, read_budget *b, int depth, redis_reply **ou
 }
 
 int codec__redis_read(codec_redis *r, const char *what, codec_arena *values, size_t max_elements,
-               redis_reply **out, codec_error *err)
+                      redis_reply **out, codec_error *err)
 {
     if (codec_arena_used(&r->replies) > REPLY_ARENA_KEEP) {
         codec_arena_free(&r->replies);
@@ -358,7 +358,7 @@ static bool append_asking(codec_redis *r)
 }
 
 int codec__redis_command(codec_redis *r, const char *what, codec_arena *values, size_t max_elements,
-                  redis_reply **out, codec_error *err, const char *fmt, ...)
+                         redis_reply **out, codec_error *err, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -370,7 +370,7 @@ int codec__redis_command(codec_redis *r, const char *what, codec_arena *values, 
 }
 
 int codec__redis_command_argv(codec_redis *r, const char *what, codec_arena *values,
-                       size_t max_elements, size_t argc, redis_reply **out, codec_error *err)
+                              size_t max_elements, size_t argc, redis_reply **out, codec_error *err)
 {
     if (!append_asking(r) ||
         redisAppendCommandArgv(r->ctx, (int)argc, r->argv, r->argvlen) != REDIS_OK)

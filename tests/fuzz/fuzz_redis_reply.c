@@ -5,6 +5,7 @@
  * max_value); reading ends with an error, never a crash, a hang or a read
  * past the input. */
 #include "codec/codec.h"
+#include "fuzz_target.h"
 
 #include <stdlib.h>
 #include <string.h>

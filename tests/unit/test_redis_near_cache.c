@@ -322,8 +322,9 @@ int main(void)
     signal(SIGPIPE, SIG_IGN);
     codec_error err;
     plain = codec_parse("crc32c", NULL, &err);
-    if (!redis_server_start(&server, false)) {
-        printf("test_redis_near_cache: SKIPPED (no redis-server)\n");
+    bool up = redis_server_start(&server, false);
+    CHECK(up);   /* make test installs redis-server */
+    if (!up) {
         codec_free(plain);
         return check_done("test_redis_near_cache");
     }
