@@ -68,8 +68,10 @@
  * the handle relearn the map (after a failover, the promoted replica).
  * A call is retried only when the cluster said the command was not run or
  * nothing was sent; a write whose reply was lost stays "outcome unknown".
- * - codec_redis_batch() and codec_redis_mget() are split by node (sent node
- *   after node, not in parallel) and keep per-item status in your order.
+ * - codec_redis_batch() and codec_redis_mget() are split by node and keep
+ *   per-item status in your order. The nodes of a batch of SETs and DELs
+ *   run in parallel (a thread each) when the handle uses libc's allocator;
+ *   batches with GETs run node after node (they share your arena).
  * - codec_redis_mset() stays atomic, so all its keys must share one slot
  *   (use a `{tag}`); keys in several slots are CODEC_E_USAGE, nothing is
  *   sent: a cross-slot MSET cannot be atomic on a cluster. Use

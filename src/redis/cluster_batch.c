@@ -1,11 +1,13 @@
 /* cluster_batch.c — batches on a Redis Cluster: the items are split by the
  * node serving their slot, each node's share runs as an ordinary pipelined
- * batch on that node's connection (node after node), and each item's
- * status lands in the caller's order. Items the cluster redirected (MOVED,
+ * batch on that node's connection (one thread per node for writes, node
+ * after node when there are GETs), and each item's status lands in the
+ * caller's order. Items the cluster redirected (MOVED,
  * TRYAGAIN, CLUSTERDOWN) or that could not be sent go round again after
  * the map is relearned; an ASK is followed at once for its item. */
 #include "redis_internal.h"
 
+#include <pthread.h>
 #include <string.h>
 
 typedef struct split {
@@ -73,47 +75,62 @@ static void follow_ask(codec_redis *r, codec_redis_item *it, const redis_redirec
     node->asking = false;
 }
 
-/* Runs node ni's share of the pending items; appends to `next` the ones
- * to run again. Returns true when a retry wants a backoff first. */
-static bool run_node(codec_redis *r, split *s, size_t np, size_t ni, codec_redis_item *items,
-                     codec_arena *arena, size_t *next)
-{
-    size_t m = 0;
-    for (size_t k = 0; k < np; k++) {
-        if (s->node_of[k] == ni) {
-            s->where[m] = s->pending[k];
-            s->sub[m++] = items[s->pending[k]];
-        }
-    }
-    if (m == 0)
-        return false;
-    codec_redis *node;
+/* One node's share of a round: s->sub[start, start + m). */
+typedef struct node_job {
+    codec_redis *node;      /* NULL: the node could not be reached */
+    size_t start, m;
+    codec_arena *arena;
+    bool unsent;            /* nothing of it was sent */
     codec_error e;
-    bool unsent = codec__redis_cluster_node(r, ni, &node, &e) != CODEC_OK;
-    if (!unsent) {   /* each item reports its own status: the total adds nothing */
-        int total = codec_redis_batch(node, s->sub, m, arena, &e);
-        unsent = total && node->not_sent;
-    }
-    bool backoff = unsent;
-    for (size_t j = 0; j < m; j++) {
-        codec_redis_item *it = &items[s->where[j]];
-        if (unsent) {
+} node_job;
+
+/* Runs one job's batch on its node (a thread may do it: it touches only
+ * the node's connection, its own items and, for GETs, the arena). */
+static void run_batch(node_job *j, codec_redis_item *sub)
+{
+    if (!j->node)
+        return;
+    int total = codec_redis_batch(j->node, sub + j->start, j->m, j->arena, &j->e);
+    j->unsent = total && j->node->not_sent;   /* each item has its own status */
+}
+
+typedef struct job_thread {
+    node_job *job;
+    codec_redis_item *sub;
+} job_thread;
+
+static void *run_thread(void *p)
+{
+    job_thread *t = p;
+    run_batch(t->job, t->sub);
+    return NULL;
+}
+
+/* Files the outcome of a job's items; the ones to run again go to
+ * s->retry. Returns true when a retry wants a backoff first. */
+static bool collect(codec_redis *r, split *s, const node_job *j, codec_redis_item *items,
+                    codec_arena *arena, size_t *next)
+{
+    bool backoff = j->unsent;
+    for (size_t k = j->start; k < j->start + j->m; k++) {
+        codec_redis_item *it = &items[s->where[k]];
+        if (j->unsent) {
             it->status = CODEC_E_TRANSIENT;
-            it->error = e;
-            s->retry[(*next)++] = s->where[j];
+            it->error = j->e;
+            s->retry[(*next)++] = s->where[k];
             continue;
         }
-        it->status = s->sub[j].status;
-        it->error = s->sub[j].error;
+        it->status = s->sub[k].status;
+        it->error = s->sub[k].error;
         redis_redirect rd;
         switch (codec__redis_redirect_of(it->status, &it->error, &rd)) {
         case REDIS_MOVED:
             codec__redis_cluster_follow(r, &rd);
-            s->retry[(*next)++] = s->where[j];
+            s->retry[(*next)++] = s->where[k];
             break;
         case REDIS_TRYAGAIN:
             backoff = true;
-            s->retry[(*next)++] = s->where[j];
+            s->retry[(*next)++] = s->where[k];
             break;
         case REDIS_ASK:
             follow_ask(r, it, &rd, arena);
@@ -122,8 +139,56 @@ static bool run_node(codec_redis *r, split *s, size_t np, size_t ni, codec_redis
             break;
         }
     }
-    if (unsent || backoff)
+    if (backoff)
         r->cluster->stale = true;
+    return backoff;
+}
+
+/* One round: the routed pending items grouped by node into s->sub, each
+ * node's share run as a batch on that node — in parallel, one thread per
+ * node, when no item is a GET (GETs decode into the caller's arena, which
+ * is not shared between threads) and the allocator is libc's, else node
+ * after node. */
+static bool run_round(codec_redis *r, split *s, size_t np, codec_redis_item *items,
+                      codec_arena *arena, size_t *next)
+{
+    size_t nodes = r->cluster->n_nodes, start = 0;
+    node_job jobs[REDIS_CLUSTER_MAX_NODES];
+    bool gets = false;
+    for (size_t ni = 0; ni < nodes; ni++) {
+        node_job *j = &jobs[ni];
+        *j = (node_job){.start = start, .arena = arena};
+        for (size_t k = 0; k < np; k++) {
+            if (s->node_of[k] == ni) {
+                s->where[start + j->m] = s->pending[k];
+                s->sub[start + j->m++] = items[s->pending[k]];
+                gets |= items[s->pending[k]].op == CODEC_REDIS_GET;
+            }
+        }
+        start += j->m;
+        if (j->m && codec__redis_cluster_node(r, ni, &j->node, &j->e))
+            j->unsent = true;
+    }
+    /* A caller's own allocator may not be thread-safe: then one at a time. */
+    bool parallel = !gets && r->alloc == codec_default_allocator();
+    pthread_t threads[REDIS_CLUSTER_MAX_NODES];
+    job_thread args[REDIS_CLUSTER_MAX_NODES];
+    bool started[REDIS_CLUSTER_MAX_NODES] = {false};
+    for (size_t ni = 0; ni < nodes; ni++) {
+        if (!jobs[ni].m || !jobs[ni].node)
+            continue;
+        args[ni] = (job_thread){&jobs[ni], s->sub};
+        started[ni] = parallel && pthread_create(&threads[ni], NULL, run_thread, &args[ni]) == 0;
+        if (!started[ni])
+            run_batch(&jobs[ni], s->sub);
+    }
+    bool backoff = false;
+    for (size_t ni = 0; ni < nodes; ni++) {
+        if (started[ni])
+            pthread_join(threads[ni], NULL);
+        if (jobs[ni].m)
+            backoff |= collect(r, s, &jobs[ni], items, arena, next);
+    }
     return backoff;
 }
 
@@ -151,9 +216,7 @@ int codec__redis_cluster_batch(codec_redis *r, codec_redis_item *items, size_t n
             s.node_of[routed++] = (uint8_t)ni;
         }
         size_t next = 0;
-        bool backoff = routed < np;
-        for (size_t ni = 0; ni < r->cluster->n_nodes; ni++)
-            backoff |= run_node(r, &s, routed, ni, items, arena, &next);
+        bool backoff = run_round(r, &s, routed, items, arena, &next) || routed < np;
         size_t *t = s.pending;   /* the retries are the next round's items */
         s.pending = s.retry;
         s.retry = t;
