@@ -36,6 +36,7 @@ typedef struct redis_server {
     int port;
     bool durable;         /* appendonly yes, appendfsync always */
     char dir[64];
+    const char *const *extra;   /* more arguments (NULL-terminated), or NULL */
 } redis_server;
 
 /* A port the kernel just handed out on 127.0.0.1 (free now, very likely
@@ -92,10 +93,15 @@ static inline bool redis_server_spawn(redis_server *s)
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent)
             _exit(127);
-        execl(REDIS_SERVER_PATH, REDIS_SERVER_PATH, "--bind", "127.0.0.1", "--port", port,
-              "--dir", s->dir, "--daemonize", "no", "--save", "", "--protected-mode", "yes",
-              "--logfile", "server.log", "--appendonly", s->durable ? "yes" : "no",
-              "--appendfsync", s->durable ? "always" : "everysec", (char *)NULL);
+        const char *argv[40] = {REDIS_SERVER_PATH, "--bind", "127.0.0.1", "--port", port,
+                                "--dir", s->dir, "--daemonize", "no", "--save", "",
+                                "--protected-mode", "yes", "--logfile", "server.log",
+                                "--appendonly", s->durable ? "yes" : "no", "--appendfsync",
+                                s->durable ? "always" : "everysec"};
+        size_t n = 19;
+        for (size_t i = 0; s->extra && s->extra[i] && n < 39; i++)
+            argv[n++] = s->extra[i];
+        execv(REDIS_SERVER_PATH, (char *const *)argv);
         _exit(127);
     }
     s->pid = pid;

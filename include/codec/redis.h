@@ -44,18 +44,42 @@
  * AUTH and SELECT again) at the start of the next call; a call is never
  * retried behind your back, so a write is never applied twice by codec.
  *
- * Signals: codec leaves the process's signal dispositions alone. A server
- * that goes away mid-write is reported as CODEC_E_TRANSIENT, but Linux may
- * report such a write as EPIPE and raise SIGPIPE first, which kills a
- * process that has not ignored it. As with hiredis itself, a program using
- * the adapter must set SIGPIPE to SIG_IGN (the `codec` command does).
+ * Timeouts: command_timeout_ms bounds each whole call (every byte sent
+ * and every reply read), and each 1,024-command window of a batch.
+ *
+ * A hostile server: replies are read by codec's own bounded reader. A bulk
+ * over max_value fails the call (CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT)
+ * before any of it is buffered; an array larger than the command can
+ * answer, a line over 16 KiB or arrays nested over 8 deep fail it as a
+ * protocol error (CODEC_E_TRANSIENT, CODEC_D_CORRUPT). Either closes the
+ * connection. Peak memory of a single-key call: max_value + 16 KiB + a few
+ * reply nodes, whatever the server sends.
+ *
+ * Signals: codec writes with MSG_NOSIGNAL and leaves signal dispositions
+ * alone; its writes never raise SIGPIPE.
  *
  * Threads: a codec_redis is one connection: use it from one thread at a
  * time (give each thread its own, or pool them). Codecs may be shared.
  *
- * Cluster and Valkey: see docs/guides/redis.md. Every call but the multi-
- * key ones touches one key; MGET, MSET and MULTI need all their keys in one
- * hash slot on a Redis Cluster (use a `{tag}` in the keys).
+ * Cluster (a redis-cluster:// URL): the same calls. Each key goes to the
+ * master of its slot; MOVED updates the slot map, ASK is followed once
+ * (ASKING), TRYAGAIN and CLUSTERDOWN are retried with backoff (10 ms
+ * doubling, at most 8 attempts), and a node that cannot be reached makes
+ * the handle relearn the map (after a failover, the promoted replica).
+ * A call is retried only when the cluster said the command was not run or
+ * nothing was sent; a write whose reply was lost stays "outcome unknown".
+ * - codec_redis_batch() and codec_redis_mget() are split by node and keep
+ *   per-item status in your order. The nodes of a batch of SETs and DELs
+ *   run in parallel (a thread each) when the handle uses libc's allocator;
+ *   batches with GETs run node after node (they share your arena).
+ * - codec_redis_mset() stays atomic, so all its keys must share one slot
+ *   (use a `{tag}`); keys in several slots are CODEC_E_USAGE, nothing is
+ *   sent: a cross-slot MSET cannot be atomic on a cluster. Use
+ *   codec_redis_batch() for per-item writes, with per-item status.
+ * - hset/hget and the struct forms route by their key.
+ * "Acknowledged" is the master's reply: Redis replicates asynchronously,
+ * so a master that dies before its replica copied a write loses it. Set
+ * wait_replicas for WAIT after each write. See docs/guides/redis.md.
  */
 #ifndef CODEC_REDIS_H
 #define CODEC_REDIS_H
@@ -82,6 +106,10 @@ typedef struct codec_redis codec_redis;
  *
  * `url`, when set, replaces host, port, username, password and db:
  *   redis://[[USERNAME]:PASSWORD@]HOST[:PORT][/DB]
+ * or, for a Redis Cluster (since 0.2), one or more seed nodes:
+ *   redis-cluster://[[USERNAME]:PASSWORD@]HOST:PORT[,HOST:PORT...]
+ * The handle then learns the slot map (CLUSTER SLOTS) from the first seed
+ * that answers and routes every key to its node; see "Cluster" below.
  * HOST is a name, an IPv4 address or [IPv6]; PORT is 1..65535; DB is
  * 0..2147483647; USERNAME and PASSWORD may use %XX escapes. Nothing else is
  * accepted: no query string, no fragment, no rediss:// (TLS is not built
@@ -95,10 +123,16 @@ typedef struct codec_redis_options {
     const char *password;             /* NULL = no AUTH */
     int db;                           /* SELECT db when nonzero */
     uint32_t connect_timeout_ms;      /* 0 = 2000 */
-    uint32_t command_timeout_ms;      /* per read/write on the socket; 0 = 2000 */
+    uint32_t command_timeout_ms;      /* per call (per batch window); 0 = 2000 */
     size_t max_value;                 /* largest value a get accepts; 0 = 64 MiB */
     const codec_allocator *alloc;     /* for the handle and its buffers; NULL = libc */
-    uint64_t reserved[4];             /* must be zero */
+    /* Since 0.2: after every write (set, del, mset, hset, each batch's
+     * SET/DEL), `WAIT wait_replicas wait_timeout_ms`; a write that fewer
+     * replicas acknowledged in time is CODEC_E_TRANSIENT ("written on the
+     * master, acknowledged by k of N replicas"), never 0. 0 = no WAIT. */
+    uint32_t wait_replicas;
+    uint32_t wait_timeout_ms;         /* 0 = 1000 when wait_replicas is set */
+    uint64_t reserved[3];             /* must be zero */
 } codec_redis_options;
 
 /** codec_redis_connect() — opens a connection, authenticates and selects
@@ -113,6 +147,11 @@ typedef struct codec_redis_options {
  * Threads: safe (each call makes its own handle). */
 CODEC_API CODEC_NODISCARD int codec_redis_connect(const codec_redis_options *o,
                                                   codec_redis **out, codec_error *err);
+
+/** codec_redis_slot() — the Redis Cluster hash slot of a key: CRC16
+ * (XMODEM) of the key, or of its first non-empty `{tag}`, modulo 16384.
+ * Keys with the same tag share a slot. Since 0.2. Threads: safe. */
+CODEC_API unsigned codec_redis_slot(const void *key, size_t key_len);
 
 /** codec_redis_parse_url() — the URL rules of codec_redis_options, as a
  * check: fills host (NUL-terminated, brackets removed), port, db and the
@@ -140,8 +179,8 @@ CODEC_API CODEC_NODISCARD int codec_redis_set(codec_redis *r, const char *key, s
                                               codec_error *err);
 
 /** codec_redis_get() — `GET key`, then decodes through `c` into value_out.
- * The reply's bytes are copied into `arena` before decoding, so the value
- * (and everything it points at) lives as long as the arena, not the reply.
+ * The value's bytes are read from the socket straight into `arena`, so the
+ * value (and everything it points at) lives as long as the arena.
  * @return 0; CODEC_E_NOT_FOUND (value_out untouched); CODEC_E_INVALID_PAYLOAD
  *         naming the key (also for a value over max_value, detail LIMIT, which
  *         is never copied); the codec's other statuses; CODEC_E_TRANSIENT. */
@@ -153,6 +192,58 @@ CODEC_API CODEC_NODISCARD int codec_redis_get(codec_redis *r, const char *key, s
  * existed. @return 0 or CODEC_E_TRANSIENT. */
 CODEC_API CODEC_NODISCARD int codec_redis_del(codec_redis *r, const char *key, size_t key_len,
                                               int *removed, codec_error *err);
+
+/* ---------------------------------------------------------------------------
+ * Near cache: recent values kept in process, invalidated by the server
+ * ------------------------------------------------------------------------ */
+
+/** Bounds of a near cache. Since 0.2. */
+typedef struct codec_redis_near_cache_options {
+    size_t max_entries;       /* 0 = 10000 */
+    size_t max_bytes;         /* keys + stored values + 64 B per entry; 0 = 64 MiB */
+    uint32_t ttl_ms;          /* an entry is dropped this long after it was read; 0 = never */
+    uint32_t reserved[3];     /* must be zero */
+} codec_redis_near_cache_options;
+
+/** What a near cache did since it was enabled. Since 0.2. */
+typedef struct codec_redis_near_stats {
+    uint64_t hits, misses;
+    uint64_t evictions;       /* dropped for room (LRU) or by their TTL */
+    uint64_t invalidations;   /* keys the server said changed, and flushes */
+    uint64_t flushes;         /* the whole cache emptied: tracking was lost */
+    size_t entries, bytes;    /* now */
+} codec_redis_near_stats;
+
+/** codec_redis_enable_near_cache() — keeps the bytes of values read by
+ * codec_redis_get() in process, so that a later get of the same key
+ * decodes them without a round trip. The server keeps the cache correct:
+ * the handle opens a second connection subscribed to __redis__:invalidate
+ * and turns on `CLIENT TRACKING on REDIRECT <its id>` (RESP2), so Redis
+ * names every key this handle read that anyone then changed. Every get
+ * first reads those messages and drops the keys they name (a FLUSHALL or
+ * a lost tracking table drops everything). If the invalidation
+ * connection fails, or the data connection is re-opened (its tracking is
+ * then gone), the cache is emptied and nothing is served from it until
+ * tracking is back (it is restored at the next get). Own sets and dels
+ * drop their key at once.
+ * Guarantee: a get never serves a value the server has changed since the
+ * invalidation of that change reached the handle; between the write and
+ * that moment (one network hop) a get may serve the previous value.
+ * Values are cached as stored (a hit still decodes). Only single-key
+ * get is served from the cache (not mget, batch or hget).
+ * Not for redis-cluster:// handles (CODEC_E_UNSUPPORTED). Threads: as the
+ * handle (one thread at a time).
+ * @param o  NULL for the defaults.
+ * @return 0; CODEC_E_USAGE; CODEC_E_UNSUPPORTED (cluster handle, or a server
+ *         without CLIENT TRACKING, Redis < 6); CODEC_E_TRANSIENT; NOMEM.
+ * Since 0.2. */
+CODEC_API CODEC_NODISCARD int codec_redis_enable_near_cache(
+    codec_redis *r, const codec_redis_near_cache_options *o, codec_error *err);
+
+/** codec_redis_near_cache_stats() — the counters (all zero without a near
+ * cache). Since 0.2. */
+CODEC_API void codec_redis_near_cache_stats(const codec_redis *r,
+                                            codec_redis_near_stats *out);
 
 /* ---------------------------------------------------------------------------
  * Many keys at once

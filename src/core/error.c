@@ -1,5 +1,6 @@
 /* error.c — status names and the error report. */
 #include "codec/core.h"
+#include "core/escape_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,10 +29,14 @@ int codec_error_set(codec_error *err, int family, int detail, const char *stage,
         err->detail = detail;
         err->offset = offset;
         snprintf(err->stage, sizeof err->stage, "%s", stage ? stage : "");
+        char text[sizeof err->message];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        vsnprintf(text, sizeof text, fmt, ap);
         va_end(ap);
+        /* Messages quote keys, names and peers' text: no control byte of
+         * theirs may reach a terminal. */
+        codec__escape_controls(err->message, sizeof err->message, text);
     }
     return family;
 }

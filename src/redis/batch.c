@@ -3,7 +3,6 @@
  * each item reports its own outcome. */
 #include "redis_internal.h"
 
-#include <errno.h>
 
 /* Commands in flight at once. Deep enough that the round trip is paid once
  * per thousand commands; bounded so that hiredis's output buffer stays
@@ -35,8 +34,7 @@ static int append_item(codec_redis *r, const codec_redis_item *it, size_t i)
     }
 }
 
-static int item_result(codec_redis *r, codec_redis_item *it, const redisReply *reply,
-                       codec_arena *arena)
+static int item_result(codec_redis_item *it, const redis_reply *reply, codec_arena *arena)
 {
     const redis_subject s = {it->key, it->key_len, NULL, 0};
     switch (it->op) {
@@ -45,7 +43,7 @@ static int item_result(codec_redis *r, codec_redis_item *it, const redisReply *r
     case CODEC_REDIS_DEL:
         return codec__redis_reply_del(reply, &s, NULL, &it->error);
     default:
-        return codec__redis_reply_get(r, reply, &s, it->codec, it->value_out, arena, &it->error);
+        return codec__redis_reply_get(reply, &s, it->codec, it->value_out, arena, &it->error);
     }
 }
 
@@ -67,6 +65,32 @@ static size_t send_window(codec_redis *r, codec_redis_item *items, size_t from, 
     return i;
 }
 
+/* Reads the reply of one sent item. Returns false when the connection
+ * broke (the item then has the reason, and `lost` what the items after it
+ * are told). */
+static bool read_item(codec_redis *r, codec_redis_item *it, codec_arena *arena,
+                      codec_error *lost)
+{
+    static const char what[] = "batch: no reply (a SET or DEL may have been applied)";
+    const redis_subject s = {it->key, it->key_len, NULL, 0};
+    redis_reply *reply;
+    int rc = codec__redis_read(r, what, it->op == CODEC_REDIS_GET ? arena : NULL, REDIS_SMALL_REPLY,
+                               &reply, &it->error);
+    if (!rc) {
+        it->status = item_result(it, reply, arena);
+        return true;
+    }
+    it->status = rc;
+    *lost = it->error;
+    if (rc == CODEC_E_INVALID_PAYLOAD) {   /* a value over max_value closed the connection */
+        codec__redis_name_subject(rc, &s, &it->error);
+        codec_error_set(lost, CODEC_E_TRANSIENT, CODEC_D_IO, "redis", CODEC_NO_OFFSET,
+                        "%s on %s:%d: the connection was closed after an earlier value "
+                        "over max_value", what, r->host, r->port);
+    }
+    return false;
+}
+
 /* Reads the replies of the items of [from, to) that were sent. Returns
  * false when the connection broke; `lost` then says how, and the items
  * without a reply have it as their error. */
@@ -78,21 +102,27 @@ static bool read_window(codec_redis *r, codec_redis_item *items, size_t from, si
         codec_redis_item *it = &items[i];
         if (it->status)
             continue;
-        void *reply = NULL;
-        if (!broken && redisGetReply(r->ctx, &reply) != REDIS_OK) {
-            codec__redis_io_error(r, "batch: no reply (a SET or DEL may have been applied)", errno,
-                                  lost);
-            broken = true;
-        }
         if (broken) {
             it->status = CODEC_E_TRANSIENT;
             it->error = *lost;
             continue;
         }
-        it->status = item_result(r, it, reply, arena);
-        freeReplyObject(reply);
+        broken = !read_item(r, it, arena, lost);
     }
     return !broken;
+}
+
+/* The send of a window failed: its items may or may not have reached the
+ * server. */
+static void fail_window(codec_redis_item *items, size_t from, size_t to,
+                        const codec_error *lost)
+{
+    for (size_t i = from; i < to; i++) {
+        if (items[i].status)
+            continue;
+        items[i].status = CODEC_E_TRANSIENT;
+        items[i].error = *lost;
+    }
 }
 
 /* After a break: the items never sent fail, and say they were not sent. */
@@ -108,6 +138,45 @@ static void fail_unsent(codec_redis_item *items, size_t from, size_t n, const co
     }
 }
 
+int codec__redis_batch_status(const codec_redis_item *items, size_t n, codec_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (items[i].status && items[i].status != CODEC_E_NOT_FOUND) {
+            *err = items[i].error;
+            return items[i].status;
+        }
+    }
+    return CODEC_OK;
+}
+
+/* With wait_replicas: one WAIT after each window; when too few replicas
+ * acknowledged (or the connection broke first), no SET or DEL of the
+ * window is reported as done. */
+static void wait_for_writes(codec_redis *r, codec_redis_item *items, size_t from, size_t to,
+                            codec_error *lost)
+{
+    bool wrote = false;
+    for (size_t i = from; i < to; i++)
+        wrote |= items[i].status == CODEC_OK && items[i].op != CODEC_REDIS_GET;
+    if (!wrote || !r->wait_replicas)
+        return;
+    codec_error e;
+    if (!r->ctx) {
+        codec_error_set(&e, CODEC_E_TRANSIENT, CODEC_D_IO, "redis", CODEC_NO_OFFSET,
+                        "batch: written on the master, but the connection broke before WAIT");
+    } else if (!codec__redis_wait(r, "batch", &e)) {
+        return;
+    } else if (!r->ctx) {
+        *lost = e;   /* WAIT broke the connection: the later items are not sent */
+    }
+    for (size_t i = from; i < to; i++) {
+        if (items[i].status == CODEC_OK && items[i].op != CODEC_REDIS_GET) {
+            items[i].status = e.family;
+            items[i].error = e;
+        }
+    }
+}
+
 int codec_redis_batch(codec_redis *r, codec_redis_item *items, size_t n, codec_arena *arena,
                       codec_error *err)
 {
@@ -120,6 +189,8 @@ int codec_redis_batch(codec_redis *r, codec_redis_item *items, size_t n, codec_a
     if (!arena)
         return codec_error_set(err, CODEC_E_USAGE, 0, "redis", CODEC_NO_OFFSET,
                                "codec_redis_batch needs an arena");
+    if (r->cluster)
+        return codec__redis_cluster_batch(r, items, n, arena, err);
     if ((rc = codec__redis_scratch_reserve(r, n, err)) || (rc = codec__redis_ready(r, err))) {
         for (size_t i = 0; i < n; i++) {
             items[i].status = rc;
@@ -130,18 +201,20 @@ int codec_redis_batch(codec_redis *r, codec_redis_item *items, size_t n, codec_a
     (void)codec__redis_encode_items(r, items, n, false, is_set, err);
     codec_error lost;
     for (size_t from = 0; from < n;) {
+        codec__redis_begin(r);   /* each window has the whole command timeout */
         size_t to = send_window(r, items, from, n);
-        if (!read_window(r, items, from, to, arena, &lost)) {
+        if (codec__redis_send(r, "batch: sending (a SET or DEL may have been applied)", &lost)) {
+            fail_window(items, from, to, &lost);
+            fail_unsent(items, to, n, &lost);
+            break;
+        }
+        bool read = read_window(r, items, from, to, arena, &lost);
+        wait_for_writes(r, items, from, to, &lost);
+        if (!read || !r->ctx) {
             fail_unsent(items, to, n, &lost);
             break;
         }
         from = to;
     }
-    for (size_t i = 0; i < n; i++) {
-        if (items[i].status && items[i].status != CODEC_E_NOT_FOUND) {
-            *err = items[i].error;
-            return items[i].status;
-        }
-    }
-    return CODEC_OK;
+    return codec__redis_batch_status(items, n, err);
 }

@@ -2,7 +2,6 @@
  * AUTH and SELECT, and the transient errors of a broken socket. */
 #include "redis_internal.h"
 
-#include <errno.h>
 #include <openssl/crypto.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,39 +13,19 @@ static struct timeval to_timeval(uint32_t ms)
     return tv;
 }
 
-int codec__redis_io_error(codec_redis *r, const char *what, int errno_now, codec_error *err)
-{
-    const char *why = r->ctx && r->ctx->err ? r->ctx->errstr : "connection failed";
-    if (r->ctx && r->ctx->err == REDIS_ERR_IO &&
-        (errno_now == EAGAIN || errno_now == EWOULDBLOCK))
-        return codec_error_set(err, CODEC_E_TRANSIENT, CODEC_D_IO, "redis", CODEC_NO_OFFSET,
-                               "%s on %s:%d: timed out after %u ms", what, r->host, r->port,
-                               r->command_timeout_ms);
-    return codec_error_set(err, CODEC_E_TRANSIENT, CODEC_D_IO, "redis", CODEC_NO_OFFSET,
-                           "%s on %s:%d: %s", what, r->host, r->port, why);
-}
-
 /* Runs one setup command (AUTH, SELECT) and expects +OK. */
-static int setup_command(codec_redis *r, const char *what, redisReply *reply, codec_error *err)
+static int setup_command(codec_redis *r, const char *what, codec_error *err, const char *fmt,
+                         const char *a1, const char *a2)
 {
-    int saved = errno;
-    if (!reply)
-        return codec__redis_io_error(r, what, saved, err);
-    int rc = CODEC_OK;
+    redis_reply *reply;
+    int rc = codec__redis_command(r, what, NULL, REDIS_SMALL_REPLY, &reply, err, fmt, a1, a2);
+    if (rc)
+        return rc;
     if (reply->type == REDIS_REPLY_ERROR)
-        rc = codec_error_set(err, CODEC_E_TRANSIENT, 0, "redis", CODEC_NO_OFFSET,
-                             "%s on %s:%d: %.*s", what, r->host, r->port, (int)reply->len,
-                             reply->str);
-    else if (reply->type != REDIS_REPLY_STATUS)
-        rc = codec__redis_reply_unexpected(reply, what, err);
-    freeReplyObject(reply);
-    return rc;
-}
-
-static void drop_context(codec_redis *r)
-{
-    redisFree(r->ctx);
-    r->ctx = NULL;
+        return codec__redis_command_error(reply, what, err);
+    if (reply->type != REDIS_REPLY_STATUS)
+        return codec__redis_reply_unexpected(reply, what, err);
+    return CODEC_OK;
 }
 
 static int open_context(codec_redis *r, codec_error *err)
@@ -59,30 +38,35 @@ static int open_context(codec_redis *r, codec_error *err)
     if (r->ctx->err) {
         int rc = codec_error_set(err, CODEC_E_TRANSIENT, CODEC_D_IO, "redis", CODEC_NO_OFFSET,
                                  "connect to %s:%d: %s", r->host, r->port, r->ctx->errstr);
-        drop_context(r);
+        codec__redis_drop(r);
         return rc;
     }
+    codec__redis_begin(r);   /* AUTH and SELECT share one command timeout */
+    char db[16];
+    snprintf(db, sizeof db, "%d", r->db);
     int rc = CODEC_OK;
-    if (redisSetTimeout(r->ctx, to_timeval(r->command_timeout_ms)) != REDIS_OK)
-        rc = codec__redis_io_error(r, "setting the timeout", errno, err);
-    if (!rc && r->password[0] && r->username[0])
-        rc = setup_command(r, "AUTH",
-                           redisCommand(r->ctx, "AUTH %s %s", r->username, r->password), err);
-    else if (!rc && r->password[0])
-        rc = setup_command(r, "AUTH", redisCommand(r->ctx, "AUTH %s", r->password), err);
+    r->generation++;
+    if (r->password[0] && r->username[0])
+        rc = setup_command(r, "AUTH", err, "AUTH %s %s", r->username, r->password);
+    else if (r->password[0])
+        rc = setup_command(r, "AUTH", err, "AUTH %s", r->password, NULL);
     if (!rc && r->db)
-        rc = setup_command(r, "SELECT", redisCommand(r->ctx, "SELECT %d", r->db), err);
+        rc = setup_command(r, "SELECT", err, "SELECT %s", db, NULL);
     if (rc)
-        drop_context(r);
+        codec__redis_drop(r);
     return rc;
 }
 
 int codec__redis_ready(codec_redis *r, codec_error *err)
 {
-    if (r->ctx && !r->ctx->err)
-        return CODEC_OK;
-    drop_context(r);
-    return open_context(r, err);
+    int rc = CODEC_OK;
+    if (!r->ctx || r->ctx->err) {
+        codec__redis_drop(r);
+        rc = open_context(r, err);
+    }
+    r->not_sent = rc != CODEC_OK;
+    codec__redis_begin(r);
+    return rc;
 }
 
 static int copy_option(char *dst, size_t cap, const char *src, const char *name,
@@ -111,6 +95,10 @@ static int apply_options(codec_redis *r, const codec_redis_options *o, codec_err
     r->command_timeout_ms = o->command_timeout_ms ? o->command_timeout_ms
                                                   : CODEC_REDIS_DEFAULT_TIMEOUT_MS;
     r->max_value = o->max_value ? o->max_value : CODEC_REDIS_DEFAULT_MAX_VALUE;
+    r->wait_replicas = o->wait_replicas;
+    r->wait_timeout_ms = o->wait_timeout_ms ? o->wait_timeout_ms : 1000;
+    if (o->url && strncmp(o->url, "redis-cluster://", 16) == 0)
+        return CODEC_OK;   /* parsed by codec__redis_cluster_open() */
     if (o->url)
         return codec_redis_parse_url(o->url, r->host, r->username, r->password,
                                      sizeof r->host, &r->port, &r->db, err);
@@ -144,8 +132,11 @@ int codec_redis_connect(const codec_redis_options *o, codec_redis **out, codec_e
     memset(r, 0, sizeof *r);
     r->alloc = alloc;
     codec_buf_init(&r->buf, alloc);
+    codec_arena_init(&r->replies, alloc, 0);
     int rc = apply_options(r, o, err);
-    if (!rc)
+    if (!rc && o->url && strncmp(o->url, "redis-cluster://", 16) == 0)
+        rc = codec__redis_cluster_open(r, o->url, err);
+    else if (!rc)
         rc = open_context(r, err);
     if (rc) {
         codec_redis_free(r);
@@ -155,12 +146,33 @@ int codec_redis_connect(const codec_redis_options *o, codec_redis **out, codec_e
     return CODEC_OK;
 }
 
+int codec__redis_connect_like(const codec_redis *r, const char *host, int port, codec_redis **out,
+                              codec_error *err)
+{
+    codec_redis_options o = {0};
+    o.host = host;
+    o.port = port;
+    o.username = r->username[0] ? r->username : NULL;
+    o.password = r->password[0] ? r->password : NULL;
+    o.db = r->db;
+    o.connect_timeout_ms = r->connect_timeout_ms;
+    o.command_timeout_ms = r->command_timeout_ms;
+    o.max_value = r->max_value;
+    o.alloc = r->alloc;
+    o.wait_replicas = r->wait_replicas;
+    o.wait_timeout_ms = r->wait_timeout_ms;
+    return codec_redis_connect(&o, out, err);
+}
+
 void codec_redis_free(codec_redis *r)
 {
     if (!r)
         return;
-    drop_context(r);
+    codec__redis_near_free(r);
+    codec__redis_drop(r);
+    codec__redis_cluster_free(r);
     codec_buf_free(&r->buf);
+    codec_arena_free(&r->replies);
     if (r->scratch_cap) {
         r->alloc->release(r->alloc->ctx, r->argv, r->scratch_cap * sizeof *r->argv);
         r->alloc->release(r->alloc->ctx, r->argvlen, r->scratch_cap * sizeof *r->argvlen);

@@ -2,7 +2,6 @@
  * HSET (a Lua script when there is a TTL) and HMGET. */
 #include "redis_internal.h"
 
-#include <errno.h>
 #include <stdio.h>
 
 /* HSET then PEXPIRE, atomically. MULTI/EXEC would not do: when the key is
@@ -57,15 +56,14 @@ static int hset_now(codec_redis *r, const redis_subject *s, const codec_redis_it
     size_t argc = ttl_ms > 0 ? hash_argv(r, head, head_len, 5, fields, n, true)
                              : hash_argv(r, (const char *const[]){"HSET", s->key},
                                          (const size_t[]){4, s->key_len}, 2, fields, n, true);
-    redisReply *reply = redisCommandArgv(r->ctx, (int)argc, r->argv, r->argvlen);
-    if (!reply)
-        return codec__redis_io_error(r, "HSET (outcome unknown)", errno, err);
-    int rc = reply->type == REDIS_REPLY_ERROR ? codec__redis_reply_error(reply, s, err)
-             : reply->type != REDIS_REPLY_INTEGER
-                 ? codec__redis_reply_unexpected(reply, "HSET", err)
-                 : CODEC_OK;
-    freeReplyObject(reply);
-    return rc;
+    redis_reply *reply;
+    int rc = codec__redis_command_argv(r, "HSET (outcome unknown)", NULL, REDIS_SMALL_REPLY, argc,
+                                       &reply, err);
+    if (rc)
+        return rc;
+    return reply->type == REDIS_REPLY_ERROR     ? codec__redis_reply_error(reply, s, err)
+           : reply->type != REDIS_REPLY_INTEGER ? codec__redis_reply_unexpected(reply, "HSET", err)
+                                                : CODEC_OK;
 }
 
 int codec_redis_hset(codec_redis *r, const char *key, size_t key_len, codec_redis_item *fields,
@@ -82,6 +80,8 @@ int codec_redis_hset(codec_redis *r, const char *key, size_t key_len, codec_redi
                              "codec_redis_hset needs at least one field and ttl_ms >= 0");
     if (rc)
         return rc;
+    if (r->cluster)
+        return codec__redis_cluster_hset(r, key, key_len, fields, n, ttl_ms, err);
     if ((rc = codec__redis_scratch_reserve(r, 2 * n + 5, err)))
         return fail_fields(fields, n, rc, err);
     if ((rc = codec__redis_encode_items(r, fields, n, true, codec__redis_every_item, err)))
@@ -90,11 +90,13 @@ int codec_redis_hset(codec_redis *r, const char *key, size_t key_len, codec_redi
         return fail_fields(fields, n, rc, err);
     const redis_subject s = {key ? key : "", key_len, NULL, 0};
     rc = hset_now(r, &s, fields, n, ttl_ms, err);
+    if (!rc)
+        rc = codec__redis_wait(r, "HSET", err);
     return rc ? fail_fields(fields, n, rc, err) : CODEC_OK;
 }
 
 /* Decodes each field of an HMGET reply; CODEC_E_NOT_FOUND when none exists. */
-static int decode_fields(codec_redis *r, const redisReply *reply, const redis_subject *key,
+static int decode_fields(const redis_reply *reply, const redis_subject *key,
                          codec_redis_item *fields, size_t n, codec_arena *arena,
                          codec_error *err)
 {
@@ -102,7 +104,7 @@ static int decode_fields(codec_redis *r, const redisReply *reply, const redis_su
     for (size_t i = 0; i < n; i++) {
         const redis_subject s = {key->key, key->key_len, fields[i].key ? fields[i].key : "",
                                  fields[i].key_len};
-        fields[i].status = codec__redis_reply_get(r, reply->element[i], &s, fields[i].codec,
+        fields[i].status = codec__redis_reply_get(reply->element[i], &s, fields[i].codec,
                                                   fields[i].value_out, arena, &fields[i].error);
         missing += fields[i].status == CODEC_E_NOT_FOUND;
     }
@@ -128,21 +130,25 @@ int codec_redis_hget(codec_redis *r, const char *key, size_t key_len, codec_redi
                              "codec_redis_hget needs at least one field and an arena");
     if (rc)
         return rc;
+    if (r->cluster)
+        return codec__redis_cluster_hget(r, key, key_len, fields, n, arena, err);
     if ((rc = codec__redis_scratch_reserve(r, n + 2, err)) || (rc = codec__redis_ready(r, err)))
         return fail_fields(fields, n, rc, err);
     const redis_subject s = {key ? key : "", key_len, NULL, 0};
     size_t argc = hash_argv(r, (const char *const[]){"HMGET", s.key},
                             (const size_t[]){5, key_len}, 2, fields, n, false);
-    redisReply *reply = redisCommandArgv(r->ctx, (int)argc, r->argv, r->argvlen);
-    if (!reply)
-        return fail_fields(fields, n, codec__redis_io_error(r, "HMGET", errno, err), err);
+    redis_reply *reply;
+    rc = codec__redis_command_argv(r, "HMGET", arena, n, argc, &reply, err);
+    if (rc == CODEC_E_INVALID_PAYLOAD)
+        codec__redis_name_subject(rc, &s, err);
+    if (rc)
+        return fail_fields(fields, n, rc, err);
     if (reply->type == REDIS_REPLY_ERROR)
         rc = codec__redis_reply_error(reply, &s, err);
     else if (reply->type != REDIS_REPLY_ARRAY || reply->elements != n)
         rc = codec__redis_reply_unexpected(reply, "HMGET", err);
     else
-        rc = decode_fields(r, reply, &s, fields, n, arena, err);
-    freeReplyObject(reply);
+        rc = decode_fields(reply, &s, fields, n, arena, err);
     if (rc && rc != CODEC_E_NOT_FOUND)
         fail_fields(fields, n, rc, err);
     return rc;

@@ -2,7 +2,6 @@
  * EXEC when values carry TTLs), all or nothing. */
 #include "redis_internal.h"
 
-#include <errno.h>
 
 /* Fails every item with `rc` (err filled by the caller). */
 static int fail_all(codec_redis_item *items, size_t n, int rc, const codec_error *err)
@@ -26,6 +25,8 @@ int codec_redis_mget(codec_redis *r, codec_redis_item *items, size_t n, codec_ar
     if (!arena)
         return codec_error_set(err, CODEC_E_USAGE, 0, "redis", CODEC_NO_OFFSET,
                                "codec_redis_mget needs an arena");
+    if (r->cluster)
+        return codec__redis_cluster_mget(r, items, n, arena, err);
     if ((rc = codec__redis_scratch_reserve(r, n + 1, err)) || (rc = codec__redis_ready(r, err)))
         return fail_all(items, n, rc, err);
     r->argv[0] = "MGET";
@@ -34,22 +35,22 @@ int codec_redis_mget(codec_redis *r, codec_redis_item *items, size_t n, codec_ar
         r->argv[i + 1] = items[i].key ? items[i].key : "";
         r->argvlen[i + 1] = items[i].key_len;
     }
-    redisReply *reply = redisCommandArgv(r->ctx, (int)(n + 1), r->argv, r->argvlen);
-    if (!reply)
-        return fail_all(items, n, codec__redis_io_error(r, "MGET", errno, err), err);
+    redis_reply *reply;
+    rc = codec__redis_command_argv(r, "MGET", arena, n, n + 1, &reply, err);
+    if (rc)
+        return fail_all(items, n, rc, err);
     if (reply->type == REDIS_REPLY_ERROR)
         rc = codec__redis_command_error(reply, "MGET", err);
     else if (reply->type != REDIS_REPLY_ARRAY || reply->elements != n)
         rc = codec__redis_reply_unexpected(reply, "MGET", err);
-    if (rc) {
-        freeReplyObject(reply);
+    if (rc)
         return fail_all(items, n, rc, err);
-    }
     for (size_t i = 0; i < n; i++)
-        items[i].status = codec__redis_reply_get(
-            r, reply->element[i], &(redis_subject){items[i].key, items[i].key_len, NULL, 0},
-            items[i].codec, items[i].value_out, arena, &items[i].error);
-    freeReplyObject(reply);
+        items[i].status = codec__redis_reply_get(reply->element[i],
+                                                 &(redis_subject){items[i].key, items[i].key_len,
+                                                                  NULL, 0},
+                                                 items[i].codec, items[i].value_out, arena,
+                                                 &items[i].error);
     return CODEC_OK;
 }
 
@@ -63,16 +64,16 @@ static int mset_plain(codec_redis *r, codec_redis_item *items, size_t n, codec_e
         r->argvlen[2 * i + 1] = items[i].key_len;
         r->argv[2 * i + 2] = codec__redis_value_of(r, i, &r->argvlen[2 * i + 2]);
     }
-    redisReply *reply = redisCommandArgv(r->ctx, (int)(2 * n + 1), r->argv, r->argvlen);
-    if (!reply)
-        return codec__redis_io_error(r, "MSET (outcome unknown)", errno, err);
-    int rc = CODEC_OK;
+    redis_reply *reply;
+    int rc = codec__redis_command_argv(r, "MSET (outcome unknown)", NULL, REDIS_SMALL_REPLY,
+                                       2 * n + 1, &reply, err);
+    if (rc)
+        return rc;
     if (reply->type == REDIS_REPLY_ERROR)
-        rc = codec__redis_command_error(reply, "MSET", err);
-    else if (reply->type != REDIS_REPLY_STATUS)
-        rc = codec__redis_reply_unexpected(reply, "MSET", err);
-    freeReplyObject(reply);
-    return rc;
+        return codec__redis_command_error(reply, "MSET", err);
+    if (reply->type != REDIS_REPLY_STATUS)
+        return codec__redis_reply_unexpected(reply, "MSET", err);
+    return CODEC_OK;
 }
 
 /* MULTI, SET k v [PX t] per item, EXEC: atomic, with TTLs. */
@@ -102,6 +103,8 @@ int codec_redis_mset(codec_redis *r, codec_redis_item *items, size_t n, codec_er
     int rc = codec__redis_check_items(r, items, n, CODEC_REDIS_SET, err);
     if (rc || n == 0)
         return rc;
+    if (r->cluster)
+        return codec__redis_cluster_mset(r, items, n, err);
     if ((rc = codec__redis_scratch_reserve(r, 2 * n + 1, err)))
         return fail_all(items, n, rc, err);
     if ((rc = codec__redis_encode_items(r, items, n, true, codec__redis_every_item, err)))
@@ -112,5 +115,7 @@ int codec_redis_mset(codec_redis *r, codec_redis_item *items, size_t n, codec_er
     for (size_t i = 0; i < n; i++)
         ttl |= items[i].ttl_ms > 0;
     rc = ttl ? mset_transaction(r, items, n, err) : mset_plain(r, items, n, err);
+    if (!rc)
+        rc = codec__redis_wait(r, "MSET", err);
     return rc ? fail_all(items, n, rc, err) : CODEC_OK;
 }

@@ -1,54 +1,39 @@
 /* reply.c — what a Redis reply means for one key: the status, the message
- * that names the key, and the copy into the arena before decoding. */
+ * that names the key, and the decode of a value (whose bytes wire.c read
+ * into the caller's arena). */
 #include "redis_internal.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* Appends a printable, bounded rendering of n bytes at dst[*o]. */
-static void append_label(const char *text, size_t n, char *dst, size_t cap, size_t *o)
-{
-    size_t i = 0;
-    for (; i < n && i < CODEC_REDIS_KEY_IN_MESSAGE && *o + 5 < cap; i++) {
-        unsigned char c = (unsigned char)text[i];
-        if (c >= 0x20 && c < 0x7f && c != '\'' && c != '\\')
-            dst[(*o)++] = (char)c;
-        else
-            *o += (size_t)snprintf(dst + *o, cap - *o, "\\x%02x", c);
-    }
-    if (i < n && *o + 4 <= cap) {
-        memcpy(dst + *o, "...", 3);
-        *o += 3;
-    }
-}
-
 void codec__redis_subject_text(const redis_subject *s, char *dst, size_t cap)
 {
-    size_t o = (size_t)snprintf(dst, cap, "key '");
-    append_label(s->key, s->key_len, dst, cap, &o);
-    if (s->field && o + 10 < cap) {
-        memcpy(dst + o, "' field '", 9);
-        o += 9;
-        append_label(s->field, s->field_len, dst, cap, &o);
+    char key[CODEC_QUOTE_CAP(CODEC_REDIS_KEY_IN_MESSAGE)];
+    char field[CODEC_QUOTE_CAP(CODEC_REDIS_KEY_IN_MESSAGE)];
+    codec__quote_bytes(key, sizeof key, s->key, s->key_len, CODEC_REDIS_KEY_IN_MESSAGE);
+    if (!s->field) {
+        snprintf(dst, cap, "key '%s'", key);
+        return;
     }
-    if (o + 2 <= cap)
-        dst[o++] = '\'';
-    dst[o < cap ? o : cap - 1] = '\0';
+    codec__quote_bytes(field, sizeof field, s->field, s->field_len, CODEC_REDIS_KEY_IN_MESSAGE);
+    snprintf(dst, cap, "key '%s' field '%s'", key, field);
 }
 
-int codec__redis_reply_unexpected(const redisReply *reply, const char *what, codec_error *err)
+int codec__redis_reply_unexpected(const redis_reply *reply, const char *what, codec_error *err)
 {
     return codec_error_set(err, CODEC_E_TRANSIENT, CODEC_D_CORRUPT, "redis", CODEC_NO_OFFSET,
                            "%s: unexpected reply of type %d", what, reply->type);
 }
 
-int codec__redis_command_error(const redisReply *reply, const char *what, codec_error *err)
+/* A server's error text is quoted as it came: codec_error_set() escapes
+ * any control byte in it, as in every message. */
+int codec__redis_command_error(const redis_reply *reply, const char *what, codec_error *err)
 {
     return codec_error_set(err, CODEC_E_TRANSIENT, 0, "redis", CODEC_NO_OFFSET, "%s: %.*s",
                            what, (int)reply->len, reply->str);
 }
 
-int codec__redis_reply_error(const redisReply *reply, const redis_subject *s, codec_error *err)
+int codec__redis_reply_error(const redis_reply *reply, const redis_subject *s, codec_error *err)
 {
     char label[REDIS_SUBJECT_CAP];
     codec__redis_subject_text(s, label, sizeof label);
@@ -58,7 +43,7 @@ int codec__redis_reply_error(const redisReply *reply, const redis_subject *s, co
                            "%s: %.*s", label, (int)reply->len, reply->str);
 }
 
-int codec__redis_reply_set(const redisReply *reply, const redis_subject *s, codec_error *err)
+int codec__redis_reply_set(const redis_reply *reply, const redis_subject *s, codec_error *err)
 {
     if (reply->type == REDIS_REPLY_ERROR)
         return codec__redis_reply_error(reply, s, err);
@@ -67,7 +52,7 @@ int codec__redis_reply_set(const redisReply *reply, const redis_subject *s, code
     return CODEC_OK;
 }
 
-int codec__redis_reply_del(const redisReply *reply, const redis_subject *s, int *removed,
+int codec__redis_reply_del(const redis_reply *reply, const redis_subject *s, int *removed,
                            codec_error *err)
 {
     if (reply->type == REDIS_REPLY_ERROR)
@@ -81,7 +66,7 @@ int codec__redis_reply_del(const redisReply *reply, const redis_subject *s, int 
 
 /* Puts "key 'NAME': " in front of a decoder's message, keeping its family,
  * detail, stage and offset. */
-static int name_the_key(int rc, const redis_subject *s, codec_error *err)
+int codec__redis_name_subject(int rc, const redis_subject *s, codec_error *err)
 {
     if (!err)
         return rc;
@@ -98,8 +83,8 @@ static int name_the_key(int rc, const redis_subject *s, codec_error *err)
     return rc;
 }
 
-int codec__redis_reply_get(codec_redis *r, const redisReply *reply, const redis_subject *s,
-                           const codec *c, void *value_out, codec_arena *arena, codec_error *err)
+int codec__redis_reply_get(const redis_reply *reply, const redis_subject *s, const codec *c,
+                           void *value_out, codec_arena *arena, codec_error *err)
 {
     char label[REDIS_SUBJECT_CAP];
     if (reply->type == REDIS_REPLY_NIL) {
@@ -111,19 +96,6 @@ int codec__redis_reply_get(codec_redis *r, const redisReply *reply, const redis_
         return codec__redis_reply_error(reply, s, err);
     if (reply->type != REDIS_REPLY_STRING)
         return codec__redis_reply_unexpected(reply, "GET", err);
-    size_t n = (size_t)reply->len;
-    if (n > r->max_value) {
-        codec__redis_subject_text(s, label, sizeof label);
-        return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT, "redis",
-                               CODEC_NO_OFFSET,
-                               "%s: value of %zu bytes is over the limit of %zu "
-                               "(raise max_value)", label, n, r->max_value);
-    }
-    uint8_t *copy = codec_arena_alloc(arena, n ? n : 1, 1);
-    if (!copy)
-        return codec_error_set(err, CODEC_E_NOMEM, 0, "redis", CODEC_NO_OFFSET,
-                               "out of memory copying a value of %zu bytes", n);
-    memcpy(copy, reply->str, n);
-    int rc = codec_decode(c, copy, n, value_out, arena, err);
-    return rc ? name_the_key(rc, s, err) : CODEC_OK;
+    int rc = codec_decode(c, (const uint8_t *)reply->str, reply->len, value_out, arena, err);
+    return rc ? codec__redis_name_subject(rc, s, err) : CODEC_OK;
 }

@@ -103,6 +103,29 @@ static int parse_host_port(const char *url, const char *s, size_t n, char *host,
     return CODEC_OK;
 }
 
+/* [[USER]:PASSWORD@] at the start of s[0..end): decoded into user and
+ * password; returns where the hosts begin, or NULL after an error. */
+static const char *parse_credentials(const char *url, const char *s, const char *end,
+                                     char *user, char *password, size_t cap, codec_error *err)
+{
+    const char *at = NULL;
+    for (const char *p = s; p < end; p++)
+        if (*p == '@')
+            at = p;
+    user[0] = password[0] = '\0';
+    if (!at)
+        return s;
+    const char *colon = memchr(s, ':', (size_t)(at - s));
+    if (!colon) {
+        url_error(url, s, err, "credentials are [USER]:PASSWORD before '@'");
+        return NULL;
+    }
+    if (decode_part(url, s, (size_t)(colon - s), user, cap, "user name", err) ||
+        decode_part(url, colon + 1, (size_t)(at - colon - 1), password, cap, "password", err))
+        return NULL;
+    return at + 1;
+}
+
 int codec_redis_parse_url(const char *url, char *host, char *username, char *password,
                           size_t cap, int *port, int *db, codec_error *err)
 {
@@ -120,24 +143,9 @@ int codec_redis_parse_url(const char *url, char *host, char *username, char *pas
         return url_error(url, bad, err, "no query string or fragment is allowed");
     const char *path = strchr(auth, '/');
     const char *auth_end = path ? path : auth + strlen(auth);
-    const char *at = NULL;
-    for (const char *p = auth; p < auth_end; p++)
-        if (*p == '@')
-            at = p;
-    username[0] = password[0] = '\0';
-    const char *hp = auth;
-    if (at) {
-        const char *colon = memchr(auth, ':', (size_t)(at - auth));
-        if (!colon)
-            return url_error(url, auth, err, "credentials are [USER]:PASSWORD before '@'");
-        int rc = decode_part(url, auth, (size_t)(colon - auth), username, cap, "user name", err);
-        if (!rc)
-            rc = decode_part(url, colon + 1, (size_t)(at - colon - 1), password, cap,
-                             "password", err);
-        if (rc)
-            return rc;
-        hp = at + 1;
-    }
+    const char *hp = parse_credentials(url, auth, auth_end, username, password, cap, err);
+    if (!hp)
+        return CODEC_E_USAGE;
     int rc = parse_host_port(url, hp, (size_t)(auth_end - hp), host, cap, port, err);
     if (rc)
         return rc;
@@ -147,6 +155,37 @@ int codec_redis_parse_url(const char *url, char *host, char *username, char *pas
         if (!parse_number(path + 1, strlen(path + 1), 0, INT_MAX, &v))
             return url_error(url, path, err, "expected '/DB' with DB a number 0..2147483647");
         *db = (int)v;
+    }
+    return CODEC_OK;
+}
+
+int codec__redis_parse_cluster_url(const char *url, codec_redis *r, redis_cluster *c,
+                                   codec_error *err)
+{
+    static const char scheme[] = "redis-cluster://";
+    const char *s = url + sizeof scheme - 1;
+    const char *bad = strpbrk(s, "?#/");
+    if (bad)
+        return url_error(url, bad, err,
+                         "a cluster URL has no /DB, query or fragment (a cluster has db 0 only)");
+    const char *end = s + strlen(s);
+    const char *hosts = parse_credentials(url, s, end, r->username, r->password,
+                                          sizeof r->username, err);
+    if (!hosts)
+        return CODEC_E_USAGE;
+    c->n_nodes = 0;
+    for (const char *h = hosts; h <= end;) {
+        const char *comma = memchr(h, ',', (size_t)(end - h));
+        const char *h_end = comma ? comma : end;
+        if (c->n_nodes == REDIS_CLUSTER_MAX_NODES)
+            return url_error(url, h, err, "too many seed nodes");
+        redis_node *n = &c->nodes[c->n_nodes];
+        int rc = parse_host_port(url, h, (size_t)(h_end - h), n->host, sizeof n->host, &n->port,
+                                 err);
+        if (rc)
+            return rc;
+        c->n_nodes++;
+        h = h_end + 1;
     }
     return CODEC_OK;
 }

@@ -67,6 +67,54 @@ expect_usage bad-sub "expected 'set' or 'get'"
 run ttl-on-get /dev/null redis get k -p hex --ttl 5
 expect_usage ttl-on-get "--ttl is for 'set'"
 
+# The password without the URL (which the process list shows): from
+# $CODEC_REDIS_PASSWORD, $REDISCLI_AUTH or --password-file.
+rcli CONFIG SET requirepass 'pw with spaces' >/dev/null
+export REDISCLI_AUTH='pw with spaces'   # rcli (redis-cli) reads it too
+run auth-none /dev/null redis get k:hex -p hex --url "$URL"
+expect_rc auth-none 0   # REDISCLI_AUTH is read
+unset REDISCLI_AUTH
+run auth-missing /dev/null redis get k:hex -p hex --url "$URL"
+expect_error auth-missing 4 "NOAUTH"
+CODEC_REDIS_PASSWORD='pw with spaces' run auth-env /dev/null redis get k:hex -p hex --url "$URL"
+expect_rc auth-env 0
+expect_stdout_file auth-env "$WORK/v"
+printf 'pw with spaces\n' >"$WORK/pw"
+run auth-file /dev/null redis get k:hex -p hex --url "$URL" --password-file "$WORK/pw"
+expect_rc auth-file 0
+expect_stdout_file auth-file "$WORK/v"
+CODEC_REDIS_PASSWORD=wrong run auth-wrong /dev/null redis get k:hex -p hex --url "$URL"
+expect_error auth-wrong 4 "WRONGPASS"
+run auth-twice /dev/null redis get k:hex -p hex --url "redis://:x@127.0.0.1:$PORT" \
+    --password-file "$WORK/pw"
+expect_error auth-twice 2 "both in --url and --password-file"
+REDISCLI_AUTH='pw with spaces' rcli CONFIG SET requirepass '' >/dev/null
+
+# A hostile server's error text reaches the terminal escaped: no ESC, BEL
+# or C1 control byte of its own gets through.
+HOSTILE_PORT=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$PY" - "$HOSTILE_PORT" "$WORK/hostile.ready" <<'PY' &
+import socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1])))
+s.listen(1)
+open(sys.argv[2], "w").close()
+s.settimeout(20)
+c, _ = s.accept()
+c.recv(4096)
+c.sendall(b"-ERR \x1b]0;pwned\x07\x1b[2J\xc2\x9b31m evil\r\n")
+c.close()
+PY
+HOSTILE=$!
+for _ in $(seq 1 100); do [ -e "$WORK/hostile.ready" ] && break; sleep 0.1; done
+run hostile-text /dev/null redis get k -p hex --url "redis://127.0.0.1:$HOSTILE_PORT"
+wait $HOSTILE
+expect_error hostile-text 4 'ERR \\x1b\]0;pwned\\x07\\x1b\[2J\\xc2\\x9b31m evil'
+if LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$ERR"; then
+    fail hostile-text "a control byte reached stderr"
+fi
+
 # A zstd frame written by another program (the zstd tool stands in for a
 # JVM service using zstd-jni) reads back through `-p zstd`.
 if has_stage zstd && command -v zstd >/dev/null; then

@@ -8,8 +8,10 @@
 #include "codec/redis.h"
 
 #include <getopt.h>
+#include <openssl/crypto.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,7 @@
 static const char usage[] =
     "usage: codec redis set KEY -p SPEC [--url URL] [--ttl MS] [--timeout MS] [FILE]\n"
     "       codec redis get KEY -p SPEC [--url URL] [--timeout MS] [--max-value SIZE]\n"
+    "       (either also takes --user NAME and --password-file FILE)\n"
     "\n"
     "set encodes the bytes of FILE (or standard input) through SPEC and stores\n"
     "them under KEY; get reads KEY, decodes it through SPEC and writes the bytes\n"
@@ -31,23 +34,39 @@ static const char usage[] =
     "\n"
     "  -p, --pipeline SPEC   a bytes pipeline, e.g. 'zstd:3 | envelope:keyring=k.ring'\n"
     "      --url URL         redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]\n"
-    "                        (default redis://127.0.0.1:6379)\n"
+    "                        (default redis://127.0.0.1:6379); a password here\n"
+    "                        shows in the process list: prefer the next two\n"
+    "      --password-file FILE  the password is FILE's first line\n"
+    "      --user NAME       ACL user name for AUTH (Redis 6+)\n"
     "      --ttl MS          set: expire after MS milliseconds (default: never)\n"
     "      --timeout MS      connect and command timeout (default 2000)\n"
     "      --max-value SIZE  get: refuse values over SIZE (default 64m; k, m, g)\n"
     "  -h, --help            show this text\n"
     "\n"
+    "\n"
+    "Without a password in the URL or --password-file, the password comes from\n"
+    "$CODEC_REDIS_PASSWORD, else $REDISCLI_AUTH (as redis-cli reads it).\n"
+    "\n"
     "exit codes: 0 ok, 1 invalid payload, 2 usage, 3 unsupported,\n"
     "            4 transient (connection, server, timeout), 5 key not found\n"
     "example: codec redis get 'order:42' -p 'zstd' --url redis://127.0.0.1:6379/0\n";
+
+/* Room for a host, user name or password (codec_redis_parse_url's cap). */
+#define REDIS_PART_CAP 512
 
 typedef struct redis_args {
     bool set;
     const char *key;
     const char *spec;
     const char *file;
+    const char *url;
+    const char *user;
+    const char *password_file;
     codec_redis_options o;
     int64_t ttl_ms;
+    char host[REDIS_PART_CAP];
+    char username[REDIS_PART_CAP];
+    char password[REDIS_PART_CAP];
 } redis_args;
 
 /* A whole decimal number in [min, max]. */
@@ -71,7 +90,13 @@ static int parse_option(int opt, const char *value, redis_args *a, char **argv)
         a->spec = value;
         return CLI_EXIT_OK;
     case 'u':
-        a->o.url = value;
+        a->url = value;
+        return CLI_EXIT_OK;
+    case 'U':
+        a->user = value;
+        return CLI_EXIT_OK;
+    case 'P':
+        a->password_file = value;
         return CLI_EXIT_OK;
     case 't':
         if (!a->set)
@@ -105,9 +130,11 @@ static int parse_args(int argc, char **argv, redis_args *a)
         {"pipeline", required_argument, NULL, 'p'}, {"url", required_argument, NULL, 'u'},
         {"ttl", required_argument, NULL, 't'},      {"timeout", required_argument, NULL, 'T'},
         {"max-value", required_argument, NULL, 'm'}, {"help", no_argument, NULL, 'h'},
+        {"user", required_argument, NULL, 'U'},
+        {"password-file", required_argument, NULL, 'P'},
         {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
-    a->o.url = "redis://127.0.0.1:6379";
+    a->url = "redis://127.0.0.1:6379";
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         fputs(usage, stdout);
         return -1;
@@ -137,6 +164,73 @@ static int parse_args(int argc, char **argv, redis_args *a)
     if (!a->spec)
         return cli_usage_error("redis", "-p SPEC is required");
     return CLI_EXIT_OK;
+}
+
+/* A usage error in the credentials options, reported through `err`. */
+__attribute__((format(printf, 2, 3))) static int credentials_error(codec_error *err,
+                                                                   const char *fmt, ...)
+{
+    char text[sizeof err->message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    return codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, "redis", CODEC_NO_OFFSET,
+                           "%s", text);
+}
+
+/* The first line of `path`, without its line ending, into a->password. */
+static int read_password_file(redis_args *a, codec_error *err)
+{
+    cli_input in;
+    int rc = cli_read_input(a->password_file, REDIS_PART_CAP * 2, &in, err);
+    if (rc)
+        return rc;
+    size_t n = 0;
+    while (n < in.len && in.data[n] != '\n' && in.data[n] != '\r')
+        n++;
+    if (n >= sizeof a->password || memchr(in.data, '\0', n))
+        rc = credentials_error(err, "the password in %s is over %zu bytes or holds a NUL",
+                               a->password_file, sizeof a->password - 1);
+    else
+        memcpy(a->password, in.data, n);
+    a->password[n < sizeof a->password ? n : 0] = '\0';
+    OPENSSL_cleanse(in.data, in.len);
+    cli_input_free(&in);
+    return rc;
+}
+
+/* Host, port, db and user from the URL; the password from the URL, else
+ * --password-file, else the environment. Fills a->o. */
+static int resolve_credentials(redis_args *a, codec_error *err)
+{
+    int rc = codec_redis_parse_url(a->url, a->host, a->username, a->password,
+                                   sizeof a->host, &a->o.port, &a->o.db, err);
+    if (rc)
+        return rc;
+    if (a->user && a->username[0])
+        return credentials_error(err, "a user name both in --url and --user");
+    if (a->user && strlen(a->user) >= sizeof a->username)
+        return credentials_error(err, "--user is over %zu bytes", sizeof a->username - 1);
+    if (a->user)
+        strcpy(a->username, a->user);
+    if (a->password_file && a->password[0])
+        return credentials_error(err, "a password both in --url and --password-file");
+    if (a->password_file && (rc = read_password_file(a, err)))
+        return rc;
+    const char *env = getenv("CODEC_REDIS_PASSWORD");
+    if (!env || !*env)
+        env = getenv("REDISCLI_AUTH");
+    if (!a->password[0] && !a->password_file && env) {
+        if (strlen(env) >= sizeof a->password)
+            return credentials_error(err, "the password in the environment is over %zu bytes",
+                                     sizeof a->password - 1);
+        strcpy(a->password, env);
+    }
+    a->o.host = a->host;
+    a->o.username = a->username[0] ? a->username : NULL;
+    a->o.password = a->password[0] ? a->password : NULL;
+    return CODEC_OK;
 }
 
 static int run(const redis_args *a, codec *c, codec_redis *r, codec_error *err)
@@ -174,7 +268,10 @@ int cmd_redis(int argc, char **argv)
     if (!c)
         return cli_fail(&err);
     codec_redis *r = NULL;
-    rc = codec_redis_connect(&a.o, &r, &err);
+    rc = resolve_credentials(&a, &err);
+    if (!rc)
+        rc = codec_redis_connect(&a.o, &r, &err);
+    OPENSSL_cleanse(a.password, sizeof a.password);
     if (!rc)
         rc = run(&a, c, r, &err);
     codec_redis_free(r);

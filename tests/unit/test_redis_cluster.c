@@ -1,0 +1,498 @@
+/* test_redis_cluster.c — the adapter against a real Redis Cluster that the
+ * test starts (tests/redis_cluster.h: six redis-server processes on
+ * 127.0.0.1, three masters with a replica each): hash slots against
+ * CLUSTER KEYSLOT, routing over every master, batches split by node with
+ * per-item status in the caller's order, cross-slot MSET refused, MOVED
+ * and ASK during a slot migration, slots migrating during a 100,000-item
+ * batch, a stopped node (timeouts, not hangs) and a master killed
+ * mid-batch with its replica promoted. "Nothing acknowledged is lost" is
+ * checked by reading every acknowledged key back, byte-identical. */
+#ifdef CODEC_HAVE_REDIS
+#include "redis_cluster.h"   /* first: it needs _GNU_SOURCE */
+#endif
+
+#include "check.h"
+#include "codec/codec.h"
+
+#ifndef CODEC_HAVE_REDIS
+int main(void)
+{
+    printf("test_redis_cluster: built without hiredis: nothing to test\n");
+    return 0;
+}
+#else
+#include "codec/redis.h"
+
+#include <pthread.h>
+
+static redis_cluster cluster;
+static codec *hex;
+
+static codec_redis *connect_cluster(uint32_t timeout_ms, uint32_t wait_replicas)
+{
+    char url[128];
+    /* Two seeds, the first of them a replica's port as often as not. */
+    snprintf(url, sizeof url, "redis-cluster://127.0.0.1:%d,127.0.0.1:%d",
+             cluster.node[5].port, cluster.node[0].port);
+    codec_redis_options o = {0};
+    o.url = url;
+    o.command_timeout_ms = timeout_ms;
+    o.wait_replicas = wait_replicas;
+    codec_redis *r = NULL;
+    codec_error err = {0};
+    int rc = codec_redis_connect(&o, &r, &err);
+    if (rc)
+        fprintf(stderr, "connect: %s\n", err.message);
+    CHECK_INT(rc, 0);
+    return r;
+}
+
+static redisContext *node_connect(int i)
+{
+    struct timeval tv = {2, 0};
+    redisContext *c = redisConnectWithTimeout("127.0.0.1", cluster.node[i].port, tv);
+    CHECK(c && !c->err);
+    redisSetTimeout(c, tv);
+    return c;
+}
+
+/* A node's one-line reply to a command, as text ("" on failure). */
+static void node_text(int i, char *out, size_t cap, const char *fmt, ...)
+{
+    redisContext *c = node_connect(i);
+    va_list ap;
+    va_start(ap, fmt);
+    redisReply *r = redisvCommand(c, fmt, ap);
+    va_end(ap);
+    out[0] = '\0';
+    if (r && (r->type == REDIS_REPLY_STRING || r->type == REDIS_REPLY_STATUS ||
+              r->type == REDIS_REPLY_ERROR))
+        snprintf(out, cap, "%s", r->str);
+    else if (r && r->type == REDIS_REPLY_INTEGER)
+        snprintf(out, cap, "%lld", r->integer);
+    freeReplyObject(r);
+    redisFree(c);
+}
+
+/* The slot function against the server's own CLUSTER KEYSLOT. */
+static void test_slots(void)
+{
+    const char *keys[] = {"", "a", "foo", "order:42", "{user1000}.following",
+                          "{user1000}.followers", "foo{}{bar}", "foo{{bar}}zap", "foo{bar}{zap}",
+                          "{", "}", "{}", "x{y", "\xff\x00\x01"};
+    size_t lens[] = {0, 1, 3, 8, 20, 20, 10, 13, 13, 1, 1, 2, 3, 3};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        redisContext *c = node_connect(0);
+        redisReply *r = redisCommand(c, "CLUSTER KEYSLOT %b", keys[i], lens[i]);
+        CHECK(r && r->type == REDIS_REPLY_INTEGER);
+        if (r)
+            CHECK_INT(codec_redis_slot(keys[i], lens[i]), (unsigned)r->integer);
+        freeReplyObject(r);
+        redisFree(c);
+    }
+    CHECK_INT(codec_redis_slot("{user1000}.following", 20),
+              codec_redis_slot("{user1000}.followers", 20));
+}
+
+static void value_of(size_t i, uint32_t round, uint8_t v[16])
+{
+    for (int b = 0; b < 8; b++)
+        v[b] = (uint8_t)(i >> (8 * b));
+    for (int b = 0; b < 4; b++)
+        v[8 + b] = (uint8_t)(round >> (8 * b));
+    memcpy(v + 12, "cv01", 4);
+}
+
+typedef struct keyset {
+    size_t n;
+    char (*key)[24];
+    uint8_t (*val)[16];
+    codec_bytes *in, *out;
+    codec_redis_item *items;
+} keyset;
+
+static void keyset_init(keyset *k, size_t n, const char *prefix, uint32_t round)
+{
+    k->n = n;
+    k->key = calloc(n, sizeof *k->key);
+    k->val = calloc(n, sizeof *k->val);
+    k->in = calloc(n, sizeof *k->in);
+    k->out = calloc(n, sizeof *k->out);
+    k->items = calloc(n, sizeof *k->items);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(k->key[i], sizeof k->key[i], "%s:%zu", prefix, i);
+        value_of(i, round, k->val[i]);
+        k->in[i] = (codec_bytes){k->val[i], 16};
+    }
+}
+
+static void keyset_items(keyset *k, codec_redis_op op)
+{
+    for (size_t i = 0; i < k->n; i++)
+        k->items[i] = (codec_redis_item){.op = op, .key = k->key[i],
+                                         .key_len = strlen(k->key[i]), .codec = hex,
+                                         .value = &k->in[i], .value_out = &k->out[i]};
+}
+
+static void keyset_free(keyset *k)
+{
+    free(k->key), free(k->val), free(k->in), free(k->out), free(k->items);
+}
+
+/* Reads every key whose item has status 0 back and compares the bytes. */
+static size_t check_acknowledged(codec_redis *r, keyset *k, const int *status)
+{
+    size_t acked = 0, lost = 0;
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    for (size_t i = 0; i < k->n; i++) {
+        if (status[i])
+            continue;
+        acked++;
+        codec_bytes out;
+        codec_error err;
+        int rc = codec_redis_get(r, k->key[i], strlen(k->key[i]), hex, &out, &arena, &err);
+        if (rc || out.len != 16 || memcmp(out.data, k->val[i], 16)) {
+            if (lost++ < 5)
+                fprintf(stderr, "acknowledged %s: rc %d %s\n", k->key[i], rc,
+                        rc ? err.message : "(different bytes)");
+        }
+        codec_arena_reset(&arena);
+    }
+    codec_arena_free(&arena);
+    CHECK_INT(lost, 0);
+    return acked;
+}
+
+static void test_routing(codec_redis *r)
+{
+    codec_error err;
+    keyset k;
+    keyset_init(&k, 3000, "route", 1);
+    for (size_t i = 0; i < k.n; i++)
+        CHECK_INT(codec_redis_set(r, k.key[i], strlen(k.key[i]), hex, &k.in[i], 0, &err), 0);
+    /* Every master holds some: DBSIZE of the three masters sums to all. */
+    long long total = 0;
+    int masters = 0;
+    for (int i = 0; i < CLUSTER_NODES; i++) {
+        char role[64], size[32];
+        node_text(i, role, sizeof role, "ROLE");
+        node_text(i, size, sizeof size, "DBSIZE");
+        redisContext *c = node_connect(i);
+        redisReply *rr = redisCommand(c, "ROLE");
+        bool master = rr && rr->type == REDIS_REPLY_ARRAY &&
+                      strcmp(rr->element[0]->str, "master") == 0;
+        freeReplyObject(rr);
+        redisFree(c);
+        if (master) {
+            masters++;
+            CHECK(atoll(size) > 0);
+            total += atoll(size);
+        }
+    }
+    CHECK_INT(masters, 3);
+    CHECK_INT(total, 3000);
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    codec_bytes out;
+    CHECK_INT(codec_redis_get(r, k.key[7], strlen(k.key[7]), hex, &out, &arena, &err), 0);
+    CHECK_MEM(out.data, out.len, k.val[7], 16);
+    int removed = 0;
+    CHECK_INT(codec_redis_del(r, k.key[7], strlen(k.key[7]), &removed, &err), 0);
+    CHECK_INT(removed, 1);
+    CHECK_INT(codec_redis_get(r, k.key[7], strlen(k.key[7]), hex, &out, &arena, &err),
+              CODEC_E_NOT_FOUND);
+
+    /* MGET across every slot: per-item status, in the caller's order. */
+    keyset_items(&k, CODEC_REDIS_GET);
+    CHECK_INT(codec_redis_mget(r, k.items, k.n, &arena, &err), 0);
+    for (size_t i = 0; i < k.n; i++) {
+        CHECK_INT(k.items[i].status, i == 7 ? CODEC_E_NOT_FOUND : 0);
+        if (i != 7)
+            CHECK_MEM(k.out[i].data, k.out[i].len, k.val[i], 16);
+    }
+
+    /* MSET: one slot is atomic and fine; several slots are refused whole. */
+    codec_redis_item two[2] = {
+        {.key = "{t}a", .key_len = 4, .codec = hex, .value = &k.in[0]},
+        {.key = "{t}b", .key_len = 4, .codec = hex, .value = &k.in[1]}};
+    CHECK_INT(codec_redis_mset(r, two, 2, &err), 0);
+    two[1].key = "other";
+    two[1].key_len = 5;
+    CHECK_INT(codec_redis_mset(r, two, 2, &err), CODEC_E_USAGE);
+    CHECK(strstr(err.message, "cannot be atomic") != NULL);
+    CHECK_INT(codec_redis_get(r, "other", 5, hex, &out, &arena, &err), CODEC_E_NOT_FOUND);
+
+    /* Hash fields route by their key. */
+    codec_redis_item f[1] = {{.key = "f", .key_len = 1, .codec = hex, .value = &k.in[3],
+                              .value_out = &k.out[3]}};
+    CHECK_INT(codec_redis_hset(r, "h:{t}", 5, f, 1, 0, &err), 0);
+    CHECK_INT(codec_redis_hget(r, "h:{t}", 5, f, 1, &arena, &err), 0);
+    CHECK_MEM(k.out[3].data, k.out[3].len, k.val[3], 16);
+    codec_arena_free(&arena);
+    keyset_free(&k);
+}
+
+/* Moves `slot` from master `from` to master `to` key by key, as
+ * redis-cli --cluster reshard does: IMPORTING, MIGRATING, MIGRATE, NODE.
+ * With `stop_after_keys`, leaves the slot half migrated (for ASK). */
+static void migrate_slot(unsigned slot, int from, int to, bool finish)
+{
+    char id_from[64], id_to[64], out[256];
+    node_text(from, id_from, sizeof id_from, "CLUSTER MYID");
+    node_text(to, id_to, sizeof id_to, "CLUSTER MYID");
+    node_text(to, out, sizeof out, "CLUSTER SETSLOT %u IMPORTING %s", slot, id_from);
+    CHECK_STR(out, "OK");
+    node_text(from, out, sizeof out, "CLUSTER SETSLOT %u MIGRATING %s", slot, id_to);
+    CHECK_STR(out, "OK");
+    redisContext *c = node_connect(from);
+    for (;;) {
+        redisReply *keys = redisCommand(c, "CLUSTER GETKEYSINSLOT %u 100", slot);
+        size_t n = keys && keys->type == REDIS_REPLY_ARRAY ? keys->elements : 0;
+        for (size_t i = 0; i < n; i++) {
+            redisReply *m = redisCommand(c, "MIGRATE 127.0.0.1 %d %b 0 5000", cluster.node[to].port,
+                                         keys->element[i]->str, keys->element[i]->len);
+            CHECK(m && m->type == REDIS_REPLY_STATUS);
+            freeReplyObject(m);
+        }
+        freeReplyObject(keys);
+        if (n == 0)
+            break;
+    }
+    redisFree(c);
+    if (!finish)
+        return;
+    for (int i = 0; i < CLUSTER_NODES; i++)
+        if (cluster.node[i].pid > 0)
+            node_text(i, out, sizeof out, "CLUSTER SETSLOT %u NODE %s", slot, id_to);
+}
+
+/* The handle learned the map before the move; MOVED sends it on. */
+static void test_moved_and_ask(codec_redis *r)
+{
+    codec_error err;
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    uint8_t v[16];
+    value_of(1, 77, v);
+    codec_bytes in = {v, 16}, out;
+    const char *key = "{mv}k";
+    unsigned slot = codec_redis_slot(key, 5);
+    CHECK_INT(codec_redis_set(r, key, 5, hex, &in, 0, &err), 0);
+    int from = cluster_master_of(&cluster, slot);
+    int to = cluster_master_of(&cluster, (slot + 8192) % 16384);
+    if (to == from)
+        to = cluster_master_of(&cluster, (slot + 5461) % 16384);
+    CHECK(from >= 0 && to >= 0 && from != to);
+
+    /* Half migrated: the key moved, the slot not yet: ASK. */
+    migrate_slot(slot, from, to, false);
+    CHECK_INT(codec_redis_get(r, key, 5, hex, &out, &arena, &err), 0);
+    CHECK_MEM(out.data, out.len, v, 16);
+    /* A new key of the slot during the migration lands on the target. */
+    CHECK_INT(codec_redis_set(r, "{mv}new", 7, hex, &in, 0, &err), 0);
+    /* Finished: MOVED. */
+    migrate_slot(slot, from, to, true);
+    CHECK_INT(codec_redis_get(r, key, 5, hex, &out, &arena, &err), 0);
+    CHECK_MEM(out.data, out.len, v, 16);
+    CHECK_INT(codec_redis_get(r, "{mv}new", 7, hex, &out, &arena, &err), 0);
+    CHECK_INT(cluster_master_of(&cluster, slot), to);
+    codec_arena_free(&arena);
+}
+
+typedef struct mover {
+    unsigned slots[8];
+    int n;
+    volatile int done;
+} mover;
+
+static void *move_slots(void *p)
+{
+    mover *m = p;
+    redis_server_sleep_ms(50);   /* lets the batch start first */
+    for (int i = 0; i < m->n; i++) {
+        int from = cluster_master_of(&cluster, m->slots[i]);
+        int to = cluster_master_of(&cluster, (m->slots[i] + 5461) % 16384);
+        if (from >= 0 && to >= 0 && from != to)
+            migrate_slot(m->slots[i], from, to, true);
+    }
+    m->done = 1;
+    return NULL;
+}
+
+/* Runs k's items as one batch while `fault` runs on a thread; returns
+ * each item's status (free it) and counts the acknowledged ones. */
+static int *batch_under_fault(codec_redis *r, keyset *k, void *(*fault)(void *), void *arg,
+                              int *rc, size_t *acked, codec_error *err)
+{
+    pthread_t t;
+    pthread_create(&t, NULL, fault, arg);
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    *rc = codec_redis_batch(r, k->items, k->n, &arena, err);
+    pthread_join(t, NULL);
+    codec_arena_free(&arena);
+    int *status = calloc(k->n, sizeof *status);
+    *acked = 0;
+    for (size_t i = 0; i < k->n; i++) {
+        status[i] = k->items[i].status;
+        *acked += status[i] == 0;
+    }
+    return status;
+}
+
+/* 100,000 SETs in one batch while a thread migrates 8 of their slots. */
+static void test_batch_during_migration(codec_redis *r)
+{
+    keyset k;
+    keyset_init(&k, 100000, "mig", 2);
+    keyset_items(&k, CODEC_REDIS_SET);
+    mover m = {.n = 8};
+    for (int i = 0; i < 8; i++)
+        m.slots[i] = codec_redis_slot(k.key[i * 977], strlen(k.key[i * 977]));
+    codec_error err;
+    int rc;
+    size_t ok;
+    int *status = batch_under_fault(r, &k, move_slots, &m, &rc, &ok, &err);
+    size_t failed = k.n - ok;
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    printf("batch of %zu during the migration of 8 slots: rc %d, %zu failed\n", k.n, rc,
+           failed);
+    CHECK_INT(failed, 0);   /* MOVED/ASK are followed: every item lands */
+    size_t acked = check_acknowledged(r, &k, status);
+    CHECK_INT(acked, k.n);
+    /* MGET of all of them, in order, after the moves. */
+    keyset_items(&k, CODEC_REDIS_GET);
+    CHECK_INT(codec_redis_mget(r, k.items, k.n, &arena, &err), 0);
+    size_t wrong = 0;
+    for (size_t i = 0; i < k.n; i++)
+        wrong += k.items[i].status || k.out[i].len != 16 || memcmp(k.out[i].data, k.val[i], 16);
+    CHECK_INT(wrong, 0);
+    free(status);
+    codec_arena_free(&arena);
+    keyset_free(&k);
+}
+
+/* A stopped master: a call on its slots times out, never hangs. */
+static void test_stopped_node(void)
+{
+    codec_redis *r = connect_cluster(300, 0);
+    codec_error err;
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    codec_bytes out;
+    unsigned slot = codec_redis_slot("stop:1", 6);
+    int m = cluster_master_of(&cluster, slot);
+    CHECK_INT(codec_redis_get(r, "stop:1", 6, hex, &out, &arena, &err), CODEC_E_NOT_FOUND);
+    kill(cluster.node[m].pid, SIGSTOP);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = codec_redis_get(r, "stop:1", 6, hex, &out, &arena, &err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    kill(cluster.node[m].pid, SIGCONT);
+    double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    printf("stopped master: get failed after %.0f ms: %s\n", ms, err.message);
+    CHECK_INT(rc, CODEC_E_TRANSIENT);
+    CHECK(strstr(err.message, "timed out after 300 ms") != NULL);
+    CHECK(ms < 1500);   /* generous: one attempt, 300 ms */
+    CHECK(cluster_wait_ok(&cluster, 20));
+    codec_arena_free(&arena);
+    codec_redis_free(r);
+}
+
+typedef struct killer {
+    int victim;
+    long long from, enough;   /* kill once DBSIZE went from `from` up by `enough` */
+} killer;
+
+static long long dbsize(int i)
+{
+    char out[32];
+    node_text(i, out, sizeof out, "DBSIZE");
+    return atoll(out);
+}
+
+/* Kills the victim master once part of its share of the batch is in. */
+static void *kill_master(void *p)
+{
+    killer *k = p;
+    for (int spin = 0; spin < 4000 && dbsize(k->victim) - k->from < k->enough; spin++)
+        redis_server_sleep_ms(5);
+    redis_server_kill(&cluster.node[k->victim]);
+    return NULL;
+}
+
+/* A master killed mid-batch; its replica is promoted. With WAIT 1, every
+ * acknowledged item had reached a replica: none may be lost. */
+static void test_failover(void)
+{
+    codec_redis *r = connect_cluster(2000, 1);
+    keyset k;
+    keyset_init(&k, 60000, "fo", 3);
+    keyset_items(&k, CODEC_REDIS_SET);
+    int victim = cluster_master_of(&cluster, codec_redis_slot(k.key[0], strlen(k.key[0])));
+    killer kl = {victim, dbsize(victim), (long long)k.n / 12};
+    codec_error err;
+    int rc;
+    size_t ok;
+    int *status = batch_under_fault(r, &k, kill_master, &kl, &rc, &ok, &err);
+    printf("failover: batch rc %d, %zu of %zu acknowledged (WAIT 1)%s%s\n", rc, ok, k.n,
+           rc ? ": " : "", rc ? err.message : "");
+    /* Wait until the replica took over (2 s node timeout, then election). */
+    unsigned slot = codec_redis_slot(k.key[0], strlen(k.key[0]));
+    int promoted = -1;
+    for (int i = 0; i < 400 && (promoted < 0 || promoted == victim || !cluster_ok(&cluster));
+         i++) {
+        redis_server_sleep_ms(100);
+        promoted = cluster_master_of(&cluster, slot);
+    }
+    printf("failover: node %d (was master) replaced by node %d\n", victim, promoted);
+    CHECK(promoted >= 0 && promoted != victim);
+    size_t acked = check_acknowledged(r, &k, status);
+    CHECK_INT(acked, ok);
+    /* The handle carries on against the promoted replica, which has no
+     * replica left: WAIT 1 cannot be met, and the write is not reported
+     * as acknowledged. Without WAIT it is. */
+    CHECK_INT(codec_redis_set(r, k.key[0], strlen(k.key[0]), hex, &k.in[0], 0, &err),
+              CODEC_E_TRANSIENT);
+    CHECK(strstr(err.message, "acknowledged by 0 of 1 replicas") != NULL);
+    codec_redis *plain = connect_cluster(2000, 0);
+    CHECK_INT(codec_redis_set(plain, k.key[0], strlen(k.key[0]), hex, &k.in[0], 0, &err), 0);
+    codec_redis_free(plain);
+    free(status);
+    keyset_free(&k);
+    codec_redis_free(r);
+}
+
+int main(void)
+{
+    signal(SIGPIPE, SIG_IGN);
+    codec_error err;
+    hex = codec_parse("hex", NULL, &err);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    bool up = redis_cluster_start(&cluster);
+    CHECK(up);   /* make test installs redis-server and redis-tools */
+    if (!up) {
+        codec_free(hex);
+        return check_done("test_redis_cluster");
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    printf("cluster of 6 up in %.1f s\n",
+           (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+    test_slots();
+    codec_redis *r = connect_cluster(2000, 0);
+    if (r) {
+        test_routing(r);
+        test_moved_and_ask(r);
+        test_batch_during_migration(r);
+    }
+    codec_redis_free(r);
+    test_stopped_node();
+    test_failover();
+    redis_cluster_stop(&cluster);
+    codec_free(hex);
+    return check_done("test_redis_cluster");
+}
+#endif
