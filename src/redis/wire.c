@@ -283,8 +283,8 @@ static int copy_line(codec_redis *r, read_budget *b, int type, const char *s, si
 static int read_node(codec_redis *r, read_budget *b, int depth, redis_reply **out,
                      codec_error *err)
 {
-    const char *line;
-    size_t len;
+    const char *line = NULL;   /* set by read_line on success; gcc 12 cannot tell */
+    size_t len = 0;
     int rc = read_line(r, b->what, &line, &len, err);
     if (rc)
         return rc;
