@@ -49,6 +49,7 @@
  *   DECIMAL         codec_string  (exact decimal text, JSON number grammar)
  *   XMAP            any C type; user functions map it to/from a wire type
  *   VALUE           codec_value   (schemaless: null, bool, numbers, ...)
+ *   POINTER         T *  (NULL = absent)  a boxed message: presence and recursion
  *
  * Ownership: decoders put every string, byte string, list and map they
  * produce in the caller's codec_arena. Encoders only read the value.
@@ -134,7 +135,8 @@ typedef enum codec_type_kind {
     CODEC_T_ENUM, CODEC_T_STRUCT, CODEC_T_LIST, CODEC_T_MAP, CODEC_T_OPTIONAL,
     CODEC_T_UUID, CODEC_T_DATE, CODEC_T_TIMESTAMP, CODEC_T_DECIMAL,
     CODEC_T_XMAP, CODEC_T_VALUE,
-    CODEC_T_UNION              /* Since 0.1 */
+    CODEC_T_UNION,             /* Since 0.1 */
+    CODEC_T_POINTER            /* Since 0.1 */
 } codec_type_kind;
 
 /** Field flags. */
@@ -159,7 +161,11 @@ enum codec_field_flag {
     CODEC_FIELD_UNKNOWN_BYTES = 1u << 3,
     /** Fory: write this INT64/UINT64 field in the tagged ("hybrid") form,
      * 4 bytes for small values, 9 otherwise. */
-    CODEC_FIELD_TAGGED = 1u << 4
+    CODEC_FIELD_TAGGED = 1u << 4,
+    /** Protobuf: write a list of scalars as one record per item (`[packed =
+     * false]`, proto2's default) instead of one packed record. Decoding
+     * accepts both forms either way. Other backends ignore it. Since: 0.1 */
+    CODEC_FIELD_UNPACKED = 1u << 5
 };
 
 /** Type flags (codec_type.flags). */
@@ -173,7 +179,14 @@ enum codec_type_flag {
      * instead of {"name": "x", "shape": {"circle": 2.5}}). Declare it with
      * CODEC_UNION_FLAT(). Only where the union is a struct field; elsewhere,
      * and in the other backends, it is an ordinary union. Since 0.1. */
-    CODEC_TYPE_FLAT = 1u << 1
+    CODEC_TYPE_FLAT = 1u << 1,
+    /** On a MAP: binary formats write its integer keys zigzag-encoded
+     * (protobuf `map<sint32, V>`); the field's flags apply to the values.
+     * Since: 0.1 */
+    CODEC_TYPE_KEY_ZIGZAG = 1u << 2,
+    /** On a MAP: binary formats write its integer keys in fixed width
+     * (protobuf `map<fixed32, V>`, `map<sfixed64, V>`). Since: 0.1 */
+    CODEC_TYPE_KEY_FIXED = 1u << 3
 };
 
 /** One field of a struct. Use CODEC_FIELD()/CODEC_FIELD_EX() to fill it. */
@@ -224,7 +237,8 @@ struct codec_type {
     const char *name;                     /* for messages and schemas */
     size_t size;                          /* sizeof the C value */
     size_t align;                         /* alignof the C value */
-    const struct codec_type *elem;        /* LIST item, MAP value, OPTIONAL value */
+    const struct codec_type *elem;        /* LIST item, MAP value, OPTIONAL value,
+                                             POINTER target */
     const struct codec_type *key;         /* MAP key */
     const codec_field *fields;            /* STRUCT fields, UNION members */
     const codec_enum_value *values;       /* ENUM */
@@ -304,6 +318,15 @@ CODEC_API extern const codec_type codec_type_bool, codec_type_int8, codec_type_i
                                      .size = sizeof(codec_list),                 \
                                      .align = alignof(codec_list), .elem = (elem_ptr)}
 
+/** A map whose keys binary formats write zigzag-encoded or in fixed width:
+ * CODEC_MAP_EX(ident, key, value, CODEC_TYPE_KEY_ZIGZAG). Same C layout. */
+#define CODEC_MAP_EX(ident, key_ptr, value_ptr, flags_)                          \
+    static const codec_type ident = {.kind = CODEC_T_MAP, .name = #ident,        \
+                                     .size = sizeof(codec_map),                  \
+                                     .align = alignof(codec_map),                \
+                                     .key = (key_ptr), .elem = (value_ptr),      \
+                                     .flags = (flags_)}
+
 /** A list of `elem` that Fory writes as a primitive array (INT32_ARRAY...);
  * other backends treat it as a list. Same C layout as CODEC_LIST. */
 #define CODEC_ARRAY(ident, elem_ptr)                                             \
@@ -325,6 +348,19 @@ CODEC_API extern const codec_type codec_type_bool, codec_type_int8, codec_type_i
         .kind = CODEC_T_OPTIONAL, .name = #ident,                                \
         .size = sizeof(CODEC_OPTIONAL_OF(T)), .align = alignof(CODEC_OPTIONAL_OF(T)), \
         .elem = (elem_ptr), .value_offset = alignof(T)}
+
+/** A pointer to a value of `elem` (C layout `T *`), NULL when absent. What
+ * generated code uses for message fields: a message's presence is kept
+ * (NULL, or a pointer to an empty message), and messages can contain
+ * themselves or each other. Decoders allocate the target in the arena (a
+ * second occurrence merges into the same target, as protobuf requires).
+ * Only the protobuf backend carries pointers today (elem must be a struct);
+ * the others refuse them with CODEC_E_USAGE when the codec is built.
+ * Since: 0.1 */
+#define CODEC_POINTER(ident, elem_ptr)                                           \
+    static const codec_type ident = {.kind = CODEC_T_POINTER, .name = #ident,    \
+                                     .size = sizeof(void *),                     \
+                                     .align = alignof(void *), .elem = (elem_ptr)}
 
 /** A tagged union (Since 0.1): a discriminant and one active member.
  *

@@ -2,6 +2,7 @@
  * codec is built, so that encoders and decoders can trust it. */
 #include "codec/types.h"
 #include "types/index_internal.h"
+#include "types/value_internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -138,7 +139,7 @@ static int check_fields(checker *c, const codec_type *t)
 static int check_struct(checker *c, const codec_type *t)
 {
     /* A struct already being checked is a recursive reference (through a
-     * list or map, since C cannot embed a struct in itself): fine. */
+     * list, map or pointer, since C cannot embed a struct in itself): fine. */
     for (size_t i = 0; i < c->depth; i++)
         if (c->stack[i] == t)
             return CODEC_OK;
@@ -214,6 +215,16 @@ static int check_xmap(checker *c, const codec_type *t)
     return check_child(c, x->wire, "(wire)");
 }
 
+static int check_pointer(checker *c, const codec_type *t)
+{
+    if (!t->elem)
+        return fail(c, "pointer %s has no target type", t->name ? t->name : "?", 0, 0);
+    if (t->size != sizeof(void *))
+        return fail(c, "pointer %s is %zu bytes, not a pointer's", t->name ? t->name : "?",
+                    t->size, 0);
+    return check_child(c, t->elem, "*");
+}
+
 static int check_type(checker *c, const codec_type *t)
 {
     if (!t)
@@ -232,6 +243,7 @@ static int check_type(checker *c, const codec_type *t)
     case CODEC_T_MAP: return check_map(c, t);
     case CODEC_T_OPTIONAL: return check_optional(c, t);
     case CODEC_T_XMAP: return check_xmap(c, t);
+    case CODEC_T_POINTER: return check_pointer(c, t);
     default:
         if (!leaf_kind(t->kind))
             return fail(c, "%sunknown kind %zu", "", (size_t)t->kind, 0);
@@ -245,4 +257,41 @@ int codec_type_check(const codec_type *t, codec_error *err)
     if (t && t->name)
         snprintf(c.path, sizeof c.path, "%s", t->name);
     return check_type(&c, t);
+}
+
+/* Depth-first search for a POINTER; `seen` holds the structs visited. */
+static bool reaches_pointer(const codec_type *t, const codec_type **seen, size_t *n, size_t cap)
+{
+    if (!t)
+        return false;
+    switch (t->kind) {
+    case CODEC_T_POINTER: return true;
+    case CODEC_T_STRUCT:
+        for (size_t i = 0; i < *n; i++)
+            if (seen[i] == t)
+                return false;
+        if (*n == cap)
+            return true;   /* too big to search: refuse rather than guess */
+        seen[(*n)++] = t;
+        for (size_t i = 0; i < t->count; i++)
+            if (reaches_pointer(t->fields[i].type, seen, n, cap))
+                return true;
+        return false;
+    case CODEC_T_MAP: return reaches_pointer(t->key, seen, n, cap) || reaches_pointer(t->elem, seen, n, cap);
+    case CODEC_T_LIST:
+    case CODEC_T_OPTIONAL: return reaches_pointer(t->elem, seen, n, cap);
+    case CODEC_T_XMAP: return t->xmap && reaches_pointer(t->xmap->wire, seen, n, cap);
+    default: return false;
+    }
+}
+
+int codec__type_refuse_pointers(const codec_type *t, const char *stage, codec_error *err)
+{
+    const codec_type *seen[512];
+    size_t n = 0;
+    if (!reaches_pointer(t, seen, &n, sizeof seen / sizeof seen[0]))
+        return CODEC_OK;
+    return codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, stage, CODEC_NO_OFFSET,
+                           "%s: %s cannot carry pointer (CODEC_T_POINTER) fields yet; "
+                           "only protobuf does", t && t->name ? t->name : "type", stage);
 }

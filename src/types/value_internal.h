@@ -31,6 +31,10 @@ static inline size_t codec_utf8_sequence(const uint8_t *p, const uint8_t *end)
     return need + 1;
 }
 
+/* CODEC_E_USAGE (from `stage`) when `t` reaches a CODEC_T_POINTER: the
+ * backends that do not carry pointers call it when a codec is built. */
+int codec__type_refuse_pointers(const codec_type *t, const char *stage, codec_error *err);
+
 /* The value inside the OPTIONAL of type `t` at v, or NULL when absent. */
 static inline const void *codec_optional_get(const codec_type *t, const void *v)
 {

@@ -1,6 +1,7 @@
 /* stage_common.c — option plumbing shared by the binary backends. */
 #include "formats/binary/stage_common.h"
 #include "codec/types.h"
+#include "types/value_internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -62,6 +63,8 @@ int codec__bin_stage_init(codec_stage *s, const codec_stage_ops *ops, const code
                           const void *o, size_t size, codec_error *err)
 {
     int rc = codec_type_check(t, err);
+    if (!rc)
+        rc = codec__type_refuse_pointers(t, s->name, err);
     if (rc)
         return rc;
     const codec_allocator *al = codec_default_allocator();

@@ -46,6 +46,8 @@ static int make_stage(codec_stage *s, const codec_fory_registry *r, const codec_
                       const codec_fory_options *o, codec_error *err)
 {
     int rc = codec_type_check(t, err);
+    if (!rc)
+        rc = codec__type_refuse_pointers(t, "fory", err);
     if (rc)
         return rc;
     const codec_allocator *a = codec_default_allocator();

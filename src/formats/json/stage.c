@@ -102,7 +102,7 @@ int codec__stage_ctor_json(codec_stage *s, codec_args *a, const codec_type *t, c
     int rc = read_options(a, &o, err);
     if (rc)
         return rc;
-    if ((rc = codec_type_check(t, err)))
+    if ((rc = codec_type_check(t, err)) || (rc = codec__type_refuse_pointers(t, "json", err)))
         return rc;
     const codec_allocator *al = codec_default_allocator();
     json_state *state = al->alloc(al->ctx, sizeof *state);

@@ -614,6 +614,15 @@ static int dec_field(pb_dec *d, const pb_field *f, uint8_t *fv, msg_state *ms, u
         }
         return dec_val(d, &f->val, fv + f->value_offset, pp, end, depth);
     case PB_PACKED: return dec_packed(d, f, (codec_list *)fv, ms, wt, pp, end, rec);
+    case PB_POINTER: {
+        void **target = (void **)fv;
+        if (wt != PB_WT_LEN)
+            return wire_mismatch(d, f, rec, wt);
+        /* A second occurrence merges into the same message. */
+        if (!*target && !(*target = resize_items(d, NULL, 0, 1, f->elem_size)))
+            return nomem(d);
+        return dec_val(d, &f->val, *target, pp, end, depth);
+    }
     case PB_REPEATED: {
         codec_list *l = (codec_list *)fv;
         if (wt != PB_WT_LEN)

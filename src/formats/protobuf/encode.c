@@ -318,7 +318,16 @@ static uint8_t *put_msg(pb_enc *e, uint8_t *p, const pb_msg *m, const uint8_t *v
             if (*(const bool *)fv)
                 p = put_field(e, p, f->key, f->key_len, &f->val, fv + f->value_offset, true, depth);
             break;
-        case PB_PACKED: p = put_packed(e, p, f, (const codec_list *)fv); break;
+        case PB_PACKED:
+            p = f->unpacked ? put_repeated(e, p, f, (const codec_list *)fv, depth)
+                            : put_packed(e, p, f, (const codec_list *)fv);
+            break;
+        case PB_POINTER: {
+            const void *target = *(const void *const *)fv;
+            if (target)
+                p = put_field(e, p, f->key, f->key_len, &f->val, target, true, depth);
+            break;
+        }
         case PB_REPEATED: p = put_repeated(e, p, f, (const codec_list *)fv, depth); break;
         case PB_MAP: p = put_map(e, p, f, (const codec_map *)fv, depth); break;
         case PB_ONEOF: {

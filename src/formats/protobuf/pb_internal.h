@@ -56,15 +56,18 @@ typedef enum pb_mode {
     PB_PACKED,        /* list of scalars: one packed record */
     PB_REPEATED,      /* list of length-delimited values: one record each */
     PB_MAP,           /* repeated {key = 1, value = 2} entries */
+    PB_POINTER,       /* CODEC_T_POINTER to a message: written when not NULL */
     PB_ONEOF,         /* one member of a union field: written when it is the active one */
     PB_UNKNOWN        /* the CODEC_FIELD_UNKNOWN_BYTES sink, not on the wire */
 } pb_mode;
 
 typedef struct pb_field {
-    uint8_t key[8];          /* the record key's varint bytes (copied 8 at a time) */
+    uint8_t key[8];          /* the record key's varint bytes (copied 8 at a time); for an
+                                unpacked list, an item's */
     uint8_t key_len;
     uint8_t mode;            /* pb_mode */
     bool required;           /* CODEC_FIELD_REQUIRED */
+    bool unpacked;           /* PACKED: written one record per item (CODEC_FIELD_UNPACKED) */
     uint32_t tag;
     uint32_t rep_slot;       /* PACKED/REPEATED/MAP: index into the decoder's caps */
     size_t offset;           /* of the member in its struct (ONEOF: of the union) */
@@ -72,7 +75,7 @@ typedef struct pb_field {
     uint32_t case_index;     /* ONEOF: the union's `which` when this member is active */
     uint32_t case_count;     /* ONEOF: the union's member count */
     size_t union_size;       /* ONEOF: sizeof the union, cleared when the member changes */
-    size_t elem_size;        /* list item / map value C size */
+    size_t elem_size;        /* list item / map value / pointer target C size */
     size_t key_size;         /* map key C size */
     pb_val val;              /* the value, list item or map value */
     pb_val mkey;             /* map key */

@@ -149,6 +149,13 @@ static int val_for(builder *b, const codec_type *owner, const codec_field *f,
     }
 }
 
+/* The field flags a map's key flags stand for. */
+static uint32_t key_flags(uint32_t type_flags)
+{
+    return (type_flags & CODEC_TYPE_KEY_ZIGZAG ? CODEC_FIELD_ZIGZAG : 0) |
+           (type_flags & CODEC_TYPE_KEY_FIXED ? CODEC_FIELD_FIXED : 0);
+}
+
 static void set_key(pb_field *f, uint32_t tag, uint8_t wire)
 {
     /* A tag of at most 29 bits and 3 wire bits take at most 5 bytes. */
@@ -223,8 +230,18 @@ static int field_for(builder *b, const codec_type *t, const codec_field *cf, pb_
                                     "(wrap the element in a struct)");
         rc = val_for(b, t, cf, ft->elem, cf->flags, &f->val);
         f->mode = f->val.wire == PB_WT_LEN ? PB_REPEATED : PB_PACKED;
+        f->unpacked = f->mode == PB_PACKED && (cf->flags & CODEC_FIELD_UNPACKED);
         f->elem_size = ft->elem->size;
         f->rep_slot = (*nrep)++;
+        /* The key is only written: unpacked items carry their own wire type. */
+        wire = f->unpacked ? f->val.wire : PB_WT_LEN;
+        break;
+    case CODEC_T_POINTER:
+        if (ft->elem->kind != CODEC_T_STRUCT)
+            return refuse(b, t, cf, "protobuf pointers must point to a struct (a message)");
+        f->mode = PB_POINTER;
+        f->elem_size = ft->elem->size;
+        rc = val_for(b, t, cf, ft->elem, cf->flags, &f->val);
         wire = PB_WT_LEN;
         break;
     case CODEC_T_MAP:
@@ -234,7 +251,7 @@ static int field_for(builder *b, const codec_type *t, const codec_field *cf, pb_
         f->elem_size = ft->elem->size;
         f->key_size = ft->key->size;
         f->rep_slot = (*nrep)++;
-        rc = val_for(b, t, cf, ft->key, 0, &f->mkey);
+        rc = val_for(b, t, cf, ft->key, key_flags(ft->flags), &f->mkey);
         if (!rc)
             rc = val_for(b, t, cf, ft->elem, cf->flags, &f->val);
         wire = PB_WT_LEN;

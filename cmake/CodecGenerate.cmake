@@ -1,0 +1,62 @@
+# codec_generate(TARGET PROTOS x.proto... [IMPORT_DIRS dir...] [OUT_DIR dir]
+#                [OPTIONS fory_base=N] [FDL])
+#
+# Generates x.codec.h / x.codec.c for each schema at build time and adds the
+# .c files and the output directory (as an include directory) to TARGET.
+# .proto files go through protoc and protoc-gen-codec; with FDL (or files
+# ending in .fdl) the schemas are Fory IDL files read by codec-gen itself.
+# Each file's imports must be generated too: list them in PROTOS (the
+# well-known types are found in /usr/include through IMPORT_DIRS).
+# docs/guides/codegen.md shows a complete example.
+function(codec_generate target)
+  cmake_parse_arguments(CG "FDL" "OUT_DIR" "PROTOS;IMPORT_DIRS;OPTIONS" ${ARGN})
+  if(NOT CG_OUT_DIR)
+    set(CG_OUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/codec-gen)
+  endif()
+  if(TARGET protoc-gen-codec)
+    set(plugin $<TARGET_FILE:protoc-gen-codec>)
+    set(gen $<TARGET_FILE:codec_gen>)
+  else()
+    find_program(CODEC_PROTOC_GEN_CODEC protoc-gen-codec REQUIRED)
+    find_program(CODEC_GEN codec-gen REQUIRED)
+    set(plugin ${CODEC_PROTOC_GEN_CODEC})
+    set(gen ${CODEC_GEN})
+  endif()
+  find_program(CODEC_PROTOC protoc)
+  set(import_args -I${CMAKE_CURRENT_SOURCE_DIR})
+  foreach(dir IN LISTS CG_IMPORT_DIRS)
+    list(APPEND import_args -I${dir})
+  endforeach()
+  string(REPLACE ";" "," opts "${CG_OPTIONS}")
+  set(sources)
+  foreach(proto IN LISTS CG_PROTOS)
+    get_filename_component(abs ${proto} ABSOLUTE)
+    # The name protoc knows the file by: relative to the first import dir
+    # that holds it.
+    set(rel "")
+    foreach(dir ${CMAKE_CURRENT_SOURCE_DIR} ${CG_IMPORT_DIRS})
+      file(RELATIVE_PATH r ${dir} ${abs})
+      if(NOT rel AND NOT r MATCHES "^\\.\\.")
+        set(rel ${r})
+      endif()
+    endforeach()
+    string(REGEX REPLACE "\\.(proto|fdl)$" "" stem ${rel})
+    set(out_c ${CG_OUT_DIR}/${stem}.codec.c)
+    set(out_h ${CG_OUT_DIR}/${stem}.codec.h)
+    if(CG_FDL OR abs MATCHES "\\.fdl$")
+      add_custom_command(OUTPUT ${out_c} ${out_h}
+        COMMAND ${CMAKE_COMMAND} -E make_directory ${CG_OUT_DIR}
+        COMMAND ${gen} -o ${CG_OUT_DIR} --fdl ${abs} --name ${rel}
+        DEPENDS ${abs} ${gen} VERBATIM)
+    else()
+      add_custom_command(OUTPUT ${out_c} ${out_h}
+        COMMAND ${CMAKE_COMMAND} -E make_directory ${CG_OUT_DIR}
+        COMMAND ${CODEC_PROTOC} --plugin=protoc-gen-codec=${plugin} --codec_out=${CG_OUT_DIR}
+                "--codec_opt=${opts}" ${import_args} ${abs}
+        DEPENDS ${abs} ${plugin} VERBATIM)
+    endif()
+    list(APPEND sources ${out_c})
+  endforeach()
+  target_sources(${target} PRIVATE ${sources})
+  target_include_directories(${target} PRIVATE ${CG_OUT_DIR})
+endfunction()

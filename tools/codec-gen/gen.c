@@ -1,0 +1,745 @@
+/* gen.c — turns protobuf file descriptors into C: structs, enums, codec
+ * descriptors, proto names and a Fory registry (gen.h).
+ *
+ * Every message becomes a struct and a `const codec_type X_type`; singular
+ * message fields are pointers (CODEC_T_POINTER: presence is kept and
+ * messages may contain themselves), repeated fields lists, maps maps, fields
+ * with explicit presence CODEC_OPTIONAL_OF. Every struct ends with a
+ * `codec_unknown` member that keeps the fields its schema does not know.
+ * Descriptor fields are listed in field-number order, the order Google's
+ * serializers write, so the bytes match theirs. */
+#include "gen.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef google_protobuf_FileDescriptorProto file_desc;
+typedef google_protobuf_DescriptorProto msg_desc;
+typedef google_protobuf_FieldDescriptorProto field_desc;
+typedef google_protobuf_EnumDescriptorProto enum_desc;
+
+/* One message or enum of any file. */
+typedef struct sym {
+    char *full;            /* "pkg.Outer.Inner" */
+    char *cname;           /* "pkg_Outer_Inner" */
+    const msg_desc *msg;   /* or */
+    const enum_desc *en;
+    size_t file;
+    bool map_entry;
+    uint32_t fory_id;
+} sym;
+
+typedef struct gen {
+    const file_desc *files;
+    size_t nfiles;
+    const codec__gen_options *o;
+    sym *syms;
+    size_t nsyms, cap;
+    char **taken;          /* C identifiers handed out (types and enum constants) */
+    size_t ntaken, taken_cap;
+    char *error;
+    int failed;
+} gen;
+
+/* ---------------------------------------------------------------------------
+ * Small helpers
+ * ------------------------------------------------------------------------ */
+
+static void *xalloc(size_t n)
+{
+    void *p = calloc(1, n ? n : 1);
+    if (!p) {
+        fputs("codec-gen: out of memory\n", stderr);
+        exit(2);
+    }
+    return p;
+}
+
+static char *dup_n(const char *s, size_t n)
+{
+    char *d = xalloc(n + 1);
+    if (n)
+        memcpy(d, s, n);
+    return d;
+}
+
+static char *dup_s(codec_string s)
+{
+    return dup_n(s.ptr, s.len);
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static char *fmt(const char *f, ...)
+{
+    va_list ap;
+    va_start(ap, f);
+    int n = vsnprintf(NULL, 0, f, ap);
+    va_end(ap);
+    char *s = xalloc((size_t)n + 1);
+    va_start(ap, f);
+    vsnprintf(s, (size_t)n + 1, f, ap);
+    va_end(ap);
+    return s;
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void out(codec_buf *b, const char *f, ...)
+{
+    char small[512];
+    va_list ap;
+    va_start(ap, f);
+    int n = vsnprintf(small, sizeof small, f, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof small) {
+        codec_buf_append(b, small, (size_t)n);
+        return;
+    }
+    char *big = xalloc((size_t)n + 1);
+    va_start(ap, f);
+    vsnprintf(big, (size_t)n + 1, f, ap);
+    va_end(ap);
+    codec_buf_append(b, big, (size_t)n);
+    free(big);
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int gen_fail(gen *g, const char *f, ...)
+{
+    if (!g->failed) {
+        va_list ap;
+        va_start(ap, f);
+        vsnprintf(g->error, 512, f, ap);
+        va_end(ap);
+    }
+    g->failed = 1;
+    return -1;
+}
+
+static bool str_eq(codec_string s, const char *z)
+{
+    return s.len == strlen(z) && (s.len == 0 || memcmp(s.ptr, z, s.len) == 0);
+}
+
+/* An optional string's text, or "". */
+#define OPT_STR(o) ((o).has ? (o).value : (codec_string){"", 0})
+
+static const char *const c_keywords[] = {
+    "auto", "bool", "break", "case", "char", "const", "continue", "default", "do", "double",
+    "else", "enum", "extern", "false", "float", "for", "goto", "if", "inline", "int", "long",
+    "register", "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch",
+    "true", "typedef", "union", "unsigned", "void", "volatile", "while", "alignas", "alignof",
+    "codec_unknown", NULL};
+
+/* A member name: the proto name, with `_` appended to C keywords. */
+static char *member_name(codec_string name)
+{
+    for (const char *const *k = c_keywords; *k; k++)
+        if (str_eq(name, *k))
+            return fmt("%.*s_", (int)name.len, name.ptr);
+    return dup_s(name);
+}
+
+/* proto3's JSON name: underscores dropped, the letter after one capitalised. */
+static char *json_name(codec_string name)
+{
+    char *d = xalloc(name.len + 1), *p = d;
+    bool up = false;
+    for (size_t i = 0; i < name.len; i++) {
+        char c = name.ptr[i];
+        if (c == '_') {
+            up = true;
+            continue;
+        }
+        *p++ = up && c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c;
+        up = false;
+    }
+    return d;
+}
+
+/* A C identifier for `want`, unique among those handed out: a clash gets
+ * _2, _3... (codec-gen warns: such names depend on declaration order). */
+static char *take_name(gen *g, char *want)
+{
+    char *name = want;
+    for (int n = 2;; n++) {
+        bool clash = false;
+        for (size_t i = 0; i < g->ntaken && !clash; i++)
+            clash = strcmp(g->taken[i], name) == 0;
+        for (const char *const *k = c_keywords; *k && !clash; k++)
+            clash = strcmp(*k, name) == 0;
+        if (!clash)
+            break;
+        if (name != want)
+            free(name);
+        name = fmt("%s_%d", want, n);
+    }
+    if (name != want) {
+        fprintf(stderr, "codec-gen: warning: C name %s is taken; using %s\n", want, name);
+        free(want);
+    }
+    if (g->ntaken == g->taken_cap) {
+        g->taken_cap = g->taken_cap ? g->taken_cap * 2 : 64;
+        char **t = realloc(g->taken, g->taken_cap * sizeof *t);
+        if (!t)
+            exit(2);
+        g->taken = t;
+    }
+    g->taken[g->ntaken++] = name;
+    return name;
+}
+
+/* ---------------------------------------------------------------------------
+ * The symbol table: every message and enum of every file
+ * ------------------------------------------------------------------------ */
+
+static sym *add_sym(gen *g)
+{
+    if (g->nsyms == g->cap) {
+        g->cap = g->cap ? g->cap * 2 : 64;
+        sym *s = realloc(g->syms, g->cap * sizeof *s);
+        if (!s)
+            exit(2);
+        g->syms = s;
+    }
+    sym *s = &g->syms[g->nsyms++];
+    memset(s, 0, sizeof *s);
+    return s;
+}
+
+/* "a.b" + "." + "C" (no dot when scope is empty); `sep` joins C names. */
+static char *join(const char *scope, codec_string name, char sep)
+{
+    return scope[0] ? fmt("%s%c%.*s", scope, sep, (int)name.len, name.ptr) : dup_s(name);
+}
+
+static char *scope_cname(const char *full)
+{
+    char *c = dup_n(full, strlen(full));
+    for (char *p = c; *p; p++)
+        if (*p == '.')
+            *p = '_';
+    return c;
+}
+
+static uint32_t fory_id_of(gen *g, const char *full)
+{
+    for (size_t i = 0; i < g->o->fory_id_count; i++)
+        if (strcmp(g->o->fory_ids[i].full_name, full) == 0)
+            return g->o->fory_ids[i].id;
+    return 0;
+}
+
+static void add_enum(gen *g, const enum_desc *e, const char *scope, size_t file)
+{
+    sym *s = add_sym(g);
+    s->full = join(scope, OPT_STR(e->name), '.');
+    s->cname = take_name(g, scope_cname(s->full));
+    s->en = e;
+    s->file = file;
+    s->fory_id = fory_id_of(g, s->full);
+}
+
+static void add_msg(gen *g, const msg_desc *m, const char *scope, size_t file)
+{
+    sym *s = add_sym(g);
+    char *full = join(scope, OPT_STR(m->name), '.');
+    s->full = full;
+    s->msg = m;
+    s->file = file;
+    s->map_entry = m->options && m->options->map_entry.has && m->options->map_entry.value;
+    s->cname = s->map_entry ? scope_cname(full) : take_name(g, scope_cname(full));
+    s->fory_id = fory_id_of(g, full);
+    for (size_t i = 0; i < m->enum_type.count; i++)
+        add_enum(g, &m->enum_type.items[i], full, file);
+    for (size_t i = 0; i < m->nested_type.count; i++)
+        add_msg(g, &m->nested_type.items[i], full, file);
+}
+
+static void build_syms(gen *g)
+{
+    for (size_t f = 0; f < g->nfiles; f++) {
+        const file_desc *fd = &g->files[f];
+        char *pkg = dup_s(OPT_STR(fd->package));
+        for (size_t i = 0; i < fd->enum_type.count; i++)
+            add_enum(g, &fd->enum_type.items[i], pkg, f);
+        for (size_t i = 0; i < fd->message_type.count; i++)
+            add_msg(g, &fd->message_type.items[i], pkg, f);
+        free(pkg);
+    }
+}
+
+/* The message or enum a field's type_name (".pkg.Msg") names. */
+static const sym *find_sym(gen *g, codec_string type_name)
+{
+    if (type_name.len && type_name.ptr[0] == '.')
+        type_name.ptr++, type_name.len--;
+    for (size_t i = 0; i < g->nsyms; i++)
+        if (str_eq(type_name, g->syms[i].full))
+            return &g->syms[i];
+    return NULL;
+}
+
+/* ---------------------------------------------------------------------------
+ * Fields: their C member type, descriptor type and flags
+ * ------------------------------------------------------------------------ */
+
+enum {
+    T_DOUBLE = 1, T_FLOAT, T_INT64, T_UINT64, T_INT32, T_FIXED64, T_FIXED32, T_BOOL, T_STRING,
+    T_GROUP, T_MESSAGE, T_BYTES, T_UINT32, T_ENUM, T_SFIXED32, T_SFIXED64, T_SINT32, T_SINT64
+};
+enum { L_OPTIONAL = 1, L_REQUIRED, L_REPEATED };
+
+/* One value's C type and descriptor (`CODEC_INT32`, `&pkg_Msg_type`). */
+typedef struct vtype {
+    const char *ctype;
+    char *desc;
+    uint32_t flags;        /* ZIGZAG / FIXED */
+    const sym *target;     /* message or enum */
+    bool is_message;
+} vtype;
+
+static int value_type(gen *g, const field_desc *f, vtype *v)
+{
+    static const struct {
+        const char *ctype, *desc;
+        uint32_t flags;
+    } scalars[] = {
+        [T_DOUBLE] = {"double", "CODEC_DOUBLE", 0},
+        [T_FLOAT] = {"float", "CODEC_FLOAT", 0},
+        [T_INT64] = {"int64_t", "CODEC_INT64", 0},
+        [T_UINT64] = {"uint64_t", "CODEC_UINT64", 0},
+        [T_INT32] = {"int32_t", "CODEC_INT32", 0},
+        [T_FIXED64] = {"uint64_t", "CODEC_UINT64", CODEC_FIELD_FIXED},
+        [T_FIXED32] = {"uint32_t", "CODEC_UINT32", CODEC_FIELD_FIXED},
+        [T_BOOL] = {"bool", "CODEC_BOOL", 0},
+        [T_STRING] = {"codec_string", "CODEC_STRING", 0},
+        [T_BYTES] = {"codec_bytes", "CODEC_BYTES", 0},
+        [T_UINT32] = {"uint32_t", "CODEC_UINT32", 0},
+        [T_SFIXED32] = {"int32_t", "CODEC_INT32", CODEC_FIELD_FIXED},
+        [T_SFIXED64] = {"int64_t", "CODEC_INT64", CODEC_FIELD_FIXED},
+        [T_SINT32] = {"int32_t", "CODEC_INT32", CODEC_FIELD_ZIGZAG},
+        [T_SINT64] = {"int64_t", "CODEC_INT64", CODEC_FIELD_ZIGZAG},
+    };
+    memset(v, 0, sizeof *v);
+    int t = f->type.has ? f->type.value : 0;
+    codec_string name = OPT_STR(f->name);
+    if (t == T_GROUP)
+        return gen_fail(g, "field %.*s: groups (proto2) are not supported", (int)name.len,
+                        name.ptr);
+    if (t == T_MESSAGE || t == T_ENUM || (!t && f->type_name.has)) {
+        const sym *s = find_sym(g, OPT_STR(f->type_name));
+        if (!s)
+            return gen_fail(g, "field %.*s: unknown type %.*s", (int)name.len, name.ptr,
+                            (int)OPT_STR(f->type_name).len, OPT_STR(f->type_name).ptr);
+        v->target = s;
+        v->is_message = s->msg != NULL;
+        v->ctype = s->msg ? s->cname : "int32_t";
+        v->desc = fmt("&%s_type", s->cname);
+        return 0;
+    }
+    if (t <= 0 || t >= (int)(sizeof scalars / sizeof scalars[0]) || !scalars[t].ctype)
+        return gen_fail(g, "field %.*s: unknown field type %d", (int)name.len, name.ptr, t);
+    v->ctype = scalars[t].ctype;
+    v->desc = dup_n(scalars[t].desc, strlen(scalars[t].desc));
+    v->flags = scalars[t].flags;
+    return 0;
+}
+
+static const field_desc *entry_field(const msg_desc *m, int32_t number)
+{
+    for (size_t i = 0; i < m->field.count; i++)
+        if (m->field.items[i].number.value == number)
+            return &m->field.items[i];
+    return NULL;
+}
+
+static bool is_proto3(const file_desc *fd)
+{
+    return str_eq(OPT_STR(fd->syntax), "proto3");
+}
+
+/* How one field is laid out and described. */
+typedef struct field_plan {
+    const field_desc *f;
+    char *member;          /* C member name */
+    char *member_type;     /* C declaration of the member, with %s for its name */
+    char *aux;             /* a static descriptor this field needs, or NULL */
+    char *desc;            /* its type's descriptor expression */
+    uint32_t flags;
+} field_plan;
+
+static int plan_field(gen *g, const sym *owner, const field_desc *f, field_plan *p)
+{
+    const file_desc *fd = &g->files[owner->file];
+    memset(p, 0, sizeof *p);
+    p->f = f;
+    p->member = member_name(OPT_STR(f->name));
+    vtype v;
+    if (value_type(g, f, &v))
+        return -1;
+    int label = f->label.has ? f->label.value : L_OPTIONAL;
+    char *aux_name = fmt("%s__%s_t", owner->cname, p->member);
+    p->flags = v.flags;
+    if (label == L_REPEATED && v.target && v.target->map_entry) {
+        const field_desc *kf = entry_field(v.target->msg, 1), *vf = entry_field(v.target->msg, 2);
+        vtype kv, vv;
+        if (!kf || !vf)
+            return gen_fail(g, "map entry %s lacks its key or value", v.target->full);
+        if (value_type(g, kf, &kv) || value_type(g, vf, &vv))
+            return -1;
+        p->member_type = fmt("CODEC_MAP_OF(%s, %s) %%s", kv.ctype, vv.ctype);
+        p->aux = fmt("CODEC_MAP_EX(%s, %s, %s, %s);\n", aux_name, kv.desc, vv.desc,
+                     kv.flags & CODEC_FIELD_ZIGZAG  ? "CODEC_TYPE_KEY_ZIGZAG"
+                     : kv.flags & CODEC_FIELD_FIXED ? "CODEC_TYPE_KEY_FIXED"
+                                                    : "0");
+        p->flags = vv.flags;
+        free(kv.desc);
+        free(vv.desc);
+    } else if (label == L_REPEATED) {
+        p->member_type = fmt("CODEC_LIST_OF(%s) %%s", v.ctype);
+        p->aux = fmt("CODEC_LIST(%s, %s);\n", aux_name, v.desc);
+        bool packable = !v.is_message && f->type.value != T_STRING && f->type.value != T_BYTES;
+        bool packed = f->options && f->options->packed.has ? f->options->packed.value
+                                                          : is_proto3(fd);
+        if (packable && !packed)
+            p->flags |= CODEC_FIELD_UNPACKED;
+    } else if (v.is_message) {
+        p->member_type = fmt("struct %s *%%s", v.ctype);
+        p->aux = fmt("CODEC_POINTER(%s, %s);\n", aux_name, v.desc);
+    } else if (!is_proto3(fd) || (f->proto3_optional.has && f->proto3_optional.value) ||
+               f->oneof_index.has) {
+        /* Explicit presence: proto2 optional/required, proto3 `optional`,
+         * oneof members (until the union kind lands: one optional each). */
+        p->member_type = fmt("CODEC_OPTIONAL_OF(%s) %%s", v.ctype);
+        p->aux = fmt("CODEC_OPTIONAL(%s, %s, %s);\n", aux_name, v.ctype, v.desc);
+        if (label == L_REQUIRED)
+            p->flags |= CODEC_FIELD_REQUIRED;
+    } else {
+        p->member_type = fmt("%s %%s", v.ctype);
+        p->desc = v.desc;
+        free(aux_name);
+        return 0;
+    }
+    p->desc = fmt("&%s", aux_name);
+    free(aux_name);
+    free(v.desc);
+    return 0;
+}
+
+static void free_plan(field_plan *p)
+{
+    free(p->member);
+    free(p->member_type);
+    free(p->aux);
+    free(p->desc);
+}
+
+/* ---------------------------------------------------------------------------
+ * Emitting one file
+ * ------------------------------------------------------------------------ */
+
+static char *flags_text(uint32_t flags)
+{
+    static const struct {
+        uint32_t bit;
+        const char *name;
+    } names[] = {{CODEC_FIELD_REQUIRED, "CODEC_FIELD_REQUIRED"},
+                 {CODEC_FIELD_ZIGZAG, "CODEC_FIELD_ZIGZAG"},
+                 {CODEC_FIELD_FIXED, "CODEC_FIELD_FIXED"},
+                 {CODEC_FIELD_UNPACKED, "CODEC_FIELD_UNPACKED"}};
+    char buf[160] = "";
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (flags & names[i].bit)
+            snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", buf[0] ? " | " : "",
+                     names[i].name);
+    return fmt("%s", buf[0] ? buf : "0");
+}
+
+/* "dir/x.proto" -> "dir/x" */
+static char *stem(codec_string path)
+{
+    size_t n = path.len;
+    if (n > 6 && memcmp(path.ptr + n - 6, ".proto", 6) == 0)
+        n -= 6;
+    else if (n > 4 && memcmp(path.ptr + n - 4, ".fdl", 4) == 0)
+        n -= 4;
+    return dup_n(path.ptr, n);
+}
+
+/* A C identifier from any text (path characters become _). */
+static char *ident_of(const char *s)
+{
+    char *d = dup_n(s, strlen(s));
+    for (char *p = d; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+            *p = '_';
+    return d;
+}
+
+static int cmp_number(const void *a, const void *b)
+{
+    int32_t x = (*(const field_desc *const *)a)->number.value;
+    int32_t y = (*(const field_desc *const *)b)->number.value;
+    return x < y ? -1 : x > y;
+}
+
+static void emit_enum_h(codec_buf *h, gen *g, const sym *s)
+{
+    out(h, "/* enum %s (open: any int32 is kept) */\ntypedef int32_t %s;\nenum {\n", s->full,
+        s->cname);
+    for (size_t i = 0; i < s->en->value.count; i++) {
+        const google_protobuf_EnumValueDescriptorProto *v = &s->en->value.items[i];
+        codec_string n = OPT_STR(v->name);
+        char *c = take_name(g, fmt("%s_%.*s", s->cname, (int)n.len, n.ptr));
+        out(h, "    %s = %d,\n", c, (int)v->number.value);
+    }
+    out(h, "};\nextern const codec_type %s_type;\n\n", s->cname);
+}
+
+static void emit_enum_c(codec_buf *c, const sym *s)
+{
+    out(c, "static const codec_enum_value %s_values_[] = {\n", s->cname);
+    for (size_t i = 0; i < s->en->value.count; i++) {
+        const google_protobuf_EnumValueDescriptorProto *v = &s->en->value.items[i];
+        codec_string n = OPT_STR(v->name);
+        out(c, "    {\"%.*s\", %d},\n", (int)n.len, n.ptr, (int)v->number.value);
+    }
+    out(c,
+        "};\nconst codec_type %s_type = {.kind = CODEC_T_ENUM, .name = \"%s\", .size = "
+        "sizeof(int32_t),\n    .align = alignof(int32_t), .values = %s_values_,\n    .count = "
+        "sizeof %s_values_ / sizeof %s_values_[0]};\n\n",
+        s->cname, s->full, s->cname, s->cname, s->cname);
+}
+
+/* The field plans of message s in field-number order. */
+static field_plan *plan_fields(gen *g, const sym *s, size_t *n)
+{
+    size_t count = s->msg->field.count;
+    const field_desc **order = xalloc(count * sizeof *order);
+    for (size_t i = 0; i < count; i++)
+        order[i] = &s->msg->field.items[i];
+    qsort(order, count, sizeof *order, cmp_number);
+    field_plan *p = xalloc(count * sizeof *p);
+    for (size_t i = 0; i < count; i++)
+        if (plan_field(g, s, order[i], &p[i]))
+            break;
+    free(order);
+    *n = count;
+    return p;
+}
+
+static void emit_msg_h(codec_buf *h, const sym *s, const field_plan *p, size_t n)
+{
+    const msg_desc *m = s->msg;
+    out(h, "/* message %s */\nstruct %s {\n", s->full, s->cname);
+    /* Members in declaration order, as the .proto reads. */
+    for (size_t i = 0; i < m->field.count; i++)
+        for (size_t j = 0; j < n; j++)
+            if (p[j].f == &m->field.items[i]) {
+                out(h, "    ");
+                out(h, p[j].member_type, p[j].member);
+                out(h, ";   /* = %d */\n", (int)p[j].f->number.value);
+            }
+    for (size_t i = 0; i < m->reserved_range.count; i++)
+        out(h, "    /* reserved %d to %d */\n", (int)m->reserved_range.items[i].start.value,
+            (int)m->reserved_range.items[i].end.value - 1);
+    for (size_t i = 0; i < m->reserved_name.count; i++)
+        out(h, "    /* reserved \"%.*s\" */\n", (int)m->reserved_name.items[i].len,
+            m->reserved_name.items[i].ptr);
+    out(h, "    codec_bytes codec_unknown;   /* fields this schema does not know, kept */\n};\n"
+           "extern const codec_type %s_type;\n"
+           "extern const char *const %s_field_names[];   /* proto names, descriptor order */\n\n",
+        s->cname, s->cname);
+}
+
+static void emit_msg_c(codec_buf *c, gen *g, const sym *s, const field_plan *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i].aux)
+            out(c, "%s", p[i].aux);
+    out(c, "static const codec_field %s_fields_[] = {\n", s->cname);
+    for (size_t i = 0; i < n; i++) {
+        codec_string name = OPT_STR(p[i].f->name);
+        char *jn = g->o->fory_names ? dup_s(name)
+                   : p[i].f->json_name.has ? dup_s(p[i].f->json_name.value)
+                                           : json_name(name);
+        char *fl = flags_text(p[i].flags);
+        out(c, "    CODEC_FIELD_EX(%s, %s, \"%s\", %d, %s, %s),\n", s->cname, p[i].member, jn,
+            (int)p[i].f->number.value, p[i].desc, fl);
+        free(jn);
+        free(fl);
+    }
+    out(c,
+        "    CODEC_FIELD_EX(%s, codec_unknown, \"codec_unknown\", 0xffffffffu, CODEC_BYTES,\n"
+        "                   CODEC_FIELD_UNKNOWN_BYTES),\n};\n"
+        "static codec_type_cache %s_cache_;\n"
+        "const codec_type %s_type = {.kind = CODEC_T_STRUCT, .name = \"%s\", .size = sizeof(%s),\n"
+        "    .align = alignof(%s), .fields = %s_fields_,\n"
+        "    .count = sizeof %s_fields_ / sizeof %s_fields_[0], .cache = &%s_cache_};\n"
+        "const char *const %s_field_names[] = {",
+        s->cname, s->cname, s->cname, s->full, s->cname, s->cname, s->cname, s->cname, s->cname,
+        s->cname, s->cname);
+    for (size_t i = 0; i < n; i++) {
+        codec_string name = OPT_STR(p[i].f->name);
+        out(c, "\"%.*s\", ", (int)name.len, name.ptr);
+    }
+    out(c, "\"codec_unknown\"};\n\n");
+}
+
+static codec__gen_file *add_out(codec__gen_result *r, char *name)
+{
+    codec__gen_file *f = realloc(r->files, (r->count + 1) * sizeof *f);
+    if (!f)
+        exit(2);
+    r->files = f;
+    f = &r->files[r->count++];
+    f->name = name;
+    codec_buf_init(&f->text, NULL);
+    return f;
+}
+
+static int emit_file(gen *g, size_t fi, codec__gen_result *r)
+{
+    const file_desc *fd = &g->files[fi];
+    char *base = stem(OPT_STR(fd->name));
+    char *id = ident_of(base);
+    const char *slash = strrchr(base, '/');
+    add_out(r, fmt("%s.codec.h", base));
+    add_out(r, fmt("%s.codec.c", base));
+    codec_buf *h = &r->files[r->count - 2].text, *c = &r->files[r->count - 1].text;
+    out(h, "/* Generated by codec-gen from %.*s. Do not edit. */\n#ifndef CODEC_GEN_%s_H\n"
+           "#define CODEC_GEN_%s_H\n\n#include <codec/fory.h>\n#include <codec/types.h>\n",
+        (int)OPT_STR(fd->name).len, OPT_STR(fd->name).ptr, id, id);
+    for (size_t i = 0; i < fd->dependency.count; i++) {
+        char *dep = stem(fd->dependency.items[i]);
+        out(h, "#include \"%s.codec.h\"\n", dep);
+        free(dep);
+    }
+    out(h, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+    out(c, "/* Generated by codec-gen from %.*s. Do not edit. */\n#include \"%s.codec.h\"\n\n"
+           "#include <stdalign.h>\n#include <stddef.h>\n\n",
+        (int)OPT_STR(fd->name).len, OPT_STR(fd->name).ptr, slash ? slash + 1 : base);
+    for (size_t i = 0; i < g->nsyms; i++) {
+        const sym *s = &g->syms[i];
+        if (s->file == fi && s->en) {
+            emit_enum_h(h, g, s);
+            emit_enum_c(c, s);
+        }
+    }
+    for (size_t i = 0; i < g->nsyms; i++) {
+        const sym *s = &g->syms[i];
+        if (s->file == fi && s->msg && !s->map_entry)
+            out(h, "typedef struct %s %s;\n", s->cname, s->cname);
+    }
+    out(h, "\n");
+    uint32_t next_id = g->o->fory_base;
+    codec_buf reg;
+    codec_buf_init(&reg, NULL);
+    for (size_t i = 0; i < g->nsyms && !g->failed; i++) {
+        const sym *s = &g->syms[i];
+        if (s->file != fi || s->map_entry)
+            continue;
+        uint32_t fid = s->fory_id ? s->fory_id : next_id++;
+        out(&reg, "    {&%s_type, %u},\n", s->cname, fid);
+        if (!s->msg)
+            continue;
+        size_t n = 0;
+        field_plan *p = plan_fields(g, s, &n);
+        if (!g->failed) {
+            emit_msg_h(h, s, p, n);
+            emit_msg_c(c, g, s, p, n);
+        }
+        for (size_t j = 0; j < n; j++)
+            free_plan(&p[j]);
+        free(p);
+    }
+    out(h, "/* Registers every message and enum of %s with its Fory type id. */\n"
+           "int %s_fory_register(codec_fory_registry *r, codec_error *err);\n\n"
+           "#ifdef __cplusplus\n}\n#endif\n#endif\n",
+        base, id);
+    out(c, "int %s_fory_register(codec_fory_registry *r, codec_error *err)\n{\n"
+           "    static const struct {\n        const codec_type *type;\n        uint32_t id;\n"
+           "    } ids[] = {\n",
+        id);
+    codec_buf_append(c, reg.data, reg.len);
+    out(c, "        {NULL, 0}};\n    for (size_t i = 0; ids[i].type; i++) {\n"
+           "        int rc = codec_fory_register(r, ids[i].type, ids[i].id, err);\n"
+           "        if (rc)\n            return rc;\n    }\n    return 0;\n}\n");
+    codec_buf_free(&reg);
+    free(base);
+    free(id);
+    return g->failed ? -1 : 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * Entry points
+ * ------------------------------------------------------------------------ */
+
+int codec__gen(const google_protobuf_FileDescriptorProto *files, size_t nfiles,
+               const codec_string *wanted, size_t nwanted, const codec__gen_options *o,
+               codec__gen_result *r)
+{
+    codec__gen_options defaults = {.fory_base = 100};
+    memset(r, 0, sizeof *r);
+    gen g = {.files = files, .nfiles = nfiles, .o = o ? o : &defaults, .error = r->error};
+    build_syms(&g);
+    for (size_t f = 0; f < nfiles && !g.failed; f++) {
+        bool want = nwanted == 0;
+        for (size_t i = 0; i < nwanted && !want; i++)
+            want = wanted[i].len == OPT_STR(files[f].name).len &&
+                   memcmp(wanted[i].ptr, OPT_STR(files[f].name).ptr, wanted[i].len) == 0;
+        if (want)
+            emit_file(&g, f, r);
+    }
+    for (size_t i = 0; i < g.nsyms; i++) {
+        free(g.syms[i].full);
+        if (g.syms[i].map_entry)
+            free(g.syms[i].cname);
+    }
+    for (size_t i = 0; i < g.ntaken; i++)
+        free(g.taken[i]);
+    free(g.taken);
+    free(g.syms);
+    return g.failed ? -1 : 0;
+}
+
+int codec__gen_parse_params(const char *params, size_t len, codec__gen_options *o, char *err,
+                            size_t errcap)
+{
+    char *s = dup_n(params ? params : "", params ? len : 0), *save = NULL;
+    int rc = 0;
+    for (char *kv = strtok_r(s, ",", &save); kv && !rc; kv = strtok_r(NULL, ",", &save)) {
+        char *end = NULL;
+        if (strncmp(kv, "fory_base=", 10) == 0) {
+            unsigned long v = strtoul(kv + 10, &end, 10);
+            if (!*end && v <= UINT32_MAX) {
+                o->fory_base = (uint32_t)v;
+                continue;
+            }
+        }
+        snprintf(err, errcap, "unknown or bad parameter '%s' (known: fory_base=N)", kv);
+        rc = -1;
+    }
+    free(s);
+    return rc;
+}
+
+void codec__gen_result_free(codec__gen_result *r)
+{
+    for (size_t i = 0; i < r->count; i++) {
+        free(r->files[i].name);
+        codec_buf_free(&r->files[i].text);
+    }
+    free(r->files);
+    memset(r, 0, sizeof *r);
+}

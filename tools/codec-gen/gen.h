@@ -1,0 +1,54 @@
+/* gen.h — the one generator behind protoc-gen-codec and codec-gen.
+ *
+ * Input: protobuf file descriptors (google.protobuf.FileDescriptorProto,
+ * decoded by codec's own protobuf backend from a CodeGeneratorRequest or a
+ * FileDescriptorSet, or built by the Fory IDL reader). Output: one
+ * `x.codec.h` and `x.codec.c` per file asked for: C structs, enums, codec
+ * descriptors, proto field names and a Fory type-id registry.
+ * docs/guides/codegen.md gives the mapping. */
+#ifndef CODEC_GEN_H
+#define CODEC_GEN_H
+
+#include "google/protobuf/compiler/plugin.codec.h"
+
+#include <codec/core.h>
+
+/* One output file. */
+typedef struct codec__gen_file {
+    char *name;        /* "dir/x.codec.h" */
+    codec_buf text;
+} codec__gen_file;
+
+typedef struct codec__gen_result {
+    codec__gen_file *files;
+    size_t count;
+    char error[512];   /* set when codec__gen fails */
+} codec__gen_result;
+
+/* Fory ids of one type, from the Fory IDL's [id=N] (0: none). The protobuf
+ * path assigns ids itself (fory_base). */
+typedef struct codec__gen_fory_id {
+    const char *full_name;   /* "pkg.Msg" */
+    uint32_t id;
+} codec__gen_fory_id;
+
+typedef struct codec__gen_options {
+    uint32_t fory_base;                  /* first id given to a file's types (default 100) */
+    const codec__gen_fory_id *fory_ids;  /* explicit ids (Fory IDL) */
+    size_t fory_id_count;
+    bool fory_names;                     /* Fory IDL: field names as written, not JSON names */
+} codec__gen_options;
+
+/* Generates code for files[i] whose name is in `wanted` (all when nwanted is
+ * 0); the other files resolve imports. Returns 0, or -1 with r->error set. */
+int codec__gen(const google_protobuf_FileDescriptorProto *files, size_t nfiles,
+               const codec_string *wanted, size_t nwanted, const codec__gen_options *o,
+               codec__gen_result *r);
+
+/* Parses a plugin parameter string ("fory_base=200") into o; -1 when bad. */
+int codec__gen_parse_params(const char *params, size_t len, codec__gen_options *o, char *err,
+                            size_t errcap);
+
+void codec__gen_result_free(codec__gen_result *r);
+
+#endif

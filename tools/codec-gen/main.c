@@ -1,0 +1,82 @@
+/* main.c — codec-gen: the same generator as protoc-gen-codec, from a
+ * descriptor set.
+ *
+ *   protoc --include_imports -o x.desc x.proto
+ *   codec-gen [--fory-base N] [--all] -o DIR x.desc [FILE.proto...]
+ *
+ * Without FILE names it generates the last file of the set (protoc writes
+ * the files named on its command line last, after their imports); --all
+ * generates every file in the set. */
+#include "io.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: codec-gen [--fory-base N] [--all] -o DIR SCHEMA.desc [FILE.proto...]\n"
+    "\n"
+    "Writes FILE.codec.h and FILE.codec.c under DIR for the files of a descriptor\n"
+    "set (protoc --include_imports -o SCHEMA.desc x.proto): the FILEs named, every\n"
+    "file with --all, else the last file of the set.\n";
+
+int main(int argc, char **argv)
+{
+    const char *dir = NULL, *input = NULL;
+    bool all = false;
+    codec__gen_options o = {.fory_base = 100};
+    codec_string *wanted = calloc((size_t)argc, sizeof *wanted);
+    size_t nwanted = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            dir = argv[++i];
+        else if (strcmp(argv[i], "--all") == 0)
+            all = true;
+        else if (strcmp(argv[i], "--fory-base") == 0 && i + 1 < argc)
+            o.fory_base = (uint32_t)strtoul(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (argv[i][0] == '-' || !wanted) {
+            fputs(usage, stderr);
+            return 2;
+        } else if (!input)
+            input = argv[i];
+        else
+            wanted[nwanted++] = (codec_string){argv[i], strlen(argv[i])};
+    }
+    if (!dir || !input) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    FILE *f = fopen(input, "rb");
+    size_t n = 0;
+    uint8_t *in = f ? codec__gen_read_all(f, &n) : NULL;
+    if (f)
+        fclose(f);
+    if (!in) {
+        fprintf(stderr, "codec-gen: cannot read %s\n", input);
+        return 1;
+    }
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, n * 4 + 4096);
+    google_protobuf_FileDescriptorSet set;
+    int rc = codec__gen_decode(&google_protobuf_FileDescriptorSet_type, in, n, &set, &arena, input);
+    if (!rc && !set.file.count) {
+        fprintf(stderr, "codec-gen: %s holds no files\n", input);
+        rc = -1;
+    }
+    if (!rc && !all && !nwanted)
+        wanted[nwanted++] = set.file.items[set.file.count - 1].name.value;
+    codec__gen_result r = {0};
+    if (!rc && codec__gen(set.file.items, set.file.count, wanted, all ? 0 : nwanted, &o, &r)) {
+        fprintf(stderr, "codec-gen: %s\n", r.error);
+        rc = -1;
+    }
+    if (!rc)
+        rc = codec__gen_write_files(&r, dir);
+    codec__gen_result_free(&r);
+    codec_arena_free(&arena);
+    free(in);
+    free(wanted);
+    return rc ? 1 : 0;
+}
