@@ -473,7 +473,7 @@ static inline const codec_field *codec_union_active(const codec_type *t, const v
 
 /** codec_type_check() — validates `t` and every type it reaches: field
  * offset + size inside the struct, field size equal to its type's size,
- * names present and unique, tags non-zero and unique, enum names and numbers
+ * names present and unique, tags non-zero and unique, enum names
  * unique, element/key types present, optional layout consistent, xmap
  * functions present and its wire type small enough. Builds the field indexes
  * of the structs it reaches. Backends call it when a codec is built, so a
@@ -500,7 +500,9 @@ static inline size_t codec_type_field_index(const codec_type *t, const codec_fie
     return (size_t)(f - t->fields);
 }
 
-/** codec_enum_by_name() / codec_enum_by_number() — NULL when not a value. */
+/** codec_enum_by_name() / codec_enum_by_number() — NULL when not a value.
+ * Several names may share a number (protobuf's `allow_alias`): by number,
+ * the first one declared is found, the one text encoders write. */
 CODEC_API const codec_enum_value *codec_enum_by_name(const codec_type *t, const char *name,
                                                      size_t len);
 CODEC_API const codec_enum_value *codec_enum_by_number(const codec_type *t, int32_t number);

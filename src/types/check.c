@@ -164,13 +164,9 @@ static int check_enum(checker *c, const codec_type *t)
     for (size_t i = 0; i < t->count; i++) {
         if (!t->values[i].name || !t->values[i].name[0])
             return fail(c, "enum value %s%zu has no name", "#", i, 0);
-        for (size_t j = 0; j < i; j++) {
+        for (size_t j = 0; j < i; j++)   /* numbers may repeat: aliases */
             if (strcmp(t->values[j].name, t->values[i].name) == 0)
                 return fail(c, "duplicate enum name '%s'", t->values[i].name, 0, 0);
-            if (t->values[j].number == t->values[i].number)
-                return fail(c, "enum value '%s' repeats number %zu", t->values[i].name,
-                            (size_t)(uint32_t)t->values[i].number, 0);
-        }
     }
     return CODEC_OK;
 }

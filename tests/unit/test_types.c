@@ -29,7 +29,8 @@ typedef struct holder {
 CODEC_LIST(bad_people_type, &wrong_size_type);
 CODEC_STRUCT(holder_bad_type, holder, CODEC_FIELD(holder, people, 1, &bad_people_type));
 
-CODEC_ENUM(dup_enum_type, {"A", 0}, {"B", 0});
+CODEC_ENUM(dup_enum_type, {"A", 0}, {"B", 1}, {"A", 2});
+CODEC_ENUM(alias_enum_type, {"A", 0}, {"B", 1}, {"ALSO_B", 1});
 CODEC_ENUM(player_type, {"JAVA", 0}, {"FLASH", 1});
 CODEC_MAP(bad_map_type, &person_type, CODEC_INT32);
 CODEC_LIST(no_elem_type, NULL);
@@ -67,7 +68,11 @@ static void test_check(void)
     expect_bad(&dup_tag_type, "repeats tag 1");
     expect_bad(&zero_tag_type, "tag 0");
     expect_bad(&holder_bad_type, "holder.people[]: field 'age'");
-    expect_bad(&dup_enum_type, "repeats number 0");
+    expect_bad(&dup_enum_type, "duplicate enum name 'A'");
+    /* Aliases (protobuf allow_alias): by number, the first name. */
+    CHECK_INT(codec_type_check(&alias_enum_type, &err), 0);
+    CHECK(strcmp(codec_enum_by_number(&alias_enum_type, 1)->name, "B") == 0);
+    CHECK(codec_enum_by_name(&alias_enum_type, "ALSO_B", 6)->number == 1);
     expect_bad(&bad_map_type, "not a scalar");
     expect_bad(&no_elem_type, "no element type");
     expect_bad(NULL, "missing type");
