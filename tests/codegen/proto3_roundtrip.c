@@ -7,7 +7,7 @@
  * IN holds records [u32 little-endian length][bytes]. For each, OUT gets
  * either 0x00 [u32 length][codec's re-encoding], or 0x01 [u32 family]
  * [u32 detail][u64 offset][u32 length][message] when decoding fails. */
-#include "data/protobuf/test_messages_proto3.codec.h"
+#include "test_messages_proto3.codec.h"
 
 #include <codec/codec.h>
 

@@ -2,7 +2,10 @@
  * by Apache Fory C++): decode the bytes, compare the C value field by field
  * with the vector's JSON value (parsed with codec's JSON backend), and
  * encode the value back to exactly the bytes (in compatible mode too: each
- * TypeDef's 8-byte hash header included).
+ * TypeDef's 8-byte hash header included). Built twice: with the descriptors
+ * below, written by hand, and (FORY_VECTORS_FROM_FDL, ctest
+ * codegen/fory_vectors_fdl) with the code codec-gen generates from
+ * tests/data/fory/vectors.fdl.
  * Then truncation at every byte of every vector, and unknown type ids. */
 #include "check.h"
 #include "codec/codec.h"
@@ -12,6 +15,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef FORY_VECTORS_FROM_FDL
+/* The same types, generated at build time by codec-gen from
+ * tests/data/fory/vectors.fdl (Fory IDL, ids from [id=N]). */
+#include "vectors.codec.h"
+typedef vectors_Person person;
+#define person_type vectors_Person_type
+#define order_type vectors_Order_type
+#define numeric_type vectors_NumericStruct_type
+#define media_content_type vectors_MediaContent_type
+#define kitchen_sink_type vectors_KitchenSink_type
+CODEC_LIST(strings_type, CODEC_STRING);
+CODEC_ARRAY(int32_array_type, CODEC_INT32);
+CODEC_MAP(map_str_str_type, CODEC_STRING, CODEC_STRING);
+#else
 typedef struct person { codec_string name; int32_t age; bool active; codec_string email; } person;
 CODEC_STRUCT(person_type, person, CODEC_FIELD(person, name, 1, CODEC_STRING),
              CODEC_FIELD(person, age, 2, CODEC_INT32), CODEC_FIELD(person, active, 3, CODEC_BOOL),
@@ -94,6 +111,7 @@ CODEC_STRUCT(kitchen_sink_type, kitchen_sink, KF(f_bool, 1, CODEC_BOOL), KF(f_in
              KF(f_int32_list, 20, &int32_list_type), KF(f_map_str_int64, 21, &map_str_int64_type),
              KF(f_map_int32_str, 22, &map_int32_str_type), KF(f_enum, 23, &player_type),
              KF(f_nested, 24, &nested_type), KF(f_nested_list, 25, &nested_list_type));
+#endif
 
 typedef struct named { const char *name; const codec_type *t; } named;
 static const named types[] = {
@@ -107,6 +125,9 @@ static const named types[] = {
 static codec_fory_registry *registry(void)
 {
     codec_fory_registry *r = codec_fory_registry_new(NULL);
+#ifdef FORY_VECTORS_FROM_FDL
+    CHECK_INT(vectors_fory_register(r, NULL), 0);   /* the ids of vectors.fdl's [id=N] */
+#else
     const codec_type *ts[] = {&person_type, &order_type, &line_item_type, &numeric_type,
                               &media_type, &image_type, &media_content_type,
                               &kitchen_sink_type, &nested_type};
@@ -114,6 +135,7 @@ static codec_fory_registry *registry(void)
         CHECK_INT(codec_fory_register(r, ts[i], 100 + i, NULL), 0);
     CHECK_INT(codec_fory_register(r, &player_type, 110, NULL), 0);
     CHECK_INT(codec_fory_register(r, &size_type, 111, NULL), 0);
+#endif
     return r;
 }
 

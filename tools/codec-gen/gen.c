@@ -306,6 +306,7 @@ typedef struct vtype {
     uint32_t flags;        /* ZIGZAG / FIXED */
     const sym *target;     /* message or enum */
     bool is_message;
+    bool is_array;         /* Fory IDL array<T> */
 } vtype;
 
 static int value_type(gen *g, const field_desc *f, vtype *v)
@@ -330,9 +331,49 @@ static int value_type(gen *g, const field_desc *f, vtype *v)
         [T_SINT32] = {"int32_t", "CODEC_INT32", CODEC_FIELD_ZIGZAG},
         [T_SINT64] = {"int64_t", "CODEC_INT64", CODEC_FIELD_ZIGZAG},
     };
+    static const struct {
+        const char *name, *ctype, *desc;
+        uint32_t flags;
+    } pseudo[] = {
+        /* Fory IDL types protobuf lacks (fdl.c names them ".codec.X"). */
+        {"int8", "int8_t", "CODEC_INT8", 0},
+        {"int16", "int16_t", "CODEC_INT16", 0},
+        {"uint8", "uint8_t", "CODEC_UINT8", 0},
+        {"uint16", "uint16_t", "CODEC_UINT16", 0},
+        {"date", "codec_date", "CODEC_DATE", 0},
+        {"timestamp", "codec_timestamp", "CODEC_TIMESTAMP", 0},
+        {"decimal", "codec_string", "CODEC_DECIMAL", 0},
+        {"tagged.int64", "int64_t", "CODEC_INT64", CODEC_FIELD_TAGGED},
+        {"tagged.uint64", "uint64_t", "CODEC_UINT64", CODEC_FIELD_TAGGED},
+        {"array.bool", "bool", "CODEC_BOOL", 0},
+        {"array.int8", "int8_t", "CODEC_INT8", 0},
+        {"array.int16", "int16_t", "CODEC_INT16", 0},
+        {"array.int32", "int32_t", "CODEC_INT32", 0},
+        {"array.int64", "int64_t", "CODEC_INT64", 0},
+        {"array.uint8", "uint8_t", "CODEC_UINT8", 0},
+        {"array.uint16", "uint16_t", "CODEC_UINT16", 0},
+        {"array.uint32", "uint32_t", "CODEC_UINT32", 0},
+        {"array.uint64", "uint64_t", "CODEC_UINT64", 0},
+        {"array.float32", "float", "CODEC_FLOAT", 0},
+        {"array.float64", "double", "CODEC_DOUBLE", 0},
+    };
     memset(v, 0, sizeof *v);
     int t = f->type.has ? f->type.value : 0;
     codec_string name = OPT_STR(f->name);
+    codec_string tn = OPT_STR(f->type_name);
+    if (!t && tn.len > 7 && memcmp(tn.ptr, ".codec.", 7) == 0) {
+        for (size_t i = 0; i < sizeof pseudo / sizeof pseudo[0]; i++)
+            if (tn.len - 7 == strlen(pseudo[i].name) &&
+                memcmp(tn.ptr + 7, pseudo[i].name, tn.len - 7) == 0) {
+                v->ctype = pseudo[i].ctype;
+                v->desc = dup_n(pseudo[i].desc, strlen(pseudo[i].desc));
+                v->flags = pseudo[i].flags;
+                v->is_array = memcmp(tn.ptr + 7, "array.", 6) == 0;
+                return 0;
+            }
+        return gen_fail(g, "field %.*s: unknown type %.*s", (int)name.len, name.ptr,
+                        (int)tn.len, tn.ptr);
+    }
     if (t == T_GROUP)
         return gen_fail(g, "field %.*s: groups (proto2) are not supported", (int)name.len,
                         name.ptr);
@@ -368,7 +409,8 @@ static bool is_proto3(const file_desc *fd)
     return str_eq(OPT_STR(fd->syntax), "proto3");
 }
 
-/* How one field is laid out and described. */
+/* How one field is laid out and described. A oneof is one field_plan
+ * (f == NULL) whose members are field plans of their own. */
 typedef struct field_plan {
     const field_desc *f;
     char *member;          /* C member name */
@@ -376,13 +418,30 @@ typedef struct field_plan {
     char *aux;             /* a static descriptor this field needs, or NULL */
     char *desc;            /* its type's descriptor expression */
     uint32_t flags;
+    int32_t oneof;         /* oneof index, or -1 */
+    struct field_plan *members;   /* oneof members, in field-number order */
+    size_t nmembers;
+    char *union_cname;     /* the oneof's C type (owned by the taken-name list) */
 } field_plan;
+
+/* True for a member of a real oneof (not proto3 `optional`'s synthetic one). */
+static bool in_oneof(const field_desc *f)
+{
+    return f->oneof_index.has && !(f->proto3_optional.has && f->proto3_optional.value);
+}
+
+/* Fory IDL `ref` (fdl.c sets FieldOptions.weak): held by pointer. */
+static bool is_ref(const field_desc *f)
+{
+    return f->options && f->options->weak.has && f->options->weak.value;
+}
 
 static int plan_field(gen *g, const sym *owner, const field_desc *f, field_plan *p)
 {
     const file_desc *fd = &g->files[owner->file];
     memset(p, 0, sizeof *p);
     p->f = f;
+    p->oneof = -1;
     p->member = member_name(OPT_STR(f->name));
     vtype v;
     if (value_type(g, f, &v))
@@ -407,19 +466,30 @@ static int plan_field(gen *g, const sym *owner, const field_desc *f, field_plan 
         free(vv.desc);
     } else if (label == L_REPEATED) {
         p->member_type = fmt("CODEC_LIST_OF(%s) %%s", v.ctype);
-        p->aux = fmt("CODEC_LIST(%s, %s);\n", aux_name, v.desc);
+        p->aux = fmt("%s(%s, %s);\n", v.is_array ? "CODEC_ARRAY" : "CODEC_LIST", aux_name, v.desc);
         bool packable = !v.is_message && f->type.value != T_STRING && f->type.value != T_BYTES;
         bool packed = f->options && f->options->packed.has ? f->options->packed.value
                                                           : is_proto3(fd);
         if (packable && !packed)
             p->flags |= CODEC_FIELD_UNPACKED;
+    } else if (v.is_message && g->o->fdl && !is_ref(f)) {
+        /* Fory IDL: held by value; `optional`: with a presence flag. */
+        if (f->proto3_optional.has && f->proto3_optional.value) {
+            p->member_type = fmt("CODEC_OPTIONAL_OF(%s) %%s", v.ctype);
+            p->aux = fmt("CODEC_OPTIONAL(%s, %s, %s);\n", aux_name, v.ctype, v.desc);
+        } else {
+            p->member_type = fmt("%s %%s", v.ctype);
+            p->desc = v.desc;
+            free(aux_name);
+            return 0;
+        }
     } else if (v.is_message) {
         p->member_type = fmt("struct %s *%%s", v.ctype);
         p->aux = fmt("CODEC_POINTER(%s, %s);\n", aux_name, v.desc);
-    } else if (!is_proto3(fd) || (f->proto3_optional.has && f->proto3_optional.value) ||
-               f->oneof_index.has) {
-        /* Explicit presence: proto2 optional/required, proto3 `optional`,
-         * oneof members (until the union kind lands: one optional each). */
+    } else if (!in_oneof(f) && (!is_proto3(fd) || f->oneof_index.has ||
+                                (f->proto3_optional.has && f->proto3_optional.value))) {
+        /* Explicit presence: proto2 optional/required, proto3 `optional`
+         * (a oneof member's presence is its union's `which`). */
         p->member_type = fmt("CODEC_OPTIONAL_OF(%s) %%s", v.ctype);
         p->aux = fmt("CODEC_OPTIONAL(%s, %s, %s);\n", aux_name, v.ctype, v.desc);
         if (label == L_REQUIRED)
@@ -438,6 +508,9 @@ static int plan_field(gen *g, const sym *owner, const field_desc *f, field_plan 
 
 static void free_plan(field_plan *p)
 {
+    for (size_t i = 0; i < p->nmembers; i++)
+        free_plan(&p->members[i]);
+    free(p->members);
     free(p->member);
     free(p->member_type);
     free(p->aux);
@@ -521,7 +594,27 @@ static void emit_enum_c(codec_buf *c, const sym *s)
         s->cname, s->full, s->cname, s->cname, s->cname);
 }
 
-/* The field plans of message s in field-number order. */
+/* The oneof plan for oneof k of message s, made at its first member. */
+static field_plan *oneof_plan(gen *g, const sym *s, field_plan *p, size_t *n, int32_t k)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (p[i].oneof == k)
+            return &p[i];
+    field_plan *u = &p[(*n)++];
+    codec_string name = s->msg->oneof_decl.count > (size_t)k
+                            ? OPT_STR(s->msg->oneof_decl.items[k].name)
+                            : (codec_string){"oneof", 5};
+    u->oneof = k;
+    u->member = member_name(name);
+    u->union_cname = take_name(g, fmt("%s_%s", s->cname, u->member));
+    u->member_type = fmt("%s %%s", u->union_cname);
+    u->desc = fmt("&%s__%s_t", s->cname, u->member);
+    u->members = xalloc(s->msg->field.count * sizeof *u->members);
+    return u;
+}
+
+/* The field plans of message s in field-number order (a oneof where its
+ * first member is). */
 static field_plan *plan_fields(gen *g, const sym *s, size_t *n)
 {
     size_t count = s->msg->field.count;
@@ -530,70 +623,149 @@ static field_plan *plan_fields(gen *g, const sym *s, size_t *n)
         order[i] = &s->msg->field.items[i];
     qsort(order, count, sizeof *order, cmp_number);
     field_plan *p = xalloc(count * sizeof *p);
-    for (size_t i = 0; i < count; i++)
-        if (plan_field(g, s, order[i], &p[i]))
-            break;
+    *n = 0;
+    for (size_t i = 0; i < count && !g->failed; i++) {
+        field_plan *at = &p[*n];
+        if (in_oneof(order[i])) {
+            field_plan *u = oneof_plan(g, s, p, n, order[i]->oneof_index.value);
+            at = &u->members[u->nmembers++];
+        } else {
+            (*n)++;
+        }
+        plan_field(g, s, order[i], at);
+    }
     free(order);
-    *n = count;
     return p;
 }
 
-static void emit_msg_h(codec_buf *h, const sym *s, const field_plan *p, size_t n)
+/* The C declaration of a plan's member. */
+static void emit_member(codec_buf *h, const field_plan *p, const char *indent)
+{
+    out(h, "%s", indent);
+    out(h, p->member_type, p->member);
+    if (p->f)
+        out(h, ";   /* = %d */\n", (int)p->f->number.value);
+    else
+        out(h, ";   /* oneof: `which` is one of %s_* */\n", p->union_cname);
+}
+
+/* typedef struct M_o { uint32_t which; union { members }; } M_o; and its
+ * `which` constants. */
+static void emit_union_h(codec_buf *h, gen *g, const field_plan *u)
+{
+    out(h, "typedef struct %s {\n    uint32_t which;   /* 0: none, else %s_<member> */\n"
+           "    union {\n", u->union_cname, u->union_cname);
+    for (size_t i = 0; i < u->nmembers; i++)
+        emit_member(h, &u->members[i], "        ");
+    out(h, "    };\n} %s;\nenum {\n    %s = 0,\n", u->union_cname,
+        take_name(g, fmt("%s_NONE", u->union_cname)));
+    for (size_t i = 0; i < u->nmembers; i++)
+        out(h, "    %s = %zu,\n", take_name(g, fmt("%s_%s", u->union_cname, u->members[i].member)),
+            i + 1);
+    out(h, "};\n");
+}
+
+static void emit_msg_h(codec_buf *h, gen *g, const sym *s, const field_plan *p, size_t n)
 {
     const msg_desc *m = s->msg;
+    for (size_t j = 0; j < n; j++)
+        if (!p[j].f)
+            emit_union_h(h, g, &p[j]);
     out(h, "/* message %s */\nstruct %s {\n", s->full, s->cname);
-    /* Members in declaration order, as the .proto reads. */
-    for (size_t i = 0; i < m->field.count; i++)
-        for (size_t j = 0; j < n; j++)
-            if (p[j].f == &m->field.items[i]) {
-                out(h, "    ");
-                out(h, p[j].member_type, p[j].member);
-                out(h, ";   /* = %d */\n", (int)p[j].f->number.value);
-            }
+    /* Members in declaration order, as the .proto reads; a oneof where its
+     * first member is declared. */
+    for (size_t i = 0; i < m->field.count; i++) {
+        const field_desc *f = &m->field.items[i];
+        for (size_t j = 0; j < n; j++) {
+            bool first_of_oneof = !p[j].f && in_oneof(f) && p[j].oneof == f->oneof_index.value;
+            for (size_t k = 0; first_of_oneof && k < i; k++)
+                first_of_oneof = !(in_oneof(&m->field.items[k]) &&
+                                   m->field.items[k].oneof_index.value == p[j].oneof);
+            if (p[j].f == f || first_of_oneof)
+                emit_member(h, &p[j], "    ");
+        }
+    }
     for (size_t i = 0; i < m->reserved_range.count; i++)
         out(h, "    /* reserved %d to %d */\n", (int)m->reserved_range.items[i].start.value,
             (int)m->reserved_range.items[i].end.value - 1);
     for (size_t i = 0; i < m->reserved_name.count; i++)
         out(h, "    /* reserved \"%.*s\" */\n", (int)m->reserved_name.items[i].len,
             m->reserved_name.items[i].ptr);
-    out(h, "    codec_bytes codec_unknown;   /* fields this schema does not know, kept */\n};\n"
+    if (!g->o->fdl)
+        out(h, "    codec_bytes codec_unknown;   /* fields this schema does not know, kept */\n");
+    out(h, "};\n"
            "extern const codec_type %s_type;\n"
            "extern const char *const %s_field_names[];   /* proto names, descriptor order */\n\n",
         s->cname, s->cname);
 }
 
-static void emit_msg_c(codec_buf *c, gen *g, const sym *s, const field_plan *p, size_t n)
+/* The CODEC_FIELD_EX lines of plans p[0..n) of C type `owner`. */
+static void emit_fields(codec_buf *c, gen *g, const char *owner, const field_plan *p, size_t n,
+                        uint32_t *oneof_tag)
 {
-    for (size_t i = 0; i < n; i++)
-        if (p[i].aux)
-            out(c, "%s", p[i].aux);
-    out(c, "static const codec_field %s_fields_[] = {\n", s->cname);
     for (size_t i = 0; i < n; i++) {
+        if (!p[i].f) {   /* the union's own tag is never on the wire */
+            out(c, "    CODEC_FIELD_EX(%s, %s, \"%s\", 0x%xu, %s, 0),\n", owner, p[i].member,
+                p[i].member, (unsigned)(*oneof_tag)--, p[i].desc);
+            continue;
+        }
         codec_string name = OPT_STR(p[i].f->name);
         char *jn = g->o->fory_names ? dup_s(name)
                    : p[i].f->json_name.has ? dup_s(p[i].f->json_name.value)
                                            : json_name(name);
         char *fl = flags_text(p[i].flags);
-        out(c, "    CODEC_FIELD_EX(%s, %s, \"%s\", %d, %s, %s),\n", s->cname, p[i].member, jn,
+        out(c, "    CODEC_FIELD_EX(%s, %s, \"%s\", %d, %s, %s),\n", owner, p[i].member, jn,
             (int)p[i].f->number.value, p[i].desc, fl);
         free(jn);
         free(fl);
     }
+}
+
+static void emit_union_c(codec_buf *c, gen *g, const sym *s, const field_plan *u)
+{
+    for (size_t i = 0; i < u->nmembers; i++)
+        if (u->members[i].aux)
+            out(c, "%s", u->members[i].aux);
+    out(c, "static const codec_field %s__%s_members_[] = {\n", s->cname, u->member);
+    uint32_t unused = 0;
+    emit_fields(c, g, u->union_cname, u->members, u->nmembers, &unused);
+    out(c, "};\nstatic codec_type_cache %s__%s_cache_;\n"
+           "static const codec_type %s__%s_t = {.kind = CODEC_T_UNION, .name = \"%s.%s\",\n"
+           "    .size = sizeof(%s), .align = alignof(%s), .fields = %s__%s_members_,\n"
+           "    .count = %zu, .cache = &%s__%s_cache_};\n",
+        s->cname, u->member, s->cname, u->member, s->full, u->member, u->union_cname,
+        u->union_cname, s->cname, u->member, u->nmembers, s->cname, u->member);
+}
+
+static void emit_msg_c(codec_buf *c, gen *g, const sym *s, const field_plan *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!p[i].f)
+            emit_union_c(c, g, s, &p[i]);
+        else if (p[i].aux)
+            out(c, "%s", p[i].aux);
+    out(c, "static const codec_field %s_fields_[] = {\n", s->cname);
+    uint32_t oneof_tag = 0xfffffffeu;
+    emit_fields(c, g, s->cname, p, n, &oneof_tag);
+    if (!g->o->fdl)
+        out(c, "    CODEC_FIELD_EX(%s, codec_unknown, \"codec_unknown\", 0xffffffffu, CODEC_BYTES,\n"
+               "                   CODEC_FIELD_UNKNOWN_BYTES),\n",
+            s->cname);
     out(c,
-        "    CODEC_FIELD_EX(%s, codec_unknown, \"codec_unknown\", 0xffffffffu, CODEC_BYTES,\n"
-        "                   CODEC_FIELD_UNKNOWN_BYTES),\n};\n"
+        "};\n"
         "static codec_type_cache %s_cache_;\n"
         "const codec_type %s_type = {.kind = CODEC_T_STRUCT, .name = \"%s\", .size = sizeof(%s),\n"
         "    .align = alignof(%s), .fields = %s_fields_,\n"
         "    .count = sizeof %s_fields_ / sizeof %s_fields_[0], .cache = &%s_cache_};\n"
         "const char *const %s_field_names[] = {",
-        s->cname, s->cname, s->cname, s->full, s->cname, s->cname, s->cname, s->cname, s->cname,
+        s->cname, s->cname, s->full, s->cname, s->cname, s->cname, s->cname, s->cname,
         s->cname, s->cname);
     for (size_t i = 0; i < n; i++) {
-        codec_string name = OPT_STR(p[i].f->name);
-        out(c, "\"%.*s\", ", (int)name.len, name.ptr);
+        codec_string name = p[i].f ? OPT_STR(p[i].f->name)
+                                   : (codec_string){p[i].member, strlen(p[i].member)};
+        out(c, "%s\"%.*s\"", i ? ", " : "", (int)name.len, name.ptr);
     }
-    out(c, "\"codec_unknown\"};\n\n");
+    out(c, "%s};\n\n", g->o->fdl ? "" : ", \"codec_unknown\"");
 }
 
 static codec__gen_file *add_out(codec__gen_result *r, char *name)
@@ -606,6 +778,25 @@ static codec__gen_file *add_out(codec__gen_result *r, char *name)
     f->name = name;
     codec_buf_init(&f->text, NULL);
     return f;
+}
+
+/* Appends message i of file fi to order[] after the messages of that file
+ * it holds by value (Fory IDL), so each struct is complete where used. */
+static void struct_order(gen *g, size_t fi, size_t i, bool *seen, size_t *order, size_t *n)
+{
+    const sym *s = &g->syms[i];
+    if (seen[i] || s->file != fi || !s->msg || s->map_entry)
+        return;
+    seen[i] = true;
+    for (size_t j = 0; g->o->fdl && j < s->msg->field.count; j++) {
+        const field_desc *f = &s->msg->field.items[j];
+        if (f->label.value == L_REPEATED || is_ref(f) || f->type.value != T_MESSAGE)
+            continue;
+        const sym *t = find_sym(g, OPT_STR(f->type_name));
+        if (t)
+            struct_order(g, fi, (size_t)(t - g->syms), seen, order, n);
+    }
+    order[(*n)++] = i;
 }
 
 static int emit_file(gen *g, size_t fi, codec__gen_result *r)
@@ -645,18 +836,21 @@ static int emit_file(gen *g, size_t fi, codec__gen_result *r)
     uint32_t next_id = g->o->fory_base;
     codec_buf reg;
     codec_buf_init(&reg, NULL);
-    for (size_t i = 0; i < g->nsyms && !g->failed; i++) {
+    for (size_t i = 0; i < g->nsyms; i++) {
         const sym *s = &g->syms[i];
-        if (s->file != fi || s->map_entry)
-            continue;
-        uint32_t fid = s->fory_id ? s->fory_id : next_id++;
-        out(&reg, "    {&%s_type, %u},\n", s->cname, fid);
-        if (!s->msg)
-            continue;
+        if (s->file == fi && !s->map_entry)
+            out(&reg, "    {&%s_type, %u},\n", s->cname, s->fory_id ? s->fory_id : next_id++);
+    }
+    size_t *order = xalloc(g->nsyms * sizeof *order), norder = 0;
+    bool *seen = xalloc(g->nsyms);
+    for (size_t i = 0; i < g->nsyms; i++)
+        struct_order(g, fi, i, seen, order, &norder);
+    for (size_t k = 0; k < norder && !g->failed; k++) {
+        const sym *s = &g->syms[order[k]];
         size_t n = 0;
         field_plan *p = plan_fields(g, s, &n);
         if (!g->failed) {
-            emit_msg_h(h, s, p, n);
+            emit_msg_h(h, g, s, p, n);
             emit_msg_c(c, g, s, p, n);
         }
         for (size_t j = 0; j < n; j++)
@@ -676,6 +870,8 @@ static int emit_file(gen *g, size_t fi, codec__gen_result *r)
            "        int rc = codec_fory_register(r, ids[i].type, ids[i].id, err);\n"
            "        if (rc)\n            return rc;\n    }\n    return 0;\n}\n");
     codec_buf_free(&reg);
+    free(order);
+    free(seen);
     free(base);
     free(id);
     return g->failed ? -1 : 0;

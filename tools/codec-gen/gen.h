@@ -37,6 +37,11 @@ typedef struct codec__gen_options {
     const codec__gen_fory_id *fory_ids;  /* explicit ids (Fory IDL) */
     size_t fory_id_count;
     bool fory_names;                     /* Fory IDL: field names as written, not JSON names */
+    /* Fory IDL: message fields are held by value (`optional`: in a
+     * CODEC_OPTIONAL_OF, `ref`: by pointer), structs have no unknown-fields
+     * member (Fory has no such thing), and structs are defined after the
+     * ones they hold. */
+    bool fdl;
 } codec__gen_options;
 
 /* Generates code for files[i] whose name is in `wanted` (all when nwanted is
