@@ -91,7 +91,7 @@ def scalar(rng, f):
 def fill(rng, m, depth):
     """Sets a random subset of m's fields (every field has a fair chance)."""
     desc = m.DESCRIPTOR
-    p = 0.45 if depth == 0 else 0.6 / (1 + depth)
+    p = 0.25 if depth == 0 else 0.3 / (1 + depth)
     oneof_done = set()
     for f in desc.fields:
         if rng.random() > p:
@@ -103,10 +103,10 @@ def fill(rng, m, depth):
         if f.message_type is not None and f.message_type.GetOptions().map_entry:
             kf, vf = f.message_type.fields_by_name["key"], f.message_type.fields_by_name["value"]
             target = getattr(m, f.name)
-            for _ in range(rng.randint(1, 4)):
+            for _ in range(rng.randint(1, 3)):
                 k = scalar(rng, kf)
                 if vf.message_type is not None:
-                    if depth < 4:
+                    if depth < 3:
                         fill(rng, target[k], depth + 1)
                     else:
                         target[k].SetInParent()
@@ -114,17 +114,17 @@ def fill(rng, m, depth):
                     target[k] = scalar(rng, vf)
         elif f.label == FD.LABEL_REPEATED:
             target = getattr(m, f.name)
-            for _ in range(rng.randint(1, 4)):
+            for _ in range(rng.randint(1, 3)):
                 if f.message_type is not None:
                     item = target.add()
-                    if depth < 4:
+                    if depth < 3:
                         fill(rng, item, depth + 1)
                 else:
                     target.append(scalar(rng, f))
         elif f.message_type is not None:
             sub = getattr(m, f.name)
             sub.SetInParent()
-            if depth < 4:
+            if depth < 3:
                 fill(rng, sub, depth + 1)
         else:
             setattr(m, f.name, scalar(rng, f))
@@ -164,10 +164,11 @@ def unknown_fields(rng):
 def make_cases(pb, count, seed):
     rng = random.Random(seed)
     T = pb.TestAllTypesProto3
-    cases = []
+    cases, seen = [], set()
     for i in range(count):
         m = T()
         fill(rng, m, 0)
+        seen.update(f.name for f, _ in m.ListFields())
         if i % 10 == 0:   # a recursion chain through recursive_message and corecursive
             cur = m
             for d in range(rng.randint(1, MAX_DEPTH // 2)):
@@ -181,7 +182,8 @@ def make_cases(pb, count, seed):
             data += unknown_fields(rng)
         canon = T.FromString(data).SerializeToString(deterministic=True)
         cases.append(canon)
-    return cases
+    never = [f.name for f in T.DESCRIPTOR.fields if f.name not in seen]
+    return cases, never
 
 # ---------------------------------------------------------------------------
 # Malformed input
@@ -228,6 +230,13 @@ def malformed_cases(pb):
     cases.append(("unmatched start group", key(501, 3) + key(1, 0) + b"\x01"))
     cases.append(("end group of another number", key(501, 3) + key(502, 4)))
     cases.append(("group for a known field", key(1, 3) + key(1, 4)))
+    # Recursion at the depth limit (100 for both parsers): codec accepts
+    # exactly the depths Python accepts.
+    for depth in range(95, 103):
+        body = key(1, 0) + b"\x07"
+        for _ in range(depth):
+            body = key(27, 2) + varint(len(body)) + body
+        cases.append(("depth %d" % depth, body))
     # Nesting bombs: recursive_message (27) nested past the depth limits.
     for depth in (101, 150, 1000, 100000):
         body = b""
@@ -301,7 +310,10 @@ def main():
         T = pb.TestAllTypesProto3
         failures = 0
 
-        cases = make_cases(pb, count, 2026)
+        cases, never = make_cases(pb, count, 2026)
+        if never and count >= 1000:
+            failures += 1
+            print("fields never set in %d messages: %s" % (count, never))
         results = run_codec(binary, cases, tmp)
         identical = 0
         for i, (data, (status, got)) in enumerate(zip(cases, results)):
@@ -323,8 +335,9 @@ def main():
                     print("case %d: bytes differ from Python's deterministic form\n  py:    %s\n"
                           "  codec: %s" % (i, data.hex(), got.hex()))
         total_bytes = sum(len(c) for c in cases)
-        print("random messages: %d (%d bytes), byte-identical round trips: %d"
-              % (len(cases), total_bytes, identical))
+        print("random messages: %d (%d bytes, all %d fields of TestAllTypesProto3 set in some), "
+              "byte-identical round trips: %d"
+              % (len(cases), total_bytes, len(T.DESCRIPTOR.fields), identical))
 
         bad = malformed_cases(pb)
         results = run_codec(binary, [b for _, b in bad], tmp)
@@ -334,7 +347,7 @@ def main():
             base = cat.split(" ")[0]
             categories[base] = categories.get(base, 0) + 1
             py_ok = python_accepts(T, data)
-            if base == "truncated" and py_ok:
+            if base in ("truncated", "depth") and py_ok:
                 if status != "ok":
                     failures += 1
                     print("'%s' prefix %s: Python accepts, codec rejects: %s"
