@@ -3,6 +3,7 @@
 #
 # Generates x.codec.h / x.codec.c for each schema at build time and adds the
 # .c files and the output directory (as an include directory) to TARGET.
+# OUT_DIR defaults to ${CMAKE_CURRENT_BINARY_DIR}/TARGET_generated.
 # .proto files go through protoc and protoc-gen-codec; with FDL (or files
 # ending in .fdl) the schemas are Fory IDL files read by codec-gen itself.
 # Each file's imports must be generated too: list them in PROTOS (the
@@ -11,7 +12,7 @@
 function(codec_generate target)
   cmake_parse_arguments(CG "FDL" "OUT_DIR" "PROTOS;IMPORT_DIRS;OPTIONS" ${ARGN})
   if(NOT CG_OUT_DIR)
-    set(CG_OUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/codec-gen)
+    set(CG_OUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/${target}_generated)
   endif()
   if(TARGET protoc-gen-codec)
     set(plugin $<TARGET_FILE:protoc-gen-codec>)

@@ -16,6 +16,8 @@ packages=(
   # real peers for interop tests (libprotobuf-dev: the well-known .proto files)
   gzip zstd lz4 brotli xxd time python3 python3-cbor2 python3-msgpack python3-protobuf
   python3-cryptography python3-crcmod python3-snappy protobuf-compiler libprotobuf-dev
+  # plugin.proto, which codec-gen bootstraps from (ctest codegen/bootstrap)
+  libprotoc-dev
   # Redis integration
   libhiredis-dev redis-server
   # Kafka integration (librdkafka's mock cluster is the broker); peers;
