@@ -20,10 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef google_protobuf_FileDescriptorProto file_desc;
-typedef google_protobuf_DescriptorProto msg_desc;
-typedef google_protobuf_FieldDescriptorProto field_desc;
-typedef google_protobuf_EnumDescriptorProto enum_desc;
+typedef codec__google_protobuf_FileDescriptorProto file_desc;
+typedef codec__google_protobuf_DescriptorProto msg_desc;
+typedef codec__google_protobuf_FieldDescriptorProto field_desc;
+typedef codec__google_protobuf_EnumDescriptorProto enum_desc;
 
 enum { TYPE_MESSAGE = 11, TYPE_ENUM = 14, LABEL_OPTIONAL = 1, LABEL_REPEATED = 3 };
 
@@ -253,7 +253,7 @@ static int reserved(parser *ps, msg_desc *m)
                     return -1;
             }
             if (m) {
-                google_protobuf_DescriptorProto_ReservedRange *r = PUSH(ps, m->reserved_range);
+                codec__google_protobuf_DescriptorProto_ReservedRange *r = PUSH(ps, m->reserved_range);
                 SET(r->start, (int32_t)a);
                 SET(r->end, (int32_t)b + 1);
             }
@@ -521,7 +521,7 @@ static int enum_def(parser *ps, const char *scope, enum_desc *e)
         if (ident(ps, vname, sizeof vname) || expect(ps, "=") || integer(ps, &num) ||
             options(ps, NULL) || expect(ps, ";"))
             return -1;
-        google_protobuf_EnumValueDescriptorProto *v = PUSH(ps, e->value);
+        codec__google_protobuf_EnumValueDescriptorProto *v = PUSH(ps, e->value);
         SET(v->name, cstr(ps, vname));
         SET(v->number, (int32_t)num);
     }

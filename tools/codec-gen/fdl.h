@@ -6,7 +6,7 @@
 #include "gen.h"
 
 typedef struct codec__fdl_result {
-    google_protobuf_FileDescriptorProto *files;   /* imports first, the file read last */
+    codec__google_protobuf_FileDescriptorProto *files;   /* imports first, the file read last */
     size_t count;
     codec__gen_fory_id *ids;                      /* [id=N] of messages and enums */
     size_t nids;

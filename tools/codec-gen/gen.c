@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef google_protobuf_FileDescriptorProto file_desc;
-typedef google_protobuf_DescriptorProto msg_desc;
-typedef google_protobuf_FieldDescriptorProto field_desc;
-typedef google_protobuf_EnumDescriptorProto enum_desc;
+typedef codec__google_protobuf_FileDescriptorProto file_desc;
+typedef codec__google_protobuf_DescriptorProto msg_desc;
+typedef codec__google_protobuf_FieldDescriptorProto field_desc;
+typedef codec__google_protobuf_EnumDescriptorProto enum_desc;
 
 /* One message or enum of any file. */
 typedef struct sym {
@@ -222,9 +222,9 @@ static char *join(const char *scope, codec_string name, char sep)
     return scope[0] ? fmt("%s%c%.*s", scope, sep, (int)name.len, name.ptr) : dup_s(name);
 }
 
-static char *scope_cname(const char *full)
+static char *scope_cname(gen *g, const char *full)
 {
-    char *c = dup_n(full, strlen(full));
+    char *c = fmt("%s%s", g->o->prefix, full);
     for (char *p = c; *p; p++)
         if (*p == '.')
             *p = '_';
@@ -243,7 +243,7 @@ static void add_enum(gen *g, const enum_desc *e, const char *scope, size_t file)
 {
     sym *s = add_sym(g);
     s->full = join(scope, OPT_STR(e->name), '.');
-    s->cname = take_name(g, scope_cname(s->full));
+    s->cname = take_name(g, scope_cname(g, s->full));
     s->en = e;
     s->file = file;
     s->fory_id = fory_id_of(g, s->full);
@@ -257,7 +257,7 @@ static void add_msg(gen *g, const msg_desc *m, const char *scope, size_t file)
     s->msg = m;
     s->file = file;
     s->map_entry = m->options && m->options->map_entry.has && m->options->map_entry.value;
-    s->cname = s->map_entry ? scope_cname(full) : take_name(g, scope_cname(full));
+    s->cname = s->map_entry ? scope_cname(g, full) : take_name(g, scope_cname(g, full));
     s->fory_id = fory_id_of(g, full);
     for (size_t i = 0; i < m->enum_type.count; i++)
         add_enum(g, &m->enum_type.items[i], full, file);
@@ -571,7 +571,7 @@ static void emit_enum_h(codec_buf *h, gen *g, const sym *s)
     out(h, "/* enum %s (open: any int32 is kept) */\ntypedef int32_t %s;\nenum {\n", s->full,
         s->cname);
     for (size_t i = 0; i < s->en->value.count; i++) {
-        const google_protobuf_EnumValueDescriptorProto *v = &s->en->value.items[i];
+        const codec__google_protobuf_EnumValueDescriptorProto *v = &s->en->value.items[i];
         codec_string n = OPT_STR(v->name);
         char *c = take_name(g, fmt("%s_%.*s", s->cname, (int)n.len, n.ptr));
         out(h, "    %s = %d,\n", c, (int)v->number.value);
@@ -583,7 +583,7 @@ static void emit_enum_c(codec_buf *c, const sym *s)
 {
     out(c, "static const codec_enum_value %s_values_[] = {\n", s->cname);
     for (size_t i = 0; i < s->en->value.count; i++) {
-        const google_protobuf_EnumValueDescriptorProto *v = &s->en->value.items[i];
+        const codec__google_protobuf_EnumValueDescriptorProto *v = &s->en->value.items[i];
         codec_string n = OPT_STR(v->name);
         out(c, "    {\"%.*s\", %d},\n", (int)n.len, n.ptr, (int)v->number.value);
     }
@@ -803,7 +803,8 @@ static int emit_file(gen *g, size_t fi, codec__gen_result *r)
 {
     const file_desc *fd = &g->files[fi];
     char *base = stem(OPT_STR(fd->name));
-    char *id = ident_of(base);
+    char *pid = fmt("%s%s", g->o->prefix, base), *id = ident_of(pid);
+    free(pid);
     const char *slash = strrchr(base, '/');
     add_out(r, fmt("%s.codec.h", base));
     add_out(r, fmt("%s.codec.c", base));
@@ -881,7 +882,7 @@ static int emit_file(gen *g, size_t fi, codec__gen_result *r)
  * Entry points
  * ------------------------------------------------------------------------ */
 
-int codec__gen(const google_protobuf_FileDescriptorProto *files, size_t nfiles,
+int codec__gen(const codec__google_protobuf_FileDescriptorProto *files, size_t nfiles,
                const codec_string *wanted, size_t nwanted, const codec__gen_options *o,
                codec__gen_result *r)
 {
@@ -923,7 +924,11 @@ int codec__gen_parse_params(const char *params, size_t len, codec__gen_options *
                 continue;
             }
         }
-        snprintf(err, errcap, "unknown or bad parameter '%s' (known: fory_base=N)", kv);
+        if (strncmp(kv, "prefix=", 7) == 0 && strlen(kv + 7) < sizeof o->prefix) {
+            snprintf(o->prefix, sizeof o->prefix, "%s", kv + 7);
+            continue;
+        }
+        snprintf(err, errcap, "unknown or bad parameter '%s' (known: fory_base=N, prefix=ID)", kv);
         rc = -1;
     }
     free(s);

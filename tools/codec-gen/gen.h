@@ -42,15 +42,17 @@ typedef struct codec__gen_options {
      * member (Fory has no such thing), and structs are defined after the
      * ones they hold. */
     bool fdl;
+    char prefix[64];   /* put before every C name generated (`prefix=codec__`) */
 } codec__gen_options;
 
 /* Generates code for files[i] whose name is in `wanted` (all when nwanted is
  * 0); the other files resolve imports. Returns 0, or -1 with r->error set. */
-int codec__gen(const google_protobuf_FileDescriptorProto *files, size_t nfiles,
+int codec__gen(const codec__google_protobuf_FileDescriptorProto *files, size_t nfiles,
                const codec_string *wanted, size_t nwanted, const codec__gen_options *o,
                codec__gen_result *r);
 
-/* Parses a plugin parameter string ("fory_base=200") into o; -1 when bad. */
+/* Parses a plugin parameter string ("fory_base=200,prefix=my_") into o;
+ * -1 when bad. */
 int codec__gen_parse_params(const char *params, size_t len, codec__gen_options *o, char *err,
                             size_t errcap);
 

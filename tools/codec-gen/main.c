@@ -60,7 +60,7 @@ int main(int argc, char **argv)
     }
     codec_arena arena;
     codec_arena_init(&arena, NULL, 1 << 16);
-    google_protobuf_FileDescriptorSet set = {0};
+    codec__google_protobuf_FileDescriptorSet set = {0};
     codec__fdl_result fr = {0};
     uint8_t *in = NULL;
     int rc = 0;
@@ -85,7 +85,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "codec-gen: cannot read %s\n", input);
             rc = -1;
         } else {
-            rc = codec__gen_decode(&google_protobuf_FileDescriptorSet_type, in, n, &set, &arena,
+            rc = codec__gen_decode(&codec__google_protobuf_FileDescriptorSet_type, in, n, &set, &arena,
                                    input);
         }
     }

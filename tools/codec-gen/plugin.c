@@ -16,12 +16,12 @@
 /* Proto3 `optional` is supported (CodeGeneratorResponse.Feature). */
 #define FEATURE_PROTO3_OPTIONAL 1u
 
-static int respond(google_protobuf_compiler_CodeGeneratorResponse *resp)
+static int respond(codec__google_protobuf_compiler_CodeGeneratorResponse *resp)
 {
     codec_error err;
     codec_buf out;
     codec_buf_init(&out, NULL);
-    codec *c = codec_protobuf(&google_protobuf_compiler_CodeGeneratorResponse_type, NULL, &err);
+    codec *c = codec_protobuf(&codec__google_protobuf_compiler_CodeGeneratorResponse_type, NULL, &err);
     int rc = c ? codec_encode(c, resp, &out, &err) : -1;
     codec_free(c);
     if (!rc && fwrite(out.data, 1, out.len, stdout) != out.len)
@@ -42,13 +42,13 @@ int main(void)
     }
     codec_arena arena;
     codec_arena_init(&arena, NULL, n * 4 + 4096);
-    google_protobuf_compiler_CodeGeneratorRequest req;
-    if (codec__gen_decode(&google_protobuf_compiler_CodeGeneratorRequest_type, in, n, &req,
+    codec__google_protobuf_compiler_CodeGeneratorRequest req;
+    if (codec__gen_decode(&codec__google_protobuf_compiler_CodeGeneratorRequest_type, in, n, &req,
                           &arena, "the CodeGeneratorRequest")) {
         free(in);
         return 1;
     }
-    google_protobuf_compiler_CodeGeneratorResponse resp = {0};
+    codec__google_protobuf_compiler_CodeGeneratorResponse resp = {0};
     resp.supported_features.has = true;
     resp.supported_features.value = FEATURE_PROTO3_OPTIONAL;
     codec__gen_options o = {.fory_base = 100};
