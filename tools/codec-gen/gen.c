@@ -765,7 +765,7 @@ static void emit_msg_c(codec_buf *c, gen *g, const sym *s, const field_plan *p, 
                                    : (codec_string){p[i].member, strlen(p[i].member)};
         out(c, "%s\"%.*s\"", i ? ", " : "", (int)name.len, name.ptr);
     }
-    out(c, "%s};\n\n", g->o->fdl ? "" : ", \"codec_unknown\"");
+    out(c, "%s%s};\n\n", n && !g->o->fdl ? ", " : "", g->o->fdl ? "" : "\"codec_unknown\"");
 }
 
 static codec__gen_file *add_out(codec__gen_result *r, char *name)
