@@ -22,5 +22,6 @@
 #include "protobuf.h"
 #include "cbor.h"
 #include "msgpack.h"
+#include "schema.h"
 
 #endif

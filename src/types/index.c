@@ -2,8 +2,9 @@
  *
  * Built once per struct type on first use (by codec_type_check or the first
  * lookup) and published with a compare-and-swap, so descriptors stay const
- * and shareable; a thread that loses the race frees its copy. The table is
- * never freed: it lives as long as the static descriptor. */
+ * and shareable; a thread that loses the race frees its copy. The table
+ * lives as long as the static descriptor; run-time types (codec_schema)
+ * free it with codec__type_index_free. */
 #include "codec/types.h"
 #include "types/index_internal.h"
 
@@ -87,6 +88,16 @@ const uint32_t *codec__type_name_lengths(const codec_type *t)
 {
     const field_index *ix = t->cache ? index_of(t) : NULL;
     return ix ? ix->lens : NULL;
+}
+
+void codec__type_index_free(const codec_type *t)
+{
+    field_index *ix = t->cache ? t->cache->index : NULL;
+    if (!ix)
+        return;
+    const codec_allocator *a = codec_default_allocator();
+    a->release(a->ctx, ix, index_bytes(ix->mask + 1, t->count));
+    t->cache->index = NULL;
 }
 
 int codec__type_index_ready(const codec_type *t)

@@ -60,4 +60,8 @@ const uint32_t *codec__type_name_lengths(const codec_type *t);
 /* Builds the index of struct `t` now; -1 when out of memory. */
 int codec__type_index_ready(const codec_type *t);
 
+/* Frees the index of a struct or union type built at run time (no codec
+ * may use `t` any more). */
+void codec__type_index_free(const codec_type *t);
+
 #endif
