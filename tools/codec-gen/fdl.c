@@ -176,7 +176,10 @@ static int ident(parser *ps, char *dst, size_t cap)
 {
     if (!is_ident(ps))
         return perr(ps, "expected a name, found '%s'", ps->tok);
-    snprintf(dst, cap, "%s", ps->tok);
+    size_t n = strlen(ps->tok);
+    if (n >= cap)
+        return perr(ps, "name '%s' is longer than %zu bytes", ps->tok, cap - 1);
+    memcpy(dst, ps->tok, n + 1);
     next(ps);
     return 0;
 }
