@@ -4,12 +4,15 @@
  * by transforms). A value TO cannot hold (a byte string into JSON) is an
  * invalid value whose message names where it is. */
 #include "cli.h"
+#include "schema_convert.h"
 
 #include <stdio.h>
 #include <string.h>
 
 static const char usage[] =
     "usage: codec convert -f FROM -t TO [--pretty] [--lines] [--max-input SIZE] [FILE]\n"
+    "       codec convert -f protobuf -t TO --schema DESC --type MSG [FILE]\n"
+    "       codec convert -f FROM -t protobuf --schema DESC --type MSG [FILE]\n"
     "\n"
     "Reads one document of format FROM from FILE (or standard input) and\n"
     "writes the same document in format TO to standard output (text formats\n"
@@ -21,6 +24,8 @@ static const char usage[] =
     "      --pretty          the same as adding `pretty` to TO\n"
     "  -l, --lines           one document per line in, one per line out (JSON\n"
     "                        lines; -f ndjson is -f json --lines)\n"
+    "      --schema DESC     a descriptor set (protoc --include_imports -o DESC x.proto):\n"
+    "                        protobuf is read or written as message MSG (--type pkg.Msg)\n"
     CLI_HELP_INPUT_OPTIONS
     "\n"
     "example: codec convert -f json -t json --pretty < doc.json\n";
@@ -152,9 +157,11 @@ int cmd_convert(int argc, char **argv)
                                           {"pretty", no_argument, NULL, 'P'},
                                           {"lines", no_argument, NULL, 'l'},
                                           {"max-input", required_argument, NULL, 'm'},
+                                          {"schema", required_argument, NULL, 'S'},
+                                          {"type", required_argument, NULL, 'T'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
-    const char *from_spec = NULL, *to_spec = NULL, *path;
+    const char *from_spec = NULL, *to_spec = NULL, *path, *schema = NULL, *type = NULL;
     bool pretty = false, lines = false;
     cli_options o;
     cli_options_start(&o, argv, usage, ":f:t:lh", longs);
@@ -165,6 +172,8 @@ int cmd_convert(int argc, char **argv)
         case 't': to_spec = optarg; break;
         case 'P': pretty = true; break;
         case 'l': lines = true; break;
+        case 'S': schema = optarg; break;
+        case 'T': type = optarg; break;
         }
     }
     if (opt == CLI_OPTIONS_EXIT)
@@ -174,10 +183,22 @@ int cmd_convert(int argc, char **argv)
                                from_spec ? "-t TO" : "-f FROM");
     if (cli_input_path(&o, argc, argv, &path))
         return CLI_EXIT_USAGE;
+    if (!schema != !type)
+        return cli_usage_error(o.cmd, "--schema and --type go together");
     char spec[512];
     if (pretty && pretty_spec(to_spec, spec, sizeof spec))
         return cli_usage_error(o.cmd, "output spec too long");
     codec_error err;
+    if (schema) {
+        cli_input in;
+        int rc = cli_read_input(path, o.max_input, &in, &err);
+        if (rc == CODEC_OK) {
+            rc = cli_convert_with_schema(from_spec, pretty ? spec : to_spec, schema, type, &in,
+                                         &err);
+            cli_input_free(&in);
+        }
+        return rc == CODEC_OK ? CLI_EXIT_OK : cli_fail(&err);
+    }
     char json[512];
     from_spec = cli_lines_format(from_spec, &lines, json, sizeof json);
     codec *from = codec_parse(from_spec, codec_value_type(), &err);
