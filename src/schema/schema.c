@@ -4,7 +4,8 @@
  * generated struct. Everything lives in the schema's arena. */
 #include "codec/protobuf.h"
 #include "codec/schema.h"
-#include "google/protobuf/descriptor.codec.h"
+/* descriptor.proto's types, generated static (tools/codec-gen/regen-bootstrap.sh). */
+#include "google/protobuf/descriptor.codec.c"
 #include "types/index_internal.h"
 
 #include <stdalign.h>

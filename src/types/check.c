@@ -263,6 +263,7 @@ static bool reaches_pointer(const codec_type *t, const codec_type **seen, size_t
     switch (t->kind) {
     case CODEC_T_POINTER: return true;
     case CODEC_T_STRUCT:
+    case CODEC_T_UNION:
         for (size_t i = 0; i < *n; i++)
             if (seen[i] == t)
                 return false;

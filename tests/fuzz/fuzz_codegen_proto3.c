@@ -7,6 +7,7 @@
  * same bytes. The generated sources come from codec_generate() at build
  * time (tests/CMakeLists.txt). */
 #include "codec/codec.h"
+#include "fuzz_target.h"
 #include "test_messages_proto3.codec.h"
 
 #include <stdlib.h>

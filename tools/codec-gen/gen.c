@@ -517,6 +517,17 @@ static void free_plan(field_plan *p)
     free(p->desc);
 }
 
+/* How a descriptor is defined and declared: global, or static (`static=1`). */
+static const char *linkage(const gen *g)
+{
+    return g->o->internal ? "static __attribute__((unused)) " : "";
+}
+
+static const char *declared(const gen *g)
+{
+    return g->o->internal ? "static" : "extern";
+}
+
 /* ---------------------------------------------------------------------------
  * Emitting one file
  * ------------------------------------------------------------------------ */
@@ -576,10 +587,10 @@ static void emit_enum_h(codec_buf *h, gen *g, const sym *s)
         char *c = take_name(g, fmt("%s_%.*s", s->cname, (int)n.len, n.ptr));
         out(h, "    %s = %d,\n", c, (int)v->number.value);
     }
-    out(h, "};\nextern const codec_type %s_type;\n\n", s->cname);
+    out(h, "};\n%s const codec_type %s_type;\n\n", declared(g), s->cname);
 }
 
-static void emit_enum_c(codec_buf *c, const sym *s)
+static void emit_enum_c(codec_buf *c, const gen *g, const sym *s)
 {
     out(c, "static const codec_enum_value %s_values_[] = {\n", s->cname);
     for (size_t i = 0; i < s->en->value.count; i++) {
@@ -588,10 +599,10 @@ static void emit_enum_c(codec_buf *c, const sym *s)
         out(c, "    {\"%.*s\", %d},\n", (int)n.len, n.ptr, (int)v->number.value);
     }
     out(c,
-        "};\nconst codec_type %s_type = {.kind = CODEC_T_ENUM, .name = \"%s\", .size = "
+        "};\n%sconst codec_type %s_type = {.kind = CODEC_T_ENUM, .name = \"%s\", .size = "
         "sizeof(int32_t),\n    .align = alignof(int32_t), .values = %s_values_,\n    .count = "
         "sizeof %s_values_ / sizeof %s_values_[0]};\n\n",
-        s->cname, s->full, s->cname, s->cname, s->cname);
+        linkage(g), s->cname, s->full, s->cname, s->cname, s->cname);
 }
 
 /* The oneof plan for oneof k of message s, made at its first member. */
@@ -693,10 +704,11 @@ static void emit_msg_h(codec_buf *h, gen *g, const sym *s, const field_plan *p, 
             m->reserved_name.items[i].ptr);
     if (!g->o->fdl)
         out(h, "    codec_bytes codec_unknown;   /* fields this schema does not know, kept */\n");
-    out(h, "};\n"
-           "extern const codec_type %s_type;\n"
-           "extern const char *const %s_field_names[];   /* proto names, descriptor order */\n\n",
-        s->cname, s->cname);
+    out(h, "};\n%s const codec_type %s_type;\n", declared(g), s->cname);
+    if (!g->o->internal)
+        out(h, "extern const char *const %s_field_names[];   /* proto names, descriptor order */\n",
+            s->cname);
+    out(h, "\n");
 }
 
 /* The CODEC_FIELD_EX lines of plans p[0..n) of C type `owner`. */
@@ -754,12 +766,16 @@ static void emit_msg_c(codec_buf *c, gen *g, const sym *s, const field_plan *p, 
     out(c,
         "};\n"
         "static codec_type_cache %s_cache_;\n"
-        "const codec_type %s_type = {.kind = CODEC_T_STRUCT, .name = \"%s\", .size = sizeof(%s),\n"
+        "%sconst codec_type %s_type = {.kind = CODEC_T_STRUCT, .name = \"%s\", .size = sizeof(%s),\n"
         "    .align = alignof(%s), .fields = %s_fields_,\n"
-        "    .count = sizeof %s_fields_ / sizeof %s_fields_[0], .cache = &%s_cache_};\n"
-        "const char *const %s_field_names[] = {",
-        s->cname, s->cname, s->full, s->cname, s->cname, s->cname, s->cname, s->cname,
+        "    .count = sizeof %s_fields_ / sizeof %s_fields_[0], .cache = &%s_cache_};\n",
+        s->cname, linkage(g), s->cname, s->full, s->cname, s->cname, s->cname, s->cname,
         s->cname, s->cname);
+    if (g->o->internal) {
+        out(c, "\n");
+        return;
+    }
+    out(c, "const char *const %s_field_names[] = {", s->cname);
     for (size_t i = 0; i < n; i++) {
         codec_string name = p[i].f ? OPT_STR(p[i].f->name)
                                    : (codec_string){p[i].member, strlen(p[i].member)};
@@ -825,7 +841,7 @@ static int emit_file(gen *g, size_t fi, codec__gen_result *r)
         const sym *s = &g->syms[i];
         if (s->file == fi && s->en) {
             emit_enum_h(h, g, s);
-            emit_enum_c(c, s);
+            emit_enum_c(c, g, s);
         }
     }
     for (size_t i = 0; i < g->nsyms; i++) {
@@ -858,18 +874,21 @@ static int emit_file(gen *g, size_t fi, codec__gen_result *r)
             free_plan(&p[j]);
         free(p);
     }
-    out(h, "/* Registers every message and enum of %s with its Fory type id. */\n"
-           "int %s_fory_register(codec_fory_registry *r, codec_error *err);\n\n"
-           "#ifdef __cplusplus\n}\n#endif\n#endif\n",
-        base, id);
-    out(c, "int %s_fory_register(codec_fory_registry *r, codec_error *err)\n{\n"
-           "    static const struct {\n        const codec_type *type;\n        uint32_t id;\n"
-           "    } ids[] = {\n",
-        id);
-    codec_buf_append(c, reg.data, reg.len);
-    out(c, "        {NULL, 0}};\n    for (size_t i = 0; ids[i].type; i++) {\n"
-           "        int rc = codec_fory_register(r, ids[i].type, ids[i].id, err);\n"
-           "        if (rc)\n            return rc;\n    }\n    return 0;\n}\n");
+    if (!g->o->internal)
+        out(h, "/* Registers every message and enum of %s with its Fory type id. */\n"
+               "int %s_fory_register(codec_fory_registry *r, codec_error *err);\n\n",
+            base, id);
+    out(h, "#ifdef __cplusplus\n}\n#endif\n#endif\n");
+    if (!g->o->internal) {
+        out(c, "int %s_fory_register(codec_fory_registry *r, codec_error *err)\n{\n"
+               "    static const struct {\n        const codec_type *type;\n        uint32_t id;\n"
+               "    } ids[] = {\n",
+            id);
+        codec_buf_append(c, reg.data, reg.len);
+        out(c, "        {NULL, 0}};\n    for (size_t i = 0; ids[i].type; i++) {\n"
+               "        int rc = codec_fory_register(r, ids[i].type, ids[i].id, err);\n"
+               "        if (rc)\n            return rc;\n    }\n    return 0;\n}\n");
+    }
     codec_buf_free(&reg);
     free(order);
     free(seen);
@@ -924,11 +943,15 @@ int codec__gen_parse_params(const char *params, size_t len, codec__gen_options *
                 continue;
             }
         }
+        if (strcmp(kv, "static=1") == 0) {
+            o->internal = true;
+            continue;
+        }
         if (strncmp(kv, "prefix=", 7) == 0 && strlen(kv + 7) < sizeof o->prefix) {
             snprintf(o->prefix, sizeof o->prefix, "%s", kv + 7);
             continue;
         }
-        snprintf(err, errcap, "unknown or bad parameter '%s' (known: fory_base=N, prefix=ID)", kv);
+        snprintf(err, errcap, "unknown or bad parameter '%s' (known: fory_base=N, prefix=ID, static=1)", kv);
         rc = -1;
     }
     free(s);

@@ -43,6 +43,11 @@ typedef struct codec__gen_options {
      * ones they hold. */
     bool fdl;
     char prefix[64];   /* put before every C name generated (`prefix=codec__`) */
+    /* `static=1`: every descriptor is static (marked unused), with no field
+     * names and no Fory registry, for code #included into one file of a
+     * library, whose globals must all be its own (libcodec's copy of
+     * descriptor.proto). */
+    bool internal;
 } codec__gen_options;
 
 /* Generates code for files[i] whose name is in `wanted` (all when nwanted is

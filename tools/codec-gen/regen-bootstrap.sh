@@ -1,22 +1,31 @@
 #!/usr/bin/env bash
-# Regenerates the library's reading of descriptor.proto and plugin.proto
-# (src/schema/proto/, C names prefixed codec__: used by codec-gen, the
-# plugin and codec_schema) with the protoc-gen-codec built in BUILD, from
-# Debian's copies (libprotobuf-dev, libprotoc-dev). Run it after changing
-# the generator, rebuild, and run it again: the second run must change
-# nothing (ctest codegen/bootstrap checks that).
-#   tools/codec-gen/regen-bootstrap.sh [BUILD] [OUT]
+# Regenerates the code that reads descriptor.proto and plugin.proto messages
+# with the protoc-gen-codec built in BUILD, from Debian's copies
+# (libprotobuf-dev, libprotoc-dev), C names prefixed codec__:
+#   tools/codec-gen/proto/   descriptor + plugin, for codec-gen and the plugin
+#   src/schema/proto/        descriptor only, static (`static=1`), #included by
+#                            src/schema/schema.c (libcodec's globals are its own)
+# Run it after changing the generator, rebuild, and run it again: the second
+# run must change nothing (ctest codegen/bootstrap checks that).
+#   tools/codec-gen/regen-bootstrap.sh [BUILD] [OUT_ROOT]   (OUT_ROOT: the repository)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../../build}
-out=${2:-$here/../../src/schema/proto}
+root=${2:-$here/../..}
 inc=/usr/include
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-protoc --plugin=protoc-gen-codec="$build/protoc-gen-codec" --codec_out="$tmp" --codec_opt=prefix=codec__ -I"$inc" \
+gen() {   # OPTIONS OUT FILES...
+  local opts=$1 out=$2
+  shift 2
+  mkdir -p "$tmp/$out"
+  protoc --plugin=protoc-gen-codec="$build/protoc-gen-codec" --codec_out="$tmp/$out" \
+    --codec_opt="$opts" -I"$inc" "$@"
+  for f in $(cd "$tmp/$out" && find . -type f); do
+    mkdir -p "$root/$out/$(dirname "$f")"
+    cp "$tmp/$out/$f" "$root/$out/$f"
+  done
+}
+gen prefix=codec__ tools/codec-gen/proto \
   google/protobuf/descriptor.proto google/protobuf/compiler/plugin.proto
-mkdir -p "$out/google/protobuf/compiler"
-for f in google/protobuf/descriptor.codec.h google/protobuf/descriptor.codec.c \
-         google/protobuf/compiler/plugin.codec.h google/protobuf/compiler/plugin.codec.c; do
-  cp "$tmp/$f" "$out/$f"
-done
+gen prefix=codec__,static=1 src/schema/proto google/protobuf/descriptor.proto

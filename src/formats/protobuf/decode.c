@@ -590,6 +590,16 @@ static int dec_unknown(pb_dec *d, const pb_msg *m, uint8_t *v, msg_state *ms, un
     return CODEC_OK;
 }
 
+/* A message behind a pointer, allocated at its first occurrence; a second
+ * occurrence merges into the same message. */
+static int dec_boxed(pb_dec *d, const pb_field *f, void **target, const uint8_t **pp,
+                     const uint8_t *end, size_t depth)
+{
+    if (!*target && !(*target = resize_items(d, NULL, 0, 1, f->elem_size)))
+        return nomem(d);
+    return dec_val(d, &f->val, *target, pp, end, depth);
+}
+
 static int dec_field(pb_dec *d, const pb_field *f, uint8_t *fv, msg_state *ms, unsigned wt,
                      const uint8_t **pp, const uint8_t *end, const uint8_t *rec, size_t depth)
 {
@@ -612,17 +622,14 @@ static int dec_field(pb_dec *d, const pb_field *f, uint8_t *fv, msg_state *ms, u
             memset(fv, 0, f->union_size);
             *(uint32_t *)fv = f->case_index;
         }
+        if (f->boxed)
+            return dec_boxed(d, f, (void **)(fv + f->value_offset), pp, end, depth);
         return dec_val(d, &f->val, fv + f->value_offset, pp, end, depth);
     case PB_PACKED: return dec_packed(d, f, (codec_list *)fv, ms, wt, pp, end, rec);
-    case PB_POINTER: {
-        void **target = (void **)fv;
+    case PB_POINTER:
         if (wt != PB_WT_LEN)
             return wire_mismatch(d, f, rec, wt);
-        /* A second occurrence merges into the same message. */
-        if (!*target && !(*target = resize_items(d, NULL, 0, 1, f->elem_size)))
-            return nomem(d);
-        return dec_val(d, &f->val, *target, pp, end, depth);
-    }
+        return dec_boxed(d, f, (void **)fv, pp, end, depth);
     case PB_REPEATED: {
         codec_list *l = (codec_list *)fv;
         if (wt != PB_WT_LEN)

@@ -335,8 +335,16 @@ static uint8_t *put_msg(pb_enc *e, uint8_t *p, const pb_msg *m, const uint8_t *v
             uint32_t which = codec_union_which(fv);
             if (f->case_index == 1 && which > f->case_count)
                 return bad_value(e, "union `which` is past its last member");
-            if (which == f->case_index)
-                p = put_field(e, p, f->key, f->key_len, &f->val, fv + f->value_offset, true, depth);
+            if (which != f->case_index)
+                break;
+            const void *member = fv + f->value_offset;
+            if (f->boxed && !(member = *(const void *const *)member)) {
+                NEED(8 + 1);   /* chosen but NULL: an empty message */
+                p = put_key(p, f->key, f->key_len);
+                *p++ = 0;
+                break;
+            }
+            p = put_field(e, p, f->key, f->key_len, &f->val, member, true, depth);
             break;
         }
         default: break;   /* PB_UNKNOWN: written last */

@@ -68,6 +68,7 @@ typedef struct pb_field {
     uint8_t mode;            /* pb_mode */
     bool required;           /* CODEC_FIELD_REQUIRED */
     bool unpacked;           /* PACKED: written one record per item (CODEC_FIELD_UNPACKED) */
+    bool boxed;              /* ONEOF: the member is a CODEC_T_POINTER to its message */
     uint32_t tag;
     uint32_t rep_slot;       /* PACKED/REPEATED/MAP: index into the decoder's caps */
     size_t offset;           /* of the member in its struct (ONEOF: of the union) */

@@ -187,7 +187,15 @@ static int oneof_fields(builder *b, const codec_field *cf, pb_field *out)
                         .value_offset = mf->offset, .case_index = i + 1,
                         .case_count = (uint32_t)u->count, .union_size = u->size,
                         .required = cf->flags & CODEC_FIELD_REQUIRED, .name = mf->name};
-        int rc = val_for(b, u, mf, mf->type, mf->flags, &f->val);
+        const codec_type *mt = mf->type;
+        if (mt->kind == CODEC_T_POINTER) {
+            if (mt->elem->kind != CODEC_T_STRUCT)
+                return refuse(b, u, mf, "protobuf pointers must point to a struct (a message)");
+            f->boxed = true;
+            f->elem_size = mt->elem->size;
+            mt = mt->elem;
+        }
+        int rc = val_for(b, u, mf, mt, mf->flags, &f->val);
         if (rc)
             return rc;
         set_key(f, mf->tag, f->val.wire);

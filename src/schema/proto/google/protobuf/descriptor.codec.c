@@ -24,7 +24,7 @@ static const codec_enum_value codec__google_protobuf_FieldDescriptorProto_Type_v
     {"TYPE_SINT32", 17},
     {"TYPE_SINT64", 18},
 };
-const codec_type codec__google_protobuf_FieldDescriptorProto_Type_type = {.kind = CODEC_T_ENUM, .name = "google.protobuf.FieldDescriptorProto.Type", .size = sizeof(int32_t),
+static __attribute__((unused)) const codec_type codec__google_protobuf_FieldDescriptorProto_Type_type = {.kind = CODEC_T_ENUM, .name = "google.protobuf.FieldDescriptorProto.Type", .size = sizeof(int32_t),
     .align = alignof(int32_t), .values = codec__google_protobuf_FieldDescriptorProto_Type_values_,
     .count = sizeof codec__google_protobuf_FieldDescriptorProto_Type_values_ / sizeof codec__google_protobuf_FieldDescriptorProto_Type_values_[0]};
 
@@ -33,7 +33,7 @@ static const codec_enum_value codec__google_protobuf_FieldDescriptorProto_Label_
     {"LABEL_REQUIRED", 2},
     {"LABEL_REPEATED", 3},
 };
-const codec_type codec__google_protobuf_FieldDescriptorProto_Label_type = {.kind = CODEC_T_ENUM, .name = "google.protobuf.FieldDescriptorProto.Label", .size = sizeof(int32_t),
+static __attribute__((unused)) const codec_type codec__google_protobuf_FieldDescriptorProto_Label_type = {.kind = CODEC_T_ENUM, .name = "google.protobuf.FieldDescriptorProto.Label", .size = sizeof(int32_t),
     .align = alignof(int32_t), .values = codec__google_protobuf_FieldDescriptorProto_Label_values_,
     .count = sizeof codec__google_protobuf_FieldDescriptorProto_Label_values_ / sizeof codec__google_protobuf_FieldDescriptorProto_Label_values_[0]};
 
@@ -42,7 +42,7 @@ static const codec_enum_value codec__google_protobuf_FileOptions_OptimizeMode_va
     {"CODE_SIZE", 2},
     {"LITE_RUNTIME", 3},
 };
-const codec_type codec__google_protobuf_FileOptions_OptimizeMode_type = {.kind = CODEC_T_ENUM, .name = "google.protobuf.FileOptions.OptimizeMode", .size = sizeof(int32_t),
+static __attribute__((unused)) const codec_type codec__google_protobuf_FileOptions_OptimizeMode_type = {.kind = CODEC_T_ENUM, .name = "google.protobuf.FileOptions.OptimizeMode", .size = sizeof(int32_t),
     .align = alignof(int32_t), .values = codec__google_protobuf_FileOptions_OptimizeMode_values_,
     .count = sizeof codec__google_protobuf_FileOptions_OptimizeMode_values_ / sizeof codec__google_protobuf_FileOptions_OptimizeMode_values_[0]};
 
@@ -51,7 +51,7 @@ static const codec_enum_value codec__google_protobuf_FieldOptions_CType_values_[
     {"CORD", 1},
     {"STRING_PIECE", 2},
 };
-const codec_type codec__google_protobuf_FieldOptions_CType_type = {.kind = CODEC_T_ENUM, .name = "google.protobuf.FieldOptions.CType", .size = sizeof(int32_t),
+static __attribute__((unused)) const codec_type codec__google_protobuf_FieldOptions_CType_type = {.kind = CODEC_T_ENUM, .name = "google.protobuf.FieldOptions.CType", .size = sizeof(int32_t),
     .align = alignof(int32_t), .values = codec__google_protobuf_FieldOptions_CType_values_,
     .count = sizeof codec__google_protobuf_FieldOptions_CType_values_ / sizeof codec__google_protobuf_FieldOptions_CType_values_[0]};
 
@@ -60,7 +60,7 @@ static const codec_enum_value codec__google_protobuf_FieldOptions_JSType_values_
     {"JS_STRING", 1},
     {"JS_NUMBER", 2},
 };
-const codec_type codec__google_protobuf_FieldOptions_JSType_type = {.kind = CODEC_T_ENUM, .name = "google.protobuf.FieldOptions.JSType", .size = sizeof(int32_t),
+static __attribute__((unused)) const codec_type codec__google_protobuf_FieldOptions_JSType_type = {.kind = CODEC_T_ENUM, .name = "google.protobuf.FieldOptions.JSType", .size = sizeof(int32_t),
     .align = alignof(int32_t), .values = codec__google_protobuf_FieldOptions_JSType_values_,
     .count = sizeof codec__google_protobuf_FieldOptions_JSType_values_ / sizeof codec__google_protobuf_FieldOptions_JSType_values_[0]};
 
@@ -69,7 +69,7 @@ static const codec_enum_value codec__google_protobuf_MethodOptions_IdempotencyLe
     {"NO_SIDE_EFFECTS", 1},
     {"IDEMPOTENT", 2},
 };
-const codec_type codec__google_protobuf_MethodOptions_IdempotencyLevel_type = {.kind = CODEC_T_ENUM, .name = "google.protobuf.MethodOptions.IdempotencyLevel", .size = sizeof(int32_t),
+static __attribute__((unused)) const codec_type codec__google_protobuf_MethodOptions_IdempotencyLevel_type = {.kind = CODEC_T_ENUM, .name = "google.protobuf.MethodOptions.IdempotencyLevel", .size = sizeof(int32_t),
     .align = alignof(int32_t), .values = codec__google_protobuf_MethodOptions_IdempotencyLevel_values_,
     .count = sizeof codec__google_protobuf_MethodOptions_IdempotencyLevel_values_ / sizeof codec__google_protobuf_MethodOptions_IdempotencyLevel_values_[0]};
 
@@ -80,10 +80,9 @@ static const codec_field codec__google_protobuf_FileDescriptorSet_fields_[] = {
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_FileDescriptorSet_cache_;
-const codec_type codec__google_protobuf_FileDescriptorSet_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.FileDescriptorSet", .size = sizeof(codec__google_protobuf_FileDescriptorSet),
+static __attribute__((unused)) const codec_type codec__google_protobuf_FileDescriptorSet_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.FileDescriptorSet", .size = sizeof(codec__google_protobuf_FileDescriptorSet),
     .align = alignof(codec__google_protobuf_FileDescriptorSet), .fields = codec__google_protobuf_FileDescriptorSet_fields_,
     .count = sizeof codec__google_protobuf_FileDescriptorSet_fields_ / sizeof codec__google_protobuf_FileDescriptorSet_fields_[0], .cache = &codec__google_protobuf_FileDescriptorSet_cache_};
-const char *const codec__google_protobuf_FileDescriptorSet_field_names[] = {"file", "codec_unknown"};
 
 CODEC_OPTIONAL(codec__google_protobuf_FileDescriptorProto__name_t, codec_string, CODEC_STRING);
 CODEC_OPTIONAL(codec__google_protobuf_FileDescriptorProto__package_t, codec_string, CODEC_STRING);
@@ -114,10 +113,9 @@ static const codec_field codec__google_protobuf_FileDescriptorProto_fields_[] = 
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_FileDescriptorProto_cache_;
-const codec_type codec__google_protobuf_FileDescriptorProto_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.FileDescriptorProto", .size = sizeof(codec__google_protobuf_FileDescriptorProto),
+static __attribute__((unused)) const codec_type codec__google_protobuf_FileDescriptorProto_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.FileDescriptorProto", .size = sizeof(codec__google_protobuf_FileDescriptorProto),
     .align = alignof(codec__google_protobuf_FileDescriptorProto), .fields = codec__google_protobuf_FileDescriptorProto_fields_,
     .count = sizeof codec__google_protobuf_FileDescriptorProto_fields_ / sizeof codec__google_protobuf_FileDescriptorProto_fields_[0], .cache = &codec__google_protobuf_FileDescriptorProto_cache_};
-const char *const codec__google_protobuf_FileDescriptorProto_field_names[] = {"name", "package", "dependency", "message_type", "enum_type", "service", "extension", "options", "source_code_info", "public_dependency", "weak_dependency", "syntax", "codec_unknown"};
 
 CODEC_OPTIONAL(codec__google_protobuf_DescriptorProto__name_t, codec_string, CODEC_STRING);
 CODEC_LIST(codec__google_protobuf_DescriptorProto__field_t, &codec__google_protobuf_FieldDescriptorProto_type);
@@ -144,10 +142,9 @@ static const codec_field codec__google_protobuf_DescriptorProto_fields_[] = {
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_DescriptorProto_cache_;
-const codec_type codec__google_protobuf_DescriptorProto_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.DescriptorProto", .size = sizeof(codec__google_protobuf_DescriptorProto),
+static __attribute__((unused)) const codec_type codec__google_protobuf_DescriptorProto_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.DescriptorProto", .size = sizeof(codec__google_protobuf_DescriptorProto),
     .align = alignof(codec__google_protobuf_DescriptorProto), .fields = codec__google_protobuf_DescriptorProto_fields_,
     .count = sizeof codec__google_protobuf_DescriptorProto_fields_ / sizeof codec__google_protobuf_DescriptorProto_fields_[0], .cache = &codec__google_protobuf_DescriptorProto_cache_};
-const char *const codec__google_protobuf_DescriptorProto_field_names[] = {"name", "field", "nested_type", "enum_type", "extension_range", "extension", "options", "oneof_decl", "reserved_range", "reserved_name", "codec_unknown"};
 
 CODEC_OPTIONAL(codec__google_protobuf_DescriptorProto_ExtensionRange__start_t, int32_t, CODEC_INT32);
 CODEC_OPTIONAL(codec__google_protobuf_DescriptorProto_ExtensionRange__end_t, int32_t, CODEC_INT32);
@@ -160,10 +157,9 @@ static const codec_field codec__google_protobuf_DescriptorProto_ExtensionRange_f
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_DescriptorProto_ExtensionRange_cache_;
-const codec_type codec__google_protobuf_DescriptorProto_ExtensionRange_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.DescriptorProto.ExtensionRange", .size = sizeof(codec__google_protobuf_DescriptorProto_ExtensionRange),
+static __attribute__((unused)) const codec_type codec__google_protobuf_DescriptorProto_ExtensionRange_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.DescriptorProto.ExtensionRange", .size = sizeof(codec__google_protobuf_DescriptorProto_ExtensionRange),
     .align = alignof(codec__google_protobuf_DescriptorProto_ExtensionRange), .fields = codec__google_protobuf_DescriptorProto_ExtensionRange_fields_,
     .count = sizeof codec__google_protobuf_DescriptorProto_ExtensionRange_fields_ / sizeof codec__google_protobuf_DescriptorProto_ExtensionRange_fields_[0], .cache = &codec__google_protobuf_DescriptorProto_ExtensionRange_cache_};
-const char *const codec__google_protobuf_DescriptorProto_ExtensionRange_field_names[] = {"start", "end", "options", "codec_unknown"};
 
 CODEC_OPTIONAL(codec__google_protobuf_DescriptorProto_ReservedRange__start_t, int32_t, CODEC_INT32);
 CODEC_OPTIONAL(codec__google_protobuf_DescriptorProto_ReservedRange__end_t, int32_t, CODEC_INT32);
@@ -174,10 +170,9 @@ static const codec_field codec__google_protobuf_DescriptorProto_ReservedRange_fi
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_DescriptorProto_ReservedRange_cache_;
-const codec_type codec__google_protobuf_DescriptorProto_ReservedRange_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.DescriptorProto.ReservedRange", .size = sizeof(codec__google_protobuf_DescriptorProto_ReservedRange),
+static __attribute__((unused)) const codec_type codec__google_protobuf_DescriptorProto_ReservedRange_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.DescriptorProto.ReservedRange", .size = sizeof(codec__google_protobuf_DescriptorProto_ReservedRange),
     .align = alignof(codec__google_protobuf_DescriptorProto_ReservedRange), .fields = codec__google_protobuf_DescriptorProto_ReservedRange_fields_,
     .count = sizeof codec__google_protobuf_DescriptorProto_ReservedRange_fields_ / sizeof codec__google_protobuf_DescriptorProto_ReservedRange_fields_[0], .cache = &codec__google_protobuf_DescriptorProto_ReservedRange_cache_};
-const char *const codec__google_protobuf_DescriptorProto_ReservedRange_field_names[] = {"start", "end", "codec_unknown"};
 
 CODEC_LIST(codec__google_protobuf_ExtensionRangeOptions__uninterpreted_option_t, &codec__google_protobuf_UninterpretedOption_type);
 static const codec_field codec__google_protobuf_ExtensionRangeOptions_fields_[] = {
@@ -186,10 +181,9 @@ static const codec_field codec__google_protobuf_ExtensionRangeOptions_fields_[] 
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_ExtensionRangeOptions_cache_;
-const codec_type codec__google_protobuf_ExtensionRangeOptions_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.ExtensionRangeOptions", .size = sizeof(codec__google_protobuf_ExtensionRangeOptions),
+static __attribute__((unused)) const codec_type codec__google_protobuf_ExtensionRangeOptions_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.ExtensionRangeOptions", .size = sizeof(codec__google_protobuf_ExtensionRangeOptions),
     .align = alignof(codec__google_protobuf_ExtensionRangeOptions), .fields = codec__google_protobuf_ExtensionRangeOptions_fields_,
     .count = sizeof codec__google_protobuf_ExtensionRangeOptions_fields_ / sizeof codec__google_protobuf_ExtensionRangeOptions_fields_[0], .cache = &codec__google_protobuf_ExtensionRangeOptions_cache_};
-const char *const codec__google_protobuf_ExtensionRangeOptions_field_names[] = {"uninterpreted_option", "codec_unknown"};
 
 CODEC_OPTIONAL(codec__google_protobuf_FieldDescriptorProto__name_t, codec_string, CODEC_STRING);
 CODEC_OPTIONAL(codec__google_protobuf_FieldDescriptorProto__extendee_t, codec_string, CODEC_STRING);
@@ -218,10 +212,9 @@ static const codec_field codec__google_protobuf_FieldDescriptorProto_fields_[] =
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_FieldDescriptorProto_cache_;
-const codec_type codec__google_protobuf_FieldDescriptorProto_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.FieldDescriptorProto", .size = sizeof(codec__google_protobuf_FieldDescriptorProto),
+static __attribute__((unused)) const codec_type codec__google_protobuf_FieldDescriptorProto_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.FieldDescriptorProto", .size = sizeof(codec__google_protobuf_FieldDescriptorProto),
     .align = alignof(codec__google_protobuf_FieldDescriptorProto), .fields = codec__google_protobuf_FieldDescriptorProto_fields_,
     .count = sizeof codec__google_protobuf_FieldDescriptorProto_fields_ / sizeof codec__google_protobuf_FieldDescriptorProto_fields_[0], .cache = &codec__google_protobuf_FieldDescriptorProto_cache_};
-const char *const codec__google_protobuf_FieldDescriptorProto_field_names[] = {"name", "extendee", "number", "label", "type", "type_name", "default_value", "options", "oneof_index", "json_name", "proto3_optional", "codec_unknown"};
 
 CODEC_OPTIONAL(codec__google_protobuf_OneofDescriptorProto__name_t, codec_string, CODEC_STRING);
 CODEC_POINTER(codec__google_protobuf_OneofDescriptorProto__options_t, &codec__google_protobuf_OneofOptions_type);
@@ -232,10 +225,9 @@ static const codec_field codec__google_protobuf_OneofDescriptorProto_fields_[] =
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_OneofDescriptorProto_cache_;
-const codec_type codec__google_protobuf_OneofDescriptorProto_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.OneofDescriptorProto", .size = sizeof(codec__google_protobuf_OneofDescriptorProto),
+static __attribute__((unused)) const codec_type codec__google_protobuf_OneofDescriptorProto_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.OneofDescriptorProto", .size = sizeof(codec__google_protobuf_OneofDescriptorProto),
     .align = alignof(codec__google_protobuf_OneofDescriptorProto), .fields = codec__google_protobuf_OneofDescriptorProto_fields_,
     .count = sizeof codec__google_protobuf_OneofDescriptorProto_fields_ / sizeof codec__google_protobuf_OneofDescriptorProto_fields_[0], .cache = &codec__google_protobuf_OneofDescriptorProto_cache_};
-const char *const codec__google_protobuf_OneofDescriptorProto_field_names[] = {"name", "options", "codec_unknown"};
 
 CODEC_OPTIONAL(codec__google_protobuf_EnumDescriptorProto__name_t, codec_string, CODEC_STRING);
 CODEC_LIST(codec__google_protobuf_EnumDescriptorProto__value_t, &codec__google_protobuf_EnumValueDescriptorProto_type);
@@ -252,10 +244,9 @@ static const codec_field codec__google_protobuf_EnumDescriptorProto_fields_[] = 
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_EnumDescriptorProto_cache_;
-const codec_type codec__google_protobuf_EnumDescriptorProto_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.EnumDescriptorProto", .size = sizeof(codec__google_protobuf_EnumDescriptorProto),
+static __attribute__((unused)) const codec_type codec__google_protobuf_EnumDescriptorProto_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.EnumDescriptorProto", .size = sizeof(codec__google_protobuf_EnumDescriptorProto),
     .align = alignof(codec__google_protobuf_EnumDescriptorProto), .fields = codec__google_protobuf_EnumDescriptorProto_fields_,
     .count = sizeof codec__google_protobuf_EnumDescriptorProto_fields_ / sizeof codec__google_protobuf_EnumDescriptorProto_fields_[0], .cache = &codec__google_protobuf_EnumDescriptorProto_cache_};
-const char *const codec__google_protobuf_EnumDescriptorProto_field_names[] = {"name", "value", "options", "reserved_range", "reserved_name", "codec_unknown"};
 
 CODEC_OPTIONAL(codec__google_protobuf_EnumDescriptorProto_EnumReservedRange__start_t, int32_t, CODEC_INT32);
 CODEC_OPTIONAL(codec__google_protobuf_EnumDescriptorProto_EnumReservedRange__end_t, int32_t, CODEC_INT32);
@@ -266,10 +257,9 @@ static const codec_field codec__google_protobuf_EnumDescriptorProto_EnumReserved
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_EnumDescriptorProto_EnumReservedRange_cache_;
-const codec_type codec__google_protobuf_EnumDescriptorProto_EnumReservedRange_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.EnumDescriptorProto.EnumReservedRange", .size = sizeof(codec__google_protobuf_EnumDescriptorProto_EnumReservedRange),
+static __attribute__((unused)) const codec_type codec__google_protobuf_EnumDescriptorProto_EnumReservedRange_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.EnumDescriptorProto.EnumReservedRange", .size = sizeof(codec__google_protobuf_EnumDescriptorProto_EnumReservedRange),
     .align = alignof(codec__google_protobuf_EnumDescriptorProto_EnumReservedRange), .fields = codec__google_protobuf_EnumDescriptorProto_EnumReservedRange_fields_,
     .count = sizeof codec__google_protobuf_EnumDescriptorProto_EnumReservedRange_fields_ / sizeof codec__google_protobuf_EnumDescriptorProto_EnumReservedRange_fields_[0], .cache = &codec__google_protobuf_EnumDescriptorProto_EnumReservedRange_cache_};
-const char *const codec__google_protobuf_EnumDescriptorProto_EnumReservedRange_field_names[] = {"start", "end", "codec_unknown"};
 
 CODEC_OPTIONAL(codec__google_protobuf_EnumValueDescriptorProto__name_t, codec_string, CODEC_STRING);
 CODEC_OPTIONAL(codec__google_protobuf_EnumValueDescriptorProto__number_t, int32_t, CODEC_INT32);
@@ -282,10 +272,9 @@ static const codec_field codec__google_protobuf_EnumValueDescriptorProto_fields_
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_EnumValueDescriptorProto_cache_;
-const codec_type codec__google_protobuf_EnumValueDescriptorProto_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.EnumValueDescriptorProto", .size = sizeof(codec__google_protobuf_EnumValueDescriptorProto),
+static __attribute__((unused)) const codec_type codec__google_protobuf_EnumValueDescriptorProto_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.EnumValueDescriptorProto", .size = sizeof(codec__google_protobuf_EnumValueDescriptorProto),
     .align = alignof(codec__google_protobuf_EnumValueDescriptorProto), .fields = codec__google_protobuf_EnumValueDescriptorProto_fields_,
     .count = sizeof codec__google_protobuf_EnumValueDescriptorProto_fields_ / sizeof codec__google_protobuf_EnumValueDescriptorProto_fields_[0], .cache = &codec__google_protobuf_EnumValueDescriptorProto_cache_};
-const char *const codec__google_protobuf_EnumValueDescriptorProto_field_names[] = {"name", "number", "options", "codec_unknown"};
 
 CODEC_OPTIONAL(codec__google_protobuf_ServiceDescriptorProto__name_t, codec_string, CODEC_STRING);
 CODEC_LIST(codec__google_protobuf_ServiceDescriptorProto__method_t, &codec__google_protobuf_MethodDescriptorProto_type);
@@ -298,10 +287,9 @@ static const codec_field codec__google_protobuf_ServiceDescriptorProto_fields_[]
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_ServiceDescriptorProto_cache_;
-const codec_type codec__google_protobuf_ServiceDescriptorProto_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.ServiceDescriptorProto", .size = sizeof(codec__google_protobuf_ServiceDescriptorProto),
+static __attribute__((unused)) const codec_type codec__google_protobuf_ServiceDescriptorProto_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.ServiceDescriptorProto", .size = sizeof(codec__google_protobuf_ServiceDescriptorProto),
     .align = alignof(codec__google_protobuf_ServiceDescriptorProto), .fields = codec__google_protobuf_ServiceDescriptorProto_fields_,
     .count = sizeof codec__google_protobuf_ServiceDescriptorProto_fields_ / sizeof codec__google_protobuf_ServiceDescriptorProto_fields_[0], .cache = &codec__google_protobuf_ServiceDescriptorProto_cache_};
-const char *const codec__google_protobuf_ServiceDescriptorProto_field_names[] = {"name", "method", "options", "codec_unknown"};
 
 CODEC_OPTIONAL(codec__google_protobuf_MethodDescriptorProto__name_t, codec_string, CODEC_STRING);
 CODEC_OPTIONAL(codec__google_protobuf_MethodDescriptorProto__input_type_t, codec_string, CODEC_STRING);
@@ -320,10 +308,9 @@ static const codec_field codec__google_protobuf_MethodDescriptorProto_fields_[] 
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_MethodDescriptorProto_cache_;
-const codec_type codec__google_protobuf_MethodDescriptorProto_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.MethodDescriptorProto", .size = sizeof(codec__google_protobuf_MethodDescriptorProto),
+static __attribute__((unused)) const codec_type codec__google_protobuf_MethodDescriptorProto_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.MethodDescriptorProto", .size = sizeof(codec__google_protobuf_MethodDescriptorProto),
     .align = alignof(codec__google_protobuf_MethodDescriptorProto), .fields = codec__google_protobuf_MethodDescriptorProto_fields_,
     .count = sizeof codec__google_protobuf_MethodDescriptorProto_fields_ / sizeof codec__google_protobuf_MethodDescriptorProto_fields_[0], .cache = &codec__google_protobuf_MethodDescriptorProto_cache_};
-const char *const codec__google_protobuf_MethodDescriptorProto_field_names[] = {"name", "input_type", "output_type", "options", "client_streaming", "server_streaming", "codec_unknown"};
 
 CODEC_OPTIONAL(codec__google_protobuf_FileOptions__java_package_t, codec_string, CODEC_STRING);
 CODEC_OPTIONAL(codec__google_protobuf_FileOptions__java_outer_classname_t, codec_string, CODEC_STRING);
@@ -372,10 +359,9 @@ static const codec_field codec__google_protobuf_FileOptions_fields_[] = {
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_FileOptions_cache_;
-const codec_type codec__google_protobuf_FileOptions_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.FileOptions", .size = sizeof(codec__google_protobuf_FileOptions),
+static __attribute__((unused)) const codec_type codec__google_protobuf_FileOptions_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.FileOptions", .size = sizeof(codec__google_protobuf_FileOptions),
     .align = alignof(codec__google_protobuf_FileOptions), .fields = codec__google_protobuf_FileOptions_fields_,
     .count = sizeof codec__google_protobuf_FileOptions_fields_ / sizeof codec__google_protobuf_FileOptions_fields_[0], .cache = &codec__google_protobuf_FileOptions_cache_};
-const char *const codec__google_protobuf_FileOptions_field_names[] = {"java_package", "java_outer_classname", "optimize_for", "java_multiple_files", "go_package", "cc_generic_services", "java_generic_services", "py_generic_services", "java_generate_equals_and_hash", "deprecated", "java_string_check_utf8", "cc_enable_arenas", "objc_class_prefix", "csharp_namespace", "swift_prefix", "php_class_prefix", "php_namespace", "php_generic_services", "php_metadata_namespace", "ruby_package", "uninterpreted_option", "codec_unknown"};
 
 CODEC_OPTIONAL(codec__google_protobuf_MessageOptions__message_set_wire_format_t, bool, CODEC_BOOL);
 CODEC_OPTIONAL(codec__google_protobuf_MessageOptions__no_standard_descriptor_accessor_t, bool, CODEC_BOOL);
@@ -392,10 +378,9 @@ static const codec_field codec__google_protobuf_MessageOptions_fields_[] = {
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_MessageOptions_cache_;
-const codec_type codec__google_protobuf_MessageOptions_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.MessageOptions", .size = sizeof(codec__google_protobuf_MessageOptions),
+static __attribute__((unused)) const codec_type codec__google_protobuf_MessageOptions_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.MessageOptions", .size = sizeof(codec__google_protobuf_MessageOptions),
     .align = alignof(codec__google_protobuf_MessageOptions), .fields = codec__google_protobuf_MessageOptions_fields_,
     .count = sizeof codec__google_protobuf_MessageOptions_fields_ / sizeof codec__google_protobuf_MessageOptions_fields_[0], .cache = &codec__google_protobuf_MessageOptions_cache_};
-const char *const codec__google_protobuf_MessageOptions_field_names[] = {"message_set_wire_format", "no_standard_descriptor_accessor", "deprecated", "map_entry", "uninterpreted_option", "codec_unknown"};
 
 CODEC_OPTIONAL(codec__google_protobuf_FieldOptions__ctype_t, int32_t, &codec__google_protobuf_FieldOptions_CType_type);
 CODEC_OPTIONAL(codec__google_protobuf_FieldOptions__packed_t, bool, CODEC_BOOL);
@@ -418,10 +403,9 @@ static const codec_field codec__google_protobuf_FieldOptions_fields_[] = {
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_FieldOptions_cache_;
-const codec_type codec__google_protobuf_FieldOptions_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.FieldOptions", .size = sizeof(codec__google_protobuf_FieldOptions),
+static __attribute__((unused)) const codec_type codec__google_protobuf_FieldOptions_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.FieldOptions", .size = sizeof(codec__google_protobuf_FieldOptions),
     .align = alignof(codec__google_protobuf_FieldOptions), .fields = codec__google_protobuf_FieldOptions_fields_,
     .count = sizeof codec__google_protobuf_FieldOptions_fields_ / sizeof codec__google_protobuf_FieldOptions_fields_[0], .cache = &codec__google_protobuf_FieldOptions_cache_};
-const char *const codec__google_protobuf_FieldOptions_field_names[] = {"ctype", "packed", "deprecated", "lazy", "jstype", "weak", "unverified_lazy", "uninterpreted_option", "codec_unknown"};
 
 CODEC_LIST(codec__google_protobuf_OneofOptions__uninterpreted_option_t, &codec__google_protobuf_UninterpretedOption_type);
 static const codec_field codec__google_protobuf_OneofOptions_fields_[] = {
@@ -430,10 +414,9 @@ static const codec_field codec__google_protobuf_OneofOptions_fields_[] = {
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_OneofOptions_cache_;
-const codec_type codec__google_protobuf_OneofOptions_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.OneofOptions", .size = sizeof(codec__google_protobuf_OneofOptions),
+static __attribute__((unused)) const codec_type codec__google_protobuf_OneofOptions_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.OneofOptions", .size = sizeof(codec__google_protobuf_OneofOptions),
     .align = alignof(codec__google_protobuf_OneofOptions), .fields = codec__google_protobuf_OneofOptions_fields_,
     .count = sizeof codec__google_protobuf_OneofOptions_fields_ / sizeof codec__google_protobuf_OneofOptions_fields_[0], .cache = &codec__google_protobuf_OneofOptions_cache_};
-const char *const codec__google_protobuf_OneofOptions_field_names[] = {"uninterpreted_option", "codec_unknown"};
 
 CODEC_OPTIONAL(codec__google_protobuf_EnumOptions__allow_alias_t, bool, CODEC_BOOL);
 CODEC_OPTIONAL(codec__google_protobuf_EnumOptions__deprecated_t, bool, CODEC_BOOL);
@@ -446,10 +429,9 @@ static const codec_field codec__google_protobuf_EnumOptions_fields_[] = {
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_EnumOptions_cache_;
-const codec_type codec__google_protobuf_EnumOptions_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.EnumOptions", .size = sizeof(codec__google_protobuf_EnumOptions),
+static __attribute__((unused)) const codec_type codec__google_protobuf_EnumOptions_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.EnumOptions", .size = sizeof(codec__google_protobuf_EnumOptions),
     .align = alignof(codec__google_protobuf_EnumOptions), .fields = codec__google_protobuf_EnumOptions_fields_,
     .count = sizeof codec__google_protobuf_EnumOptions_fields_ / sizeof codec__google_protobuf_EnumOptions_fields_[0], .cache = &codec__google_protobuf_EnumOptions_cache_};
-const char *const codec__google_protobuf_EnumOptions_field_names[] = {"allow_alias", "deprecated", "uninterpreted_option", "codec_unknown"};
 
 CODEC_OPTIONAL(codec__google_protobuf_EnumValueOptions__deprecated_t, bool, CODEC_BOOL);
 CODEC_LIST(codec__google_protobuf_EnumValueOptions__uninterpreted_option_t, &codec__google_protobuf_UninterpretedOption_type);
@@ -460,10 +442,9 @@ static const codec_field codec__google_protobuf_EnumValueOptions_fields_[] = {
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_EnumValueOptions_cache_;
-const codec_type codec__google_protobuf_EnumValueOptions_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.EnumValueOptions", .size = sizeof(codec__google_protobuf_EnumValueOptions),
+static __attribute__((unused)) const codec_type codec__google_protobuf_EnumValueOptions_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.EnumValueOptions", .size = sizeof(codec__google_protobuf_EnumValueOptions),
     .align = alignof(codec__google_protobuf_EnumValueOptions), .fields = codec__google_protobuf_EnumValueOptions_fields_,
     .count = sizeof codec__google_protobuf_EnumValueOptions_fields_ / sizeof codec__google_protobuf_EnumValueOptions_fields_[0], .cache = &codec__google_protobuf_EnumValueOptions_cache_};
-const char *const codec__google_protobuf_EnumValueOptions_field_names[] = {"deprecated", "uninterpreted_option", "codec_unknown"};
 
 CODEC_OPTIONAL(codec__google_protobuf_ServiceOptions__deprecated_t, bool, CODEC_BOOL);
 CODEC_LIST(codec__google_protobuf_ServiceOptions__uninterpreted_option_t, &codec__google_protobuf_UninterpretedOption_type);
@@ -474,10 +455,9 @@ static const codec_field codec__google_protobuf_ServiceOptions_fields_[] = {
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_ServiceOptions_cache_;
-const codec_type codec__google_protobuf_ServiceOptions_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.ServiceOptions", .size = sizeof(codec__google_protobuf_ServiceOptions),
+static __attribute__((unused)) const codec_type codec__google_protobuf_ServiceOptions_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.ServiceOptions", .size = sizeof(codec__google_protobuf_ServiceOptions),
     .align = alignof(codec__google_protobuf_ServiceOptions), .fields = codec__google_protobuf_ServiceOptions_fields_,
     .count = sizeof codec__google_protobuf_ServiceOptions_fields_ / sizeof codec__google_protobuf_ServiceOptions_fields_[0], .cache = &codec__google_protobuf_ServiceOptions_cache_};
-const char *const codec__google_protobuf_ServiceOptions_field_names[] = {"deprecated", "uninterpreted_option", "codec_unknown"};
 
 CODEC_OPTIONAL(codec__google_protobuf_MethodOptions__deprecated_t, bool, CODEC_BOOL);
 CODEC_OPTIONAL(codec__google_protobuf_MethodOptions__idempotency_level_t, int32_t, &codec__google_protobuf_MethodOptions_IdempotencyLevel_type);
@@ -490,10 +470,9 @@ static const codec_field codec__google_protobuf_MethodOptions_fields_[] = {
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_MethodOptions_cache_;
-const codec_type codec__google_protobuf_MethodOptions_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.MethodOptions", .size = sizeof(codec__google_protobuf_MethodOptions),
+static __attribute__((unused)) const codec_type codec__google_protobuf_MethodOptions_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.MethodOptions", .size = sizeof(codec__google_protobuf_MethodOptions),
     .align = alignof(codec__google_protobuf_MethodOptions), .fields = codec__google_protobuf_MethodOptions_fields_,
     .count = sizeof codec__google_protobuf_MethodOptions_fields_ / sizeof codec__google_protobuf_MethodOptions_fields_[0], .cache = &codec__google_protobuf_MethodOptions_cache_};
-const char *const codec__google_protobuf_MethodOptions_field_names[] = {"deprecated", "idempotency_level", "uninterpreted_option", "codec_unknown"};
 
 CODEC_LIST(codec__google_protobuf_UninterpretedOption__name_t, &codec__google_protobuf_UninterpretedOption_NamePart_type);
 CODEC_OPTIONAL(codec__google_protobuf_UninterpretedOption__identifier_value_t, codec_string, CODEC_STRING);
@@ -514,10 +493,9 @@ static const codec_field codec__google_protobuf_UninterpretedOption_fields_[] = 
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_UninterpretedOption_cache_;
-const codec_type codec__google_protobuf_UninterpretedOption_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.UninterpretedOption", .size = sizeof(codec__google_protobuf_UninterpretedOption),
+static __attribute__((unused)) const codec_type codec__google_protobuf_UninterpretedOption_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.UninterpretedOption", .size = sizeof(codec__google_protobuf_UninterpretedOption),
     .align = alignof(codec__google_protobuf_UninterpretedOption), .fields = codec__google_protobuf_UninterpretedOption_fields_,
     .count = sizeof codec__google_protobuf_UninterpretedOption_fields_ / sizeof codec__google_protobuf_UninterpretedOption_fields_[0], .cache = &codec__google_protobuf_UninterpretedOption_cache_};
-const char *const codec__google_protobuf_UninterpretedOption_field_names[] = {"name", "identifier_value", "positive_int_value", "negative_int_value", "double_value", "string_value", "aggregate_value", "codec_unknown"};
 
 CODEC_OPTIONAL(codec__google_protobuf_UninterpretedOption_NamePart__name_part_t, codec_string, CODEC_STRING);
 CODEC_OPTIONAL(codec__google_protobuf_UninterpretedOption_NamePart__is_extension_t, bool, CODEC_BOOL);
@@ -528,10 +506,9 @@ static const codec_field codec__google_protobuf_UninterpretedOption_NamePart_fie
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_UninterpretedOption_NamePart_cache_;
-const codec_type codec__google_protobuf_UninterpretedOption_NamePart_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.UninterpretedOption.NamePart", .size = sizeof(codec__google_protobuf_UninterpretedOption_NamePart),
+static __attribute__((unused)) const codec_type codec__google_protobuf_UninterpretedOption_NamePart_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.UninterpretedOption.NamePart", .size = sizeof(codec__google_protobuf_UninterpretedOption_NamePart),
     .align = alignof(codec__google_protobuf_UninterpretedOption_NamePart), .fields = codec__google_protobuf_UninterpretedOption_NamePart_fields_,
     .count = sizeof codec__google_protobuf_UninterpretedOption_NamePart_fields_ / sizeof codec__google_protobuf_UninterpretedOption_NamePart_fields_[0], .cache = &codec__google_protobuf_UninterpretedOption_NamePart_cache_};
-const char *const codec__google_protobuf_UninterpretedOption_NamePart_field_names[] = {"name_part", "is_extension", "codec_unknown"};
 
 CODEC_LIST(codec__google_protobuf_SourceCodeInfo__location_t, &codec__google_protobuf_SourceCodeInfo_Location_type);
 static const codec_field codec__google_protobuf_SourceCodeInfo_fields_[] = {
@@ -540,10 +517,9 @@ static const codec_field codec__google_protobuf_SourceCodeInfo_fields_[] = {
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_SourceCodeInfo_cache_;
-const codec_type codec__google_protobuf_SourceCodeInfo_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.SourceCodeInfo", .size = sizeof(codec__google_protobuf_SourceCodeInfo),
+static __attribute__((unused)) const codec_type codec__google_protobuf_SourceCodeInfo_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.SourceCodeInfo", .size = sizeof(codec__google_protobuf_SourceCodeInfo),
     .align = alignof(codec__google_protobuf_SourceCodeInfo), .fields = codec__google_protobuf_SourceCodeInfo_fields_,
     .count = sizeof codec__google_protobuf_SourceCodeInfo_fields_ / sizeof codec__google_protobuf_SourceCodeInfo_fields_[0], .cache = &codec__google_protobuf_SourceCodeInfo_cache_};
-const char *const codec__google_protobuf_SourceCodeInfo_field_names[] = {"location", "codec_unknown"};
 
 CODEC_LIST(codec__google_protobuf_SourceCodeInfo_Location__path_t, CODEC_INT32);
 CODEC_LIST(codec__google_protobuf_SourceCodeInfo_Location__span_t, CODEC_INT32);
@@ -560,10 +536,9 @@ static const codec_field codec__google_protobuf_SourceCodeInfo_Location_fields_[
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_SourceCodeInfo_Location_cache_;
-const codec_type codec__google_protobuf_SourceCodeInfo_Location_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.SourceCodeInfo.Location", .size = sizeof(codec__google_protobuf_SourceCodeInfo_Location),
+static __attribute__((unused)) const codec_type codec__google_protobuf_SourceCodeInfo_Location_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.SourceCodeInfo.Location", .size = sizeof(codec__google_protobuf_SourceCodeInfo_Location),
     .align = alignof(codec__google_protobuf_SourceCodeInfo_Location), .fields = codec__google_protobuf_SourceCodeInfo_Location_fields_,
     .count = sizeof codec__google_protobuf_SourceCodeInfo_Location_fields_ / sizeof codec__google_protobuf_SourceCodeInfo_Location_fields_[0], .cache = &codec__google_protobuf_SourceCodeInfo_Location_cache_};
-const char *const codec__google_protobuf_SourceCodeInfo_Location_field_names[] = {"path", "span", "leading_comments", "trailing_comments", "leading_detached_comments", "codec_unknown"};
 
 CODEC_LIST(codec__google_protobuf_GeneratedCodeInfo__annotation_t, &codec__google_protobuf_GeneratedCodeInfo_Annotation_type);
 static const codec_field codec__google_protobuf_GeneratedCodeInfo_fields_[] = {
@@ -572,10 +547,9 @@ static const codec_field codec__google_protobuf_GeneratedCodeInfo_fields_[] = {
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_GeneratedCodeInfo_cache_;
-const codec_type codec__google_protobuf_GeneratedCodeInfo_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.GeneratedCodeInfo", .size = sizeof(codec__google_protobuf_GeneratedCodeInfo),
+static __attribute__((unused)) const codec_type codec__google_protobuf_GeneratedCodeInfo_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.GeneratedCodeInfo", .size = sizeof(codec__google_protobuf_GeneratedCodeInfo),
     .align = alignof(codec__google_protobuf_GeneratedCodeInfo), .fields = codec__google_protobuf_GeneratedCodeInfo_fields_,
     .count = sizeof codec__google_protobuf_GeneratedCodeInfo_fields_ / sizeof codec__google_protobuf_GeneratedCodeInfo_fields_[0], .cache = &codec__google_protobuf_GeneratedCodeInfo_cache_};
-const char *const codec__google_protobuf_GeneratedCodeInfo_field_names[] = {"annotation", "codec_unknown"};
 
 CODEC_LIST(codec__google_protobuf_GeneratedCodeInfo_Annotation__path_t, CODEC_INT32);
 CODEC_OPTIONAL(codec__google_protobuf_GeneratedCodeInfo_Annotation__source_file_t, codec_string, CODEC_STRING);
@@ -590,55 +564,7 @@ static const codec_field codec__google_protobuf_GeneratedCodeInfo_Annotation_fie
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_GeneratedCodeInfo_Annotation_cache_;
-const codec_type codec__google_protobuf_GeneratedCodeInfo_Annotation_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.GeneratedCodeInfo.Annotation", .size = sizeof(codec__google_protobuf_GeneratedCodeInfo_Annotation),
+static __attribute__((unused)) const codec_type codec__google_protobuf_GeneratedCodeInfo_Annotation_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.GeneratedCodeInfo.Annotation", .size = sizeof(codec__google_protobuf_GeneratedCodeInfo_Annotation),
     .align = alignof(codec__google_protobuf_GeneratedCodeInfo_Annotation), .fields = codec__google_protobuf_GeneratedCodeInfo_Annotation_fields_,
     .count = sizeof codec__google_protobuf_GeneratedCodeInfo_Annotation_fields_ / sizeof codec__google_protobuf_GeneratedCodeInfo_Annotation_fields_[0], .cache = &codec__google_protobuf_GeneratedCodeInfo_Annotation_cache_};
-const char *const codec__google_protobuf_GeneratedCodeInfo_Annotation_field_names[] = {"path", "source_file", "begin", "end", "codec_unknown"};
 
-int codec__google_protobuf_descriptor_fory_register(codec_fory_registry *r, codec_error *err)
-{
-    static const struct {
-        const codec_type *type;
-        uint32_t id;
-    } ids[] = {
-    {&codec__google_protobuf_FileDescriptorSet_type, 100},
-    {&codec__google_protobuf_FileDescriptorProto_type, 101},
-    {&codec__google_protobuf_DescriptorProto_type, 102},
-    {&codec__google_protobuf_DescriptorProto_ExtensionRange_type, 103},
-    {&codec__google_protobuf_DescriptorProto_ReservedRange_type, 104},
-    {&codec__google_protobuf_ExtensionRangeOptions_type, 105},
-    {&codec__google_protobuf_FieldDescriptorProto_type, 106},
-    {&codec__google_protobuf_FieldDescriptorProto_Type_type, 107},
-    {&codec__google_protobuf_FieldDescriptorProto_Label_type, 108},
-    {&codec__google_protobuf_OneofDescriptorProto_type, 109},
-    {&codec__google_protobuf_EnumDescriptorProto_type, 110},
-    {&codec__google_protobuf_EnumDescriptorProto_EnumReservedRange_type, 111},
-    {&codec__google_protobuf_EnumValueDescriptorProto_type, 112},
-    {&codec__google_protobuf_ServiceDescriptorProto_type, 113},
-    {&codec__google_protobuf_MethodDescriptorProto_type, 114},
-    {&codec__google_protobuf_FileOptions_type, 115},
-    {&codec__google_protobuf_FileOptions_OptimizeMode_type, 116},
-    {&codec__google_protobuf_MessageOptions_type, 117},
-    {&codec__google_protobuf_FieldOptions_type, 118},
-    {&codec__google_protobuf_FieldOptions_CType_type, 119},
-    {&codec__google_protobuf_FieldOptions_JSType_type, 120},
-    {&codec__google_protobuf_OneofOptions_type, 121},
-    {&codec__google_protobuf_EnumOptions_type, 122},
-    {&codec__google_protobuf_EnumValueOptions_type, 123},
-    {&codec__google_protobuf_ServiceOptions_type, 124},
-    {&codec__google_protobuf_MethodOptions_type, 125},
-    {&codec__google_protobuf_MethodOptions_IdempotencyLevel_type, 126},
-    {&codec__google_protobuf_UninterpretedOption_type, 127},
-    {&codec__google_protobuf_UninterpretedOption_NamePart_type, 128},
-    {&codec__google_protobuf_SourceCodeInfo_type, 129},
-    {&codec__google_protobuf_SourceCodeInfo_Location_type, 130},
-    {&codec__google_protobuf_GeneratedCodeInfo_type, 131},
-    {&codec__google_protobuf_GeneratedCodeInfo_Annotation_type, 132},
-        {NULL, 0}};
-    for (size_t i = 0; ids[i].type; i++) {
-        int rc = codec_fory_register(r, ids[i].type, ids[i].id, err);
-        if (rc)
-            return rc;
-    }
-    return 0;
-}

@@ -31,7 +31,7 @@ enum {
     codec__google_protobuf_FieldDescriptorProto_Type_TYPE_SINT32 = 17,
     codec__google_protobuf_FieldDescriptorProto_Type_TYPE_SINT64 = 18,
 };
-extern const codec_type codec__google_protobuf_FieldDescriptorProto_Type_type;
+static const codec_type codec__google_protobuf_FieldDescriptorProto_Type_type;
 
 /* enum google.protobuf.FieldDescriptorProto.Label (open: any int32 is kept) */
 typedef int32_t codec__google_protobuf_FieldDescriptorProto_Label;
@@ -40,7 +40,7 @@ enum {
     codec__google_protobuf_FieldDescriptorProto_Label_LABEL_REQUIRED = 2,
     codec__google_protobuf_FieldDescriptorProto_Label_LABEL_REPEATED = 3,
 };
-extern const codec_type codec__google_protobuf_FieldDescriptorProto_Label_type;
+static const codec_type codec__google_protobuf_FieldDescriptorProto_Label_type;
 
 /* enum google.protobuf.FileOptions.OptimizeMode (open: any int32 is kept) */
 typedef int32_t codec__google_protobuf_FileOptions_OptimizeMode;
@@ -49,7 +49,7 @@ enum {
     codec__google_protobuf_FileOptions_OptimizeMode_CODE_SIZE = 2,
     codec__google_protobuf_FileOptions_OptimizeMode_LITE_RUNTIME = 3,
 };
-extern const codec_type codec__google_protobuf_FileOptions_OptimizeMode_type;
+static const codec_type codec__google_protobuf_FileOptions_OptimizeMode_type;
 
 /* enum google.protobuf.FieldOptions.CType (open: any int32 is kept) */
 typedef int32_t codec__google_protobuf_FieldOptions_CType;
@@ -58,7 +58,7 @@ enum {
     codec__google_protobuf_FieldOptions_CType_CORD = 1,
     codec__google_protobuf_FieldOptions_CType_STRING_PIECE = 2,
 };
-extern const codec_type codec__google_protobuf_FieldOptions_CType_type;
+static const codec_type codec__google_protobuf_FieldOptions_CType_type;
 
 /* enum google.protobuf.FieldOptions.JSType (open: any int32 is kept) */
 typedef int32_t codec__google_protobuf_FieldOptions_JSType;
@@ -67,7 +67,7 @@ enum {
     codec__google_protobuf_FieldOptions_JSType_JS_STRING = 1,
     codec__google_protobuf_FieldOptions_JSType_JS_NUMBER = 2,
 };
-extern const codec_type codec__google_protobuf_FieldOptions_JSType_type;
+static const codec_type codec__google_protobuf_FieldOptions_JSType_type;
 
 /* enum google.protobuf.MethodOptions.IdempotencyLevel (open: any int32 is kept) */
 typedef int32_t codec__google_protobuf_MethodOptions_IdempotencyLevel;
@@ -76,7 +76,7 @@ enum {
     codec__google_protobuf_MethodOptions_IdempotencyLevel_NO_SIDE_EFFECTS = 1,
     codec__google_protobuf_MethodOptions_IdempotencyLevel_IDEMPOTENT = 2,
 };
-extern const codec_type codec__google_protobuf_MethodOptions_IdempotencyLevel_type;
+static const codec_type codec__google_protobuf_MethodOptions_IdempotencyLevel_type;
 
 typedef struct codec__google_protobuf_FileDescriptorSet codec__google_protobuf_FileDescriptorSet;
 typedef struct codec__google_protobuf_FileDescriptorProto codec__google_protobuf_FileDescriptorProto;
@@ -111,8 +111,7 @@ struct codec__google_protobuf_FileDescriptorSet {
     CODEC_LIST_OF(codec__google_protobuf_FileDescriptorProto) file;   /* = 1 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_FileDescriptorSet_type;
-extern const char *const codec__google_protobuf_FileDescriptorSet_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_FileDescriptorSet_type;
 
 /* message google.protobuf.FileDescriptorProto */
 struct codec__google_protobuf_FileDescriptorProto {
@@ -130,8 +129,7 @@ struct codec__google_protobuf_FileDescriptorProto {
     CODEC_OPTIONAL_OF(codec_string) syntax;   /* = 12 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_FileDescriptorProto_type;
-extern const char *const codec__google_protobuf_FileDescriptorProto_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_FileDescriptorProto_type;
 
 /* message google.protobuf.DescriptorProto */
 struct codec__google_protobuf_DescriptorProto {
@@ -147,8 +145,7 @@ struct codec__google_protobuf_DescriptorProto {
     CODEC_LIST_OF(codec_string) reserved_name;   /* = 10 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_DescriptorProto_type;
-extern const char *const codec__google_protobuf_DescriptorProto_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_DescriptorProto_type;
 
 /* message google.protobuf.DescriptorProto.ExtensionRange */
 struct codec__google_protobuf_DescriptorProto_ExtensionRange {
@@ -157,8 +154,7 @@ struct codec__google_protobuf_DescriptorProto_ExtensionRange {
     struct codec__google_protobuf_ExtensionRangeOptions *options;   /* = 3 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_DescriptorProto_ExtensionRange_type;
-extern const char *const codec__google_protobuf_DescriptorProto_ExtensionRange_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_DescriptorProto_ExtensionRange_type;
 
 /* message google.protobuf.DescriptorProto.ReservedRange */
 struct codec__google_protobuf_DescriptorProto_ReservedRange {
@@ -166,16 +162,14 @@ struct codec__google_protobuf_DescriptorProto_ReservedRange {
     CODEC_OPTIONAL_OF(int32_t) end;   /* = 2 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_DescriptorProto_ReservedRange_type;
-extern const char *const codec__google_protobuf_DescriptorProto_ReservedRange_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_DescriptorProto_ReservedRange_type;
 
 /* message google.protobuf.ExtensionRangeOptions */
 struct codec__google_protobuf_ExtensionRangeOptions {
     CODEC_LIST_OF(codec__google_protobuf_UninterpretedOption) uninterpreted_option;   /* = 999 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_ExtensionRangeOptions_type;
-extern const char *const codec__google_protobuf_ExtensionRangeOptions_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_ExtensionRangeOptions_type;
 
 /* message google.protobuf.FieldDescriptorProto */
 struct codec__google_protobuf_FieldDescriptorProto {
@@ -192,8 +186,7 @@ struct codec__google_protobuf_FieldDescriptorProto {
     CODEC_OPTIONAL_OF(bool) proto3_optional;   /* = 17 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_FieldDescriptorProto_type;
-extern const char *const codec__google_protobuf_FieldDescriptorProto_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_FieldDescriptorProto_type;
 
 /* message google.protobuf.OneofDescriptorProto */
 struct codec__google_protobuf_OneofDescriptorProto {
@@ -201,8 +194,7 @@ struct codec__google_protobuf_OneofDescriptorProto {
     struct codec__google_protobuf_OneofOptions *options;   /* = 2 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_OneofDescriptorProto_type;
-extern const char *const codec__google_protobuf_OneofDescriptorProto_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_OneofDescriptorProto_type;
 
 /* message google.protobuf.EnumDescriptorProto */
 struct codec__google_protobuf_EnumDescriptorProto {
@@ -213,8 +205,7 @@ struct codec__google_protobuf_EnumDescriptorProto {
     CODEC_LIST_OF(codec_string) reserved_name;   /* = 5 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_EnumDescriptorProto_type;
-extern const char *const codec__google_protobuf_EnumDescriptorProto_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_EnumDescriptorProto_type;
 
 /* message google.protobuf.EnumDescriptorProto.EnumReservedRange */
 struct codec__google_protobuf_EnumDescriptorProto_EnumReservedRange {
@@ -222,8 +213,7 @@ struct codec__google_protobuf_EnumDescriptorProto_EnumReservedRange {
     CODEC_OPTIONAL_OF(int32_t) end;   /* = 2 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_EnumDescriptorProto_EnumReservedRange_type;
-extern const char *const codec__google_protobuf_EnumDescriptorProto_EnumReservedRange_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_EnumDescriptorProto_EnumReservedRange_type;
 
 /* message google.protobuf.EnumValueDescriptorProto */
 struct codec__google_protobuf_EnumValueDescriptorProto {
@@ -232,8 +222,7 @@ struct codec__google_protobuf_EnumValueDescriptorProto {
     struct codec__google_protobuf_EnumValueOptions *options;   /* = 3 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_EnumValueDescriptorProto_type;
-extern const char *const codec__google_protobuf_EnumValueDescriptorProto_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_EnumValueDescriptorProto_type;
 
 /* message google.protobuf.ServiceDescriptorProto */
 struct codec__google_protobuf_ServiceDescriptorProto {
@@ -242,8 +231,7 @@ struct codec__google_protobuf_ServiceDescriptorProto {
     struct codec__google_protobuf_ServiceOptions *options;   /* = 3 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_ServiceDescriptorProto_type;
-extern const char *const codec__google_protobuf_ServiceDescriptorProto_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_ServiceDescriptorProto_type;
 
 /* message google.protobuf.MethodDescriptorProto */
 struct codec__google_protobuf_MethodDescriptorProto {
@@ -255,8 +243,7 @@ struct codec__google_protobuf_MethodDescriptorProto {
     CODEC_OPTIONAL_OF(bool) server_streaming;   /* = 6 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_MethodDescriptorProto_type;
-extern const char *const codec__google_protobuf_MethodDescriptorProto_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_MethodDescriptorProto_type;
 
 /* message google.protobuf.FileOptions */
 struct codec__google_protobuf_FileOptions {
@@ -284,8 +271,7 @@ struct codec__google_protobuf_FileOptions {
     /* reserved 38 to 38 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_FileOptions_type;
-extern const char *const codec__google_protobuf_FileOptions_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_FileOptions_type;
 
 /* message google.protobuf.MessageOptions */
 struct codec__google_protobuf_MessageOptions {
@@ -301,8 +287,7 @@ struct codec__google_protobuf_MessageOptions {
     /* reserved 9 to 9 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_MessageOptions_type;
-extern const char *const codec__google_protobuf_MessageOptions_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_MessageOptions_type;
 
 /* message google.protobuf.FieldOptions */
 struct codec__google_protobuf_FieldOptions {
@@ -317,16 +302,14 @@ struct codec__google_protobuf_FieldOptions {
     /* reserved 4 to 4 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_FieldOptions_type;
-extern const char *const codec__google_protobuf_FieldOptions_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_FieldOptions_type;
 
 /* message google.protobuf.OneofOptions */
 struct codec__google_protobuf_OneofOptions {
     CODEC_LIST_OF(codec__google_protobuf_UninterpretedOption) uninterpreted_option;   /* = 999 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_OneofOptions_type;
-extern const char *const codec__google_protobuf_OneofOptions_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_OneofOptions_type;
 
 /* message google.protobuf.EnumOptions */
 struct codec__google_protobuf_EnumOptions {
@@ -336,8 +319,7 @@ struct codec__google_protobuf_EnumOptions {
     /* reserved 5 to 5 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_EnumOptions_type;
-extern const char *const codec__google_protobuf_EnumOptions_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_EnumOptions_type;
 
 /* message google.protobuf.EnumValueOptions */
 struct codec__google_protobuf_EnumValueOptions {
@@ -345,8 +327,7 @@ struct codec__google_protobuf_EnumValueOptions {
     CODEC_LIST_OF(codec__google_protobuf_UninterpretedOption) uninterpreted_option;   /* = 999 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_EnumValueOptions_type;
-extern const char *const codec__google_protobuf_EnumValueOptions_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_EnumValueOptions_type;
 
 /* message google.protobuf.ServiceOptions */
 struct codec__google_protobuf_ServiceOptions {
@@ -354,8 +335,7 @@ struct codec__google_protobuf_ServiceOptions {
     CODEC_LIST_OF(codec__google_protobuf_UninterpretedOption) uninterpreted_option;   /* = 999 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_ServiceOptions_type;
-extern const char *const codec__google_protobuf_ServiceOptions_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_ServiceOptions_type;
 
 /* message google.protobuf.MethodOptions */
 struct codec__google_protobuf_MethodOptions {
@@ -364,8 +344,7 @@ struct codec__google_protobuf_MethodOptions {
     CODEC_LIST_OF(codec__google_protobuf_UninterpretedOption) uninterpreted_option;   /* = 999 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_MethodOptions_type;
-extern const char *const codec__google_protobuf_MethodOptions_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_MethodOptions_type;
 
 /* message google.protobuf.UninterpretedOption */
 struct codec__google_protobuf_UninterpretedOption {
@@ -378,8 +357,7 @@ struct codec__google_protobuf_UninterpretedOption {
     CODEC_OPTIONAL_OF(codec_string) aggregate_value;   /* = 8 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_UninterpretedOption_type;
-extern const char *const codec__google_protobuf_UninterpretedOption_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_UninterpretedOption_type;
 
 /* message google.protobuf.UninterpretedOption.NamePart */
 struct codec__google_protobuf_UninterpretedOption_NamePart {
@@ -387,16 +365,14 @@ struct codec__google_protobuf_UninterpretedOption_NamePart {
     CODEC_OPTIONAL_OF(bool) is_extension;   /* = 2 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_UninterpretedOption_NamePart_type;
-extern const char *const codec__google_protobuf_UninterpretedOption_NamePart_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_UninterpretedOption_NamePart_type;
 
 /* message google.protobuf.SourceCodeInfo */
 struct codec__google_protobuf_SourceCodeInfo {
     CODEC_LIST_OF(codec__google_protobuf_SourceCodeInfo_Location) location;   /* = 1 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_SourceCodeInfo_type;
-extern const char *const codec__google_protobuf_SourceCodeInfo_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_SourceCodeInfo_type;
 
 /* message google.protobuf.SourceCodeInfo.Location */
 struct codec__google_protobuf_SourceCodeInfo_Location {
@@ -407,16 +383,14 @@ struct codec__google_protobuf_SourceCodeInfo_Location {
     CODEC_LIST_OF(codec_string) leading_detached_comments;   /* = 6 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_SourceCodeInfo_Location_type;
-extern const char *const codec__google_protobuf_SourceCodeInfo_Location_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_SourceCodeInfo_Location_type;
 
 /* message google.protobuf.GeneratedCodeInfo */
 struct codec__google_protobuf_GeneratedCodeInfo {
     CODEC_LIST_OF(codec__google_protobuf_GeneratedCodeInfo_Annotation) annotation;   /* = 1 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_GeneratedCodeInfo_type;
-extern const char *const codec__google_protobuf_GeneratedCodeInfo_field_names[];   /* proto names, descriptor order */
+static const codec_type codec__google_protobuf_GeneratedCodeInfo_type;
 
 /* message google.protobuf.GeneratedCodeInfo.Annotation */
 struct codec__google_protobuf_GeneratedCodeInfo_Annotation {
@@ -426,11 +400,7 @@ struct codec__google_protobuf_GeneratedCodeInfo_Annotation {
     CODEC_OPTIONAL_OF(int32_t) end;   /* = 4 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_GeneratedCodeInfo_Annotation_type;
-extern const char *const codec__google_protobuf_GeneratedCodeInfo_Annotation_field_names[];   /* proto names, descriptor order */
-
-/* Registers every message and enum of google/protobuf/descriptor with its Fory type id. */
-int codec__google_protobuf_descriptor_fory_register(codec_fory_registry *r, codec_error *err);
+static const codec_type codec__google_protobuf_GeneratedCodeInfo_Annotation_type;
 
 #ifdef __cplusplus
 }
