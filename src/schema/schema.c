@@ -278,7 +278,8 @@ static char *cstr(builder *b, codec_string s)
 }
 
 /* The union type of oneof k of message e: `which`, then the members at one
- * offset (as a C struct { uint32_t which; union {...}; }). */
+ * offset (as a C struct { uint32_t which; union {...}; }); flat, as proto3
+ * JSON writes a oneof's member as a field of the message. */
 static int oneof_type(builder *b, const entry *e, int32_t k, const field_desc **sorted,
                       size_t n, codec_type **out)
 {
@@ -318,7 +319,7 @@ static int oneof_type(builder *b, const entry *e, int32_t k, const field_desc **
                       .name = (size_t)k < m->oneof_decl.count
                                   ? cstr(b, OPT_STR(m->oneof_decl.items[k].name)) : "oneof",
                       .size = align_up(at + usize, align), .align = align, .fields = fs,
-                      .count = members, .cache = cache};
+                      .count = members, .cache = cache, .flags = CODEC_TYPE_FLAT};
     *out = u;
     return CODEC_OK;
 }

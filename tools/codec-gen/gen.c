@@ -744,7 +744,7 @@ static void emit_union_c(codec_buf *c, gen *g, const sym *s, const field_plan *u
     out(c, "};\nstatic codec_type_cache %s__%s_cache_;\n"
            "static const codec_type %s__%s_t = {.kind = CODEC_T_UNION, .name = \"%s.%s\",\n"
            "    .size = sizeof(%s), .align = alignof(%s), .fields = %s__%s_members_,\n"
-           "    .count = %zu, .cache = &%s__%s_cache_};\n",
+           "    .count = %zu, .cache = &%s__%s_cache_, .flags = CODEC_TYPE_FLAT};\n",
         s->cname, u->member, s->cname, u->member, s->full, u->member, u->union_cname,
         u->union_cname, s->cname, u->member, u->nmembers, s->cname, u->member);
 }
