@@ -498,13 +498,19 @@ static int add_id(parser *ps, const char *scope, const char *name, long long id)
     return 0;
 }
 
+/* `enum|message NAME [id=N, ...] {`: the name into name[128], the id kept. */
+static int type_head(parser *ps, const char *scope, char *name)
+{
+    long long id = 0;
+    next(ps);
+    return ident(ps, name, 128) || options(ps, &id) || add_id(ps, scope, name, id) ||
+           expect(ps, "{");
+}
+
 static int enum_def(parser *ps, const char *scope, enum_desc *e)
 {
     char name[128];
-    long long id = 0;
-    next(ps);
-    if (ident(ps, name, sizeof name) || options(ps, &id) || add_id(ps, scope, name, id) ||
-        expect(ps, "{"))
+    if (type_head(ps, scope, name))
         return -1;
     SET(e->name, cstr(ps, name));
     while (!ps->failed && !is(ps, "}")) {
@@ -534,10 +540,7 @@ static int enum_def(parser *ps, const char *scope, enum_desc *e)
 static int message_def(parser *ps, const char *scope, msg_desc *m)
 {
     char name[128];
-    long long id = 0;
-    next(ps);
-    if (ident(ps, name, sizeof name) || options(ps, &id) || add_id(ps, scope, name, id) ||
-        expect(ps, "{"))
+    if (type_head(ps, scope, name))
         return -1;
     SET(m->name, cstr(ps, name));
     char inner[512];
