@@ -465,10 +465,12 @@ static int field(parser *ps, msg_desc *m)
     }
 number:;
     long long num;
-    if (expect(ps, "=") || integer(ps, &num) || options(ps, NULL) || expect(ps, ";"))
+    if (expect(ps, "=") || integer(ps, &num))
         return -1;
     if (num < 1 || num > 536870911)
         return perr(ps, "field number %lld is outside 1..536870911", num);
+    if (options(ps, NULL) || expect(ps, ";"))
+        return -1;
     SET(f->number, (int32_t)num);
     if (optional && f->label.value != LABEL_REPEATED)
         SET(f->proto3_optional, true);

@@ -540,7 +540,8 @@ static char *flags_text(uint32_t flags)
     } names[] = {{CODEC_FIELD_REQUIRED, "CODEC_FIELD_REQUIRED"},
                  {CODEC_FIELD_ZIGZAG, "CODEC_FIELD_ZIGZAG"},
                  {CODEC_FIELD_FIXED, "CODEC_FIELD_FIXED"},
-                 {CODEC_FIELD_UNPACKED, "CODEC_FIELD_UNPACKED"}};
+                 {CODEC_FIELD_UNPACKED, "CODEC_FIELD_UNPACKED"},
+                 {CODEC_FIELD_TAGGED, "CODEC_FIELD_TAGGED"}};
     char buf[160] = "";
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (flags & names[i].bit)
