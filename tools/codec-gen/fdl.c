@@ -7,11 +7,13 @@
  * `option` (ignored), `import`, `enum` and `message` with `[id=N]`, nested
  * types, `reserved`, fields with `optional`, `ref` and `repeated`, `list<>`,
  * `array<>`, `map<>`, the scalar encodings `varint`/`fixed`/`tagged`, field
- * options (ignored), and `service` blocks (skipped). Refused with a
- * message: `union` (not yet), `any`, `float16`, `bfloat16`, `duration`.
+ * options (ignored), `union` (cases become a codec union type), and
+ * `service` blocks (skipped). Refused with a message: `any`, `float16`,
+ * `bfloat16`, `duration`.
  *
  * FDL types protobuf lacks travel as pseudo type names the generator knows
- * (".codec.int8", ".codec.array.int32"...); `ref` sets FieldOptions.weak. */
+ * (".codec.int8", ".codec.array.int32"...); `ref` sets FieldOptions.weak;
+ * a union is a message marked with MessageOptions.no_standard_descriptor_accessor. */
 #include "fdl.h"
 
 #include <ctype.h>
@@ -382,7 +384,8 @@ static int map_type(parser *ps, msg_desc *owner, field_desc *f, const char *fnam
     return 0;
 }
 
-static int field(parser *ps, msg_desc *m)
+/* One field (or, with `union_case`, one case of a union: numbers from 0). */
+static int field(parser *ps, msg_desc *m, bool union_case)
 {
     field_desc *f = PUSH(ps, m->field);
     bool optional = false, ref = false;
@@ -467,8 +470,8 @@ number:;
     long long num;
     if (expect(ps, "=") || integer(ps, &num))
         return -1;
-    if (num < 1 || num > 536870911)
-        return perr(ps, "field number %lld is outside 1..536870911", num);
+    if (num < !union_case || num > 536870911)
+        return perr(ps, "field number %lld is outside %d..536870911", num, !union_case);
     if (options(ps, NULL) || expect(ps, ";"))
         return -1;
     SET(f->number, (int32_t)num);
@@ -539,6 +542,34 @@ static int enum_def(parser *ps, const char *scope, enum_desc *e)
     return expect(ps, "}");
 }
 
+/* `union U [id=N] { T name = case_id; ... }`: a message whose fields are
+ * the members of its one oneof, marked for the generator with
+ * MessageOptions.no_standard_descriptor_accessor (gen.c: is_union). */
+static int union_def(parser *ps, const char *scope, msg_desc *m)
+{
+    char name[128];
+    if (type_head(ps, scope, name))
+        return -1;
+    SET(m->name, cstr(ps, name));
+    SET(PUSH(ps, m->oneof_decl)->name, cstr(ps, "value"));
+    if (!(m->options = codec_arena_alloc(ps->arena, sizeof *m->options, 16)))
+        exit(2);
+    memset(m->options, 0, sizeof *m->options);
+    SET(m->options->no_standard_descriptor_accessor, true);
+    while (!ps->failed && !is(ps, "}")) {
+        if (!ps->tok[0])
+            return perr(ps, "union %s is not closed", name);
+        if (is(ps, "optional") || is(ps, "ref"))
+            return perr(ps, "union cases cannot be optional or ref");
+        if (field(ps, m, true))
+            return -1;
+        SET(m->field.items[m->field.count - 1].oneof_index, 0);
+    }
+    if (!m->field.count)
+        return perr(ps, "union %s has no cases", name);
+    return expect(ps, "}");
+}
+
 static int message_def(parser *ps, const char *scope, msg_desc *m)
 {
     char name[128];
@@ -557,9 +588,9 @@ static int message_def(parser *ps, const char *scope, msg_desc *m)
         else if (is(ps, "message"))
             message_def(ps, inner, PUSH(ps, m->nested_type));
         else if (is(ps, "union"))
-            return perr(ps, "union types are not supported by codec-gen's Fory IDL reader yet");
+            union_def(ps, inner, PUSH(ps, m->nested_type));
         else
-            field(ps, m);
+            field(ps, m, false);
     }
     return ps->failed ? -1 : expect(ps, "}");
 }
@@ -747,7 +778,7 @@ static int parse_file(codec__fdl_result *out, const char *path, const char *name
                 next(&ps);
             skip_block(&ps);
         } else if (is(&ps, "union")) {
-            perr(&ps, "union types are not supported by codec-gen's Fory IDL reader yet");
+            union_def(&ps, pkg, PUSH(&ps, fd.message_type));
         } else {
             perr(&ps, "unexpected '%s'", ps.tok);
         }

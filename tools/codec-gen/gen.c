@@ -28,6 +28,7 @@ typedef struct sym {
     const enum_desc *en;
     size_t file;
     bool map_entry;
+    bool is_union;         /* Fory IDL `union` (fdl.c marks it, see is_fdl_union) */
     uint32_t fory_id;
 } sym;
 
@@ -257,6 +258,10 @@ static void add_msg(gen *g, const msg_desc *m, const char *scope, size_t file)
     s->msg = m;
     s->file = file;
     s->map_entry = m->options && m->options->map_entry.has && m->options->map_entry.value;
+    /* fdl.c marks a Fory IDL union with MessageOptions.no_standard_descriptor_accessor,
+     * an option protobuf files never need here; its fields are the cases. */
+    s->is_union = m->options && m->options->no_standard_descriptor_accessor.has &&
+                  m->options->no_standard_descriptor_accessor.value;
     s->cname = s->map_entry ? scope_cname(g, full) : take_name(g, scope_cname(g, full));
     s->fory_id = fory_id_of(g, full);
     for (size_t i = 0; i < m->enum_type.count; i++)
@@ -473,8 +478,9 @@ static int plan_field(gen *g, const sym *owner, const field_desc *f, field_plan 
         if (packable && !packed)
             p->flags |= CODEC_FIELD_UNPACKED;
     } else if (v.is_message && g->o->fdl && !is_ref(f)) {
-        /* Fory IDL: held by value; `optional`: with a presence flag. */
-        if (f->proto3_optional.has && f->proto3_optional.value) {
+        /* Fory IDL: held by value; `optional`: with a presence flag (a
+         * union has its own empty state: which == 0). */
+        if (f->proto3_optional.has && f->proto3_optional.value && !v.target->is_union) {
             p->member_type = fmt("CODEC_OPTIONAL_OF(%s) %%s", v.ctype);
             p->aux = fmt("CODEC_OPTIONAL(%s, %s, %s);\n", aux_name, v.ctype, v.desc);
         } else {
@@ -734,7 +740,10 @@ static void emit_fields(codec_buf *c, gen *g, const char *owner, const field_pla
     }
 }
 
-static void emit_union_c(codec_buf *c, gen *g, const sym *s, const field_plan *u)
+/* A union's descriptor `decl` (a oneof's: static, flat; a Fory IDL union's:
+ * X_type, nested form), named `name`, and its members. */
+static void emit_union_c(codec_buf *c, gen *g, const sym *s, const field_plan *u,
+                         const char *decl, const char *name, const char *flags)
 {
     for (size_t i = 0; i < u->nmembers; i++)
         if (u->members[i].aux)
@@ -743,19 +752,41 @@ static void emit_union_c(codec_buf *c, gen *g, const sym *s, const field_plan *u
     uint32_t unused = 0;
     emit_fields(c, g, u->union_cname, u->members, u->nmembers, &unused);
     out(c, "};\nstatic codec_type_cache %s__%s_cache_;\n"
-           "static const codec_type %s__%s_t = {.kind = CODEC_T_UNION, .name = \"%s.%s\",\n"
+           "%s = {.kind = CODEC_T_UNION, .name = \"%s\",\n"
            "    .size = sizeof(%s), .align = alignof(%s), .fields = %s__%s_members_,\n"
-           "    .count = %zu, .cache = &%s__%s_cache_, .flags = CODEC_TYPE_FLAT};\n",
-        s->cname, u->member, s->cname, u->member, s->full, u->member, u->union_cname,
-        u->union_cname, s->cname, u->member, u->nmembers, s->cname, u->member);
+           "    .count = %zu, .cache = &%s__%s_cache_, .flags = %s};\n",
+        s->cname, u->member, decl, name, u->union_cname, u->union_cname, s->cname, u->member,
+        u->nmembers, s->cname, u->member, flags);
+}
+
+/* A Fory IDL union: the cases are one oneof's members; the C type is the
+ * union itself (typedef struct X { uint32_t which; union {...}; } X). */
+static void emit_fdl_union(codec_buf *h, codec_buf *c, gen *g, const sym *s, field_plan *p,
+                           size_t n)
+{
+    if (n != 1 || p[0].f)
+        return (void)gen_fail(g, "union %s: every field must be a case", s->full);
+    field_plan *u = &p[0];
+    u->union_cname = s->cname;
+    out(h, "/* union %s */\n", s->full);
+    emit_union_h(h, g, u);
+    out(h, "%s const codec_type %s_type;\n\n", declared(g), s->cname);
+    char *decl = fmt("%sconst codec_type %s_type", linkage(g), s->cname);
+    emit_union_c(c, g, s, u, decl, s->full, "0");
+    free(decl);
+    out(c, "\n");
 }
 
 static void emit_msg_c(codec_buf *c, gen *g, const sym *s, const field_plan *p, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (!p[i].f)
-            emit_union_c(c, g, s, &p[i]);
-        else if (p[i].aux)
+        if (!p[i].f) {
+            char *decl = fmt("static const codec_type %s__%s_t", s->cname, p[i].member);
+            char *name = fmt("%s.%s", s->full, p[i].member);
+            emit_union_c(c, g, s, &p[i], decl, name, "CODEC_TYPE_FLAT");
+            free(decl);
+            free(name);
+        } else if (p[i].aux)
             out(c, "%s", p[i].aux);
     out(c, "static const codec_field %s_fields_[] = {\n", s->cname);
     uint32_t oneof_tag = 0xfffffffeu;
@@ -856,7 +887,9 @@ static int emit_file(gen *g, size_t fi, codec__gen_result *r)
     codec_buf_init(&reg, NULL);
     for (size_t i = 0; i < g->nsyms; i++) {
         const sym *s = &g->syms[i];
-        if (s->file == fi && !s->map_entry)
+        /* Unions are not registered: Fory carries them as UNION (type id 33)
+         * by case id; a registered (typed) union is not supported yet. */
+        if (s->file == fi && !s->map_entry && !s->is_union)
             out(&reg, "    {&%s_type, %u},\n", s->cname, s->fory_id ? s->fory_id : next_id++);
     }
     size_t *order = xalloc(g->nsyms * sizeof *order), norder = 0;
@@ -867,7 +900,9 @@ static int emit_file(gen *g, size_t fi, codec__gen_result *r)
         const sym *s = &g->syms[order[k]];
         size_t n = 0;
         field_plan *p = plan_fields(g, s, &n);
-        if (!g->failed) {
+        if (!g->failed && s->is_union) {
+            emit_fdl_union(h, c, g, s, p, n);
+        } else if (!g->failed) {
             emit_msg_h(h, g, s, p, n);
             emit_msg_c(c, g, s, p, n);
         }
