@@ -136,7 +136,8 @@ int main(void)
     return bad;
 }
 C
-if cc -std=gnu11 -Wall -Wextra -Werror -I"$work/out" -I"$inc" "$work/main.c" "$work/out/order.codec.c" \
+# shellcheck disable=SC2086   # TEST_CFLAGS: flags the library was built with
+if cc ${TEST_CFLAGS:-} -std=gnu11 -Wall -Wextra -Werror -I"$work/out" -I"$inc" "$work/main.c" "$work/out/order.codec.c" \
       "$work/out/common/base.codec.c" "$lib" \
       $(pkg-config --libs libzstd liblz4 zlib libdeflate snappy libbrotlienc libbrotlidec libcrypto) \
       $(pkg-config --libs hiredis 2>/dev/null) -lm -lpthread -o "$work/main" 2>"$work/err"; then
