@@ -6,9 +6,13 @@
  * The descriptor is the schema: a field's tag is its protobuf field number,
  * its kind picks the protobuf type (int32 -> varint, double -> fixed64,
  * string -> length-delimited, struct -> nested message, list -> repeated,
- * map -> repeated entry messages, CODEC_OPTIONAL_OF -> proto3 `optional`).
+ * map -> repeated entry messages, CODEC_OPTIONAL_OF -> proto3 `optional`,
+ * CODEC_POINTER to a struct -> a message field written when not NULL).
  * CODEC_FIELD_ZIGZAG gives sint32/sint64, CODEC_FIELD_FIXED gives
- * (s)fixed32/(s)fixed64. docs/formats/protobuf.md lists every mapping with
+ * (s)fixed32/(s)fixed64 (for map keys: CODEC_TYPE_KEY_ZIGZAG/_FIXED on the
+ * map type), CODEC_FIELD_UNPACKED writes a scalar list unpacked. The code
+ * codec-gen generates from .proto files uses all of these
+ * (docs/guides/codegen.md). docs/formats/protobuf.md lists every mapping with
  * the matching `.proto` declaration, and the .proto files of the benchmark
  * payloads (tests/data/protobuf/) so the bytes can be checked with protoc.
  *
