@@ -194,9 +194,13 @@ static bool declares_more_than_input(const uint8_t *p, size_t n, size_t *at, int
     switch (major) {
     case 2: case 3:
         if (!definite) {
-            while (*at < n && p[*at] != 0xff)
+            while (*at < n && p[*at] != 0xff) {
+                size_t before = *at;
                 if (declares_more_than_input(p, n, at, depth + 1))
                     return true;
+                if (*at == before)   /* an item it could not read: stop here */
+                    return false;
+            }
             (*at)++;
             return false;
         }
@@ -213,8 +217,11 @@ static bool declares_more_than_input(const uint8_t *p, size_t n, size_t *at, int
                 (*at)++;
                 return false;
             }
+            size_t before = *at;
             if (declares_more_than_input(p, n, at, depth + 1))
                 return true;
+            if (*at == before)
+                return false;
         }
         return false;
     }
