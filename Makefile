@@ -4,7 +4,8 @@ BUILD ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build test test-large bench asan fuzz clean install
+.PHONY: all deps build test test-large bench asan fuzz clean install abi-baseline test-minimal \
+        test-portable test-aarch64 test-s390x
 
 all: build
 
@@ -43,5 +44,35 @@ bench: deps
 install: build
 	cmake --install $(BUILD)
 
+# The ABI baseline (abi/libcodec.abi) from this tree's libcodec.so: run it
+# after a deliberate ABI change and commit the file with the change.
+abi-baseline: build
+	tests/abi/check-abi.sh $(BUILD)/libcodec.so abi/libcodec.abi include/codec \
+	    $(BUILD)/include/codec --update
+
+# Every optional library off (CODEC_WITH_*=OFF): the tests that apply run;
+# absent stages must answer "built without X".
+MINIMAL_OFF = -DCODEC_WITH_HIREDIS=OFF -DCODEC_WITH_RDKAFKA=OFF -DCODEC_WITH_BROTLI=OFF -DCODEC_WITH_SNAPPY=OFF \
+              -DCODEC_WITH_LIBDEFLATE=OFF -DCODEC_WITH_OPENSSL=OFF
+test-minimal: deps
+	cmake -S . -B build-minimal -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCODEC_BUILD_BENCH=OFF $(MINIMAL_OFF)
+	cmake --build build-minimal -j $(JOBS)
+	ctest --test-dir build-minimal --output-on-failure -j $(JOBS)
+
+# No SIMD kernel at all: the portable paths pass the whole suite.
+test-portable: deps
+	cmake -S . -B build-portable -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCODEC_PORTABLE=ON
+	cmake --build build-portable -j $(JOBS)
+	ctest --test-dir build-portable --output-on-failure -j $(JOBS)
+
+# Cross-builds with Debian's cross compilers; unit + conformance tests under
+# qemu-user (scripts/cross-test.sh sets the machine up first).
+test-aarch64:
+	scripts/cross-test.sh arm64 $(JOBS)
+
+test-s390x:
+	scripts/cross-test.sh s390x $(JOBS)
+
 clean:
-	rm -rf $(BUILD) build-asan build-fuzz build-release
+	rm -rf $(BUILD) build-asan build-fuzz build-release build-minimal build-portable \
+	    build-aarch64 build-s390x

@@ -48,6 +48,7 @@ static void usage(FILE *f)
           "  --forks N          run every cell in N fresh processes, samples merged\n"
           "  --out DIR          where results go (default bench/results)\n"
           "  --dump DIR         write every payload to DIR and exit\n"
+          "  --version          print the version of codec-bench and of libcodec\n"
           "  --help             this text\n",
           f);
 }
@@ -92,6 +93,9 @@ static int parse_options(int argc, char **argv, options *o)
         int n;
         if (strcmp(a, "--help") == 0) {
             usage(stdout);
+            exit(0);
+        } else if (strcmp(a, "--version") == 0) {
+            printf("codec-bench %s\nlibcodec %s\n", CODEC_VERSION_STRING, codec_version_string());
             exit(0);
         } else if (strcmp(a, "--list") == 0) {
             o->list = true;

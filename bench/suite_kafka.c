@@ -80,8 +80,8 @@ static double ratio(double v, const kafka_cell *cells, size_t which)
  * Reports
  * ------------------------------------------------------------------------ */
 
-static void write_json(codec_buf *b, const kafka_cell *cells, size_t messages,
-                       const bench_profile *prof, const bench_machine *m, const char *not_built)
+static int write_json(codec_buf *b, const kafka_cell *cells, size_t messages,
+                      const bench_profile *prof, const bench_machine *m, const char *not_built)
 {
     json_out j;
     jo_init(&j, b);
@@ -126,7 +126,7 @@ static void write_json(codec_buf *b, const kafka_cell *cells, size_t messages,
     }
     jo_end_array(&j);
     jo_end_object(&j);
-    codec_buf_append(b, "\n", 1);
+    return j.failed || codec_buf_append(b, "\n", 1) ? -1 : 0;   /* -1: out of memory */
 }
 
 /* A spec in a Markdown table cell, its `|` escaped. */
@@ -177,10 +177,10 @@ static int write_outputs(const char *dir, const kafka_cell *cells, size_t messag
     char path[1024];
     codec_buf b;
     codec_buf_init(&b, NULL);
-    write_json(&b, cells, messages, prof, m, not_built);
+    int made = write_json(&b, cells, messages, prof, m, not_built);
     snprintf(path, sizeof path, "%s/kafka.json", dir);
     FILE *f = fopen(path, "wb");
-    int rc = f && fwrite(b.data, 1, b.len, f) == b.len ? 0 : -1;
+    int rc = made == 0 && f && fwrite(b.data, 1, b.len, f) == b.len ? 0 : -1;
     if (f && fclose(f) != 0)
         rc = -1;
     codec_buf_free(&b);

@@ -216,8 +216,8 @@ static void write_typed_json(json_out *j, const redis_shape *shapes)
     jo_end_array(j);
 }
 
-static void write_json(codec_buf *b, const redis_shape *shapes, const bench_profile *prof,
-                       const bench_machine *m, const char *not_built)
+static int write_json(codec_buf *b, const redis_shape *shapes, const bench_profile *prof,
+                      const bench_machine *m, const char *not_built)
 {
     json_out j;
     jo_init(&j, b);
@@ -279,7 +279,7 @@ static void write_json(codec_buf *b, const redis_shape *shapes, const bench_prof
     jo_end_array(&j);
     write_typed_json(&j, shapes);
     jo_end_object(&j);
-    codec_buf_append(b, "\n", 1);
+    return j.failed || codec_buf_append(b, "\n", 1) ? -1 : 0;   /* -1: out of memory */
 }
 
 /* A pipeline name in a Markdown table cell, its `|` escaped. */
@@ -385,10 +385,10 @@ static int write_outputs(const char *dir, const redis_shape *shapes, const bench
     char path[1024];
     codec_buf b;
     codec_buf_init(&b, NULL);
-    write_json(&b, shapes, prof, m, not_built);
+    int made = write_json(&b, shapes, prof, m, not_built);
     snprintf(path, sizeof path, "%s/redis.json", dir);
     FILE *f = fopen(path, "wb");
-    int rc = f && fwrite(b.data, 1, b.len, f) == b.len ? 0 : -1;
+    int rc = made == 0 && f && fwrite(b.data, 1, b.len, f) == b.len ? 0 : -1;
     if (f && fclose(f) != 0)
         rc = -1;
     codec_buf_free(&b);

@@ -4,6 +4,7 @@
 # fresh machine. Does nothing when every package is already present.
 # Usage: scripts/install-deps.sh           install what is missing
 #        scripts/install-deps.sh --list    print the set, one package a line
+#        scripts/install-deps.sh --only PKG...   install those if missing
 # tests/deps/check_deps.py (ctest deps/installed-by-make-test) fails when a
 # package CMake or a test uses is not in this set.
 set -euo pipefail
@@ -11,6 +12,8 @@ set -euo pipefail
 packages=(
   # build
   build-essential cmake pkg-config clang libclang-rt-14-dev
+  # the ABI check (tests/abi) and the installed-tree test (man -l)
+  abigail-tools man-db
   # libraries the transforms use
   libzstd-dev liblz4-dev zlib1g-dev libdeflate-dev libsnappy-dev libbrotli-dev libssl-dev
   # real peers for interop tests (libprotobuf-dev: the well-known .proto files)
@@ -31,6 +34,11 @@ packages=(
 if [ "${1:-}" = "--list" ]; then
   printf '%s\n' "${packages[@]}"
   exit 0
+fi
+# --only PKG...: the same, for another set (scripts/setup-cross.sh's).
+if [ "${1:-}" = "--only" ]; then
+  shift
+  packages=("$@")
 fi
 
 missing=()

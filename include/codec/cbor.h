@@ -48,6 +48,9 @@ typedef struct codec_cbor_options {
     size_t max_size;        /* `max-size=SIZE`: input bytes */
     size_t max_string;      /* `max-string=SIZE`: bytes of one (joined) string */
     size_t max_elements;    /* `max-elements=N`: items of one array or map */
+    /** Must be zero: room for new options without an ABI change
+     * (docs/ARCHITECTURE.md, "ABI"); nonzero is CODEC_E_USAGE. Since 0.1. */
+    uint64_t reserved[4];
 } codec_cbor_options;
 
 /** codec_cbor() — a CBOR codec for values of type `t` (a descriptor, or
@@ -63,7 +66,7 @@ typedef struct codec_cbor_options {
  *   TRAILING) with the byte offset; also for a value the target cannot hold
  *   (an integer out of its field's range, a bignum beyond 64 bits into an
  *   integer or a codec_value, a non-text map key into a codec_value).
- * Threads: the codec is immutable and may be shared. */
+ * Threads: the codec is immutable and may be shared. Since 0.1. */
 CODEC_API codec *codec_cbor(const codec_type *t, const codec_cbor_options *o, codec_error *err);
 
 /** codec_cbor_diagnose() — appends the diagnostic notation (RFC 8949 §8) of
@@ -72,8 +75,8 @@ CODEC_API codec *codec_cbor(const codec_type *t, const codec_cbor_options *o, co
  * Infinity. Floats are written as the shortest decimal that reads back.
  * Checks well-formedness only (nesting <= CODEC_CBOR_DEFAULT_MAX_DEPTH).
  * @return 0, CODEC_E_INVALID_PAYLOAD (err: offset), CODEC_E_NOMEM; on
- *         failure out->len is restored. Threads: safe. */
-CODEC_API int codec_cbor_diagnose(const uint8_t *in, size_t n, codec_buf *out, codec_error *err);
+ *         failure out->len is restored. Threads: safe. Since 0.1. */
+CODEC_API CODEC_NODISCARD int codec_cbor_diagnose(const uint8_t *in, size_t n, codec_buf *out, codec_error *err);
 
 #ifdef __cplusplus
 }

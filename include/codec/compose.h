@@ -57,16 +57,16 @@ typedef struct codec_type codec_type;
  *         unknown stage, a bad argument or a malformed spec (the message names
  *         what is allowed); CODEC_E_NOMEM; CODEC_E_TRANSIENT when a stage's
  *         resource (a dictionary or key file) cannot be read.
- * Threads: safe. */
+ * Threads: safe. Since 0.1. */
 CODEC_API codec *codec_parse(const char *spec, const codec_type *type, codec_error *err);
 
 /** codec_then() — `first` followed by `next`: encode runs first then next,
  * decode runs next's inverse then first's. Takes ownership of both (even on
  * failure). `next` must not have a backend. @return the combined codec, or
- * NULL (both are freed) with CODEC_E_USAGE or CODEC_E_NOMEM in `err`. */
+ * NULL (both are freed) with CODEC_E_USAGE or CODEC_E_NOMEM in `err`. Since 0.1. */
 CODEC_API codec *codec_then(codec *first, codec *next, codec_error *err);
 
-/** codec_free() — releases a codec. NULL is allowed. */
+/** codec_free() — releases a codec. NULL is allowed. Since 0.1. */
 CODEC_API void codec_free(codec *c);
 
 /** codec_encode() — runs the backend of `c` on `value` (or takes the
@@ -79,7 +79,7 @@ CODEC_API void codec_free(codec *c);
  * @return 0, or CODEC_E_INVALID_VALUE, CODEC_E_NOMEM, CODEC_E_TRANSIENT,
  *         CODEC_E_USAGE.
  * Allocates: nothing once `out` (and its spare) have reached their peak size.
- * Threads: safe while no other thread touches `out` or `err`. */
+ * Threads: safe while no other thread touches `out` or `err`. Since 0.1. */
 CODEC_API CODEC_NODISCARD int codec_encode(const codec *c, const void *value, codec_buf *out,
                                            codec_error *err);
 
@@ -94,16 +94,16 @@ CODEC_API CODEC_NODISCARD int codec_encode(const codec *c, const void *value, co
  *         CODEC_E_NOMEM, CODEC_E_USAGE. On failure `value_out` is unspecified
  *         and `err` names the stage and the offset in that stage's input.
  * Limits: every decompressor stops at its `max` (64 MiB by default).
- * Threads: safe while no other thread touches `arena` or `err`. */
+ * Threads: safe while no other thread touches `arena` or `err`. Since 0.1. */
 CODEC_API CODEC_NODISCARD int codec_decode(const codec *c, const uint8_t *in, size_t n,
                                            void *value_out, codec_arena *arena,
                                            codec_error *err);
 
 /** codec_spec() — the normalised spec of `c` ("zstd:3 | base64"); a string
- * owned by `c`. */
+ * owned by `c`. Since 0.1. */
 CODEC_API const char *codec_spec(const codec *c);
 
-/** codec_stage_count() — number of stages (backend included). */
+/** codec_stage_count() — number of stages (backend included). Since 0.1. */
 CODEC_API size_t codec_stage_count(const codec *c);
 
 /* ---------------------------------------------------------------------------
@@ -130,9 +130,16 @@ typedef struct codec_stage_info {
 
 /** codec_registry_count() / codec_registry_info() — iterate the stages this
  * build knows, in registry order. codec_registry_info() returns NULL past
- * the end. */
+ * the end. Since 0.1. */
 CODEC_API size_t codec_registry_count(void);
 CODEC_API const codec_stage_info *codec_registry_info(size_t i);
+
+/** codec_stage_missing() — whether this build has stage `name`: NULL when
+ * it does (or no stage has that name), else the name of the optional
+ * library it was built without ("brotli", "snappy", "openssl"). Such a
+ * stage is still listed; building it fails with CODEC_E_UNSUPPORTED and
+ * the message "built without LIB". Since 0.1. */
+CODEC_API const char *codec_stage_missing(const char *name);
 
 #ifdef __cplusplus
 }

@@ -50,17 +50,17 @@ extern "C" {
 /** codec_gzip() — "gzip:LEVEL": one RFC 1952 member (`gzip -d` reads it).
  * @param level 1..9 (default 6). Levels 1..5 compress with libdeflate,
  *        6..9 with zlib, so the output is never larger than zlib's at the
- *        same level. Decode accepts members back to back, as `gzip -d` does. */
+ *        same level. Decode accepts members back to back, as `gzip -d` does. Since 0.1. */
 CODEC_API codec *codec_gzip(int level, codec_error *err);
 
 /** codec_deflate() — "deflate:LEVEL": a zlib stream (RFC 1950), the JDK
- * Deflater's format. @param level 1..9 (default 6), engines as codec_gzip(). */
+ * Deflater's format. @param level 1..9 (default 6), engines as codec_gzip(). Since 0.1. */
 CODEC_API codec *codec_deflate(int level, codec_error *err);
 
 /** codec_zstd() — "zstd:LEVEL": one zstd frame with its content size and
  * no checksum (what zstd-jni's Zstd.compress writes; `zstd -d` reads it).
  * @param level 1..22 or the fast levels -7..-1 (default 3). Decode takes
- *        frames back to back and frames without a content size. */
+ *        frames back to back and frames without a content size. Since 0.1. */
 CODEC_API codec *codec_zstd(int level, codec_error *err);
 
 /** codec_zstd_dict() — "zstd:LEVEL,dict=PATH": as codec_zstd() with a
@@ -70,39 +70,39 @@ CODEC_API codec *codec_zstd(int level, codec_error *err);
  * The path may not contain ',' or '|' (spec syntax) and is at most 255
  * characters (compose's limit on one argument).
  * @return NULL with CODEC_E_TRANSIENT / CODEC_D_IO when the file cannot be
- *         read, CODEC_E_USAGE when it is empty or over 64 MiB. */
+ *         read, CODEC_E_USAGE when it is empty or over 64 MiB. Since 0.1. */
 CODEC_API codec *codec_zstd_dict(int level, const char *dict_path, codec_error *err);
 
 /** codec_lz4() — "lz4": the LZ4 frame format, 64 KiB independent blocks,
  * xxHash32 content checksum, no content size (the Java codec library's
- * frame; `lz4 -d` reads it). */
+ * frame; `lz4 -d` reads it). Since 0.1. */
 CODEC_API codec *codec_lz4(codec_error *err);
 
 /** codec_lz4hc() — "lz4hc:LEVEL": the same frame compressed by LZ4 HC.
- * @param level 3..12 (default 9). */
+ * @param level 3..12 (default 9). Since 0.1. */
 CODEC_API codec *codec_lz4hc(int level, codec_error *err);
 
 /** codec_snappy() — "snappy": raw snappy (varint length + elements), as
- * Redisson's SnappyCodecV2 writes it. Input up to 2^32-1 bytes. */
+ * Redisson's SnappyCodecV2 writes it. Input up to 2^32-1 bytes. Since 0.1. */
 CODEC_API codec *codec_snappy(codec_error *err);
 
 /** codec_brotli() — "brotli:QUALITY": a raw brotli stream, window 22.
  * @param quality 0..11 (default 11, brotli's own default). Brotli 1.0
  *        cannot reuse encoder state, so each encode allocates inside
- *        libbrotli (not through codec's allocator). */
+ *        libbrotli (not through codec's allocator). Since 0.1. */
 CODEC_API codec *codec_brotli(int quality, codec_error *err);
 
 /** codec_redisson_lz4() — "redisson-lz4": Redisson's LZ4CodecV2 framing,
- * int32 big-endian uncompressed length + one raw LZ4 block. */
+ * int32 big-endian uncompressed length + one raw LZ4 block. Since 0.1. */
 CODEC_API codec *codec_redisson_lz4(codec_error *err);
 
 /** codec_redisson_zstd() — "redisson-zstd:LEVEL": Redisson's ZStdCodec
  * framing, int32 big-endian uncompressed length + a zstd frame.
- * @param level as codec_zstd(). */
+ * @param level as codec_zstd(). Since 0.1. */
 CODEC_API codec *codec_redisson_zstd(int level, codec_error *err);
 
 /** codec_redisson_snappy() — "redisson-snappy": Redisson's SnappyCodecV2,
- * which is raw snappy with no extra header (identical to codec_snappy()). */
+ * which is raw snappy with no extra header (identical to codec_snappy()). Since 0.1. */
 CODEC_API codec *codec_redisson_snappy(codec_error *err);
 
 #ifdef __cplusplus

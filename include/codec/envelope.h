@@ -136,16 +136,16 @@ typedef struct codec_keyring codec_keyring;
  *   when the file cannot be read; CODEC_E_USAGE when its permissions are
  *   too open or a line is malformed (the message names the line, never a
  *   key); CODEC_E_NOMEM.
- * The file's bytes are wiped from memory after parsing. Threads: safe. */
+ * The file's bytes are wiped from memory after parsing. Threads: safe. Since 0.1. */
 CODEC_API codec_keyring *codec_keyring_load(const char *path, codec_error *err);
 
 /** codec_keyring_parse() — the same format from memory (for keys that come
  * from a secret store rather than a file). `text` is not kept; wipe it
- * yourself. @return a ring, or NULL with CODEC_E_USAGE / CODEC_E_NOMEM. */
+ * yourself. @return a ring, or NULL with CODEC_E_USAGE / CODEC_E_NOMEM. Since 0.1. */
 CODEC_API codec_keyring *codec_keyring_parse(const char *text, size_t len, codec_error *err);
 
 /** codec_keyring_free() — wipes and frees a ring. NULL is allowed. Do not
- * call it on a ring given to codec_keyring_provider(). */
+ * call it on a ring given to codec_keyring_provider(). Since 0.1. */
 CODEC_API void codec_keyring_free(codec_keyring *ring);
 
 /** codec_keyring_provider() — the ring as a key provider. Ownership of
@@ -156,7 +156,7 @@ CODEC_API void codec_keyring_free(codec_keyring *ring);
  *
  * Data keys are 32 bytes from the envelope's random source, wrapped with
  * AES key wrap (RFC 3394, no padding) under the current KEK; the wrapped
- * field is `[0x01][40 bytes]` (41 bytes). Unwrap accepts only that scheme. */
+ * field is `[0x01][40 bytes]` (41 bytes). Unwrap accepts only that scheme. Since 0.1. */
 CODEC_API codec_key_provider codec_keyring_provider(codec_keyring *ring);
 
 /** codec_keyring_generate_line() — one new ring line, `<id> <64 hex>\n`,
@@ -167,8 +167,8 @@ CODEC_API codec_key_provider codec_keyring_provider(codec_keyring *ring);
  * @param dst  receives the NUL-terminated line; wipe it after use.
  * @param cap  at least 322 bytes is always enough.
  * @return 0, CODEC_E_USAGE for a bad id or a small `dst`,
- *         CODEC_E_TRANSIENT when no random bytes are available. */
-CODEC_API int codec_keyring_generate_line(const char *id, char *dst, size_t cap,
+ *         CODEC_E_TRANSIENT when no random bytes are available. Since 0.1. */
+CODEC_API CODEC_NODISCARD int codec_keyring_generate_line(const char *id, char *dst, size_t cap,
                                           codec_error *err);
 
 /* ---------------------------------------------------------------------------
@@ -191,7 +191,9 @@ typedef enum codec_envelope_strategy {
 #define CODEC_ENVELOPE_DEFAULT_CACHE_ENTRIES 1024u
 #define CODEC_ENVELOPE_DEFAULT_CACHE_AGE_MS (5u * 60 * 1000)    /* five minutes */
 
-/** TEST ONLY. Deterministic hooks that make messages reproducible. Never
+#if defined(CODEC_STATIC_LINKING_ONLY) || defined(CODEC_BUILDING)
+/** TEST ONLY, and only with CODEC_STATIC_LINKING_ONLY (not part of the ABI
+ * promise). Deterministic hooks that make messages reproducible. Never
  * set them in production: a fixed byte source repeats nonces and keys. */
 typedef struct codec_envelope_test_hooks {
     /** Replaces OpenSSL's random bytes for data keys and nonces. Called
@@ -203,6 +205,7 @@ typedef struct codec_envelope_test_hooks {
     uint64_t (*clock_ns)(void *ctx);
     void *clock_ctx;
 } codec_envelope_test_hooks;
+#endif
 
 /** Options of codec_envelope(). All-zero means defaults, except that a
  * provider is required. */
@@ -229,8 +232,14 @@ typedef struct codec_envelope_options {
     uint32_t cache_entries;
     uint64_t cache_max_age_ms;
     int no_cache;
-    /** TEST ONLY; leave zeroed. */
+    /** TEST ONLY (CODEC_STATIC_LINKING_ONLY); leave zeroed. */
+#if defined(CODEC_STATIC_LINKING_ONLY) || defined(CODEC_BUILDING)
     codec_envelope_test_hooks test;
+#else
+    struct {
+        void *private_[4];   /* the hooks' layout: four pointers */
+    } test;
+#endif
     /** Must be zero (room to grow without breaking the ABI). */
     uint64_t reserved[4];
 } codec_envelope_options;
@@ -256,7 +265,7 @@ typedef struct codec_envelope_options {
  * @return a codec (free with codec_free()), or NULL with CODEC_E_USAGE for
  *         missing provider functions, out-of-range options or nonzero
  *         reserved fields; CODEC_E_NOMEM.
- * Threads: the codec may be shared by any number of threads. */
+ * Threads: the codec may be shared by any number of threads. Since 0.1. */
 CODEC_API codec *codec_envelope(const codec_envelope_options *o, codec_error *err);
 
 #ifdef __cplusplus

@@ -38,7 +38,7 @@ extern "C" {
  * (or changed) afterwards. */
 typedef struct codec_fory_registry codec_fory_registry;
 
-/** codec_fory_registry_new() — an empty registry, or NULL (CODEC_E_NOMEM). */
+/** codec_fory_registry_new() — an empty registry, or NULL (CODEC_E_NOMEM). Since 0.1. */
 CODEC_API codec_fory_registry *codec_fory_registry_new(codec_error *err);
 
 /** codec_fory_register() — registers struct or enum `t` under user type id
@@ -46,11 +46,11 @@ CODEC_API codec_fory_registry *codec_fory_registry_new(codec_error *err);
  * built from the registry. Registering an enum is optional (its id never
  * reaches the wire).
  * @return 0, or CODEC_E_USAGE (not a struct/enum, id or type already
- *         registered), CODEC_E_NOMEM. */
-CODEC_API int codec_fory_register(codec_fory_registry *r, const codec_type *t, uint32_t id,
+ *         registered), CODEC_E_NOMEM. Since 0.1. */
+CODEC_API CODEC_NODISCARD int codec_fory_register(codec_fory_registry *r, const codec_type *t, uint32_t id,
                                   codec_error *err);
 
-/** codec_fory_registry_free() — NULL is allowed. */
+/** codec_fory_registry_free() — NULL is allowed. Since 0.1. */
 CODEC_API void codec_fory_registry_free(codec_fory_registry *r);
 
 /** The struct modes. */
@@ -73,6 +73,9 @@ typedef struct codec_fory_options {
                               4-byte struct version before each struct's fields */
     size_t max_depth;      /* `max-depth=N`: nesting of structs/lists/maps */
     size_t max_elements;   /* `max-elements=N`: items of one list/map (default 16M) */
+    /** Must be zero: room for new options without an ABI change
+     * (docs/ARCHITECTURE.md, "ABI"); nonzero is CODEC_E_USAGE. Since 0.1. */
+    uint64_t reserved[4];
 } codec_fory_options;
 
 /** codec_fory() — a Fory xlang codec for values of type `root`.
@@ -85,7 +88,7 @@ typedef struct codec_fory_options {
  * Encode: CODEC_E_INVALID_VALUE (enum number without a name, bad UTF-8).
  * Decode: CODEC_E_INVALID_PAYLOAD with the byte offset (truncated, corrupt,
  *   unknown type id, over a limit, integer out of its field's range).
- * Threads: the codec is immutable and may be shared. */
+ * Threads: the codec is immutable and may be shared. Since 0.1. */
 CODEC_API codec *codec_fory(const codec_fory_registry *r, const codec_type *root,
                             const codec_fory_options *o, codec_error *err);
 

@@ -40,6 +40,9 @@ typedef struct codec_json_options {
     size_t max_size;        /* `max-size=SIZE`: input document bytes */
     size_t max_string;      /* `max-string=SIZE`: decoded bytes of one string */
     size_t max_elements;    /* `max-elements=N`: items of one array or object */
+    /** Must be zero: room for new options without an ABI change
+     * (docs/ARCHITECTURE.md, "ABI"); nonzero is CODEC_E_USAGE. Since 0.1. */
+    uint64_t reserved[4];
 } codec_json_options;
 
 /** codec_json() — a JSON codec for values of type `t` (a descriptor, or
@@ -53,7 +56,7 @@ typedef struct codec_json_options {
  * Decode: CODEC_E_INVALID_PAYLOAD (detail TRUNCATED, CORRUPT, LIMIT or
  *   TRAILING) with the byte offset, also for an integer out of its field's
  *   range (never wrapped) and a missing required field.
- * Threads: the codec is immutable and may be shared. */
+ * Threads: the codec is immutable and may be shared. Since 0.1. */
 CODEC_API codec *codec_json(const codec_type *t, const codec_json_options *o, codec_error *err);
 
 /** codec_json_validate() — checks that in[0..n) is one RFC 8259 document
@@ -62,8 +65,8 @@ CODEC_API codec *codec_json(const codec_type *t, const codec_json_options *o, co
  * Duplicate keys and numbers beyond double range are grammatical and pass
  * (decoding applies those policies). Allocates nothing.
  * @return 0, or CODEC_E_INVALID_PAYLOAD with the byte offset in `err`.
- * Threads: safe. */
-CODEC_API int codec_json_validate(const uint8_t *in, size_t n, const codec_json_options *o,
+ * Threads: safe. Since 0.1. */
+CODEC_API CODEC_NODISCARD int codec_json_validate(const uint8_t *in, size_t n, const codec_json_options *o,
                                   codec_error *err);
 
 /* ---------------------------------------------------------------------------
@@ -87,6 +90,7 @@ typedef enum codec_json_token {
 /** A pull reader over one document in memory. Lives on the caller's stack;
  * all fields are private. Not thread-safe (one reader per thread). */
 typedef struct codec_json_reader {
+#if defined(CODEC_STATIC_LINKING_ONLY) || defined(CODEC_BUILDING)
     const uint8_t *base, *p, *end;
     codec_arena *arena;        /* unescaped strings; NULL = validate only */
     size_t max_string;
@@ -97,38 +101,51 @@ typedef struct codec_json_reader {
     size_t token_offset;
     codec_string text;
     uint64_t stack[CODEC_JSON_MAX_DEPTH_LIMIT / 64];  /* bit set: level is an object */
+#else
+    /* The same layout (its size is ABI); the meaning of the fields is not,
+     * and shows only with CODEC_STATIC_LINKING_ONLY. */
+    const void *private_p[4];
+    size_t private_z;
+    uint32_t private_u[2];
+    int private_i;
+    bool private_b[3];
+    uint64_t private_q;
+    size_t private_z2;
+    codec_string private_s;
+    uint64_t private_stack[CODEC_JSON_MAX_DEPTH_LIMIT / 64];
+#endif
 } codec_json_reader;
 
 /** codec_json_reader_init() — reads in[0..n). Strings containing escapes are
  * unescaped into `arena` (reset it between documents); with arena NULL they
  * are validated but codec_json_reader_text() gives the raw (escaped) text.
  * Only max_depth and max_string of `o` apply (NULL = defaults); max_size is
- * the caller's to check. Nothing is allocated here. */
+ * the caller's to check. Nothing is allocated here. Since 0.1. */
 CODEC_API void codec_json_reader_init(codec_json_reader *r, const uint8_t *in, size_t n,
                                       codec_arena *arena, const codec_json_options *o);
 
 /** codec_json_next() — the next token into *tok. After an error every call
  * fails again. @return 0, or CODEC_E_INVALID_PAYLOAD (err: offset, what),
- * CODEC_E_NOMEM. At the end of a valid document *tok is CODEC_JSON_END. */
-CODEC_API int codec_json_next(codec_json_reader *r, codec_json_token *tok, codec_error *err);
+ * CODEC_E_NOMEM. At the end of a valid document *tok is CODEC_JSON_END. Since 0.1. */
+CODEC_API CODEC_NODISCARD int codec_json_next(codec_json_reader *r, codec_json_token *tok, codec_error *err);
 
 /** codec_json_skip() — after a token that starts a value (or any scalar),
- * consumes the rest of that value (a whole array/object). */
-CODEC_API int codec_json_skip(codec_json_reader *r, codec_json_token tok, codec_error *err);
+ * consumes the rest of that value (a whole array/object). Since 0.1. */
+CODEC_API CODEC_NODISCARD int codec_json_skip(codec_json_reader *r, codec_json_token tok, codec_error *err);
 
 /** The text of the last KEY/STRING (unescaped) or NUMBER (raw) token; valid
- * until the arena is reset or the input freed. */
+ * until the arena is reset or the input freed. Since 0.1. */
 CODEC_API codec_string codec_json_reader_text(const codec_json_reader *r);
 
-/** The byte offset where the last token started. */
+/** The byte offset where the last token started. Since 0.1. */
 CODEC_API size_t codec_json_reader_offset(const codec_json_reader *r);
 
 /** The last NUMBER token as an int64 / uint64 / double.
  * @return 0, or -1 when it has a fraction/exponent (integers only) or is out
- * of range (the double: overflows to infinity). */
-CODEC_API int codec_json_reader_int64(const codec_json_reader *r, int64_t *out);
-CODEC_API int codec_json_reader_uint64(const codec_json_reader *r, uint64_t *out);
-CODEC_API int codec_json_reader_double(const codec_json_reader *r, double *out);
+ * of range (the double: overflows to infinity). Since 0.1. */
+CODEC_API CODEC_NODISCARD int codec_json_reader_int64(const codec_json_reader *r, int64_t *out);
+CODEC_API CODEC_NODISCARD int codec_json_reader_uint64(const codec_json_reader *r, uint64_t *out);
+CODEC_API CODEC_NODISCARD int codec_json_reader_double(const codec_json_reader *r, double *out);
 
 /* ---------------------------------------------------------------------------
  * Writer
@@ -139,31 +156,38 @@ CODEC_API int codec_json_reader_double(const codec_json_reader *r, double *out);
  * starts with ends and alternates keys and values inside objects.
  * Lives on the caller's stack; fields are private. */
 typedef struct codec_json_writer {
+#if defined(CODEC_STATIC_LINKING_ONLY) || defined(CODEC_BUILDING)
     codec_buf *out;
     uint32_t depth;
     bool pretty, first, after_key;
+#else
+    /* The same layout; fields only with CODEC_STATIC_LINKING_ONLY. */
+    void *private_p;
+    uint32_t private_u;
+    bool private_b[3];
+#endif
 } codec_json_writer;
 
-/** codec_json_writer_init() — writes to `out` (appends; not cleared). */
+/** codec_json_writer_init() — writes to `out` (appends; not cleared). Since 0.1. */
 CODEC_API void codec_json_writer_init(codec_json_writer *w, codec_buf *out, bool pretty);
 
 /* Each returns 0, CODEC_E_NOMEM, or CODEC_E_INVALID_VALUE (a non-finite
  * double, a string that is not valid UTF-8, containers nested deeper than
  * CODEC_JSON_MAX_DEPTH_LIMIT); an end without its start is CODEC_E_USAGE.
  * Strings are escaped minimally:
- * `"`, `\` and control characters only; other characters are written as is. */
-CODEC_API int codec_json_write_object_start(codec_json_writer *w);
-CODEC_API int codec_json_write_object_end(codec_json_writer *w);
-CODEC_API int codec_json_write_array_start(codec_json_writer *w);
-CODEC_API int codec_json_write_array_end(codec_json_writer *w);
-CODEC_API int codec_json_write_key(codec_json_writer *w, const char *s, size_t n);
-CODEC_API int codec_json_write_string(codec_json_writer *w, const char *s, size_t n);
-CODEC_API int codec_json_write_int64(codec_json_writer *w, int64_t v);
-CODEC_API int codec_json_write_uint64(codec_json_writer *w, uint64_t v);
-/* Shortest text that reads back exactly, always with a fraction or exponent. */
-CODEC_API int codec_json_write_double(codec_json_writer *w, double v);
-CODEC_API int codec_json_write_bool(codec_json_writer *w, bool v);
-CODEC_API int codec_json_write_null(codec_json_writer *w);
+ * `"`, `\` and control characters only; other characters are written as is. Since 0.1. */
+CODEC_API CODEC_NODISCARD int codec_json_write_object_start(codec_json_writer *w);
+CODEC_API CODEC_NODISCARD int codec_json_write_object_end(codec_json_writer *w);
+CODEC_API CODEC_NODISCARD int codec_json_write_array_start(codec_json_writer *w);
+CODEC_API CODEC_NODISCARD int codec_json_write_array_end(codec_json_writer *w);
+CODEC_API CODEC_NODISCARD int codec_json_write_key(codec_json_writer *w, const char *s, size_t n);
+CODEC_API CODEC_NODISCARD int codec_json_write_string(codec_json_writer *w, const char *s, size_t n);
+CODEC_API CODEC_NODISCARD int codec_json_write_int64(codec_json_writer *w, int64_t v);
+CODEC_API CODEC_NODISCARD int codec_json_write_uint64(codec_json_writer *w, uint64_t v);
+/* Shortest text that reads back exactly, always with a fraction or exponent. Since 0.1. */
+CODEC_API CODEC_NODISCARD int codec_json_write_double(codec_json_writer *w, double v);
+CODEC_API CODEC_NODISCARD int codec_json_write_bool(codec_json_writer *w, bool v);
+CODEC_API CODEC_NODISCARD int codec_json_write_null(codec_json_writer *w);
 
 #ifdef __cplusplus
 }

@@ -42,6 +42,9 @@ typedef struct codec_msgpack_options {
     size_t max_size;        /* `max-size=SIZE`: input bytes */
     size_t max_string;      /* `max-string=SIZE`: bytes of one str, bin or ext */
     size_t max_elements;    /* `max-elements=N`: items of one array or map */
+    /** Must be zero: room for new options without an ABI change
+     * (docs/ARCHITECTURE.md, "ABI"); nonzero is CODEC_E_USAGE. Since 0.1. */
+    uint64_t reserved[4];
 } codec_msgpack_options;
 
 /** An extension value (any type, -128..127) for typed fields; declare the
@@ -53,7 +56,7 @@ typedef struct codec_msgpack_ext {
 } codec_msgpack_ext;
 
 /** The descriptor of codec_msgpack_ext. MessagePack writes it as an ext
- * item; other backends see a struct {type, data}. */
+ * item; other backends see a struct {type, data}. Since 0.1. */
 CODEC_API extern const codec_type codec_msgpack_ext_type;
 #define CODEC_MSGPACK_EXT (&codec_msgpack_ext_type)
 
@@ -71,7 +74,7 @@ CODEC_API extern const codec_type codec_msgpack_ext_type;
  *   the byte offset; also for a value the target cannot hold (an integer
  *   out of its field's range, an ext or a non-str map key into a
  *   codec_value).
- * Threads: the codec is immutable and may be shared. */
+ * Threads: the codec is immutable and may be shared. Since 0.1. */
 CODEC_API codec *codec_msgpack(const codec_type *t, const codec_msgpack_options *o,
                                codec_error *err);
 

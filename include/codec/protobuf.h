@@ -62,6 +62,9 @@ typedef struct codec_protobuf_options {
     size_t max_depth;      /* `max-depth=N`: nested messages (<= 4096; default 100) */
     size_t max_size;       /* `max-size=SIZE`: input bytes (default 64m) */
     size_t max_elements;   /* `max-elements=N`: items of one list or map (default 16m) */
+    /** Must be zero: room for new options without an ABI change
+     * (docs/ARCHITECTURE.md, "ABI"); nonzero is CODEC_E_USAGE. Since 0.1. */
+    uint64_t reserved[4];
 } codec_protobuf_options;
 
 /** codec_protobuf() — a protobuf codec for values of struct type `t`.
@@ -83,7 +86,7 @@ typedef struct codec_protobuf_options {
  *   3 or 4, not supported), field number 0, an integer out of its C field's
  *   range (never wrapped), a string that is not UTF-8, a bad UUID length or
  *   timestamp, nesting deeper than max_depth, more than max_elements items.
- * Threads: the codec is immutable and may be shared. */
+ * Threads: the codec is immutable and may be shared. Since 0.1. */
 CODEC_API codec *codec_protobuf(const codec_type *t, const codec_protobuf_options *o,
                                 codec_error *err);
 

@@ -144,7 +144,7 @@ typedef struct codec_redis_options {
  *         the server cannot be reached in time or refuses AUTH/SELECT
  *         (Redis's message, e.g. "WRONGPASS invalid username-password pair");
  *         CODEC_E_NOMEM.
- * Threads: safe (each call makes its own handle). */
+ * Threads: safe (each call makes its own handle). Since 0.1. */
 CODEC_API CODEC_NODISCARD int codec_redis_connect(const codec_redis_options *o,
                                                   codec_redis **out, codec_error *err);
 
@@ -156,12 +156,12 @@ CODEC_API unsigned codec_redis_slot(const void *key, size_t key_len);
 /** codec_redis_parse_url() — the URL rules of codec_redis_options, as a
  * check: fills host (NUL-terminated, brackets removed), port, db and the
  * decoded user and password into the caller's buffers (each `cap` bytes).
- * @return 0 or CODEC_E_USAGE (stage "redis", offset = position in `url`). */
-CODEC_API int codec_redis_parse_url(const char *url, char *host, char *username,
+ * @return 0 or CODEC_E_USAGE (stage "redis", offset = position in `url`). Since 0.1. */
+CODEC_API CODEC_NODISCARD int codec_redis_parse_url(const char *url, char *host, char *username,
                                     char *password, size_t cap, int *port, int *db,
                                     codec_error *err);
 
-/** codec_redis_free() — closes the connection. NULL is allowed. */
+/** codec_redis_free() — closes the connection. NULL is allowed. Since 0.1. */
 CODEC_API void codec_redis_free(codec_redis *r);
 
 /** codec_redis_set() — encodes `value` through `c` and stores it:
@@ -173,7 +173,7 @@ CODEC_API void codec_redis_free(codec_redis *r);
  * @return 0 once the server acknowledged; the codec's status when encoding
  *         failed (nothing sent); CODEC_E_TRANSIENT.
  * Allocates: nothing of its own once the connection's buffer has grown to
- *         the largest encoded value (hiredis allocates per command). */
+ *         the largest encoded value (hiredis allocates per command). Since 0.1. */
 CODEC_API CODEC_NODISCARD int codec_redis_set(codec_redis *r, const char *key, size_t key_len,
                                               const codec *c, const void *value, int64_t ttl_ms,
                                               codec_error *err);
@@ -183,13 +183,13 @@ CODEC_API CODEC_NODISCARD int codec_redis_set(codec_redis *r, const char *key, s
  * value (and everything it points at) lives as long as the arena.
  * @return 0; CODEC_E_NOT_FOUND (value_out untouched); CODEC_E_INVALID_PAYLOAD
  *         naming the key (also for a value over max_value, detail LIMIT, which
- *         is never copied); the codec's other statuses; CODEC_E_TRANSIENT. */
+ *         is never copied); the codec's other statuses; CODEC_E_TRANSIENT. Since 0.1. */
 CODEC_API CODEC_NODISCARD int codec_redis_get(codec_redis *r, const char *key, size_t key_len,
                                               const codec *c, void *value_out,
                                               codec_arena *arena, codec_error *err);
 
 /** codec_redis_del() — `DEL key`. *removed (may be NULL) is 1 when the key
- * existed. @return 0 or CODEC_E_TRANSIENT. */
+ * existed. @return 0 or CODEC_E_TRANSIENT. Since 0.1. */
 CODEC_API CODEC_NODISCARD int codec_redis_del(codec_redis *r, const char *key, size_t key_len,
                                               int *removed, codec_error *err);
 
@@ -277,7 +277,7 @@ typedef struct codec_redis_item {
  * item's codec into its value_out (memory in `arena`).
  * @return 0 when the command ran: each item then has its own status (OK,
  *         NOT_FOUND, INVALID_PAYLOAD...); CODEC_E_TRANSIENT (every item gets
- *         it too) when the command failed; CODEC_E_USAGE. */
+ *         it too) when the command failed; CODEC_E_USAGE. Since 0.1. */
 CODEC_API CODEC_NODISCARD int codec_redis_mget(codec_redis *r, codec_redis_item *items,
                                                size_t n, codec_arena *arena, codec_error *err);
 
@@ -289,7 +289,7 @@ CODEC_API CODEC_NODISCARD int codec_redis_mget(codec_redis *r, codec_redis_item 
  * @return 0 only when the server acknowledged every item (each item's
  *         status is then 0); otherwise the failure, copied to every item
  *         (CODEC_E_TRANSIENT; "outcome unknown" when the connection broke
- *         after the command was sent). */
+ *         after the command was sent). Since 0.1. */
 CODEC_API CODEC_NODISCARD int codec_redis_mset(codec_redis *r, codec_redis_item *items,
                                                size_t n, codec_error *err);
 
@@ -307,7 +307,7 @@ CODEC_API CODEC_NODISCARD int codec_redis_mset(codec_redis *r, codec_redis_item 
  * - GET: CODEC_E_NOT_FOUND or the decode result; DEL: 0 (a missing key is
  *   not an error).
  * @return 0 when every item has status 0 or CODEC_E_NOT_FOUND; otherwise
- *         the status of the first other item, with its error in `err`. */
+ *         the status of the first other item, with its error in `err`. Since 0.1. */
 CODEC_API CODEC_NODISCARD int codec_redis_batch(codec_redis *r, codec_redis_item *items,
                                                 size_t n, codec_arena *arena,
                                                 codec_error *err);
@@ -329,7 +329,7 @@ CODEC_API CODEC_NODISCARD int codec_redis_batch(codec_redis *r, codec_redis_item
  * (MULTI/EXEC would not be: EXEC runs the PEXPIRE even when the HSET fails.)
  * @return 0 once the server acknowledged; otherwise the failure, copied to
  *         every field: the codec's status, CODEC_E_TRANSIENT, or
- *         CODEC_E_INVALID_PAYLOAD (WRONGTYPE) when `key` is not a hash. */
+ *         CODEC_E_INVALID_PAYLOAD (WRONGTYPE) when `key` is not a hash. Since 0.1. */
 CODEC_API CODEC_NODISCARD int codec_redis_hset(codec_redis *r, const char *key, size_t key_len,
                                                codec_redis_item *fields, size_t n,
                                                int64_t ttl_ms, codec_error *err);
@@ -341,7 +341,7 @@ CODEC_API CODEC_NODISCARD int codec_redis_hset(codec_redis *r, const char *key, 
  *         status (a missing field is CODEC_E_NOT_FOUND); CODEC_E_NOT_FOUND
  *         when none does (Redis cannot tell a missing hash from one without
  *         these fields); CODEC_E_INVALID_PAYLOAD (WRONGTYPE) when `key` is
- *         not a hash; CODEC_E_TRANSIENT; CODEC_E_USAGE. */
+ *         not a hash; CODEC_E_TRANSIENT; CODEC_E_USAGE. Since 0.1. */
 CODEC_API CODEC_NODISCARD int codec_redis_hget(codec_redis *r, const char *key, size_t key_len,
                                                codec_redis_item *fields, size_t n,
                                                codec_arena *arena, codec_error *err);
@@ -367,7 +367,7 @@ CODEC_API CODEC_NODISCARD int codec_redis_hget(codec_redis *r, const char *key, 
  * Allocates: one codec per field and their item array, per call (parse
  *         cost grows with the number of fields; for a hot path with many
  *         fields build the codecs once and call codec_redis_hset()).
- * Threads: as every call, one connection from one thread at a time. */
+ * Threads: as every call, one connection from one thread at a time. Since 0.1. */
 CODEC_API CODEC_NODISCARD int codec_redis_hset_struct(codec_redis *r, const char *key,
                                                       size_t key_len,
                                                       const codec_type *struct_type,
@@ -384,7 +384,7 @@ CODEC_API CODEC_NODISCARD int codec_redis_hset_struct(codec_redis *r, const char
  *         CODEC_E_INVALID_PAYLOAD for the first field whose bytes do not
  *         decode, the message naming both (`key 'user:1' field 'age': ...`),
  *         or WRONGTYPE; the statuses of codec_redis_hget(). On failure the
- *         members of *value_out are unspecified. */
+ *         members of *value_out are unspecified. Since 0.1. */
 CODEC_API CODEC_NODISCARD int codec_redis_hget_struct(codec_redis *r, const char *key,
                                                       size_t key_len,
                                                       const codec_type *struct_type,

@@ -249,7 +249,7 @@ struct codec_type {
     uint32_t flags;                       /* codec_type_flag bits */
 };
 
-/** The built-in scalar and leaf types. */
+/** The built-in scalar and leaf types. Since 0.1. */
 CODEC_API extern const codec_type codec_type_bool, codec_type_int8, codec_type_int16,
     codec_type_int32, codec_type_int64, codec_type_uint8, codec_type_uint16,
     codec_type_uint32, codec_type_uint64, codec_type_float, codec_type_double,
@@ -480,17 +480,17 @@ static inline const codec_field *codec_union_active(const codec_type *t, const v
  * bad descriptor fails at codec_parse() rather than at the first encode.
  * @return 0, or CODEC_E_USAGE with `err` naming the path
  *         ("order.items[].quantity: ...") and the problem; CODEC_E_NOMEM.
- * Threads: safe. */
-CODEC_API int codec_type_check(const codec_type *t, codec_error *err);
+ * Threads: safe. Since 0.1. */
+CODEC_API CODEC_NODISCARD int codec_type_check(const codec_type *t, codec_error *err);
 
 /** codec_type_field_by_name() — the field of struct (or member of union) type `t` whose name is
  * name[0..len), or NULL. Hash lookup (built once per type, thread-safe);
- * no scan of the fields. */
+ * no scan of the fields. Since 0.1. */
 CODEC_API const codec_field *codec_type_field_by_name(const codec_type *t, const char *name,
                                                       size_t len);
 
 /** codec_type_field_by_tag() — the field of struct (or member of union) `t`
- * with wire number `tag`, or NULL. Same index as above. */
+ * with wire number `tag`, or NULL. Same index as above. Since 0.1. */
 CODEC_API const codec_field *codec_type_field_by_tag(const codec_type *t, uint32_t tag);
 
 /** codec_type_field_index() — the position (0..count-1) of `f` in its struct;
@@ -502,7 +502,7 @@ static inline size_t codec_type_field_index(const codec_type *t, const codec_fie
 
 /** codec_enum_by_name() / codec_enum_by_number() — NULL when not a value.
  * Several names may share a number (protobuf's `allow_alias`): by number,
- * the first one declared is found, the one text encoders write. */
+ * the first one declared is found, the one text encoders write. Since 0.1. */
 CODEC_API const codec_enum_value *codec_enum_by_name(const codec_type *t, const char *name,
                                                      size_t len);
 CODEC_API const codec_enum_value *codec_enum_by_number(const codec_type *t, int32_t number);
@@ -521,20 +521,20 @@ static inline bool codec_kind_is_unsigned(codec_type_kind k)
     return k >= CODEC_T_UINT8 && k <= CODEC_T_UINT64;
 }
 
-/** Reads a signed / unsigned integer field of kind `k` at `p`. */
+/** Reads a signed / unsigned integer field of kind `k` at `p`. Since 0.1. */
 CODEC_API int64_t codec_int_load(codec_type_kind k, const void *p);
 CODEC_API uint64_t codec_uint_load(codec_type_kind k, const void *p);
 
 /** Stores `v` into an integer of kind `k` (signed or unsigned) at `p`.
  * @return 0, or -1 when `v` does not fit that width (nothing is written):
- * backends report that as CODEC_E_INVALID_PAYLOAD, never wrap. */
-CODEC_API int codec_int_store(codec_type_kind k, void *p, int64_t v);
-CODEC_API int codec_uint_store(codec_type_kind k, void *p, uint64_t v);
+ * backends report that as CODEC_E_INVALID_PAYLOAD, never wrap. Since 0.1. */
+CODEC_API CODEC_NODISCARD int codec_int_store(codec_type_kind k, void *p, int64_t v);
+CODEC_API CODEC_NODISCARD int codec_uint_store(codec_type_kind k, void *p, uint64_t v);
 
 /** Converts between days since 1970-01-01 and a proleptic Gregorian date
  * (month 1..12, day 1..31). codec_date_from_ymd returns -1 for an invalid
- * date (e.g. Feb 30) or a year outside -9999..9999. */
-CODEC_API int codec_date_from_ymd(int32_t year, int month, int day, codec_date *out);
+ * date (e.g. Feb 30) or a year outside -9999..9999. Since 0.1. */
+CODEC_API CODEC_NODISCARD int codec_date_from_ymd(int32_t year, int month, int day, codec_date *out);
 CODEC_API void codec_date_to_ymd(codec_date d, int32_t *year, int *month, int *day);
 
 /* ---------------------------------------------------------------------------
@@ -584,11 +584,11 @@ struct codec_member {
 
 /** codec_value_type() — the descriptor of `codec_value`, for schemaless
  * codecs: codec_parse("json | zstd", codec_value_type(), &err) encodes from
- * and decodes to a codec_value. Never NULL; the same as CODEC_VALUE. */
+ * and decodes to a codec_value. Never NULL; the same as CODEC_VALUE. Since 0.1. */
 CODEC_API const codec_type *codec_value_type(void);
 
 /** codec_value_get() — the value of the first member named key[0..len) of
- * object `v`, or NULL (also when v is not an object). Linear. */
+ * object `v`, or NULL (also when v is not an object). Linear. Since 0.1. */
 CODEC_API const codec_value *codec_value_get(const codec_value *v, const char *key, size_t len);
 
 #ifdef __cplusplus

@@ -46,7 +46,7 @@ extern "C" {
  *         range, or zstd cannot train on them (zstd's reason is quoted);
  *         CODEC_E_NOMEM.
  * Allocates: a copy of all samples end to end, plus zstd's working memory.
- * Threads: safe (no shared state). Time: seconds for megabytes of samples. */
+ * Threads: safe (no shared state). Time: seconds for megabytes of samples. Since 0.1. */
 CODEC_API CODEC_NODISCARD int codec_zstd_train_dict(const codec_bytes *samples, size_t count,
                                                     size_t dict_size, codec_buf *out,
                                                     codec_error *err);

@@ -6,6 +6,8 @@
  * [0x01][compressed bytes]. */
 #include "stage_internal.h"
 
+#include <string.h>
+
 #define GATE_RAW 0x00
 #define GATE_COMPRESSED 0x01
 
@@ -23,8 +25,9 @@ static int store_raw(const codec_stage *s, const uint8_t *src, size_t n, codec_b
     uint8_t marker = GATE_RAW;
     if (codec_buf_reserve(out, n + 1))
         return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
-    codec_buf_append(out, &marker, 1);
-    codec_buf_append(out, src, n);
+    out->data[out->len] = marker;   /* room reserved above */
+    memcpy(out->data + out->len + 1, src, n);
+    out->len += n + 1;
     return CODEC_OK;
 }
 

@@ -97,6 +97,19 @@ int codec__args_finish(const codec_args *a, const char *allowed, codec_error *er
 #define CODEC_DEFAULT_MAX_OUTPUT ((size_t)64 << 20)
 int codec__args_max_output(codec_args *a, size_t *out, codec_error *err);
 
+/** The `reserved` words of a public options struct (`type` names it) must
+ * be zero: they are room for options a newer build may add. @return 0 or
+ * CODEC_E_USAGE. */
+static inline int codec_options_reserved(const uint64_t reserved[4], const char *stage,
+                                         const char *type, codec_error *err)
+{
+    for (int i = 0; i < 4; i++)
+        if (reserved[i])
+            return codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, stage,
+                                   CODEC_NO_OFFSET, "%s.reserved must be zero", type);
+    return CODEC_OK;
+}
+
 /** A constructor: fills `s` (ops, state, max_output, kind is preset) from
  * `args`. `type` is the descriptor for backends (NULL for transforms).
  * @return 0 or a status with `err` filled. On failure it must leave nothing

@@ -1,12 +1,13 @@
 /* cpu.c — detect once which SIMD features the CPU and the OS support. */
 #include "codec/core.h"
+#include "core/cpu_internal.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__x86_64__) || defined(__i386__)
+#if CODEC_X86_KERNELS
 #include <cpuid.h>
 
 static uint64_t read_xcr0(void)

@@ -22,6 +22,24 @@
 /* the AVX-512 flags and -mvpclmulqdq */
 #define CODEC_CPU_FOR_AVX512VPCLMUL (CODEC_CPU_FOR_AVX512 | CODEC_CPU_VPCLMULQDQ)
 
+/* CODEC_X86_KERNELS (set by CMakeLists.txt) is 1 when the x86 kernel files
+ * (the x86/ folders under src/) are compiled: an x86 target without CODEC_PORTABLE.
+ * Elsewhere codec_cpu_features() is 0 and CODEC_KERNEL(f) is NULL, so every
+ * dispatcher takes its portable path and no kernel symbol is referenced. */
+#if CODEC_X86_KERNELS
+#define CODEC_KERNEL(f) (f)
+#else
+#define CODEC_KERNEL(f) NULL
+#endif
+
+/* CODEC_SSE2: the inline SSE2 paths (baseline on x86-64) are used; a
+ * CODEC_PORTABLE build takes the plain C ones, as on other CPUs. */
+#if defined(__SSE2__) && !defined(CODEC_PORTABLE)
+#define CODEC_SSE2 1
+#else
+#define CODEC_SSE2 0
+#endif
+
 /* Whether this CPU has every feature in `needs`. */
 static inline bool codec_cpu_has(unsigned needs)
 {

@@ -14,12 +14,46 @@ static inline uint64_t codec_load64(const void *p)
     return v;
 }
 
+/* The 8 bytes at p as a little-endian word: byte 0 in the low bits on
+ * every CPU, for the SWAR scans that find the first match by counting
+ * trailing zero bits (one byte swap on big-endian targets). */
+static inline uint64_t codec_load_le64(const void *p)
+{
+    uint64_t v = codec_load64(p);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+
 static inline uint32_t codec_load32(const void *p)
 {
     uint32_t v;
     memcpy(&v, p, 4);
     return v;
 }
+
+/* The same for 4 bytes: hashes that must give the same output everywhere. */
+static inline uint32_t codec_load_le32(const void *p)
+{
+    uint32_t v = codec_load32(p);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap32(v);
+#endif
+    return v;
+}
+
+/* CODEC_BE16/32/64(v): v in big-endian byte order, and back (a swap on
+ * little-endian CPUs, nothing on big-endian ones). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define CODEC_BE16(v) (v)
+#define CODEC_BE32(v) (v)
+#define CODEC_BE64(v) (v)
+#else
+#define CODEC_BE16(v) __builtin_bswap16(v)
+#define CODEC_BE32(v) __builtin_bswap32(v)
+#define CODEC_BE64(v) __builtin_bswap64(v)
+#endif
 
 static inline uint16_t codec_load16(const void *p)
 {

@@ -21,6 +21,19 @@ fail() {
     FAILED=$((FAILED + 1))
 }
 
+# built_with LIB — true unless this configuration left LIB out (ctest sets
+# CODEC_WITHOUT, e.g. "brotli,snappy", from the CODEC_WITH_* options).
+built_with() {
+    [[ ",${CODEC_WITHOUT:-}," != *",$1,"* ]]
+}
+
+# expect_built_without NAME LIB — the last run refused a stage of LIB: exit 3
+# (unsupported) and "built without LIB".
+expect_built_without() {
+    expect_rc "$1" 3
+    grep -q "built without $2" "$ERR" || fail "$1" "no 'built without $2' on stderr"
+}
+
 # run NAME INPUT ARGS... — runs codec with INPUT as standard input (a file,
 # or /dev/null); sets RC, OUT and ERR.
 run() {

@@ -3,7 +3,15 @@
 # errors (one error line plus a hint, exit 2).
 . "$(dirname "$0")/cli_lib.bash"
 
-COMMANDS="pack unpack inspect list keygen dict redis validate convert"
+COMMANDS="pack unpack inspect list keygen dict validate convert"
+# The redis command exists only in a build with hiredis.
+if built_with hiredis; then
+    COMMANDS="$COMMANDS redis"
+else
+    run "redis without hiredis" /dev/null redis get k -p hex
+    expect_rc "redis without hiredis" 2
+    grep -q "unknown command 'redis'" "$ERR" || fail "redis without hiredis" "not an unknown command"
+fi
 
 run "--help" /dev/null --help
 expect_rc "--help" 0
@@ -28,16 +36,17 @@ expect_rc "no arguments" 2
 expect_no_stdout "no arguments"
 grep -q '^usage: codec COMMAND' "$ERR" || fail "no arguments" "no usage on stderr"
 
-# --version: the header's version, then the CPU features.
-VERSION=$(sed -n 's/^#define CODEC_VERSION_STRING "\(.*\)"$/\1/p' "$ROOT/include/codec/core.h")
+# --version: the project's version (CMakeLists.txt), then the CPU features.
+VERSION=$(sed -n 's/^project(codec VERSION \([0-9.]*\) .*/\1/p' "$ROOT/CMakeLists.txt")
+[ -n "$VERSION" ] || fail "--version" "no project(codec VERSION ...) in CMakeLists.txt"
 run "--version" /dev/null --version
 expect_rc "--version" 0
 [ "$(sed -n 1p "$OUT")" = "codec $VERSION" ] || fail "--version" "first line is '$(sed -n 1p "$OUT")'"
-sed -n 2p "$OUT" | grep -Eq '^cpu: ((sse4\.2|pclmul|avx2|bmi2|avx512|avx512vbmi|vpclmulqdq) ?)+$|^cpu: baseline x86-64$' ||
+sed -n 2p "$OUT" | grep -Eq '^cpu: ((sse4\.2|pclmul|avx2|bmi2|avx512|avx512vbmi|vpclmulqdq) ?)+$|^cpu: baseline( x86-64)?$' ||
     fail "--version" "second line is '$(sed -n 2p "$OUT")'"
 CASES=$((CASES + 1))
 CODEC_CPU_MASK=0 "$CODEC" --version >"$OUT" 2>"$ERR"
-expect_line "--version with CODEC_CPU_MASK=0" "cpu: baseline x86-64"
+grep -Eqx 'cpu: baseline( x86-64)?' "$OUT" || fail "--version with CODEC_CPU_MASK=0" "$(cat "$OUT")"
 
 # list: every row of the registry, under its kind.
 run "list" /dev/null list

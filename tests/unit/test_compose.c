@@ -77,7 +77,7 @@ static size_t round_trip(const char *spec, const uint8_t *data, size_t n, const 
         return 0;
     codec_buf out;
     codec_buf_init(&out, NULL);
-    codec_buf_append(&out, "PREFIX", 6); /* encode appends: the prefix must survive */
+    CHECK(codec_buf_append(&out, "PREFIX", 6) == 0); /* encode appends: the prefix must survive */
     codec_bytes in = {data, n};
     CHECK_INT(codec_encode(c, &in, &out, &err), 0);
     CHECK(memcmp(out.data, "PREFIX", 6) == 0);

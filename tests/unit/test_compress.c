@@ -53,7 +53,7 @@ static int encode(const codec *c, const uint8_t *data, size_t n, codec_buf *out)
 {
     codec_error err;
     codec_buf_init(out, NULL);
-    codec_buf_append(out, "PRE", 3);
+    CHECK(codec_buf_append(out, "PRE", 3) == 0);
     codec_bytes in = {data, n};
     int rc = codec_encode(c, &in, out, &err);
     if (rc)
@@ -451,7 +451,7 @@ static void test_errors_name_stage_and_offset(void)
     /* trailing garbage after a member: not a second member */
     codec_buf_free(&out);
     encode(c, data, 5000, &out);
-    codec_buf_append(&out, "garbage!!!", 10);
+    CHECK(codec_buf_append(&out, "garbage!!!", 10) == 0);
     expect_fail(c, out.data + 3, out.len - 3, CODEC_E_INVALID_PAYLOAD, -1, "gzip garbage");
     codec_arena_free(&arena);
     codec_buf_free(&out);

@@ -61,7 +61,7 @@ static void test_arena(void)
     codec_buf b;
     codec_buf_init(&b, codec_arena_allocator(&a));
     for (int i = 0; i < 10000; i++)
-        codec_buf_append(&b, &i, sizeof i);
+        CHECK(codec_buf_append(&b, &i, sizeof i) == 0);
     int ok = 1;
     for (int i = 0; i < 10000; i++)
         ok &= memcmp(b.data + i * sizeof i, &i, sizeof i) == 0;

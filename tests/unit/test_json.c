@@ -172,7 +172,7 @@ static void test_options(void)
     codec_free(c);
     /* Every option at once still fits a stage's spec text. */
     codec_json_options all = {true, true, true, true, 4096, (size_t)3 << 30, (size_t)5 << 20,
-                              (size_t)7 << 20};
+                              (size_t)7 << 20, {0}};
     c = codec_json(&person_type, &all, &err);
     CHECK(c != NULL);
     if (c)
@@ -527,7 +527,7 @@ static void test_kind_text(void)
     v.color = BLUE;
     v.id.bytes[0] = 0xAB;
     v.id.bytes[15] = 0x01;
-    codec_date_from_ymd(2026, 11, 30, &v.day);
+    CHECK(codec_date_from_ymd(2026, 11, 30, &v.day) == 0);
     v.at = (codec_timestamp){1764505800, 500000000, 60};
     v.amount = CODEC_STR("1.10");
     v.price.v = 1234;
@@ -864,19 +864,19 @@ static void test_streaming(void)
     codec_json_writer w;
     codec_json_writer_init(&w, &out, false);
     CHECK_INT(codec_json_write_object_start(&w), 0);
-    codec_json_write_key(&w, "a", 1);
-    codec_json_write_array_start(&w);
-    codec_json_write_int64(&w, INT64_MIN);
-    codec_json_write_uint64(&w, UINT64_MAX);
-    codec_json_write_double(&w, 1.5e300);
-    codec_json_write_double(&w, 3.0);
-    codec_json_write_bool(&w, true);
-    codec_json_write_null(&w);
-    codec_json_write_string(&w, "\x1f\n", 2);
-    codec_json_write_array_end(&w);
-    codec_json_write_key(&w, "b", 1);
-    codec_json_write_object_start(&w);
-    codec_json_write_object_end(&w);
+    CHECK(codec_json_write_key(&w, "a", 1) == 0);
+    CHECK(codec_json_write_array_start(&w) == 0);
+    CHECK(codec_json_write_int64(&w, INT64_MIN) == 0);
+    CHECK(codec_json_write_uint64(&w, UINT64_MAX) == 0);
+    CHECK(codec_json_write_double(&w, 1.5e300) == 0);
+    CHECK(codec_json_write_double(&w, 3.0) == 0);
+    CHECK(codec_json_write_bool(&w, true) == 0);
+    CHECK(codec_json_write_null(&w) == 0);
+    CHECK(codec_json_write_string(&w, "\x1f\n", 2) == 0);
+    CHECK(codec_json_write_array_end(&w) == 0);
+    CHECK(codec_json_write_key(&w, "b", 1) == 0);
+    CHECK(codec_json_write_object_start(&w) == 0);
+    CHECK(codec_json_write_object_end(&w) == 0);
     CHECK_INT(codec_json_write_object_end(&w), 0);
     CHECK_INT(codec_json_write_double(&w, NAN), CODEC_E_INVALID_VALUE);
     CHECK_INT(codec_json_write_string(&w, "\xff", 1), CODEC_E_INVALID_VALUE);
@@ -941,14 +941,14 @@ static void test_streaming(void)
     /* Pretty writer nesting. */
     codec_buf_clear(&out);
     codec_json_writer_init(&w, &out, true);
-    codec_json_write_array_start(&w);
-    codec_json_write_array_start(&w);
-    codec_json_write_array_end(&w);
-    codec_json_write_object_start(&w);
-    codec_json_write_key(&w, "k", 1);
-    codec_json_write_int64(&w, 1);
-    codec_json_write_object_end(&w);
-    codec_json_write_array_end(&w);
+    CHECK(codec_json_write_array_start(&w) == 0);
+    CHECK(codec_json_write_array_start(&w) == 0);
+    CHECK(codec_json_write_array_end(&w) == 0);
+    CHECK(codec_json_write_object_start(&w) == 0);
+    CHECK(codec_json_write_key(&w, "k", 1) == 0);
+    CHECK(codec_json_write_int64(&w, 1) == 0);
+    CHECK(codec_json_write_object_end(&w) == 0);
+    CHECK(codec_json_write_array_end(&w) == 0);
     const char *pretty = "[\n  [],\n  {\n    \"k\": 1\n  }\n]";
     CHECK_MEM(out.data, out.len, pretty, strlen(pretty));
     codec_arena_free(&arena);

@@ -61,7 +61,7 @@ static void check_valid_text(void)
         while (n < 200)
             n += random_char(buf + n);
         const uint8_t *end = buf + n;
-        const uint8_t *q = codec__json_scan_string_avx2(buf, end);
+        const uint8_t *q = codec__json_long_scanner()(buf, end);
         CHECK(q != NULL);
         if (!q)
             continue;
@@ -100,7 +100,7 @@ static void check_invalid_text(void)
             memcpy(buf + at, bad[b].bytes, bad[b].len);
             buf[100] = '"';
             CHECK(scalar_stop(buf, buf + sizeof buf) == NULL);
-            const uint8_t *q = codec__json_scan_string_avx2(buf, buf + sizeof buf);
+            const uint8_t *q = codec__json_long_scanner()(buf, buf + sizeof buf);
             if (q) {
                 fprintf(stderr, "invalid sequence %zu at %zu accepted\n", b, at);
                 CHECK(q == NULL);
@@ -110,7 +110,7 @@ static void check_invalid_text(void)
      * from its lead byte. */
     memset(buf, 'x', sizeof buf);
     memcpy(buf + 30, "\xF0\x9F\x98\x8B", 4);
-    const uint8_t *q = codec__json_scan_string_avx2(buf, buf + 40);
+    const uint8_t *q = codec__json_long_scanner()(buf, buf + 40);
     CHECK(q == buf + 30);
 }
 

@@ -42,9 +42,11 @@ static const char peer[] =
     "        e = enc(data); out.write(struct.pack('<I', len(e)) + e)\n"
     "print(bad)\n";
 
+/* Lengths are little-endian ('<I' in the script) on every CPU. */
 static void put(FILE *f, const void *p, uint32_t n)
 {
-    fwrite(&n, 4, 1, f);
+    const uint8_t le[4] = {(uint8_t)n, (uint8_t)(n >> 8), (uint8_t)(n >> 16), (uint8_t)(n >> 24)};
+    fwrite(le, 4, 1, f);
     fwrite(p, 1, n, f);
 }
 
@@ -53,7 +55,8 @@ static const uint8_t *get(const uint8_t *buf, size_t len, size_t *pos, uint32_t 
 {
     if (*pos + 4 > len)
         return NULL;
-    memcpy(n, buf + *pos, 4);
+    const uint8_t *le = buf + *pos;
+    *n = (uint32_t)le[0] | (uint32_t)le[1] << 8 | (uint32_t)le[2] << 16 | (uint32_t)le[3] << 24;
     if (*n > len - *pos - 4)
         return NULL;
     *pos += 4 + *n;

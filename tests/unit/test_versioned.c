@@ -192,8 +192,8 @@ static void test_nesting(void)
     v = (codec_bytes){b.data, b.len};
     CHECK_INT(codec_encode(h, &v, &a, NULL), 0);                 /* route 5: hex */
     b.len = 0;
-    codec_buf_append(&b, "\xC0\xDC\x07\xC0\xDC\x05", 6);
-    codec_buf_append(&b, a.data, a.len);                         /* two headers */
+    CHECK(codec_buf_append(&b, "\xC0\xDC\x07\xC0\xDC\x05", 6) == 0);
+    CHECK(codec_buf_append(&b, a.data, a.len) == 0);                         /* two headers */
     a.len = 0;
     v = (codec_bytes){b.data, b.len};
     CHECK_INT(codec_encode(h, &v, &a, NULL), 0);                 /* hex */
@@ -252,7 +252,7 @@ static void test_out_of_memory(void)
         test_alloc t;
         codec_buf out;
         codec_buf_init(&out, test_alloc_init(&t, budget));
-        codec_buf_append(&out, "AB", 2);
+        CHECK(codec_buf_append(&out, "AB", 2) == 0);
         codec_bytes v = {(const uint8_t *)"out of memory", 13};
         int rc = codec_encode(c, &v, &out, NULL);
         CHECK(rc == CODEC_OK || (rc == CODEC_E_NOMEM && out.len == 2));

@@ -9,7 +9,6 @@
 
 #include "codec/codec.h"
 
-#include <openssl/crypto.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -65,9 +64,10 @@ int cmd_keygen(int argc, char **argv)
     if (rc) {
         char msg[256];
         fprintf(stderr, "codec: %s\n", codec_error_format(&err, msg, sizeof msg));
-        return rc == CODEC_E_USAGE ? CODEC_E_USAGE : CODEC_E_TRANSIENT;
+        /* usage, or unsupported in a build without OpenSSL; else transient */
+        return rc == CODEC_E_USAGE || rc == CODEC_E_UNSUPPORTED ? rc : CODEC_E_TRANSIENT;
     }
     fputs(line, stdout);
-    OPENSSL_cleanse(line, sizeof line);
+    explicit_bzero(line, sizeof line);   /* a store the compiler keeps */
     return fflush(stdout) == 0 ? 0 : CODEC_E_TRANSIENT;
 }

@@ -9,7 +9,9 @@ static const char usage[] =
     "\n"
     "Lists every stage this build knows, grouped by kind (backend,\n"
     "compression, text, integrity, framing, crypto): its name, a one-line\n"
-    "summary and its arguments, as written in a spec ('name:arg,key=value').\n";
+    "summary and its arguments, as written in a spec ('name:arg,key=value').\n"
+    "A stage this build was made without is marked '(not in this build: built\n"
+    "without LIB)'; building it fails with exit code 3 (unsupported).\n";
 
 static const struct {
     codec_stage_kind kind;
@@ -32,7 +34,10 @@ static bool known_kind(codec_stage_kind kind)
 
 static void print_stage(const codec_stage_info *info)
 {
-    printf("  %-16s %s\n", info->name, info->summary);
+    const char *missing = codec_stage_missing(info->name);
+    if (missing)
+        printf("  %-16s (not in this build: built without %s)\n", info->name, missing);
+    printf("  %-16s %s\n", missing ? "" : info->name, info->summary);
     if (info->args && *info->args)
         printf("  %-16s args: %s\n", "", info->args);
 }

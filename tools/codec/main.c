@@ -39,7 +39,12 @@ static int print_version(void)
     char cpu[160];
     unsigned features = codec_cpu_features();
     codec_cpu_feature_names(features, cpu, sizeof cpu);
-    printf("codec %s\ncpu: %s\n", CODEC_VERSION_STRING, features ? cpu : "baseline x86-64");
+#if defined(__x86_64__)
+    const char *baseline = "baseline x86-64";
+#else
+    const char *baseline = "baseline";
+#endif
+    printf("codec %s\ncpu: %s\n", codec_version_string(), features ? cpu : baseline);
     return CLI_EXIT_OK;
 }
 

@@ -14,29 +14,29 @@
 
 static inline uint16_t bin_load16(const uint8_t *p)
 {
-    return __builtin_bswap16(codec_load16(p));
+    return CODEC_BE16(codec_load16(p));
 }
 static inline uint32_t bin_load32(const uint8_t *p)
 {
-    return __builtin_bswap32(codec_load32(p));
+    return CODEC_BE32(codec_load32(p));
 }
 static inline uint64_t bin_load64(const uint8_t *p)
 {
-    return __builtin_bswap64(codec_load64(p));
+    return CODEC_BE64(codec_load64(p));
 }
 static inline void bin_store16(uint8_t *p, uint16_t v)
 {
-    v = __builtin_bswap16(v);
+    v = CODEC_BE16(v);
     memcpy(p, &v, 2);
 }
 static inline void bin_store32(uint8_t *p, uint32_t v)
 {
-    v = __builtin_bswap32(v);
+    v = CODEC_BE32(v);
     memcpy(p, &v, 4);
 }
 static inline void bin_store64(uint8_t *p, uint64_t v)
 {
-    v = __builtin_bswap64(v);
+    v = CODEC_BE64(v);
     memcpy(p, &v, 8);
 }
 

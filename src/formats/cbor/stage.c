@@ -84,6 +84,8 @@ int codec__stage_ctor_cbor(codec_stage *s, codec_args *a, const codec_type *t, c
 
 codec *codec_cbor(const codec_type *t, const codec_cbor_options *o, codec_error *err)
 {
+    if (o && codec_options_reserved(o->reserved, "cbor", "codec_cbor_options", err))
+        return NULL;
     codec_cbor_options r;
     codec__cbor_options_resolve(o, &r);
     const bin_flag flags[] = {{r.deterministic, "deterministic"},

@@ -460,9 +460,9 @@ static int dec_prims(dec *d, const fory_struct *st, uint8_t *v)
             *(bool *)fv = *p++ != 0;
             break;
         case FT_INT8: case FT_UINT8: *fv = *p++; break;
-        case FT_INT16: case FT_UINT16: memcpy(fv, p, 2); p += 2; break;
-        case FT_INT32: case FT_UINT32: case FT_FLOAT32: memcpy(fv, p, 4); p += 4; break;
-        case FT_INT64: case FT_UINT64: case FT_FLOAT64: memcpy(fv, p, 8); p += 8; break;
+        case FT_INT16: case FT_UINT16: fory_copy_le(fv, p, 2, 2); p += 2; break;
+        case FT_INT32: case FT_UINT32: case FT_FLOAT32: fory_copy_le(fv, p, 4, 4); p += 4; break;
+        case FT_INT64: case FT_UINT64: case FT_FLOAT64: fory_copy_le(fv, p, 8, 8); p += 8; break;
         case FT_VARINT32:
             if (!(p = get_varu32_fast(p, &u)))
                 bad = "invalid varint: number";
@@ -759,7 +759,7 @@ static int dec_array(dec *d, const fory_node *n, codec_list *l)
     uint8_t *items = codec_arena_alloc(d->arena, bytes ? bytes : 1, 0);
     if (!items)
         return FORY_NOMEM(d->err);
-    memcpy(items, d->in.p, bytes);   /* little-endian host */
+    fory_copy_le(items, d->in.p, bytes, esz);
     if (n->tid == FT_BOOL_ARRAY)
         for (uint32_t i = 0; i < bytes; i++)
             if (items[i] > 1)

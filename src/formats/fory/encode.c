@@ -327,12 +327,9 @@ static int enc_array(enc *e, const fory_node *n, const codec_list *l)
     if (fory_reserve(e->out, bytes + 5))
         return nomem(e);
     fory_put_varu32(e->out, (uint32_t)bytes);
-    const uint8_t *src = l->items;
-    for (size_t i = 0; i < l->count; i++, src += esz) {
-        uint64_t x = 0;
-        memcpy(&x, src, esz);   /* little-endian host: the low bytes */
-        fory_put_le(e->out, x, esz);
-    }
+    if (bytes)   /* an empty list may have no items pointer */
+        fory_copy_le(e->out->data + e->out->len, l->items, bytes, esz);
+    e->out->len += bytes;
     return CODEC_OK;
 }
 

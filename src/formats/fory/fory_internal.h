@@ -179,10 +179,36 @@ static inline void fory_put_u8(codec_buf *b, uint8_t v)
 /* Raw writers on a cursor, returning the cursor after the bytes (stores
  * through uint8_t would make the compiler reload a codec_buf's fields after
  * each byte, so hot loops keep a cursor in a register). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define FORY_HOST_BIG_ENDIAN 1
+#else
+#define FORY_HOST_BIG_ENDIAN 0
+#endif
+
 static inline uint8_t *fory_w_le(uint8_t *w, uint64_t v, size_t n)
 {
-    memcpy(w, &v, n);   /* the low n bytes: the host is little-endian */
+#if FORY_HOST_BIG_ENDIAN
+    v = __builtin_bswap64(v);   /* the low bytes first in memory */
+#endif
+    memcpy(w, &v, n);   /* the low n bytes */
     return w + n;
+}
+
+/* Copies `bytes` bytes of `esz`-byte numbers (1, 2, 4 or 8) between the
+ * little-endian wire and host memory: one copy on little-endian CPUs, each
+ * number's bytes reversed on big-endian ones. */
+static inline void fory_copy_le(void *dst, const void *src, size_t bytes, size_t esz)
+{
+#if FORY_HOST_BIG_ENDIAN
+    uint8_t *d = dst;
+    const uint8_t *s = src;
+    for (size_t at = 0; at < bytes; at += esz)
+        for (size_t i = 0; i < esz; i++)
+            d[at + i] = s[at + esz - 1 - i];
+#else
+    (void)esz;
+    memcpy(dst, src, bytes);
+#endif
 }
 
 /* LEB128 up to 5 bytes. */
@@ -260,13 +286,16 @@ static inline int fory_get_u8(fory_in *in, uint8_t *v)
     return 0;
 }
 
-/* n <= 8 bytes, little-endian (the host is: codec builds for x86-64). */
+/* n <= 8 bytes, little-endian. */
 static inline int fory_get_le(fory_in *in, size_t n, uint64_t *v)
 {
     if (fory_left(in) < n)
         return -1;
     uint64_t x = 0;
     memcpy(&x, in->p, n);
+#if FORY_HOST_BIG_ENDIAN
+    x = __builtin_bswap64(x);   /* the first byte is the lowest */
+#endif
     in->p += n;
     *v = x;
     return 0;

@@ -97,6 +97,8 @@ int codec__stage_ctor_fory(codec_stage *s, codec_args *a, const codec_type *t, c
 codec *codec_fory(const codec_fory_registry *r, const codec_type *root,
                   const codec_fory_options *o, codec_error *err)
 {
+    if (o && codec_options_reserved(o->reserved, "fory", "codec_fory_options", err))
+        return NULL;
     codec_stage s;
     memset(&s, 0, sizeof s);
     s.kind = CODEC_KIND_BACKEND;

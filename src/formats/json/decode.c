@@ -83,7 +83,7 @@ static inline const uint8_t *skip_ws(const uint8_t *p, const uint8_t *end)
 {
     if (end - p >= 2 && p[1] > ' ' && p[0] == ' ')
         return p + 1;
-#if defined(__SSE2__)
+#if CODEC_SSE2
     for (; end - p >= 16; p += 16) {
         unsigned other = ~json_space16(p) & 0xFFFF;
         if (other)
@@ -105,7 +105,7 @@ static inline const uint8_t *skip_ws(const uint8_t *p, const uint8_t *end)
  * the next item's loads would wait for). Updates *run. */
 static inline const uint8_t *ws_again(const uint8_t *p, const uint8_t *end, unsigned *run)
 {
-#if defined(__SSE2__)
+#if CODEC_SSE2
     if (*run && end - p >= 16) {
         unsigned want = (1u << *run) - 1;
         if ((json_space16(p) & (want << 1 | 1)) == want)
@@ -129,7 +129,7 @@ static void choose_kernels(void)
 {
     if (__atomic_load_n(&kernels.chosen, __ATOMIC_ACQUIRE))
         return;
-#if defined(__x86_64__)
+#if CODEC_X86_KERNELS
     json_scan_fn scan = codec_cpu_has(CODEC_CPU_FOR_AVX2) ? codec__json_scan_string_avx2 : NULL;
     json_skip_fn skip = codec_cpu_has(CODEC_CPU_FOR_AVX512) ? codec__json_skip_avx512 : NULL;
     __atomic_store_n(&kernels.scan, scan, __ATOMIC_RELAXED);
@@ -156,7 +156,7 @@ static inline const uint8_t *string_end(const uint8_t *p, const uint8_t *end, bo
                                         json_scan_fn scan)
 {
     const uint8_t *s = p;
-#if defined(__SSE2__)
+#if CODEC_SSE2
     /* Most keys and values end within 32 bytes, with no escape and no
      * non-ASCII byte: those are found here without the call. The others
      * are scanned on from where this stopped (plain ASCII before it). */
@@ -202,7 +202,7 @@ static inline __attribute__((always_inline)) const uint8_t *
 string_value(fast *f, const uint8_t *p, codec_string *out)
 {
     const uint8_t *start = p + 1;
-#if defined(__SSE2__)
+#if CODEC_SSE2
     /* A plain string of fewer than 64 bytes (most are) is copied into the
      * pool while it is scanned: each 16-byte block is stored as it is
      * classified (bytes past the quote land in room nobody has taken). */
@@ -285,8 +285,7 @@ static inline const uint8_t *integer(const uint8_t *p, const uint8_t *end, uint6
         return NULL;
     uint64_t m = 0;
     if (end - p >= 8) {
-        uint64_t x;
-        memcpy(&x, p, 8);
+        uint64_t x = codec_load_le64(p);
         unsigned n = json_leading_digits8(x);
         if (n == 0 || (*p == '0' && n > 1))
             return NULL;

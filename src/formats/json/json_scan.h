@@ -5,9 +5,11 @@
 #define CODEC_JSON_SCAN_H
 
 #include "formats/json/json_internal.h"
+#include "core/cpu_internal.h"
+#include "core/load_internal.h"
 
 #include <string.h>
-#if defined(__SSE2__)
+#if CODEC_SSE2
 #include <emmintrin.h>
 #endif
 
@@ -37,7 +39,7 @@ static inline uint64_t json_special_bytes(uint64_t x)
            JSON_HIGHS;
 }
 
-#if defined(__SSE2__)
+#if CODEC_SSE2
 /* The bytes of x that are '"', '\\', control or 0x80 and above (a signed
  * compare with 0x20 flags the last two). */
 static inline __m128i json_special_in(__m128i x)
@@ -61,7 +63,7 @@ static inline unsigned json_special16(const uint8_t *p)
 }
 #endif
 
-#if defined(__SSE2__)
+#if CODEC_SSE2
 /* Bit i set when p[i] (of 16) is JSON white space: ' ', '\n', '\r', '\t'. */
 static inline unsigned json_space16(const uint8_t *p)
 {
@@ -86,9 +88,13 @@ static inline unsigned json_space16(const uint8_t *p)
 static inline const uint8_t *json_string_scan(const uint8_t *p, const uint8_t *end,
                                               bool *escaped, json_scan_fn scan)
 {
+#if CODEC_SSE2
     const uint8_t *start = p;
+#else
+    (void)scan;   /* the long-string kernels need SSE2 */
+#endif
     for (;;) {
-#if defined(__SSE2__)
+#if CODEC_SSE2
         while (end - p >= 16) {
             unsigned m = json_special16(p);
             if (m) {
@@ -106,9 +112,7 @@ static inline const uint8_t *json_string_scan(const uint8_t *p, const uint8_t *e
             continue;
 #endif
         while (end - p >= 8) {
-            uint64_t x;
-            memcpy(&x, p, 8);
-            uint64_t m = json_special_bytes(x);
+            uint64_t m = json_special_bytes(codec_load_le64(p));
             if (m) {
                 p += __builtin_ctzll(m) >> 3;
                 goto special;
@@ -154,9 +158,7 @@ static inline unsigned json_leading_digits8(uint64_t x)
 static inline const uint8_t *json_skip_digits(const uint8_t *p, const uint8_t *end)
 {
     for (; end - p >= 8; p += 8) {
-        uint64_t x;
-        memcpy(&x, p, 8);
-        unsigned n = json_leading_digits8(x);
+        unsigned n = json_leading_digits8(codec_load_le64(p));
         if (n < 8)
             return p + n;
     }
@@ -199,7 +201,7 @@ static inline const uint8_t *json_number_end(const uint8_t *p, const uint8_t *en
  * overlapping loads, never reading outside s[0..n)). */
 static inline bool json_copy_plain(uint8_t *d, const uint8_t *s, size_t n)
 {
-#if defined(__SSE2__)
+#if CODEC_SSE2
     __m128i x;
     if (n >= 16) {
         __m128i hit = _mm_setzero_si128();
@@ -251,7 +253,7 @@ static inline void json_copy_short(void *dst, const void *src, size_t n)
     if (n > 32) {
         memcpy(d, s, n);
     } else if (n > 16) {
-#if defined(__SSE2__)
+#if CODEC_SSE2
         __m128i a = _mm_loadu_si128((const __m128i *)s);
         __m128i b = _mm_loadu_si128((const __m128i *)(s + n - 16));
         _mm_storeu_si128((__m128i *)d, a);

@@ -135,6 +135,8 @@ static int size_text(char *dst, size_t cap, size_t v)
 
 codec *codec_json(const codec_type *t, const codec_json_options *o, codec_error *err)
 {
+    if (o && codec_options_reserved(o->reserved, "json", "codec_json_options", err))
+        return NULL;
     codec_json_options r;
     codec__json_options_resolve(o, &r);
     char args[256];

@@ -160,7 +160,7 @@ int codec__json_put_string(codec_buf *out, const char *str, size_t n)
     }
     json_scan_fn scan = codec__json_long_scanner();
     while (s < end) {
-#if defined(__SSE2__)
+#if CODEC_SSE2
         while (end - s >= 16) {
             __m128i x = _mm_loadu_si128((const __m128i *)s);
             _mm_storeu_si128((__m128i *)d, x);
@@ -179,7 +179,7 @@ int codec__json_put_string(codec_buf *out, const char *str, size_t n)
             *d++ = *s++;
             continue;
         }
-#if defined(__SSE2__)
+#if CODEC_SSE2
     special:
 #endif
         if (*s < 0x80) {

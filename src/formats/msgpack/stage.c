@@ -87,6 +87,8 @@ int codec__stage_ctor_msgpack(codec_stage *s, codec_args *a, const codec_type *t
 
 codec *codec_msgpack(const codec_type *t, const codec_msgpack_options *o, codec_error *err)
 {
+    if (o && codec_options_reserved(o->reserved, "msgpack", "codec_msgpack_options", err))
+        return NULL;
     codec_msgpack_options r;
     mp_options_resolve(o, &r);
     const bin_flag flags[] = {{r.struct_arrays, "structs=array"},

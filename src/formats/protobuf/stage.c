@@ -71,6 +71,8 @@ int codec__stage_ctor_protobuf(codec_stage *s, codec_args *a, const codec_type *
 
 codec *codec_protobuf(const codec_type *t, const codec_protobuf_options *o, codec_error *err)
 {
+    if (o && codec_options_reserved(o->reserved, "protobuf", "codec_protobuf_options", err))
+        return NULL;
     static const char *const unknown[] = {"keep", "skip", "reject"};
     static const codec_protobuf_options zero;
     if (!o)

@@ -166,13 +166,13 @@ size_t codec__deflate_bound(size_t n)
 
 static inline uint32_t hash_long(const uint8_t *p, unsigned bits)
 {
-    uint64_t v = codec_load64(p) << (64 - 8 * LONG_BYTES);
+    uint64_t v = codec_load_le64(p) << (64 - 8 * LONG_BYTES);
     return (uint32_t)((v * 0x9E3779B97F4A7C15ull) >> (64 - bits));
 }
 
 static inline uint32_t hash_short(const uint8_t *p, unsigned bits)
 {
-    return (uint32_t)(codec_load32(p) * 0x9E3779B1u) >> (32 - bits);
+    return (uint32_t)(codec_load_le32(p) * 0x9E3779B1u) >> (32 - bits);
 }
 
 /* Reads only 3 bytes: it also serves the input's last positions. */
@@ -188,7 +188,7 @@ static inline unsigned match_len(const uint8_t *a, const uint8_t *b, unsigned li
 {
     unsigned len = 0;
     while (len + 8 <= limit) {
-        uint64_t x = codec_load64(a + len) ^ codec_load64(b + len);
+        uint64_t x = codec_load_le64(a + len) ^ codec_load_le64(b + len);
         if (x)
             return len + (unsigned)__builtin_ctzll(x) / 8;
         len += 8;

@@ -10,11 +10,15 @@
  * streams (see ZLIB_SHORT_STREAM), and falls back to zlib's streaming
  * inflate where libdeflate needs the output size in advance and the guess
  * was too small, for the members after the first of a multi-member gzip
- * file, and to report where a corrupt stream goes wrong. */
+ * file, and to report where a corrupt stream goes wrong.
+ * A build without libdeflate (CODEC_HAVE_LIBDEFLATE 0) encodes every level
+ * with our encoder (levels 1..5 as 6) and decodes with zlib alone. */
 #include "compress_internal.h"
 #include "codec/integrity.h"
 
+#if CODEC_HAVE_LIBDEFLATE
 #include <libdeflate.h>
+#endif
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +27,13 @@
 /* Compression engine per level, chosen so the size never exceeds zlib's at
  * that level: libdeflate at the level given here (1..5), our encoder
  * (deflate_encoder.c) where it is 0 (6..9). */
+#if CODEC_HAVE_LIBDEFLATE
 static const int libdeflate_level_for[10] = {0, 1, 2, 4, 4, 6, 0, 0, 0, 0};
+#else
+static const int libdeflate_level_for[10] = {0};
+#endif
+/* Our encoder's lowest level; lower ones reach it only without libdeflate. */
+#define OWN_MIN_LEVEL 6
 
 /* Largest expansion of deflate (258-byte matches in ~2 bits); a gzip
  * trailer claiming more than this is corrupt. */
@@ -49,6 +59,7 @@ static int zlib_window_bits(codec_flate_wrap wrap)
     return wrap == CODEC_FLATE_GZIP ? 15 + 16 : 15;
 }
 
+#if CODEC_HAVE_LIBDEFLATE
 static void *make_libdeflate_compressor(const void *cfg)
 {
     return libdeflate_alloc_compressor(((const codec_flate *)cfg)->libdeflate_level);
@@ -58,6 +69,8 @@ static void drop_libdeflate_compressor(void *ctx)
 {
     libdeflate_free_compressor(ctx);
 }
+
+#endif
 
 static void *make_deflater(const void *cfg)
 {
@@ -70,6 +83,7 @@ static void drop_deflater(void *ctx)
     codec__deflater_free(ctx);
 }
 
+#if CODEC_HAVE_LIBDEFLATE
 static void *make_libdeflate_decompressor(const void *cfg)
 {
     (void)cfg;
@@ -80,6 +94,7 @@ static void drop_libdeflate_decompressor(void *ctx)
 {
     libdeflate_free_decompressor(ctx);
 }
+#endif
 
 static void *make_zlib_inflater(const void *cfg)
 {
@@ -106,11 +121,12 @@ static codec_flate *codec_flate_new(codec_flate_wrap wrap, int level)
     f->wrap = wrap;
     f->level = level;
     f->libdeflate_level = libdeflate_level_for[level];
+    codec__pool_init(&f->enc, make_deflater, drop_deflater, f);
+#if CODEC_HAVE_LIBDEFLATE
     if (f->libdeflate_level)
         codec__pool_init(&f->enc, make_libdeflate_compressor, drop_libdeflate_compressor, f);
-    else
-        codec__pool_init(&f->enc, make_deflater, drop_deflater, f);
     codec__pool_init(&f->dec, make_libdeflate_decompressor, drop_libdeflate_decompressor, f);
+#endif
     codec__pool_init(&f->inf, make_zlib_inflater, drop_zlib_inflater, f);
     return f;
 }
@@ -129,6 +145,7 @@ static void codec_flate_free(codec_flate *f)
  * Encode
  * ------------------------------------------------------------------------ */
 
+#if CODEC_HAVE_LIBDEFLATE
 static size_t libdeflate_encode(codec_flate *f, struct libdeflate_compressor *c,
                                 const uint8_t *src, size_t n, codec_buf *out, int *rc)
 {
@@ -142,6 +159,7 @@ static size_t libdeflate_encode(codec_flate *f, struct libdeflate_compressor *c,
     return f->wrap == CODEC_FLATE_GZIP ? libdeflate_gzip_compress(c, src, n, dst, bound)
                                        : libdeflate_zlib_compress(c, src, n, dst, bound);
 }
+#endif
 
 /* Bytes of the zlib (2) or gzip (10) header, and of the trailer after the
  * deflate data (4 or 8). */
@@ -160,10 +178,15 @@ static void store_le32(uint8_t *p, uint32_t v)
  * (deflate, 32 KiB window) and FLEVEL 2 at level 6, 3 above, with FCHECK
  * making the pair a multiple of 31; for gzip no name, no time stamp (XFL
  * and OS are set for every engine in codec_flate_encode()). */
+static int own_level(const codec_flate *f)
+{
+    return f->level < OWN_MIN_LEVEL ? OWN_MIN_LEVEL : f->level;
+}
+
 static size_t write_header(const codec_flate *f, uint8_t *p)
 {
     if (f->wrap == CODEC_FLATE_ZLIB) {
-        unsigned flg = (f->level == 6 ? 2u : 3u) << 6;
+        unsigned flg = (own_level(f) == 6 ? 2u : 3u) << 6;
         flg += 31 - (0x78u * 256 + flg) % 31;
         p[0] = 0x78, p[1] = (uint8_t)flg;
         return ZLIB_HEADER;
@@ -185,7 +208,7 @@ static size_t own_encode(codec_flate *f, codec_deflater *d, const uint8_t *src, 
     }
     uint8_t *dst = out->data + out->len;
     size_t head = write_header(f, dst);
-    size_t body = codec__deflate_compress(d, f->level, src, n, dst + head, bound);
+    size_t body = codec__deflate_compress(d, own_level(f), src, n, dst + head, bound);
     if (!body)
         return 0;
     uint8_t *tail = dst + head + body;
@@ -205,8 +228,12 @@ static int codec_flate_encode(const codec_stage *s, codec_flate *f, const uint8_
     if (!ctx)
         return codec__compress_nomem(s, err);
     int rc = CODEC_OK;
+#if CODEC_HAVE_LIBDEFLATE
     size_t written = f->libdeflate_level ? libdeflate_encode(f, ctx, src, n, out, &rc)
                                          : own_encode(f, ctx, src, n, out, &rc);
+#else
+    size_t written = own_encode(f, ctx, src, n, out, &rc);
+#endif
     codec__pool_put(&f->enc, ctx);
     if (rc)
         return codec__compress_nomem(s, err);
@@ -357,6 +384,7 @@ static bool zlib_whole(codec_flate *f, const uint8_t *src, size_t n, codec_buf *
  * Decode: libdeflate fast paths
  * ------------------------------------------------------------------------ */
 
+#if CODEC_HAVE_LIBDEFLATE
 /* Runs libdeflate into `cap` reserved bytes. */
 static enum libdeflate_result libdeflate_decode(codec_flate *f,
                                                 struct libdeflate_decompressor *d,
@@ -373,6 +401,7 @@ static enum libdeflate_result libdeflate_decode(codec_flate *f,
         out->len += got;
     return r;
 }
+#endif
 
 /* The gzip trailer's ISIZE (size mod 2^32 of the last member) is a lower
  * bound of the output, checked against the cap and used as the first
@@ -406,10 +435,11 @@ static int codec_flate_decode(const codec_stage *s, codec_flate *f, const uint8_
         return codec__compress_nomem(s, err);
     if (short_dynamic_stream(f->wrap, src, n) && zlib_whole(f, src, n, out, guess))
         return CODEC_OK;
+    size_t in_used = 0;
+#if CODEC_HAVE_LIBDEFLATE
     struct libdeflate_decompressor *d = codec__pool_get(&f->dec);
     if (!d)
         return codec__compress_nomem(s, err);
-    size_t in_used = 0;
     enum libdeflate_result r = libdeflate_decode(f, d, src, n, out, guess, &in_used);
     codec__pool_put(&f->dec, d);
     if (r == LIBDEFLATE_SUCCESS) {
@@ -427,6 +457,7 @@ static int codec_flate_decode(const codec_stage *s, codec_flate *f, const uint8_
         in_used = 0; /* zlib starts over, and says where a corrupt stream breaks */
         out->len = base;
     }
+#endif
     if ((rc = zlib_decode(s, f, src, n, in_used, out, base, err)))
         out->len = base;
     return rc;

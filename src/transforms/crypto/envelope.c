@@ -494,6 +494,11 @@ int codec__crypto_envelope_fill(codec_stage *s, const codec_envelope_options *o,
     return CODEC_OK;
 }
 
+/* Without CODEC_STATIC_LINKING_ONLY, codec/envelope.h shows the hooks as
+ * four pointers; the two views must agree. */
+_Static_assert(sizeof(codec_envelope_test_hooks) == 4 * sizeof(void *),
+               "codec_envelope_test_hooks: update the private view in envelope.h");
+
 codec *codec_envelope(const codec_envelope_options *o, codec_error *err)
 {
     if (!o) {

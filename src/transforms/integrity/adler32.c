@@ -1,14 +1,24 @@
 /* adler32.c — zlib's Adler-32 (`adler32` stage and codec_adler32()),
- * computed by libdeflate's vectorised kernel. */
+ * computed by libdeflate's vectorised kernel (by zlib in a build without
+ * libdeflate). */
 #include "codec/integrity.h"
 #include "trailer.h"
 
+#if CODEC_HAVE_LIBDEFLATE
 #include <libdeflate.h>
 
 uint32_t codec_adler32(uint32_t adler, const void *p, size_t n)
 {
     return libdeflate_adler32(adler, p, n);
 }
+#else
+#include <zlib.h>
+
+uint32_t codec_adler32(uint32_t adler, const void *p, size_t n)
+{
+    return (uint32_t)adler32_z(adler, p, n);
+}
+#endif
 
 static const checksum_trailer adler32_trailer = {codec_adler32, 1};
 

@@ -3,12 +3,22 @@
 #include "codec/integrity.h"
 #include "trailer.h"
 
+#if CODEC_HAVE_LIBDEFLATE
 #include <libdeflate.h>
 
 uint32_t codec_crc32(uint32_t crc, const void *p, size_t n)
 {
     return libdeflate_crc32(crc, p, n);
 }
+#else
+#include <zlib.h>
+
+/* A build without libdeflate: zlib's (slower) crc32. */
+uint32_t codec_crc32(uint32_t crc, const void *p, size_t n)
+{
+    return (uint32_t)crc32_z(crc, p, n);
+}
+#endif
 
 static const checksum_trailer crc32_trailer = {codec_crc32, 0};
 

@@ -55,10 +55,11 @@ crc32c_kernel_fn codec__crc32c_kernel(int id)
          sse42 = codec_cpu_has(CODEC_CPU_FOR_SSE42);
     switch (id) {
     case CRC32C_AUTO:
-        return avx512 ? codec__crc32c_avx512 : sse42 ? codec__crc32c_sse42 : crc32c_scalar;
+        return avx512 ? CODEC_KERNEL(codec__crc32c_avx512)
+               : sse42 ? CODEC_KERNEL(codec__crc32c_sse42) : crc32c_scalar;
     case CRC32C_SCALAR: return crc32c_scalar;
-    case CRC32C_SSE42: return sse42 ? codec__crc32c_sse42 : NULL;
-    case CRC32C_AVX512: return avx512 ? codec__crc32c_avx512 : NULL;
+    case CRC32C_SSE42: return sse42 ? CODEC_KERNEL(codec__crc32c_sse42) : NULL;
+    case CRC32C_AVX512: return avx512 ? CODEC_KERNEL(codec__crc32c_avx512) : NULL;
     default: return NULL;
     }
 }
@@ -82,8 +83,8 @@ uint32_t codec_crc32c(uint32_t crc, const void *p, size_t n)
 /* One static trailer per kernel, so the stage state needs no allocation. */
 static const checksum_trailer trailers[CRC32C_KERNEL_COUNT] = {
     [CRC32C_SCALAR] = {crc32c_scalar, 0},
-    [CRC32C_SSE42] = {codec__crc32c_sse42, 0},
-    [CRC32C_AVX512] = {codec__crc32c_avx512, 0},
+    [CRC32C_SSE42] = {CODEC_KERNEL(codec__crc32c_sse42), 0},
+    [CRC32C_AVX512] = {CODEC_KERNEL(codec__crc32c_avx512), 0},
 };
 
 static const char *const kernel_names[] = {"auto", "scalar", "sse42", "avx512", NULL};

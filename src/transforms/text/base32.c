@@ -240,8 +240,10 @@ int codec__stage_ctor_base32(codec_stage *s, codec_args *a, const codec_type *t,
     b32_build_tables(&st->t, (b32_variant)which);
     st->padded = which == B32_STD || which == B32_HEX;
     st->code = (text_code){st->t.dec, 8, st->padded};
-    static const b32_fn encoders[] = {NULL, codec__b32_encode_avx2, codec__b32_encode_avx512};
-    static const b32_fn decoders[] = {NULL, codec__b32_decode_avx2, codec__b32_decode_avx512};
+    static const b32_fn encoders[] = {NULL, CODEC_KERNEL(codec__b32_encode_avx2),
+                                      CODEC_KERNEL(codec__b32_encode_avx512)};
+    static const b32_fn decoders[] = {NULL, CODEC_KERNEL(codec__b32_decode_avx2),
+                                      CODEC_KERNEL(codec__b32_decode_avx512)};
     st->encode_bulk = encoders[isa];
     st->decode_bulk = decoders[isa];
     s->ops = &b32_ops;

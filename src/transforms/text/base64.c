@@ -370,10 +370,12 @@ int codec__stage_ctor_base64(codec_stage *s, codec_args *a, const codec_type *t,
     st->code = (text_code){st->t.dec, 4, st->padded};
     b64_build_tables(&st->t, st->variant == B64_URL || st->variant == B64_URL_NOPAD
                                  ? url_alphabet : std_alphabet);
-    static const b64_encode_fn encoders[] = {b64_encode_scalar, codec__b64_encode_avx2,
-                                             codec__b64_encode_avx512};
-    static const b64_decode_fn decoders[] = {b64_decode_scalar, codec__b64_decode_avx2,
-                                             codec__b64_decode_avx512};
+    static const b64_encode_fn encoders[] = {b64_encode_scalar,
+                                             CODEC_KERNEL(codec__b64_encode_avx2),
+                                             CODEC_KERNEL(codec__b64_encode_avx512)};
+    static const b64_decode_fn decoders[] = {b64_decode_scalar,
+                                             CODEC_KERNEL(codec__b64_decode_avx2),
+                                             CODEC_KERNEL(codec__b64_decode_avx512)};
     st->encode_bulk = encoders[isa];
     st->decode_bulk = decoders[isa];
     s->ops = &b64_ops;

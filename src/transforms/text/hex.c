@@ -144,10 +144,10 @@ int codec__stage_ctor_hex(codec_stage *s, codec_args *a, const codec_type *t, co
         st->high[c] = st->nib[c] == 0xFF ? 0x100 : (uint16_t)(st->nib[c] << 4);
         st->low[c] = st->nib[c] == 0xFF ? 0x100 : st->nib[c];
     }
-    static const hex_encode_fn encoders[] = {NULL, codec__hex_encode_avx2,
-                                             codec__hex_encode_avx512};
-    static const hex_decode_fn decoders[] = {NULL, codec__hex_decode_avx2,
-                                             codec__hex_decode_avx512};
+    static const hex_encode_fn encoders[] = {NULL, CODEC_KERNEL(codec__hex_encode_avx2),
+                                             CODEC_KERNEL(codec__hex_encode_avx512)};
+    static const hex_decode_fn decoders[] = {NULL, CODEC_KERNEL(codec__hex_decode_avx2),
+                                             CODEC_KERNEL(codec__hex_decode_avx512)};
     st->encode_bulk = encoders[isa];
     st->decode_bulk = decoders[isa];
     s->ops = &hex_ops;

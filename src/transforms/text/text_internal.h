@@ -17,6 +17,7 @@
 #define CODEC_TEXT_INTERNAL_H
 
 #include "compose/stage_internal.h"
+#include "core/cpu_internal.h"
 
 /** An instruction-set tier, in order of preference. */
 typedef enum text_isa {
