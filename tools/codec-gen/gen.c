@@ -58,6 +58,15 @@ static void *xalloc(size_t n)
     return p;
 }
 
+/* Appends to generated text; like xalloc, out of memory ends the run. */
+static void append(codec_buf *b, const void *p, size_t n)
+{
+    if (codec_buf_append(b, p, n)) {
+        fputs("codec-gen: out of memory\n", stderr);
+        exit(2);
+    }
+}
+
 static char *dup_n(const char *s, size_t n)
 {
     char *d = xalloc(n + 1);
@@ -100,14 +109,14 @@ static void out(codec_buf *b, const char *f, ...)
     if (n < 0)
         return;
     if ((size_t)n < sizeof small) {
-        codec_buf_append(b, small, (size_t)n);
+        append(b, small, (size_t)n);
         return;
     }
     char *big = xalloc((size_t)n + 1);
     va_start(ap, f);
     vsnprintf(big, (size_t)n + 1, f, ap);
     va_end(ap);
-    codec_buf_append(b, big, (size_t)n);
+    append(b, big, (size_t)n);
     free(big);
 }
 
@@ -920,7 +929,7 @@ static int emit_file(gen *g, size_t fi, codec__gen_result *r)
                "    static const struct {\n        const codec_type *type;\n        uint32_t id;\n"
                "    } ids[] = {\n",
             id);
-        codec_buf_append(c, reg.data, reg.len);
+        append(c, reg.data, reg.len);
         out(c, "        {NULL, 0}};\n    for (size_t i = 0; ids[i].type; i++) {\n"
                "        int rc = codec_fory_register(r, ids[i].type, ids[i].id, err);\n"
                "        if (rc)\n            return rc;\n    }\n    return 0;\n}\n");
