@@ -3,9 +3,9 @@
 # scoped names, every field form, a union, and errors with file:line. The
 # generated code is compiled, and a program built on it sends a message with
 # a union through codec's Fory backend and back.
-#   fdl_reader.sh CODEC_GEN INCLUDE_DIR LIBCODEC_A
+#   fdl_reader.sh CODEC_GEN INCLUDE_DIR LIBCODEC_A BUILD_INCLUDE_DIR
 set -u
-gen=$1 inc=$2 lib=$3
+gen=$1 inc=$2 lib=$3 config_inc=$4   # config_inc: the build's codec/config.h
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failed=0
@@ -89,7 +89,7 @@ for want in 'CODEC_ARRAY(shop_Order__weights_t, CODEC_INT16)' 'CODEC_FIELD_TAGGE
     grep -qF -- "$want" "$c" || fail "order.codec.c lacks: $want"
 done
 for f in order.codec.c common/base.codec.c tree.codec.c; do
-    cc -std=gnu11 -Wall -Wextra -Werror -c -I"$work/out" -I"$inc" "$work/out/$f" -o "$work/x.o" ||
+    cc -std=gnu11 -Wall -Wextra -Werror -c -I"$work/out" -I"$inc" -I"$config_inc" "$work/out/$f" -o "$work/x.o" ||
         fail "$f does not compile"
 done
 
@@ -137,7 +137,7 @@ int main(void)
 }
 C
 # shellcheck disable=SC2086   # TEST_CFLAGS: flags the library was built with
-if cc ${TEST_CFLAGS:-} -std=gnu11 -Wall -Wextra -Werror -I"$work/out" -I"$inc" "$work/main.c" "$work/out/order.codec.c" \
+if cc ${TEST_CFLAGS:-} -std=gnu11 -Wall -Wextra -Werror -I"$work/out" -I"$inc" -I"$config_inc" "$work/main.c" "$work/out/order.codec.c" \
       "$work/out/common/base.codec.c" "$lib" \
       $(pkg-config --libs libzstd liblz4 zlib libdeflate snappy libbrotlienc libbrotlidec libcrypto) \
       $(pkg-config --libs hiredis rdkafka 2>/dev/null) -lm -lpthread -o "$work/main" 2>"$work/err"; then

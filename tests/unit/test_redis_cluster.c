@@ -302,9 +302,39 @@ static void test_moved_and_ask(codec_redis *r)
 
 typedef struct mover {
     unsigned slots[8];
+    const char *keys[8];   /* one key of each slot */
     int n;
     volatile int done;
 } mover;
+
+/* Waits (up to 10 s) until every node sends a key of `slot` to node `to`:
+ * `to` answers it, every other node redirects there. Nodes learn a slot's
+ * new owner at their own pace; a client meanwhile can be sent back and
+ * forth, and the test should read back only once the cluster agrees. */
+static void wait_for_owner(unsigned slot, const char *key, int to)
+{
+    char want[64];
+    snprintf(want, sizeof want, "MOVED %u 127.0.0.1:%d", slot, cluster.node[to].port);
+    for (int tries = 0; tries < 200; tries++) {
+        bool agreed = true;
+        for (int i = 0; i < CLUSTER_NODES && agreed; i++) {
+            if (cluster.node[i].pid <= 0)
+                continue;
+            redisContext *c = node_connect(i);
+            redisReply *r = c ? redisCommand(c, "GET %s", key) : NULL;
+            bool error = r && r->type == REDIS_REPLY_ERROR;
+            agreed = r && (i == to ? !error : error && !strcmp(r->str, want));
+            if (r)
+                freeReplyObject(r);
+            if (c)
+                redisFree(c);
+        }
+        if (agreed)
+            return;
+        redis_server_sleep_ms(50);
+    }
+    CHECK(!"every node agrees on the slot's new owner within 10 s");
+}
 
 static void *move_slots(void *p)
 {
@@ -313,8 +343,10 @@ static void *move_slots(void *p)
     for (int i = 0; i < m->n; i++) {
         int from = cluster_master_of(&cluster, m->slots[i]);
         int to = cluster_master_of(&cluster, (m->slots[i] + 5461) % 16384);
-        if (from >= 0 && to >= 0 && from != to)
+        if (from >= 0 && to >= 0 && from != to) {
             migrate_slot(m->slots[i], from, to, true);
+            wait_for_owner(m->slots[i], m->keys[i], to);
+        }
     }
     m->done = 1;
     return NULL;
@@ -348,8 +380,10 @@ static void test_batch_during_migration(codec_redis *r)
     keyset_init(&k, 100000, "mig", 2);
     keyset_items(&k, CODEC_REDIS_SET);
     mover m = {.n = 8};
-    for (int i = 0; i < 8; i++)
-        m.slots[i] = codec_redis_slot(k.key[i * 977], strlen(k.key[i * 977]));
+    for (int i = 0; i < 8; i++) {
+        m.keys[i] = k.key[i * 977];
+        m.slots[i] = codec_redis_slot(m.keys[i], strlen(m.keys[i]));
+    }
     codec_error err;
     int rc;
     size_t ok;
