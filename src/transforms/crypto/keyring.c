@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/crypto.h>
-#include <openssl/rand.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,9 +32,16 @@ typedef struct ring_key {
 
 struct codec_keyring {
     size_t count;
+    size_t capacity;        /* of keys[]: every entry may have held a KEK */
+    const codec_allocator *alloc;
     crypto_pool slots;
     ring_key keys[];        /* keys[0] is current */
 };
+
+static size_t ring_bytes(size_t capacity)
+{
+    return sizeof(codec_keyring) + capacity * sizeof(ring_key);
+}
 
 /* Per-thread-at-a-time cipher contexts holding expanded KEKs. */
 typedef struct ring_slot {
@@ -140,7 +146,8 @@ static size_t count_key_lines(const char *text, size_t len)
     return n;
 }
 
-codec_keyring *codec_keyring_parse(const char *text, size_t len, codec_error *err)
+codec_keyring *codec__keyring_parse_with(const char *text, size_t len,
+                                         const codec_allocator *alloc, codec_error *err)
 {
     if (!text) {
         codec_error_set(err, CODEC_E_USAGE, 0, RING_STAGE, CODEC_NO_OFFSET, "no key ring text");
@@ -153,11 +160,14 @@ codec_keyring *codec_keyring_parse(const char *text, size_t len, codec_error *er
                         CODEC_KEYRING_MAX_KEYS, candidates);
         return NULL;
     }
-    codec_keyring *ring = calloc(1, sizeof *ring + candidates * sizeof ring->keys[0]);
+    codec_keyring *ring = alloc->alloc(alloc->ctx, ring_bytes(candidates));
     if (!ring) {
         codec_error_set(err, CODEC_E_NOMEM, 0, RING_STAGE, CODEC_NO_OFFSET, "out of memory");
         return NULL;
     }
+    memset(ring, 0, ring_bytes(candidates));
+    ring->capacity = candidates;
+    ring->alloc = alloc;
     codec__crypto_pool_init(&ring->slots);
     size_t line = 0;
     for (const char *p = text, *end = text + len; p < end;) {
@@ -171,6 +181,11 @@ codec_keyring *codec_keyring_parse(const char *text, size_t len, codec_error *er
         p = nl ? nl + 1 : end;
     }
     return ring;
+}
+
+codec_keyring *codec_keyring_parse(const char *text, size_t len, codec_error *err)
+{
+    return codec__keyring_parse_with(text, len, codec_default_allocator(), err);
 }
 
 /* ---------------------------------------------------------------------------
@@ -223,7 +238,8 @@ static int read_all(int fd, const char *path, char *buf, size_t size, size_t *go
     return CODEC_OK;
 }
 
-codec_keyring *codec_keyring_load(const char *path, codec_error *err)
+codec_keyring *codec__keyring_load_with(const char *path, const codec_allocator *alloc,
+                                        codec_error *err)
 {
     if (!path) {
         codec_error_set(err, CODEC_E_USAGE, 0, RING_STAGE, CODEC_NO_OFFSET, "no key ring path");
@@ -238,18 +254,23 @@ codec_keyring *codec_keyring_load(const char *path, codec_error *err)
     char *buf = NULL;
     codec_keyring *ring = NULL;
     if (check_file(fd, path, &size, err) == CODEC_OK) {
-        buf = malloc(size ? size : 1);
+        buf = alloc->alloc(alloc->ctx, size ? size : 1);
         if (!buf)
             codec_error_set(err, CODEC_E_NOMEM, 0, RING_STAGE, CODEC_NO_OFFSET, "out of memory");
         else if (read_all(fd, path, buf, size, &got, err) == CODEC_OK)
-            ring = codec_keyring_parse(buf, got, err);
+            ring = codec__keyring_parse_with(buf, got, alloc, err);
     }
     close(fd);
     if (buf) {
         OPENSSL_cleanse(buf, size);
-        free(buf);
+        alloc->release(alloc->ctx, buf, size ? size : 1);
     }
     return ring;
+}
+
+codec_keyring *codec_keyring_load(const char *path, codec_error *err)
+{
+    return codec__keyring_load_with(path, codec_default_allocator(), err);
 }
 
 /* ---------------------------------------------------------------------------
@@ -271,7 +292,7 @@ void codec_keyring_free(codec_keyring *ring)
         return;
     codec__crypto_pool_destroy(&ring->slots, ring_slot_destroy);
     OPENSSL_cleanse(ring->keys, ring->count * sizeof ring->keys[0]);
-    free(ring);
+    ring->alloc->release(ring->alloc->ctx, ring, ring_bytes(ring->capacity));
 }
 
 static ring_slot *slot_take(codec_keyring *ring)
@@ -378,7 +399,7 @@ static int default_key_id(char *dst, size_t cap, codec_error *err)
     char tag_hex[9];
     struct tm tm;
     time_t now = time(NULL);
-    if (RAND_bytes(tag, sizeof tag) != 1)
+    if (codec__random_bytes(tag, sizeof tag) != 0)
         return codec_error_set(err, CODEC_E_TRANSIENT, 0, RING_STAGE, CODEC_NO_OFFSET,
                                "no random bytes available");
     to_hex(tag, sizeof tag, tag_hex);
@@ -408,7 +429,7 @@ int codec_keyring_generate_line(const char *id, char *dst, size_t cap, codec_err
                                "line buffer too small (%zu bytes needed)",
                                id_len + 1 + RING_HEX_DIGITS + 2);
     uint8_t kek[CRYPTO_KEY_SIZE];
-    if (RAND_priv_bytes(kek, sizeof kek) != 1)
+    if (codec__random_bytes(kek, sizeof kek) != 0)
         return codec_error_set(err, CODEC_E_TRANSIENT, 0, RING_STAGE, CODEC_NO_OFFSET,
                                "no random bytes available");
     memcpy(dst, id, id_len);
