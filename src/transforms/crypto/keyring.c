@@ -291,7 +291,9 @@ void codec_keyring_free(codec_keyring *ring)
     if (!ring)
         return;
     codec__crypto_pool_destroy(&ring->slots, ring_slot_destroy);
-    OPENSSL_cleanse(ring->keys, ring->count * sizeof ring->keys[0]);
+    /* Every entry, not only the `count` accepted: a rejected line may have
+     * left its KEK in the next one. */
+    OPENSSL_cleanse(ring->keys, ring->capacity * sizeof ring->keys[0]);
     ring->alloc->release(ring->alloc->ctx, ring, ring_bytes(ring->capacity));
 }
 
