@@ -39,7 +39,9 @@ void codec__fork_locks_remove(codec__fork_locks *l);
  * between the two. */
 void codec__openssl_enter(void);
 void codec__openssl_leave(void);
-/* n random bytes from OpenSSL; 0, or -1 when it has none. */
+/* n random bytes from OpenSSL's private generator (RAND_priv_bytes: data
+ * keys, nonces and KEKs never share a generator with the bytes other code
+ * may publish); 0, or -1 when it has none. */
 int codec__random_bytes(uint8_t *dst, size_t n);
 /* Changes in every child after fork(): state drawn from random bytes in the
  * parent (buffers, a bounded data key) must not be reused in the child. */
@@ -106,7 +108,7 @@ bool codec__crypto_kw_unwrap(EVP_CIPHER_CTX *kek, const uint8_t in[CRYPTO_WRAPPE
                              uint8_t key[CRYPTO_KEY_SIZE]);
 
 /* ---------------------------------------------------------------------------
- * random.c — OpenSSL random bytes, drawn in blocks (one RAND_bytes call
+ * random.c — OpenSSL random bytes, drawn in blocks (one RAND_priv_bytes call
  * costs about as much as a whole small message) and discarded after fork.
  * ------------------------------------------------------------------------ */
 

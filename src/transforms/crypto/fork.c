@@ -100,7 +100,7 @@ int codec__random_bytes(uint8_t *dst, size_t n)
     if (n > INT_MAX)
         return -1;
     codec__openssl_enter();
-    int ok = RAND_bytes(dst, (int)n);
+    int ok = RAND_priv_bytes(dst, (int)n);
     codec__openssl_leave();
     return ok == 1 ? 0 : -1;
 }

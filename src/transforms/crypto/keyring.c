@@ -198,7 +198,89 @@ static int io_error(codec_error *err, const char *path, const char *what)
                            "cannot %s key ring '%s': %s", what, path, strerror(errno));
 }
 
-/* Refuses anything but a regular file private to its owner. */
+/* Whoever owns a file or directory can change it: only the caller and root
+ * may own the ring and the directories above it. */
+static bool trusted_owner(uid_t uid)
+{
+    return uid == geteuid() || uid == 0;
+}
+
+/* Refuses a directory on the way to the ring that someone else could use to
+ * replace it (OpenSSH's StrictModes rule): one owned by another user, or
+ * writable by group or others without the sticky bit (which keeps them from
+ * renaming entries they do not own). `dir` is an absolute path without
+ * symbolic links; it and every directory above it are checked. */
+static int check_dirs(char *dir, const char *path, codec_error *err)
+{
+    for (;;) {
+        struct stat st;
+        if (stat(dir, &st) != 0)
+            return io_error(err, dir, "stat the directory of");
+        if (!trusted_owner(st.st_uid))
+            return codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, RING_STAGE,
+                                   CODEC_NO_OFFSET,
+                                   "directory '%s' of key ring '%s' is owned by uid %u, who "
+                                   "could replace the ring: move the ring to a directory "
+                                   "owned by you or root",
+                                   dir, path, (unsigned)st.st_uid);
+        if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+            return codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, RING_STAGE,
+                                   CODEC_NO_OFFSET,
+                                   "directory '%s' of key ring '%s' is writable by group or "
+                                   "others (mode %04o), who could replace the ring: run: "
+                                   "chmod go-w '%s'",
+                                   dir, path, (unsigned)(st.st_mode & 07777), dir);
+        char *slash = strrchr(dir, '/');
+        if (!slash || slash == dir) {
+            if (!slash || dir[1] == '\0')
+                return CODEC_OK;
+            dir[1] = '\0'; /* then the root itself */
+        } else {
+            *slash = '\0';
+        }
+    }
+}
+
+/* The directory of `file` resolved to an absolute path without links
+ * (malloc'ed), or NULL with errno set. */
+static char *real_dir_of(const char *file)
+{
+    char *copy = strdup(file);
+    if (!copy)
+        return NULL;
+    char *slash = strrchr(copy, '/');
+    const char *dir = copy;
+    if (!slash)
+        dir = ".";
+    else if (slash == copy)
+        dir = "/";
+    else
+        *slash = '\0';
+    char *real = realpath(dir, NULL);
+    free(copy);
+    return real;
+}
+
+/* Checks the directories above the name given and, when it is a symbolic
+ * link, above the file it leads to. */
+static int check_path(const char *path, codec_error *err)
+{
+    char *given = real_dir_of(path);
+    char *target = realpath(path, NULL);
+    char *target_dir = target ? real_dir_of(target) : NULL;
+    int rc;
+    if (!given || !target_dir)
+        rc = io_error(err, path, "resolve the directory of");
+    else if ((rc = check_dirs(given, path, err)) == CODEC_OK)
+        rc = check_dirs(target_dir, path, err);
+    free(given);
+    free(target);
+    free(target_dir);
+    return rc;
+}
+
+/* Refuses anything but a regular file private to its owner, who must be the
+ * caller or root. */
 static int check_file(int fd, const char *path, size_t *size, codec_error *err)
 {
     struct stat st;
@@ -213,6 +295,13 @@ static int check_file(int fd, const char *path, size_t *size, codec_error *err)
                                "key ring '%s' is accessible by group or others (mode %04o); "
                                "run: chmod 600 '%s'",
                                path, (unsigned)(st.st_mode & 07777), path);
+    if (!trusted_owner(st.st_uid))
+        return codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, RING_STAGE,
+                               CODEC_NO_OFFSET,
+                               "key ring '%s' is owned by uid %u, not by you (uid %u) or root; "
+                               "its owner could replace the keys: run: chown %u '%s'",
+                               path, (unsigned)st.st_uid, (unsigned)geteuid(),
+                               (unsigned)geteuid(), path);
     if ((uint64_t)st.st_size > RING_MAX_FILE)
         return codec_error_set(err, CODEC_E_USAGE, CODEC_D_LIMIT, RING_STAGE, CODEC_NO_OFFSET,
                                "key ring '%s' is larger than %zu bytes", path, RING_MAX_FILE);
@@ -253,7 +342,7 @@ codec_keyring *codec__keyring_load_with(const char *path, const codec_allocator 
     size_t size = 0, got = 0;
     char *buf = NULL;
     codec_keyring *ring = NULL;
-    if (check_file(fd, path, &size, err) == CODEC_OK) {
+    if (check_file(fd, path, &size, err) == CODEC_OK && check_path(path, err) == CODEC_OK) {
         buf = alloc->alloc(alloc->ctx, size ? size : 1);
         if (!buf)
             codec_error_set(err, CODEC_E_NOMEM, 0, RING_STAGE, CODEC_NO_OFFSET, "out of memory");

@@ -1,5 +1,5 @@
-/* random.c — random bytes from OpenSSL (its DRBG is seeded by the operating
- * system), drawn 1 KiB at a time: one RAND_bytes call costs about 550 ns
+/* random.c — random bytes from OpenSSL's private DRBG (seeded by the
+ * operating system), drawn 1 KiB at a time: one call costs about 550 ns
  * whatever its size up to a few hundred bytes, more than sealing a small
  * message, so nonces and data keys are served from a per-context block.
  *
