@@ -35,14 +35,22 @@ asan: deps
 # by threads (test_compress), the Redis adapter's timeout thread
 # (test_redis), and the bench harness's thread mode (bench/test_bench_harness,
 # and bench/outputs, which runs codec-bench --threads 2). Fails on any report.
-TSAN_TESTS = ^(unit/test_envelope|unit/test_fork_safety|unit/test_compress|unit/test_redis|bench/test_bench_harness|bench/outputs)$$
+# The tests that fork run without TSan's lock-order checker: codec's fork
+# handler holds every crypto lock at once (64 key-cache stripes per codec),
+# and the checker aborts past 64 locks held by one thread. Races are still
+# detected there; lock order is checked by every other test.
+TSAN_FORK_TESTS = ^(unit/test_envelope|unit/test_fork_safety)$$
+TSAN_OTHER_TESTS = ^(unit/test_compress|unit/test_redis|bench/test_bench_harness|bench/outputs)$$
 TSAN_TARGETS = unit_test_envelope unit_test_fork_safety unit_test_compress unit_test_redis \
 	test_bench_harness codec-bench
+TSAN_RUN = halt_on_error=1 exitcode=66 second_deadlock_stack=1
 tsan: deps
 	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCODEC_TSAN=ON
 	cmake --build build-tsan -j $(JOBS) --target $(TSAN_TARGETS)
-	TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1" \
-		ctest --test-dir build-tsan -R '$(TSAN_TESTS)' --output-on-failure
+	TSAN_OPTIONS="$(TSAN_RUN) detect_deadlocks=0" \
+		ctest --test-dir build-tsan -R '$(TSAN_FORK_TESTS)' --output-on-failure
+	TSAN_OPTIONS="$(TSAN_RUN)" \
+		ctest --test-dir build-tsan -R '$(TSAN_OTHER_TESTS)' --output-on-failure
 
 # libFuzzer targets (clang), each run briefly: FUZZ_SECONDS per target.
 FUZZ_SECONDS ?= 10

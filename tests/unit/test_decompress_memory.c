@@ -12,6 +12,7 @@
  *    sanitizers, whose shadow memory and quarantine distort it. */
 #include "check.h"
 #include "codec/codec.h"
+#include "sanitizers.h"
 
 #include <brotli/encode.h>
 #include <lz4frame.h>
@@ -28,16 +29,7 @@
  * window, LZ4's 4 MiB blocks) and page granularity. */
 #define RSS_SLACK ((size_t)16 << 20)
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define MEASURE_RSS 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define MEASURE_RSS 0
-#endif
-#endif
-#ifndef MEASURE_RSS
-#define MEASURE_RSS 1
-#endif
+#define MEASURE_RSS (!TEST_UNDER_ASAN && !TEST_UNDER_TSAN)
 
 /* ---------------------------------------------------------------------------
  * The counting allocator

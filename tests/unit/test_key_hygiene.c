@@ -18,6 +18,7 @@
 #include <dlfcn.h>
 #include <malloc.h>
 #include <openssl/crypto.h>
+#include <openssl/rand.h>
 #include <stdatomic.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -41,10 +42,13 @@ static void hex_to_bytes(const char *hex, uint8_t *out, size_t n)
 static bool holds_secret(const uint8_t *p, size_t n)
 {
     static const char text[] = SECRET_HEX;
-    for (size_t i = 0; i + 16 <= n; i++)
-        if (memcmp(p + i, secret, 16) == 0 || memcmp(p + i, secret + 16, 16) == 0 ||
-            memcmp(p + i, text, 32) == 0 || memcmp(p + i, text + 32, 32) == 0)
+    /* Either half of the key, or either half of its text, is a find. */
+    for (size_t i = 0; i + 16 <= n; i++) {
+        if (memcmp(p + i, secret, 16) == 0 || memcmp(p + i, secret + 16, 16) == 0)
             return true;
+        if (i + 32 <= n && (memcmp(p + i, text, 32) == 0 || memcmp(p + i, text + 32, 32) == 0))
+            return true;
+    }
     return false;
 }
 
