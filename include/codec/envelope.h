@@ -140,8 +140,8 @@ typedef struct codec_keyring codec_keyring;
  * @return a ring (free with codec_keyring_free() or hand it to
  *   codec_keyring_provider()), or NULL: CODEC_E_TRANSIENT with CODEC_D_IO
  *   when the file cannot be read; CODEC_E_USAGE when its permissions,
- *   owner or directories are unsafe or a line is malformed (the message names the line, never a
- *   key); CODEC_E_NOMEM.
+ *   owner or directories are unsafe or a line is malformed (the message
+ *   names the line, never a key); CODEC_E_NOMEM.
  * The file's bytes are wiped from memory after parsing. Threads: safe. Since 0.1. */
 CODEC_API codec_keyring *codec_keyring_load(const char *path, codec_error *err);
 
