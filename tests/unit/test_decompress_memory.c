@@ -168,11 +168,14 @@ static void brotli_bomb(codec_buf *b)
  * for zeros), 4 MiB of them. */
 static void snappy_bomb(codec_buf *b)
 {
-    uint8_t head[] = {0x80, 0x80, 0x80, 0x80, 0x04, 0x00, 0x00};
-    codec_buf_append(b, head, sizeof head);
-    uint8_t copy[] = {(63 << 2) | 2, 0x01, 0x00};
-    for (size_t i = 0; i < (4 * MIB) / sizeof copy; i++)
-        codec_buf_append(b, copy, sizeof copy);
+    static const uint8_t head[] = {0x80, 0x80, 0x80, 0x80, 0x04, 0x00, 0x00};
+    static const uint8_t copy[] = {(63 << 2) | 2, 0x01, 0x00};
+    size_t copies = (4 * MIB) / sizeof copy;
+    grow(b, sizeof head + copies * sizeof copy);
+    memcpy(b->data + b->len, head, sizeof head);
+    b->len += sizeof head;
+    for (size_t i = 0; i < copies; i++, b->len += sizeof copy)
+        memcpy(b->data + b->len, copy, sizeof copy);
 }
 
 /* ---------------------------------------------------------------------------
