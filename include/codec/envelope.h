@@ -127,15 +127,21 @@ typedef struct codec_keyring codec_keyring;
  *
  * The file must be a regular file that neither group nor others may read,
  * write or execute (mode 0600 or 0400): a ring with wider permissions is
- * refused, because anyone who can read it can decrypt everything.
+ * refused, because anyone who can read it can decrypt everything. Whoever
+ * can replace it can install their own KEK, so, like OpenSSH's StrictModes,
+ * the file must be owned by the caller (effective uid) or root, and so must
+ * every directory above it (of the path given and, for a symbolic link, of
+ * its target), none of them writable by group or others unless it has the
+ * sticky bit (as /tmp). Each refusal names the file or directory and the
+ * command that fixes it (chmod / chown).
  *
  * @param path  NUL-terminated; not kept.
  * @param err   may be NULL; filled on failure.
  * @return a ring (free with codec_keyring_free() or hand it to
  *   codec_keyring_provider()), or NULL: CODEC_E_TRANSIENT with CODEC_D_IO
- *   when the file cannot be read; CODEC_E_USAGE when its permissions are
- *   too open or a line is malformed (the message names the line, never a
- *   key); CODEC_E_NOMEM.
+ *   when the file cannot be read; CODEC_E_USAGE when its permissions,
+ *   owner or directories are unsafe or a line is malformed (the message
+ *   names the line, never a key); CODEC_E_NOMEM.
  * The file's bytes are wiped from memory after parsing. Threads: safe. Since 0.1. */
 CODEC_API codec_keyring *codec_keyring_load(const char *path, codec_error *err);
 

@@ -33,11 +33,18 @@ void codec_arena_init(codec_arena *arena, const codec_allocator *alloc, size_t f
                                             arena_view_release, arena};
 }
 
-/* Offset of the next free byte of `b` aligned (as an address) to `align`. */
+/* Offset of the first byte at or after `used` in `b` aligned (as an
+ * address) to `align`. */
+static size_t block_offset_at(const struct codec_arena_block *b, size_t used, size_t align)
+{
+    uintptr_t at = (uintptr_t)(b->data + used);
+    return used + (size_t)(((at + align - 1) & ~(uintptr_t)(align - 1)) - at);
+}
+
+/* Offset of the next free byte of `b` aligned to `align`. */
 static size_t block_offset(const struct codec_arena_block *b, size_t align)
 {
-    uintptr_t at = (uintptr_t)(b->data + b->used);
-    return b->used + (size_t)(((at + align - 1) & ~(uintptr_t)(align - 1)) - at);
+    return block_offset_at(b, b->used, align);
 }
 
 /* Takes a kept block large enough for `need` bytes, or makes a new one. */
@@ -146,6 +153,37 @@ static void *arena_view_alloc(void *ctx, size_t size)
     return codec_arena_alloc(ctx, size, 16);
 }
 
+/* Grows the allocation `ptr` that the head block holds alone by resizing
+ * the block itself, so the old bytes are not kept beside the new ones: a
+ * buffer growing in an arena (a decoder's output) costs its final size,
+ * not the sum of every size it passed through. */
+static void *resize_block(codec_arena *arena, void *ptr, size_t old_size, size_t new_size)
+{
+    struct codec_arena_block *b = arena->head;
+    size_t pad = (size_t)((uint8_t *)ptr - b->data);
+    if (new_size > SIZE_MAX - sizeof *b - 2 * ARENA_MAX_ALIGN)
+        return NULL;
+    /* Room for any realignment: the block may come back at another address. */
+    size_t size = new_size + 15;
+    CODEC_UNPOISON(b->data, b->size);
+    struct codec_arena_block *nb =
+        arena->alloc->resize(arena->alloc->ctx, b, sizeof *b + b->size, sizeof *b + size);
+    if (!nb) {
+        CODEC_POISON(b->data + pad + old_size, b->size - pad - old_size);
+        return NULL;
+    }
+    size_t start = block_offset_at(nb, 0, 16);
+    if (start != pad)
+        memmove(nb->data + start, nb->data + pad, old_size);
+    nb->size = size;
+    nb->used = start + new_size;
+    arena->head = nb;
+    arena->used = arena->used - old_size + new_size;
+    CODEC_POISON(nb->data, start);
+    CODEC_POISON(nb->data + nb->used, nb->size - nb->used);
+    return nb->data + start;
+}
+
 static void *arena_view_resize(void *ctx, void *ptr, size_t old_size, size_t new_size)
 {
     codec_arena *arena = ctx;
@@ -163,6 +201,9 @@ static void *arena_view_resize(void *ctx, void *ptr, size_t old_size, size_t new
     }
     if (new_size <= old_size)
         return ptr;
+    if (ptr && b && (uint8_t *)ptr + old_size == b->data + b->used &&
+        (uint8_t *)ptr == b->data + block_offset_at(b, 0, 16))
+        return resize_block(arena, ptr, old_size, new_size);
     void *p = codec_arena_alloc(arena, new_size, 16);
     if (p && ptr)
         memcpy(p, ptr, old_size);

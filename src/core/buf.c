@@ -1,5 +1,5 @@
 /* buf.c — the caller-owned growable output buffer. */
-#include "codec/core.h"
+#include "core/buf_internal.h"
 
 #include <string.h>
 
@@ -12,7 +12,7 @@ void codec_buf_init(codec_buf *buf, const codec_allocator *alloc)
     buf->spare = NULL;
 }
 
-int codec_buf_reserve(codec_buf *buf, size_t extra)
+int codec__buf_reserve_capped(codec_buf *buf, size_t extra, size_t max_cap)
 {
     /* Never leave data NULL: stages may compute data + len before writing. */
     if (extra <= buf->cap - buf->len && buf->data)
@@ -20,9 +20,11 @@ int codec_buf_reserve(codec_buf *buf, size_t extra)
     if (extra > SIZE_MAX - buf->len)
         return CODEC_E_NOMEM;
     size_t need = buf->len + extra;
-    /* Grow by half again so appends are amortised O(1). */
+    /* Grow by half again so appends are amortised O(1), up to the ceiling. */
     size_t cap = buf->cap < 64 ? 64 : buf->cap + buf->cap / 2;
-    if (cap < need || cap < buf->cap)
+    if (cap > max_cap || cap < buf->cap)
+        cap = max_cap;
+    if (cap < need)
         cap = need;
     uint8_t *p = buf->data ? buf->alloc->resize(buf->alloc->ctx, buf->data, buf->cap, cap)
                            : buf->alloc->alloc(buf->alloc->ctx, cap);
@@ -31,6 +33,11 @@ int codec_buf_reserve(codec_buf *buf, size_t extra)
     buf->data = p;
     buf->cap = cap;
     return CODEC_OK;
+}
+
+int codec_buf_reserve(codec_buf *buf, size_t extra)
+{
+    return codec__buf_reserve_capped(buf, extra, SIZE_MAX);
 }
 
 int codec_buf_append(codec_buf *buf, const void *src, size_t n)

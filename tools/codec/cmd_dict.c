@@ -1,6 +1,7 @@
 /* cmd_dict.c — `codec dict train -o FILE [--size BYTES] SAMPLES...`: a zstd
  * dictionary from sample values (one file each), for `zstd:3,dict=FILE`. */
 #include "cli.h"
+#include "outfile.h"
 
 #include "codec/zstd_dict.h"
 
@@ -17,7 +18,8 @@ static const char usage[] =
     "Trains a zstd dictionary on the SAMPLE files (one typical value each: at\n"
     "least 8 files and 1 KiB in all; hundreds of values, about 100 times the\n"
     "dictionary size in total, train well) and writes it to FILE, for use as\n"
-    "'zstd:3,dict=FILE'. FILE is written only when training succeeded.\n"
+    "'zstd:3,dict=FILE'. FILE is written only when training succeeded, through\n"
+    "a temporary file beside it that is renamed over it when complete.\n"
     "\n"
     "  -o, --output FILE     where the dictionary goes\n"
     "      --size BYTES      largest dictionary (default 110k; 256 to 16m; k, m)\n"
@@ -37,20 +39,6 @@ static int read_samples(char **paths, size_t n, cli_input *in, codec_bytes *samp
             return rc;
         }
         samples[i] = (codec_bytes){in[i].data, in[i].len};
-    }
-    return CODEC_OK;
-}
-
-static int write_file(const char *path, const codec_buf *dict, codec_error *err)
-{
-    FILE *f = fopen(path, "wb");
-    bool ok = f && fwrite(dict->data, 1, dict->len, f) == dict->len;
-    if (f && fclose(f) != 0)
-        ok = false;
-    if (!ok) {
-        remove(path);
-        return codec_error_set(err, CODEC_E_TRANSIENT, CODEC_D_IO, "output", CODEC_NO_OFFSET,
-                               "cannot write '%s'", path);
     }
     return CODEC_OK;
 }
@@ -75,7 +63,7 @@ static int train(const char *out_path, size_t size, char **paths, size_t n)
             cli_input_free(&in[i]);
     }
     if (!rc)
-        rc = write_file(out_path, &dict, &err);
+        rc = cli_write_file(out_path, dict.data, dict.len, &err);
     if (!rc)
         fprintf(stderr, "codec: dict: %zu-byte dictionary from %zu samples in %s\n", dict.len,
                 n, out_path);

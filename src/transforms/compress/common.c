@@ -3,6 +3,7 @@
 #include "compress_internal.h"
 
 #include "codec/compress.h"
+#include "core/buf_internal.h"
 
 #include <stdio.h>
 
@@ -78,7 +79,10 @@ int codec__out_room(const codec_stage *s, codec_buf *out, size_t base, size_t in
     size_t want = produced < first ? first : produced;
     if (want > limit)
         want = limit;
-    if (out->cap - out->len < want && codec_buf_reserve(out, want))
+    /* Never more capacity than the cap allows to be written (+1 to see it
+     * passed): a bomb costs the cap, not the cap and half again. */
+    size_t ceiling = limit == SIZE_MAX ? SIZE_MAX : out->len + limit;
+    if (out->cap - out->len < want && codec__buf_reserve_capped(out, want, ceiling))
         return codec__compress_nomem(s, err);
     *room = out->cap - out->len < limit ? out->cap - out->len : limit;
     return CODEC_OK;

@@ -18,6 +18,36 @@
 #define CRYPTO_WRAPPED_KEY_SIZE (CRYPTO_KEY_SIZE + 8) /* RFC 3394 adds one block half */
 
 /* ---------------------------------------------------------------------------
+ * fork.c — fork() while other threads work: every lock of this layer is
+ * registered, taken before fork() and released after it in parent and
+ * child; calls into OpenSSL that may take its global locks go through
+ * codec__openssl_enter/leave, so no codec thread holds one at fork().
+ * ------------------------------------------------------------------------ */
+
+typedef struct codec__fork_locks {
+    struct codec__fork_locks *prev, *next;
+    pthread_mutex_t *locks;
+    size_t count;
+} codec__fork_locks;
+
+/* Registers locks[0..count) (initialised; taken in that order) until
+ * codec__fork_locks_remove(), which must come before they are destroyed. */
+void codec__fork_locks_add(codec__fork_locks *l, pthread_mutex_t *locks, size_t count);
+void codec__fork_locks_remove(codec__fork_locks *l);
+/* Around OpenSSL calls that may take OpenSSL's own global locks: random
+ * bytes, fetching a cipher (making a context). Nothing else is locked
+ * between the two. */
+void codec__openssl_enter(void);
+void codec__openssl_leave(void);
+/* n random bytes from OpenSSL's private generator (RAND_priv_bytes: data
+ * keys, nonces and KEKs never share a generator with the bytes other code
+ * may publish); 0, or -1 when it has none. */
+int codec__random_bytes(uint8_t *dst, size_t n);
+/* Changes in every child after fork(): state drawn from random bytes in the
+ * parent (buffers, a bounded data key) must not be reused in the child. */
+unsigned codec__crypto_fork_generation(void);
+
+/* ---------------------------------------------------------------------------
  * pool.c — a thread-safe free list of reusable objects (cipher contexts are
  * costly to create; a handle is shared by threads, so each call borrows).
  * Objects embed a crypto_pool_link as their first member.
@@ -29,6 +59,7 @@ typedef struct crypto_pool_link {
 
 typedef struct crypto_pool {
     pthread_mutex_t lock;
+    codec__fork_locks fork;
     crypto_pool_link *free;
 } crypto_pool;
 
@@ -77,7 +108,7 @@ bool codec__crypto_kw_unwrap(EVP_CIPHER_CTX *kek, const uint8_t in[CRYPTO_WRAPPE
                              uint8_t key[CRYPTO_KEY_SIZE]);
 
 /* ---------------------------------------------------------------------------
- * random.c — OpenSSL random bytes, drawn in blocks (one RAND_bytes call
+ * random.c — OpenSSL random bytes, drawn in blocks (one RAND_priv_bytes call
  * costs about as much as a whole small message) and discarded after fork.
  * ------------------------------------------------------------------------ */
 
@@ -94,9 +125,6 @@ void codec__crypto_random_init(crypto_random *r);
  * from the buffer. */
 int codec__crypto_random_fill(void *r, uint8_t *dst, size_t n);
 void codec__crypto_random_wipe(crypto_random *r);
-/* Changes in every child after fork(): state drawn from random bytes in the
- * parent (buffers, a bounded data key) must not be reused in the child. */
-unsigned codec__crypto_fork_generation(void);
 
 /* A process-wide serial for data keys: equal serials mean the same key, so
  * a context keyed with it need not be keyed again. Never 0. */
@@ -172,6 +200,17 @@ bool codec__crypto_dek_cache_get(crypto_dek_cache *c, const crypto_dek_ref *ref,
 /* Stores a key and returns its serial (0 when it could not be stored). */
 uint64_t codec__crypto_dek_cache_put(crypto_dek_cache *c, const crypto_dek_ref *ref,
                                      uint64_t now_ns, const uint8_t key[CRYPTO_KEY_SIZE]);
+
+/* ---------------------------------------------------------------------------
+ * keyring.c — codec_keyring_parse() and codec_keyring_load() with the ring
+ * (and the file's text) in memory from `alloc`, so that a test allocator
+ * can check that every block that held a KEK is wiped before release.
+ * ------------------------------------------------------------------------ */
+
+codec_keyring *codec__keyring_parse_with(const char *text, size_t len,
+                                         const codec_allocator *alloc, codec_error *err);
+codec_keyring *codec__keyring_load_with(const char *path, const codec_allocator *alloc,
+                                        codec_error *err);
 
 /* ---------------------------------------------------------------------------
  * envelope.c — fills an `envelope` stage from options (codec_envelope() and

@@ -9,7 +9,6 @@
 #include "crypto_internal.h"
 
 #include <openssl/crypto.h>
-#include <openssl/rand.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +31,8 @@ struct crypto_dek_cache {
     size_t count;           /* entries: (set_mask + 1) * CACHE_WAYS */
     uint64_t max_age_ns;
     uint64_t seed;
-    pthread_mutex_t locks[CACHE_LOCKS];
+    pthread_mutex_t locks[CACHE_LOCKS];   /* registered with fork.c */
+    codec__fork_locks fork;
     cache_entry entries[];
 };
 
@@ -44,7 +44,7 @@ crypto_dek_cache *codec__crypto_dek_cache_new(size_t entries, uint64_t max_age_n
     crypto_dek_cache *c = calloc(1, sizeof *c + sets * CACHE_WAYS * sizeof c->entries[0]);
     if (!c)
         return NULL;
-    if (RAND_bytes((unsigned char *)&c->seed, sizeof c->seed) != 1) {
+    if (codec__random_bytes((uint8_t *)&c->seed, sizeof c->seed) != 0) {
         free(c);
         return NULL;
     }
@@ -53,6 +53,7 @@ crypto_dek_cache *codec__crypto_dek_cache_new(size_t entries, uint64_t max_age_n
     c->max_age_ns = max_age_ns;
     for (size_t i = 0; i < CACHE_LOCKS; i++)
         pthread_mutex_init(&c->locks[i], NULL);
+    codec__fork_locks_add(&c->fork, c->locks, CACHE_LOCKS);
     return c;
 }
 
@@ -70,6 +71,7 @@ void codec__crypto_dek_cache_free(crypto_dek_cache *c)
         entry_clear(&c->entries[i]);
         free(c->entries[i].ident);
     }
+    codec__fork_locks_remove(&c->fork);
     for (size_t i = 0; i < CACHE_LOCKS; i++)
         pthread_mutex_destroy(&c->locks[i]);
     free(c);

@@ -16,7 +16,10 @@ EVP_CIPHER_CTX *codec__crypto_gcm_new(void)
     if (!ctx)
         return NULL;
     /* The cipher is fetched once here; later inits pass NULL and keep it. */
-    if (EVP_CipherInit_ex2(ctx, EVP_aes_256_gcm(), NULL, NULL, 1, NULL) != 1) {
+    codec__openssl_enter();
+    int ok = EVP_CipherInit_ex2(ctx, EVP_aes_256_gcm(), NULL, NULL, 1, NULL);
+    codec__openssl_leave();
+    if (ok != 1) {
         EVP_CIPHER_CTX_free(ctx);
         return NULL;
     }

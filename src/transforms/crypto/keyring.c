@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/crypto.h>
-#include <openssl/rand.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,9 +32,16 @@ typedef struct ring_key {
 
 struct codec_keyring {
     size_t count;
+    size_t capacity;        /* of keys[]: every entry may have held a KEK */
+    const codec_allocator *alloc;
     crypto_pool slots;
     ring_key keys[];        /* keys[0] is current */
 };
+
+static size_t ring_bytes(size_t capacity)
+{
+    return sizeof(codec_keyring) + capacity * sizeof(ring_key);
+}
 
 /* Per-thread-at-a-time cipher contexts holding expanded KEKs. */
 typedef struct ring_slot {
@@ -140,7 +146,8 @@ static size_t count_key_lines(const char *text, size_t len)
     return n;
 }
 
-codec_keyring *codec_keyring_parse(const char *text, size_t len, codec_error *err)
+codec_keyring *codec__keyring_parse_with(const char *text, size_t len,
+                                         const codec_allocator *alloc, codec_error *err)
 {
     if (!text) {
         codec_error_set(err, CODEC_E_USAGE, 0, RING_STAGE, CODEC_NO_OFFSET, "no key ring text");
@@ -153,11 +160,14 @@ codec_keyring *codec_keyring_parse(const char *text, size_t len, codec_error *er
                         CODEC_KEYRING_MAX_KEYS, candidates);
         return NULL;
     }
-    codec_keyring *ring = calloc(1, sizeof *ring + candidates * sizeof ring->keys[0]);
+    codec_keyring *ring = alloc->alloc(alloc->ctx, ring_bytes(candidates));
     if (!ring) {
         codec_error_set(err, CODEC_E_NOMEM, 0, RING_STAGE, CODEC_NO_OFFSET, "out of memory");
         return NULL;
     }
+    memset(ring, 0, ring_bytes(candidates));
+    ring->capacity = candidates;
+    ring->alloc = alloc;
     codec__crypto_pool_init(&ring->slots);
     size_t line = 0;
     for (const char *p = text, *end = text + len; p < end;) {
@@ -173,6 +183,11 @@ codec_keyring *codec_keyring_parse(const char *text, size_t len, codec_error *er
     return ring;
 }
 
+codec_keyring *codec_keyring_parse(const char *text, size_t len, codec_error *err)
+{
+    return codec__keyring_parse_with(text, len, codec_default_allocator(), err);
+}
+
 /* ---------------------------------------------------------------------------
  * Loading a file
  * ------------------------------------------------------------------------ */
@@ -183,7 +198,89 @@ static int io_error(codec_error *err, const char *path, const char *what)
                            "cannot %s key ring '%s': %s", what, path, strerror(errno));
 }
 
-/* Refuses anything but a regular file private to its owner. */
+/* Whoever owns a file or directory can change it: only the caller and root
+ * may own the ring and the directories above it. */
+static bool trusted_owner(uid_t uid)
+{
+    return uid == geteuid() || uid == 0;
+}
+
+/* Refuses a directory on the way to the ring that someone else could use to
+ * replace it (OpenSSH's StrictModes rule): one owned by another user, or
+ * writable by group or others without the sticky bit (which keeps them from
+ * renaming entries they do not own). `dir` is an absolute path without
+ * symbolic links; it and every directory above it are checked. */
+static int check_dirs(char *dir, const char *path, codec_error *err)
+{
+    for (;;) {
+        struct stat st;
+        if (stat(dir, &st) != 0)
+            return io_error(err, dir, "stat the directory of");
+        if (!trusted_owner(st.st_uid))
+            return codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, RING_STAGE,
+                                   CODEC_NO_OFFSET,
+                                   "directory '%s' of key ring '%s' is owned by uid %u, who "
+                                   "could replace the ring: move the ring to a directory "
+                                   "owned by you or root",
+                                   dir, path, (unsigned)st.st_uid);
+        if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+            return codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, RING_STAGE,
+                                   CODEC_NO_OFFSET,
+                                   "directory '%s' of key ring '%s' is writable by group or "
+                                   "others (mode %04o), who could replace the ring: run: "
+                                   "chmod go-w '%s'",
+                                   dir, path, (unsigned)(st.st_mode & 07777), dir);
+        char *slash = strrchr(dir, '/');
+        if (!slash || slash == dir) {
+            if (!slash || dir[1] == '\0')
+                return CODEC_OK;
+            dir[1] = '\0'; /* then the root itself */
+        } else {
+            *slash = '\0';
+        }
+    }
+}
+
+/* The directory of `file` resolved to an absolute path without links
+ * (malloc'ed), or NULL with errno set. */
+static char *real_dir_of(const char *file)
+{
+    char *copy = strdup(file);
+    if (!copy)
+        return NULL;
+    char *slash = strrchr(copy, '/');
+    const char *dir = copy;
+    if (!slash)
+        dir = ".";
+    else if (slash == copy)
+        dir = "/";
+    else
+        *slash = '\0';
+    char *real = realpath(dir, NULL);
+    free(copy);
+    return real;
+}
+
+/* Checks the directories above the name given and, when it is a symbolic
+ * link, above the file it leads to. */
+static int check_path(const char *path, codec_error *err)
+{
+    char *given = real_dir_of(path);
+    char *target = realpath(path, NULL);
+    char *target_dir = target ? real_dir_of(target) : NULL;
+    int rc;
+    if (!given || !target_dir)
+        rc = io_error(err, path, "resolve the directory of");
+    else if ((rc = check_dirs(given, path, err)) == CODEC_OK)
+        rc = check_dirs(target_dir, path, err);
+    free(given);
+    free(target);
+    free(target_dir);
+    return rc;
+}
+
+/* Refuses anything but a regular file private to its owner, who must be the
+ * caller or root. */
 static int check_file(int fd, const char *path, size_t *size, codec_error *err)
 {
     struct stat st;
@@ -198,6 +295,13 @@ static int check_file(int fd, const char *path, size_t *size, codec_error *err)
                                "key ring '%s' is accessible by group or others (mode %04o); "
                                "run: chmod 600 '%s'",
                                path, (unsigned)(st.st_mode & 07777), path);
+    if (!trusted_owner(st.st_uid))
+        return codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, RING_STAGE,
+                               CODEC_NO_OFFSET,
+                               "key ring '%s' is owned by uid %u, not by you (uid %u) or root; "
+                               "its owner could replace the keys: run: chown %u '%s'",
+                               path, (unsigned)st.st_uid, (unsigned)geteuid(),
+                               (unsigned)geteuid(), path);
     if ((uint64_t)st.st_size > RING_MAX_FILE)
         return codec_error_set(err, CODEC_E_USAGE, CODEC_D_LIMIT, RING_STAGE, CODEC_NO_OFFSET,
                                "key ring '%s' is larger than %zu bytes", path, RING_MAX_FILE);
@@ -223,7 +327,8 @@ static int read_all(int fd, const char *path, char *buf, size_t size, size_t *go
     return CODEC_OK;
 }
 
-codec_keyring *codec_keyring_load(const char *path, codec_error *err)
+codec_keyring *codec__keyring_load_with(const char *path, const codec_allocator *alloc,
+                                        codec_error *err)
 {
     if (!path) {
         codec_error_set(err, CODEC_E_USAGE, 0, RING_STAGE, CODEC_NO_OFFSET, "no key ring path");
@@ -237,19 +342,24 @@ codec_keyring *codec_keyring_load(const char *path, codec_error *err)
     size_t size = 0, got = 0;
     char *buf = NULL;
     codec_keyring *ring = NULL;
-    if (check_file(fd, path, &size, err) == CODEC_OK) {
-        buf = malloc(size ? size : 1);
+    if (check_file(fd, path, &size, err) == CODEC_OK && check_path(path, err) == CODEC_OK) {
+        buf = alloc->alloc(alloc->ctx, size ? size : 1);
         if (!buf)
             codec_error_set(err, CODEC_E_NOMEM, 0, RING_STAGE, CODEC_NO_OFFSET, "out of memory");
         else if (read_all(fd, path, buf, size, &got, err) == CODEC_OK)
-            ring = codec_keyring_parse(buf, got, err);
+            ring = codec__keyring_parse_with(buf, got, alloc, err);
     }
     close(fd);
     if (buf) {
         OPENSSL_cleanse(buf, size);
-        free(buf);
+        alloc->release(alloc->ctx, buf, size ? size : 1);
     }
     return ring;
+}
+
+codec_keyring *codec_keyring_load(const char *path, codec_error *err)
+{
+    return codec__keyring_load_with(path, codec_default_allocator(), err);
 }
 
 /* ---------------------------------------------------------------------------
@@ -270,8 +380,10 @@ void codec_keyring_free(codec_keyring *ring)
     if (!ring)
         return;
     codec__crypto_pool_destroy(&ring->slots, ring_slot_destroy);
-    OPENSSL_cleanse(ring->keys, ring->count * sizeof ring->keys[0]);
-    free(ring);
+    /* Every entry, not only the `count` accepted: a rejected line may have
+     * left its KEK in the next one. */
+    OPENSSL_cleanse(ring->keys, ring->capacity * sizeof ring->keys[0]);
+    ring->alloc->release(ring->alloc->ctx, ring, ring_bytes(ring->capacity));
 }
 
 static ring_slot *slot_take(codec_keyring *ring)
@@ -378,7 +490,7 @@ static int default_key_id(char *dst, size_t cap, codec_error *err)
     char tag_hex[9];
     struct tm tm;
     time_t now = time(NULL);
-    if (RAND_bytes(tag, sizeof tag) != 1)
+    if (codec__random_bytes(tag, sizeof tag) != 0)
         return codec_error_set(err, CODEC_E_TRANSIENT, 0, RING_STAGE, CODEC_NO_OFFSET,
                                "no random bytes available");
     to_hex(tag, sizeof tag, tag_hex);
@@ -408,7 +520,7 @@ int codec_keyring_generate_line(const char *id, char *dst, size_t cap, codec_err
                                "line buffer too small (%zu bytes needed)",
                                id_len + 1 + RING_HEX_DIGITS + 2);
     uint8_t kek[CRYPTO_KEY_SIZE];
-    if (RAND_priv_bytes(kek, sizeof kek) != 1)
+    if (codec__random_bytes(kek, sizeof kek) != 0)
         return codec_error_set(err, CODEC_E_TRANSIENT, 0, RING_STAGE, CODEC_NO_OFFSET,
                                "no random bytes available");
     memcpy(dst, id, id_len);

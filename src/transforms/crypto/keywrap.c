@@ -18,8 +18,10 @@ EVP_CIPHER_CTX *codec__crypto_kw_new(const uint8_t kek[CRYPTO_KEY_SIZE], bool wr
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     if (!ctx)
         return NULL;
-    if (EVP_CipherInit_ex2(ctx, EVP_aes_256_ecb(), kek, NULL, wrap ? 1 : 0, NULL) != 1 ||
-        EVP_CIPHER_CTX_set_padding(ctx, 0) != 1) {
+    codec__openssl_enter(); /* the cipher fetch */
+    int ok = EVP_CipherInit_ex2(ctx, EVP_aes_256_ecb(), kek, NULL, wrap ? 1 : 0, NULL);
+    codec__openssl_leave();
+    if (ok != 1 || EVP_CIPHER_CTX_set_padding(ctx, 0) != 1) {
         EVP_CIPHER_CTX_free(ctx);
         return NULL;
     }

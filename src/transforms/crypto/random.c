@@ -1,38 +1,17 @@
-/* random.c — random bytes from OpenSSL (its DRBG is seeded by the operating
- * system), drawn 1 KiB at a time: one RAND_bytes call costs about 550 ns
+/* random.c — random bytes from OpenSSL's private DRBG (seeded by the
+ * operating system), drawn 1 KiB at a time: one call costs about 550 ns
  * whatever its size up to a few hundred bytes, more than sealing a small
  * message, so nonces and data keys are served from a per-context block.
  *
  * A block must never be used in two processes: after fork() the child's
- * buffered bytes would repeat the parent's nonces. A child handler bumps a
- * generation number and buffers filled in an older generation are thrown
- * away. */
+ * buffered bytes would repeat the parent's nonces. The fork handler
+ * (fork.c) bumps a generation number and buffers filled in an older
+ * generation are thrown away. */
 #include "crypto_internal.h"
 
-#include <limits.h>
 #include <openssl/crypto.h>
-#include <openssl/rand.h>
 #include <string.h>
 #include <time.h>
-
-static atomic_uint fork_generation;
-static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
-
-static void on_fork_child(void)
-{
-    atomic_fetch_add(&fork_generation, 1);
-}
-
-static void register_fork_handler(void)
-{
-    pthread_atfork(NULL, NULL, on_fork_child);
-}
-
-unsigned codec__crypto_fork_generation(void)
-{
-    pthread_once(&fork_once, register_fork_handler);
-    return atomic_load_explicit(&fork_generation, memory_order_relaxed);
-}
 
 void codec__crypto_random_init(crypto_random *r)
 {
@@ -55,9 +34,9 @@ int codec__crypto_random_fill(void *ctx, uint8_t *dst, size_t n)
         r->fork_generation = gen;
     }
     if (n > sizeof r->buf) /* a provider asking for more than a block */
-        return n <= INT_MAX && RAND_bytes(dst, (int)n) == 1 ? 0 : -1;
+        return codec__random_bytes(dst, n);
     if (r->avail < n) {
-        if (RAND_bytes(r->buf, (int)sizeof r->buf) != 1)
+        if (codec__random_bytes(r->buf, sizeof r->buf) != 0)
             return -1;
         r->avail = sizeof r->buf;
     }

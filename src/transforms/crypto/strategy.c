@@ -14,7 +14,8 @@
 #include <stdlib.h>
 
 struct crypto_bounded {
-    pthread_mutex_t lock;
+    pthread_mutex_t lock;   /* registered with fork.c */
+    codec__fork_locks fork;
     crypto_dek *current;   /* NULL until the first message */
     crypto_bounded_config cfg;
 };
@@ -25,6 +26,7 @@ crypto_bounded *codec__crypto_bounded_new(const crypto_bounded_config *cfg)
     if (!b)
         return NULL;
     pthread_mutex_init(&b->lock, NULL);
+    codec__fork_locks_add(&b->fork, &b->lock, 1);
     b->cfg = *cfg;
     return b;
 }
@@ -42,6 +44,7 @@ void codec__crypto_bounded_free(crypto_bounded *b)
     if (!b)
         return;
     codec__crypto_dek_release(b->current);
+    codec__fork_locks_remove(&b->fork);
     pthread_mutex_destroy(&b->lock);
     free(b);
 }
