@@ -1,6 +1,6 @@
-/* plan.c — builds the binary backends' plans (plan.h): one bin_struct per
+/* plan.c — builds the binary backends' plans (plan_internal.h): one bin_struct per
  * struct type, memoised so that recursive types close on themselves. */
-#include "formats/binary/plan.h"
+#include "formats/binary/plan_internal.h"
 
 #include "types/value_internal.h"
 

@@ -1,5 +1,5 @@
 /* stage_common.c — option plumbing shared by the binary backends. */
-#include "formats/binary/stage_common.h"
+#include "formats/binary/stage_common_internal.h"
 #include "codec/types.h"
 #include "types/value_internal.h"
 

@@ -6,7 +6,7 @@
 #include "codec/cbor.h"
 #include "compose/stage_internal.h"
 #include "formats/binary/binary_internal.h"
-#include "formats/binary/plan.h"
+#include "formats/binary/plan_internal.h"
 
 enum { CBOR_UINT, CBOR_NEGINT, CBOR_BYTES, CBOR_TEXT, CBOR_ARRAY, CBOR_MAP, CBOR_TAG,
        CBOR_SIMPLE };

@@ -588,7 +588,7 @@ static int dec_item(cbor_rd *r, const codec_type *t, void *v, cbor_head *h)
 }
 
 /* ---------------------------------------------------------------------------
- * The planned walk (formats/binary/plan.h). Each value is first tried in
+ * The planned walk (formats/binary/plan_internal.h). Each value is first tried in
  * the forms an encoder usually writes (definite lengths, no tags), and only
  * when it is one of them and every bound holds is anything stored;
  * everything else (indefinite lengths, tags, other forms, truncation,
@@ -743,7 +743,7 @@ static inline bool fmt_planned(const bin_struct *s)
 #define FMT_FAIL CBOR_FAIL
 #define fmt_entry dec_entry
 #define fmt_missing check_missing
-#include "formats/binary/plan_decode.h"
+#include "formats/binary/plan_decode_internal.h"
 
 int codec__cbor_decode_typed(const cbor_state *st, const codec_type *t, const uint8_t *in, size_t n,
                              void *value, codec_arena *arena, codec_error *err)

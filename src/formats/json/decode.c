@@ -26,7 +26,7 @@
  * unknown and out-of-order keys by one compare of their bytes (twitter-
  * typed 4.03 -> 4.30 GB/s); scalars of unknown members are skipped in
  * place; white-space runs go 16 bytes at a time (-3 % time). */
-#include "formats/json/json_scan.h"
+#include "formats/json/json_scan_internal.h"
 #include "core/cpu_internal.h"
 #include "core/load_internal.h"
 #include "types/index_internal.h"

@@ -14,9 +14,9 @@
  * Containers are written with a separator before every item, the first
  * one in the place of the bracket, which is then stored over it: no
  * "first item" test per item. */
-#include "formats/json/json_plan.h"
-#include "formats/json/json_scan.h"
-#include "formats/json/json_text.h"
+#include "formats/json/json_plan_internal.h"
+#include "formats/json/json_scan_internal.h"
+#include "formats/json/json_text_internal.h"
 #include "types/time_text_internal.h"
 
 #include <math.h>

@@ -33,7 +33,7 @@ int codec__json_decode_reference(const codec_type *t, const uint8_t *in, size_t 
                                  const codec_json_options *o, codec_arena *arena, codec_error *err);
 
 /* The fast compact encoder (encode.c) over the plan of the value's type
- * (json_plan.h): 0, CODEC_E_NOMEM, or 1 (output truncated back) when the
+ * (json_plan_internal.h): 0, CODEC_E_NOMEM, or 1 (output truncated back) when the
  * value needs the reference walker, which then encodes it again and
  * reports any error. */
 int codec__json_encode_fast(const struct json_plan *plan, const void *value, codec_buf *out,

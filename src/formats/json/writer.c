@@ -1,11 +1,11 @@
 /* writer.c — compact or pretty JSON text with minimal escaping. */
-#include "formats/json/json_scan.h"
+#include "formats/json/json_scan_internal.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "core/number_internal.h"
-#include "formats/json/json_text.h"
+#include "formats/json/json_text_internal.h"
 
 void codec_json_writer_init(codec_json_writer *w, codec_buf *out, bool pretty)
 {

@@ -430,7 +430,7 @@ static int dec_item(mp_rd *r, const codec_type *t, void *v, const mp_item *it)
 }
 
 /* ---------------------------------------------------------------------------
- * The planned walk (formats/binary/plan.h). Each value is first tried in
+ * The planned walk (formats/binary/plan_internal.h). Each value is first tried in
  * the forms an encoder usually writes, and only when it is one of them and
  * every bound holds is anything stored; everything else (other forms,
  * truncation, limits, invalid UTF-8, out-of-range numbers) is read again
@@ -603,7 +603,7 @@ static inline bool fmt_planned(const bin_struct *s)
 #define FMT_FAIL MP_FAIL
 #define fmt_entry map_entry
 #define fmt_missing check_missing
-#include "formats/binary/plan_decode.h"
+#include "formats/binary/plan_decode_internal.h"
 
 int codec__mp_decode_typed(const mp_state *st, const codec_type *t, const uint8_t *in, size_t n,
                            void *value, codec_arena *arena, codec_error *err)

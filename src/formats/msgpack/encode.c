@@ -199,7 +199,7 @@ static int enc_any(enc *e, const codec_type *t, const void *v)
 }
 
 /* ---------------------------------------------------------------------------
- * The planned walk: formats/binary/plan_encode.h with MessagePack's items.
+ * The planned walk: formats/binary/plan_encode_internal.h with MessagePack's items.
  * ------------------------------------------------------------------------ */
 
 static inline uint8_t *put_float(uint8_t *p, float f)
@@ -255,7 +255,7 @@ static inline bool fmt_planned(const enc *e, const bin_struct *s)
 #define FMT_STAGE "msgpack"
 #define FMT_NULL 0xc0
 #define FMT_NOMEM MP_NOMEM
-#include "formats/binary/plan_encode.h"
+#include "formats/binary/plan_encode_internal.h"
 
 int codec__mp_encode_value(const codec_stage *s, const void *value, codec_buf *out,
                            codec_error *err)

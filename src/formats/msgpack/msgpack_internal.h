@@ -6,7 +6,7 @@
 #include "codec/msgpack.h"
 #include "compose/stage_internal.h"
 #include "formats/binary/binary_internal.h"
-#include "formats/binary/plan.h"
+#include "formats/binary/plan_internal.h"
 
 #define MP_FAIL(err, detail, offset, ...) \
     codec_error_set((err), CODEC_E_INVALID_PAYLOAD, (detail), "msgpack", (uint64_t)(offset), \

@@ -1,7 +1,7 @@
 /* adler32.c — zlib's Adler-32 (`adler32` stage and codec_adler32()),
  * computed by libdeflate's vectorised kernel. */
 #include "codec/integrity.h"
-#include "trailer.h"
+#include "trailer_internal.h"
 
 #include <libdeflate.h>
 

@@ -1,5 +1,5 @@
 /* trailer.c — encode/decode of the 4-byte big-endian checksum trailer. */
-#include "trailer.h"
+#include "trailer_internal.h"
 #include "compose/stream_internal.h"
 
 #include <string.h>

@@ -10,7 +10,7 @@
  * string). A carry-less multiplication of the remaining quotes by all ones
  * (a prefix xor) gives the bytes inside strings; the rest are outside.
  * Control bytes are wrong inside strings and, except \t \n \r, outside.
- * UTF-8 is checked on blocks with a byte >= 0x80 (utf8_lookup.h).
+ * UTF-8 is checked on blocks with a byte >= 0x80 (utf8_lookup_internal.h).
  *
  * Outside strings the tokens are the structural bytes, the opening quote
  * of each string (a string is one token) and the first byte of each run of
@@ -47,8 +47,8 @@
  * is a masked load padded with spaces). Compiled with the AVX-512 flags
  * (file suffix); used only when the CPU has all of them
  * (CODEC_CPU_FOR_AVX512). */
-#include "formats/json/json_scan.h"
-#include "formats/json/x86/utf8_lookup.h"
+#include "formats/json/json_scan_internal.h"
+#include "formats/json/x86/utf8_lookup_internal.h"
 
 #include <immintrin.h>
 

@@ -20,7 +20,7 @@
  * (D = 384, 256, 128) and the crc32 instruction reduces the last 128 bits.
  * Inputs under 256 bytes, and the tail, go through the crc32 instruction
  * directly: for those, setting up the fold costs more than it saves. */
-#include "crc32c_hw.h"
+#include "crc32c_hw_internal.h"
 
 #define FOLD_MIN 256
 #define HYBRID_FOLD (9 * 256)  /* folded per chunk, after its first block */

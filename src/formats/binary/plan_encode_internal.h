@@ -1,4 +1,4 @@
-/* plan_encode.h — the planned encode walk (plan.h) shared by the CBOR and
+/* plan_encode_internal.h — the planned encode walk (plan_internal.h) shared by the CBOR and
  * MessagePack encoders. It is a template: each encode.c includes it once,
  * after defining what differs between the formats:
  *
@@ -28,7 +28,7 @@
 #ifndef CODEC_BINARY_PLAN_ENCODE_H
 #define CODEC_BINARY_PLAN_ENCODE_H
 
-#include "formats/binary/plan.h"
+#include "formats/binary/plan_internal.h"
 
 /* Reserves n bytes after p (the cursor, inside out): the new cursor, or
  * NULL with err set. Out of line: the hot path never comes here. */
