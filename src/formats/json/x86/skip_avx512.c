@@ -23,7 +23,7 @@
  * the end. Where the grammar fixes what comes next, a step takes it too
  * (a value's ','; after a ',' or '{' in an object, the key and its ':'),
  * so the one branch the CPU cannot predict, on the kind of the value that
- * comes, is taken once per member: 108 -> 97 us for all of twitter.json.
+ * comes, is taken once per member (docs/formats/json.md has the figures).
  * Why this is faster than the byte walk: there, each token's
  * position is computed from the bytes before it (load, compare, count,
  * add: a chain of latencies per string and white-space run); here the
@@ -261,9 +261,9 @@ static inline bool open_string_too_long(size_t at, size_t open_at, uint64_t clos
 }
 
 /* The skip, specialised by whether strings must be measured: only when
- * max_string is below the input's size, since measuring costs ~6 % (all of
- * twitter.json: 108-115 us against 101-105; two more values live through
- * the block loop, and the token walk spills registers). */
+ * max_string is below the input's size, since measuring costs time (two
+ * more values live through the block loop, and the token walk spills
+ * registers; docs/formats/json.md has the figures). */
 static inline __attribute__((always_inline)) const uint8_t *
 skip(const uint8_t *p, const uint8_t *end, uint32_t room, size_t max_string, bool measure)
 {

@@ -12,8 +12,8 @@
  * over the 960 bytes after them. The streams are merged into one CRC, which
  * is XORed into the first bytes of the next block (a CRC carried forward is
  * just the message's next 32 bits flipped), and the accumulators jump over
- * the 960 bytes (D = 2048 + 7680 bits). That is about 20% faster than
- * folding alone.
+ * the 960 bytes (D = 2048 + 7680 bits). That is faster than folding alone
+ * (docs/formats/integrity.md has the figures).
  *
  * At the end the four accumulators are folded into one (D = 1536, 1024,
  * 512), which takes 64-byte steps; its four lanes are folded into one
