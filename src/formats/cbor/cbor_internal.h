@@ -50,16 +50,16 @@ static inline uint8_t *cbor_put_head(uint8_t *p, unsigned major, uint64_t v)
     }
     if (v <= 0xffff) {
         p[0] = m | 25;
-        bin_store16(p + 1, (uint16_t)v);
+        codec_store_be16(p + 1, (uint16_t)v);
         return p + 3;
     }
     if (v <= 0xffffffffu) {
         p[0] = m | 26;
-        bin_store32(p + 1, (uint32_t)v);
+        codec_store_be32(p + 1, (uint32_t)v);
         return p + 5;
     }
     p[0] = m | 27;
-    bin_store64(p + 1, v);
+    codec_store_be64(p + 1, v);
     return p + 9;
 }
 
@@ -78,14 +78,14 @@ static inline uint8_t *cbor_put_float(uint8_t *p, float f)
     if (!(u & 0x1fff)) {
         if (e - 113 <= 142 - 113) {
             p[0] = 0xf9;
-            bin_store16(p + 1, (uint16_t)((u >> 16 & 0x8000) | (e - 112) << 10 |
+            codec_store_be16(p + 1, (uint16_t)((u >> 16 & 0x8000) | (e - 112) << 10 |
                                           (u & 0x7fffff) >> 13));
             return p + 3;
         }
         return codec__cbor_put_float_edge(p, f);
     }
     p[0] = 0xfa;
-    bin_store32(p + 1, u);
+    codec_store_be32(p + 1, u);
     return p + 5;
 }
 
@@ -99,7 +99,7 @@ static inline uint8_t *cbor_put_double(uint8_t *p, double d)
     if (bin_fits_float(d))
         return cbor_put_float(p, (float)d);
     p[0] = 0xfb;
-    bin_store64(p + 1, bin_double_bits(d));
+    codec_store_be64(p + 1, bin_double_bits(d));
     return p + 9;
 }
 
@@ -205,9 +205,9 @@ static inline int cbor_read_head(cbor_rd *r, cbor_head *h)
             return CBOR_FAIL(r->err, CODEC_D_TRUNCATED, h->at, "input ends inside a head");
         switch (n) {
         case 1: h->arg = r->p[0]; break;
-        case 2: h->arg = bin_load16(r->p); break;
-        case 4: h->arg = bin_load32(r->p); break;
-        default: h->arg = bin_load64(r->p); break;
+        case 2: h->arg = codec_load_be16(r->p); break;
+        case 4: h->arg = codec_load_be32(r->p); break;
+        default: h->arg = codec_load_be64(r->p); break;
         }
         r->p += n;
         if (h->major == CBOR_SIMPLE && h->ai == 24 && h->arg < 32)

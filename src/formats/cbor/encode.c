@@ -233,11 +233,11 @@ uint8_t *codec__cbor_put_float_edge(uint8_t *p, float f)
     uint16_t h;
     if (codec__bin_float_to_half(f, &h)) {
         p[0] = 0xf9;
-        bin_store16(p + 1, h);
+        codec_store_be16(p + 1, h);
         return p + 3;
     }
     p[0] = 0xfa;
-    bin_store32(p + 1, bin_float_bits(f));
+    codec_store_be32(p + 1, bin_float_bits(f));
     return p + 5;
 }
 

@@ -13,6 +13,7 @@
  *
  * AAD = bytes 0 .. 19+k+w, then the codec's fixed AAD if any. */
 #include "compose/stage_internal.h"
+#include "core/load_internal.h"
 #include "crypto_internal.h"
 
 #include <openssl/crypto.h>
@@ -108,17 +109,6 @@ static codec_byte_source slot_random(const envelope_state *st, envelope_slot *sl
  * Encode
  * ------------------------------------------------------------------------ */
 
-static void put_be16(uint8_t *p, size_t v)
-{
-    p[0] = (uint8_t)(v >> 8);
-    p[1] = (uint8_t)v;
-}
-
-static size_t get_be16(const uint8_t *p)
-{
-    return (size_t)p[0] << 8 | p[1];
-}
-
 /* Writes bytes 0 .. 7+k+w (everything before the nonce). */
 static size_t header_write(uint8_t *dst, const codec_data_key *dk)
 {
@@ -126,9 +116,9 @@ static size_t header_write(uint8_t *dst, const codec_data_key *dk)
     dst[1] = ENV_MAGIC1;
     dst[2] = ENV_VERSION;
     dst[3] = ENV_ALG_AES256GCM;
-    put_be16(dst + 4, dk->key_id_len);
+    codec_store_be16(dst + 4, (uint16_t)dk->key_id_len);
     memcpy(dst + 6, dk->key_id, dk->key_id_len);
-    put_be16(dst + 6 + dk->key_id_len, dk->wrapped_len);
+    codec_store_be16(dst + 6 + dk->key_id_len, (uint16_t)dk->wrapped_len);
     memcpy(dst + 8 + dk->key_id_len, dk->wrapped, dk->wrapped_len);
     return 8 + dk->key_id_len + dk->wrapped_len;
 }
@@ -296,7 +286,7 @@ static int parse_message(const uint8_t *src, size_t n, envelope_view *v, codec_i
                                src[3]);
     /* Both lengths are checked against the bytes present before anything
      * is read through them or allocated for them. */
-    size_t k = get_be16(src + 4);
+    size_t k = codec_load_be16(src + 4);
     if (k == 0 || k > n - ENV_FIXED_OVERHEAD - 1)
         return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, STAGE, 4,
                                "key id length %zu does not fit a %zu-byte envelope", k, n);
@@ -306,7 +296,7 @@ static int parse_message(const uint8_t *src, size_t n, envelope_view *v, codec_i
                                CODEC_ENVELOPE_MAX_KEY_ID);
     if (field)
         field(ctx, "key id", (const char *)src + 6, k, true);
-    size_t w = get_be16(src + 6 + k);
+    size_t w = codec_load_be16(src + 6 + k);
     if (w == 0 || w > n - ENV_FIXED_OVERHEAD - k)
         return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, STAGE, 6 + k,
                                "wrapped key length %zu does not fit a %zu-byte envelope", w, n);
