@@ -85,9 +85,9 @@ static inline uint8_t *put_scalar(uint8_t *w, uint8_t tid, const void *v)
     case FT_INT16: case FT_UINT16: return fory_w_le(w, *(const uint16_t *)v, 2);
     case FT_INT32: case FT_UINT32: return fory_w_le(w, *(const uint32_t *)v, 4);
     case FT_INT64: case FT_UINT64: return fory_w_le(w, *(const uint64_t *)v, 8);
-    case FT_VARINT32: return fory_w_varu32(w, fory_zigzag32(*(const int32_t *)v));
-    case FT_VAR_UINT32: return fory_w_varu32(w, *(const uint32_t *)v);
-    case FT_VARINT64: return fory_w_varu64(w, fory_zigzag64(*(const int64_t *)v));
+    case FT_VARINT32: return codec_leb128_put(w, codec_zigzag32(*(const int32_t *)v));
+    case FT_VAR_UINT32: return codec_leb128_put(w, *(const uint32_t *)v);
+    case FT_VARINT64: return fory_w_varu64(w, codec_zigzag64(*(const int64_t *)v));
     case FT_VAR_UINT64: return fory_w_varu64(w, *(const uint64_t *)v);
     case FT_TAGGED_INT64: {
         int64_t x = *(const int64_t *)v;

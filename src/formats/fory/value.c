@@ -120,7 +120,7 @@ static int write_data(codec_buf *out, const codec_value *v, size_t depth, codec_
         return CODEC_E_NOMEM;
     switch (v->kind) {
     case CODEC_V_BOOL: fory_put_u8(out, v->as.b ? 1 : 0); return CODEC_OK;
-    case CODEC_V_INT: fory_put_varu64(out, fory_zigzag64(v->as.i)); return CODEC_OK;
+    case CODEC_V_INT: fory_put_varu64(out, codec_zigzag64(v->as.i)); return CODEC_OK;
     case CODEC_V_UINT: fory_put_varu64(out, v->as.u); return CODEC_OK;
     case CODEC_V_DOUBLE: {
         uint64_t bits;
@@ -373,7 +373,7 @@ static int read_scalar(vdec *d, uint32_t tid, codec_value *out)
         if ((r = fory_get_varu32(&d->in, &u32)))
             return vtrunc(d, r);
         out->kind = CODEC_V_INT;
-        out->as.i = (int32_t)(u32 >> 1) ^ -(int32_t)(u32 & 1);
+        out->as.i = codec_unzigzag32(u32);
         return CODEC_OK;
     case FT_VAR_UINT32:
         if ((r = fory_get_varu32(&d->in, &u32)))
@@ -384,7 +384,7 @@ static int read_scalar(vdec *d, uint32_t tid, codec_value *out)
         if ((r = fory_get_varu64(&d->in, &x)))
             return vtrunc(d, r);
         out->kind = CODEC_V_INT;
-        out->as.i = (int64_t)(x >> 1) ^ -(int64_t)(x & 1);
+        out->as.i = codec_unzigzag64(x);
         return CODEC_OK;
     case FT_VAR_UINT64:
         if ((r = fory_get_varu64(&d->in, &x)))

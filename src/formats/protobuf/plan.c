@@ -160,7 +160,7 @@ static void set_key(pb_field *f, uint32_t tag, uint8_t wire)
 {
     /* A tag of at most 29 bits and 3 wire bits take at most 5 bytes. */
     uint8_t key[10];
-    f->key_len = (uint8_t)(pb_put_varint(key, (uint64_t)tag << 3 | wire) - key);
+    f->key_len = (uint8_t)(codec_leb128_put(key, (uint64_t)tag << 3 | wire) - key);
     memcpy(f->key, key, f->key_len);
 }
 
