@@ -7,6 +7,7 @@
 #include "compose/stage_internal.h"
 #include "formats/binary/binary_internal.h"
 #include "formats/binary/plan_internal.h"
+#include "core/error_internal.h"
 
 enum { CBOR_UINT, CBOR_NEGINT, CBOR_BYTES, CBOR_TEXT, CBOR_ARRAY, CBOR_MAP, CBOR_TAG,
        CBOR_SIMPLE };
@@ -28,11 +29,8 @@ enum { CBOR_UINT, CBOR_NEGINT, CBOR_BYTES, CBOR_TEXT, CBOR_ARRAY, CBOR_MAP, CBOR
 #define CBOR_UNDEFINED 0xf7
 #define CBOR_BREAK 0xff
 
-#define CBOR_FAIL(err, detail, offset, ...) \
-    codec_error_set((err), CODEC_E_INVALID_PAYLOAD, (detail), "cbor", (uint64_t)(offset), \
-                    __VA_ARGS__)
-#define CBOR_NOMEM(err) \
-    codec_error_set((err), CODEC_E_NOMEM, 0, "cbor", CODEC_NO_OFFSET, "out of memory")
+#define CBOR_FAIL(err, ...) CODEC_PAYLOAD_FAIL((err), "cbor", __VA_ARGS__)
+#define CBOR_NOMEM(err) codec__nomem((err), "cbor")
 
 /* Writes the head of `major` with argument v at p (room for 9 bytes);
  * returns the end. */

@@ -7,6 +7,7 @@
 #include "core/varint_internal.h"
 #include "codec/fory.h"
 #include "types/value_internal.h"
+#include "core/error_internal.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -157,11 +158,8 @@ int codec__fory_encode_value(const fory_plan *p, const codec_value *v, codec_buf
 int codec__fory_decode_value(const fory_plan *p, const uint8_t *in, size_t n, codec_value *v,
                              codec_arena *arena, codec_error *err);
 
-#define FORY_FAIL(err, detail, offset, ...) \
-    codec_error_set((err), CODEC_E_INVALID_PAYLOAD, (detail), "fory", (uint64_t)(offset), \
-                    __VA_ARGS__)
-#define FORY_NOMEM(err) \
-    codec_error_set((err), CODEC_E_NOMEM, 0, "fory", CODEC_NO_OFFSET, "out of memory")
+#define FORY_FAIL(err, ...) CODEC_PAYLOAD_FAIL((err), "fory", __VA_ARGS__)
+#define FORY_NOMEM(err) codec__nomem((err), "fory")
 
 /* ---------------------------------------------------------------------------
  * Output helpers: callers reserve first, then put bytes without checks.

@@ -5,13 +5,11 @@
 
 #include "codec/json.h"
 #include "types/value_internal.h"
+#include "core/error_internal.h"
 
 /* Fills `err` for a payload problem in the stage "json". */
-#define JSON_FAIL(err, detail, offset, ...) \
-    codec_error_set((err), CODEC_E_INVALID_PAYLOAD, (detail), "json", (uint64_t)(offset), \
-                    __VA_ARGS__)
-#define JSON_NOMEM(err) \
-    codec_error_set((err), CODEC_E_NOMEM, 0, "json", CODEC_NO_OFFSET, "out of memory")
+#define JSON_FAIL(err, ...) CODEC_PAYLOAD_FAIL((err), "json", __VA_ARGS__)
+#define JSON_NOMEM(err) codec__nomem((err), "json")
 
 /* The options with every default filled in. */
 void codec__json_options_resolve(const codec_json_options *in, codec_json_options *out);

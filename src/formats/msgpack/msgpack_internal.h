@@ -7,12 +7,10 @@
 #include "compose/stage_internal.h"
 #include "formats/binary/binary_internal.h"
 #include "formats/binary/plan_internal.h"
+#include "core/error_internal.h"
 
-#define MP_FAIL(err, detail, offset, ...) \
-    codec_error_set((err), CODEC_E_INVALID_PAYLOAD, (detail), "msgpack", (uint64_t)(offset), \
-                    __VA_ARGS__)
-#define MP_NOMEM(err) \
-    codec_error_set((err), CODEC_E_NOMEM, 0, "msgpack", CODEC_NO_OFFSET, "out of memory")
+#define MP_FAIL(err, ...) CODEC_PAYLOAD_FAIL((err), "msgpack", __VA_ARGS__)
+#define MP_NOMEM(err) codec__nomem((err), "msgpack")
 
 #define MP_TIMESTAMP (-1)
 

@@ -8,6 +8,7 @@
  * so the array is allocated exactly once and never copied. */
 #include "formats/protobuf/pb_internal.h"
 #include "types/xmap_internal.h"
+#include "core/error_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,7 +43,7 @@ static int fail(pb_dec *d, int detail, const uint8_t *at, const char *fmt, ...)
 
 static int nomem(pb_dec *d)
 {
-    return codec_error_set(d->err, CODEC_E_NOMEM, 0, PB_STAGE, CODEC_NO_OFFSET, "out of memory");
+    return codec__nomem(d->err, PB_STAGE);
 }
 
 /* ---------------------------------------------------------------------------

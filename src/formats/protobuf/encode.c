@@ -7,6 +7,7 @@
  * the move is rare and there is no separate sizing walk. */
 #include "formats/protobuf/pb_internal.h"
 #include "types/xmap_internal.h"
+#include "core/error_internal.h"
 
 typedef struct pb_enc {
     uint8_t *end;            /* end of the buffer's capacity */
@@ -26,7 +27,7 @@ static uint8_t *grow(pb_enc *e, uint8_t *p, size_t n)
     e->buf->len = (size_t)(p - e->buf->data);
     if (codec_buf_reserve(e->buf, n)) {
         e->rc =
-            codec_error_set(e->err, CODEC_E_NOMEM, 0, PB_STAGE, CODEC_NO_OFFSET, "out of memory");
+            codec__nomem(e->err, PB_STAGE);
         return NULL;
     }
     e->end = e->buf->data + e->buf->cap;
@@ -365,7 +366,7 @@ int codec__pb_encode(const pb_state *st, const void *value, codec_buf *out, code
     size_t base = out->len;
     pb_enc e = {.buf = out, .err = err, .max_depth = st->o.max_depth};
     if (codec_buf_reserve(out, 64))
-        return codec_error_set(err, CODEC_E_NOMEM, 0, PB_STAGE, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, PB_STAGE);
     e.end = out->data + out->cap;
     uint8_t *p = put_msg(&e, out->data + out->len, st->root, value, 0);
     if (!p) {

@@ -4,6 +4,7 @@
  * lookup tables. Shapes protobuf cannot express fail here, with the field
  * named, so encode and decode never meet them. */
 #include "formats/protobuf/pb_internal.h"
+#include "core/error_internal.h"
 
 #include <stdalign.h>
 #include <stdio.h>
@@ -57,7 +58,7 @@ void codec__pb_plan_free(pb_state *st)
 
 static int nomem(builder *b)
 {
-    return codec_error_set(b->err, CODEC_E_NOMEM, 0, PB_STAGE, CODEC_NO_OFFSET, "out of memory");
+    return codec__nomem(b->err, PB_STAGE);
 }
 
 static int refuse(builder *b, const codec_type *t, const codec_field *f, const char *why)

@@ -15,6 +15,7 @@
 #include "compose/stage_internal.h"
 #include "core/load_internal.h"
 #include "crypto_internal.h"
+#include "core/error_internal.h"
 
 #include <openssl/crypto.h>
 #include <stdio.h>
@@ -53,7 +54,7 @@ typedef struct envelope_slot {
 
 static int env_nomem(const codec_stage *s, codec_error *err)
 {
-    return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+    return codec__nomem(err, s->name);
 }
 
 static int unable_to_decrypt(const codec_stage *s, codec_error *err)
@@ -133,8 +134,7 @@ static int provider_generate(const envelope_state *st, const codec_byte_source *
     if (rc)
         OPENSSL_cleanse(dk->key, sizeof dk->key);
     if (rc == CODEC_E_NOMEM)
-        return codec_error_set(err, CODEC_E_NOMEM, 0, "envelope", CODEC_NO_OFFSET,
-                               "out of memory");
+        return codec__nomem(err, "envelope");
     if (rc)
         return codec_error_set(err, CODEC_E_TRANSIENT, 0, "envelope", CODEC_NO_OFFSET,
                                "key provider failed: %s", perr.message);
@@ -458,8 +458,7 @@ static int state_parts(envelope_state *st, const codec_envelope_options *o, code
     if (o->aad_len) {
         st->aad = malloc(o->aad_len);
         if (!st->aad)
-            return codec_error_set(err, CODEC_E_NOMEM, 0, "envelope", CODEC_NO_OFFSET,
-                                   "out of memory");
+            return codec__nomem(err, "envelope");
         memcpy(st->aad, o->aad, o->aad_len);
         st->aad_len = o->aad_len;
     }
@@ -475,8 +474,7 @@ static int state_parts(envelope_state *st, const codec_envelope_options *o, code
             .make_ctx = st};
         st->bounded = codec__crypto_bounded_new(&cfg);
         if (!st->bounded)
-            return codec_error_set(err, CODEC_E_NOMEM, 0, "envelope", CODEC_NO_OFFSET,
-                                   "out of memory");
+            return codec__nomem(err, "envelope");
     }
     if (!o->no_cache) {
         size_t entries = o->cache_entries ? o->cache_entries
@@ -485,8 +483,7 @@ static int state_parts(envelope_state *st, const codec_envelope_options *o, code
                                            : CODEC_ENVELOPE_DEFAULT_CACHE_AGE_MS;
         st->cache = codec__crypto_dek_cache_new(entries, age * NS_PER_MS);
         if (!st->cache)
-            return codec_error_set(err, CODEC_E_NOMEM, 0, "envelope", CODEC_NO_OFFSET,
-                                   "out of memory");
+            return codec__nomem(err, "envelope");
     }
     return CODEC_OK;
 }
@@ -498,8 +495,7 @@ int codec__crypto_envelope_fill(codec_stage *s, const codec_envelope_options *o,
     if (!st) {
         if (o->provider.release)
             o->provider.release(o->provider.ctx);
-        return rc ? rc : codec_error_set(err, CODEC_E_NOMEM, 0, "envelope", CODEC_NO_OFFSET,
-                                         "out of memory");
+        return rc ? rc : codec__nomem(err, "envelope");
     }
     st->provider = o->provider;
     st->test = o->test;

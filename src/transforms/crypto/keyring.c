@@ -7,6 +7,7 @@
  * current key, one per key for unwrapping, made when first needed). */
 #include "crypto_internal.h"
 #include "core/ascii_internal.h"
+#include "core/error_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -155,7 +156,7 @@ codec_keyring *codec_keyring_parse(const char *text, size_t len, codec_error *er
     }
     codec_keyring *ring = calloc(1, sizeof *ring + candidates * sizeof ring->keys[0]);
     if (!ring) {
-        codec_error_set(err, CODEC_E_NOMEM, 0, RING_STAGE, CODEC_NO_OFFSET, "out of memory");
+        codec__nomem(err, RING_STAGE);
         return NULL;
     }
     codec__crypto_pool_init(&ring->slots);
@@ -240,7 +241,7 @@ codec_keyring *codec_keyring_load(const char *path, codec_error *err)
     if (check_file(fd, path, &size, err) == CODEC_OK) {
         buf = malloc(size ? size : 1);
         if (!buf)
-            codec_error_set(err, CODEC_E_NOMEM, 0, RING_STAGE, CODEC_NO_OFFSET, "out of memory");
+            codec__nomem(err, RING_STAGE);
         else if (read_all(fd, path, buf, size, &got, err) == CODEC_OK)
             ring = codec_keyring_parse(buf, got, err);
     }
@@ -287,7 +288,7 @@ static ring_slot *slot_take(codec_keyring *ring)
 
 static int ring_nomem(codec_error *err)
 {
-    return codec_error_set(err, CODEC_E_NOMEM, 0, RING_STAGE, CODEC_NO_OFFSET, "out of memory");
+    return codec__nomem(err, RING_STAGE);
 }
 
 static int ring_generate(void *ctx, const codec_byte_source *random, codec_data_key *out,

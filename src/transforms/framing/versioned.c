@@ -3,6 +3,7 @@
 #include "codec/framing.h"
 #include "compose/stage_internal.h"
 #include "compose/stream_internal.h"
+#include "core/error_internal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -73,7 +74,7 @@ static int versioned_encode(const codec_stage *s, const uint8_t *src, size_t n, 
     if (codec_buf_append(out, header, HEADER_SIZE) ||
         (!route && codec_buf_append(out, src, n))) {
         out->len = base;
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     }
     if (!route)
         return CODEC_OK;
@@ -144,7 +145,7 @@ static int versioned_decode(const codec_stage *s, const uint8_t *src, size_t n, 
     if (route)
         return codec__run_decode(route, src + HEADER_SIZE, n - HEADER_SIZE, out, err);
     if (codec_buf_append(out, src + HEADER_SIZE, n - HEADER_SIZE))
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     return CODEC_OK;
 }
 
@@ -269,7 +270,7 @@ int codec__stage_ctor_versioned(codec_stage *s, codec_args *a, const codec_type 
         return rc;
     versioned_state *st = state_new(false);
     if (!st)
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     st->write_version = (uint8_t)version;
     if (!accept)
         st->accept[version / 8] |= (uint8_t)(1u << (version % 8));
@@ -331,8 +332,7 @@ codec *codec_versioned(uint8_t write_version, const codec_version_route *routes,
 {
     versioned_state *st = state_new(true);
     int rc = st ? routes_take(st, write_version, routes, n, err)
-                : codec_error_set(err, CODEC_E_NOMEM, 0, "versioned", CODEC_NO_OFFSET,
-                                  "out of memory");
+                : codec__nomem(err, "versioned");
     if (rc) {
         for (size_t i = 0; routes && i < n; i++)
             codec_free(routes[i].codec);

@@ -2,6 +2,7 @@
 #include "trailer_internal.h"
 #include "compose/stream_internal.h"
 #include "core/load_internal.h"
+#include "core/error_internal.h"
 
 #include <string.h>
 
@@ -11,7 +12,7 @@ static int trailer_encode(const codec_stage *s, const uint8_t *src, size_t n, co
     const checksum_trailer *t = s->state;
     if (n > SIZE_MAX - CHECKSUM_TRAILER_SIZE ||
         codec_buf_reserve(out, n + CHECKSUM_TRAILER_SIZE))
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     uint32_t sum = t->fn(t->init, src, n);
     uint8_t *dst = out->data + out->len;
     if (n)
@@ -33,7 +34,7 @@ static int trailer_decode(const codec_stage *s, const uint8_t *src, size_t n, co
         return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CHECKSUM, body,
                           "checksum mismatch");
     if (codec_buf_append(out, src, body))
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     return CODEC_OK;
 }
 
