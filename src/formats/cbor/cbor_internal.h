@@ -8,6 +8,7 @@
 #include "formats/binary/binary_internal.h"
 #include "formats/binary/plan_internal.h"
 #include "core/error_internal.h"
+#include "core/buf_internal.h"
 
 enum { CBOR_UINT, CBOR_NEGINT, CBOR_BYTES, CBOR_TEXT, CBOR_ARRAY, CBOR_MAP, CBOR_TAG,
        CBOR_SIMPLE };
@@ -105,9 +106,7 @@ static inline uint8_t *cbor_put_double(uint8_t *p, double d)
  * comparison) and reports CODEC_E_NOMEM through err. */
 static inline int cbor_room(codec_buf *out, size_t n, codec_error *err)
 {
-    if (n <= out->cap - out->len)
-        return CODEC_OK;
-    return codec_buf_reserve(out, n) ? CBOR_NOMEM(err) : CODEC_OK;
+    return codec__buf_room(out, n) ? CBOR_NOMEM(err) : CODEC_OK;
 }
 
 static inline int cbor_out_head(codec_buf *out, unsigned major, uint64_t v, codec_error *err)

@@ -8,6 +8,7 @@
 #include "codec/fory.h"
 #include "types/value_internal.h"
 #include "core/error_internal.h"
+#include "core/buf_internal.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -164,11 +165,6 @@ int codec__fory_decode_value(const fory_plan *p, const uint8_t *in, size_t n, co
 /* ---------------------------------------------------------------------------
  * Output helpers: callers reserve first, then put bytes without checks.
  * ------------------------------------------------------------------------ */
-
-static inline int fory_reserve(codec_buf *b, size_t n)
-{
-    return b->cap - b->len >= n ? 0 : codec_buf_reserve(b, n);
-}
 
 static inline void fory_put_u8(codec_buf *b, uint8_t v)
 {

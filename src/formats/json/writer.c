@@ -1,5 +1,6 @@
 /* writer.c — compact or pretty JSON text with minimal escaping. */
 #include "formats/json/json_scan_internal.h"
+#include "core/buf_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -21,17 +22,10 @@ static int nomem(void)
     return CODEC_E_NOMEM;
 }
 
-/* Room for n more bytes past out->len: one compare unless it must grow
- * (a writer call makes a few small appends; each was a call). */
-static inline int room_for(codec_buf *out, size_t n)
-{
-    return n <= out->cap - out->len && out->data ? CODEC_OK : codec_buf_reserve(out, n);
-}
-
 /* n bytes appended. */
 static inline int put_bytes(codec_buf *out, const void *s, size_t n)
 {
-    if (room_for(out, n))
+    if (codec__buf_room(out, n))
         return nomem();
     memcpy(out->data + out->len, s, n);
     out->len += n;
@@ -41,7 +35,7 @@ static inline int put_bytes(codec_buf *out, const void *s, size_t n)
 /* One byte appended: a bracket, ',' or ':'. */
 static inline int put_byte(codec_buf *out, uint8_t c)
 {
-    if (room_for(out, 1))
+    if (codec__buf_room(out, 1))
         return nomem();
     out->data[out->len++] = c;
     return CODEC_OK;
@@ -49,7 +43,7 @@ static inline int put_byte(codec_buf *out, uint8_t c)
 
 static int newline_indent(codec_json_writer *w, uint32_t depth)
 {
-    if (room_for(w->out, 1 + (size_t)depth * 2))
+    if (codec__buf_room(w->out, 1 + (size_t)depth * 2))
         return nomem();
     uint8_t *d = w->out->data + w->out->len;
     d[0] = '\n';
@@ -148,7 +142,7 @@ static uint8_t *put_escape(uint8_t *d, uint8_t c)
 int codec__json_put_string(codec_buf *out, const char *str, size_t n)
 {
     const uint8_t *s = (const uint8_t *)str, *end = s + n;
-    if (n > (SIZE_MAX - 2) / 6 || room_for(out, n * 6 + 2))
+    if (n > (SIZE_MAX - 2) / 6 || codec__buf_room(out, n * 6 + 2))
         return nomem();
     uint8_t *d = out->data + out->len, *d0 = d;
     *d++ = '"';
@@ -277,7 +271,7 @@ int codec__json_write_base64(codec_json_writer *w, const codec_bytes *b)
     if (rc)
         return rc;
     size_t chars = (b->len + 2) / 3 * 4;
-    if (b->len > SIZE_MAX / 2 || room_for(w->out, chars + 2))
+    if (b->len > SIZE_MAX / 2 || codec__buf_room(w->out, chars + 2))
         return nomem();
     uint8_t *d = w->out->data + w->out->len;
     d[0] = '"';

@@ -8,6 +8,7 @@
 #include "formats/binary/binary_internal.h"
 #include "formats/binary/plan_internal.h"
 #include "core/error_internal.h"
+#include "core/buf_internal.h"
 
 #define MP_FAIL(err, ...) CODEC_PAYLOAD_FAIL((err), "msgpack", __VA_ARGS__)
 #define MP_NOMEM(err) codec__nomem((err), "msgpack")
@@ -58,9 +59,7 @@ int codec__mp_copy(mp_rd *r, const mp_item *it, codec_string *out);
 /* Output: each reserves what it writes. */
 static inline int mp_room(codec_buf *out, size_t n, codec_error *err)
 {
-    if (n <= out->cap - out->len)
-        return CODEC_OK;
-    return codec_buf_reserve(out, n) ? MP_NOMEM(err) : CODEC_OK;
+    return codec__buf_room(out, n) ? MP_NOMEM(err) : CODEC_OK;
 }
 
 static inline uint8_t *mp_put_uint(uint8_t *p, uint64_t v)

@@ -8,6 +8,7 @@
 #include "formats/protobuf/pb_internal.h"
 #include "types/xmap_internal.h"
 #include "core/error_internal.h"
+#include "core/buf_internal.h"
 
 typedef struct pb_enc {
     uint8_t *end;            /* end of the buffer's capacity */
@@ -24,14 +25,12 @@ static uint8_t *put_msg(pb_enc *e, uint8_t *p, const pb_msg *m, const uint8_t *v
 
 static uint8_t *grow(pb_enc *e, uint8_t *p, size_t n)
 {
-    e->buf->len = (size_t)(p - e->buf->data);
-    if (codec_buf_reserve(e->buf, n)) {
-        e->rc =
-            codec__nomem(e->err, PB_STAGE);
+    if (!(p = codec__buf_grow(e->buf, p, n))) {
+        e->rc = codec__nomem(e->err, PB_STAGE);
         return NULL;
     }
     e->end = e->buf->data + e->buf->cap;
-    return e->buf->data + e->buf->len;
+    return p;
 }
 
 /* Makes room for n more bytes at p. */
