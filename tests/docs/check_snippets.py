@@ -12,6 +12,7 @@ right before it (invisible in the rendered page) says otherwise:
   C lines put before the block (declarations of an imaginary SDK...)
   -->                 the block is a translation unit after those lines
   <!-- snippet: skip REASON -->   not compiled (say why)
+  <!-- snippet: body -->          (or file) on one line: no lines before it
 
 usage: check_snippets.py CC INCLUDE_DIR FILE.md...
 Exit 0 when every block compiles (-Wall -Wextra -Werror, unused names
@@ -22,7 +23,8 @@ import subprocess
 import sys
 import tempfile
 
-BLOCK = re.compile(r'(?:<!-- snippet: (\w+)([^\n]*)\n?(.*?)-->\n)?^```c\n(.*?)^```', re.S | re.M)
+BLOCK = re.compile(r'(?:<!-- snippet: (\w+)(?:([^\n]*?) -->\n|\n(.*?)-->\n))?^```c\n(.*?)^```',
+                   re.S | re.M)
 FLAGS = ['-std=gnu11', '-Wall', '-Wextra', '-Werror', '-Wno-unused-variable',
          '-Wno-unused-parameter', '-Wno-unused-function', '-Wno-unused-but-set-variable',
          '-Wno-missing-field-initializers', '-DCODEC_HAVE_REDIS=1', '-c', '-o', '/dev/null']
@@ -43,7 +45,8 @@ def main(argv):
     for path in files:
         text = open(path, encoding='utf-8').read()
         for m in BLOCK.finditer(text):
-            mode, rest, prelude, code = m.group(1) or 'file', m.group(2), m.group(3) or '', m.group(4)
+            mode, rest, prelude, code = (m.group(1) or 'file', m.group(2) or '', m.group(3) or '',
+                                         m.group(4))
             line = text.count('\n', 0, m.start(4))
             if mode == 'skip':
                 if not rest.strip():
