@@ -4,6 +4,7 @@
 #include "drivers.h"
 #include "harness.h"
 #include "machine.h"
+#include "models_types.h"
 #include "report.h"
 #include "suite_kafka.h"
 #include "suite_redis.h"
@@ -47,7 +48,7 @@ static void usage(FILE *f)
           "  --threads N        also run every cell on 1..N threads\n"
           "  --forks N          run every cell in N fresh processes, samples merged\n"
           "  --out DIR          where results go (default bench/results)\n"
-          "  --dump DIR         write every payload to DIR and exit\n"
+          "  --dump DIR         write every payload to DIR (typed ones in every backend) and exit\n"
           "  --version          print the version of codec-bench and of libcodec\n"
           "  --help             this text\n",
           f);
@@ -257,6 +258,51 @@ static int run_child_cell(bench_plan *plan, long k, const bench_profile *prof)
     return 0;
 }
 
+/* The file extension of a backend's dump files: its registry name, but
+ * protobuf's usual .pb. */
+static const char *backend_extension(const char *backend)
+{
+    return strcmp(backend, "protobuf") == 0 ? "pb" : backend;
+}
+
+/* Writes typed payload p, encoded by every backend of this build but JSON
+ * (p->file is its JSON), as dir/<base>.<extension>. A backend that cannot
+ * hold the value (protobuf has no schemaless form) is named on stderr.
+ * @return 0, or -1 when a file cannot be written (errno set). */
+static int dump_backends(const char *dir, const bench_payload *p)
+{
+    const codec_type *type = bench_model_type(p);
+    size_t base = strcspn(p->file, ".");
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    int rc = 0;
+    for (size_t i = 0; type && rc == 0 && i < codec_registry_count(); i++) {
+        const codec_stage_info *info = codec_registry_info(i);
+        if (info->kind != CODEC_KIND_BACKEND || strcmp(info->name, "json") == 0)
+            continue;
+        codec_error err;
+        codec *c = codec_parse(info->name, type, &err);
+        out.len = 0;
+        if (!c || codec_encode(c, p->value, &out, &err) != CODEC_OK) {
+            char line[256];
+            fprintf(stderr, "codec-bench: no %s form of %s: %s\n", info->name, p->name,
+                    codec_error_format(&err, line, sizeof line));
+        } else {
+            char file[256];
+            snprintf(file, sizeof file, "%.*s.%s", (int)base, p->file,
+                     backend_extension(info->name));
+            rc = bench_dump_file(dir, file, out.data, out.len);
+            if (rc == 0)
+                printf("%s/%s\t%zu\n", dir, file, out.len);
+        }
+        codec_free(c);
+    }
+    codec_buf_free(&out);
+    return rc;
+}
+
+/* Every payload as generated (raw bytes, or the value's JSON), then every
+ * typed payload in every other backend. */
 static int dump(const char *dir)
 {
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
@@ -269,6 +315,11 @@ static int dump(const char *dir)
     }
     for (size_t i = 0; i < bench_payload_count(); i++)
         printf("%s/%s\t%zu\n", dir, bench_payload_at(i)->file, bench_payload_at(i)->len);
+    for (size_t i = 0; i < bench_payload_count(); i++)
+        if (bench_payload_at(i)->value && dump_backends(dir, bench_payload_at(i)) != 0) {
+            perror(dir);
+            return 1;
+        }
     return 0;
 }
 
@@ -306,8 +357,12 @@ int main(int argc, char **argv)
     prof.threads = o.threads;
     bench_plan plan;
     int rc = build_plan(&o, &plan);
-    if (rc == 0 && o.list)
+    if (rc == 0 && o.list) {
         rc = list_cells(&plan);
+        for (int i = 0; i < o.nsuites; i++)
+            if (strcmp(o.suites[i], "redis") == 0)
+                bench_redis_list(o.filter);
+    }
     else if (rc == 0 && o.child_cell >= 0)
         rc = run_child_cell(&plan, o.child_cell, &prof);
     else if (rc == 0) {

@@ -406,11 +406,17 @@ static int write_outputs(const char *dir, const redis_shape *shapes, const bench
 
 #ifndef CODEC_HAVE_REDIS
 
+/* Why this build cannot run the suite. */
+static const char *unavailable(void)
+{
+    return "codec was built without hiredis";
+}
+
 int bench_redis_suite(const char *out_dir, const bench_profile *prof, const bench_machine *m,
                       const char *filter, const char *keyring)
 {
     (void)keyring;
-    static const char why[] = "codec was built without hiredis";
+    const char *why = unavailable();
     redis_shape shapes[NSHAPES];
     plan_shapes(shapes, filter, why);
     fprintf(stderr, "codec-bench: redis suite not built: %s\n", why);
@@ -891,15 +897,21 @@ static void runner_close(runner *u)
     codec_buf_free(&u->scratch);
 }
 
+/* Why this machine cannot run the suite, or NULL when it can. */
+static const char *unavailable(void)
+{
+    return access(REDIS_SERVER_PATH, X_OK) != 0 ? "redis-server not found" : NULL;
+}
+
 int bench_redis_suite(const char *out_dir, const bench_profile *prof, const bench_machine *m,
                       const char *filter, const char *keyring)
 {
     redis_shape shapes[NSHAPES];
-    if (access(REDIS_SERVER_PATH, X_OK) != 0) {
-        static const char why[] = "redis-server not found";
-        plan_shapes(shapes, filter, why);
-        fprintf(stderr, "codec-bench: redis suite not built: %s\n", why);
-        return write_outputs(out_dir, shapes, prof, m, why) ? 1 : 0;
+    const char *missing = unavailable();
+    if (missing) {
+        plan_shapes(shapes, filter, missing);
+        fprintf(stderr, "codec-bench: redis suite not built: %s\n", missing);
+        return write_outputs(out_dir, shapes, prof, m, missing) ? 1 : 0;
     }
     plan_shapes(shapes, filter, NULL);
     /* A server that goes away mid-write must be a failed cell, not a
@@ -940,3 +952,15 @@ int bench_redis_suite(const char *out_dir, const bench_profile *prof, const benc
 }
 
 #endif
+
+void bench_redis_list(const char *filter)
+{
+    const char *why = unavailable();
+    redis_shape shapes[NSHAPES];
+    plan_shapes(shapes, filter, why);
+    for (size_t s = 0; s < NSHAPES; s++)
+        for (size_t i = 0; i < NPIPES; i++)
+            if (shapes[s].cells[i].selected)
+                printf("redis/%s/%s\t%s%s\n", shapes[s].cells[i].pipeline, shapes[s].p->name,
+                       why ? "not built: " : "ready (redis suite)", why ? why : "");
+}

@@ -33,4 +33,8 @@
 int bench_redis_suite(const char *out_dir, const bench_profile *prof, const bench_machine *m,
                       const char *filter, const char *keyring);
 
+/* Prints the suite's cells that match `filter` for --list, one per line:
+ * the id, a tab, then "ready (redis suite)" or "not built: <reason>". */
+void bench_redis_list(const char *filter);
+
 #endif

@@ -7,7 +7,7 @@
 
 int main(int argc, char **argv)
 {
-    const char *spec = argc > 1 ? argv[1] : "hex:upper | hex";
+    const char *spec = argc > 1 ? argv[1] : "zstd:3 | crc32c | base64";
     const char *text = "hello, codec";
 
     codec_error err;

@@ -9,7 +9,7 @@
 #include <float.h>
 #include <math.h>
 
-#include "unit/json_payloads.h"
+#include "json_payloads.h"
 #include "value_util.h"
 
 static codec_arena bc_arena;

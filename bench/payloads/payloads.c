@@ -1121,20 +1121,25 @@ const bench_payload *bench_payload_find(const char *name)
     return NULL;
 }
 
-int bench_payloads_dump(const char *dir)
+int bench_dump_file(const char *dir, const char *file, const uint8_t *bytes, size_t len)
 {
     char path[4096];
-    for (size_t i = 0; i < g.count; i++) {
-        const bench_payload *p = &g.list[i];
-        snprintf(path, sizeof path, "%s/%s", dir, p->file);
-        FILE *f = fopen(path, "wb");
-        if (!f)
-            return -1;
-        size_t w = fwrite(p->bytes, 1, p->len, f);
-        if (fclose(f) != 0 || w != p->len) {
-            errno = errno ? errno : EIO;
-            return -1;
-        }
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    size_t w = fwrite(bytes, 1, len, f);
+    if (fclose(f) != 0 || w != len) {
+        errno = errno ? errno : EIO;
+        return -1;
     }
+    return 0;
+}
+
+int bench_payloads_dump(const char *dir)
+{
+    for (size_t i = 0; i < g.count; i++)
+        if (bench_dump_file(dir, g.list[i].file, g.list[i].bytes, g.list[i].len) != 0)
+            return -1;
     return 0;
 }

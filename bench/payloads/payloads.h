@@ -52,6 +52,8 @@ int bench_payload_render(const bench_payload *p, const void *value, codec_buf *o
 
 /* Writes every payload to dir/<file>. @return 0 or -1 (errno set). */
 int bench_payloads_dump(const char *dir);
+/* Writes bytes[0..len) to dir/file. @return 0 or -1 (errno set). */
+int bench_dump_file(const char *dir, const char *file, const uint8_t *bytes, size_t len);
 
 /* The generators, exposed for the tests. Each appends to `out`;
  * @return 0 or CODEC_E_NOMEM. */

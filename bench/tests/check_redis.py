@@ -40,6 +40,16 @@ check([s["shape"] for s in doc["shapes"]] == ["small"], "the filter kept one sha
 shape = doc["shapes"][0]
 cells = shape["cells"]
 check([c["pipeline"] for c in cells] == PIPELINES, "a cell per pipeline")
+# --list names the same cells, ready, with the same filter; unfiltered it
+# lists the suite's every shape (bytes shapes and typed shapes per backend).
+listing = subprocess.run([bench, "--list", "--suite", "redis", "--filter", "redis/*/small"],
+                         check=True, capture_output=True, text=True).stdout.splitlines()
+check(listing == [f"redis/{p}/small\tready (redis suite)" for p in PIPELINES],
+      "--list shows the run's cells")
+every = subprocess.run([bench, "--list", "--suite", "redis"], check=True, capture_output=True,
+                       text=True).stdout.splitlines()
+check(len(every) == len(set(every)) and "redis/msgpack|zstd:3/order\tready (redis suite)" in every,
+      "--list shows every cell of the suite once, typed cells too")
 for c in cells:
     name = c["pipeline"]
     check(c["status"] == "ok", f"{name}: measured ({c.get('reason')})")

@@ -22,6 +22,8 @@
 
 #include "core.h"
 
+#include <stdbool.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -120,12 +122,27 @@ typedef enum codec_stage_kind {
     CODEC_KIND_CRYPTO = 6
 } codec_stage_kind;
 
-/** Public description of one registered stage, for listings. */
+/** codec_stage_info.flags: the stage's output is text (a backend's
+ * encoding, or a text transform's). Since 0.1. */
+#define CODEC_STAGE_TEXT 1u
+/** codec_stage_info.flags: codec_inspect() reads this stage's header.
+ * Since 0.1. */
+#define CODEC_STAGE_INSPECT 2u
+
+/** Public description of one registered stage, for listings. The library
+ * owns it; callers read it through a pointer, so fields are only ever
+ * appended. */
 typedef struct codec_stage_info {
     const char *name;        /* "zstd" */
     codec_stage_kind kind;
     const char *args;        /* "LEVEL (1..22, -7..-1; default 3), dict=FILE, max=SIZE" */
     const char *summary;     /* one line */
+    unsigned flags;          /* CODEC_STAGE_TEXT | CODEC_STAGE_INSPECT */
+    /* Backends: bit (1u << k) is set for each codec_value_kind k (types.h)
+     * this format has no form for, so a schemaless value holding one cannot
+     * be encoded (json: CODEC_V_BYTES). protobuf, which takes no codec_value
+     * at all, lists none: its encoder refuses the value whole. */
+    unsigned lacks;
 } codec_stage_info;
 
 /** codec_registry_count() / codec_registry_info() — iterate the stages this
@@ -140,6 +157,38 @@ CODEC_API const codec_stage_info *codec_registry_info(size_t i);
  * stage is still listed; building it fails with CODEC_E_UNSUPPORTED and
  * the message "built without LIB". Since 0.1. */
 CODEC_API const char *codec_stage_missing(const char *name);
+
+/** codec_registry_lookup() — the info of the stage named `name` (exact
+ * match), or NULL when this build has none. Since 0.1. */
+CODEC_API const codec_stage_info *codec_registry_lookup(const char *name);
+
+/* ---------------------------------------------------------------------------
+ * Inspecting a header
+ * ------------------------------------------------------------------------ */
+
+/** Receives one field of a header from codec_inspect(): `key` ("version")
+ * and `len` bytes of value. `from_payload` is true when the value is bytes
+ * copied from the input (a key id): escape them before printing. Otherwise
+ * the value is text the library formatted ("1 (aes-256-gcm)"). */
+typedef void (*codec_inspect_fn)(void *ctx, const char *key, const char *value, size_t len,
+                                 bool from_payload);
+
+/** codec_inspect() — reads the header of stage `name` at the start of
+ * p[0..n) without keys or settings, and reports each field it declares, in
+ * wire order, through `field`. The checks are the ones the stage's decoder
+ * makes, in its order, with its errors (family, detail, offset): a header
+ * the decoder would reject is rejected here the same way. Nothing is
+ * decrypted, decompressed or verified.
+ * @param header_len  may be NULL; on success, the bytes of the header (the
+ *        stage's payload follows).
+ * @return CODEC_OK; the decoder's status for a bad header, with `err`
+ *         filled (the fields read before the problem have been reported);
+ *         CODEC_E_USAGE when `name` is no stage of this build or its info
+ *         lacks CODEC_STAGE_INSPECT.
+ * Threads: safe. Since 0.1. */
+CODEC_API CODEC_NODISCARD int codec_inspect(const char *name, const uint8_t *p, size_t n,
+                                            codec_inspect_fn field, void *ctx,
+                                            size_t *header_len, codec_error *err);
 
 #ifdef __cplusplus
 }

@@ -48,9 +48,12 @@ extern "C" {
 #define CODEC_LEVEL_DEFAULT INT_MIN
 
 /** codec_gzip() — "gzip:LEVEL": one RFC 1952 member (`gzip -d` reads it).
- * @param level 1..9 (default 6). Levels 1..5 compress with libdeflate,
- *        6..9 with zlib, so the output is never larger than zlib's at the
- *        same level. Decode accepts members back to back, as `gzip -d` does. Since 0.1. */
+ * @param level 1..9 (default 6). Levels 1..5 compress with libdeflate at
+ *        a mapped level, 6..9 with codec's own deflate encoder; each level
+ *        aims at output no larger than zlib's at the same level
+ *        (docs/formats/compression.md lists the engines, the measured
+ *        sizes and the known exceptions). Decode accepts members back to
+ *        back, as `gzip -d` does. Since 0.1. */
 CODEC_API codec *codec_gzip(int level, codec_error *err);
 
 /** codec_deflate() — "deflate:LEVEL": a zlib stream (RFC 1950), the JDK

@@ -8,7 +8,10 @@
  *   - Functions that can fail return an `int` status: 0 (CODEC_OK) or one of
  *     the CODEC_E_* families below. Family numbers are frozen.
  *   - An optional `codec_error *err` (may be NULL) is filled only on failure.
- *   - Every allocation goes through a `codec_allocator`; NULL means libc.
+ *   - Buffers and arenas allocate through the `codec_allocator` they are
+ *     given (NULL means libc); handles and the compression and crypto
+ *     libraries use libc (docs/ARCHITECTURE.md, "What the codec_allocator
+ *     covers").
  *   - Every *_free() function accepts NULL.
  */
 #ifndef CODEC_CORE_H

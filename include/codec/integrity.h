@@ -33,7 +33,7 @@ extern "C" {
 /** codec_crc32c() — CRC-32C (reflected polynomial 0x82F63B78) of p[0..n),
  * continuing from `crc` (0 to start). crc32c("123456789") = 0xE3069283.
  * Uses the fastest kernel this CPU supports (see codec_crc32c_trailer()),
- * chosen once per process. About 80 GB/s on long inputs with AVX-512.
+ * chosen once per process (docs/formats/integrity.md has its speed).
  * Threads: safe. Allocates: nothing. Since: 0.1 */
 CODEC_API uint32_t codec_crc32c(uint32_t crc, const void *p, size_t n);
 

@@ -1,5 +1,6 @@
 /* codec.c — the codec handle: a backend (optional) followed by transforms. */
 #include "stage_internal.h"
+#include "core/error_internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -17,7 +18,7 @@ static const codec_allocator *heap(void)
 
 static int nomem(codec_error *err, const char *stage)
 {
-    return codec_error_set(err, CODEC_E_NOMEM, 0, stage, CODEC_NO_OFFSET, "out of memory");
+    return codec__nomem(err, stage);
 }
 
 void codec__stage_destroy(codec_stage *s)

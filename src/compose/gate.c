@@ -5,6 +5,7 @@
  * Layout (docs/formats/size-gate.md): [0x00][raw bytes] or
  * [0x01][compressed bytes]. */
 #include "stage_internal.h"
+#include "core/error_internal.h"
 
 #include <string.h>
 
@@ -24,7 +25,7 @@ static int store_raw(const codec_stage *s, const uint8_t *src, size_t n, codec_b
     out->len = base;
     uint8_t marker = GATE_RAW;
     if (codec_buf_reserve(out, n + 1))
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     out->data[out->len] = marker;   /* room reserved above */
     memcpy(out->data + out->len + 1, src, n);
     out->len += n + 1;
@@ -41,7 +42,7 @@ int codec__stage_encode(const codec_stage *s, const uint8_t *src, size_t n, code
         return store_raw(s, src, n, out, base, err);
     uint8_t marker = GATE_COMPRESSED;
     if (codec_buf_append(out, &marker, 1))
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     int rc = s->ops->encode(s, src, n, out, err);
     if (rc) {
         out->len = base;
@@ -69,6 +70,6 @@ int codec__stage_decode(const codec_stage *s, const uint8_t *src, size_t n, code
     if (rc)
         return rc;
     if (codec_buf_append(out, src + 1, n - 1))
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     return CODEC_OK;
 }

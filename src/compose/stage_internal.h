@@ -6,7 +6,7 @@
  * stages; the registry (registry.c) maps spec names to constructors.
  *
  * Adding a transform = one .c file that defines a constructor of type
- * codec_stage_ctor, plus one row in registry.c.
+ * codec_stage_ctor, plus one row in CODEC_STAGES (stages_internal.h).
  */
 #ifndef CODEC_STAGE_INTERNAL_H
 #define CODEC_STAGE_INTERNAL_H
@@ -117,22 +117,30 @@ static inline int codec_options_reserved(const uint64_t reserved[4], const char 
 typedef int (*codec_stage_ctor)(codec_stage *s, codec_args *args, const codec_type *type,
                                 codec_error *err);
 
-/** One registry row. */
+/** A stage's inspect operation (codec_inspect() in compose.h): the header
+ * checks of its decoder, reporting each field through `field` (NULL when
+ * the decoder itself calls it). */
+typedef int (*codec_stage_inspect)(const uint8_t *p, size_t n, codec_inspect_fn field,
+                                   void *ctx, size_t *header_len, codec_error *err);
+
+/** One registry row (stages_internal.h lists them). */
 typedef struct codec_registry_row {
     codec_stage_info info;
     codec_stage_ctor ctor;
+    codec_stage_inspect inspect;   /* NULL: the stage has none */
 } codec_registry_row;
 
-/* Every stage's constructor, each defined in its own file; registry.c gives
- * each a row. Adding a stage: its file, its name here, its row there. */
-#define CODEC_STAGES(X)                                                              \
-    X(base64) X(base32) X(hex) X(crc32c) X(crc32) X(adler32) X(versioned) X(envelope) \
-    X(gzip) X(deflate) X(zstd) X(lz4) X(lz4hc) X(snappy) X(brotli) X(redisson_lz4)     \
-    X(redisson_zstd) X(json) X(cbor) X(msgpack) X(protobuf) X(fory)
-#define CODEC_STAGE_CTOR_DECLARE(name)                                                             \
-    int codec__stage_ctor_##name(codec_stage *s, codec_args *a, const codec_type *t,               \
-                                 codec_error *err);
-CODEC_STAGES(CODEC_STAGE_CTOR_DECLARE)
+/** Reports a formatted text field through `field` (nothing when it is
+ * NULL: the decoder runs the same checks without reporting). */
+void codec__inspect_printf(codec_inspect_fn field, void *ctx, const char *key,
+                           const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+#include "codec/types.h"
+#include "stages_internal.h"
 
 /* Spec parsing (spec.c). The bound is the most stages `spec` can hold. */
 size_t codec__spec_stage_bound(const char *spec);

@@ -6,6 +6,7 @@
  * when its buffer has room, so a stage never produces more than one buffer
  * ahead of its reader and memory stays bounded. */
 #include "stream_internal.h"
+#include "core/error_internal.h"
 
 #include <string.h>
 
@@ -35,7 +36,7 @@ struct codec_stream {
 
 int codec__stream_nomem(const codec_stage *s, codec_error *err)
 {
-    return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+    return codec__nomem(err, s->name);
 }
 
 static const codec_allocator *heap(void)
@@ -207,7 +208,7 @@ static codec_stream *stream_make(const codec *c, bool decode, codec_error *err)
     size_t count = codec_stage_count(c) - first;
     codec_stream *s = heap()->alloc(NULL, sizeof *s + count * sizeof s->lanes[0]);
     if (!s) {
-        codec_error_set(err, CODEC_E_NOMEM, 0, "stream", CODEC_NO_OFFSET, "out of memory");
+        codec__nomem(err, "stream");
         return NULL;
     }
     memset(s, 0, sizeof *s + count * sizeof s->lanes[0]);

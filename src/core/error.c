@@ -1,5 +1,6 @@
 /* error.c — status names and the error report. */
 #include "codec/core.h"
+#include "core/error_internal.h"
 #include "core/escape_internal.h"
 
 #include <stdarg.h>
@@ -52,4 +53,10 @@ char *codec_error_format(const codec_error *err, char *dst, size_t dst_cap)
         snprintf(dst, dst_cap, "%s: %s (offset %llu)", stage, err->message,
                  (unsigned long long)err->offset);
     return dst;
+}
+
+int codec__nomem(codec_error *err, const char *stage)
+{
+    return codec_error_set(err, CODEC_E_NOMEM, 0, stage, CODEC_NO_OFFSET, "%s",
+                           codec_status_name(CODEC_E_NOMEM));
 }

@@ -1,6 +1,9 @@
 /* load_internal.h — unaligned loads of native-endian words, for the word-
  * at-a-time scans and compares of the parsers and the deflate encoder
- * (memcpy compiles to one load on every target we build for). */
+ * (memcpy compiles to one load on every target we build for), and the
+ * big-endian loads and stores every wire format with a big-endian field
+ * uses (CBOR, MessagePack, the envelope, checksum trailers, the Redisson
+ * length prefixes): one place, correct on hosts of either byte order. */
 #ifndef CODEC_LOAD_INTERNAL_H
 #define CODEC_LOAD_INTERNAL_H
 
@@ -60,6 +63,49 @@ static inline uint16_t codec_load16(const void *p)
     uint16_t v;
     memcpy(&v, p, 2);
     return v;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define CODEC_BE16(v) (v)
+#define CODEC_BE32(v) (v)
+#define CODEC_BE64(v) (v)
+#else
+#define CODEC_BE16(v) __builtin_bswap16(v)
+#define CODEC_BE32(v) __builtin_bswap32(v)
+#define CODEC_BE64(v) __builtin_bswap64(v)
+#endif
+
+static inline uint16_t codec_load_be16(const void *p)
+{
+    return CODEC_BE16(codec_load16(p));
+}
+
+static inline uint32_t codec_load_be32(const void *p)
+{
+    return CODEC_BE32(codec_load32(p));
+}
+
+static inline uint64_t codec_load_be64(const void *p)
+{
+    return CODEC_BE64(codec_load64(p));
+}
+
+static inline void codec_store_be16(void *p, uint16_t v)
+{
+    v = CODEC_BE16(v);
+    memcpy(p, &v, 2);
+}
+
+static inline void codec_store_be32(void *p, uint32_t v)
+{
+    v = CODEC_BE32(v);
+    memcpy(p, &v, 4);
+}
+
+static inline void codec_store_be64(void *p, uint64_t v)
+{
+    v = CODEC_BE64(v);
+    memcpy(p, &v, 8);
 }
 
 #endif

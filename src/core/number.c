@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "number_pow10_table.h"
+#include "number_pow10_table_internal.h"
 
 typedef unsigned __int128 u128;
 

@@ -6,6 +6,7 @@
  * or nothing was sent (the node could not be reached); a reply lost after
  * sending stays "outcome unknown", as on one server. */
 #include "redis_internal.h"
+#include "core/error_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -348,8 +349,7 @@ int codec__redis_cluster_open(codec_redis *r, const char *url, codec_error *err)
 {
     redis_cluster *c = r->alloc->alloc(r->alloc->ctx, sizeof *c);
     if (!c)
-        return codec_error_set(err, CODEC_E_NOMEM, 0, "redis", CODEC_NO_OFFSET,
-                               "out of memory");
+        return codec__nomem(err, "redis");
     memset(c, 0, sizeof *c);
     memset(c->slot_node, REDIS_NO_NODE, sizeof c->slot_node);
     r->cluster = c;

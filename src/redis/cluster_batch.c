@@ -6,6 +6,7 @@
  * TRYAGAIN, CLUSTERDOWN) or that could not be sent go round again after
  * the map is relearned; an ASK is followed at once for its item. */
 #include "redis_internal.h"
+#include "core/error_internal.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -233,8 +234,7 @@ int codec__redis_cluster_mget(codec_redis *r, codec_redis_item *items, size_t n,
 {
     codec_redis_op *ops = r->alloc->alloc(r->alloc->ctx, n * sizeof *ops);
     if (!ops)
-        return codec_error_set(err, CODEC_E_NOMEM, 0, "redis", CODEC_NO_OFFSET,
-                               "out of memory");
+        return codec__nomem(err, "redis");
     for (size_t i = 0; i < n; i++) {   /* MGET ignores op: a batch of GETs needs it */
         ops[i] = items[i].op;
         items[i].op = CODEC_REDIS_GET;

@@ -1,6 +1,7 @@
 /* connection.c — opening, re-opening and closing the connection: timeouts,
  * AUTH and SELECT, and the transient errors of a broken socket. */
 #include "redis_internal.h"
+#include "core/error_internal.h"
 
 #include <openssl/crypto.h>
 #include <stdio.h>
@@ -127,8 +128,7 @@ int codec_redis_connect(const codec_redis_options *o, codec_redis **out, codec_e
     const codec_allocator *alloc = o->alloc ? o->alloc : codec_default_allocator();
     codec_redis *r = alloc->alloc(alloc->ctx, sizeof *r);
     if (!r)
-        return codec_error_set(err, CODEC_E_NOMEM, 0, "redis", CODEC_NO_OFFSET,
-                               "out of memory");
+        return codec__nomem(err, "redis");
     memset(r, 0, sizeof *r);
     r->alloc = alloc;
     codec_buf_init(&r->buf, alloc);

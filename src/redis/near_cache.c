@@ -10,6 +10,7 @@
  * tracking is gone), the cache is emptied before anything is served, and
  * tracking is set up again. */
 #include "redis_internal.h"
+#include "core/error_internal.h"
 
 #include <poll.h>
 #include <string.h>
@@ -263,7 +264,7 @@ bool codec__redis_near_lookup(codec_redis *r, const redis_subject *s, const code
     lru_push(nc, e);
     uint8_t *copy = codec_arena_alloc(arena, e->val_len + 1, 1);   /* lives with the value */
     if (!copy) {
-        *rc = codec_error_set(err, CODEC_E_NOMEM, 0, "redis", CODEC_NO_OFFSET, "out of memory");
+        *rc = codec__nomem(err, "redis");
         return true;
     }
     memcpy(copy, e->data + e->key_len, e->val_len);
@@ -334,7 +335,7 @@ int codec_redis_enable_near_cache(codec_redis *r, const codec_redis_near_cache_o
                                "a near cache on a redis-cluster:// handle is not supported");
     struct redis_near *nc = r->alloc->alloc(r->alloc->ctx, sizeof *nc);
     if (!nc)
-        return codec_error_set(err, CODEC_E_NOMEM, 0, "redis", CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, "redis");
     memset(nc, 0, sizeof *nc);
     nc->max_entries = o->max_entries ? o->max_entries : NEAR_DEFAULT_ENTRIES;
     nc->max_bytes = o->max_bytes ? o->max_bytes : NEAR_DEFAULT_BYTES;
@@ -347,7 +348,7 @@ int codec_redis_enable_near_cache(codec_redis *r, const codec_redis_near_cache_o
     if (!nc->table) {
         nc->buckets = 0;
         codec__redis_near_free(r);
-        return codec_error_set(err, CODEC_E_NOMEM, 0, "redis", CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, "redis");
     }
     memset(nc->table, 0, nc->buckets * sizeof *nc->table);
     int rc = codec__redis_connect_like(r, r->host, r->port, &nc->inv, err);

@@ -105,7 +105,7 @@ int codec__redis_send(codec_redis *r, const char *what, codec_error *err)
         sdsfree(out);
         r->ctx->obuf = sdsempty();
         if (!r->ctx->obuf)
-            return lost(r, what, 0, err, "out of memory");
+            return lost(r, what, 0, err, "%s", codec_status_name(CODEC_E_NOMEM));
     } else {
         sdsclear(out);
     }
@@ -271,7 +271,7 @@ static int copy_line(codec_redis *r, read_budget *b, int type, const char *s, si
 {
     char *copy = codec_arena_alloc(&r->replies, n + 1, 1);
     if (!copy)
-        return lost(r, b->what, 0, err, "out of memory");
+        return lost(r, b->what, 0, err, "%s", codec_status_name(CODEC_E_NOMEM));
     memcpy(copy, s, n);
     copy[n] = '\0';
     node->type = type;
@@ -290,7 +290,7 @@ static int read_node(codec_redis *r, read_budget *b, int depth, redis_reply **ou
         return rc;
     redis_reply *node = codec_arena_alloc(&r->replies, sizeof *node, alignof(redis_reply));
     if (!node)
-        return lost(r, b->what, 0, err, "out of memory");
+        return lost(r, b->what, 0, err, "%s", codec_status_name(CODEC_E_NOMEM));
     memset(node, 0, sizeof *node);
     *out = node;
     long long n = 0;

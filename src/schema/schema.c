@@ -7,6 +7,7 @@
 /* descriptor.proto's types, generated static (tools/codec-gen/regen-bootstrap.sh). */
 #include "google/protobuf/descriptor.codec.c"
 #include "types/index_internal.h"
+#include "core/error_internal.h"
 
 #include <stdalign.h>
 #include <stdlib.h>
@@ -48,7 +49,7 @@ typedef struct builder {
 
 static int nomem(builder *b)
 {
-    return codec_error_set(b->err, CODEC_E_NOMEM, 0, STAGE, CODEC_NO_OFFSET, "out of memory");
+    return codec__nomem(b->err, STAGE);
 }
 
 static void *take(builder *b, size_t n)
@@ -417,7 +418,7 @@ codec_schema *codec_schema_from_descriptor_set(const uint8_t *data, size_t n, co
     const codec_allocator *a = codec_default_allocator();
     codec_schema *s = a->alloc(a->ctx, sizeof *s);
     if (!s) {
-        codec_error_set(err, CODEC_E_NOMEM, 0, STAGE, CODEC_NO_OFFSET, "out of memory");
+        codec__nomem(err, STAGE);
         return NULL;
     }
     memset(s, 0, sizeof *s);

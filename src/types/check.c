@@ -3,6 +3,7 @@
 #include "codec/types.h"
 #include "types/index_internal.h"
 #include "types/value_internal.h"
+#include "core/error_internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -130,8 +131,7 @@ static int check_fields(checker *c, const codec_type *t)
             return rc;
     }
     if (codec__type_index_ready(t))
-        return codec_error_set(c->err, CODEC_E_NOMEM, 0, "types", CODEC_NO_OFFSET,
-                               "out of memory");
+        return codec__nomem(c->err, "types");
     return CODEC_OK;
 }
 

@@ -1,6 +1,7 @@
 /* value_util.c — format-neutral helpers the backends share: UTF-8 and
  * decimal text validation, growing arena arrays and finding repeated keys. */
 #include "types/value_internal.h"
+#include "core/error_internal.h"
 
 #include <string.h>
 
@@ -147,7 +148,7 @@ int codec__check_unique_members(const codec_member *members, size_t n, codec_are
 {
     long dup = codec__find_duplicate_key(members, sizeof *members, n, 0, arena);
     if (dup == -2)
-        return codec_error_set(err, CODEC_E_NOMEM, 0, stage, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, stage);
     if (dup < 0)
         return CODEC_OK;
     const codec_string *k = &members[dup].key;

@@ -11,7 +11,7 @@
 #include "fuzz_target.h"
 #include "codec/codec.h"
 #include "formats/json/json_internal.h"
-#include "formats/json/json_plan.h"
+#include "formats/json/json_plan_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

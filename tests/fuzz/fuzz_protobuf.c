@@ -6,7 +6,7 @@
  * value must encode, decode again, and encode to the same bytes. */
 #include "fuzz_target.h"
 #include "codec/codec.h"
-#include "../unit/json_payloads.h"
+#include "json_payloads.h"
 
 #include <stdlib.h>
 #include <string.h>

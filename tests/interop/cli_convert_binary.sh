@@ -55,6 +55,22 @@ expect_rc "cbor bytes to msgpack" 0
 run "cbor bytes to json" "$WORK/bytes.cbor" convert -f cbor -t json
 expect_error "cbor bytes to json" 2 'byte string at \$\.k\[1\]\.raw has no json form'
 
+# A CBOR tag is dropped and its content converted (RFC 8949 6.1, cli.md):
+# tag 100 over 1 is 1; a bignum that fits is an integer; CBOR undefined has
+# no codec_value form (exit 1, nothing written).
+printf '\xd8\x64\x01' >"$WORK/tag.cbor"
+run "cbor tag to json" "$WORK/tag.cbor" convert -f cbor -t json
+expect_rc "cbor tag to json" 0
+printf '1\n' >"$WORK/one.txt"
+expect_stdout_file "cbor tag to json" "$WORK/one.txt"
+printf '\xc2\x42\x01\x00' >"$WORK/bignum.cbor"
+run "cbor bignum to json" "$WORK/bignum.cbor" convert -f cbor -t json
+printf '256\n' >"$WORK/256.txt"
+expect_stdout_file "cbor bignum to json" "$WORK/256.txt"
+printf '\x82\x01\xf7' >"$WORK/undef.cbor"
+run "cbor undefined to json" "$WORK/undef.cbor" convert -f cbor -t json
+expect_error "cbor undefined to json" 1 'cbor'
+
 # Binary output ends with its last item, not a newline.
 printf '[1]' >"$WORK/one.json"
 run "no newline" "$WORK/one.json" convert -f json -t msgpack

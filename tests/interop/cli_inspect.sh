@@ -135,7 +135,7 @@ printf '\xc0\xdc\x00payload' >"$WORK/v0"
 run "versioned header, version 0 -> 1" /dev/null inspect "$WORK/v0"
 expect_rc "versioned header, version 0 -> 1" 1
 expect_line "versioned header, version 0 -> 1" "version: 0"
-grep -Eq '^codec: versioned: version 0 is reserved \(offset 2\)$' "$ERR" ||
+grep -Eq '^codec: versioned: version 0 is reserved and never valid \(offset 2\)$' "$ERR" ||
     fail "versioned header, version 0 -> 1" "error line"
 
 # The known-answer vector's layout: key id "kek", 41-byte wrapped key, nonce 20..2b.
@@ -164,7 +164,8 @@ expect_line "envelope" "plaintext length: 15"
 envelope 2 1 >"$WORK/env2"
 run "envelope version 2 -> 3" /dev/null inspect "$WORK/env2"
 expect_rc "envelope version 2 -> 3" 3
-grep -q '^codec: envelope: format version 2 (offset 2)$' "$ERR" || fail "envelope version 2 -> 3" "error line"
+grep -q '^codec: envelope: envelope format version 2 is not supported (this build reads 1) (offset 2)$' "$ERR" ||
+    fail "envelope version 2 -> 3" "error line"
 
 envelope 1 2 >"$WORK/env-alg2"
 run "envelope algorithm 2 -> 3" /dev/null inspect "$WORK/env-alg2"
@@ -173,7 +174,7 @@ expect_rc "envelope algorithm 2 -> 3" 3
 envelope 1 1 65535 >"$WORK/env-klen"
 run "envelope, key id length 65535 -> 1" /dev/null inspect "$WORK/env-klen"
 expect_rc "envelope, key id length 65535 -> 1" 1
-grep -q 'key id length 65535 runs past the end (offset 4)' "$ERR" ||
+grep -q 'key id length 65535 does not fit a 95-byte envelope (offset 4)' "$ERR" ||
     fail "envelope, key id length 65535 -> 1" "error line"
 
 # --- text and the rest --------------------------------------------------------

@@ -36,6 +36,15 @@ expect_stdout_file "unpack 'hex:upper | hex' (right to left)" "$WORK/all.bin"
 CASES=$((CASES + 1))
 cmp -s "$WORK/random.bin" "$WORK/random.back" || fail "1 MiB random round trip" "bytes differ"
 
+# The decoded-size cap as cli.md spells it (`STAGE:max=1g`): options follow
+# the stage name after ':' (a ',' before the first option is a usage error).
+gzip -c "$WORK/all.bin" >"$WORK/all.gz"
+run "unpack gzip:max=1g" "$WORK/all.gz" unpack -p 'gzip:max=1g'
+expect_rc "unpack gzip:max=1g" 0
+expect_stdout_file "unpack gzip:max=1g" "$WORK/all.bin"
+run "unpack gzip,max=1g" "$WORK/all.gz" unpack -p 'gzip,max=1g'
+expect_rc "unpack gzip,max=1g" 2
+
 run "FILE argument, -c" /dev/null pack -c -p hex "$WORK/all.bin"
 expect_rc "FILE argument, -c" 0
 expect_stdout_file "FILE argument, -c" "$WORK/all.hex"

@@ -20,6 +20,13 @@ for cmd in $COMMANDS; do
     grep -Eq "^  $cmd +[a-z]" "$OUT" || fail "--help" "command '$cmd' is not listed"
 done
 
+# Every exit code of cli.md's table is named in --help.
+for code in $(sed -n 's/^| \([0-9]\) | .*/\1/p' "$ROOT/docs/guides/cli.md"); do
+    grep -Eq "(codes:|,|^) *$code [a-z]" "$OUT" || fail "--help exit codes" "exit code $code is not listed"
+done
+[ "$(sed -n 's/^| \([0-9]\) | .*/\1/p' "$ROOT/docs/guides/cli.md" | wc -l)" -eq 6 ] ||
+    fail "--help exit codes" "cli.md's exit code table does not have the 6 codes 0..5"
+
 run "help CMD" /dev/null help
 expect_rc "help" 0
 for cmd in $COMMANDS; do

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The envelope format (WIRE-FORMATS.md, format version 1) written from the
 description with Python's `cryptography` module, as an independent peer for
-tests/unit/test_envelope_python.c.
+tests/interop/test_envelope_python.c.
 
   envelope_peer.py decrypt RING DIR [AAD]  decrypts every DIR/*.msg and
       compares it with DIR/*.plain; exit 1 on the first mismatch.

@@ -197,8 +197,26 @@ static void test_registry_listing(void)
         const codec_stage_info *info = codec_registry_info(i);
         CHECK(info && info->name && info->args && info->summary);
         CHECK(codec__registry_find(info->name) != NULL);
+        /* One row per name; names fit the stage's name field. */
+        CHECK(codec_registry_lookup(info->name) == info);
+        CHECK(strlen(info->name) < sizeof ((codec_stage *)0)->name);
+        CHECK((info->flags & ~(CODEC_STAGE_TEXT | CODEC_STAGE_INSPECT)) == 0);
+        CHECK(info->kind == CODEC_KIND_BACKEND || info->lacks == 0);
+        CHECK(info->lacks >> (CODEC_V_OBJECT + 1) == 0);
+        /* Every stage builds from its bare name, or refuses with a usage
+         * error (envelope needs keyring=, backends a type). */
+        codec_error err;
+        codec *c = codec_parse(info->name, NULL, &err);
+        CHECK(c != NULL || err.family == CODEC_E_USAGE);
+        codec_free(c);
     }
     CHECK(codec_registry_info(codec_registry_count()) == NULL);
+    CHECK(codec_registry_lookup("no-such-stage") == NULL);
+    /* The facts `codec convert` reads (cmd_convert.c). */
+    CHECK(codec_registry_lookup("json")->flags & CODEC_STAGE_TEXT);
+    CHECK_INT(codec_registry_lookup("json")->lacks, 1u << CODEC_V_BYTES);
+    CHECK_INT(codec_registry_lookup("cbor")->flags & CODEC_STAGE_TEXT, 0);
+    CHECK(codec_registry_lookup("versioned")->flags & CODEC_STAGE_INSPECT);
 }
 
 int main(void)

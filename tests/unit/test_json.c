@@ -4,7 +4,7 @@
 #include "check.h"
 #include "codec/codec.h"
 #include "formats/json/json_internal.h"
-#include "formats/json/json_plan.h"
+#include "formats/json/json_plan_internal.h"
 #include "json_payloads.h"
 #include "test_support.h"
 

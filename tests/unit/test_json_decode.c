@@ -26,7 +26,7 @@
 #include "check.h"
 #include "codec/codec.h"
 #include "formats/json/json_internal.h"
-#include "formats/json/json_scan.h"
+#include "formats/json/json_scan_internal.h"
 
 typedef struct rec {
     codec_string name;

@@ -16,7 +16,7 @@
 #include "check.h"
 #include "codec/codec.h"
 #include "formats/json/json_internal.h"
-#include "formats/json/json_plan.h"
+#include "formats/json/json_plan_internal.h"
 #include "types/value_internal.h"
 
 #include <math.h>

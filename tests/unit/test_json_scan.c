@@ -8,7 +8,7 @@
 #include "check.h"
 #include "codec/codec.h"
 #include "core/cpu_internal.h"
-#include "formats/json/json_scan.h"
+#include "formats/json/json_scan_internal.h"
 
 /* The byte-at-a-time scan: the stop position, or NULL for invalid UTF-8 or
  * no stop before end. */

@@ -39,26 +39,26 @@ static int pretty_spec(const char *to, char *dst, size_t cap)
     return n < 0 || (size_t)n >= cap ? -1 : 0;
 }
 
-/* What each backend cannot hold, and whether its output is text (then a
- * newline ends it). One row per backend; an unlisted one is binary and is
- * left to its own encoder's checks. */
-static const struct target {
-    const char *name;
-    bool text;
-    unsigned lacks;   /* bits 1 << codec_value_kind */
-} targets[] = {
-    {"json", true, 1u << CODEC_V_BYTES},
-    {"cbor", false, 0},
-    {"msgpack", false, 0},
-};
-
-static const struct target *target_of(const char *spec)
+/* The registry's facts about the backend a spec starts with: whether its
+ * output is text (then a newline ends it) and which value kinds it lacks. */
+static const codec_stage_info *backend_of(const char *spec)
 {
-    size_t n = strcspn(spec, ":| \t");
-    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
-        if (strlen(targets[i].name) == n && strncmp(spec, targets[i].name, n) == 0)
-            return &targets[i];
-    return NULL;
+    char name[32];
+    size_t n = strspn(spec, " \t");
+    size_t len = strcspn(spec + n, ":| \t");
+    if (len >= sizeof name)
+        return NULL;
+    memcpy(name, spec + n, len);
+    name[len] = '\0';
+    const codec_stage_info *info = codec_registry_lookup(name);
+    return info && info->kind == CODEC_KIND_BACKEND ? info : NULL;
+}
+
+static const char *kind_name(codec_value_kind k)
+{
+    static const char *const names[] = {"null", "boolean", "integer", "integer", "number",
+                                        "string", "byte string", "array", "object"};
+    return (size_t)k < sizeof names / sizeof names[0] ? names[k] : "value";
 }
 
 /* The path length after snprintf wrote `written` at len (len if it is full). */
@@ -67,40 +67,42 @@ static size_t path_add(size_t cap, size_t len, int written)
     return written > 0 && (size_t)written < cap - len ? len + (size_t)written : len;
 }
 
-/* The path ($.a[3]) of the first value of a kind in `lacks`, or false. */
-static bool find_lacking(const codec_value *v, unsigned lacks, char *path, size_t cap,
-                         size_t len)
+/* The first value of a kind in `lacks`, its path ($.a[3]) in `path`; or NULL. */
+static const codec_value *find_lacking(const codec_value *v, unsigned lacks, char *path,
+                                       size_t cap, size_t len)
 {
     if (lacks >> v->kind & 1)
-        return true;
+        return v;
+    const codec_value *found = NULL;
     if (v->kind == CODEC_V_ARRAY) {
-        for (size_t i = 0; i < v->as.array.count; i++) {
+        for (size_t i = 0; i < v->as.array.count && !found; i++) {
             size_t at = path_add(cap, len, snprintf(path + len, cap - len, "[%zu]", i));
-            if (find_lacking(&v->as.array.items[i], lacks, path, cap, at))
-                return true;
+            found = find_lacking(&v->as.array.items[i], lacks, path, cap, at);
         }
     } else if (v->kind == CODEC_V_OBJECT) {
-        for (size_t i = 0; i < v->as.object.count; i++) {
+        for (size_t i = 0; i < v->as.object.count && !found; i++) {
             const codec_member *m = &v->as.object.members[i];
             int k = (int)(m->key.len > 40 ? 40 : m->key.len);
             size_t at = path_add(cap, len,
                                  snprintf(path + len, cap - len, ".%.*s", k,
                                           m->key.ptr ? m->key.ptr : ""));
-            if (find_lacking(&m->value, lacks, path, cap, at))
-                return true;
+            found = find_lacking(&m->value, lacks, path, cap, at);
         }
     }
-    path[len] = '\0';
-    return false;
+    if (!found)
+        path[len] = '\0';
+    return found;
 }
 
-static int check_representable(const codec_value *v, const struct target *t, codec_error *err)
+static int check_representable(const codec_value *v, const codec_stage_info *t,
+                               codec_error *err)
 {
     char path[160] = "$";
-    if (!t || !t->lacks || !find_lacking(v, t->lacks, path, sizeof path, 1))
+    const codec_value *at = t && t->lacks ? find_lacking(v, t->lacks, path, sizeof path, 1) : NULL;
+    if (!at)
         return CODEC_OK;
     return codec_error_set(err, CODEC_E_INVALID_VALUE, 0, "convert", CODEC_NO_OFFSET,
-                           "the byte string at %s has no %s form", path, t->name);
+                           "the %s at %s has no %s form", kind_name(at->kind), path, t->name);
 }
 
 /* Converts in->data[start .. start + n) and appends it to out. A decode
@@ -112,7 +114,7 @@ static int convert_one(const codec *from, const codec *to, const char *to_spec,
     codec_arena arena;
     codec_arena_init(&arena, NULL, n + 4096);
     codec_value v;
-    const struct target *t = target_of(to_spec);
+    const codec_stage_info *t = backend_of(to_spec);
     int rc = codec_decode(from, in->data + start, n, &v, &arena, err);
     if (rc) {
         if (err->offset != CODEC_NO_OFFSET)
@@ -123,7 +125,7 @@ static int convert_one(const codec *from, const codec *to, const char *to_spec,
         rc = check_representable(&v, t, err);
     if (rc == CODEC_OK)
         rc = codec_encode(to, &v, out, err);
-    if (rc == CODEC_OK && t && t->text && !strchr(to_spec, '|'))
+    if (rc == CODEC_OK && t && (t->flags & CODEC_STAGE_TEXT) && !strchr(to_spec, '|'))
         rc = codec_buf_append(out, "\n", 1);
     if (rc == CODEC_E_NOMEM)
         codec_error_set(err, rc, 0, "output", CODEC_NO_OFFSET, "out of memory");

@@ -6,6 +6,8 @@
  * frame format 1.6, and WIRE-FORMATS.md (versioned header, envelope). */
 #include "inspect.h"
 
+#include "codec/compose.h"
+
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -29,7 +31,6 @@ static const char *const format_names[] = {
 #define ZSTD_SKIPPABLE_MASK 0xFFFFFFF0u
 #define ZSTD_SKIPPABLE_MAGIC 0x184D2A50u
 #define LZ4_MAGIC 0x184D2204u
-#define ENVELOPE_MIN 38
 
 /* ---------------------------------------------------------------------------
  * Report helpers
@@ -672,51 +673,30 @@ static int inspect_lz4(const uint8_t *p, size_t n, inspect_report *r)
  * codec's own framings (WIRE-FORMATS.md)
  * ------------------------------------------------------------------------ */
 
-static int inspect_versioned(const uint8_t *p, size_t n, inspect_report *r)
+/* A field of the library's inspect operation, as a report line. */
+static void add_stage_field(void *ctx, const char *key, const char *value, size_t len,
+                            bool from_payload)
 {
-    if (n < 3)
-        return truncated(r, n, "header (3 bytes: C0 DC version)");
-    add(r, "version", "%u", p[2]);
-    if (p[2] == 0)
-        return fail(r, CODEC_E_INVALID_PAYLOAD, CODEC_D_VERSION, 2, "version 0 is reserved");
-    add(r, "payload size", "%zu", n - 3);
-    add(r, "payload format", "%s", format_names[detect(p + 3, n - 3)]);
-    return CODEC_OK;
+    if (from_payload)
+        add_escaped(ctx, key, (const uint8_t *)value, len);
+    else
+        add(ctx, key, "%.*s", (int)len, value);
 }
 
-static int inspect_envelope(const uint8_t *p, size_t n, inspect_report *r)
+/* The header as the stage's own decoder reads it (codec_inspect). */
+static int inspect_stage(const uint8_t *p, size_t n, inspect_report *r, size_t *header_len)
 {
-    add(r, "version", "%u", p[2]);
-    if (n < ENVELOPE_MIN)
-        return fail(r, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
-                    "%zu bytes, shorter than the %d-byte minimum", n, ENVELOPE_MIN);
-    if (p[2] != 1)
-        return fail(r, CODEC_E_UNSUPPORTED, CODEC_D_VERSION, 2, "format version %u", p[2]);
-    unsigned alg = p[3];
-    add(r, "algorithm", "%u (%s)", alg,
-        alg == 1 ? "aes-256-gcm" : alg == 2 ? "reserved, key-committing" : "unknown");
-    if (alg != 1)
-        return fail(r, CODEC_E_UNSUPPORTED, CODEC_D_VERSION, 3, "algorithm %u", alg);
-    size_t k = be16(p + 4);
-    if (k == 0)
-        return fail(r, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, 4, "empty key id");
-    if (n - 6 < k + 2)
-        return fail(r, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, 4,
-                    "key id length %zu runs past the end", k);
-    add_escaped(r, "key id", p + 6, k);
-    size_t w = be16(p + 6 + k);
-    if (w == 0)
-        return fail(r, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, 6 + k, "empty wrapped key");
-    if (n - 8 - k < w + 12 + 16)
-        return fail(r, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, 6 + k,
-                    "wrapped key length %zu leaves no room for nonce and tag", w);
-    add(r, "wrapped key length", "%zu", w);
-    unsigned scheme = p[8 + k];
-    add(r, "wrap scheme", "%u (%s)", scheme, scheme == 1 ? "aes-kw" : "unknown");
-    size_t ciphertext = n - 20 - k - w;
-    add(r, "ciphertext length", "%zu", ciphertext);
-    add(r, "plaintext length", "%zu", ciphertext - 16);
-    return CODEC_OK;
+    r->status = codec_inspect(r->format, p, n, add_stage_field, r, header_len, &r->err);
+    return r->status;
+}
+
+static int inspect_versioned(const uint8_t *p, size_t n, inspect_report *r)
+{
+    size_t header;
+    int rc = inspect_stage(p, n, r, &header);
+    if (rc == CODEC_OK)
+        add(r, "payload format", "%s", format_names[detect(p + header, n - header)]);
+    return rc;
 }
 
 /* ---------------------------------------------------------------------------
@@ -782,7 +762,7 @@ int inspect_bytes(const uint8_t *p, size_t n, uint64_t walk_budget, inspect_repo
     case F_ZSTD: return inspect_zstd(p, n, r);
     case F_LZ4: return inspect_lz4(p, n, r);
     case F_VERSIONED: return inspect_versioned(p, n, r);
-    case F_ENVELOPE: return inspect_envelope(p, n, r);
+    case F_ENVELOPE: return inspect_stage(p, n, r, NULL);
     case F_JSON: inspect_json(p, n, r); break;
     case F_HEX: inspect_hex(p, n, r); break;
     case F_BASE64: inspect_base64(p, n, r); break;

@@ -29,7 +29,8 @@ static int print_help(FILE *to)
     for (size_t i = 0; i < COMMAND_COUNT; i++)
         fprintf(to, "  %-10s %s\n", commands[i].name, commands[i].help);
     fprintf(to, "\nexit codes: 0 ok, 1 invalid payload, 2 usage or invalid value,\n"
-                "            3 unsupported, 4 transient (I/O, memory, key provider)\n"
+                "            3 unsupported, 4 transient (I/O, memory, key provider),\n"
+                "            5 not found (redis get)\n"
                 "example: codec pack -p 'hex:upper' < data > data.hex\n");
     return CLI_EXIT_OK;
 }

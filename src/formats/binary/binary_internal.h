@@ -1,5 +1,6 @@
 /* binary_internal.h — what the binary backends (CBOR, MessagePack) share:
- * big-endian loads and stores, float narrowing, UTF-8 validation, and the
+ * float narrowing (big-endian loads and stores are core's,
+ * core/load_internal.h), UTF-8 validation, and the
  * conversions between big integers / decimal text used for bignums and
  * decimal fields. */
 #ifndef CODEC_BINARY_INTERNAL_H
@@ -11,34 +12,6 @@
 
 #include <stdbool.h>
 #include <string.h>
-
-static inline uint16_t bin_load16(const uint8_t *p)
-{
-    return CODEC_BE16(codec_load16(p));
-}
-static inline uint32_t bin_load32(const uint8_t *p)
-{
-    return CODEC_BE32(codec_load32(p));
-}
-static inline uint64_t bin_load64(const uint8_t *p)
-{
-    return CODEC_BE64(codec_load64(p));
-}
-static inline void bin_store16(uint8_t *p, uint16_t v)
-{
-    v = CODEC_BE16(v);
-    memcpy(p, &v, 2);
-}
-static inline void bin_store32(uint8_t *p, uint32_t v)
-{
-    v = CODEC_BE32(v);
-    memcpy(p, &v, 4);
-}
-static inline void bin_store64(uint8_t *p, uint64_t v)
-{
-    v = CODEC_BE64(v);
-    memcpy(p, &v, 8);
-}
 
 static inline uint32_t bin_float_bits(float f)
 {

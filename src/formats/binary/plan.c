@@ -1,6 +1,7 @@
-/* plan.c — builds the binary backends' plans (plan.h): one bin_struct per
+/* plan.c — builds the binary backends' plans (plan_internal.h): one bin_struct per
  * struct type, memoised so that recursive types close on themselves. */
-#include "formats/binary/plan.h"
+#include "formats/binary/plan_internal.h"
+#include "core/error_internal.h"
 
 #include "types/value_internal.h"
 
@@ -212,7 +213,7 @@ int codec__bin_plan_build(bin_plan *p, const codec_type *t, const bin_plan_spec 
     codec_arena_init(&p->arena, NULL, 0);
     if (val_for(&b, t, &p->root)) {
         codec__bin_plan_free(p);
-        return codec_error_set(err, CODEC_E_NOMEM, 0, stage, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, stage);
     }
     return CODEC_OK;
 }

@@ -1,7 +1,8 @@
 /* stage_common.c — option plumbing shared by the binary backends. */
-#include "formats/binary/stage_common.h"
+#include "formats/binary/stage_common_internal.h"
 #include "codec/types.h"
 #include "types/value_internal.h"
+#include "core/error_internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -70,8 +71,7 @@ int codec__bin_stage_init(codec_stage *s, const codec_stage_ops *ops, const code
     const codec_allocator *al = codec_default_allocator();
     void *state = al->alloc(al->ctx, size);
     if (!state)
-        return codec_error_set(err, CODEC_E_NOMEM, 0, s->name, CODEC_NO_OFFSET,
-                               "out of memory");
+        return codec__nomem(err, s->name);
     memcpy(state, o, size);
     s->ops = ops;
     s->state = state;

@@ -6,7 +6,9 @@
 #include "codec/cbor.h"
 #include "compose/stage_internal.h"
 #include "formats/binary/binary_internal.h"
-#include "formats/binary/plan.h"
+#include "formats/binary/plan_internal.h"
+#include "core/error_internal.h"
+#include "core/buf_internal.h"
 
 enum { CBOR_UINT, CBOR_NEGINT, CBOR_BYTES, CBOR_TEXT, CBOR_ARRAY, CBOR_MAP, CBOR_TAG,
        CBOR_SIMPLE };
@@ -28,11 +30,8 @@ enum { CBOR_UINT, CBOR_NEGINT, CBOR_BYTES, CBOR_TEXT, CBOR_ARRAY, CBOR_MAP, CBOR
 #define CBOR_UNDEFINED 0xf7
 #define CBOR_BREAK 0xff
 
-#define CBOR_FAIL(err, detail, offset, ...) \
-    codec_error_set((err), CODEC_E_INVALID_PAYLOAD, (detail), "cbor", (uint64_t)(offset), \
-                    __VA_ARGS__)
-#define CBOR_NOMEM(err) \
-    codec_error_set((err), CODEC_E_NOMEM, 0, "cbor", CODEC_NO_OFFSET, "out of memory")
+#define CBOR_FAIL(err, ...) CODEC_PAYLOAD_FAIL((err), "cbor", __VA_ARGS__)
+#define CBOR_NOMEM(err) codec__nomem((err), "cbor")
 
 /* Writes the head of `major` with argument v at p (room for 9 bytes);
  * returns the end. */
@@ -50,16 +49,16 @@ static inline uint8_t *cbor_put_head(uint8_t *p, unsigned major, uint64_t v)
     }
     if (v <= 0xffff) {
         p[0] = m | 25;
-        bin_store16(p + 1, (uint16_t)v);
+        codec_store_be16(p + 1, (uint16_t)v);
         return p + 3;
     }
     if (v <= 0xffffffffu) {
         p[0] = m | 26;
-        bin_store32(p + 1, (uint32_t)v);
+        codec_store_be32(p + 1, (uint32_t)v);
         return p + 5;
     }
     p[0] = m | 27;
-    bin_store64(p + 1, v);
+    codec_store_be64(p + 1, v);
     return p + 9;
 }
 
@@ -78,14 +77,14 @@ static inline uint8_t *cbor_put_float(uint8_t *p, float f)
     if (!(u & 0x1fff)) {
         if (e - 113 <= 142 - 113) {
             p[0] = 0xf9;
-            bin_store16(p + 1, (uint16_t)((u >> 16 & 0x8000) | (e - 112) << 10 |
+            codec_store_be16(p + 1, (uint16_t)((u >> 16 & 0x8000) | (e - 112) << 10 |
                                           (u & 0x7fffff) >> 13));
             return p + 3;
         }
         return codec__cbor_put_float_edge(p, f);
     }
     p[0] = 0xfa;
-    bin_store32(p + 1, u);
+    codec_store_be32(p + 1, u);
     return p + 5;
 }
 
@@ -99,7 +98,7 @@ static inline uint8_t *cbor_put_double(uint8_t *p, double d)
     if (bin_fits_float(d))
         return cbor_put_float(p, (float)d);
     p[0] = 0xfb;
-    bin_store64(p + 1, bin_double_bits(d));
+    codec_store_be64(p + 1, bin_double_bits(d));
     return p + 9;
 }
 
@@ -107,9 +106,7 @@ static inline uint8_t *cbor_put_double(uint8_t *p, double d)
  * comparison) and reports CODEC_E_NOMEM through err. */
 static inline int cbor_room(codec_buf *out, size_t n, codec_error *err)
 {
-    if (n <= out->cap - out->len)
-        return CODEC_OK;
-    return codec_buf_reserve(out, n) ? CBOR_NOMEM(err) : CODEC_OK;
+    return codec__buf_room(out, n) ? CBOR_NOMEM(err) : CODEC_OK;
 }
 
 static inline int cbor_out_head(codec_buf *out, unsigned major, uint64_t v, codec_error *err)
@@ -205,9 +202,9 @@ static inline int cbor_read_head(cbor_rd *r, cbor_head *h)
             return CBOR_FAIL(r->err, CODEC_D_TRUNCATED, h->at, "input ends inside a head");
         switch (n) {
         case 1: h->arg = r->p[0]; break;
-        case 2: h->arg = bin_load16(r->p); break;
-        case 4: h->arg = bin_load32(r->p); break;
-        default: h->arg = bin_load64(r->p); break;
+        case 2: h->arg = codec_load_be16(r->p); break;
+        case 4: h->arg = codec_load_be32(r->p); break;
+        default: h->arg = codec_load_be64(r->p); break;
         }
         r->p += n;
         if (h->major == CBOR_SIMPLE && h->ai == 24 && h->arg < 32)

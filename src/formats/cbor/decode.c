@@ -156,7 +156,7 @@ static int integer_text(cbor_rd *r, cbor_head *h, uint64_t tag, codec_string *ou
         neg = tag == CBOR_TAG_NEGBIG;
     } else if (tag == UINT64_MAX && (h->major == CBOR_UINT || h->major == CBOR_NEGINT)) {
         neg = h->major == CBOR_NEGINT;
-        bin_store64(mag, h->arg);
+        codec_store_be64(mag, h->arg);
         len = 8;
     } else {
         return dec_fail(r, h, "expected an integer", NULL);
@@ -588,7 +588,7 @@ static int dec_item(cbor_rd *r, const codec_type *t, void *v, cbor_head *h)
 }
 
 /* ---------------------------------------------------------------------------
- * The planned walk (formats/binary/plan.h). Each value is first tried in
+ * The planned walk (formats/binary/plan_internal.h). Each value is first tried in
  * the forms an encoder usually writes (definite lengths, no tags), and only
  * when it is one of them and every bound holds is anything stored;
  * everything else (indefinite lengths, tags, other forms, truncation,
@@ -623,8 +623,8 @@ static inline bool fast_head(const uint8_t *p, const uint8_t *end, unsigned *maj
     size_t n = (size_t)1 << (ai - 24);
     if ((size_t)(end - p) <= n)
         return false;
-    *arg = n == 1 ? p[1] : n == 2 ? bin_load16(p + 1) : n == 4 ? bin_load32(p + 1)
-                                                             : bin_load64(p + 1);
+    *arg = n == 1 ? p[1] : n == 2 ? codec_load_be16(p + 1) : n == 4 ? codec_load_be32(p + 1)
+                                                             : codec_load_be64(p + 1);
     *size = 1 + n;
     return true;
 }
@@ -676,11 +676,11 @@ static inline __attribute__((always_inline)) bool fmt_inline(cbor_rd *r, const b
         if (p == r->end)
             return false;
         if (*p == 0xfb && r->end - p >= 9 && val->op == BIN_OP_F64)
-            d = bin_bits_double(bin_load64(p + 1)), r->p = p + 9;
+            d = bin_bits_double(codec_load_be64(p + 1)), r->p = p + 9;
         else if (*p == 0xfa && r->end - p >= 5)
-            d = bin_bits_float(bin_load32(p + 1)), r->p = p + 5;
+            d = bin_bits_float(codec_load_be32(p + 1)), r->p = p + 5;
         else if (*p == 0xf9 && r->end - p >= 3)
-            d = codec__bin_half_to_double(bin_load16(p + 1)), r->p = p + 3;
+            d = codec__bin_half_to_double(codec_load_be16(p + 1)), r->p = p + 3;
         else
             return false;
         if (val->op == BIN_OP_F32)
@@ -743,7 +743,7 @@ static inline bool fmt_planned(const bin_struct *s)
 #define FMT_FAIL CBOR_FAIL
 #define fmt_entry dec_entry
 #define fmt_missing check_missing
-#include "formats/binary/plan_decode.h"
+#include "formats/binary/plan_decode_internal.h"
 
 int codec__cbor_decode_typed(const cbor_state *st, const codec_type *t, const uint8_t *in, size_t n,
                              void *value, codec_arena *arena, codec_error *err)

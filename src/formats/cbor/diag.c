@@ -27,7 +27,7 @@ static int diag_int(cbor_rd *r, codec_buf *out, const cbor_head *h)
                                                  (unsigned long long)h->arg));
     /* -1 - arg, which may need 65 bits. */
     uint8_t mag[9] = {0};
-    bin_store64(mag + 1, h->arg);
+    codec_store_be64(mag + 1, h->arg);
     for (int i = 8; i >= 0; i--)
         if (++mag[i])
             break;

@@ -218,7 +218,7 @@ static int enc_any(enc *e, const codec_type *t, const void *v)
 }
 
 /* ---------------------------------------------------------------------------
- * The planned walk: formats/binary/plan_encode.h with CBOR's items.
+ * The planned walk: formats/binary/plan_encode_internal.h with CBOR's items.
  * ------------------------------------------------------------------------ */
 
 static inline uint8_t *put_int(uint8_t *p, int64_t v)
@@ -233,11 +233,11 @@ uint8_t *codec__cbor_put_float_edge(uint8_t *p, float f)
     uint16_t h;
     if (codec__bin_float_to_half(f, &h)) {
         p[0] = 0xf9;
-        bin_store16(p + 1, h);
+        codec_store_be16(p + 1, h);
         return p + 3;
     }
     p[0] = 0xfa;
-    bin_store32(p + 1, bin_float_bits(f));
+    codec_store_be32(p + 1, bin_float_bits(f));
     return p + 5;
 }
 
@@ -280,7 +280,7 @@ static inline bool fmt_planned(const enc *e, const bin_struct *s)
 #define FMT_STAGE "cbor"
 #define FMT_NULL CBOR_NULL
 #define FMT_NOMEM CBOR_NOMEM
-#include "formats/binary/plan_encode.h"
+#include "formats/binary/plan_encode_internal.h"
 
 int codec__cbor_encode_value(const codec_stage *s, const void *value, codec_buf *out,
                              codec_error *err)

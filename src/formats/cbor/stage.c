@@ -1,6 +1,6 @@
 /* stage.c — the `cbor` backend stage and codec_cbor(). The stage state is
  * the resolved option block; the type is checked once, here. */
-#include "formats/binary/stage_common.h"
+#include "formats/binary/stage_common_internal.h"
 #include "formats/cbor/cbor_internal.h"
 
 _Static_assert(CODEC_CBOR_DEFAULT_MAX_DEPTH == BIN_DEFAULT_MAX_DEPTH &&

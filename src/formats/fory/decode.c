@@ -398,18 +398,11 @@ static int dec_struct_info(dec *d, const fory_struct *want, rdef **def)
  * that 5 bytes are there. NULL: not a valid varuint32. */
 static inline const uint8_t *get_varu32_fast(const uint8_t *p, uint32_t *v)
 {
-    uint32_t x = 0;
-    for (int i = 0; i < 5; i++) {
-        uint32_t b = p[i];
-        if (i == 4 && b > 0x0f)
-            return NULL;
-        x |= (b & 0x7f) << (7 * i);
-        if (b < 0x80) {
-            *v = x;
-            return p + i + 1;
-        }
-    }
-    return NULL;
+    uint64_t x;
+    if (codec_leb128_get(&p, p + 5, 32, &x) != 0)
+        return NULL;
+    *v = (uint32_t)x;
+    return p;
 }
 
 /* Fory's varuint64 (8 LEB128 bytes, then a 9th with the top 8 bits); the
@@ -467,7 +460,7 @@ static int dec_prims(dec *d, const fory_struct *st, uint8_t *v)
             if (!(p = get_varu32_fast(p, &u)))
                 bad = "invalid varint: number";
             else
-                *(int32_t *)fv = (int32_t)(u >> 1) ^ -(int32_t)(u & 1);
+                *(int32_t *)fv = codec_unzigzag32(u);
             break;
         case FT_VAR_UINT32:
             if (!(p = get_varu32_fast(p, (uint32_t *)fv)))
@@ -475,7 +468,7 @@ static int dec_prims(dec *d, const fory_struct *st, uint8_t *v)
             break;
         case FT_VARINT64:
             p = get_varu64_fast(p, &x);
-            *(int64_t *)fv = (int64_t)(x >> 1) ^ -(int64_t)(x & 1);
+            *(int64_t *)fv = codec_unzigzag64(x);
             break;
         case FT_VAR_UINT64: p = get_varu64_fast(p, (uint64_t *)fv); break;
         default: {   /* the tagged integers, rare: the checked reader */
@@ -807,7 +800,7 @@ static int dec_scalar(dec *d, const fory_node *n, void *v)
     case FT_VARINT32: {
         uint32_t u;
         if (!(r = fory_get_varu32(&d->in, &u)))
-            *(int32_t *)v = (int32_t)(u >> 1) ^ -(int32_t)(u & 1);
+            *(int32_t *)v = codec_unzigzag32(u);
         break;
     }
     case FT_VAR_UINT32:
@@ -815,7 +808,7 @@ static int dec_scalar(dec *d, const fory_node *n, void *v)
         break;
     case FT_VARINT64:
         if (!(r = fory_get_varu64(&d->in, &x)))
-            *(int64_t *)v = (int64_t)(x >> 1) ^ -(int64_t)(x & 1);
+            *(int64_t *)v = codec_unzigzag64(x);
         break;
     case FT_VAR_UINT64:
         r = fory_get_varu64(&d->in, v);

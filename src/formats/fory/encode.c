@@ -26,7 +26,7 @@ static int nomem(enc *e)
 static inline int put_string(enc *e, const codec_string *str)
 {
     size_t n = str->len;
-    if (fory_reserve(e->out, n + 10))
+    if (codec__buf_room(e->out, n + 10))
         return nomem(e);
     uint8_t *w = fory_w_varu64(e->out->data + e->out->len, (uint64_t)n << 2 | 2);
     const uint8_t *s = (const uint8_t *)str->ptr;
@@ -51,14 +51,14 @@ static inline int put_string(enc *e, const codec_string *str)
 static int enc_struct_info(enc *e, const fory_struct *st)
 {
     if (e->p->o.mode == CODEC_FORY_CONSISTENT) {
-        if (fory_reserve(e->out, 6))
+        if (codec__buf_room(e->out, 6))
             return nomem(e);
         fory_put_u8(e->out, FT_STRUCT);
         fory_put_varu32(e->out, st->user_id);
         return CODEC_OK;
     }
     uint16_t seen = e->def_index[st->index];
-    if (fory_reserve(e->out, 6 + (seen ? 0 : st->type_def_len)))
+    if (codec__buf_room(e->out, 6 + (seen ? 0 : st->type_def_len)))
         return nomem(e);
     fory_put_u8(e->out, FT_COMPATIBLE_STRUCT);
     if (seen) {
@@ -85,9 +85,9 @@ static inline uint8_t *put_scalar(uint8_t *w, uint8_t tid, const void *v)
     case FT_INT16: case FT_UINT16: return fory_w_le(w, *(const uint16_t *)v, 2);
     case FT_INT32: case FT_UINT32: return fory_w_le(w, *(const uint32_t *)v, 4);
     case FT_INT64: case FT_UINT64: return fory_w_le(w, *(const uint64_t *)v, 8);
-    case FT_VARINT32: return fory_w_varu32(w, fory_zigzag32(*(const int32_t *)v));
-    case FT_VAR_UINT32: return fory_w_varu32(w, *(const uint32_t *)v);
-    case FT_VARINT64: return fory_w_varu64(w, fory_zigzag64(*(const int64_t *)v));
+    case FT_VARINT32: return codec_leb128_put(w, codec_zigzag32(*(const int32_t *)v));
+    case FT_VAR_UINT32: return codec_leb128_put(w, *(const uint32_t *)v);
+    case FT_VARINT64: return fory_w_varu64(w, codec_zigzag64(*(const int64_t *)v));
     case FT_VAR_UINT64: return fory_w_varu64(w, *(const uint64_t *)v);
     case FT_TAGGED_INT64: {
         int64_t x = *(const int64_t *)v;
@@ -119,11 +119,11 @@ static inline uint8_t *put_scalar(uint8_t *w, uint8_t tid, const void *v)
 static int enc_fields(enc *e, const fory_struct *st, const uint8_t *v)
 {
     if (e->p->o.schema_hash && e->p->o.mode == CODEC_FORY_CONSISTENT) {
-        if (fory_reserve(e->out, 4))
+        if (codec__buf_room(e->out, 4))
             return nomem(e);
         fory_put_le(e->out, st->version, 4);
     }
-    if (fory_reserve(e->out, st->prim_max))
+    if (codec__buf_room(e->out, st->prim_max))
         return nomem(e);
     uint8_t *w = e->out->data + e->out->len;
     for (size_t i = 0; i < st->nprim; i++) {
@@ -151,7 +151,7 @@ static int enc_fields(enc *e, const fory_struct *st, const uint8_t *v)
             continue;
         }
         if (f->nullable) {
-            if (fory_reserve(e->out, 1))
+            if (codec__buf_room(e->out, 1))
                 return nomem(e);
             if (!*(const bool *)fv) {
                 fory_put_u8(e->out, FORY_NULL);
@@ -166,7 +166,7 @@ static int enc_fields(enc *e, const fory_struct *st, const uint8_t *v)
         case FT_LIST: rc = enc_list(e, n, (const codec_list *)fv, true); break;
         case FT_STRUCT: case FT_COMPATIBLE_STRUCT: rc = enc_struct(e, n->st, fv); break;
         case FT_ENUM:   /* the number is the ordinal: one byte */
-            if ((uint32_t)*(const int32_t *)fv < f->enum_direct && !fory_reserve(e->out, 1)) {
+            if ((uint32_t)*(const int32_t *)fv < f->enum_direct && !codec__buf_room(e->out, 1)) {
                 fory_put_u8(e->out, (uint8_t)*(const int32_t *)fv);
                 rc = CODEC_OK;
                 break;
@@ -195,7 +195,7 @@ static int enc_type_info(enc *e, const fory_node *n)
 {
     if (n->st)
         return enc_struct_info(e, n->st);
-    if (fory_reserve(e->out, 5))
+    if (codec__buf_room(e->out, 5))
         return nomem(e);
     fory_put_varu32(e->out, n->tid);
     return CODEC_OK;
@@ -207,7 +207,7 @@ static int put_count(enc *e, size_t count, const char *what)
     if (count > UINT32_MAX)
         return codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "fory", CODEC_NO_OFFSET,
                                "%s of %zu items is too long", what, count);
-    if (fory_reserve(e->out, 6))
+    if (codec__buf_room(e->out, 6))
         return nomem(e);
     fory_put_varu32(e->out, (uint32_t)count);
     return CODEC_OK;
@@ -262,7 +262,7 @@ static int enc_map(enc *e, const fory_node *n, const codec_map *m, bool declared
     bool val_decl = declared && !(n->elem->st && e->p->o.mode == CODEC_FORY_COMPATIBLE);
     for (size_t done = 0; done < m->count;) {
         size_t chunk = m->count - done < 255 ? m->count - done : 255;
-        if (fory_reserve(e->out, 2))
+        if (codec__buf_room(e->out, 2))
             return nomem(e);
         fory_put_u8(e->out,
                     (uint8_t)((declared ? FORY_KEY_DECL : 0) | (val_decl ? FORY_VAL_DECL : 0)));
@@ -289,14 +289,14 @@ static int enc_enum(enc *e, const codec_type *t, int32_t number)
 {
     /* Most enums number their values 0, 1, ... in order: no search. */
     if (number >= 0 && (size_t)number < t->count && t->values[number].number == number) {
-        if (fory_reserve(e->out, 5))
+        if (codec__buf_room(e->out, 5))
             return nomem(e);
         fory_put_varu32(e->out, (uint32_t)number);
         return CODEC_OK;
     }
     for (size_t i = 0; i < t->count; i++)
         if (t->values[i].number == number) {
-            if (fory_reserve(e->out, 5))
+            if (codec__buf_room(e->out, 5))
                 return nomem(e);
             fory_put_varu32(e->out, (uint32_t)i);
             return CODEC_OK;
@@ -308,7 +308,7 @@ static int enc_enum(enc *e, const codec_type *t, int32_t number)
 
 static int enc_bytes(enc *e, uint32_t header, const void *data, size_t n)
 {
-    if (fory_reserve(e->out, n + 5))
+    if (codec__buf_room(e->out, n + 5))
         return nomem(e);
     fory_put_varu32(e->out, header);
     if (n)
@@ -324,7 +324,7 @@ static int enc_array(enc *e, const fory_node *n, const codec_list *l)
         return codec_error_set(e->err, CODEC_E_INVALID_VALUE, 0, "fory", CODEC_NO_OFFSET,
                                "array of %zu items is too long", l->count);
     size_t bytes = l->count * esz;
-    if (fory_reserve(e->out, bytes + 5))
+    if (codec__buf_room(e->out, bytes + 5))
         return nomem(e);
     fory_put_varu32(e->out, (uint32_t)bytes);
     if (bytes)   /* an empty list may have no items pointer */
@@ -335,7 +335,7 @@ static int enc_array(enc *e, const fory_node *n, const codec_list *l)
 
 static int enc_scalar(enc *e, uint8_t tid, const void *v)
 {
-    if (fory_reserve(e->out, 10))
+    if (codec__buf_room(e->out, 10))
         return nomem(e);
     e->out->len = (size_t)(put_scalar(e->out->data + e->out->len, tid, v) - e->out->data);
     return CODEC_OK;
@@ -367,7 +367,7 @@ static int enc_present(enc *e, const fory_node *n, const void *v, bool declared)
 static int enc_value(enc *e, const fory_node *n, const void *v, bool declared)
 {
     if (n->nullable) {
-        if (fory_reserve(e->out, 1))
+        if (codec__buf_room(e->out, 1))
             return nomem(e);
         if (!*(const bool *)v) {
             fory_put_u8(e->out, FORY_NULL);
@@ -383,7 +383,7 @@ static int enc_value(enc *e, const fory_node *n, const void *v, bool declared)
  * union case (the spec's "Any-style" value). */
 static int enc_typed(enc *e, const fory_node *n, const void *v)
 {
-    if (fory_reserve(e->out, 1))
+    if (codec__buf_room(e->out, 1))
         return nomem(e);
     fory_put_u8(e->out, n->st && e->p->o.track_ref ? FORY_REF_VALUE : FORY_NOT_NULL);
     int rc = enc_type_info(e, n);
@@ -398,7 +398,7 @@ static int enc_typed(enc *e, const fory_node *n, const void *v)
  * varuint32 case_id (the member's tag) and the member as a typed value. */
 static int enc_union(enc *e, const fory_node *n, const uint8_t *v)
 {
-    if (fory_reserve(e->out, 6))
+    if (codec__buf_room(e->out, 6))
         return nomem(e);
     if (!codec_union_which(v)) {
         fory_put_u8(e->out, FORY_NULL);
@@ -424,7 +424,7 @@ int codec__fory_encode(const fory_plan *p, const void *value, codec_buf *out, co
     if (p->o.mode == CODEC_FORY_COMPATIBLE)
         memset(e.def_index, 0, p->nstructs * sizeof e.def_index[0]);
     const fory_node *n = p->root;
-    if (fory_reserve(out, 2))
+    if (codec__buf_room(out, 2))
         return nomem(&e);
     fory_put_u8(out, 0x01);   /* xlang */
     if (n->nullable && !*(const bool *)value) {

@@ -4,8 +4,11 @@
 #ifndef CODEC_FORY_INTERNAL_H
 #define CODEC_FORY_INTERNAL_H
 
+#include "core/varint_internal.h"
 #include "codec/fory.h"
 #include "types/value_internal.h"
+#include "core/error_internal.h"
+#include "core/buf_internal.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -156,20 +159,12 @@ int codec__fory_encode_value(const fory_plan *p, const codec_value *v, codec_buf
 int codec__fory_decode_value(const fory_plan *p, const uint8_t *in, size_t n, codec_value *v,
                              codec_arena *arena, codec_error *err);
 
-#define FORY_FAIL(err, detail, offset, ...) \
-    codec_error_set((err), CODEC_E_INVALID_PAYLOAD, (detail), "fory", (uint64_t)(offset), \
-                    __VA_ARGS__)
-#define FORY_NOMEM(err) \
-    codec_error_set((err), CODEC_E_NOMEM, 0, "fory", CODEC_NO_OFFSET, "out of memory")
+#define FORY_FAIL(err, ...) CODEC_PAYLOAD_FAIL((err), "fory", __VA_ARGS__)
+#define FORY_NOMEM(err) codec__nomem((err), "fory")
 
 /* ---------------------------------------------------------------------------
  * Output helpers: callers reserve first, then put bytes without checks.
  * ------------------------------------------------------------------------ */
-
-static inline int fory_reserve(codec_buf *b, size_t n)
-{
-    return b->cap - b->len >= n ? 0 : codec_buf_reserve(b, n);
-}
 
 static inline void fory_put_u8(codec_buf *b, uint8_t v)
 {
@@ -211,17 +206,6 @@ static inline void fory_copy_le(void *dst, const void *src, size_t bytes, size_t
 #endif
 }
 
-/* LEB128 up to 5 bytes. */
-static inline uint8_t *fory_w_varu32(uint8_t *w, uint32_t v)
-{
-    while (v >= 0x80) {
-        *w++ = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    *w++ = (uint8_t)v;
-    return w;
-}
-
 /* Fory's varuint64: LEB128 for 8 bytes, then a 9th byte with the top 8 bits. */
 static inline uint8_t *fory_w_varu64(uint8_t *w, uint64_t v)
 {
@@ -244,21 +228,12 @@ static inline void fory_put_le(codec_buf *b, uint64_t v, size_t n)
 
 static inline void fory_put_varu32(codec_buf *b, uint32_t v)
 {
-    b->len = (size_t)(fory_w_varu32(b->data + b->len, v) - b->data);
+    b->len = (size_t)(codec_leb128_put(b->data + b->len, v) - b->data);
 }
 
 static inline void fory_put_varu64(codec_buf *b, uint64_t v)
 {
     b->len = (size_t)(fory_w_varu64(b->data + b->len, v) - b->data);
-}
-
-static inline uint32_t fory_zigzag32(int32_t v)
-{
-    return ((uint32_t)v << 1) ^ (uint32_t)(v >> 31);
-}
-static inline uint64_t fory_zigzag64(int64_t v)
-{
-    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
 }
 
 /* ---------------------------------------------------------------------------
@@ -303,20 +278,11 @@ static inline int fory_get_le(fory_in *in, size_t n, uint64_t *v)
 
 static inline int fory_get_varu32(fory_in *in, uint32_t *v)
 {
-    uint32_t x = 0;
-    for (int shift = 0; shift < 35; shift += 7) {
-        if (in->p == in->end)
-            return -1;
-        uint8_t b = *in->p++;
-        if (shift == 28 && b > 0x0f)
-            return -2;
-        x |= (uint32_t)(b & 0x7f) << shift;
-        if (!(b & 0x80)) {
-            *v = x;
-            return 0;
-        }
-    }
-    return -2;
+    uint64_t x;
+    int r = codec_leb128_get(&in->p, in->end, 32, &x);
+    if (r == 0)
+        *v = (uint32_t)x;
+    return r;
 }
 
 static inline int fory_get_varu64(fory_in *in, uint64_t *v)

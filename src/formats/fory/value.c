@@ -29,7 +29,7 @@ static uint8_t value_tid(const codec_value *v)
 
 static int put_bytes(codec_buf *out, uint64_t header, const void *p, size_t n)
 {
-    if (fory_reserve(out, n + 10))
+    if (codec__buf_room(out, n + 10))
         return CODEC_E_NOMEM;
     fory_put_varu64(out, header);
     if (n)
@@ -46,7 +46,7 @@ static int write_list(codec_buf *out, const codec_value *v, size_t depth, codec_
     if (n > UINT32_MAX)
         return codec_error_set(err, CODEC_E_INVALID_VALUE, 0, "fory", CODEC_NO_OFFSET,
                                "array too long");
-    if (fory_reserve(out, 6))
+    if (codec__buf_room(out, 6))
         return CODEC_E_NOMEM;
     fory_put_varu32(out, (uint32_t)n);
     if (!n)
@@ -54,7 +54,7 @@ static int write_list(codec_buf *out, const codec_value *v, size_t depth, codec_
     fory_put_u8(out, FORY_ELEM_HAS_NULL);
     for (size_t i = 0; i < n; i++) {
         const codec_value *it = &v->as.array.items[i];
-        if (fory_reserve(out, 2))
+        if (codec__buf_room(out, 2))
             return CODEC_E_NOMEM;
         if (it->kind == CODEC_V_NULL) {
             fory_put_u8(out, FORY_NULL);
@@ -75,13 +75,13 @@ static int write_map(codec_buf *out, const codec_value *v, size_t depth, codec_e
     if (n > UINT32_MAX)
         return codec_error_set(err, CODEC_E_INVALID_VALUE, 0, "fory", CODEC_NO_OFFSET,
                                "object too large");
-    if (fory_reserve(out, 5))
+    if (codec__buf_room(out, 5))
         return CODEC_E_NOMEM;
     fory_put_varu32(out, (uint32_t)n);
     for (size_t i = 0; i < n;) {
         const codec_member *m = &v->as.object.members[i];
         int rc;
-        if (fory_reserve(out, 4))
+        if (codec__buf_room(out, 4))
             return CODEC_E_NOMEM;
         if (m->value.kind == CODEC_V_NULL) {
             fory_put_u8(out, FORY_VAL_NULL);
@@ -116,11 +116,11 @@ static int write_data(codec_buf *out, const codec_value *v, size_t depth, codec_
     if (depth > CODEC_FORY_MAX_DEPTH_LIMIT)
         return codec_error_set(err, CODEC_E_INVALID_VALUE, 0, "fory", CODEC_NO_OFFSET,
                                "value nests deeper than %d", CODEC_FORY_MAX_DEPTH_LIMIT);
-    if (fory_reserve(out, 10))
+    if (codec__buf_room(out, 10))
         return CODEC_E_NOMEM;
     switch (v->kind) {
     case CODEC_V_BOOL: fory_put_u8(out, v->as.b ? 1 : 0); return CODEC_OK;
-    case CODEC_V_INT: fory_put_varu64(out, fory_zigzag64(v->as.i)); return CODEC_OK;
+    case CODEC_V_INT: fory_put_varu64(out, codec_zigzag64(v->as.i)); return CODEC_OK;
     case CODEC_V_UINT: fory_put_varu64(out, v->as.u); return CODEC_OK;
     case CODEC_V_DOUBLE: {
         uint64_t bits;
@@ -147,7 +147,7 @@ int codec__fory_encode_value(const fory_plan *p, const codec_value *v, codec_buf
                              codec_error *err)
 {
     (void)p;
-    if (fory_reserve(out, 3))
+    if (codec__buf_room(out, 3))
         return FORY_NOMEM(err);
     fory_put_u8(out, 0x01);
     if (v->kind == CODEC_V_NULL) {
@@ -373,7 +373,7 @@ static int read_scalar(vdec *d, uint32_t tid, codec_value *out)
         if ((r = fory_get_varu32(&d->in, &u32)))
             return vtrunc(d, r);
         out->kind = CODEC_V_INT;
-        out->as.i = (int32_t)(u32 >> 1) ^ -(int32_t)(u32 & 1);
+        out->as.i = codec_unzigzag32(u32);
         return CODEC_OK;
     case FT_VAR_UINT32:
         if ((r = fory_get_varu32(&d->in, &u32)))
@@ -384,7 +384,7 @@ static int read_scalar(vdec *d, uint32_t tid, codec_value *out)
         if ((r = fory_get_varu64(&d->in, &x)))
             return vtrunc(d, r);
         out->kind = CODEC_V_INT;
-        out->as.i = (int64_t)(x >> 1) ^ -(int64_t)(x & 1);
+        out->as.i = codec_unzigzag64(x);
         return CODEC_OK;
     case FT_VAR_UINT64:
         if ((r = fory_get_varu64(&d->in, &x)))

@@ -1,7 +1,7 @@
 /* bind.c — descriptor-driven JSON: walks a codec_type to write a C value as
  * JSON, and to read JSON tokens straight into a C value (no DOM). */
 #include "formats/json/json_internal.h"
-#include "formats/json/json_text.h"
+#include "formats/json/json_text_internal.h"
 #include "types/time_text_internal.h"
 #include "types/index_internal.h"
 #include "types/xmap_internal.h"

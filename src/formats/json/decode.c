@@ -23,10 +23,10 @@
  * value. Keys that are not the next declared field are remembered per
  * place (key_memo: the last two keys that followed a field, or an unknown
  * key, of a struct type, and what they named), so a repeated layout finds
- * unknown and out-of-order keys by one compare of their bytes (twitter-
- * typed 4.03 -> 4.30 GB/s); scalars of unknown members are skipped in
- * place; white-space runs go 16 bytes at a time (-3 % time). */
-#include "formats/json/json_scan.h"
+ * unknown and out-of-order keys by one compare of their bytes; scalars of
+ * unknown members are skipped in place; white-space runs go 16 bytes at a
+ * time (docs/formats/json.md measures each). */
+#include "formats/json/json_scan_internal.h"
 #include "core/cpu_internal.h"
 #include "core/load_internal.h"
 #include "types/index_internal.h"

@@ -14,10 +14,11 @@
  * Containers are written with a separator before every item, the first
  * one in the place of the bracket, which is then stored over it: no
  * "first item" test per item. */
-#include "formats/json/json_plan.h"
-#include "formats/json/json_scan.h"
-#include "formats/json/json_text.h"
+#include "formats/json/json_plan_internal.h"
+#include "formats/json/json_scan_internal.h"
+#include "formats/json/json_text_internal.h"
 #include "types/time_text_internal.h"
+#include "core/buf_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -33,13 +34,12 @@ typedef struct fast_enc {
 
 static uint8_t *grow(fast_enc *e, uint8_t *d, size_t n)
 {
-    e->out->len = (size_t)(d - e->out->data);
-    if (codec_buf_reserve(e->out, n)) {
+    if (!(d = codec__buf_grow(e->out, d, n))) {
         e->nomem = true;
         return GIVE_UP;
     }
     e->lim = e->out->data + e->out->cap;
-    return e->out->data + e->out->len;
+    return d;
 }
 
 /* d with at least n writable bytes after it (the buffer may move). */

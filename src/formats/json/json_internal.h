@@ -5,13 +5,11 @@
 
 #include "codec/json.h"
 #include "types/value_internal.h"
+#include "core/error_internal.h"
 
 /* Fills `err` for a payload problem in the stage "json". */
-#define JSON_FAIL(err, detail, offset, ...) \
-    codec_error_set((err), CODEC_E_INVALID_PAYLOAD, (detail), "json", (uint64_t)(offset), \
-                    __VA_ARGS__)
-#define JSON_NOMEM(err) \
-    codec_error_set((err), CODEC_E_NOMEM, 0, "json", CODEC_NO_OFFSET, "out of memory")
+#define JSON_FAIL(err, ...) CODEC_PAYLOAD_FAIL((err), "json", __VA_ARGS__)
+#define JSON_NOMEM(err) codec__nomem((err), "json")
 
 /* The options with every default filled in. */
 void codec__json_options_resolve(const codec_json_options *in, codec_json_options *out);
@@ -33,7 +31,7 @@ int codec__json_decode_reference(const codec_type *t, const uint8_t *in, size_t 
                                  const codec_json_options *o, codec_arena *arena, codec_error *err);
 
 /* The fast compact encoder (encode.c) over the plan of the value's type
- * (json_plan.h): 0, CODEC_E_NOMEM, or 1 (output truncated back) when the
+ * (json_plan_internal.h): 0, CODEC_E_NOMEM, or 1 (output truncated back) when the
  * value needs the reference walker, which then encodes it again and
  * reports any error. */
 int codec__json_encode_fast(const struct json_plan *plan, const void *value, codec_buf *out,

@@ -1,8 +1,8 @@
-/* plan.c — builds the encode plan of a JSON codec (json_plan.h): one
+/* plan.c — builds the encode plan of a JSON codec (json_plan_internal.h): one
  * json_node per type, memoised so that recursive types close on
  * themselves; keys and enum names escaped once, here, by the writer's
  * escaper, so the encoder copies their bytes as they are. */
-#include "formats/json/json_plan.h"
+#include "formats/json/json_plan_internal.h"
 #include "formats/json/json_internal.h"
 
 #include <string.h>

@@ -2,11 +2,11 @@
  *
  * Speed comes from three places: strings are scanned many bytes at a time
  * for the four byte classes that need attention (quote, backslash, control,
- * non-ASCII; json_scan.h); a string without escapes is returned in place,
+ * non-ASCII; json_scan_internal.h); a string without escapes is returned in place,
  * with no copy; integers are accumulated while their grammar is checked.
  * Typed decoding and validation have faster paths (decode.c) and come here
  * for the exact error. */
-#include "formats/json/json_scan.h"
+#include "formats/json/json_scan_internal.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
  * when sizes use k/m/g suffixes). */
 #include "compose/stage_internal.h"
 #include "formats/json/json_internal.h"
-#include "formats/json/json_plan.h"
+#include "formats/json/json_plan_internal.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* text.c — the JSON string forms of the kinds JSON has no syntax for:
  * bytes (base64, RFC 4648 §4, padded) and UUID (8-4-4-4-12 lower-case hex).
  * Dates and timestamps use the format-neutral text of types/time_text.c. */
-#include "formats/json/json_text.h"
+#include "formats/json/json_text_internal.h"
 
 #include <string.h>
 

@@ -1,11 +1,12 @@
 /* writer.c — compact or pretty JSON text with minimal escaping. */
-#include "formats/json/json_scan.h"
+#include "formats/json/json_scan_internal.h"
+#include "core/buf_internal.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "core/number_internal.h"
-#include "formats/json/json_text.h"
+#include "formats/json/json_text_internal.h"
 
 void codec_json_writer_init(codec_json_writer *w, codec_buf *out, bool pretty)
 {
@@ -21,17 +22,10 @@ static int nomem(void)
     return CODEC_E_NOMEM;
 }
 
-/* Room for n more bytes past out->len: one compare unless it must grow
- * (a writer call makes a few small appends; each was a call). */
-static inline int room_for(codec_buf *out, size_t n)
-{
-    return n <= out->cap - out->len && out->data ? CODEC_OK : codec_buf_reserve(out, n);
-}
-
 /* n bytes appended. */
 static inline int put_bytes(codec_buf *out, const void *s, size_t n)
 {
-    if (room_for(out, n))
+    if (codec__buf_room(out, n))
         return nomem();
     memcpy(out->data + out->len, s, n);
     out->len += n;
@@ -41,7 +35,7 @@ static inline int put_bytes(codec_buf *out, const void *s, size_t n)
 /* One byte appended: a bracket, ',' or ':'. */
 static inline int put_byte(codec_buf *out, uint8_t c)
 {
-    if (room_for(out, 1))
+    if (codec__buf_room(out, 1))
         return nomem();
     out->data[out->len++] = c;
     return CODEC_OK;
@@ -49,7 +43,7 @@ static inline int put_byte(codec_buf *out, uint8_t c)
 
 static int newline_indent(codec_json_writer *w, uint32_t depth)
 {
-    if (room_for(w->out, 1 + (size_t)depth * 2))
+    if (codec__buf_room(w->out, 1 + (size_t)depth * 2))
         return nomem();
     uint8_t *d = w->out->data + w->out->len;
     d[0] = '\n';
@@ -143,13 +137,12 @@ static uint8_t *put_escape(uint8_t *d, uint8_t c)
  * from the start: plain ASCII 16 bytes at a time (each block stored as it
  * is classified: while 16 input bytes are left, at least 96 bytes of the
  * room are), and non-ASCII text to the string scanner kernel when there is
- * one, which checks its UTF-8 up to the next byte to escape. Byte by byte,
- * as before, twitter.json as a codec_value took 600-660 us to encode; so,
- * 350 us. */
+ * one, which checks its UTF-8 up to the next byte to escape (about half
+ * the time of a byte-by-byte copy on twitter.json: docs/formats/json.md). */
 int codec__json_put_string(codec_buf *out, const char *str, size_t n)
 {
     const uint8_t *s = (const uint8_t *)str, *end = s + n;
-    if (n > (SIZE_MAX - 2) / 6 || room_for(out, n * 6 + 2))
+    if (n > (SIZE_MAX - 2) / 6 || codec__buf_room(out, n * 6 + 2))
         return nomem();
     uint8_t *d = out->data + out->len, *d0 = d;
     *d++ = '"';
@@ -278,7 +271,7 @@ int codec__json_write_base64(codec_json_writer *w, const codec_bytes *b)
     if (rc)
         return rc;
     size_t chars = (b->len + 2) / 3 * 4;
-    if (b->len > SIZE_MAX / 2 || room_for(w->out, chars + 2))
+    if (b->len > SIZE_MAX / 2 || codec__buf_room(w->out, chars + 2))
         return nomem();
     uint8_t *d = w->out->data + w->out->len;
     d[0] = '"';

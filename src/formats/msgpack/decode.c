@@ -302,15 +302,15 @@ static int dec_timestamp(mp_rd *r, const codec_type *t, codec_timestamp *ts, con
     memset(ts, 0, sizeof *ts);
     const uint8_t *p = it->data;
     if (it->len == 4) {
-        ts->seconds = bin_load32(p);
+        ts->seconds = codec_load_be32(p);
     } else if (it->len == 8) {
-        uint64_t x = bin_load64(p);
+        uint64_t x = codec_load_be64(p);
         ts->nanos = (int32_t)(x >> 34);
         ts->seconds = (int64_t)(x & ((1ull << 34) - 1));
     } else if (it->len == 12) {
-        uint32_t ns = bin_load32(p);
+        uint32_t ns = codec_load_be32(p);
         ts->nanos = (int32_t)ns;
-        ts->seconds = (int64_t)bin_load64(p + 4);
+        ts->seconds = (int64_t)codec_load_be64(p + 4);
         if (ns > 999999999)
             return dec_fail(r, it, "timestamp nanoseconds above 999999999", t);
     } else {
@@ -430,7 +430,7 @@ static int dec_item(mp_rd *r, const codec_type *t, void *v, const mp_item *it)
 }
 
 /* ---------------------------------------------------------------------------
- * The planned walk (formats/binary/plan.h). Each value is first tried in
+ * The planned walk (formats/binary/plan_internal.h). Each value is first tried in
  * the forms an encoder usually writes, and only when it is one of them and
  * every bound holds is anything stored; everything else (other forms,
  * truncation, limits, invalid UTF-8, out-of-range numbers) is read again
@@ -464,9 +464,9 @@ static inline bool fast_int(mp_rd *r, int64_t *out)
     uint64_t u;
     switch (size) {
     case 1: u = p[1]; break;
-    case 2: u = bin_load16(p + 1); break;
-    case 4: u = bin_load32(p + 1); break;
-    default: u = bin_load64(p + 1); break;
+    case 2: u = codec_load_be16(p + 1); break;
+    case 4: u = codec_load_be32(p + 1); break;
+    default: u = codec_load_be64(p + 1); break;
     }
     if (b <= 0xcf) {
         if (u > INT64_MAX)
@@ -494,7 +494,7 @@ static inline bool fast_str(mp_rd *r, codec_string *out)
     else if (b == 0xd9 && left >= 2)
         n = p[1], head = 2;
     else if (b == 0xda && left >= 3)
-        n = bin_load16(p + 1), head = 3;
+        n = codec_load_be16(p + 1), head = 3;
     else
         return false;
     if (n > left - head || n > r->o->max_string)
@@ -529,19 +529,19 @@ static inline __attribute__((always_inline)) bool fmt_inline(mp_rd *r, const bin
         return true;
     case BIN_OP_F64:
         if (r->end - p >= 9 && *p == 0xcb) {
-            *(double *)v = bin_bits_double(bin_load64(p + 1));
+            *(double *)v = bin_bits_double(codec_load_be64(p + 1));
             r->p = p + 9;
             return true;
         }
         if (r->end - p < 5 || *p != 0xca)
             return false;
-        *(double *)v = bin_bits_float(bin_load32(p + 1));
+        *(double *)v = bin_bits_float(codec_load_be32(p + 1));
         r->p = p + 5;
         return true;
     case BIN_OP_F32:
         if (r->end - p < 5 || *p != 0xca)
             return false;
-        *(float *)v = bin_bits_float(bin_load32(p + 1));
+        *(float *)v = bin_bits_float(codec_load_be32(p + 1));
         r->p = p + 5;
         return true;
     case BIN_OP_I8: case BIN_OP_I16: case BIN_OP_I32: case BIN_OP_I64:
@@ -574,7 +574,7 @@ static inline int fmt_open(mp_rd *r, bool map, uint64_t *count, size_t *at)
     if (p < r->end && (p[0] & 0xf0) == fix)
         h.len = p[0] & 15, r->p = p + 1;
     else if (p < r->end && p[0] == wide && r->end - p >= 3)
-        h.len = bin_load16(p + 1), r->p = p + 3;
+        h.len = codec_load_be16(p + 1), r->p = p + 3;
     else
         return PLAN_OTHER_FORM;
     *count = h.len;
@@ -603,7 +603,7 @@ static inline bool fmt_planned(const bin_struct *s)
 #define FMT_FAIL MP_FAIL
 #define fmt_entry map_entry
 #define fmt_missing check_missing
-#include "formats/binary/plan_decode.h"
+#include "formats/binary/plan_decode_internal.h"
 
 int codec__mp_decode_typed(const mp_state *st, const codec_type *t, const uint8_t *in, size_t n,
                            void *value, codec_arena *arena, codec_error *err)

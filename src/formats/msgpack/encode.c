@@ -115,14 +115,14 @@ static int enc_timestamp(enc *e, const codec_type *t, const codec_timestamp *ts)
         return enc_fail(e, t, "nanos outside 0..999999999");
     if (ts->seconds >= 0 && ts->seconds >> 34 == 0) {
         if (ts->nanos == 0 && ts->seconds <= UINT32_MAX) {
-            bin_store32(b, (uint32_t)ts->seconds);
+            codec_store_be32(b, (uint32_t)ts->seconds);
             return codec__mp_out_ext(e->out, MP_TIMESTAMP, b, 4, e->err);
         }
-        bin_store64(b, (uint64_t)ts->nanos << 34 | (uint64_t)ts->seconds);
+        codec_store_be64(b, (uint64_t)ts->nanos << 34 | (uint64_t)ts->seconds);
         return codec__mp_out_ext(e->out, MP_TIMESTAMP, b, 8, e->err);
     }
-    bin_store32(b, (uint32_t)ts->nanos);
-    bin_store64(b + 4, (uint64_t)ts->seconds);
+    codec_store_be32(b, (uint32_t)ts->nanos);
+    codec_store_be64(b + 4, (uint64_t)ts->seconds);
     return codec__mp_out_ext(e->out, MP_TIMESTAMP, b, 12, e->err);
 }
 
@@ -143,7 +143,7 @@ static int enc_leaf(enc *e, const codec_type *t, const void *v)
             return CODEC_E_NOMEM;
         uint8_t *p = e->out->data + e->out->len;
         p[0] = 0xca;
-        bin_store32(p + 1, bin_float_bits(*(const float *)v));
+        codec_store_be32(p + 1, bin_float_bits(*(const float *)v));
         e->out->len += 5;
         return CODEC_OK;
     }
@@ -199,13 +199,13 @@ static int enc_any(enc *e, const codec_type *t, const void *v)
 }
 
 /* ---------------------------------------------------------------------------
- * The planned walk: formats/binary/plan_encode.h with MessagePack's items.
+ * The planned walk: formats/binary/plan_encode_internal.h with MessagePack's items.
  * ------------------------------------------------------------------------ */
 
 static inline uint8_t *put_float(uint8_t *p, float f)
 {
     p[0] = 0xca;
-    bin_store32(p + 1, bin_float_bits(f));
+    codec_store_be32(p + 1, bin_float_bits(f));
     return p + 5;
 }
 
@@ -228,7 +228,7 @@ static inline __attribute__((always_inline)) uint8_t *fmt_scalar(uint8_t *p, uns
         if (bin_fits_float(d) || d != d)
             return put_float(p, (float)d);
         p[0] = 0xcb;
-        bin_store64(p + 1, bin_double_bits(d));
+        codec_store_be64(p + 1, bin_double_bits(d));
         return p + 9;
     }
     default: return NULL;
@@ -255,7 +255,7 @@ static inline bool fmt_planned(const enc *e, const bin_struct *s)
 #define FMT_STAGE "msgpack"
 #define FMT_NULL 0xc0
 #define FMT_NOMEM MP_NOMEM
-#include "formats/binary/plan_encode.h"
+#include "formats/binary/plan_encode_internal.h"
 
 int codec__mp_encode_value(const codec_stage *s, const void *value, codec_buf *out,
                            codec_error *err)

@@ -6,13 +6,12 @@
 #include "codec/msgpack.h"
 #include "compose/stage_internal.h"
 #include "formats/binary/binary_internal.h"
-#include "formats/binary/plan.h"
+#include "formats/binary/plan_internal.h"
+#include "core/error_internal.h"
+#include "core/buf_internal.h"
 
-#define MP_FAIL(err, detail, offset, ...) \
-    codec_error_set((err), CODEC_E_INVALID_PAYLOAD, (detail), "msgpack", (uint64_t)(offset), \
-                    __VA_ARGS__)
-#define MP_NOMEM(err) \
-    codec_error_set((err), CODEC_E_NOMEM, 0, "msgpack", CODEC_NO_OFFSET, "out of memory")
+#define MP_FAIL(err, ...) CODEC_PAYLOAD_FAIL((err), "msgpack", __VA_ARGS__)
+#define MP_NOMEM(err) codec__nomem((err), "msgpack")
 
 #define MP_TIMESTAMP (-1)
 
@@ -60,9 +59,7 @@ int codec__mp_copy(mp_rd *r, const mp_item *it, codec_string *out);
 /* Output: each reserves what it writes. */
 static inline int mp_room(codec_buf *out, size_t n, codec_error *err)
 {
-    if (n <= out->cap - out->len)
-        return CODEC_OK;
-    return codec_buf_reserve(out, n) ? MP_NOMEM(err) : CODEC_OK;
+    return codec__buf_room(out, n) ? MP_NOMEM(err) : CODEC_OK;
 }
 
 static inline uint8_t *mp_put_uint(uint8_t *p, uint64_t v)
@@ -76,14 +73,14 @@ static inline uint8_t *mp_put_uint(uint8_t *p, uint64_t v)
         return p + 2;
     }
     if (v <= 0xffff) {
-        p[0] = 0xcd, bin_store16(p + 1, (uint16_t)v);
+        p[0] = 0xcd, codec_store_be16(p + 1, (uint16_t)v);
         return p + 3;
     }
     if (v <= 0xffffffffu) {
-        p[0] = 0xce, bin_store32(p + 1, (uint32_t)v);
+        p[0] = 0xce, codec_store_be32(p + 1, (uint32_t)v);
         return p + 5;
     }
-    p[0] = 0xcf, bin_store64(p + 1, v);
+    p[0] = 0xcf, codec_store_be64(p + 1, v);
     return p + 9;
 }
 
@@ -100,14 +97,14 @@ static inline uint8_t *mp_put_int(uint8_t *p, int64_t v)
         return p + 2;
     }
     if (v >= INT16_MIN) {
-        p[0] = 0xd1, bin_store16(p + 1, (uint16_t)(int16_t)v);
+        p[0] = 0xd1, codec_store_be16(p + 1, (uint16_t)(int16_t)v);
         return p + 3;
     }
     if (v >= INT32_MIN) {
-        p[0] = 0xd2, bin_store32(p + 1, (uint32_t)(int32_t)v);
+        p[0] = 0xd2, codec_store_be32(p + 1, (uint32_t)(int32_t)v);
         return p + 5;
     }
-    p[0] = 0xd3, bin_store64(p + 1, (uint64_t)v);
+    p[0] = 0xd3, codec_store_be64(p + 1, (uint64_t)v);
     return p + 9;
 }
 
@@ -125,10 +122,10 @@ static inline uint8_t *mp_put_len(uint8_t *p, uint64_t n, uint8_t fix_base, uint
         return p + 2;
     }
     if (n <= 0xffff) {
-        p[0] = f16, bin_store16(p + 1, (uint16_t)n);
+        p[0] = f16, codec_store_be16(p + 1, (uint16_t)n);
         return p + 3;
     }
-    p[0] = (uint8_t)(f16 + 1), bin_store32(p + 1, (uint32_t)n);
+    p[0] = (uint8_t)(f16 + 1), codec_store_be32(p + 1, (uint32_t)n);
     return p + 5;
 }
 
@@ -162,10 +159,10 @@ static inline int mp_out_double(codec_buf *out, double d, codec_error *err)
         return CODEC_E_NOMEM;
     uint8_t *p = out->data + out->len;
     if (bin_fits_float(d) || d != d) {
-        p[0] = 0xca, bin_store32(p + 1, bin_float_bits((float)d));
+        p[0] = 0xca, codec_store_be32(p + 1, bin_float_bits((float)d));
         out->len += 5;
     } else {
-        p[0] = 0xcb, bin_store64(p + 1, bin_double_bits(d));
+        p[0] = 0xcb, codec_store_be64(p + 1, bin_double_bits(d));
         out->len += 9;
     }
     return CODEC_OK;

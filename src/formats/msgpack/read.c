@@ -24,9 +24,9 @@ static int arg(mp_rd *r, mp_item *it, unsigned size, uint64_t *v)
         return MP_FAIL(r->err, CODEC_D_TRUNCATED, it->at, "input ends inside an item");
     switch (size) {
     case 1: *v = r->p[0]; break;
-    case 2: *v = bin_load16(r->p); break;
-    case 4: *v = bin_load32(r->p); break;
-    default: *v = bin_load64(r->p); break;
+    case 2: *v = codec_load_be16(r->p); break;
+    case 4: *v = codec_load_be32(r->p); break;
+    default: *v = codec_load_be64(r->p); break;
     }
     r->p += size;
     return CODEC_OK;
@@ -204,9 +204,9 @@ int codec__mp_out_ext(codec_buf *out, int8_t type, const void *p, size_t n, code
         if (n <= 0xff)
             d[0] = 0xc7, d[1] = (uint8_t)n, d += 2;
         else if (n <= 0xffff)
-            d[0] = 0xc8, bin_store16(d + 1, (uint16_t)n), d += 3;
+            d[0] = 0xc8, codec_store_be16(d + 1, (uint16_t)n), d += 3;
         else
-            d[0] = 0xc9, bin_store32(d + 1, (uint32_t)n), d += 5;
+            d[0] = 0xc9, codec_store_be32(d + 1, (uint32_t)n), d += 5;
     }
     *d++ = (uint8_t)type;
     if (n)

@@ -1,6 +1,6 @@
 /* stage.c — the `msgpack` backend stage, codec_msgpack() and the ext
  * descriptor. */
-#include "formats/binary/stage_common.h"
+#include "formats/binary/stage_common_internal.h"
 #include "formats/msgpack/msgpack_internal.h"
 
 static const codec_field ext_fields[] = {

@@ -8,6 +8,7 @@
  * so the array is allocated exactly once and never copied. */
 #include "formats/protobuf/pb_internal.h"
 #include "types/xmap_internal.h"
+#include "core/error_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,7 +43,7 @@ static int fail(pb_dec *d, int detail, const uint8_t *at, const char *fmt, ...)
 
 static int nomem(pb_dec *d)
 {
-    return codec_error_set(d->err, CODEC_E_NOMEM, 0, PB_STAGE, CODEC_NO_OFFSET, "out of memory");
+    return codec__nomem(d->err, PB_STAGE);
 }
 
 /* ---------------------------------------------------------------------------
@@ -51,18 +52,7 @@ static int nomem(pb_dec *d)
 
 static const uint8_t *varint_slow(const uint8_t *p, const uint8_t *end, uint64_t *out)
 {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < 10 && p + i < end; i++) {
-        uint8_t b = p[i];
-        if (i == 9 && b > 1)
-            return NULL;   /* more than 64 bits */
-        v |= (uint64_t)(b & 0x7f) << (7 * i);
-        if (b < 0x80) {
-            *out = v;
-            return p + i + 1;
-        }
-    }
-    return NULL;
+    return codec_leb128_get(&p, end, 64, out) == 0 ? p : NULL;
 }
 
 static inline const uint8_t *get_varint(const uint8_t *p, const uint8_t *end, uint64_t *out)
@@ -278,7 +268,7 @@ static inline int dec_number(pb_dec *d, const pb_val *v, void *dst, const uint8_
         if (v->op == PB_OP_BOOL)
             x = x != 0;
         else if (v->op == PB_OP_ZIGZAG)
-            x = (uint64_t)pb_unzigzag(x);
+            x = (uint64_t)codec_unzigzag64(x);
         break;
     }
     if (!int_fits(v, x))
@@ -315,7 +305,7 @@ static int dec_timestamp(pb_dec *d, codec_timestamp *t, const uint8_t *p, const 
         else if (tag == 2)
             t->nanos = (int32_t)x;
         else
-            t->offset_minutes = (int32_t)pb_unzigzag(x);
+            t->offset_minutes = (int32_t)codec_unzigzag64(x);
         if ((tag == 2 && (int64_t)x != t->nanos) || (tag == 3 && x > 0xffffffffu))
             return fail(d, CODEC_D_CORRUPT, at, "timestamp field out of range");
     }

@@ -7,6 +7,8 @@
  * the move is rare and there is no separate sizing walk. */
 #include "formats/protobuf/pb_internal.h"
 #include "types/xmap_internal.h"
+#include "core/error_internal.h"
+#include "core/buf_internal.h"
 
 typedef struct pb_enc {
     uint8_t *end;            /* end of the buffer's capacity */
@@ -23,14 +25,12 @@ static uint8_t *put_msg(pb_enc *e, uint8_t *p, const pb_msg *m, const uint8_t *v
 
 static uint8_t *grow(pb_enc *e, uint8_t *p, size_t n)
 {
-    e->buf->len = (size_t)(p - e->buf->data);
-    if (codec_buf_reserve(e->buf, n)) {
-        e->rc =
-            codec_error_set(e->err, CODEC_E_NOMEM, 0, PB_STAGE, CODEC_NO_OFFSET, "out of memory");
+    if (!(p = codec__buf_grow(e->buf, p, n))) {
+        e->rc = codec__nomem(e->err, PB_STAGE);
         return NULL;
     }
     e->end = e->buf->data + e->buf->cap;
-    return e->buf->data + e->buf->len;
+    return p;
 }
 
 /* Makes room for n more bytes at p. */
@@ -76,10 +76,10 @@ static inline uint64_t load_int(const pb_val *v, const void *p)
 static inline uint8_t *put_number(uint8_t *p, const pb_val *v, uint64_t x)
 {
     switch (v->op) {
-    case PB_OP_ZIGZAG: return pb_put_varint(p, pb_zigzag((int64_t)x));
+    case PB_OP_ZIGZAG: return codec_leb128_put(p, codec_zigzag64((int64_t)x));
     case PB_OP_FIXED32: return put_le(p, x, 4);
     case PB_OP_FIXED64: return put_le(p, x, 8);
-    default: return pb_put_varint(p, x);   /* BOOL, VARINT */
+    default: return codec_leb128_put(p, x);   /* BOOL, VARINT */
     }
 }
 
@@ -89,11 +89,11 @@ __attribute__((noinline)) static uint8_t *close_long(pb_enc *e, uint8_t *p, size
 {
     if (len > INT32_MAX)
         return bad_value(e, "a message over 2 GiB cannot be written");
-    size_t n = pb_varint_size(len);
+    size_t n = codec_leb128_size(len);
     NEED(n - 1);
     uint8_t *data = e->buf->data;
     memmove(data + at + n, data + at + 1, len);
-    pb_put_varint(data + at, len);
+    codec_leb128_put(data + at, len);
     return p + n - 1;
 }
 
@@ -119,18 +119,18 @@ static uint8_t *put_timestamp(pb_enc *e, uint8_t *p, const codec_timestamp *t)
 {
     if (!timestamp_ok(t))
         return bad_value(e, "timestamp outside years 1..9999, or bad nanos or offset");
-    uint64_t off = pb_zigzag(t->offset_minutes);
-    size_t len = (t->seconds ? 1 + pb_varint_size((uint64_t)t->seconds) : 0) +
-                 (t->nanos ? 1 + pb_varint_size((uint64_t)t->nanos) : 0) +
-                 (off ? 1 + pb_varint_size(off) : 0);
+    uint64_t off = codec_zigzag64(t->offset_minutes);
+    size_t len = (t->seconds ? 1 + codec_leb128_size((uint64_t)t->seconds) : 0) +
+                 (t->nanos ? 1 + codec_leb128_size((uint64_t)t->nanos) : 0) +
+                 (off ? 1 + codec_leb128_size(off) : 0);
     NEED(1 + len);
     *p++ = (uint8_t)len;   /* at most 11 + 6 + 3 bytes */
     if (t->seconds)
-        *p++ = 1 << 3 | PB_WT_VARINT, p = pb_put_varint(p, (uint64_t)t->seconds);
+        *p++ = 1 << 3 | PB_WT_VARINT, p = codec_leb128_put(p, (uint64_t)t->seconds);
     if (t->nanos)
-        *p++ = 2 << 3 | PB_WT_VARINT, p = pb_put_varint(p, (uint64_t)t->nanos);
+        *p++ = 2 << 3 | PB_WT_VARINT, p = codec_leb128_put(p, (uint64_t)t->nanos);
     if (off)
-        *p++ = 3 << 3 | PB_WT_VARINT, p = pb_put_varint(p, off);
+        *p++ = 3 << 3 | PB_WT_VARINT, p = codec_leb128_put(p, off);
     return p;
 }
 
@@ -155,7 +155,7 @@ static inline uint8_t *put_text(pb_enc *e, uint8_t *p, const uint8_t key[8], uns
     if (n < 0x80)
         *p++ = (uint8_t)n;
     else
-        p = pb_put_varint(p, n);
+        p = codec_leb128_put(p, n);
     if (n && codec_copy_ascii(p, s->data, n) && v->op == PB_OP_STRING &&
         !codec__utf8_valid(s->data, n))
         return bad_value(e, "string is not valid UTF-8");
@@ -365,7 +365,7 @@ int codec__pb_encode(const pb_state *st, const void *value, codec_buf *out, code
     size_t base = out->len;
     pb_enc e = {.buf = out, .err = err, .max_depth = st->o.max_depth};
     if (codec_buf_reserve(out, 64))
-        return codec_error_set(err, CODEC_E_NOMEM, 0, PB_STAGE, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, PB_STAGE);
     e.end = out->data + out->cap;
     uint8_t *p = put_msg(&e, out->data + out->len, st->root, value, 0);
     if (!p) {

@@ -8,6 +8,7 @@
 #ifndef CODEC_PB_INTERNAL_H
 #define CODEC_PB_INTERNAL_H
 
+#include "core/varint_internal.h"
 #include "codec/protobuf.h"
 #include "compose/stage_internal.h"
 #include "types/value_internal.h"
@@ -123,34 +124,5 @@ static inline const pb_field *pb_field_by_tag(const pb_msg *m, uint32_t tag)
 int codec__pb_encode(const pb_state *st, const void *value, codec_buf *out, codec_error *err);
 int codec__pb_decode(const pb_state *st, const uint8_t *in, size_t n, void *value,
                      codec_arena *arena, codec_error *err);
-
-/* Bytes a varint of v takes (1..10). */
-static inline size_t pb_varint_size(uint64_t v)
-{
-    /* 64 - clz(v|1) bits, 7 per byte: (bits * 9 + 64) / 64 is ceil(bits / 7). */
-    unsigned bits = 64u - (unsigned)__builtin_clzll(v | 1);
-    return (bits * 9 + 64) / 64;
-}
-
-/* Writes v at p (room for 10 bytes); returns the end. */
-static inline uint8_t *pb_put_varint(uint8_t *p, uint64_t v)
-{
-    while (v >= 0x80) {
-        *p++ = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    *p++ = (uint8_t)v;
-    return p;
-}
-
-static inline uint64_t pb_zigzag(int64_t v)
-{
-    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-}
-
-static inline int64_t pb_unzigzag(uint64_t v)
-{
-    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
-}
 
 #endif

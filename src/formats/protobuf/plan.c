@@ -4,6 +4,7 @@
  * lookup tables. Shapes protobuf cannot express fail here, with the field
  * named, so encode and decode never meet them. */
 #include "formats/protobuf/pb_internal.h"
+#include "core/error_internal.h"
 
 #include <stdalign.h>
 #include <stdio.h>
@@ -57,7 +58,7 @@ void codec__pb_plan_free(pb_state *st)
 
 static int nomem(builder *b)
 {
-    return codec_error_set(b->err, CODEC_E_NOMEM, 0, PB_STAGE, CODEC_NO_OFFSET, "out of memory");
+    return codec__nomem(b->err, PB_STAGE);
 }
 
 static int refuse(builder *b, const codec_type *t, const codec_field *f, const char *why)
@@ -160,7 +161,7 @@ static void set_key(pb_field *f, uint32_t tag, uint8_t wire)
 {
     /* A tag of at most 29 bits and 3 wire bits take at most 5 bytes. */
     uint8_t key[10];
-    f->key_len = (uint8_t)(pb_put_varint(key, (uint64_t)tag << 3 | wire) - key);
+    f->key_len = (uint8_t)(codec_leb128_put(key, (uint64_t)tag << 3 | wire) - key);
     memcpy(f->key, key, f->key_len);
 }
 

@@ -1,6 +1,7 @@
 /* stage.c — the `protobuf` backend stage and codec_protobuf(). The stage
  * state holds the resolved options and the plan built from the type. */
 #include "formats/protobuf/pb_internal.h"
+#include "core/error_internal.h"
 
 #include <stdio.h>
 
@@ -56,7 +57,7 @@ int codec__stage_ctor_protobuf(codec_stage *s, codec_args *a, const codec_type *
     const codec_allocator *al = codec_default_allocator();
     pb_state *st = al->alloc(al->ctx, sizeof *st);
     if (!st)
-        return codec_error_set(err, CODEC_E_NOMEM, 0, PB_STAGE, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, PB_STAGE);
     *st = (pb_state){.o = o};
     if ((rc = codec__pb_plan_build(st, t, err))) {
         codec__pb_plan_free(st);

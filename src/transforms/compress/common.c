@@ -4,6 +4,7 @@
 
 #include "codec/compress.h"
 #include "core/buf_internal.h"
+#include "core/error_internal.h"
 
 #include <stdio.h>
 
@@ -53,7 +54,7 @@ void codec__pool_clear(codec_pool *p)
 
 int codec__compress_nomem(const codec_stage *s, codec_error *err)
 {
-    return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+    return codec__nomem(err, s->name);
 }
 
 /* Smallest first chunk of a sizeless decode; later chunks double the output. */

@@ -9,6 +9,7 @@
 #ifndef CODEC_COMPRESS_INTERNAL_H
 #define CODEC_COMPRESS_INTERNAL_H
 
+#include "core/load_internal.h"
 #include "compose/stage_internal.h"
 
 #include <stdatomic.h>
@@ -67,21 +68,9 @@ codec *codec__make_leveled(const char *name, int level, const char *extra, codec
 /* Out-of-memory report of a stage. */
 int codec__compress_nomem(const codec_stage *s, codec_error *err);
 
-/* Big-endian 32-bit length prefix of the Redisson framings. */
-static inline uint32_t codec_load_be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 /* Reads the Redisson prefix (a Java int, so 0..2^31-1) of src[0..n). */
 int codec__redisson_length(const codec_stage *s, const uint8_t *src, size_t n, uint32_t *len,
                            codec_error *err);
-
-static inline void codec_store_be32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
 
 /* ---------------------------------------------------------------------------
  * Deflate engine (flate.c), shared by `gzip` (RFC 1952) and `deflate`

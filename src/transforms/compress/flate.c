@@ -3,9 +3,9 @@
  * Every level promises output no larger than zlib's at that level (what the
  * JDK's Deflater writes), as fast as we can: levels 1..5 go to libdeflate
  * at the level whose output is no larger (table below), levels 6..9 to our
- * own encoder (deflate_encoder.c: 3.6x zlib's speed at 6..7 and 4x at 8..9
- * on the prose payload, and smaller; docs/formats/compression.md has the
- * figures). Decoding
+ * own encoder (deflate_encoder.c: several times zlib's speed on the prose
+ * payload, and smaller; docs/formats/compression.md has the figures).
+ * Decoding
  * tries libdeflate first, or zlib in one call for short dynamic-Huffman
  * streams (see ZLIB_SHORT_STREAM), and falls back to zlib's streaming
  * inflate where libdeflate needs the output size in advance and the guess
@@ -339,9 +339,9 @@ static int zlib_decode(const codec_stage *s, codec_flate *f, const uint8_t *src,
  * Decode: zlib for short streams
  * ------------------------------------------------------------------------ */
 
-/* libdeflate builds full-size decode tables for every dynamic-Huffman block
- * (about a microsecond); zlib's are smaller, which makes zlib's inflate
- * 10 % faster on streams of about 100 bytes and slower from about 300. */
+/* libdeflate builds full-size decode tables for every dynamic-Huffman block;
+ * zlib's are smaller, which makes zlib's inflate faster on short streams
+ * (docs/formats/compression.md: up to about 300 bytes). */
 #define ZLIB_SHORT_STREAM 256
 
 /* Whether src is a short stream whose first block has dynamic Huffman codes

@@ -6,6 +6,7 @@
  * whole up to max=. `snappy:framed` is the framing format
  * (snappy_framed.c), which streams. */
 #include "compress_internal.h"
+#include "core/varint_internal.h"
 
 #include "codec/compress.h"
 
@@ -34,13 +35,11 @@ static int snappy_encode(const codec_stage *s, const uint8_t *src, size_t n, cod
     return CODEC_OK;
 }
 
-/* True when src ends inside the length varint (at most 5 bytes). */
+/* True when src ends inside the length varint (a 32-bit LEB128). */
 static bool varint_unfinished(const uint8_t *src, size_t n)
 {
-    for (size_t i = 0; i < n && i < 5; i++)
-        if (!(src[i] & 0x80))
-            return false;
-    return n < 5;
+    uint64_t len;
+    return codec_leb128_get(&src, src + n, 32, &len) == -1;
 }
 
 static int snappy_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,

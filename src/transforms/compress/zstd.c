@@ -117,9 +117,10 @@ static int zstd_encode(const codec_stage *s, const uint8_t *src, size_t n, codec
         return codec__compress_nomem(s, err);
     uint8_t *dst = out->data + out->len;
     /* The one-shot calls, not ZSTD_compress2: they skip the parameter
-     * resolution of the advanced API (about 100 ns a call on short values)
-     * and start every frame afresh, so a failed call leaves nothing behind.
-     * A checksum or workers need the advanced API. */
+     * resolution of the advanced API (a fixed cost per call that shows on
+     * short values; docs/formats/compression.md) and start every frame
+     * afresh, so a failed call leaves nothing behind. A checksum or workers
+     * need the advanced API. */
     size_t r;
     if (st->checksum || st->workers) {
         r = zstd_set_params(st, c);

@@ -13,7 +13,9 @@
  *
  * AAD = bytes 0 .. 19+k+w, then the codec's fixed AAD if any. */
 #include "compose/stage_internal.h"
+#include "core/load_internal.h"
 #include "crypto_internal.h"
+#include "core/error_internal.h"
 
 #include <openssl/crypto.h>
 #include <stdio.h>
@@ -28,6 +30,7 @@
 #define ENV_FIXED_OVERHEAD 36                /* 8 header + 12 nonce + 16 tag */
 #define ENV_MAX_PLAINTEXT (((uint64_t)1 << 36) - 32) /* GCM: 2^32 - 2 blocks */
 #define NS_PER_MS 1000000u
+#define STAGE "envelope"                     /* the error stage, as the registry names it */
 
 typedef struct envelope_state {
     codec_key_provider provider;
@@ -51,7 +54,7 @@ typedef struct envelope_slot {
 
 static int env_nomem(const codec_stage *s, codec_error *err)
 {
-    return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+    return codec__nomem(err, s->name);
 }
 
 static int unable_to_decrypt(const codec_stage *s, codec_error *err)
@@ -107,17 +110,6 @@ static codec_byte_source slot_random(const envelope_state *st, envelope_slot *sl
  * Encode
  * ------------------------------------------------------------------------ */
 
-static void put_be16(uint8_t *p, size_t v)
-{
-    p[0] = (uint8_t)(v >> 8);
-    p[1] = (uint8_t)v;
-}
-
-static size_t get_be16(const uint8_t *p)
-{
-    return (size_t)p[0] << 8 | p[1];
-}
-
 /* Writes bytes 0 .. 7+k+w (everything before the nonce). */
 static size_t header_write(uint8_t *dst, const codec_data_key *dk)
 {
@@ -125,9 +117,9 @@ static size_t header_write(uint8_t *dst, const codec_data_key *dk)
     dst[1] = ENV_MAGIC1;
     dst[2] = ENV_VERSION;
     dst[3] = ENV_ALG_AES256GCM;
-    put_be16(dst + 4, dk->key_id_len);
+    codec_store_be16(dst + 4, (uint16_t)dk->key_id_len);
     memcpy(dst + 6, dk->key_id, dk->key_id_len);
-    put_be16(dst + 6 + dk->key_id_len, dk->wrapped_len);
+    codec_store_be16(dst + 6 + dk->key_id_len, (uint16_t)dk->wrapped_len);
     memcpy(dst + 8 + dk->key_id_len, dk->wrapped, dk->wrapped_len);
     return 8 + dk->key_id_len + dk->wrapped_len;
 }
@@ -142,8 +134,7 @@ static int provider_generate(const envelope_state *st, const codec_byte_source *
     if (rc)
         OPENSSL_cleanse(dk->key, sizeof dk->key);
     if (rc == CODEC_E_NOMEM)
-        return codec_error_set(err, CODEC_E_NOMEM, 0, "envelope", CODEC_NO_OFFSET,
-                               "out of memory");
+        return codec__nomem(err, "envelope");
     if (rc)
         return codec_error_set(err, CODEC_E_TRANSIENT, 0, "envelope", CODEC_NO_OFFSET,
                                "key provider failed: %s", perr.message);
@@ -261,46 +252,58 @@ typedef struct envelope_view {
     size_t body_len;
 } envelope_view;
 
-/* Everything that can be checked without a key, in the documented order. */
-static int parse_message(const codec_stage *s, const uint8_t *src, size_t n, envelope_view *v,
-                         codec_error *err)
+/* Everything that can be checked without a key, in the documented order.
+ * codec inspect runs the same checks (codec__inspect_envelope), with
+ * `field` reporting what they read; decode passes NULL. */
+static int parse_message(const uint8_t *src, size_t n, envelope_view *v, codec_inspect_fn field,
+                         void *ctx, codec_error *err)
 {
     if (n < 2)
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
-                          "%zu bytes is too short for an envelope", n);
+        return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, STAGE, n,
+                               "%zu bytes is too short for an envelope", n);
     if (src[0] != ENV_MAGIC0 || src[1] != ENV_MAGIC1)
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_BAD_MAGIC, 0,
-                          "not an envelope (magic %02x %02x, expected 4a 43)", src[0], src[1]);
+        return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_BAD_MAGIC, STAGE, 0,
+                               "not an envelope (magic %02x %02x, expected 4a 43)", src[0],
+                               src[1]);
     if (n < ENV_MIN_LEN)
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
-                          "truncated envelope: %zu bytes, at least %d needed", n, ENV_MIN_LEN);
+        return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, STAGE, n,
+                               "truncated envelope: %zu bytes, at least %d needed", n,
+                               ENV_MIN_LEN);
+    codec__inspect_printf(field, ctx, "version", "%u", src[2]);
     if (src[2] != ENV_VERSION)
-        return CODEC_FAIL(err, s, CODEC_E_UNSUPPORTED, CODEC_D_VERSION, 2,
-                          "envelope format version %u is not supported (this build reads 1)",
-                          src[2]);
+        return codec_error_set(err, CODEC_E_UNSUPPORTED, CODEC_D_VERSION, STAGE, 2,
+                               "envelope format version %u is not supported (this build "
+                               "reads 1)",
+                               src[2]);
+    codec__inspect_printf(field, ctx, "algorithm", "%u (%s)", src[3],
+                          src[3] == ENV_ALG_AES256GCM ? "aes-256-gcm"
+                          : src[3] == 2               ? "reserved, key-committing"
+                                                      : "unknown");
     if (src[3] != ENV_ALG_AES256GCM)
-        return CODEC_FAIL(err, s, CODEC_E_UNSUPPORTED, CODEC_D_VERSION, 3,
-                          "envelope algorithm %u is not supported (this build knows "
-                          "1 = AES-256-GCM)",
-                          src[3]);
+        return codec_error_set(err, CODEC_E_UNSUPPORTED, CODEC_D_VERSION, STAGE, 3,
+                               "envelope algorithm %u is not supported (this build knows "
+                               "1 = AES-256-GCM)",
+                               src[3]);
     /* Both lengths are checked against the bytes present before anything
      * is read through them or allocated for them. */
-    size_t k = get_be16(src + 4);
+    size_t k = codec_load_be16(src + 4);
     if (k == 0 || k > n - ENV_FIXED_OVERHEAD - 1)
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, 4,
-                          "key id length %zu does not fit a %zu-byte envelope", k, n);
+        return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, STAGE, 4,
+                               "key id length %zu does not fit a %zu-byte envelope", k, n);
     if (k > CODEC_ENVELOPE_MAX_KEY_ID)
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT, 4,
-                          "key id length %zu is over the limit of %d", k,
-                          CODEC_ENVELOPE_MAX_KEY_ID);
-    size_t w = get_be16(src + 6 + k);
+        return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT, STAGE, 4,
+                               "key id length %zu is over the limit of %d", k,
+                               CODEC_ENVELOPE_MAX_KEY_ID);
+    if (field)
+        field(ctx, "key id", (const char *)src + 6, k, true);
+    size_t w = codec_load_be16(src + 6 + k);
     if (w == 0 || w > n - ENV_FIXED_OVERHEAD - k)
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, 6 + k,
-                          "wrapped key length %zu does not fit a %zu-byte envelope", w, n);
+        return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, STAGE, 6 + k,
+                               "wrapped key length %zu does not fit a %zu-byte envelope", w, n);
     if (w > CODEC_ENVELOPE_MAX_WRAPPED)
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT, 6 + k,
-                          "wrapped key length %zu is over the limit of %d", w,
-                          CODEC_ENVELOPE_MAX_WRAPPED);
+        return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT, STAGE, 6 + k,
+                               "wrapped key length %zu is over the limit of %d", w,
+                               CODEC_ENVELOPE_MAX_WRAPPED);
     v->ref.key_id = src + 6;
     v->ref.key_id_len = k;
     v->ref.wrapped = src + 8 + k;
@@ -308,7 +311,24 @@ static int parse_message(const codec_stage *s, const uint8_t *src, size_t n, env
     v->header_len = 8 + k + w;
     v->body = src + v->header_len + CRYPTO_NONCE_SIZE;
     v->body_len = n - ENV_FIXED_OVERHEAD - k - w;
+    codec__inspect_printf(field, ctx, "wrapped key length", "%zu", w);
+    /* The first byte of a wrapped key names its scheme (envelope.md). */
+    codec__inspect_printf(field, ctx, "wrap scheme", "%u (%s)", v->ref.wrapped[0],
+                          v->ref.wrapped[0] == 1 ? "aes-kw" : "unknown");
+    codec__inspect_printf(field, ctx, "ciphertext length", "%zu",
+                          v->body_len + CRYPTO_TAG_SIZE);
+    codec__inspect_printf(field, ctx, "plaintext length", "%zu", v->body_len);
     return CODEC_OK;
+}
+
+int codec__inspect_envelope(const uint8_t *p, size_t n, codec_inspect_fn field, void *ctx,
+                            size_t *header_len, codec_error *err)
+{
+    envelope_view v;
+    int rc = parse_message(p, n, &v, field, ctx, err);
+    if (rc == CODEC_OK && header_len)
+        *header_len = v.header_len + CRYPTO_NONCE_SIZE;
+    return rc;
 }
 
 /* The data key of a message, from the cache or the provider. *serial is
@@ -368,7 +388,7 @@ static int envelope_decode(const codec_stage *s, const uint8_t *src, size_t n, c
 {
     envelope_state *st = s->state;
     envelope_view v;
-    int rc = parse_message(s, src, n, &v, err);
+    int rc = parse_message(src, n, &v, NULL, NULL, err);
     if (rc)
         return rc;
     if (!st->provider.allows(st->provider.ctx, v.ref.key_id, v.ref.key_id_len))
@@ -438,8 +458,7 @@ static int state_parts(envelope_state *st, const codec_envelope_options *o, code
     if (o->aad_len) {
         st->aad = malloc(o->aad_len);
         if (!st->aad)
-            return codec_error_set(err, CODEC_E_NOMEM, 0, "envelope", CODEC_NO_OFFSET,
-                                   "out of memory");
+            return codec__nomem(err, "envelope");
         memcpy(st->aad, o->aad, o->aad_len);
         st->aad_len = o->aad_len;
     }
@@ -455,8 +474,7 @@ static int state_parts(envelope_state *st, const codec_envelope_options *o, code
             .make_ctx = st};
         st->bounded = codec__crypto_bounded_new(&cfg);
         if (!st->bounded)
-            return codec_error_set(err, CODEC_E_NOMEM, 0, "envelope", CODEC_NO_OFFSET,
-                                   "out of memory");
+            return codec__nomem(err, "envelope");
     }
     if (!o->no_cache) {
         size_t entries = o->cache_entries ? o->cache_entries
@@ -465,8 +483,7 @@ static int state_parts(envelope_state *st, const codec_envelope_options *o, code
                                            : CODEC_ENVELOPE_DEFAULT_CACHE_AGE_MS;
         st->cache = codec__crypto_dek_cache_new(entries, age * NS_PER_MS);
         if (!st->cache)
-            return codec_error_set(err, CODEC_E_NOMEM, 0, "envelope", CODEC_NO_OFFSET,
-                                   "out of memory");
+            return codec__nomem(err, "envelope");
     }
     return CODEC_OK;
 }
@@ -478,8 +495,7 @@ int codec__crypto_envelope_fill(codec_stage *s, const codec_envelope_options *o,
     if (!st) {
         if (o->provider.release)
             o->provider.release(o->provider.ctx);
-        return rc ? rc : codec_error_set(err, CODEC_E_NOMEM, 0, "envelope", CODEC_NO_OFFSET,
-                                         "out of memory");
+        return rc ? rc : codec__nomem(err, "envelope");
     }
     st->provider = o->provider;
     st->test = o->test;

@@ -1,7 +1,8 @@
 /* gcm.c — AES-256-GCM (96-bit nonce, 128-bit tag) over OpenSSL's EVP
  * interface. One context is reused for many messages: re-initialising it
- * with a new key and nonce costs about 180 ns, with only a new nonce 40 ns,
- * while making a context from scratch costs several times that. */
+ * (new key and nonce, or only a new nonce) costs a fraction of making a
+ * context from scratch (docs/formats/envelope.md, "Costs behind the
+ * design"). */
 #include "crypto_internal.h"
 
 #include <limits.h>

@@ -7,6 +7,7 @@
  * current key, one per key for unwrapping, made when first needed). */
 #include "crypto_internal.h"
 #include "core/ascii_internal.h"
+#include "core/error_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -162,7 +163,7 @@ codec_keyring *codec__keyring_parse_with(const char *text, size_t len,
     }
     codec_keyring *ring = alloc->alloc(alloc->ctx, ring_bytes(candidates));
     if (!ring) {
-        codec_error_set(err, CODEC_E_NOMEM, 0, RING_STAGE, CODEC_NO_OFFSET, "out of memory");
+        codec__nomem(err, RING_STAGE);
         return NULL;
     }
     memset(ring, 0, ring_bytes(candidates));
@@ -345,7 +346,7 @@ codec_keyring *codec__keyring_load_with(const char *path, const codec_allocator 
     if (check_file(fd, path, &size, err) == CODEC_OK && check_path(path, err) == CODEC_OK) {
         buf = alloc->alloc(alloc->ctx, size ? size : 1);
         if (!buf)
-            codec_error_set(err, CODEC_E_NOMEM, 0, RING_STAGE, CODEC_NO_OFFSET, "out of memory");
+            codec__nomem(err, RING_STAGE);
         else if (read_all(fd, path, buf, size, &got, err) == CODEC_OK)
             ring = codec__keyring_parse_with(buf, got, alloc, err);
     }
@@ -399,7 +400,7 @@ static ring_slot *slot_take(codec_keyring *ring)
 
 static int ring_nomem(codec_error *err)
 {
-    return codec_error_set(err, CODEC_E_NOMEM, 0, RING_STAGE, CODEC_NO_OFFSET, "out of memory");
+    return codec__nomem(err, RING_STAGE);
 }
 
 static int ring_generate(void *ctx, const codec_byte_source *random, codec_data_key *out,

@@ -4,8 +4,9 @@
  * The wrap algorithm is OpenSSL's (CRYPTO_128_wrap / CRYPTO_128_unwrap from
  * <openssl/modes.h>); the AES block function is an EVP AES-256-ECB context,
  * which uses AES-NI. OpenSSL 3.0's own "AES-256-WRAP" cipher runs on a
- * table-based software AES: 2.1 us per wrap against 0.47 us this way, and a
- * wrap is the largest cost of a direct-strategy message. The results are
+ * table-based software AES, several times slower (docs/formats/envelope.md,
+ * "Costs behind the design"), and a wrap is the largest cost of a
+ * direct-strategy message. The results are
  * identical (tests/unit/test_crypto_primitives.c checks both against each
  * other and against the RFC 3394 vector). */
 #include "crypto_internal.h"

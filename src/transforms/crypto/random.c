@@ -1,7 +1,8 @@
 /* random.c — random bytes from OpenSSL's private DRBG (seeded by the
- * operating system), drawn 1 KiB at a time: one call costs about 550 ns
- * whatever its size up to a few hundred bytes, more than sealing a small
- * message, so nonces and data keys are served from a per-context block.
+ * operating system), drawn 1 KiB at a time: one RAND_priv_bytes call costs
+ * about as much whatever its size up to a few hundred bytes, more than sealing a small
+ * message (docs/formats/envelope.md, "Costs behind the design"), so nonces
+ * and data keys are served from a per-context block.
  *
  * A block must never be used in two processes: after fork() the child's
  * buffered bytes would repeat the parent's nonces. The fork handler

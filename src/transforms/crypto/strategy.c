@@ -9,6 +9,7 @@
  * installs its own, retiring the other a little early. Either way no key
  * exceeds its bounds. */
 #include "crypto_internal.h"
+#include "core/error_internal.h"
 
 #include <openssl/crypto.h>
 #include <stdlib.h>
@@ -80,8 +81,7 @@ static int make_dek(crypto_bounded *b, const codec_byte_source *random, uint64_t
 {
     crypto_dek *dek = malloc(sizeof *dek);
     if (!dek)
-        return codec_error_set(err, CODEC_E_NOMEM, 0, "envelope", CODEC_NO_OFFSET,
-                               "out of memory");
+        return codec__nomem(err, "envelope");
     atomic_init(&dek->refs, 1);
     dek->used = 0;
     dek->born_ns = now;

@@ -3,6 +3,7 @@
 #include "codec/framing.h"
 #include "compose/stage_internal.h"
 #include "compose/stream_internal.h"
+#include "core/error_internal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #define MAGIC0 0xC0
 #define MAGIC1 0xDC
 #define HEADER_SIZE 3
+#define STAGE "versioned"      /* the error stage, as the registry names it */
 
 typedef struct versioned_state {
     uint8_t write_version;
@@ -72,7 +74,7 @@ static int versioned_encode(const codec_stage *s, const uint8_t *src, size_t n, 
     if (codec_buf_append(out, header, HEADER_SIZE) ||
         (!route && codec_buf_append(out, src, n))) {
         out->len = base;
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     }
     if (!route)
         return CODEC_OK;
@@ -82,34 +84,53 @@ static int versioned_encode(const codec_stage *s, const uint8_t *src, size_t n, 
     return rc;
 }
 
-/* Checks the header src[0..n) (n <= 3 bytes seen so far; all of it when
- * `whole`). */
+/* The header checks of decode, in its order, on src[0..n) (the n <= 3
+ * bytes seen so far of a stream; all of it when `whole`). The stream and
+ * codec inspect (codec__inspect_versioned) run the same: inspect with no
+ * state (any version but 0 is accepted) and `field` reporting what the
+ * checks read. */
+static int read_header(const versioned_state *st, const uint8_t *src, size_t n, bool whole,
+                       codec_inspect_fn field, void *ctx, codec_error *err)
+{
+    if (n >= 1 && src[0] != MAGIC0)
+        return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_BAD_MAGIC, STAGE, 0,
+                               "bad magic: not a versioned header (expected C0 DC)");
+    if (n >= 2 && src[1] != MAGIC1)
+        return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_BAD_MAGIC, STAGE, 1,
+                               "bad magic: not a versioned header (expected C0 DC)");
+    if (n < HEADER_SIZE)
+        return whole ? codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, STAGE, n,
+                                       "input of %zu bytes is shorter than the 3-byte "
+                                       "versioned header", n)
+                     : CODEC_OK;
+    unsigned v = src[2];
+    codec__inspect_printf(field, ctx, "version", "%u", v);
+    if (v == 0)
+        return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, STAGE, 2,
+                               "version 0 is reserved and never valid");
+    if (st && !accepts(st, v)) {
+        char list[160];
+        format_versions(st, list, sizeof list);
+        return codec_error_set(err, CODEC_E_UNSUPPORTED, CODEC_D_VERSION, STAGE, 2,
+                               "unsupported version %u (accepted: %s)", v, list);
+    }
+    codec__inspect_printf(field, ctx, "payload size", "%zu", n - HEADER_SIZE);
+    return CODEC_OK;
+}
+
 static int versioned_check(const codec_stage *s, const uint8_t *src, size_t n, bool whole,
                            codec_error *err)
 {
-    const versioned_state *st = s->state;
-    if (n >= 1 && src[0] != MAGIC0)
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_BAD_MAGIC, 0,
-                          "bad magic: not a versioned header (expected C0 DC)");
-    if (n >= 2 && src[1] != MAGIC1)
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_BAD_MAGIC, 1,
-                          "bad magic: not a versioned header (expected C0 DC)");
-    if (n < HEADER_SIZE)
-        return whole ? CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
-                                  "input of %zu bytes is shorter than the 3-byte versioned "
-                                  "header", n)
-                     : CODEC_OK;
-    unsigned v = src[2];
-    if (v == 0)
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, 2,
-                          "version 0 is reserved and never valid");
-    if (!accepts(st, v)) {
-        char list[160];
-        format_versions(st, list, sizeof list);
-        return CODEC_FAIL(err, s, CODEC_E_UNSUPPORTED, CODEC_D_VERSION, 2,
-                          "unsupported version %u (accepted: %s)", v, list);
-    }
-    return CODEC_OK;
+    return read_header(s->state, src, n, whole, NULL, NULL, err);
+}
+
+int codec__inspect_versioned(const uint8_t *p, size_t n, codec_inspect_fn field, void *ctx,
+                             size_t *header_len, codec_error *err)
+{
+    int rc = read_header(NULL, p, n, true, field, ctx, err);
+    if (rc == CODEC_OK && header_len)
+        *header_len = HEADER_SIZE;
+    return rc;
 }
 
 static int versioned_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
@@ -124,7 +145,7 @@ static int versioned_decode(const codec_stage *s, const uint8_t *src, size_t n, 
     if (route)
         return codec__run_decode(route, src + HEADER_SIZE, n - HEADER_SIZE, out, err);
     if (codec_buf_append(out, src + HEADER_SIZE, n - HEADER_SIZE))
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     return CODEC_OK;
 }
 
@@ -249,7 +270,7 @@ int codec__stage_ctor_versioned(codec_stage *s, codec_args *a, const codec_type 
         return rc;
     versioned_state *st = state_new(false);
     if (!st)
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     st->write_version = (uint8_t)version;
     if (!accept)
         st->accept[version / 8] |= (uint8_t)(1u << (version % 8));
@@ -311,8 +332,7 @@ codec *codec_versioned(uint8_t write_version, const codec_version_route *routes,
 {
     versioned_state *st = state_new(true);
     int rc = st ? routes_take(st, write_version, routes, n, err)
-                : codec_error_set(err, CODEC_E_NOMEM, 0, "versioned", CODEC_NO_OFFSET,
-                                  "out of memory");
+                : codec__nomem(err, "versioned");
     if (rc) {
         for (size_t i = 0; routes && i < n; i++)
             codec_free(routes[i].codec);

@@ -2,7 +2,7 @@
  * computed by libdeflate's vectorised kernel (by zlib in a build without
  * libdeflate). */
 #include "codec/integrity.h"
-#include "trailer.h"
+#include "trailer_internal.h"
 
 #if CODEC_HAVE_LIBDEFLATE
 #include <libdeflate.h>

@@ -1,7 +1,7 @@
 /* crc32.c — zlib's CRC-32 (`crc32` stage and codec_crc32()), computed by
  * libdeflate, whose folding kernels are far faster than zlib's crc32(). */
 #include "codec/integrity.h"
-#include "trailer.h"
+#include "trailer_internal.h"
 
 #if CODEC_HAVE_LIBDEFLATE
 #include <libdeflate.h>

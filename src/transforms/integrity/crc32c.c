@@ -3,7 +3,7 @@
 #include "codec/integrity.h"
 #include "crc32c_internal.h"
 #include "core/cpu_internal.h"
-#include "trailer.h"
+#include "trailer_internal.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -1,6 +1,8 @@
 /* trailer.c — encode/decode of the 4-byte big-endian checksum trailer. */
-#include "trailer.h"
+#include "trailer_internal.h"
 #include "compose/stream_internal.h"
+#include "core/load_internal.h"
+#include "core/error_internal.h"
 
 #include <string.h>
 
@@ -10,15 +12,12 @@ static int trailer_encode(const codec_stage *s, const uint8_t *src, size_t n, co
     const checksum_trailer *t = s->state;
     if (n > SIZE_MAX - CHECKSUM_TRAILER_SIZE ||
         codec_buf_reserve(out, n + CHECKSUM_TRAILER_SIZE))
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     uint32_t sum = t->fn(t->init, src, n);
     uint8_t *dst = out->data + out->len;
     if (n)
         memcpy(dst, src, n);
-    dst[n] = (uint8_t)(sum >> 24);
-    dst[n + 1] = (uint8_t)(sum >> 16);
-    dst[n + 2] = (uint8_t)(sum >> 8);
-    dst[n + 3] = (uint8_t)sum;
+    codec_store_be32(dst + n, sum);
     out->len += n + CHECKSUM_TRAILER_SIZE;
     return CODEC_OK;
 }
@@ -31,13 +30,11 @@ static int trailer_decode(const codec_stage *s, const uint8_t *src, size_t n, co
         return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
                           "input of %zu bytes is shorter than the 4-byte checksum", n);
     size_t body = n - CHECKSUM_TRAILER_SIZE;
-    const uint8_t *tr = src + body;
-    uint32_t stored = (uint32_t)tr[0] << 24 | (uint32_t)tr[1] << 16 | (uint32_t)tr[2] << 8 | tr[3];
-    if (t->fn(t->init, src, body) != stored)
+    if (t->fn(t->init, src, body) != codec_load_be32(src + body))
         return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CHECKSUM, body,
                           "checksum mismatch");
     if (codec_buf_append(out, src, body))
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     return CODEC_OK;
 }
 
@@ -50,12 +47,6 @@ typedef struct trailer_stream {
     uint8_t held[CHECKSUM_TRAILER_SIZE];
     size_t held_len;
 } trailer_stream;
-
-static void store_be32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
 
 static int trailer_pass(trailer_stream *t, const uint8_t *src, size_t n, codec_buf *out)
 {
@@ -100,7 +91,7 @@ static int trailer_finish(codec__push *p, uint64_t at, codec_buf *out, codec_err
     trailer_stream *t = (trailer_stream *)p;
     const codec_stage *s = p->base.stage;
     uint8_t tr[CHECKSUM_TRAILER_SIZE];
-    store_be32(tr, t->sum);
+    codec_store_be32(tr, t->sum);
     if (!p->base.decode)
         return codec_buf_append(out, tr, sizeof tr) ? codec__stream_nomem(s, err) : CODEC_OK;
     if (t->held_len < CHECKSUM_TRAILER_SIZE)

@@ -8,6 +8,7 @@
  * first offending character. Bulk work runs in the kernel chosen at
  * construction; tails and every error decision are here. */
 #include "text_internal.h"
+#include "core/error_internal.h"
 
 #include <string.h>
 
@@ -75,12 +76,12 @@ static int b32_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_
     if (n == 0) /* nothing to write, and out may have no memory yet */
         return CODEC_OK;
     if (n > SIZE_MAX / 2)
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     size_t rem = n % 5;
     size_t rem_syms = (rem * 8 + 4) / 5;
     size_t total = n / 5 * 8 + (rem && st->padded ? 8 : rem_syms);
     if (codec_buf_reserve(out, total))
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     uint8_t *dst = out->data + out->len;
     size_t done = st->encode_bulk ? st->encode_bulk(&st->t, src, n, dst) : 0;
     done += b32_encode_scalar(&st->t, src + done, n - done, dst + done / 5 * 8);
@@ -145,7 +146,7 @@ static int b32_decode_text(const codec_stage *s, const uint8_t *src, size_t n, c
     if (rc)
         return rc;
     if (codec_buf_reserve(out, n / 8 * 5 + 5))
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     uint8_t *dst = out->data + out->len;
     size_t full = n / 8 * 8;
     size_t p = st->decode_bulk ? st->decode_bulk(&st->t, src, full, dst) : 0;
@@ -235,7 +236,7 @@ int codec__stage_ctor_base32(codec_stage *s, codec_args *a, const codec_type *t,
         return rc;
     b32_state *st = codec_default_allocator()->alloc(NULL, sizeof *st);
     if (!st)
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     st->lines = lines;
     b32_build_tables(&st->t, (b32_variant)which);
     st->padded = which == B32_STD || which == B32_HEX;

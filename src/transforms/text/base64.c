@@ -6,6 +6,7 @@
  * tails, padding, line breaks and every error decision, so all kernels
  * agree byte for byte and offset for offset. */
 #include "text_internal.h"
+#include "core/error_internal.h"
 
 #include <string.h>
 
@@ -99,13 +100,13 @@ static int b64_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_
     if (n == 0) /* nothing to write, and out may have no memory yet */
         return CODEC_OK;
     if (n > SIZE_MAX / 2)
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     size_t chars = encoded_chars(st, n);
     size_t total = chars;
     if (st->variant == B64_MIME && chars)
         total += (chars - 1) / MIME_LINE * 2;
     if (codec_buf_reserve(out, total))
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     uint8_t *dst = out->data + out->len;
     if (st->variant != B64_MIME) {
         encode_run(st, src, n, dst);
@@ -257,7 +258,7 @@ static int b64_decode_text(const codec_stage *s, const uint8_t *src, size_t n, c
     if (rc)
         return rc;
     if (codec_buf_reserve(out, bound))
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     size_t len = 0;
     rc = st->variant == B64_MIME ? decode_mime(s, src, n, out->data + out->len, &len, err)
                                  : decode_plain(s, src, n, out->data + out->len, &len, err);
@@ -363,7 +364,7 @@ int codec__stage_ctor_base64(codec_stage *s, codec_args *a, const codec_type *t,
         return rc;
     b64_state *st = codec_default_allocator()->alloc(NULL, sizeof *st);
     if (!st)
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     st->lines = lines;
     st->variant = (b64_variant)which;
     st->padded = st->variant != B64_URL_NOPAD;

@@ -4,6 +4,7 @@
  * (kernel=auto|scalar|avx2|avx512); tails and every error decision are here,
  * so all kernels agree on bytes, error family and offset. */
 #include "text_internal.h"
+#include "core/error_internal.h"
 
 #include <string.h>
 
@@ -48,7 +49,7 @@ static int hex_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_
     if (n == 0) /* nothing to write, and out may have no memory yet */
         return CODEC_OK;
     if (n > SIZE_MAX / 2 || codec_buf_reserve(out, n * 2))
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     uint8_t *dst = out->data + out->len;
     size_t done = st->encode_bulk ? st->encode_bulk(st->digits, src, n, dst) : 0;
     hex_encode_scalar(st, src + done, n - done, dst + 2 * done);
@@ -67,7 +68,7 @@ static int hex_decode_text(const codec_stage *s, const uint8_t *src, size_t n, c
     if (rc)
         return rc;
     if (codec_buf_reserve(out, n / 2))
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     uint8_t *dst = out->data + out->len;
     size_t even = n & ~(size_t)1;
     size_t done = st->decode_bulk ? st->decode_bulk(src, even, dst) : 0;
@@ -128,7 +129,7 @@ int codec__stage_ctor_hex(codec_stage *s, codec_args *a, const codec_type *t, co
         return rc;
     hex_state *st = codec_default_allocator()->alloc(NULL, sizeof *st);
     if (!st)
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     st->lines = lines;
     st->digits = which ? digits_upper : digits_lower;
     for (size_t b = 0; b < 256; b++) {

@@ -5,6 +5,7 @@
  * streams (compose/stream_internal.h). */
 #include "text_internal.h"
 #include "compose/stream_internal.h"
+#include "core/error_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,7 @@ int codec__text_wrap(const codec_stage *s, const text_lines *l, codec_buf *out, 
         return CODEC_OK;
     size_t lines = (chars - 1) / l->wrap + 1;
     if (codec_buf_reserve(out, lines))
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     /* Spread the lines out from the last one back, in place. */
     uint8_t *p = out->data + base;
     size_t from = chars, to = chars + lines;
@@ -60,7 +61,7 @@ int codec__text_decode_skipping(const codec_stage *s, const uint8_t *src, size_t
         return decode(s, src, n, out, err);
     uint8_t *text = malloc(n);
     if (!text)
-        return CODEC_FAIL(err, s, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+        return codec__nomem(err, s->name);
     size_t len = 0;
     for (size_t i = 0; i < n; i++)
         if (src[i] != '\n' && src[i] != '\r')

@@ -3,7 +3,7 @@
  * decoded by codec's protobuf backend and encoded again. */
 #include "order_codec.h"
 
-#include "unit/json_payloads.h"
+#include "json_payloads.h"
 
 int order_codec_round_trip(const uint8_t *data, size_t size, codec_buf *again, codec_error *err)
 {

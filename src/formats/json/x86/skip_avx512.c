@@ -10,7 +10,7 @@
  * string). A carry-less multiplication of the remaining quotes by all ones
  * (a prefix xor) gives the bytes inside strings; the rest are outside.
  * Control bytes are wrong inside strings and, except \t \n \r, outside.
- * UTF-8 is checked on blocks with a byte >= 0x80 (utf8_lookup.h).
+ * UTF-8 is checked on blocks with a byte >= 0x80 (utf8_lookup_internal.h).
  *
  * Outside strings the tokens are the structural bytes, the opening quote
  * of each string (a string is one token) and the first byte of each run of
@@ -23,7 +23,7 @@
  * the end. Where the grammar fixes what comes next, a step takes it too
  * (a value's ','; after a ',' or '{' in an object, the key and its ':'),
  * so the one branch the CPU cannot predict, on the kind of the value that
- * comes, is taken once per member: 108 -> 97 us for all of twitter.json.
+ * comes, is taken once per member (docs/formats/json.md has the figures).
  * Why this is faster than the byte walk: there, each token's
  * position is computed from the bytes before it (load, compare, count,
  * add: a chain of latencies per string and white-space run); here the
@@ -47,8 +47,8 @@
  * is a masked load padded with spaces). Compiled with the AVX-512 flags
  * (file suffix); used only when the CPU has all of them
  * (CODEC_CPU_FOR_AVX512). */
-#include "formats/json/json_scan.h"
-#include "formats/json/x86/utf8_lookup.h"
+#include "formats/json/json_scan_internal.h"
+#include "formats/json/x86/utf8_lookup_internal.h"
 
 #include <immintrin.h>
 
@@ -261,9 +261,9 @@ static inline bool open_string_too_long(size_t at, size_t open_at, uint64_t clos
 }
 
 /* The skip, specialised by whether strings must be measured: only when
- * max_string is below the input's size, since measuring costs ~6 % (all of
- * twitter.json: 108-115 us against 101-105; two more values live through
- * the block loop, and the token walk spills registers). */
+ * max_string is below the input's size, since measuring costs time (two
+ * more values live through the block loop, and the token walk spills
+ * registers; docs/formats/json.md has the figures). */
 static inline __attribute__((always_inline)) const uint8_t *
 skip(const uint8_t *p, const uint8_t *end, uint32_t room, size_t max_string, bool measure)
 {

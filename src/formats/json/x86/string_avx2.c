@@ -1,9 +1,9 @@
 /* string_avx2.c — the JSON string-body scanner, 32 bytes at a time: finds
  * the first '"', '\\' or control byte while checking that the UTF-8 before
- * it is valid (the lookup of utf8_lookup.h). Compiled with -mavx2 (file
+ * it is valid (the lookup of utf8_lookup_internal.h). Compiled with -mavx2 (file
  * suffix); used only when the CPU has all of them (CODEC_CPU_FOR_AVX2). */
 #include "formats/json/json_internal.h"
-#include "formats/json/x86/utf8_lookup.h"
+#include "formats/json/x86/utf8_lookup_internal.h"
 
 #include <immintrin.h>
 

@@ -12,15 +12,15 @@
  * over the 960 bytes after them. The streams are merged into one CRC, which
  * is XORed into the first bytes of the next block (a CRC carried forward is
  * just the message's next 32 bits flipped), and the accumulators jump over
- * the 960 bytes (D = 2048 + 7680 bits). That is about 20% faster than
- * folding alone.
+ * the 960 bytes (D = 2048 + 7680 bits). That is faster than folding alone
+ * (docs/formats/integrity.md has the figures).
  *
  * At the end the four accumulators are folded into one (D = 1536, 1024,
  * 512), which takes 64-byte steps; its four lanes are folded into one
  * (D = 384, 256, 128) and the crc32 instruction reduces the last 128 bits.
  * Inputs under 256 bytes, and the tail, go through the crc32 instruction
  * directly: for those, setting up the fold costs more than it saves. */
-#include "crc32c_hw.h"
+#include "crc32c_hw_internal.h"
 
 #define FOLD_MIN 256
 #define HYBRID_FOLD (9 * 256)  /* folded per chunk, after its first block */

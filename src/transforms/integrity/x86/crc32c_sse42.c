@@ -6,7 +6,7 @@
  * merged by moving the first two over the blocks that follow them
  * (crc32c_hw_mul) and XORing. Rounds of 3 x 1024 bytes, then 3 x 128,
  * then one stream for the rest. */
-#include "crc32c_hw.h"
+#include "crc32c_hw_internal.h"
 
 /* Runs rounds of 3 blocks of `len` bytes while they fit; k1 and k2 shift a
  * CRC over len and 2*len bytes. */

@@ -68,8 +68,8 @@ static void put_frame(FILE *f, char kind, const uint8_t *a, size_t an, const uin
 {
     uint8_t head[9] = {0, 0, 0, 0, (uint8_t)kind, 0, 0, 0, 0};
     size_t total = 1 + (b ? 4 : 0) + an + bn;
-    bin_store32(head, (uint32_t)total);
-    bin_store32(head + 5, (uint32_t)an);
+    codec_store_be32(head, (uint32_t)total);
+    codec_store_be32(head + 5, (uint32_t)an);
     fwrite(head, 1, b ? 9 : 5, f);
     fwrite(a, 1, an, f);
     if (b)
@@ -156,7 +156,7 @@ static void run(const char *spec, const char *mode, const char *script_path)
         uint8_t head[4];
         if (fread(head, 1, 4, py) != 4)
             break;
-        size_t n = bin_load32(head);
+        size_t n = codec_load_be32(head);
         uint8_t *body = codec_arena_alloc(&bc_arena, n + 1, 1);
         if (fread(body, 1, n, py) != n)
             break;

@@ -1,4 +1,4 @@
-/* plan.h — the tables the binary backends (CBOR, MessagePack) build once
+/* plan_internal.h — the tables the binary backends (CBOR, MessagePack) build once
  * per codec from the descriptor, so the typed walkers of their hot paths
  * never look at codec_field kinds, flags or names.
  *

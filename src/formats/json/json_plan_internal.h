@@ -1,4 +1,4 @@
-/* json_plan.h — the encode plan of a JSON codec (plan.c): built once from
+/* json_plan_internal.h — the encode plan of a JSON codec (plan.c): built once from
  * the descriptor when the codec is made, so that the fast encoder
  * (encode.c) never looks at field kinds, flags or names per value.
  *

@@ -1,4 +1,4 @@
-/* json_scan.h — the string scan and short copies shared by the reader
+/* json_scan_internal.h — the string scan and short copies shared by the reader
  * (reader.c), the fast decoder and validator (decode.c) and the encoder
  * (encode.c). Inline: they sit on every string. */
 #ifndef CODEC_JSON_SCAN_H

@@ -1,4 +1,4 @@
-/* stage_common.h — the option plumbing the binary backends share: the four
+/* stage_common_internal.h — the option plumbing the binary backends share: the four
  * decode limits (the JSON backend's names and defaults), reading them from
  * a spec, and writing a spec text back for codec_cbor()/codec_msgpack(). */
 #ifndef CODEC_BINARY_STAGE_COMMON_H

@@ -1,4 +1,4 @@
-/* trailer.h — the checksum trailer shared by crc32c, crc32 and adler32:
+/* trailer_internal.h — the checksum trailer shared by crc32c, crc32 and adler32:
  * [payload][checksum(payload) as 4 bytes big-endian].
  *
  * A checksum stage only supplies a `checksum_trailer` (its function and its

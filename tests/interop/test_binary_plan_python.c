@@ -1,5 +1,5 @@
 /* test_binary_plan_python.c — the planned decoders' in-order fast paths
- * (formats/binary/plan_decode.h) against bytes written by Python's cbor2 and
+ * (formats/binary/plan_decode_internal.h) against bytes written by Python's cbor2 and
  * msgpack (/usr/bin/python3): enums read inline as small integers, and keys
  * matched past optional fields the writer left out. Every map must decode
  * to the expected struct, codec must encode that struct to exactly

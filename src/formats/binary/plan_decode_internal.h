@@ -1,5 +1,5 @@
-/* plan_decode.h — the planned decode walk (plan.h) shared by the CBOR and
- * MessagePack decoders. A template like plan_encode.h: each decode.c
+/* plan_decode_internal.h — the planned decode walk (plan_internal.h) shared by the CBOR and
+ * MessagePack decoders. A template like plan_encode_internal.h: each decode.c
  * includes it once, after defining
  *
  *   FMT_RD         its reader type (fields base, p, end, o, arena, err, depth;
@@ -35,7 +35,7 @@
 #ifndef CODEC_BINARY_PLAN_DECODE_H
 #define CODEC_BINARY_PLAN_DECODE_H
 
-#include "formats/binary/plan.h"
+#include "formats/binary/plan_internal.h"
 
 static int plan_get_val(FMT_RD *r, const bin_val *val, uint8_t *v);
 

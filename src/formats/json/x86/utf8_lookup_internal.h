@@ -1,4 +1,4 @@
-/* utf8_lookup.h — the three 16-entry tables of the UTF-8 check by lookup
+/* utf8_lookup_internal.h — the three 16-entry tables of the UTF-8 check by lookup
  * of Keiser and Lemire ("Validating UTF-8 In Less Than One Instruction Per
  * Byte", 2021), shared by the string scanner (string_avx2.c) and the
  * skipper (skip_avx512.c): the high nibble of the previous byte, its low

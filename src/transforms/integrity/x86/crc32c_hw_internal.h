@@ -1,4 +1,4 @@
-/* crc32c_hw.h — pieces shared by the x86 CRC-32C kernels (both files are
+/* crc32c_hw_internal.h — pieces shared by the x86 CRC-32C kernels (both files are
  * built with SSE4.2 and PCLMULQDQ enabled). `c` is the raw CRC register
  * (not inverted). */
 #ifndef CODEC_INTEGRITY_CRC32C_HW_H

@@ -1,4 +1,4 @@
-/* plan_encode.h — the planned encode walk (plan.h) shared by the CBOR and
+/* plan_encode_internal.h — the planned encode walk (plan_internal.h) shared by the CBOR and
  * MessagePack encoders. It is a template: each encode.c includes it once,
  * after defining what differs between the formats:
  *
@@ -28,19 +28,17 @@
 #ifndef CODEC_BINARY_PLAN_ENCODE_H
 #define CODEC_BINARY_PLAN_ENCODE_H
 
-#include "formats/binary/plan.h"
+#include "formats/binary/plan_internal.h"
+#include "core/buf_internal.h"
 
 /* Reserves n bytes after p (the cursor, inside out): the new cursor, or
  * NULL with err set. Out of line: the hot path never comes here. */
 static __attribute__((noinline)) uint8_t *plan_grow(enc *e, uint8_t *p, size_t n)
 {
-    codec_buf *out = e->out;
-    out->len = (size_t)(p - out->data);
-    if (codec_buf_reserve(out, n)) {
+    p = codec__buf_grow(e->out, p, n);
+    if (!p)
         FMT_NOMEM(e->err);
-        return NULL;
-    }
-    return out->data + out->len;
+    return p;
 }
 
 /* The limit is set here, not in plan_grow: its address never leaves the

@@ -1,4 +1,4 @@
-/* json_text.h — string forms of bytes and UUID (text.c); dates and
+/* json_text_internal.h — string forms of bytes and UUID (text.c); dates and
  * timestamps are in types/time_text_internal.h. */
 #ifndef CODEC_JSON_TEXT_H
 #define CODEC_JSON_TEXT_H
