@@ -14,7 +14,7 @@ right before it (invisible in the rendered page) says otherwise:
   <!-- snippet: skip REASON -->   not compiled (say why)
   <!-- snippet: body -->          (or file) on one line: no lines before it
 
-usage: check_snippets.py CC INCLUDE_DIR FILE.md...
+usage: check_snippets.py CC INCLUDE_DIR[:INCLUDE_DIR...] FILE.md...
 Exit 0 when every block compiles (-Wall -Wextra -Werror, unused names
 allowed), 1 otherwise; each failure prints the file, line and the
 compiler's message."""
@@ -62,7 +62,7 @@ def main(argv):
             with tempfile.NamedTemporaryFile('w', suffix='.c') as f:
                 f.write(source)
                 f.flush()
-                r = subprocess.run([cc, '-I', include] + FLAGS + [f.name],
+                r = subprocess.run([cc] + ['-I' + d for d in include.split(':')] + FLAGS + [f.name],
                                    capture_output=True, text=True)
             compiled += 1
             if r.returncode != 0:
