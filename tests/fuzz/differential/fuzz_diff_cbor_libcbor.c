@@ -71,18 +71,43 @@ static void write_chunks(canon *c, const cbor_item_t *item, bool text, peer_note
     free(joined);
 }
 
+/* The bytes of a definite or indefinite byte string, as one run (the
+ * caller frees it). */
+static uint8_t *joined_bytes(const cbor_item_t *item, size_t *len)
+{
+    if (!cbor_bytestring_is_indefinite(item)) {
+        *len = cbor_bytestring_length(item);
+        uint8_t *p = malloc(*len + 1);
+        memcpy(p, cbor_bytestring_handle(item), *len);
+        return p;
+    }
+    size_t n = cbor_bytestring_chunk_count(item);
+    cbor_item_t **chunks = cbor_bytestring_chunks_handle(item);
+    uint8_t *p = malloc(1);
+    *len = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t part = cbor_bytestring_length(chunks[i]);
+        p = realloc(p, *len + part + 1);
+        memcpy(p + *len, cbor_bytestring_handle(chunks[i]), part);
+        *len += part;
+    }
+    return p;
+}
+
 static void write_bignum(canon *c, const cbor_item_t *tag, peer_notes *notes)
 {
     const cbor_item_t *content = cbor_tag_item(tag);
     uint64_t n = 0;
-    bool fits = cbor_isa_bytestring(content) && !cbor_bytestring_is_indefinite(content);
+    bool fits = cbor_isa_bytestring(content);
     if (fits) {
-        const uint8_t *p = cbor_bytestring_handle(content);
-        for (size_t i = 0; i < cbor_bytestring_length(content); i++) {
+        size_t len;
+        uint8_t *p = joined_bytes(content, &len);
+        for (size_t i = 0; i < len; i++) {
             if (n >> 56)
                 fits = false;
             n = n << 8 | p[i];
         }
+        free(p);
     }
     bool negative = cbor_tag_value(tag) == 3;
     if (!fits || (negative && n > (uint64_t)INT64_MAX)) {
