@@ -240,6 +240,7 @@ int main(void)
     for (size_t i = 0; i < 2; i++) {
         bc_check_typed(specs[i], false);
         bc_check_random(specs[i], i ? 60 : 400);
+        bc_check_nomem(specs[i]);
         bc_check_no_alloc(specs[i], true);
     }
     codec_arena_free(&bc_arena);
