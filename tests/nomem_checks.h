@@ -28,8 +28,8 @@ static void nomem_release(void *ctx, void *ptr, size_t size)
 }
 
 /* Decodes `in` (n bytes, a valid encoding by c of a value of c's type,
- * value_size bytes in C) with arenas of 1, 2, ... bytes; returns how many
- * sizes ran out of memory. */
+ * value_size bytes in C) with arenas of 1, 2, ... 4096 bytes, then larger
+ * by 1/64 each time; returns how many sizes ran out of memory. */
 static inline int nomem_check_decode(const codec *c, const uint8_t *in, size_t n,
                                      size_t value_size)
 {
@@ -37,7 +37,7 @@ static inline int nomem_check_decode(const codec *c, const uint8_t *in, size_t n
     codec_buf again;
     codec_buf_init(&again, NULL);
     int nomem = 0;
-    for (size_t block = 1; block < ((size_t)1 << 20); block++) {
+    for (size_t block = 1; block < ((size_t)1 << 24); block += block < 4096 ? 1 : block / 64) {
         int blocks_left = 1;
         codec_allocator once = {nomem_alloc, nomem_resize, nomem_release, &blocks_left};
         codec_arena arena;
