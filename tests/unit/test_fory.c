@@ -106,17 +106,23 @@ static codec *make(const codec_type *root, int mode, bool hash)
     return c;
 }
 
+/* A version-2 value with every field set. */
+static v2 v2_big(void)
+{
+    static codec_string tags[] = {CODEC_STR("a"), CODEC_STR("b")};
+    static codec_string keys[] = {CODEC_STR("k")};
+    static int64_t vals[] = {-5};
+    static inner ins[] = {{1}, {2}};
+    return (v2){.id = 7, .name = CODEC_STR("seven"), .weight = 1.5, .tags = {tags, 2},
+                .scores = {keys, vals, 1}, .extra = {true, 1ll << 40}, .in = {9},
+                .tagged = -(1ll << 40), .fixed = 0xdeadbeef, .ins = {ins, 2},
+                .by_name = {keys, ins, 1}};
+}
+
 static void evolution(void)
 {
     codec *w2 = make(&v2_type, 1, false), *r1 = make(&v1_type, 1, false);
-    codec_string tags[] = {CODEC_STR("a"), CODEC_STR("b")};
-    codec_string keys[] = {CODEC_STR("k")};
-    int64_t vals[] = {-5};
-    inner ins[] = {{1}, {2}};
-    v2 big = {.id = 7, .name = CODEC_STR("seven"), .weight = 1.5, .tags = {tags, 2},
-              .scores = {keys, vals, 1}, .extra = {true, 1ll << 40},
-              .in = {9}, .tagged = -(1ll << 40), .fixed = 0xdeadbeef,
-              .ins = {ins, 2}, .by_name = {keys, ins, 1}};
+    v2 big = v2_big();
     codec_buf out;
     codec_buf_init(&out, NULL);
     codec_error err;
@@ -196,14 +202,7 @@ static void compatible_mismatch(void)
 {
     codec *w2 = make(&v2_type, 1, false), *r1 = make(&v1_type, 1, false),
           *ro = make(&v2_other_type, 1, false);
-    codec_string tags[] = {CODEC_STR("a"), CODEC_STR("b")};
-    codec_string keys[] = {CODEC_STR("k")};
-    int64_t vals[] = {-5};
-    inner ins[] = {{1}, {2}};
-    v2 big = {.id = 7, .name = CODEC_STR("seven"), .weight = 1.5, .tags = {tags, 2},
-              .scores = {keys, vals, 1}, .extra = {true, 1ll << 40}, .in = {9},
-              .tagged = -(1ll << 40), .fixed = 0xdeadbeef, .ins = {ins, 2},
-              .by_name = {keys, ins, 1}};
+    v2 big = v2_big();
     codec_buf out;
     codec_buf_init(&out, NULL);
     codec_error err;
