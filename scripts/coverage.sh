@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# make coverage: the whole test suite (ctest, which also replays every fuzz
-# corpus, tests/fuzz/corpus/*, through the replay drivers) under clang's
-# source-based coverage, then a per-file line and branch report.
+# make coverage: the test suite `make test` runs (ctest without the `large`
+# label; it also replays every fuzz corpus, tests/fuzz/corpus/*, through the
+# replay drivers) under clang's source-based coverage, then a per-file line
+# and branch report.
 # Usage: scripts/coverage.sh [BUILD_DIR] [JOBS]     (default build-coverage, nproc)
 # Writes BUILD_DIR/coverage/summary.txt (llvm-cov report), summary.json,
 # html/index.html, and regenerates the tables of docs/coverage.md.
@@ -22,7 +23,7 @@ rm -rf "$out" && mkdir -p "$out/profiles"
 # %8m: one file per binary (8 slots), merged as processes exit.
 status=0
 LLVM_PROFILE_FILE=$PWD/$out/profiles/codec-%8m.profraw \
-  ctest --test-dir "$build" --output-on-failure -j "$jobs" || status=$?
+  ctest --test-dir "$build" --output-on-failure -j "$jobs" -LE large || status=$?
 
 "$profdata" merge -sparse "$out"/profiles/*.profraw -o "$out/codec.profdata"
 # Every test binary links the same library objects, and libcodec.so is made of
