@@ -6,7 +6,7 @@
  * The schemaless readers (codec_value) get the same with a nested value. */
 #include "check.h"
 #include "nomem_checks.h"
-#include "unit/json_payloads.h"
+#include "json_payloads.h"
 
 static const char *const specs[] = {
     "json", "cbor", "msgpack", "protobuf", "fory",
