@@ -4,7 +4,7 @@ BUILD ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build test test-large bench asan tsan fuzz clean install abi-baseline test-minimal \
+.PHONY: all deps build test test-large bench asan tsan fuzz clean install coverage abi-baseline test-minimal \
         test-portable test-aarch64 test-s390x
 
 all: build
@@ -59,6 +59,12 @@ fuzz: deps
 	cmake --build build-fuzz -j $(JOBS)
 	scripts/fuzz-smoke.sh build-fuzz $(FUZZ_SECONDS)
 
+# The test suite and the fuzz corpora under clang's source-based coverage:
+# per-file line and branch report in build-coverage/coverage/ (summary.txt,
+# html/) and the tables of docs/coverage.md.
+coverage: deps
+	scripts/coverage.sh build-coverage $(JOBS)
+
 bench: deps
 	cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release
 	cmake --build build-release -j $(JOBS)
@@ -98,4 +104,4 @@ test-s390x:
 
 clean:
 	rm -rf $(BUILD) build-asan build-tsan build-fuzz build-release build-minimal build-portable \
-	    build-aarch64 build-s390x
+	    build-aarch64 build-s390x build-coverage

@@ -14,6 +14,9 @@ packages=(
   build-essential cmake pkg-config clang libclang-rt-14-dev
   # the ABI check (tests/abi) and the installed-tree test (man -l)
   abigail-tools man-db
+  # make coverage: llvm-profdata-14 and llvm-cov-14 (llvm-14); with CC=clang,
+  # CMake also picks the llvm binutils and ld.lld (llvm, lld)
+  llvm-14 llvm lld
   # libraries the transforms use
   libzstd-dev liblz4-dev zlib1g-dev libdeflate-dev libsnappy-dev libbrotli-dev libssl-dev
   # real peers for interop tests (libprotobuf-dev: the well-known .proto files)

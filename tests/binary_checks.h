@@ -9,7 +9,9 @@
 #include <float.h>
 #include <math.h>
 
+#include "cents_xmap.h"
 #include "json_payloads.h"
+#include "nomem_checks.h"
 #include "value_util.h"
 
 static codec_arena bc_arena;
@@ -433,6 +435,103 @@ static inline int bc_decode_value(const char *spec, const uint8_t *in, size_t n,
     *detail = err.detail;
     codec_free(c);
     return rc;
+}
+
+/* Out of memory at each allocation of a decode (nomem_checks.h): an every,
+ * an Order of 100 items and a random value; each fails with CODEC_E_NOMEM
+ * at least once before it fits. */
+static inline void bc_check_nomem(const char *spec)
+{
+    codec *ec = bc_codec(spec, &every_type), *oc = bc_codec(spec, &order_type),
+          *vc = bc_codec(spec, codec_value_type());
+    every e = bc_every();
+    CHECK(nomem_check_value(ec, &e, sizeof e) > 0);
+    line_item items[100];
+    char text[100 * 64];
+    order o = payload_order(items, text);
+    CHECK(nomem_check_value(oc, &o, sizeof o) > 0);
+    uint64_t rng = 0x2545F4914F6CDD1Dull;
+    for (int i = 0; i < 8; i++) {
+        codec_value v;
+        bc_random_value(&v, &rng, 0);
+        CHECK(nomem_check_value(vc, &v, sizeof v) >= 0);
+    }
+    codec_free(ec);
+    codec_free(oc);
+    codec_free(vc);
+}
+
+/* ---------------------------------------------------------------------------
+ * Other forms: items the planned decoder leaves to the generic walker
+ * (numbers of another kind, tags, names, text dates, adapters, wrong kinds),
+ * each with the value it decodes to (rendered as text) or its error.
+ * ------------------------------------------------------------------------ */
+
+CODEC_LIST(bc_cents_list_type, &bc_cents_type);
+
+typedef struct bc_form {
+    const codec_type *t;
+    const char *hex;
+    int status;        /* 0, or the family of the error */
+    int detail;        /* its detail */
+    const char *want;  /* on success: the value as bc_render writes it */
+} bc_form;
+
+/* The decoded value as text: numbers, decimals, times, dates, enums, cents,
+ * strings, and a list's or map's count. */
+static inline void bc_render(const codec_type *t, const void *v, char *out, size_t cap)
+{
+    switch (t->kind) {
+    case CODEC_T_BOOL: snprintf(out, cap, "%s", *(const bool *)v ? "true" : "false"); break;
+    case CODEC_T_INT8: snprintf(out, cap, "%d", *(const int8_t *)v); break;
+    case CODEC_T_INT32:
+    case CODEC_T_ENUM: snprintf(out, cap, "%d", *(const int32_t *)v); break;
+    case CODEC_T_INT64: snprintf(out, cap, "%lld", (long long)*(const int64_t *)v); break;
+    case CODEC_T_UINT64: snprintf(out, cap, "%llu", (unsigned long long)*(const uint64_t *)v); break;
+    case CODEC_T_FLOAT: snprintf(out, cap, "%.9g", *(const float *)v); break;
+    case CODEC_T_DOUBLE: snprintf(out, cap, "%.17g", *(const double *)v); break;
+    case CODEC_T_DATE: snprintf(out, cap, "%d", ((const codec_date *)v)->days); break;
+    case CODEC_T_TIMESTAMP: {
+        const codec_timestamp *ts = v;
+        snprintf(out, cap, "%lld.%09d", (long long)ts->seconds, ts->nanos);
+        break;
+    }
+    case CODEC_T_XMAP: snprintf(out, cap, "%lld", (long long)((const bc_cents *)v)->v); break;
+    case CODEC_T_LIST: snprintf(out, cap, "[%zu]", ((const codec_list *)v)->count); break;
+    case CODEC_T_MAP: snprintf(out, cap, "{%zu}", ((const codec_map *)v)->count); break;
+    default: {   /* STRING, BYTES, DECIMAL */
+        const codec_string *s = v;
+        snprintf(out, cap, "%.*s", (int)s->len, s->ptr ? s->ptr : "");
+    }
+    }
+}
+
+static inline void bc_check_forms(const char *spec, const bc_form *forms, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const bc_form *f = &forms[i];
+        codec *c = bc_codec(spec, f->t);
+        uint8_t in[600];
+        long len = vu_hex(f->hex, strlen(f->hex), in, sizeof in);
+        _Alignas(16) uint8_t value[256] = {0};
+        codec_error err = {0};
+        int rc = codec_decode(c, in, (size_t)len, value, &bc_arena, &err);
+        char got[128] = "";
+        if (rc == CODEC_OK)
+            bc_render(f->t, value, got, sizeof got);
+        if (rc != f->status || (rc && (int)err.detail != f->detail) ||
+            (!rc && strcmp(got, f->want) != 0) || (rc && err.offset > (size_t)len))
+            fprintf(stderr, "%s %s: status %d detail %d (%s) value '%s'\n", spec, f->hex, rc,
+                    (int)err.detail, rc ? err.message : "", got);
+        CHECK_INT(rc, f->status);
+        if (rc) {
+            CHECK_INT(err.detail, f->detail);
+            CHECK(err.offset <= (size_t)len);
+        } else {
+            CHECK_STR(got, f->want);
+        }
+        codec_free(c);
+    }
 }
 
 #endif

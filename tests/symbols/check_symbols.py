@@ -18,6 +18,10 @@ import subprocess
 import sys
 
 DEFINED = set("TDBRVWCGiu")
+# clang's source-based coverage (make coverage, -DCODEC_COVERAGE=ON) adds its
+# own globals: per-function coverage records and the profile runtime.
+INSTRUMENTATION = ("__covrec_", "__llvm_profile_", "__start___llvm_prf_",
+                   "__stop___llvm_prf_", "lprof")
 
 
 def nm(*args):
@@ -32,12 +36,12 @@ def static_globals(archive):
         parts = line.split()   # ARCHIVE:MEMBER:[ADDRESS] TYPE SYMBOL
         if len(parts) >= 3 and parts[-2] in DEFINED:
             defs[parts[-1]] = parts[0].split(":")[1]
-    return defs
+    return {s: o for s, o in defs.items() if not s.startswith(INSTRUMENTATION)}
 
 
 def shared_exports(library):
     return {p[-1] for p in (l.split() for l in nm("-D", "--defined-only", library))
-            if len(p) >= 3 and p[-2] in DEFINED}
+            if len(p) >= 3 and p[-2] in DEFINED and not p[-1].startswith(INSTRUMENTATION)}
 
 
 def undefined_uses(build):

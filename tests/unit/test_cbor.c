@@ -324,6 +324,92 @@ static void test_constructor(void)
     CHECK(codec_parse("cbor:max-depth=5000", &person_type, &err) == NULL);
 }
 
+/* Items in forms the planned decoder hands to the generic walker. */
+CODEC_MAP(cbor_names_type, CODEC_INT32, CODEC_STRING);
+static void test_other_forms(void)
+{
+    enum { P = CODEC_E_INVALID_PAYLOAD, CORRUPT = CODEC_D_CORRUPT, LIMIT = CODEC_D_LIMIT };
+    static const bc_form forms[] = {
+        /* Numbers: integers into floats, bignums into integers. */
+        {CODEC_DOUBLE, "03", 0, 0, "3"},
+        {CODEC_DOUBLE, "21", 0, 0, "-2"},
+        {CODEC_DOUBLE, "6161", P, CORRUPT, NULL},
+        {CODEC_FLOAT, "fb7e37e43c8800759c", P, LIMIT, NULL},
+        {CODEC_INT64, "c24101", 0, 0, "1"},
+        {CODEC_INT64, "c3420100", 0, 0, "-257"},
+        {CODEC_INT64, "c249010000000000000000", P, LIMIT, NULL},
+        {CODEC_INT64, "c26161", P, CORRUPT, NULL},
+        {CODEC_INT64, "6161", P, CORRUPT, NULL},
+        {CODEC_INT8, "190100", P, LIMIT, NULL},
+        /* Decimals: floats, fractions with a bignum mantissa, bounds. */
+        {CODEC_DECIMAL, "f93e00", 0, 0, "1.5"},
+        {CODEC_DECIMAL, "f97e00", P, CORRUPT, NULL},
+        {CODEC_DECIMAL, "c48221c24105", 0, 0, "5e-2"},
+        {CODEC_DECIMAL, "c48301020f", P, CORRUPT, NULL},
+        {CODEC_DECIMAL, "c4821bffffffffffffffff01", P, LIMIT, NULL},
+        {CODEC_DECIMAL, "c482616101", P, CORRUPT, NULL},
+        {CODEC_DECIMAL, "c2590201" /* a bignum of 513 bytes */
+                        "0101010101010101010101010101010101010101010101010101010101010101"
+                        "0101010101010101010101010101010101010101010101010101010101010101"
+                        "0101010101010101010101010101010101010101010101010101010101010101"
+                        "0101010101010101010101010101010101010101010101010101010101010101"
+                        "0101010101010101010101010101010101010101010101010101010101010101"
+                        "0101010101010101010101010101010101010101010101010101010101010101"
+                        "0101010101010101010101010101010101010101010101010101010101010101"
+                        "0101010101010101010101010101010101010101010101010101010101010101"
+                        "0101010101010101010101010101010101010101010101010101010101010101"
+                        "0101010101010101010101010101010101010101010101010101010101010101"
+                        "0101010101010101010101010101010101010101010101010101010101010101"
+                        "0101010101010101010101010101010101010101010101010101010101010101"
+                        "0101010101010101010101010101010101010101010101010101010101010101"
+                        "0101010101010101010101010101010101010101010101010101010101010101"
+                        "0101010101010101010101010101010101010101010101010101010101010101"
+                        "0101010101010101010101010101010101010101010101010101010101010101"
+                        "01", P, LIMIT, NULL},
+        {CODEC_DECIMAL, "6161", P, CORRUPT, NULL},
+        /* Timestamps: epoch numbers of every kind, their bounds, other tags. */
+        {CODEC_TIMESTAMP, "f93e00", 0, 0, "1.500000000"},
+        {CODEC_TIMESTAMP, "20", 0, 0, "-1.000000000"},
+        {CODEC_TIMESTAMP, "c11bffffffffffffffff", P, LIMIT, NULL},
+        {CODEC_TIMESTAMP, "fb7e37e43c8800759c", P, LIMIT, NULL},
+        {CODEC_TIMESTAMP, "c501", P, CORRUPT, NULL},
+        {CODEC_TIMESTAMP, "4100", P, CORRUPT, NULL},
+        {CODEC_TIMESTAMP, "7f6161ff", P, CORRUPT, NULL},
+        /* Dates: RFC 8943 text (untagged or tag 1004), days, bounds. */
+        {CODEC_DATE, "6a323032342d30322d3239", 0, 0, "19782"},
+        {CODEC_DATE, "d903ec6a323032342d30322d3239", 0, 0, "19782"},
+        {CODEC_DATE, "6a323032342d30322d3330", P, CORRUPT, NULL},
+        {CODEC_DATE, "c100", P, CORRUPT, NULL},
+        {CODEC_DATE, "1a80000000", P, LIMIT, NULL},
+        {CODEC_DATE, "20", 0, 0, "-1"},
+        /* Enums by name; other kinds refused. */
+        {&color_type, "65475245454e", 0, 0, "2"},
+        {&color_type, "6450494e4b", P, CORRUPT, NULL},
+        {&color_type, "f5", P, CORRUPT, NULL},
+        {CODEC_BOOL, "01", P, CORRUPT, NULL},
+        /* An adapter over text, alone and in a list. */
+        {&bc_cents_type, "6531322e3334", 0, 0, "1234"},
+        {&bc_cents_type, "6178", P, CORRUPT, NULL},
+        {&bc_cents_type, "01", P, CORRUPT, NULL},
+        {&bc_cents_list_type, "826531322e333464302e3330", 0, 0, "[2]"},
+        /* Indefinite lists and maps: their bounds and repeated keys. */
+        {&bc_ids_type, "9f010203ff", 0, 0, "[3]"},
+        {&bc_ids_type, "9f01020304ff", P, LIMIT, NULL},
+        {&cbor_names_type, "bf016161026162ff", 0, 0, "{2}"},
+        {&cbor_names_type, "bf016161016162ff", P, CORRUPT, NULL},
+        {&cbor_names_type, "bf016161026162036163046164ff", P, LIMIT, NULL},
+        {&cbor_names_type, "a2016161016162", P, CORRUPT, NULL},
+        {&bc_ids_type, "a0", P, CORRUPT, NULL},
+        {&cbor_names_type, "80", P, CORRUPT, NULL},
+    };
+    bc_check_forms("cbor:max-elements=3", forms, sizeof forms / sizeof forms[0]);
+    /* Indefinite maps are bounded by entries too. */
+    static const bc_form structs[] = {
+        {&person_type, "bf616101616202616303ff", P, LIMIT, NULL},
+    };
+    bc_check_forms("cbor:max-elements=2", structs, 1);
+}
+
 int main(void)
 {
     test_constructor();
@@ -337,12 +423,14 @@ int main(void)
     test_deterministic_struct();
     test_planned_decode();
     test_diagnose();
+    test_other_forms();
     test_deterministic_large();
     static const char *const specs[] = {"cbor", "cbor:keys=tags", "cbor:deterministic",
                                         "cbor:deterministic,keys=tags"};
     for (size_t i = 0; i < 4; i++) {
         bc_check_typed(specs[i], true);
         bc_check_random(specs[i], i ? 60 : 400);
+        bc_check_nomem(specs[i]);
         bc_check_no_alloc(specs[i], i % 2 == 0);
     }
     codec_arena_free(&bc_arena);

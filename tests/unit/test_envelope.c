@@ -870,6 +870,17 @@ static void test_keyring_files(void)
     CHECK_INT(err.detail, CODEC_D_IO);
     CHECK(codec_keyring_load(tmpdir, &err) == NULL); /* a directory */
     CHECK(err.family == CODEC_E_USAGE || err.family == CODEC_E_TRANSIENT);
+    /* Over the 1 MiB limit (sparse), checked before reading; no path; no text. */
+    path = ring_file("huge.ring", "k " KEK_ONE "\n", 0600);
+    CHECK(truncate(path, (1 << 20) + 1) == 0);
+    CHECK(codec_keyring_load(path, &err) == NULL);
+    CHECK_INT(err.family, CODEC_E_USAGE);
+    CHECK_INT(err.detail, CODEC_D_LIMIT);
+    CHECK(strstr(err.message, "larger than") != NULL);
+    CHECK(codec_keyring_load(NULL, &err) == NULL);
+    CHECK_INT(err.family, CODEC_E_USAGE);
+    CHECK(codec_keyring_parse(NULL, 0, &err) == NULL);
+    CHECK_INT(err.family, CODEC_E_USAGE);
 }
 
 static void test_keygen(void)

@@ -106,17 +106,23 @@ static codec *make(const codec_type *root, int mode, bool hash)
     return c;
 }
 
+/* A version-2 value with every field set. */
+static v2 v2_big(void)
+{
+    static codec_string tags[] = {CODEC_STR("a"), CODEC_STR("b")};
+    static codec_string keys[] = {CODEC_STR("k")};
+    static int64_t vals[] = {-5};
+    static inner ins[] = {{1}, {2}};
+    return (v2){.id = 7, .name = CODEC_STR("seven"), .weight = 1.5, .tags = {tags, 2},
+                .scores = {keys, vals, 1}, .extra = {true, 1ll << 40}, .in = {9},
+                .tagged = -(1ll << 40), .fixed = 0xdeadbeef, .ins = {ins, 2},
+                .by_name = {keys, ins, 1}};
+}
+
 static void evolution(void)
 {
     codec *w2 = make(&v2_type, 1, false), *r1 = make(&v1_type, 1, false);
-    codec_string tags[] = {CODEC_STR("a"), CODEC_STR("b")};
-    codec_string keys[] = {CODEC_STR("k")};
-    int64_t vals[] = {-5};
-    inner ins[] = {{1}, {2}};
-    v2 big = {.id = 7, .name = CODEC_STR("seven"), .weight = 1.5, .tags = {tags, 2},
-              .scores = {keys, vals, 1}, .extra = {true, 1ll << 40},
-              .in = {9}, .tagged = -(1ll << 40), .fixed = 0xdeadbeef,
-              .ins = {ins, 2}, .by_name = {keys, ins, 1}};
+    v2 big = v2_big();
     codec_buf out;
     codec_buf_init(&out, NULL);
     codec_error err;
@@ -173,6 +179,66 @@ static void evolution(void)
     codec_free(r1);
     codec_free(h2);
     codec_free(h1);
+}
+
+/* Version 2's field names with other types: a reader skips each of them. */
+CODEC_LIST(other_tags_type, CODEC_INT64);
+CODEC_MAP(other_scores_type, CODEC_STRING, CODEC_STRING);
+CODEC_MAP(other_by_name_type, CODEC_INT32, &inner_type);
+typedef struct v2_other {
+    int32_t id; CODEC_LIST_OF(int64_t) tags; CODEC_MAP_OF(codec_string, codec_string) scores;
+    CODEC_MAP_OF(int32_t, inner) by_name; codec_string weight;
+} v2_other;
+CODEC_STRUCT(v2_other_type, v2_other, CODEC_FIELD(v2_other, id, 1, CODEC_INT32),
+             CODEC_FIELD(v2_other, tags, 4, &other_tags_type),
+             CODEC_FIELD(v2_other, scores, 5, &other_scores_type),
+             CODEC_FIELD(v2_other, by_name, 11, &other_by_name_type),
+             CODEC_FIELD(v2_other, weight, 3, CODEC_STRING));
+
+/* Compatible mode: a reader whose fields share v2's names but not their
+ * types skips them; every byte of v2's TypeDef and value, changed, and
+ * every truncation, decodes or fails cleanly for each reader. */
+static void compatible_mismatch(void)
+{
+    codec *w2 = make(&v2_type, 1, false), *r1 = make(&v1_type, 1, false),
+          *ro = make(&v2_other_type, 1, false);
+    v2 big = v2_big();
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    codec_error err;
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    CHECK_INT(codec_encode(w2, &big, &out, &err), 0);
+    v2_other other;
+    CHECK_INT(codec_decode(ro, out.data, out.len, &other, &arena, &err), 0);
+    CHECK(other.id == 7 && other.tags.count == 0 && other.scores.count == 0 &&
+          other.by_name.count == 0 && other.weight.len == 0);
+    codec *readers[] = {w2, r1, ro};
+    _Alignas(16) uint8_t value[sizeof(v2)];
+    static const uint8_t masks[] = {0xff, 0x01, 0x80, 0x7c};
+    int decoded = 0, failed = 0;
+    for (size_t k = 0; k < 3; k++) {
+        for (size_t i = 0; i < out.len; i++) {
+            for (size_t m = 0; m < sizeof masks; m++) {
+                out.data[i] ^= masks[m];
+                codec_arena_reset(&arena);
+                int rc = codec_decode(readers[k], out.data, out.len, value, &arena, &err);
+                CHECK(rc == 0 || ((rc == CODEC_E_INVALID_PAYLOAD || rc == CODEC_E_UNSUPPORTED) &&
+                                  err.offset <= out.len));
+                rc ? failed++ : decoded++;
+                out.data[i] ^= masks[m];
+            }
+        }
+        for (size_t cut = 0; cut < out.len; cut++)
+            CHECK_INT(codec_decode(readers[k], out.data, cut, value, &arena, &err),
+                      CODEC_E_INVALID_PAYLOAD);
+    }
+    CHECK(decoded > 0 && failed > 0);
+    codec_buf_free(&out);
+    codec_arena_free(&arena);
+    codec_free(w2);
+    codec_free(r1);
+    codec_free(ro);
 }
 
 static size_t allocations;
@@ -414,6 +480,7 @@ int main(void)
 {
     schemaless();
     evolution();
+    compatible_mismatch();
     steady_state();
     wide_typedef();
     fast_paths();

@@ -227,6 +227,60 @@ static void test_constructor(void)
     CHECK_INT(err.family, CODEC_E_USAGE);
 }
 
+/* Items in forms the planned decoder hands to the generic walker. */
+static void test_other_forms(void)
+{
+    enum { P = CODEC_E_INVALID_PAYLOAD, CORRUPT = CODEC_D_CORRUPT, LIMIT = CODEC_D_LIMIT };
+    static const bc_form forms[] = {
+        /* Numbers of another kind or size. */
+        {CODEC_DOUBLE, "03", 0, 0, "3"},
+        {CODEC_DOUBLE, "d0fe", 0, 0, "-2"},
+        {CODEC_DOUBLE, "a161", P, CORRUPT, NULL},
+        {CODEC_FLOAT, "cb7e37e43c8800759c", P, LIMIT, NULL},
+        {CODEC_INT64, "a161", P, CORRUPT, NULL},
+        {CODEC_INT8, "cd0100", P, LIMIT, NULL},
+        {CODEC_UINT64, "cfffffffffffffffff", 0, 0, "18446744073709551615"},
+        /* Decimals: decimal text, integers, floats; NaN and others refused. */
+        {CODEC_DECIMAL, "a3312e35", 0, 0, "1.5"},
+        {CODEC_DECIMAL, "a161", P, CORRUPT, NULL},
+        {CODEC_DECIMAL, "d0fe", 0, 0, "-2"},
+        {CODEC_DECIMAL, "cfffffffffffffffff", 0, 0, "18446744073709551615"},
+        {CODEC_DECIMAL, "cb3ff8000000000000", 0, 0, "1.5"},
+        {CODEC_DECIMAL, "cb7ff8000000000000", P, CORRUPT, NULL},
+        {CODEC_DECIMAL, "c3", P, CORRUPT, NULL},
+        /* Timestamps: ext -1 of 4, 8 and 12 bytes and their bounds. */
+        {CODEC_TIMESTAMP, "d6ff00000001", 0, 0, "1.000000000"},
+        {CODEC_TIMESTAMP, "d7ff7735940000000001", 0, 0, "1.500000000"},
+        {CODEC_TIMESTAMP, "d7fffffffffc00000001", P, CORRUPT, NULL},
+        {CODEC_TIMESTAMP, "c70cff3b9aca000000000000000001", P, CORRUPT, NULL},
+        {CODEC_TIMESTAMP, "c703ff000000", P, CORRUPT, NULL},
+        {CODEC_TIMESTAMP, "01", P, CORRUPT, NULL},
+        /* Dates, enums by name and negative number, wrong kinds. */
+        {CODEC_DATE, "d0ff", 0, 0, "-1"},
+        {CODEC_DATE, "a161", P, CORRUPT, NULL},
+        {&color_type, "a5475245454e", 0, 0, "2"},
+        {&color_type, "d0f9", 0, 0, "-7"},
+        {&color_type, "a450494e4b", P, CORRUPT, NULL},
+        {&color_type, "c3", P, CORRUPT, NULL},
+        {CODEC_BOOL, "01", P, CORRUPT, NULL},
+        {CODEC_UUID, "c4020000", P, CORRUPT, NULL},
+        /* An adapter over str, alone and in a list. */
+        {&bc_cents_type, "a531322e3334", 0, 0, "1234"},
+        {&bc_cents_type, "a178", P, CORRUPT, NULL},
+        {&bc_cents_type, "01", P, CORRUPT, NULL},
+        {&bc_cents_list_type, "92a531322e3334a4302e3330", 0, 0, "[2]"},
+        /* Maps: repeated keys, wrong kinds. */
+        {&bc_names_type, "8201a16102a162", 0, 0, "{2}"},
+        {&bc_names_type, "8201a16101a162", P, CORRUPT, NULL},
+        {&bc_names_type, "9101", P, CORRUPT, NULL},
+    };
+    bc_check_forms("msgpack", forms, sizeof forms / sizeof forms[0]);
+    static const bc_form strict[] = {
+        {&person_type, "81a17a01", P, CORRUPT, NULL},
+    };
+    bc_check_forms("msgpack:unknown=reject", strict, 1);
+}
+
 int main(void)
 {
     test_constructor();
@@ -236,10 +290,12 @@ int main(void)
     test_scalars();
     test_hostile();
     test_planned_decode();
+    test_other_forms();
     static const char *const specs[] = {"msgpack", "msgpack:structs=array"};
     for (size_t i = 0; i < 2; i++) {
         bc_check_typed(specs[i], false);
         bc_check_random(specs[i], i ? 60 : 400);
+        bc_check_nomem(specs[i]);
         bc_check_no_alloc(specs[i], true);
     }
     codec_arena_free(&bc_arena);

@@ -3,6 +3,7 @@
  * presence, unknown fields, limits, hostile input (truncation at every byte,
  * corruption, huge lengths), refused shapes, allocation-free encoding. */
 #include "check.h"
+#include "cents_xmap.h"
 #include "codec/codec.h"
 #include "hex_checks.h"
 #include "json_payloads.h"
@@ -573,6 +574,40 @@ static void test_refused(void)
     codec_free(c);
 }
 
+/* An xmap over a string travels as that string (length-delimited); a value
+ * its adapter refuses is a corrupt payload at the value (its length). */
+typedef struct priced {
+    bc_cents price;
+    int32_t count;
+} priced;
+CODEC_STRUCT(priced_type, priced, CODEC_FIELD(priced, price, 1, &bc_cents_type),
+             CODEC_FIELD(priced, count, 2, CODEC_INT32));
+
+static void test_xmap(void)
+{
+    codec *c = make("protobuf", &priced_type);
+    priced p = {{1234}, 3}, back = {{0}, 0};
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    codec_error err = {0};
+    CHECK_INT(codec_encode(c, &p, &out, &err), 0);
+    static const uint8_t want[] = {0x0a, 0x05, '1', '2', '.', '3', '4', 0x10, 0x03};
+    CHECK_MEM(out.data, out.len, want, sizeof want);
+    codec_arena a;
+    codec_arena_init(&a, NULL, 0);
+    CHECK_INT(codec_decode(c, out.data, out.len, &back, &a, &err), 0);
+    CHECK(back.price.v == 1234 && back.count == 3);
+    static const uint8_t refused[] = {0x10, 0x01, 0x0a, 0x01, 'x'};
+    CHECK_INT(codec_decode(c, refused, sizeof refused, &back, &a, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.detail, CODEC_D_CORRUPT);
+    CHECK_INT(err.offset, 3);
+    static const uint8_t varint[] = {0x08, 0x01};   /* the wire type of an int, not a string */
+    CHECK_INT(codec_decode(c, varint, sizeof varint, &back, &a, &err), CODEC_E_INVALID_PAYLOAD);
+    codec_arena_free(&a);
+    codec_buf_free(&out);
+    codec_free(c);
+}
+
 /* The backend composes with transforms and is listed by the registry. */
 static void test_pipeline(void)
 {
@@ -609,5 +644,6 @@ int main(void)
     test_depth();
     test_refused();
     test_pipeline();
+    test_xmap();
     return check_done("test_protobuf");
 }
