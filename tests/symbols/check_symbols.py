@@ -18,10 +18,13 @@ import subprocess
 import sys
 
 DEFINED = set("TDBRVWCGiu")
-# clang's source-based coverage (make coverage, -DCODEC_COVERAGE=ON) adds its
-# own globals: per-function coverage records and the profile runtime.
+# Instrumented builds add globals of their own: clang's source-based
+# coverage (make coverage) its per-function records and profile runtime,
+# AddressSanitizer (make asan, make fuzz) one ODR indicator per global and
+# its module constructors, libFuzzer's coverage its section bounds.
 INSTRUMENTATION = ("__covrec_", "__llvm_profile_", "__start___llvm_prf_",
-                   "__stop___llvm_prf_", "lprof")
+                   "__stop___llvm_prf_", "lprof", "__odr_asan", "__asan_", "___asan_",
+                   "__sancov_", "__start___sancov", "__stop___sancov", "__ubsan_")
 
 
 def nm(*args):
