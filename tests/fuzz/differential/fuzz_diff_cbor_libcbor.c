@@ -29,6 +29,9 @@
 #include <string.h>
 
 #define MAX_DEPTH 128
+/* libcbor's stack (CBOR_MAX_STACK_SIZE): it refuses deeper input before it
+ * allocates anything inside, so the pre-scan need not look further. */
+#define PEER_STACK 2048
 
 /* What in the peer's tree codec may refuse. */
 typedef struct peer_notes {
@@ -213,7 +216,7 @@ static bool declares_more_than_input(const uint8_t *p, size_t n, size_t *at, int
 {
     uint8_t major, info;
     uint64_t arg;
-    if (depth > 256 || !read_head(p, n, at, &major, &info, &arg))
+    if (depth > PEER_STACK || !read_head(p, n, at, &major, &info, &arg))
         return false;
     bool definite = info != 31;
     switch (major) {
