@@ -95,17 +95,16 @@ extern "C" {
  *         CODEC_E_USAGE for NULL `c`, `value` or `out`.
  * Allocates: nothing once `out` has grown (librdkafka copies the header).
  * Since: 0.1 */
-CODEC_API int codec_kafka_serialize(const codec *c, const char *spec_id,
+CODEC_API CODEC_NODISCARD int codec_kafka_serialize(const codec *c, const char *spec_id,
                                                     const void *value, codec_buf *out,
-                                                    rd_kafka_headers_t *headers,
-                                                    codec_error *err);
+                                                    rd_kafka_headers_t *headers, codec_error *err);
 
 /** codec_kafka_message_spec() — the spec header of `m` (its last
  * occurrence): *id points into the message (not NUL-terminated, valid as
  * long as `m`), *len is its length.
  * @return 0, or CODEC_E_NOT_FOUND when `m` has no such header. Since: 0.1 */
-CODEC_API int codec_kafka_message_spec(const rd_kafka_message_t *m, const char **id,
-                                       size_t *len);
+CODEC_API CODEC_NODISCARD int codec_kafka_message_spec(const rd_kafka_message_t *m, const char **id,
+                                                       size_t *len);
 
 /** How a consumer treats the spec header. */
 typedef enum codec_kafka_spec_check {
@@ -142,10 +141,10 @@ typedef struct codec_kafka_decoder {
  *         stage, detail and offset are the codec's.
  * Threads: safe while no other thread touches `arena` or `err`.
  * Since: 0.1 */
-CODEC_API int codec_kafka_deserialize(const codec_kafka_decoder *d,
-                                                      const rd_kafka_message_t *m,
-                                                      void *value_out, codec_arena *arena,
-                                                      size_t *which, codec_error *err);
+CODEC_API CODEC_NODISCARD int codec_kafka_deserialize(const codec_kafka_decoder *d,
+                                                      const rd_kafka_message_t *m, void *value_out,
+                                                      codec_arena *arena, size_t *which,
+                                                      codec_error *err);
 
 /* ---------------------------------------------------------------------------
  * Producing a batch with delivery reports
@@ -201,7 +200,7 @@ typedef struct codec_kafka_produce_options {
  *         (nothing sent).
  * Allocates: one buffer per call for the encoded values (librdkafka copies
  *         each message). Since: 0.1 */
-CODEC_API int codec_kafka_produce(rd_kafka_t *rk, const codec *c,
+CODEC_API CODEC_NODISCARD int codec_kafka_produce(rd_kafka_t *rk, const codec *c,
                                                   const codec_kafka_produce_options *o,
                                                   codec_kafka_record *recs, size_t n,
                                                   codec_error *err);
@@ -271,7 +270,7 @@ typedef struct codec_kafka_consume_options {
  * @return 0 after max_messages or idle_timeout_ms; a callback's nonzero
  *         value; CODEC_E_TRANSIENT for a fatal consumer error (librdkafka's
  *         words in err); CODEC_E_USAGE for bad options. Since: 0.1 */
-CODEC_API int codec_kafka_consume(rd_kafka_t *rk,
+CODEC_API CODEC_NODISCARD int codec_kafka_consume(rd_kafka_t *rk,
                                                   const codec_kafka_consume_options *o,
                                                   codec_error *err);
 

@@ -107,7 +107,7 @@ CODEC_API codec_stream *codec_stream_new_value(const codec *c, const void *value
  * (as the one-shot encode does); the other stages ignore it. Feeding a
  * different number of bytes is an error at finish (zstd's "Src size is
  * incorrect"). @return 0 or CODEC_E_USAGE after the first feed. Since 0.2. */
-CODEC_API int codec_stream_pledge(codec_stream *s, uint64_t size, codec_error *err);
+CODEC_API CODEC_NODISCARD int codec_stream_pledge(codec_stream *s, uint64_t size, codec_error *err);
 
 /** codec_stream_limit() — caps the total bytes a stream may produce (0:
  * no cap, the default). Past it, the stream fails with
@@ -119,19 +119,19 @@ CODEC_API void codec_stream_limit(codec_stream *s, uint64_t max_output);
  * feed the rest again. in is not kept past the call.
  * @return 0, or the status of a failing stage (see codec_decode() and
  *         codec_encode() for the families); CODEC_E_USAGE after finish. Since 0.1. */
-CODEC_API int codec_stream_feed(codec_stream *s, const uint8_t *in, size_t n,
+CODEC_API CODEC_NODISCARD int codec_stream_feed(codec_stream *s, const uint8_t *in, size_t n,
                                                 size_t *used, codec_error *err);
 
 /** codec_stream_finish() — no more input. Then drain until
  * codec_stream_done(). Truncated input and checksum mismatches are
  * reported here or by the drains that follow. @return 0 or a status. Since 0.1. */
-CODEC_API int codec_stream_finish(codec_stream *s, codec_error *err);
+CODEC_API CODEC_NODISCARD int codec_stream_finish(codec_stream *s, codec_error *err);
 
 /** codec_stream_drain() — copies up to `cap` bytes of output to `out` and
  * sets *got (0 when nothing is ready: feed more or finish). Output drained
  * before codec_stream_done() is unverified (see above).
  * @return 0 or a status. Since 0.1. */
-CODEC_API int codec_stream_drain(codec_stream *s, uint8_t *out, size_t cap,
+CODEC_API CODEC_NODISCARD int codec_stream_drain(codec_stream *s, uint8_t *out, size_t cap,
                                                  size_t *got, codec_error *err);
 
 /** codec_stream_done() — true once the stream is finished, every stage has
@@ -143,7 +143,7 @@ CODEC_API bool codec_stream_done(const codec_stream *s);
  * up to the backend's max-size) into `value_out`, with everything it points
  * at in `arena` (as codec_decode()). Nothing is drained from such a
  * stream. @return 0 or the backend's status. Since 0.2. */
-CODEC_API int codec_stream_value(codec_stream *s, void *value_out,
+CODEC_API CODEC_NODISCARD int codec_stream_value(codec_stream *s, void *value_out,
                                                  codec_arena *arena, codec_error *err);
 
 /** codec_stream_total_in() / codec_stream_total_out() — bytes fed and
