@@ -86,7 +86,7 @@ MINIMAL_OFF = -DCODEC_WITH_HIREDIS=OFF -DCODEC_WITH_RDKAFKA=OFF -DCODEC_WITH_BRO
 test-minimal: deps
 	cmake -S . -B build-minimal -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCODEC_BUILD_BENCH=OFF $(MINIMAL_OFF)
 	cmake --build build-minimal -j $(JOBS)
-	ctest --test-dir build-minimal --output-on-failure -j $(JOBS)
+	ctest --test-dir build-minimal --output-on-failure -j $(JOBS) -LE large
 
 # No SIMD kernel at all: the portable paths pass the whole suite.
 test-portable: deps

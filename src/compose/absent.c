@@ -76,14 +76,6 @@ codec *codec_brotli(int quality, codec_error *err)
 #if !CODEC_HAVE_OPENSSL
 ABSENT_STAGE(envelope)
 
-/* The envelope's header reader lives with its decoder in crypto/. */
-int codec__inspect_envelope(const uint8_t *p, size_t n, codec_inspect_fn field, void *ctx,
-                            size_t *header_len, codec_error *err)
-{
-    (void)p, (void)n, (void)field, (void)ctx, (void)header_len;
-    return built_without("envelope", err);
-}
-
 codec *codec_envelope(const codec_envelope_options *o, codec_error *err)
 {
     if (o && o->provider.release)   /* the provider is ours even on failure */

@@ -25,8 +25,9 @@ int main(void)
         codec_error err;
         codec *c = codec_parse(specs[i], &order_type, &err);
         if (!c) {
+            /* Only a stage this build left out may refuse (compose.h). */
             fprintf(stderr, "%s: %s\n", specs[i], err.message);
-            CHECK(c != NULL);
+            CHECK(err.family == CODEC_E_UNSUPPORTED && strstr(err.message, "built without"));
             continue;
         }
         int nomem = nomem_check_value(c, &o, sizeof o);

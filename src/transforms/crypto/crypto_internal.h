@@ -6,14 +6,15 @@
 #define CODEC_CRYPTO_INTERNAL_H
 
 #include "codec/envelope.h"
+#include "envelope_format_internal.h"
 
 #include <openssl/evp.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
-#define CRYPTO_NONCE_SIZE 12
-#define CRYPTO_TAG_SIZE 16
+#define CRYPTO_NONCE_SIZE ENV_NONCE_SIZE
+#define CRYPTO_TAG_SIZE ENV_TAG_SIZE
 #define CRYPTO_KEY_SIZE CODEC_ENVELOPE_KEY_SIZE
 #define CRYPTO_WRAPPED_KEY_SIZE (CRYPTO_KEY_SIZE + 8) /* RFC 3394 adds one block half */
 
@@ -184,13 +185,6 @@ void codec__crypto_dek_release(crypto_dek *dek);
  * ------------------------------------------------------------------------ */
 
 typedef struct crypto_dek_cache crypto_dek_cache;
-
-typedef struct crypto_dek_ref {
-    const uint8_t *key_id;
-    size_t key_id_len;
-    const uint8_t *wrapped;
-    size_t wrapped_len;
-} crypto_dek_ref;
 
 crypto_dek_cache *codec__crypto_dek_cache_new(size_t entries, uint64_t max_age_ns);
 void codec__crypto_dek_cache_free(crypto_dek_cache *c);

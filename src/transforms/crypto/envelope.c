@@ -1,15 +1,6 @@
 /* envelope.c — the `envelope` stage: AES-256-GCM under a wrapped data key,
- * format version 1 (docs/formats/envelope.md):
- *
- *   0      2   magic "JC"
- *   2      1   version 0x01
- *   3      1   algorithm 0x01 = AES-256-GCM
- *   4      2   key id length k (>= 1), big-endian
- *   6      k   key id
- *   6+k    2   wrapped key length w (>= 1), big-endian
- *   8+k    w   wrapped data key
- *   8+k+w  12  nonce
- *   20+k+w     ciphertext, then the 16-byte tag
+ * format version 1 (the layout: envelope_format_internal.h, reader in
+ * envelope_format.c; docs/formats/envelope.md).
  *
  * AAD = bytes 0 .. 19+k+w, then the codec's fixed AAD if any. */
 #include "compose/stage_internal.h"
@@ -22,12 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ENV_MAGIC0 0x4A
-#define ENV_MAGIC1 0x43
-#define ENV_VERSION 0x01
-#define ENV_ALG_AES256GCM 0x01
-#define ENV_MIN_LEN 38                       /* k = w = 1, empty plaintext */
-#define ENV_FIXED_OVERHEAD 36                /* 8 header + 12 nonce + 16 tag */
 #define ENV_MAX_PLAINTEXT (((uint64_t)1 << 36) - 32) /* GCM: 2^32 - 2 blocks */
 #define NS_PER_MS 1000000u
 #define STAGE "envelope"                     /* the error stage, as the registry names it */
@@ -244,93 +229,6 @@ static int envelope_encode(const codec_stage *s, const uint8_t *src, size_t n, c
  * Decode
  * ------------------------------------------------------------------------ */
 
-/* The parsed fields of a message whose structure has been checked. */
-typedef struct envelope_view {
-    crypto_dek_ref ref;
-    size_t header_len;          /* 8 + k + w: the nonce starts here */
-    const uint8_t *body;        /* ciphertext */
-    size_t body_len;
-} envelope_view;
-
-/* Everything that can be checked without a key, in the documented order.
- * codec inspect runs the same checks (codec__inspect_envelope), with
- * `field` reporting what they read; decode passes NULL. */
-static int parse_message(const uint8_t *src, size_t n, envelope_view *v, codec_inspect_fn field,
-                         void *ctx, codec_error *err)
-{
-    if (n < 2)
-        return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, STAGE, n,
-                               "%zu bytes is too short for an envelope", n);
-    if (src[0] != ENV_MAGIC0 || src[1] != ENV_MAGIC1)
-        return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_BAD_MAGIC, STAGE, 0,
-                               "not an envelope (magic %02x %02x, expected 4a 43)", src[0],
-                               src[1]);
-    if (n < ENV_MIN_LEN)
-        return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, STAGE, n,
-                               "truncated envelope: %zu bytes, at least %d needed", n,
-                               ENV_MIN_LEN);
-    codec__inspect_printf(field, ctx, "version", "%u", src[2]);
-    if (src[2] != ENV_VERSION)
-        return codec_error_set(err, CODEC_E_UNSUPPORTED, CODEC_D_VERSION, STAGE, 2,
-                               "envelope format version %u is not supported (this build "
-                               "reads 1)",
-                               src[2]);
-    codec__inspect_printf(field, ctx, "algorithm", "%u (%s)", src[3],
-                          src[3] == ENV_ALG_AES256GCM ? "aes-256-gcm"
-                          : src[3] == 2               ? "reserved, key-committing"
-                                                      : "unknown");
-    if (src[3] != ENV_ALG_AES256GCM)
-        return codec_error_set(err, CODEC_E_UNSUPPORTED, CODEC_D_VERSION, STAGE, 3,
-                               "envelope algorithm %u is not supported (this build knows "
-                               "1 = AES-256-GCM)",
-                               src[3]);
-    /* Both lengths are checked against the bytes present before anything
-     * is read through them or allocated for them. */
-    size_t k = codec_load_be16(src + 4);
-    if (k == 0 || k > n - ENV_FIXED_OVERHEAD - 1)
-        return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, STAGE, 4,
-                               "key id length %zu does not fit a %zu-byte envelope", k, n);
-    if (k > CODEC_ENVELOPE_MAX_KEY_ID)
-        return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT, STAGE, 4,
-                               "key id length %zu is over the limit of %d", k,
-                               CODEC_ENVELOPE_MAX_KEY_ID);
-    if (field)
-        field(ctx, "key id", (const char *)src + 6, k, true);
-    size_t w = codec_load_be16(src + 6 + k);
-    if (w == 0 || w > n - ENV_FIXED_OVERHEAD - k)
-        return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, STAGE, 6 + k,
-                               "wrapped key length %zu does not fit a %zu-byte envelope", w, n);
-    if (w > CODEC_ENVELOPE_MAX_WRAPPED)
-        return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT, STAGE, 6 + k,
-                               "wrapped key length %zu is over the limit of %d", w,
-                               CODEC_ENVELOPE_MAX_WRAPPED);
-    v->ref.key_id = src + 6;
-    v->ref.key_id_len = k;
-    v->ref.wrapped = src + 8 + k;
-    v->ref.wrapped_len = w;
-    v->header_len = 8 + k + w;
-    v->body = src + v->header_len + CRYPTO_NONCE_SIZE;
-    v->body_len = n - ENV_FIXED_OVERHEAD - k - w;
-    codec__inspect_printf(field, ctx, "wrapped key length", "%zu", w);
-    /* The first byte of a wrapped key names its scheme (envelope.md). */
-    codec__inspect_printf(field, ctx, "wrap scheme", "%u (%s)", v->ref.wrapped[0],
-                          v->ref.wrapped[0] == 1 ? "aes-kw" : "unknown");
-    codec__inspect_printf(field, ctx, "ciphertext length", "%zu",
-                          v->body_len + CRYPTO_TAG_SIZE);
-    codec__inspect_printf(field, ctx, "plaintext length", "%zu", v->body_len);
-    return CODEC_OK;
-}
-
-int codec__inspect_envelope(const uint8_t *p, size_t n, codec_inspect_fn field, void *ctx,
-                            size_t *header_len, codec_error *err)
-{
-    envelope_view v;
-    int rc = parse_message(p, n, &v, field, ctx, err);
-    if (rc == CODEC_OK && header_len)
-        *header_len = v.header_len + CRYPTO_NONCE_SIZE;
-    return rc;
-}
-
 /* The data key of a message, from the cache or the provider. *serial is
  * the cache serial, 0 when the key was not cached. */
 static int find_data_key(const codec_stage *s, envelope_state *st, const crypto_dek_ref *ref,
@@ -388,7 +286,7 @@ static int envelope_decode(const codec_stage *s, const uint8_t *src, size_t n, c
 {
     envelope_state *st = s->state;
     envelope_view v;
-    int rc = parse_message(src, n, &v, NULL, NULL, err);
+    int rc = codec__envelope_parse(src, n, &v, NULL, NULL, err);
     if (rc)
         return rc;
     if (!st->provider.allows(st->provider.ctx, v.ref.key_id, v.ref.key_id_len))
