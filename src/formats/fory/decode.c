@@ -124,9 +124,13 @@ static inline int get_null_flag(dec *d, bool *present)
     return CODEC_OK;
 }
 
-/* Inline: a UTF-8 string under 4 KiB (a header of one or two bytes) with
- * room left in the pool, the common case; anything else (and every error)
- * goes to codec__fory_read_string. */
+/* Inline: a non-empty UTF-8 string under 4 KiB (a header of one or two
+ * bytes), the common case, taken from the pool (which the first string of
+ * a message fills); anything else (and every error) goes to
+ * codec__fory_read_string. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline int dec_string(dec *d, codec_string *out)
 {
     const uint8_t *p = d->in.p;
@@ -134,13 +138,14 @@ static inline int dec_string(dec *d, codec_string *out)
     if (left >= 2 && (*p & 3) == 2 && (*p < 0x80 || p[1] < 0x80)) {
         size_t hlen = *p < 0x80 ? 1 : 2;
         size_t len = hlen == 1 ? (size_t)(*p >> 2) : (size_t)((*p & 0x7f) >> 2 | p[1] << 5);
-        char *o = d->pool.text.p;
-        if (len <= left - hlen && len <= (size_t)(d->pool.text.end - o) && o &&
-            (!codec_copy_ascii((uint8_t *)o, p + hlen, len) || codec__utf8_valid(p + hlen, len))) {
-            d->pool.text.p += len;
-            d->in.p = p + hlen + len;
-            *out = (codec_string){o, len};
-            return CODEC_OK;
+        if (len && len <= left - hlen) {
+            char *o = codec_text_pool_take(&d->pool.text, d->arena, left - hlen, len);
+            if (o && (!codec_copy_ascii((uint8_t *)o, p + hlen, len) ||
+                      codec__utf8_valid(p + hlen, len))) {
+                d->in.p = p + hlen + len;
+                *out = (codec_string){o, len};
+                return CODEC_OK;
+            }
         }
     }
     return codec__fory_read_string(&d->in, &d->pool, out, d->err);
@@ -522,7 +527,22 @@ static int dec_fields(dec *d, const fory_struct *st, const rdef *def, uint8_t *v
         rc = fory_left(&d->in) >= st->prim_max ? dec_prims(d, st, v) : dec_prims_checked(d, st, v);
         if (rc)
             return rc;
-        for (size_t i = st->nprim; i < st->count; i++) {
+        for (size_t i = st->nprim; st->flat && i < st->count; i++) {   /* strings only */
+            const fory_field *f = &st->order[i];
+            uint8_t *fv = v + f->offset;
+            if (f->nullable) {
+                bool present;
+                if ((rc = get_null_flag(d, &present)))
+                    return rc;
+                if (!present)
+                    continue;
+                *(bool *)fv = true;
+                fv += f->node->value_offset;
+            }
+            if ((rc = dec_string(d, (codec_string *)fv)))
+                return rc;
+        }
+        for (size_t i = st->flat ? st->count : st->nprim; i < st->count; i++) {
             const fory_field *f = &st->order[i];
             uint8_t *fv = v + f->offset;
             if (f->nullable) {
@@ -1104,6 +1124,27 @@ static int skip_value(dec *d, const rtype *t)
  * Root
  * ------------------------------------------------------------------------ */
 
+/* a[0..n) == b[0..n), 8 bytes at a time (the prefixes compared are short,
+ * a call to memcmp costs about as much as the comparison). */
+static inline bool same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    uint64_t x, y, diff = 0;
+    size_t i = 0;
+    if (n < 8)
+        return memcmp(a, b, n) == 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        diff |= x ^ y;
+    }
+    if (i < n) {
+        memcpy(&x, a + n - 8, 8);
+        memcpy(&y, b + n - 8, 8);
+        diff |= x ^ y;
+    }
+    return diff == 0;
+}
+
 int codec__fory_decode(const fory_plan *p, const uint8_t *in, size_t n, void *value,
                        codec_arena *arena, codec_error *err)
 {
@@ -1125,6 +1166,26 @@ int codec__fory_decode(const fory_plan *p, const uint8_t *in, size_t n, void *va
     memset(value, 0, root->nullable ? root->t->size + root->value_offset : root->t->size);
     uint8_t header = 0, flag = 0;
     int rc;
+    size_t pre = p->root_prefix_len;
+    if (pre && n >= pre && in[0] == 0x01 && (in[1] == FORY_NOT_NULL || in[1] == FORY_REF_VALUE) &&
+        same_bytes(in + 2, p->root_prefix + 2, pre - 2)) {
+        /* A struct root whose type info is this side's (in compatible
+         * mode: its own TypeDef, number 0): the fields in local order. */
+        const rdef *def = NULL;
+        if (p->o.mode == CODEC_FORY_COMPATIBLE) {
+            d.own[0] = (rdef){.st = root->st};
+            d.defs[0] = &d.own[0];
+            d.ndefs = d.nown = 1;
+            def = &d.own[0];
+        }
+        d.in.p = in + pre;
+        if ((rc = dec_fields(&d, root->st, def, value)))
+            return rc;
+        if (d.in.p != d.in.end)
+            return FORY_FAIL(err, CODEC_D_TRAILING, fory_off(&d.in), "%zu bytes after the value",
+                             fory_left(&d.in));
+        return CODEC_OK;
+    }
     if ((rc = get_u8(&d, &header, "header")))
         return rc;
     if (header != 0x01)

@@ -89,6 +89,10 @@ struct fory_struct {
     fory_field *order;          /* fields in Fory wire order */
     size_t nprim;               /* the leading primitive fields (groups 1 and 2) */
     size_t prim_max;            /* the most bytes those can take */
+    bool flat;                  /* every other field is a string (maybe optional): the
+                                 * encoder reserves the whole struct in one go */
+    size_t tail_max;            /* flat: the most bytes the strings take beyond their
+                                 * text (null flag and header) */
     uint8_t *type_def;          /* compatible mode: the TypeDef bytes */
     size_t type_def_len;
     size_t type_def_body;       /* where the body starts (after the size header) */
@@ -100,6 +104,9 @@ typedef struct fory_plan {
     codec_arena arena;          /* every node, field table and TypeDef */
     codec_fory_options o;
     const fory_node *root;
+    uint8_t *root_prefix;       /* a struct root that is not optional: the bytes before its
+                                 * fields (xlang header, ref flag, type info, TypeDef) */
+    size_t root_prefix_len;     /* 0: no such root */
     fory_struct *structs[CODEC_FORY_MAX_STRUCTS];
     size_t nstructs;
 } fory_plan;
