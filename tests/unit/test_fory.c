@@ -92,18 +92,24 @@ CODEC_STRUCT(v2_type, v2, CODEC_FIELD(v2, id, 1, CODEC_INT32),
              CODEC_FIELD_EX(v2, fixed, "fixed", 9, CODEC_UINT32, CODEC_FIELD_FIXED),
              CODEC_FIELD(v2, ins, 10, &inners_type), CODEC_FIELD(v2, by_name, 11, &by_name_type));
 
-static codec *make(const codec_type *root, int mode, bool hash)
+/* A codec for `root` registered as `id` (inner_type as 201). */
+static codec *make_as(const codec_type *root, uint32_t id, int mode, bool hash, bool ref)
 {
     codec_fory_registry *r = codec_fory_registry_new(NULL);
-    CHECK_INT(codec_fory_register(r, root, 200, NULL), 0);
+    CHECK_INT(codec_fory_register(r, root, id, NULL), 0);
     CHECK_INT(codec_fory_register(r, &inner_type, 201, NULL), 0);
     codec_fory_options o = {.mode = mode ? CODEC_FORY_COMPATIBLE : CODEC_FORY_CONSISTENT,
-                            .schema_hash = hash};
+                            .schema_hash = hash, .track_ref = ref};
     codec_error err;
     codec *c = codec_fory(r, root, &o, &err);
     codec_fory_registry_free(r);
     CHECK(c != NULL);
     return c;
+}
+
+static codec *make(const codec_type *root, int mode, bool hash)
+{
+    return make_as(root, 200, mode, hash, false);
 }
 
 /* A version-2 value with every field set. */
@@ -381,15 +387,7 @@ CODEC_STRUCT(person_retyped_type, person_retyped, CODEC_FIELD(person_retyped, na
 
 static codec *make_id100(const codec_type *t, int mode, bool ref)
 {
-    codec_fory_registry *r = codec_fory_registry_new(NULL);
-    CHECK_INT(codec_fory_register(r, t, 100, NULL), 0);
-    codec_fory_options o = {.mode = mode ? CODEC_FORY_COMPATIBLE : CODEC_FORY_CONSISTENT,
-                            .track_ref = ref};
-    codec_error err;
-    codec *c = codec_fory(r, t, &o, &err);
-    codec_fory_registry_free(r);
-    CHECK(c != NULL);
-    return c;
+    return make_as(t, 100, mode, false, ref);
 }
 
 static void person_evolution(void)

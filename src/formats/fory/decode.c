@@ -527,22 +527,7 @@ static int dec_fields(dec *d, const fory_struct *st, const rdef *def, uint8_t *v
         rc = fory_left(&d->in) >= st->prim_max ? dec_prims(d, st, v) : dec_prims_checked(d, st, v);
         if (rc)
             return rc;
-        for (size_t i = st->nprim; st->flat && i < st->count; i++) {   /* strings only */
-            const fory_field *f = &st->order[i];
-            uint8_t *fv = v + f->offset;
-            if (f->nullable) {
-                bool present;
-                if ((rc = get_null_flag(d, &present)))
-                    return rc;
-                if (!present)
-                    continue;
-                *(bool *)fv = true;
-                fv += f->node->value_offset;
-            }
-            if ((rc = dec_string(d, (codec_string *)fv)))
-                return rc;
-        }
-        for (size_t i = st->flat ? st->count : st->nprim; i < st->count; i++) {
+        for (size_t i = st->nprim; i < st->count; i++) {
             const fory_field *f = &st->order[i];
             uint8_t *fv = v + f->offset;
             if (f->nullable) {

@@ -122,6 +122,15 @@ static inline uint8_t *put_scalar(uint8_t *w, uint8_t tid, const void *v)
     }
 }
 
+/* The null flag of optional field f (at fv) written at *w: the value's
+ * address, or NULL when it is absent. */
+static inline const uint8_t *put_flag(uint8_t **w, const fory_field *f, const uint8_t *fv)
+{
+    bool present = *(const bool *)fv;
+    *(*w)++ = present ? FORY_NOT_NULL : FORY_NULL;
+    return present ? fv + f->node->value_offset : NULL;
+}
+
 /* The leading primitive fields at w; the caller has reserved st->prim_max. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
@@ -131,14 +140,8 @@ static inline uint8_t *put_prims(uint8_t *w, const fory_struct *st, const uint8_
     for (size_t i = 0; i < st->nprim; i++) {
         const fory_field *f = &st->order[i];
         const uint8_t *fv = v + f->offset;
-        if (f->nullable) {
-            if (!*(const bool *)fv) {
-                *w++ = FORY_NULL;
-                continue;
-            }
-            *w++ = FORY_NOT_NULL;
-            fv += f->node->value_offset;
-        }
+        if (f->nullable && !(fv = put_flag(&w, f, fv)))
+            continue;
         w = put_scalar(w, f->tid, fv);
     }
     return w;
@@ -152,12 +155,9 @@ static int enc_flat(enc *e, const fory_struct *st, const uint8_t *v)
     for (size_t i = st->nprim; i < st->count; i++) {
         const fory_field *f = &st->order[i];
         const uint8_t *fv = v + f->offset;
-        if (f->nullable) {
-            if (!*(const bool *)fv)
-                continue;
-            fv += f->node->value_offset;
-        }
-        size_t len = ((const codec_string *)fv)->len;
+        if (f->nullable && !*(const bool *)fv)
+            continue;
+        size_t len = ((const codec_string *)(fv + (f->nullable ? f->node->value_offset : 0)))->len;
         if ((need += len) < len)
             return nomem(e);
     }
@@ -167,14 +167,8 @@ static int enc_flat(enc *e, const fory_struct *st, const uint8_t *v)
     for (size_t i = st->nprim; i < st->count; i++) {
         const fory_field *f = &st->order[i];
         const uint8_t *fv = v + f->offset;
-        if (f->nullable) {
-            if (!*(const bool *)fv) {
-                *w++ = FORY_NULL;
-                continue;
-            }
-            *w++ = FORY_NOT_NULL;
-            fv += f->node->value_offset;
-        }
+        if (f->nullable && !(fv = put_flag(&w, f, fv)))
+            continue;
         w = put_str_at(w, (const codec_string *)fv);
     }
     e->out->len = (size_t)(w - e->out->data);
