@@ -5,6 +5,7 @@
 #include "check.h"
 #include "codec/codec.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -465,6 +466,123 @@ static void person_evolution(void)
     codec_free(retyped);
 }
 
+/* TypeDefs of other writers are kept parsed (at most 8 per codec): each
+ * decode of a message whose TypeDef was seen before must give what the
+ * first gave, past the cache's size too, and from several threads at once;
+ * what follows a known TypeDef is still checked. */
+typedef struct foreign_job {
+    codec *c;
+    const uint8_t *in;
+    size_t n;
+    int bad;
+} foreign_job;
+
+/* Decodes job->in 200 times; counts the decodes that fail or differ. */
+static void *foreign_decodes(void *arg)
+{
+    foreign_job *j = arg;
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    for (int i = 0; i < 200; i++) {
+        person p;
+        codec_arena_reset(&arena);
+        if (codec_decode(j->c, j->in, j->n, &p, &arena, NULL) != 0 || p.age != 36 || !p.active ||
+            p.name.len != 12 || memcmp(p.name.ptr, "Ada Lovelace", 12) != 0 ||
+            p.email.len != 15 || memcmp(p.email.ptr, "ada@example.com", 15) != 0)
+            j->bad++;
+    }
+    codec_arena_free(&arena);
+    return NULL;
+}
+
+static void foreign_typedefs(void)
+{
+    codec *w = make_id100(&person_type, 1, false);
+    person ada = {CODEC_STR("Ada Lovelace"), 36, true, CODEC_STR("ada@example.com")};
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    codec_error err;
+    CHECK_INT(codec_encode(w, &ada, &out, &err), 0);
+    /* 12 TypeDefs that differ only in their hash bits (header byte 7):
+     * more than the cache holds. */
+    enum { KINDS = 12 };
+    uint8_t msgs[KINDS][66];
+    CHECK_INT(out.len, sizeof msgs[0]);
+    for (int k = 0; k < KINDS; k++) {
+        memcpy(msgs[k], out.data, out.len);
+        msgs[k][7] ^= (uint8_t)(k + 1);
+    }
+    foreign_job jobs[4];
+    pthread_t t[4];
+    for (int round = 0; round < 2; round++) {   /* first fills the cache, then reads it */
+        for (int i = 0; i < 4; i++) {
+            jobs[i] = (foreign_job){w, msgs[(i * 5 + round) % KINDS], sizeof msgs[0], 0};
+            CHECK_INT(pthread_create(&t[i], NULL, foreign_decodes, &jobs[i]), 0);
+        }
+        for (int i = 0; i < 4; i++) {
+            pthread_join(t[i], NULL);
+            CHECK_INT(jobs[i].bad, 0);
+        }
+    }
+    for (int k = 0; k < KINDS; k++) {
+        foreign_job j = {w, msgs[k], sizeof msgs[0], 0};
+        foreign_decodes(&j);
+        CHECK_INT(j.bad, 0);
+    }
+    /* Writers of three other versions, read in turn: each known TypeDef
+     * must give its own mapping. */
+    codec *wl = make_id100(&person_less_type, 1, false), *wm = make_id100(&person_more_type, 1, false),
+          *wr = make_id100(&person_retyped_type, 1, false);
+    person_less pl = {CODEC_STR("l@x"), CODEC_STR("Less")};
+    person_more pm = {.active = true, .email = CODEC_STR("m@x"), .score = 1, .age = 7,
+                      .name = CODEC_STR("More")};
+    person_retyped pr = {CODEC_STR("Re"), CODEC_STR("forty"), true, CODEC_STR("r@x")};
+    codec_buf vl, vm, vr;
+    codec_buf_init(&vl, NULL);
+    codec_buf_init(&vm, NULL);
+    codec_buf_init(&vr, NULL);
+    CHECK_INT(codec_encode(wl, &pl, &vl, &err), 0);
+    CHECK_INT(codec_encode(wm, &pm, &vm, &err), 0);
+    CHECK_INT(codec_encode(wr, &pr, &vr, &err), 0);
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    person p;
+    for (int round = 0; round < 3; round++) {
+        CHECK_INT(codec_decode(w, vl.data, vl.len, &p, &arena, &err), 0);
+        CHECK(p.age == 0 && !p.active);
+        CHECK_MEM(p.name.ptr, p.name.len, "Less", 4);
+        CHECK_INT(codec_decode(w, vm.data, vm.len, &p, &arena, &err), 0);
+        CHECK(p.age == 7 && p.active);
+        CHECK_MEM(p.email.ptr, p.email.len, "m@x", 3);
+        CHECK_INT(codec_decode(w, vr.data, vr.len, &p, &arena, &err), 0);
+        CHECK(p.age == 0 && p.active);
+        CHECK_MEM(p.name.ptr, p.name.len, "Re", 2);
+    }
+    codec_buf_free(&vl);
+    codec_buf_free(&vm);
+    codec_buf_free(&vr);
+    codec_free(wl);
+    codec_free(wm);
+    codec_free(wr);
+    /* A known TypeDef does not vouch for what follows it: bool 2, a
+     * string past the end, a truncation, a trailing byte. */
+    uint8_t bad[67];
+    memcpy(bad, msgs[3], 66);
+    bad[35] = 2;   /* active: after 01 ff 1c 00 and the 31-byte TypeDef */
+    CHECK_INT(codec_decode(w, bad, 66, &p, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    memcpy(bad, msgs[3], 66);
+    bad[37] = 0x7e;   /* email (after age): 31 bytes */
+    CHECK_INT(codec_decode(w, bad, 66, &p, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(codec_decode(w, msgs[3], 65, &p, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    memcpy(bad, msgs[3], 66);
+    bad[66] = 0;
+    CHECK_INT(codec_decode(w, bad, 67, &p, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.detail, CODEC_D_TRAILING);
+    codec_arena_free(&arena);
+    codec_buf_free(&out);
+    codec_free(w);
+}
+
 /* Optional strings in a struct of primitives and strings (written in one
  * reservation): null flags in both modes, with and without ref. */
 static void flat_optionals(void)
@@ -629,6 +747,7 @@ int main(void)
     wide_typedef();
     fast_paths();
     person_evolution();
+    foreign_typedefs();
     flat_optionals();
     enum_ordinals();
     spec_form();

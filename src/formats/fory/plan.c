@@ -374,5 +374,6 @@ int codec__fory_plan_build(fory_plan *p, const codec_fory_registry *r, const cod
 
 void codec__fory_plan_free(fory_plan *p)
 {
+    codec__fory_def_cache_free(p);
     codec_arena_free(&p->arena);
 }
