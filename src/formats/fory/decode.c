@@ -268,13 +268,15 @@ static const rdef *def_cache_find(const fory_plan *p, const uint8_t *td, size_t 
  * out of memory here only means it is not kept. */
 static void def_cache_put(const fory_plan *p, const uint8_t *td, size_t len, const rdef *def)
 {
-    if (len > FORY_DEF_CACHE_BYTES || __atomic_load_n(&p->def_cache[FORY_DEF_CACHE - 1],
-                                                      __ATOMIC_ACQUIRE))
+    if (len > FORY_DEF_CACHE_BYTES ||
+        __atomic_load_n(&p->def_cache[FORY_DEF_CACHE - 1], __ATOMIC_ACQUIRE))
         return;
     size_t nodes = 0;
     for (size_t i = 0; i < def->count; i++)
         nodes += rtype_children(&def->fields[i].type);
     size_t size = sizeof(fory_def_entry) + def->count * sizeof(rfield) + nodes * sizeof(rtype) + len;
+    if (size > FORY_DEF_CACHE_BYTES)
+        return;
     const codec_allocator *a = codec_default_allocator();
     fory_def_entry *e = a->alloc(a->ctx, size);
     if (!e)

@@ -102,9 +102,9 @@ struct fory_struct {
 
 /* TypeDefs of other writers (another schema version, another Fory's hash
  * bits) kept parsed by the decoder: at most FORY_DEF_CACHE of them, each
- * at most FORY_DEF_CACHE_BYTES long (decode.c). */
+ * entry (bytes and field mapping) at most FORY_DEF_CACHE_BYTES (decode.c). */
 #define FORY_DEF_CACHE 8
-#define FORY_DEF_CACHE_BYTES 1024
+#define FORY_DEF_CACHE_BYTES 16384
 typedef struct fory_def_entry fory_def_entry;
 
 typedef struct fory_plan {
