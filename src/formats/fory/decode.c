@@ -506,6 +506,10 @@ static int dec_struct_info(dec *d, const fory_struct *want, const rdef **def)
 static inline const uint8_t *get_varu32_fast(const uint8_t *p, uint32_t *v)
 {
     uint64_t x;
+    if (*p < 0x80) {   /* most numbers: one byte */
+        *v = *p;
+        return p + 1;
+    }
     if (codec_leb128_get(&p, p + 5, 32, &x) != 0)
         return NULL;
     *v = (uint32_t)x;
@@ -1219,6 +1223,14 @@ static inline bool same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
     size_t i = 0;
     if (n < 8)
         return memcmp(a, b, n) == 0;
+    for (; i + 16 <= n; i += 16) {
+        uint64_t x2, y2;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        memcpy(&x2, a + i + 8, 8);
+        memcpy(&y2, b + i + 8, 8);
+        diff |= (x ^ y) | (x2 ^ y2);
+    }
     for (; i + 8 <= n; i += 8) {
         memcpy(&x, a + i, 8);
         memcpy(&y, b + i, 8);
