@@ -2,7 +2,9 @@
  * with a struct that reaches every supported kind (nested structs, lists,
  * maps, arrays, optionals, enums) and one holding a union (xlang UNION:
  * case ids 0..2, a struct case among them). It must accept or fail
- * cleanly; an accepted value must encode again. Never crash, never leak. */
+ * cleanly; an accepted value must encode again. A second decode with the
+ * same codec (other writers' TypeDefs now kept parsed) must end the same
+ * way and give the same value. Never crash, never leak. */
 #include "codec/codec.h"
 
 #include <stdlib.h>
@@ -64,17 +66,27 @@ static void check_type(const codec_type *t, int mode, const uint8_t *data, size_
     codec_arena arena;
     codec_arena_init(&arena, NULL, 0);
     codec_error err;
+    codec_buf out, again;
+    codec_buf_init(&out, NULL);
+    codec_buf_init(&again, NULL);
     int rc = codec_decode(c, data, size, v, &arena, &err);
     if (rc == 0) {
-        codec_buf out;
-        codec_buf_init(&out, NULL);
         if (codec_encode(c, v, &out, &err) != 0)
             abort();
-        codec_buf_free(&out);
     } else if (rc != CODEC_E_INVALID_PAYLOAD && rc != CODEC_E_UNSUPPORTED &&
                rc != CODEC_E_NOMEM) {
         abort();
     }
+    /* Again, with the TypeDefs the codec kept from the first decode: the
+     * same outcome and, when it decodes, the same value. */
+    codec_arena_reset(&arena);
+    if (codec_decode(c, data, size, v, &arena, &err) != rc)
+        abort();
+    if (rc == 0 && (codec_encode(c, v, &again, &err) != 0 || again.len != out.len ||
+                    memcmp(again.data, out.data, out.len) != 0))
+        abort();
+    codec_buf_free(&out);
+    codec_buf_free(&again);
     codec_arena_free(&arena);
     codec_free(c);
 }

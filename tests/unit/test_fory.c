@@ -5,6 +5,7 @@
 #include "check.h"
 #include "codec/codec.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,18 +93,24 @@ CODEC_STRUCT(v2_type, v2, CODEC_FIELD(v2, id, 1, CODEC_INT32),
              CODEC_FIELD_EX(v2, fixed, "fixed", 9, CODEC_UINT32, CODEC_FIELD_FIXED),
              CODEC_FIELD(v2, ins, 10, &inners_type), CODEC_FIELD(v2, by_name, 11, &by_name_type));
 
-static codec *make(const codec_type *root, int mode, bool hash)
+/* A codec for `root` registered as `id` (inner_type as 201). */
+static codec *make_as(const codec_type *root, uint32_t id, int mode, bool hash, bool ref)
 {
     codec_fory_registry *r = codec_fory_registry_new(NULL);
-    CHECK_INT(codec_fory_register(r, root, 200, NULL), 0);
+    CHECK_INT(codec_fory_register(r, root, id, NULL), 0);
     CHECK_INT(codec_fory_register(r, &inner_type, 201, NULL), 0);
     codec_fory_options o = {.mode = mode ? CODEC_FORY_COMPATIBLE : CODEC_FORY_CONSISTENT,
-                            .schema_hash = hash};
+                            .schema_hash = hash, .track_ref = ref};
     codec_error err;
     codec *c = codec_fory(r, root, &o, &err);
     codec_fory_registry_free(r);
     CHECK(c != NULL);
     return c;
+}
+
+static codec *make(const codec_type *root, int mode, bool hash)
+{
+    return make_as(root, 200, mode, hash, false);
 }
 
 /* A version-2 value with every field set. */
@@ -353,6 +360,261 @@ CODEC_STRUCT(person_type, person, CODEC_FIELD(person, name, 1, CODEC_STRING),
              CODEC_FIELD(person, age, 2, CODEC_INT32), CODEC_FIELD(person, active, 3, CODEC_BOOL),
              CODEC_FIELD(person, email, 4, CODEC_STRING));
 
+/* Person's evolution in compatible mode. The writer's own TypeDef and type
+ * info are copied from the plan and, when a reader finds them byte for byte
+ * at the root, it reads the fields in local order; any other TypeDef (fields
+ * removed, added, retyped, or the same fields with other hash bits) is
+ * matched by name. Both must give the same values. */
+typedef struct person_less { codec_string email, name; } person_less;
+CODEC_STRUCT(person_less_type, person_less, CODEC_FIELD(person_less, email, 4, CODEC_STRING),
+             CODEC_FIELD(person_less, name, 1, CODEC_STRING));
+CODEC_OPTIONAL(opt_str_type, codec_string, CODEC_STRING);
+typedef struct person_more {
+    CODEC_OPTIONAL_OF(codec_string) nick; bool active; codec_string email; double score;
+    int32_t age; codec_string name; CODEC_OPTIONAL_OF(codec_string) alias;
+} person_more;
+CODEC_STRUCT(person_more_type, person_more, CODEC_FIELD(person_more, nick, 5, &opt_str_type),
+             CODEC_FIELD(person_more, active, 3, CODEC_BOOL),
+             CODEC_FIELD(person_more, email, 4, CODEC_STRING),
+             CODEC_FIELD(person_more, score, 6, CODEC_DOUBLE),
+             CODEC_FIELD(person_more, age, 2, CODEC_INT32),
+             CODEC_FIELD(person_more, name, 1, CODEC_STRING),
+             CODEC_FIELD(person_more, alias, 7, &opt_str_type));
+typedef struct person_retyped { codec_string name, age; bool active; codec_string email; } person_retyped;
+CODEC_STRUCT(person_retyped_type, person_retyped, CODEC_FIELD(person_retyped, name, 1, CODEC_STRING),
+             CODEC_FIELD(person_retyped, age, 2, CODEC_STRING),
+             CODEC_FIELD(person_retyped, active, 3, CODEC_BOOL),
+             CODEC_FIELD(person_retyped, email, 4, CODEC_STRING));
+
+static codec *make_id100(const codec_type *t, int mode, bool ref)
+{
+    return make_as(t, 100, mode, false, ref);
+}
+
+static void person_evolution(void)
+{
+    codec *w = make_id100(&person_type, 1, false), *less = make_id100(&person_less_type, 1, false),
+          *more = make_id100(&person_more_type, 1, false),
+          *retyped = make_id100(&person_retyped_type, 1, false);
+    person ada = {CODEC_STR("Ada Lovelace"), 36, true, CODEC_STR("ada@example.com")}, p;
+    codec_buf out, again;
+    codec_buf_init(&out, NULL);
+    codec_buf_init(&again, NULL);
+    codec_error err;
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    CHECK_INT(codec_encode(w, &ada, &out, &err), 0);
+    CHECK_INT(out.len, 66);   /* Fory C++'s person_ada without ref: see the vectors */
+    /* Fields removed: the reader skips age and active. */
+    person_less pl;
+    CHECK_INT(codec_decode(less, out.data, out.len, &pl, &arena, &err), 0);
+    CHECK_MEM(pl.name.ptr, pl.name.len, "Ada Lovelace", 12);
+    CHECK_MEM(pl.email.ptr, pl.email.len, "ada@example.com", 15);
+    /* ... and its own message leaves them zero for the full reader. */
+    CHECK_INT(codec_encode(less, &pl, &again, &err), 0);
+    memset(&p, 0x55, sizeof p);
+    CHECK_INT(codec_decode(w, again.data, again.len, &p, &arena, &err), 0);
+    CHECK(p.age == 0 && !p.active && p.name.len == 12 && p.email.len == 15);
+    /* Fields added (optional strings, a double), declared in another order. */
+    person_more pm;
+    memset(&pm, 0x55, sizeof pm);
+    CHECK_INT(codec_decode(more, out.data, out.len, &pm, &arena, &err), 0);
+    CHECK(!pm.nick.has && !pm.alias.has && pm.score == 0 && pm.age == 36 && pm.active);
+    CHECK_MEM(pm.name.ptr, pm.name.len, "Ada Lovelace", 12);
+    pm.nick.has = true;
+    pm.nick.value = CODEC_STR("AL");
+    pm.score = 2.5;
+    codec_buf_clear(&again);
+    CHECK_INT(codec_encode(more, &pm, &again, &err), 0);
+    CHECK_INT(codec_decode(w, again.data, again.len, &p, &arena, &err), 0);
+    CHECK(p.age == 36 && p.active);
+    CHECK_MEM(p.email.ptr, p.email.len, "ada@example.com", 15);
+    /* The wider struct against itself (its own fast path): optionals kept. */
+    person_more pm2;
+    CHECK_INT(codec_decode(more, again.data, again.len, &pm2, &arena, &err), 0);
+    CHECK(pm2.nick.has && !pm2.alias.has && pm2.score == 2.5);
+    CHECK_MEM(pm2.nick.value.ptr, pm2.nick.value.len, "AL", 2);
+    /* Same name, another type: skipped, the rest read. */
+    person_retyped pr;
+    CHECK_INT(codec_decode(retyped, out.data, out.len, &pr, &arena, &err), 0);
+    CHECK(pr.age.len == 0 && pr.active);
+    CHECK_MEM(pr.name.ptr, pr.name.len, "Ada Lovelace", 12);
+    /* The same TypeDef with other hash bits (another Fory version's) takes
+     * the by-name path and reads the same value; so does a ref flag 00. */
+    codec_buf_clear(&again);
+    CHECK_INT(codec_buf_append(&again, out.data, out.len), 0);
+    again.data[7] ^= 0x5a;   /* header bits 24-31: hash */
+    again.data[1] = 0x00;
+    memset(&p, 0, sizeof p);
+    CHECK_INT(codec_decode(w, again.data, again.len, &p, &arena, &err), 0);
+    CHECK(p.age == 36 && p.active);
+    CHECK_MEM(p.name.ptr, p.name.len, "Ada Lovelace", 12);
+    CHECK_MEM(p.email.ptr, p.email.len, "ada@example.com", 15);
+    /* A byte after the value, and every truncation, are refused. */
+    CHECK_INT(codec_buf_append(&out, "", 1), 0);
+    CHECK_INT(codec_decode(w, out.data, out.len, &p, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.detail, CODEC_D_TRAILING);
+    CHECK_INT(err.offset, 66);
+    for (size_t cut = 0; cut < out.len - 1; cut++)
+        CHECK_INT(codec_decode(w, out.data, cut, &p, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    codec_arena_free(&arena);
+    codec_buf_free(&out);
+    codec_buf_free(&again);
+    codec_free(w);
+    codec_free(less);
+    codec_free(more);
+    codec_free(retyped);
+}
+
+/* TypeDefs of other writers are kept parsed (at most 8 per codec): each
+ * decode of a message whose TypeDef was seen before must give what the
+ * first gave, past the cache's size too, and from several threads at once;
+ * what follows a known TypeDef is still checked. */
+typedef struct foreign_job {
+    codec *c;
+    const uint8_t *in;
+    size_t n;
+    int bad;
+} foreign_job;
+
+/* Decodes job->in 200 times; counts the decodes that fail or differ. */
+static void *foreign_decodes(void *arg)
+{
+    foreign_job *j = arg;
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    for (int i = 0; i < 200; i++) {
+        person p;
+        codec_arena_reset(&arena);
+        if (codec_decode(j->c, j->in, j->n, &p, &arena, NULL) != 0 || p.age != 36 || !p.active ||
+            p.name.len != 12 || memcmp(p.name.ptr, "Ada Lovelace", 12) != 0 ||
+            p.email.len != 15 || memcmp(p.email.ptr, "ada@example.com", 15) != 0)
+            j->bad++;
+    }
+    codec_arena_free(&arena);
+    return NULL;
+}
+
+static void foreign_typedefs(void)
+{
+    codec *w = make_id100(&person_type, 1, false);
+    person ada = {CODEC_STR("Ada Lovelace"), 36, true, CODEC_STR("ada@example.com")};
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    codec_error err;
+    CHECK_INT(codec_encode(w, &ada, &out, &err), 0);
+    /* 12 TypeDefs that differ only in their hash bits (header byte 7):
+     * more than the cache holds. */
+    enum { KINDS = 12 };
+    uint8_t msgs[KINDS][66];
+    CHECK_INT(out.len, sizeof msgs[0]);
+    for (int k = 0; k < KINDS; k++) {
+        memcpy(msgs[k], out.data, out.len);
+        msgs[k][7] ^= (uint8_t)(k + 1);
+    }
+    foreign_job jobs[4];
+    pthread_t t[4];
+    for (int round = 0; round < 2; round++) {   /* first fills the cache, then reads it */
+        for (int i = 0; i < 4; i++) {
+            jobs[i] = (foreign_job){w, msgs[(i * 5 + round) % KINDS], sizeof msgs[0], 0};
+            CHECK_INT(pthread_create(&t[i], NULL, foreign_decodes, &jobs[i]), 0);
+        }
+        for (int i = 0; i < 4; i++) {
+            pthread_join(t[i], NULL);
+            CHECK_INT(jobs[i].bad, 0);
+        }
+    }
+    for (int k = 0; k < KINDS; k++) {
+        foreign_job j = {w, msgs[k], sizeof msgs[0], 0};
+        foreign_decodes(&j);
+        CHECK_INT(j.bad, 0);
+    }
+    /* Writers of three other versions, read in turn: each known TypeDef
+     * must give its own mapping. */
+    codec *wl = make_id100(&person_less_type, 1, false), *wm = make_id100(&person_more_type, 1, false),
+          *wr = make_id100(&person_retyped_type, 1, false);
+    person_less pl = {CODEC_STR("l@x"), CODEC_STR("Less")};
+    person_more pm = {.active = true, .email = CODEC_STR("m@x"), .score = 1, .age = 7,
+                      .name = CODEC_STR("More")};
+    person_retyped pr = {CODEC_STR("Re"), CODEC_STR("forty"), true, CODEC_STR("r@x")};
+    codec_buf vl, vm, vr;
+    codec_buf_init(&vl, NULL);
+    codec_buf_init(&vm, NULL);
+    codec_buf_init(&vr, NULL);
+    CHECK_INT(codec_encode(wl, &pl, &vl, &err), 0);
+    CHECK_INT(codec_encode(wm, &pm, &vm, &err), 0);
+    CHECK_INT(codec_encode(wr, &pr, &vr, &err), 0);
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    person p;
+    for (int round = 0; round < 3; round++) {
+        CHECK_INT(codec_decode(w, vl.data, vl.len, &p, &arena, &err), 0);
+        CHECK(p.age == 0 && !p.active);
+        CHECK_MEM(p.name.ptr, p.name.len, "Less", 4);
+        CHECK_INT(codec_decode(w, vm.data, vm.len, &p, &arena, &err), 0);
+        CHECK(p.age == 7 && p.active);
+        CHECK_MEM(p.email.ptr, p.email.len, "m@x", 3);
+        CHECK_INT(codec_decode(w, vr.data, vr.len, &p, &arena, &err), 0);
+        CHECK(p.age == 0 && p.active);
+        CHECK_MEM(p.name.ptr, p.name.len, "Re", 2);
+    }
+    codec_buf_free(&vl);
+    codec_buf_free(&vm);
+    codec_buf_free(&vr);
+    codec_free(wl);
+    codec_free(wm);
+    codec_free(wr);
+    /* A known TypeDef does not vouch for what follows it: bool 2, a
+     * string past the end, a truncation, a trailing byte. */
+    uint8_t bad[67];
+    memcpy(bad, msgs[3], 66);
+    bad[35] = 2;   /* active: after 01 ff 1c 00 and the 31-byte TypeDef */
+    CHECK_INT(codec_decode(w, bad, 66, &p, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    memcpy(bad, msgs[3], 66);
+    bad[37] = 0x7e;   /* email (after age): 31 bytes */
+    CHECK_INT(codec_decode(w, bad, 66, &p, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(codec_decode(w, msgs[3], 65, &p, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    memcpy(bad, msgs[3], 66);
+    bad[66] = 0;
+    CHECK_INT(codec_decode(w, bad, 67, &p, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+    CHECK_INT(err.detail, CODEC_D_TRAILING);
+    codec_arena_free(&arena);
+    codec_buf_free(&out);
+    codec_free(w);
+}
+
+/* Optional strings in a struct of primitives and strings (written in one
+ * reservation): null flags in both modes, with and without ref. */
+static void flat_optionals(void)
+{
+    for (int k = 0; k < 4; k++) {
+        codec *c = make_id100(&person_more_type, k & 1, k >> 1);
+        person_more v = {.nick = {true, CODEC_STR("n")}, .email = CODEC_STR(""), .age = -1,
+                         .name = CODEC_STR("a name of more than thirty-two bytes, surely")},
+                    back;
+        codec_buf out;
+        codec_buf_init(&out, NULL);
+        codec_error err;
+        codec_arena arena;
+        codec_arena_init(&arena, NULL, 0);
+        CHECK_INT(codec_encode(c, &v, &out, &err), 0);
+        CHECK_INT(out.data[1], k >> 1 ? 0x00 : 0xff);
+        /* group 3 by name: alias (null), email, name, nick (ff 06 'n') */
+        CHECK_MEM(out.data + out.len - 3, 3, "\xff\x06n", 3);
+        CHECK_INT(codec_decode(c, out.data, out.len, &back, &arena, &err), 0);
+        CHECK(back.nick.has && !back.alias.has && back.age == -1 && back.email.len == 0);
+        CHECK_MEM(back.name.ptr, back.name.len, v.name.ptr, v.name.len);
+        /* null flag 0x01 for nick: refused (the offset is just past the
+         * flag, as for every flag of the fields after the primitives) */
+        out.data[out.len - 3] = 0x01;
+        CHECK_INT(codec_decode(c, out.data, out.len, &back, &arena, &err), CODEC_E_INVALID_PAYLOAD);
+        CHECK_INT(err.offset, out.len - 2);
+        codec_arena_free(&arena);
+        codec_buf_free(&out);
+        codec_free(c);
+    }
+}
+
 /* Enums whose numbers are not their ordinals take the general path. */
 CODEC_ENUM(sparse_type, {"LOW", 10}, {"HIGH", 20});
 CODEC_ENUM(dense_type, {"A", 0}, {"B", 1}, {"C", 2});
@@ -484,6 +746,9 @@ int main(void)
     steady_state();
     wide_typedef();
     fast_paths();
+    person_evolution();
+    foreign_typedefs();
+    flat_optionals();
     enum_ordinals();
     spec_form();
     return check_done("fory");

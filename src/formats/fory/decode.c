@@ -33,9 +33,9 @@ typedef struct dec {
     fory_pool pool;
     codec_error *err;
     size_t depth, max_depth, max_elements;
-    rdef **defs;                    /* TypeDefs by marker index */
+    const rdef **defs;              /* TypeDefs by marker index */
     size_t ndefs, capdefs;
-    rdef *defs_small[8];            /* enough for most messages */
+    const rdef *defs_small[8];      /* enough for most messages */
     rdef own[8];                    /* TypeDefs equal to this side's own */
     size_t nown;
 } dec;
@@ -124,9 +124,13 @@ static inline int get_null_flag(dec *d, bool *present)
     return CODEC_OK;
 }
 
-/* Inline: a UTF-8 string under 4 KiB (a header of one or two bytes) with
- * room left in the pool, the common case; anything else (and every error)
- * goes to codec__fory_read_string. */
+/* Inline: a non-empty UTF-8 string under 4 KiB (a header of one or two
+ * bytes), the common case, taken from the pool (which the first string of
+ * a message fills); anything else (and every error) goes to
+ * codec__fory_read_string. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline int dec_string(dec *d, codec_string *out)
 {
     const uint8_t *p = d->in.p;
@@ -134,13 +138,14 @@ static inline int dec_string(dec *d, codec_string *out)
     if (left >= 2 && (*p & 3) == 2 && (*p < 0x80 || p[1] < 0x80)) {
         size_t hlen = *p < 0x80 ? 1 : 2;
         size_t len = hlen == 1 ? (size_t)(*p >> 2) : (size_t)((*p & 0x7f) >> 2 | p[1] << 5);
-        char *o = d->pool.text.p;
-        if (len <= left - hlen && len <= (size_t)(d->pool.text.end - o) && o &&
-            (!codec_copy_ascii((uint8_t *)o, p + hlen, len) || codec__utf8_valid(p + hlen, len))) {
-            d->pool.text.p += len;
-            d->in.p = p + hlen + len;
-            *out = (codec_string){o, len};
-            return CODEC_OK;
+        if (len && len <= left - hlen) {
+            char *o = codec_text_pool_take(&d->pool.text, d->arena, left - hlen, len);
+            if (o && (!codec_copy_ascii((uint8_t *)o, p + hlen, len) ||
+                      codec__utf8_valid(p + hlen, len))) {
+                d->in.p = p + hlen + len;
+                *out = (codec_string){o, len};
+                return CODEC_OK;
+            }
         }
     }
     return codec__fory_read_string(&d->in, &d->pool, out, d->err);
@@ -210,7 +215,102 @@ static const fory_field *match_field(const fory_struct *st, const char *name, si
     return NULL;
 }
 
-static int read_typedef(dec *d, rdef **out)
+/* ---------------------------------------------------------------------------
+ * TypeDefs of other writers, parsed once per codec. Parsing depends only on
+ * the TypeDef's bytes and the plan, so a TypeDef equal byte for byte to one
+ * parsed before gives the same field mapping; only TypeDefs that parsed
+ * without error are kept. Entries are immutable once published; a full
+ * cache (FORY_DEF_CACHE entries) only means later TypeDefs are parsed per
+ * message, as before.
+ * ------------------------------------------------------------------------ */
+
+struct fory_def_entry {
+    size_t alloc_size;
+    size_t len;                     /* the TypeDef's bytes, header included */
+    const uint8_t *bytes;
+    rdef def;                       /* fields and their type trees follow the entry */
+};
+
+static size_t rtype_children(const rtype *t)
+{
+    return t->a ? 2 + rtype_children(t->a) + (t->b ? rtype_children(t->b) : 0) : 0;
+}
+
+static void rtype_copy(rtype *dst, const rtype *src, rtype **more)
+{
+    *dst = *src;
+    if (!src->a)
+        return;
+    rtype *g = *more;
+    *more += 2;
+    memset(g, 0, 2 * sizeof *g);
+    dst->a = &g[0];
+    rtype_copy(&g[0], src->a, more);
+    if (src->b) {
+        dst->b = &g[1];
+        rtype_copy(&g[1], src->b, more);
+    }
+}
+
+static const rdef *def_cache_find(const fory_plan *p, const uint8_t *td, size_t len)
+{
+    for (size_t i = 0; i < FORY_DEF_CACHE; i++) {
+        const fory_def_entry *e = __atomic_load_n(&p->def_cache[i], __ATOMIC_ACQUIRE);
+        if (!e)
+            return NULL;
+        if (e->len == len && memcmp(e->bytes, td, len) == 0)
+            return &e->def;
+    }
+    return NULL;
+}
+
+/* Keeps a copy of `def` (parsed from td[0..len)) if there is room; running
+ * out of memory here only means it is not kept. */
+static void def_cache_put(const fory_plan *p, const uint8_t *td, size_t len, const rdef *def)
+{
+    if (len > FORY_DEF_CACHE_BYTES ||
+        __atomic_load_n(&p->def_cache[FORY_DEF_CACHE - 1], __ATOMIC_ACQUIRE))
+        return;
+    size_t nodes = 0;
+    for (size_t i = 0; i < def->count; i++)
+        nodes += rtype_children(&def->fields[i].type);
+    size_t size = sizeof(fory_def_entry) + def->count * sizeof(rfield) + nodes * sizeof(rtype) + len;
+    if (size > FORY_DEF_CACHE_BYTES)
+        return;
+    const codec_allocator *a = codec_default_allocator();
+    fory_def_entry *e = a->alloc(a->ctx, size);
+    if (!e)
+        return;
+    rfield *fields = (rfield *)(e + 1);
+    rtype *more = (rtype *)(fields + def->count);
+    uint8_t *bytes = (uint8_t *)(more + nodes);
+    for (size_t i = 0; i < def->count; i++) {
+        fields[i].local = def->fields[i].local;
+        rtype_copy(&fields[i].type, &def->fields[i].type, &more);
+    }
+    memcpy(bytes, td, len);
+    *e = (fory_def_entry){size, len, bytes, {.st = def->st, .count = def->count, .fields = fields}};
+    for (size_t i = 0; i < FORY_DEF_CACHE; i++) {
+        fory_def_entry *seen = NULL;
+        if (__atomic_compare_exchange_n((fory_def_entry **)&p->def_cache[i], &seen, e, false,
+                                        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            return;
+        if (seen->len == len && memcmp(seen->bytes, td, len) == 0)
+            break;   /* another thread kept it first */
+    }
+    a->release(a->ctx, e, size);
+}
+
+void codec__fory_def_cache_free(fory_plan *p)
+{
+    const codec_allocator *a = codec_default_allocator();
+    for (size_t i = 0; i < FORY_DEF_CACHE && p->def_cache[i]; i++) {
+        a->release(a->ctx, p->def_cache[i], p->def_cache[i]->alloc_size);
+        p->def_cache[i] = NULL;
+    }
+}
+
+static int read_typedef(dec *d, const rdef **out)
 {
     size_t at = fory_off(&d->in);
     uint64_t header;
@@ -249,6 +349,11 @@ static int read_typedef(dec *d, rdef **out)
             *out = def;
             return CODEC_OK;
         }
+    }
+    const uint8_t *td = d->in.base + at;
+    if ((*out = def_cache_find(d->p, td, (size_t)(end - td)))) {
+        d->in.p = end;
+        return CODEC_OK;
     }
     fory_in saved = d->in;
     d->in.end = end;   /* the TypeDef's own bytes bound everything in it */
@@ -332,11 +437,13 @@ done:
     if (!rc && d->in.p != end)
         rc = corrupt(d, "TypeDef size does not match its fields");
     d->in.end = saved.end;
+    if (!rc)
+        def_cache_put(d->p, td, (size_t)(end - td), *out);
     return rc;
 }
 
 /* Reads struct type info; `def` is set in compatible mode. */
-static int dec_struct_info(dec *d, const fory_struct *want, rdef **def)
+static int dec_struct_info(dec *d, const fory_struct *want, const rdef **def)
 {
     size_t at = fory_off(&d->in);
     uint32_t tid;
@@ -372,7 +479,7 @@ static int dec_struct_info(dec *d, const fory_struct *want, rdef **def)
                              marker >> 1);
         if (d->ndefs == d->capdefs) {
             size_t ncap = d->capdefs * 2;
-            rdef **n = codec_arena_alloc(d->arena, ncap * sizeof *n, 0);
+            const rdef **n = codec_arena_alloc(d->arena, ncap * sizeof *n, 0);
             if (!n)
                 return FORY_NOMEM(d->err);
             if (d->ndefs)
@@ -399,6 +506,10 @@ static int dec_struct_info(dec *d, const fory_struct *want, rdef **def)
 static inline const uint8_t *get_varu32_fast(const uint8_t *p, uint32_t *v)
 {
     uint64_t x;
+    if (*p < 0x80) {   /* most numbers: one byte */
+        *v = *p;
+        return p + 1;
+    }
     if (codec_leb128_get(&p, p + 5, 32, &x) != 0)
         return NULL;
     *v = (uint32_t)x;
@@ -586,7 +697,7 @@ static int dec_fields(dec *d, const fory_struct *st, const rdef *def, uint8_t *v
 
 static int dec_struct(dec *d, const fory_struct *st, void *v)
 {
-    rdef *def = NULL;
+    const rdef *def = NULL;
     if (d->p->o.mode == CODEC_FORY_COMPATIBLE) {
         int rc = dec_struct_info(d, st, &def);
         if (rc)
@@ -613,7 +724,7 @@ static int dec_elem_flag(dec *d, uint8_t header, bool *present)
 
 /* Type info written before items whose type is not declared: a struct's
  * (setting *def in compatible mode) or a plain id that must be `n`'s. */
-static int dec_item_info(dec *d, const fory_node *n, rdef **def, const char *what)
+static int dec_item_info(dec *d, const fory_node *n, const rdef **def, const char *what)
 {
     if (n->st)
         return dec_struct_info(d, n->st, def);
@@ -643,7 +754,7 @@ static int dec_list(dec *d, const fory_node *n, codec_list *l)
     uint8_t *items = alloc0(d, (size_t)count * esz);
     if (!items)
         return FORY_NOMEM(d->err);
-    rdef *def = NULL;
+    const rdef *def = NULL;
     bool per_item_info = !(header & (FORY_ELEM_SAME | FORY_ELEM_DECL));
     if ((header & FORY_ELEM_SAME) && !(header & FORY_ELEM_DECL)) {
         if ((rc = dec_item_info(d, el, &def, "list element type does not match")))
@@ -712,7 +823,7 @@ static int dec_map(dec *d, const fory_node *n, codec_map *m)
         uint8_t header, chunk;
         if ((rc = get_chunk(d, count - done, &header, &chunk)))
             return rc;
-        rdef *def = NULL;
+        const rdef *def = NULL;
         if ((!(header & FORY_KEY_DECL) &&
              (rc = dec_item_info(d, n->key, &def, "map key type does not match"))) ||
             (!(header & FORY_VAL_DECL) &&
@@ -881,7 +992,7 @@ static int dec_typed(dec *d, const fory_node *n, void *v)
 {
     int rc;
     if (n->st) {
-        rdef *def;
+        const rdef *def;
         if ((rc = dec_struct_info(d, n->st, &def)))
             return rc;
         return dec_fields(d, n->st, def, v);
@@ -964,7 +1075,7 @@ static int skip_struct(dec *d, const rdef *def)
 }
 
 /* Type info before undeclared items: a struct's sets *def, others are ids. */
-static int skip_item_info(dec *d, const rtype *t, rdef **def)
+static int skip_item_info(dec *d, const rtype *t, const rdef **def)
 {
     if (norm(t->tid) == FT_STRUCT)
         return dec_struct_info(d, NULL, def);
@@ -1010,14 +1121,14 @@ static int skip_body(dec *d, uint8_t tid, const rtype *t)
         return skip_bytes(d, u, "bytes");
     case FT_STRUCT: case FT_COMPATIBLE_STRUCT: case FT_NAMED_STRUCT:
     case FT_NAMED_COMPATIBLE_STRUCT: {
-        rdef *def;
+        const rdef *def;
         if ((rc = dec_struct_info(d, NULL, &def)))
             return rc;
         return skip_struct(d, def);
     }
     case FT_LIST: case FT_SET: {
         uint8_t header = 0;
-        rdef *def = NULL;
+        const rdef *def = NULL;
         if ((rc = get_u32(d, &u, "list length")) || (rc = check_count(d, u, 1, "list")))
             return rc;
         if (!u)
@@ -1051,7 +1162,7 @@ static int skip_body(dec *d, uint8_t tid, const rtype *t)
                                    "cannot skip a map without its key and value types");
         for (uint32_t done = 0; done < u;) {
             uint8_t header, chunk;
-            rdef *kdef = NULL, *vdef = NULL;
+            const rdef *kdef = NULL, *vdef = NULL;
             if ((rc = get_chunk(d, u - done, &header, &chunk)))
                 return rc;
             if ((!(header & FORY_KEY_DECL) && (rc = skip_item_info(d, t->a, &kdef))) ||
@@ -1104,6 +1215,35 @@ static int skip_value(dec *d, const rtype *t)
  * Root
  * ------------------------------------------------------------------------ */
 
+/* a[0..n) == b[0..n), 8 bytes at a time (the prefixes compared are short,
+ * a call to memcmp costs about as much as the comparison). */
+static inline bool same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    uint64_t x, y, diff = 0;
+    size_t i = 0;
+    if (n < 8)
+        return memcmp(a, b, n) == 0;
+    for (; i + 16 <= n; i += 16) {
+        uint64_t x2, y2;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        memcpy(&x2, a + i + 8, 8);
+        memcpy(&y2, b + i + 8, 8);
+        diff |= (x ^ y) | (x2 ^ y2);
+    }
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        diff |= x ^ y;
+    }
+    if (i < n) {
+        memcpy(&x, a + n - 8, 8);
+        memcpy(&y, b + n - 8, 8);
+        diff |= x ^ y;
+    }
+    return diff == 0;
+}
+
 int codec__fory_decode(const fory_plan *p, const uint8_t *in, size_t n, void *value,
                        codec_arena *arena, codec_error *err)
 {
@@ -1125,6 +1265,26 @@ int codec__fory_decode(const fory_plan *p, const uint8_t *in, size_t n, void *va
     memset(value, 0, root->nullable ? root->t->size + root->value_offset : root->t->size);
     uint8_t header = 0, flag = 0;
     int rc;
+    size_t pre = p->root_prefix_len;
+    if (pre && n >= pre && in[0] == 0x01 && (in[1] == FORY_NOT_NULL || in[1] == FORY_REF_VALUE) &&
+        same_bytes(in + 2, p->root_prefix + 2, pre - 2)) {
+        /* A struct root whose type info is this side's (in compatible
+         * mode: its own TypeDef, number 0): the fields in local order. */
+        const rdef *def = NULL;
+        if (p->o.mode == CODEC_FORY_COMPATIBLE) {
+            d.own[0] = (rdef){.st = root->st};
+            d.defs[0] = &d.own[0];
+            d.ndefs = d.nown = 1;
+            def = &d.own[0];
+        }
+        d.in.p = in + pre;
+        if ((rc = dec_fields(&d, root->st, def, value)))
+            return rc;
+        if (d.in.p != d.in.end)
+            return FORY_FAIL(err, CODEC_D_TRAILING, fory_off(&d.in), "%zu bytes after the value",
+                             fory_left(&d.in));
+        return CODEC_OK;
+    }
     if ((rc = get_u8(&d, &header, "header")))
         return rc;
     if (header != 0x01)

@@ -22,13 +22,12 @@ static int nomem(enc *e)
     return FORY_NOMEM(e->err);
 }
 
-/* A UTF-8 string: header (byte length << 2 | 2) then the bytes. */
-static inline int put_string(enc *e, const codec_string *str)
+/* A UTF-8 string at w: header (byte length << 2 | 2) then the bytes; the
+ * caller has reserved len + 9 bytes. Returns the cursor after it. */
+static inline uint8_t *put_str_at(uint8_t *w, const codec_string *str)
 {
     size_t n = str->len;
-    if (codec__buf_room(e->out, n + 10))
-        return nomem(e);
-    uint8_t *w = fory_w_varu64(e->out->data + e->out->len, (uint64_t)n << 2 | 2);
+    w = fory_w_varu64(w, (uint64_t)n << 2 | 2);
     const uint8_t *s = (const uint8_t *)str->ptr;
     /* Short strings, most of them, as two overlapping fixed-size copies
      * (inlined moves) rather than a call. */
@@ -41,7 +40,14 @@ static inline int put_string(enc *e, const codec_string *str)
     } else if (n) {
         memcpy(w, s, n);
     }
-    e->out->len = (size_t)(w + n - e->out->data);
+    return w + n;
+}
+
+static inline int put_string(enc *e, const codec_string *str)
+{
+    if (codec__buf_room(e->out, str->len + 10))
+        return nomem(e);
+    e->out->len = (size_t)(put_str_at(e->out->data + e->out->len, str) - e->out->data);
     return CODEC_OK;
 }
 
@@ -116,6 +122,59 @@ static inline uint8_t *put_scalar(uint8_t *w, uint8_t tid, const void *v)
     }
 }
 
+/* The null flag of optional field f (at fv) written at *w: the value's
+ * address, or NULL when it is absent. */
+static inline const uint8_t *put_flag(uint8_t **w, const fory_field *f, const uint8_t *fv)
+{
+    bool present = *(const bool *)fv;
+    *(*w)++ = present ? FORY_NOT_NULL : FORY_NULL;
+    return present ? fv + f->node->value_offset : NULL;
+}
+
+/* The leading primitive fields at w; the caller has reserved st->prim_max. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline uint8_t *put_prims(uint8_t *w, const fory_struct *st, const uint8_t *v)
+{
+    for (size_t i = 0; i < st->nprim; i++) {
+        const fory_field *f = &st->order[i];
+        const uint8_t *fv = v + f->offset;
+        if (f->nullable && !(fv = put_flag(&w, f, fv)))
+            continue;
+        w = put_scalar(w, f->tid, fv);
+    }
+    return w;
+}
+
+/* A flat struct (primitives, then strings): the room for all of it is
+ * reserved once, then everything is written through one cursor. */
+static int enc_flat(enc *e, const fory_struct *st, const uint8_t *v)
+{
+    size_t need = st->prim_max + st->tail_max;
+    for (size_t i = st->nprim; i < st->count; i++) {
+        const fory_field *f = &st->order[i];
+        const uint8_t *fv = v + f->offset;
+        if (f->nullable && !*(const bool *)fv)
+            continue;
+        size_t len = ((const codec_string *)(fv + (f->nullable ? f->node->value_offset : 0)))->len;
+        if ((need += len) < len)
+            return nomem(e);
+    }
+    if (codec__buf_room(e->out, need))
+        return nomem(e);
+    uint8_t *w = put_prims(e->out->data + e->out->len, st, v);
+    for (size_t i = st->nprim; i < st->count; i++) {
+        const fory_field *f = &st->order[i];
+        const uint8_t *fv = v + f->offset;
+        if (f->nullable && !(fv = put_flag(&w, f, fv)))
+            continue;
+        w = put_str_at(w, (const codec_string *)fv);
+    }
+    e->out->len = (size_t)(w - e->out->data);
+    return CODEC_OK;
+}
+
 static int enc_fields(enc *e, const fory_struct *st, const uint8_t *v)
 {
     if (e->p->o.schema_hash && e->p->o.mode == CODEC_FORY_CONSISTENT) {
@@ -123,23 +182,11 @@ static int enc_fields(enc *e, const fory_struct *st, const uint8_t *v)
             return nomem(e);
         fory_put_le(e->out, st->version, 4);
     }
+    if (st->flat)
+        return enc_flat(e, st, v);
     if (codec__buf_room(e->out, st->prim_max))
         return nomem(e);
-    uint8_t *w = e->out->data + e->out->len;
-    for (size_t i = 0; i < st->nprim; i++) {
-        const fory_field *f = &st->order[i];
-        const uint8_t *fv = v + f->offset;
-        if (f->nullable) {
-            if (!*(const bool *)fv) {
-                *w++ = FORY_NULL;
-                continue;
-            }
-            *w++ = FORY_NOT_NULL;
-            fv += f->node->value_offset;
-        }
-        w = put_scalar(w, f->tid, fv);
-    }
-    e->out->len = (size_t)(w - e->out->data);
+    e->out->len = (size_t)(put_prims(e->out->data + e->out->len, st, v) - e->out->data);
     for (size_t i = st->nprim; i < st->count; i++) {
         const fory_field *f = &st->order[i];
         const fory_node *n = f->node;
@@ -414,6 +461,21 @@ static int enc_union(enc *e, const fory_node *n, const uint8_t *v)
     return enc_typed(e, n->cases[f - n->t->fields], v + f->offset);
 }
 
+/* memcpy for the few dozen bytes of a root prefix: 16 at a time, inline
+ * (a call costs about as much as the copy). */
+static inline void copy_short(uint8_t *d, const uint8_t *s, size_t n)
+{
+    if (n < 16) {
+        memcpy(d, s, n);
+        return;
+    }
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        memcpy(d + i, s + i, 16);
+    if (i < n)
+        memcpy(d + n - 16, s + n - 16, 16);
+}
+
 int codec__fory_encode(const fory_plan *p, const void *value, codec_buf *out, codec_error *err)
 {
     enc e;   /* not zero-initialised as a whole: only the slots in use are cleared */
@@ -421,9 +483,23 @@ int codec__fory_encode(const fory_plan *p, const void *value, codec_buf *out, co
     e.out = out;
     e.err = err;
     e.next_def = 0;
+    const fory_node *n = p->root;
+    if (p->root_prefix_len) {
+        /* A struct root: its type info (and TypeDef) as built with the plan. */
+        if (codec__buf_room(out, p->root_prefix_len))
+            return nomem(&e);
+        copy_short(out->data + out->len, p->root_prefix, p->root_prefix_len);
+        out->len += p->root_prefix_len;
+        if (p->o.mode == CODEC_FORY_COMPATIBLE && !n->st->flat) {
+            /* Nested structs may follow: the root's TypeDef is number 0. */
+            memset(e.def_index, 0, p->nstructs * sizeof e.def_index[0]);
+            e.def_index[n->st->index] = 1;
+            e.next_def = 1;
+        }
+        return enc_fields(&e, n->st, value);
+    }
     if (p->o.mode == CODEC_FORY_COMPATIBLE)
         memset(e.def_index, 0, p->nstructs * sizeof e.def_index[0]);
-    const fory_node *n = p->root;
     if (codec__buf_room(out, 2))
         return nomem(&e);
     fory_put_u8(out, 0x01);   /* xlang */

@@ -89,6 +89,10 @@ struct fory_struct {
     fory_field *order;          /* fields in Fory wire order */
     size_t nprim;               /* the leading primitive fields (groups 1 and 2) */
     size_t prim_max;            /* the most bytes those can take */
+    bool flat;                  /* every other field is a string (maybe optional): the
+                                 * encoder reserves the whole struct in one go */
+    size_t tail_max;            /* flat: the most bytes the strings take beyond their
+                                 * text (null flag and header) */
     uint8_t *type_def;          /* compatible mode: the TypeDef bytes */
     size_t type_def_len;
     size_t type_def_body;       /* where the body starts (after the size header) */
@@ -96,12 +100,24 @@ struct fory_struct {
     uint32_t version;           /* schema hash (struct version) */
 };
 
+/* TypeDefs of other writers (another schema version, another Fory's hash
+ * bits) kept parsed by the decoder: at most FORY_DEF_CACHE of them, each
+ * entry (bytes and field mapping) at most FORY_DEF_CACHE_BYTES (decode.c). */
+#define FORY_DEF_CACHE 8
+#define FORY_DEF_CACHE_BYTES 16384
+typedef struct fory_def_entry fory_def_entry;
+
 typedef struct fory_plan {
     codec_arena arena;          /* every node, field table and TypeDef */
     codec_fory_options o;
     const fory_node *root;
+    uint8_t *root_prefix;       /* a struct root that is not optional: the bytes before its
+                                 * fields (xlang header, ref flag, type info, TypeDef) */
+    size_t root_prefix_len;     /* 0: no such root */
     fory_struct *structs[CODEC_FORY_MAX_STRUCTS];
     size_t nstructs;
+    fory_def_entry *def_cache[FORY_DEF_CACHE];   /* filled in order, published with
+                                                  * atomics: decoders share the plan */
 } fory_plan;
 
 /* The registry handle. */
@@ -152,6 +168,7 @@ int codec__fory_struct_version(fory_struct *st, uint32_t *version);
 int codec__fory_encode(const fory_plan *p, const void *value, codec_buf *out, codec_error *err);
 int codec__fory_decode(const fory_plan *p, const uint8_t *in, size_t n, void *value,
                        codec_arena *arena, codec_error *err);
+void codec__fory_def_cache_free(fory_plan *p);
 
 /* value.c: schemaless. */
 int codec__fory_encode_value(const fory_plan *p, const codec_value *v, codec_buf *out,

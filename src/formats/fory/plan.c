@@ -221,6 +221,12 @@ static int struct_for(builder *b, const codec_type *t, fory_struct **out)
         st->prim_max += (is_compressed(tid) ? 9 : (size_t)primitive_size(tid)) + 1;
         st->nprim++;
     }
+    /* The rest all strings: one reservation covers the struct. */
+    st->flat = true;
+    for (size_t i = st->nprim; i < st->count; i++) {
+        st->flat &= st->order[i].tid == FT_STRING;
+        st->tail_max += 1 + 9;   /* null flag, varuint64 header */
+    }
     if (codec__fory_struct_version(st, &st->version))
         return FORY_NOMEM(b->err);
     if (b->p->o.mode == CODEC_FORY_COMPATIBLE)
@@ -311,6 +317,37 @@ static int node_for(builder *b, const codec_type *t, uint32_t flags, const fory_
     return rc;
 }
 
+/* For a struct root that is not optional, the bytes before its fields are
+ * the same in every message (in compatible mode its TypeDef is the first,
+ * marker 0): the encoder copies them, the decoder compares them to take
+ * the fields in local order without reading the type info. */
+static int root_prefix(builder *b)
+{
+    fory_plan *p = b->p;
+    const fory_node *n = p->root;
+    if (!n->st || n->nullable)
+        return CODEC_OK;
+    const fory_struct *st = n->st;
+    bool compatible = p->o.mode == CODEC_FORY_COMPATIBLE;
+    uint8_t *w = plan_alloc(b, 2 + 1 + 5 + (compatible ? st->type_def_len : 0));
+    if (!w)
+        return CODEC_E_NOMEM;
+    p->root_prefix = w;
+    *w++ = 0x01;   /* xlang */
+    *w++ = p->o.track_ref ? FORY_REF_VALUE : FORY_NOT_NULL;
+    if (compatible) {
+        *w++ = FT_COMPATIBLE_STRUCT;
+        *w++ = 0;   /* marker: TypeDef 0, sent here */
+        memcpy(w, st->type_def, st->type_def_len);
+        w += st->type_def_len;
+    } else {
+        *w++ = FT_STRUCT;
+        w = codec_leb128_put(w, st->user_id);
+    }
+    p->root_prefix_len = (size_t)(w - p->root_prefix);
+    return CODEC_OK;
+}
+
 int codec__fory_plan_build(fory_plan *p, const codec_fory_registry *r, const codec_type *root,
                            codec_error *err)
 {
@@ -328,6 +365,8 @@ int codec__fory_plan_build(fory_plan *p, const codec_fory_registry *r, const cod
         if (r->items[i].t->kind == CODEC_T_STRUCT)
             rc = struct_for(&b, r->items[i].t, &st);
     }
+    if (!rc)
+        rc = root_prefix(&b);
     if (rc == CODEC_E_NOMEM)
         FORY_NOMEM(err);
     return rc;
@@ -335,5 +374,6 @@ int codec__fory_plan_build(fory_plan *p, const codec_fory_registry *r, const cod
 
 void codec__fory_plan_free(fory_plan *p)
 {
+    codec__fory_def_cache_free(p);
     codec_arena_free(&p->arena);
 }
