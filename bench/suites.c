@@ -60,7 +60,7 @@ static const group ENCODINGS[] = {
 static const group FORMATS[] = {
     {"json", "json", {{"cjson", "json"}, {"json-c", "json"}, {"jansson", "json"}, {"yajl", "json"}, {"simdjson", "json"}}},
     {"protobuf", "protobuf", {{"protobuf-c", "protobuf"}, {"protobuf-cpp", "protobuf"},
-                              {"codec-gen", "protobuf"}, {"codec-gen", "protobuf:codegen=off"}}},
+                              {"codec-gen", "protobuf"}, {"codec-gen-desc", "protobuf"}}},
     {"cbor", "cbor", {{"libcbor", "cbor"}}},
     {"msgpack", "msgpack", {{"msgpack-c", "msgpack"}}},
     {"fory:consistent", "fory:consistent", {{NULL, NULL}}},

@@ -590,8 +590,9 @@ static int dec_boxed(pb_dec *d, const pb_field *f, void **target, const uint8_t 
     return dec_val(d, &f->val, *target, pp, end, depth);
 }
 
-static int dec_field(pb_dec *d, const pb_field *f, uint8_t *fv, msg_state *ms, unsigned wt,
-                     const uint8_t **pp, const uint8_t *end, const uint8_t *rec, size_t depth)
+__attribute__((always_inline)) static inline int
+dec_field(pb_dec *d, const pb_field *f, uint8_t *fv, msg_state *ms, unsigned wt, const uint8_t **pp,
+          const uint8_t *end, const uint8_t *rec, size_t depth)
 {
     switch (f->mode) {
     case PB_SINGLE:
@@ -653,9 +654,11 @@ static int check_required(pb_dec *d, const pb_msg *m, const uint8_t *v, const ui
 /* One record at *pp: the field its key names (tried first: `*next`, the
  * field after the last one found, and the one before it, for a repeated
  * field), or an unknown field. */
-static inline int dec_record(pb_dec *d, const pb_msg *m, uint8_t *v, msg_state *ms,
-                             uint64_t *seen, size_t *next, const uint8_t **pp,
-                             const uint8_t *end, size_t depth)
+/* Always inlined (as dec_field): the descriptor path's loop stays what it
+ * was before specialized code shared these with it. */
+__attribute__((always_inline)) static inline int
+dec_record(pb_dec *d, const pb_msg *m, uint8_t *v, msg_state *ms, uint64_t *seen, size_t *next,
+           const uint8_t **pp, const uint8_t *end, size_t depth)
 {
     const uint8_t *rec = *pp;
     uint32_t tag = 0;

@@ -285,8 +285,8 @@ static uint8_t *put_map(pb_enc *e, uint8_t *p, const pb_field *f, const codec_ma
 }
 
 /* Field f of the message at v. */
-static inline uint8_t *put_one(pb_enc *e, uint8_t *p, const pb_field *f, const uint8_t *v,
-                               size_t depth)
+__attribute__((always_inline)) static inline uint8_t *
+put_one(pb_enc *e, uint8_t *p, const pb_field *f, const uint8_t *v, size_t depth)
 {
     const uint8_t *fv = v + f->offset;
     e->field = f->name;
