@@ -106,13 +106,25 @@ CODEC_API const uint8_t *codec_pb_dec_varint_slow(const uint8_t *p, const uint8_
 CODEC_API const uint8_t *codec_pb_dec_text(codec_pb_dec *d, const uint8_t *p,
                                            const uint8_t *end, codec_bytes *out, int utf8);
 
-/** A varint at p: the fast path inline, then codec_pb_dec_varint_slow(). */
+/** A varint at p: up to 5 bytes inline (when they are all in the input),
+ * longer ones, and any at the end of the input, with
+ * codec_pb_dec_varint_slow(). */
 static inline const uint8_t *codec_pb_dec_varint(const uint8_t *p, const uint8_t *end,
                                                  uint64_t *out)
 {
     if (p < end && *p < 0x80) {
         *out = *p;
         return p + 1;
+    }
+    if (end - p >= 5) {
+        uint64_t x = p[0] & 0x7fu;
+        for (unsigned i = 1; i < 5; i++) {
+            x |= (uint64_t)(p[i] & 0x7fu) << (7 * i);
+            if (p[i] < 0x80) {
+                *out = x;
+                return p + i + 1;
+            }
+        }
     }
     return codec_pb_dec_varint_slow(p, end, out);
 }
