@@ -61,16 +61,50 @@ static void lvalue(char *buf, size_t cap, const codec__gen_spec_field *f)
     snprintf(buf, cap, "v->%s%s", f->member, f->shape == CODEC__GEN_OPTIONAL ? ".value" : "");
 }
 
-/* Decoding: one `case` reading field f's value into its member. */
-static void dec_case(codec_buf *c, const codec__gen_spec_field *f)
+/* The key of field f's records when the decoder has a `case` for it (keys
+ * of one or two bytes), else 0 (the backend's lookup finds it). */
+static uint32_t case_key(const codec__gen_spec_field *f)
+{
+    if (f->members != 1 || !f->number)   /* a oneof */
+        return 0;
+    unsigned wire = f->shape == CODEC__GEN_CALL ? f->wire : wire_of(f->type);
+    uint64_t key = (uint64_t)f->number << 3 | wire;
+    return key < 1u << 14 ? (uint32_t)key : 0;
+}
+
+/* After a field: when the next record is the next field's (in field-number
+ * order, the order encoders write), straight to its code, no switch. */
+static void chain(codec_buf *c, const codec__gen_spec_field *next)
+{
+    uint32_t key = next ? case_key(next) : 0;
+    if (!key) {
+        out(c, "            continue;\n");
+        return;
+    }
+    uint8_t b[5];
+    unsigned n = key_bytes(next->number, next->shape == CODEC__GEN_CALL ? next->wire
+                                                                       : wire_of(next->type), b);
+    if (n == 1)
+        out(c, "            if (p < end && *p == 0x%02x) {\n                rec = p++;\n", b[0]);
+    else
+        out(c, "            if (end - p >= 2 && p[0] == 0x%02x && p[1] == 0x%02x) {\n"
+               "                rec = p;\n                p += 2;\n", b[0], b[1]);
+    out(c, "                goto f%zu;\n            }\n            continue;\n", next->index);
+}
+
+/* Decoding: one `case` reading field f's value into its member (label
+ * f<index>), then on to `next`. */
+static void dec_case(codec_buf *c, const codec__gen_spec_field *f,
+                     const codec__gen_spec_field *next)
 {
     char dst[160];
     lvalue(dst, sizeof dst, f);
     unsigned wire = f->shape == CODEC__GEN_CALL ? f->wire : wire_of(f->type);
-    uint64_t key = (uint64_t)f->number << 3 | wire;
-    if (key >= 1u << 14)
-        return;   /* keys of 3 bytes or more: the backend's lookup */
-    out(c, "        case %u: /* %s */\n", (unsigned)key, f->member);
+    uint32_t key = case_key(f);
+    if (!key)
+        return;
+    out(c, "        case %u: /* %s */\n        f%zu: __attribute__((unused));\n", (unsigned)key,
+        f->member, f->index);
     if (f->shape == CODEC__GEN_CALL) {
         out(c, "            if ((rc = codec_pb_dec_field(d, m, %zu, v, fields, %u, &p, end, rec, "
                "depth)))\n                return rc;\n            continue;\n",
@@ -131,7 +165,7 @@ static void dec_case(codec_buf *c, const codec__gen_spec_field *f)
     }
     if (has)
         out(c, "            v->%s.has = true;\n", f->member);
-    out(c, "            continue;\n");
+    chain(c, next);
 }
 
 static void emit_decode(codec_buf *c, const char *cname, const codec__gen_spec_field *f, size_t n)
@@ -145,9 +179,13 @@ static void emit_decode(codec_buf *c, const char *cname, const codec__gen_spec_f
            "            k = (k & 0x7f) | (uint32_t)p[1] << 7;\n            p += 2;\n"
            "        } else {\n            goto generic;\n        }\n        switch (k) {\n",
         cname, cname);
-    for (size_t i = 0; i < n; i++)
-        if (f[i].members == 1 && f[i].number)   /* a oneof: the backend's lookup */
-            dec_case(c, &f[i]);
+    for (size_t i = 0; i < n; i++) {
+        const codec__gen_spec_field *next = NULL;
+        for (size_t j = i + 1; j < n && !next; j++)
+            if (case_key(&f[j]))
+                next = &f[j];
+        dec_case(c, &f[i], next);
+    }
     out(c, "        default: goto generic;\n        }\n    generic:\n        p = rec;\n"
            "        if ((rc = codec_pb_dec_record(d, m, v, fields, &p, end, depth)))\n"
            "            return rc;\n    }\n    return 0;\n}\n\n");
