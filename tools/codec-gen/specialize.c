@@ -92,6 +92,19 @@ static void chain(codec_buf *c, const codec__gen_spec_field *next)
     out(c, "                goto f%zu;\n            }\n            continue;\n", next->index);
 }
 
+/* A fixed-width value of `bits` into dst: an integer of C type `ctype`, or
+ * (ctype NULL) a float or double by its bits. */
+static void dec_fixed(codec_buf *c, const char *dst, unsigned bits, const char *ctype)
+{
+    out(c, "            if (end - p < %u)\n                goto generic;\n", bits / 8);
+    if (ctype)
+        out(c, "            %s = (%s)codec_pb_le%u(p);\n", dst, ctype, bits);
+    else
+        out(c, "            { uint%u_t b = codec_pb_le%u(p); memcpy(&%s, &b, %u); }\n", bits, bits,
+            dst, bits / 8);
+    out(c, "            p += %u;\n", bits / 8);
+}
+
 /* Decoding: one `case` reading field f's value into its member (label
  * f<index>), then on to `next`. */
 static void dec_case(codec_buf *c, const codec__gen_spec_field *f,
@@ -120,26 +133,16 @@ static void dec_case(codec_buf *c, const codec__gen_spec_field *f,
             dst, f->type == T_STRING);
         break;
     case T_FLOAT:
+    case T_DOUBLE:
+        dec_fixed(c, dst, f->type == T_FLOAT ? 32 : 64, NULL);
+        break;
     case T_FIXED32:
     case T_SFIXED32:
-        out(c, "            if (end - p < 4)\n                goto generic;\n");
-        if (f->type == T_FLOAT)
-            out(c, "            { uint32_t b = codec_pb_le32(p); memcpy(&%s, &b, 4); }\n", dst);
-        else
-            out(c, "            %s = (%s)codec_pb_le32(p);\n", dst,
-                f->type == T_FIXED32 ? "uint32_t" : "int32_t");
-        out(c, "            p += 4;\n");
+        dec_fixed(c, dst, 32, f->type == T_FIXED32 ? "uint32_t" : "int32_t");
         break;
-    case T_DOUBLE:
     case T_FIXED64:
     case T_SFIXED64:
-        out(c, "            if (end - p < 8)\n                goto generic;\n");
-        if (f->type == T_DOUBLE)
-            out(c, "            { uint64_t b = codec_pb_le64(p); memcpy(&%s, &b, 8); }\n", dst);
-        else
-            out(c, "            %s = (%s)codec_pb_le64(p);\n", dst,
-                f->type == T_FIXED64 ? "uint64_t" : "int64_t");
-        out(c, "            p += 8;\n");
+        dec_fixed(c, dst, 64, f->type == T_FIXED64 ? "uint64_t" : "int64_t");
         break;
     default:
         out(c, "            if (!(p = codec_pb_dec_varint(p, end, &x)))\n                goto generic;\n");
