@@ -9,6 +9,8 @@
  *    inserted): both decoders accept or refuse alike (same family, detail,
  *    offset, message), and what they decode encodes to the same bytes with
  *    either encoder.
+ * The mutants also go through both paths with unknown=skip, unknown=reject,
+ * max-depth=2, max-elements=2 and max-size=40.
  * TestAllTypesProto3 has no proto3 `optional`: this covers that shape. */
 #include "presence.codec.h"
 
@@ -254,6 +256,22 @@ int main(int argc, char **argv)
         fputs("FAIL: codec_parse\n", stderr);
         return 1;
     }
+    /* The decoding options, each on both paths: unknown fields skipped or
+     * refused, and limits the random values reach. */
+    static const char *const options[] = {"skip", "reject", "max-depth=2", "max-elements=2",
+                                          "max-size=40"};
+    enum { NOPT = sizeof options / sizeof options[0] };
+    codec *spec_o[NOPT], *plain_o[NOPT];
+    for (size_t k = 0; k < NOPT; k++) {
+        char a[64], b[64];
+        snprintf(a, sizeof a, "protobuf:%s", options[k]);
+        snprintf(b, sizeof b, "protobuf:%s,codegen=off", options[k]);
+        if (!(spec_o[k] = codec_parse(a, t, &err)) || !(plain_o[k] = codec_parse(b, t, &err))) {
+            fprintf(stderr, "FAIL: codec_parse %s\n", a);
+            return 1;
+        }
+    }
+    size_t option_refusals = 0;
     codec_arena arena;
     codec_arena_init(&arena, NULL, 0);
     codec_buf a, b;
@@ -284,16 +302,22 @@ int main(int argc, char **argv)
             }
             mutants++;
             mutants_accepted += (size_t)decode_both(spec, plain, mut, n, &arena, i);
+            for (size_t o = 0; o < NOPT; o++)
+                option_refusals += !decode_both(spec_o[o], plain_o[o], mut, n, &arena, i);
         }
         codec_arena_reset(&arena);
     }
     free(mut);
     printf("specialize: %zu values, %zu encoded, %zu decoded back; %zu mutants, %zu accepted; "
-           "%d differences\n",
-           iterations, encoded, accepted, mutants, mutants_accepted, failures);
+           "%zu refusals under the other options; %d differences\n",
+           iterations, encoded, accepted, mutants, mutants_accepted, option_refusals, failures);
     if (encoded < iterations / 2 || accepted != encoded || mutants_accepted == 0 ||
-        mutants_accepted == mutants)
+        mutants_accepted == mutants || option_refusals <= mutants - mutants_accepted)
         failures++;
+    for (size_t k = 0; k < NOPT; k++) {
+        codec_free(spec_o[k]);
+        codec_free(plain_o[k]);
+    }
     codec_buf_free(&a);
     codec_buf_free(&b);
     codec_arena_free(&arena);
