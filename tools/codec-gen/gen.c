@@ -808,6 +808,7 @@ static void specialize(codec_buf *c, const sym *s, const field_plan *p, size_t n
         if (label == L_REPEATED || f->type == T_MESSAGE || f->type == T_GROUP || !f->type) {
             f->shape = CODEC__GEN_CALL;
             f->wire = 2;
+            f->repeated = label == L_REPEATED;
         } else if (strncmp(p[i].member_type, "CODEC_OPTIONAL_OF", 17) == 0) {
             f->shape = CODEC__GEN_OPTIONAL;
         } else {

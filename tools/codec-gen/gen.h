@@ -78,6 +78,7 @@ typedef struct codec__gen_spec_field {
     int type;              /* FieldDescriptorProto.Type (PLAIN, OPTIONAL) */
     codec__gen_shape shape;
     uint8_t wire;          /* CALL: the wire type of its records (2 for lists and messages) */
+    bool repeated;         /* a list or map: its records may follow each other */
     size_t index;          /* its position in the backend's table */
     size_t members;        /* table entries it takes (a oneof: its members; else 1) */
     /* number is 0 for a oneof (its members are found by the backend). */

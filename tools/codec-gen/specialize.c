@@ -72,24 +72,31 @@ static uint32_t case_key(const codec__gen_spec_field *f)
     return key < 1u << 14 ? (uint32_t)key : 0;
 }
 
-/* After a field: when the next record is the next field's (in field-number
- * order, the order encoders write), straight to its code, no switch. */
-static void chain(codec_buf *c, const codec__gen_spec_field *next)
+/* When the record at p is field `to`'s, straight to its code (no switch). */
+static void jump_if(codec_buf *c, const codec__gen_spec_field *to)
 {
-    uint32_t key = next ? case_key(next) : 0;
-    if (!key) {
-        out(c, "            continue;\n");
+    uint32_t key = to ? case_key(to) : 0;
+    if (!key)
         return;
-    }
     uint8_t b[5];
-    unsigned n = key_bytes(next->number, next->shape == CODEC__GEN_CALL ? next->wire
-                                                                       : wire_of(next->type), b);
+    unsigned n = key_bytes(to->number, to->shape == CODEC__GEN_CALL ? to->wire : wire_of(to->type),
+                           b);
     if (n == 1)
         out(c, "            if (p < end && *p == 0x%02x) {\n                rec = p++;\n", b[0]);
     else
         out(c, "            if (end - p >= 2 && p[0] == 0x%02x && p[1] == 0x%02x) {\n"
                "                rec = p;\n                p += 2;\n", b[0], b[1]);
-    out(c, "                goto f%zu;\n            }\n            continue;\n", next->index);
+    out(c, "                goto f%zu;\n            }\n", to->index);
+}
+
+/* After field f: a list's next item, then the next field in field-number
+ * order (the order encoders write), before the switch. */
+static void chain(codec_buf *c, const codec__gen_spec_field *f, const codec__gen_spec_field *next)
+{
+    if (f->repeated)
+        jump_if(c, f);
+    jump_if(c, next);
+    out(c, "            continue;\n");
 }
 
 /* A fixed-width value of `bits` into dst: an integer of C type `ctype`, or
@@ -120,8 +127,9 @@ static void dec_case(codec_buf *c, const codec__gen_spec_field *f,
         f->member, f->index);
     if (f->shape == CODEC__GEN_CALL) {
         out(c, "            if ((rc = codec_pb_dec_field(d, m, %zu, v, fields, %u, &p, end, rec, "
-               "depth)))\n                return rc;\n            continue;\n",
+               "depth)))\n                return rc;\n",
             f->index, wire);
+        chain(c, f, next);
         return;
     }
     const char *has = f->shape == CODEC__GEN_OPTIONAL ? "" : NULL;
@@ -168,7 +176,7 @@ static void dec_case(codec_buf *c, const codec__gen_spec_field *f,
     }
     if (has)
         out(c, "            v->%s.has = true;\n", f->member);
-    chain(c, next);
+    chain(c, f, next);
 }
 
 static void emit_decode(codec_buf *c, const char *cname, const codec__gen_spec_field *f, size_t n)
