@@ -59,7 +59,8 @@ static const group ENCODINGS[] = {
  * so cbor and msgpack cells appear as soon as their stages are merged. */
 static const group FORMATS[] = {
     {"json", "json", {{"cjson", "json"}, {"json-c", "json"}, {"jansson", "json"}, {"yajl", "json"}, {"simdjson", "json"}}},
-    {"protobuf", "protobuf", {{"protobuf-c", "protobuf"}, {"protobuf-cpp", "protobuf"}}},
+    {"protobuf", "protobuf", {{"protobuf-c", "protobuf"}, {"protobuf-cpp", "protobuf"},
+                              {"codec-gen", "protobuf"}, {"codec-gen-desc", "protobuf"}}},
     {"cbor", "cbor", {{"libcbor", "cbor"}}},
     {"msgpack", "msgpack", {{"msgpack-c", "msgpack"}}},
     {"fory:consistent", "fory:consistent", {{NULL, NULL}}},

@@ -8,7 +8,7 @@
 extern const bench_driver bench_peer_zlib, bench_peer_libdeflate, bench_peer_zstd,
     bench_peer_lz4, bench_peer_snappy, bench_peer_brotli, bench_peer_cjson,
     bench_peer_json_c, bench_peer_jansson, bench_peer_yajl,
-    bench_peer_protobuf_c, bench_peer_protobuf_cpp,
+    bench_peer_protobuf_c, bench_peer_protobuf_cpp, bench_peer_codec_gen, bench_peer_codec_gen_desc,
     bench_peer_simdjson, bench_peer_msgpack_c, bench_peer_libcbor,
     bench_peer_jdk;
 
@@ -48,6 +48,10 @@ static const bench_driver *const peers[] = {
 #endif
 #ifdef BENCH_HAVE_PROTOBUF_CPP
     &bench_peer_protobuf_cpp,
+#endif
+#ifdef BENCH_HAVE_CODEC_GEN
+    &bench_peer_codec_gen,
+    &bench_peer_codec_gen_desc,
 #endif
 #ifdef BENCH_HAVE_SIMDJSON
     &bench_peer_simdjson,

@@ -23,5 +23,6 @@
 #include "cbor.h"
 #include "msgpack.h"
 #include "schema.h"
+#include "codegen.h"
 
 #endif

@@ -247,6 +247,10 @@ struct codec_type {
     const codec_xmap *xmap;               /* XMAP */
     codec_type_cache *cache;              /* STRUCT, UNION: lookup index */
     uint32_t flags;                       /* codec_type_flag bits */
+    /** STRUCT: specialized encode/decode functions written by
+     * `codec-gen --specialize` (codec/codegen.h), or NULL. Backends that
+     * know them call them instead of walking the descriptor. Since 0.1. */
+    const struct codec_codegen *codegen;
 };
 
 /** The built-in scalar and leaf types. Since 0.1. */

@@ -48,7 +48,47 @@ typedef struct codec__gen_options {
      * library, whose globals must all be its own (libcodec's copy of
      * descriptor.proto). */
     bool internal;
+    /* `specialize=1` / `--specialize`: straight-line protobuf encode and
+     * decode functions per message (specialize.c; not for Fory IDL). */
+    bool specialize;
 } codec__gen_options;
+
+/* printf into generated text (out of memory ends the run). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void codec__gen_out(codec_buf *b, const char *f, ...);
+
+/* FieldDescriptorProto.Type. */
+enum {
+    T_DOUBLE = 1, T_FLOAT, T_INT64, T_UINT64, T_INT32, T_FIXED64, T_FIXED32, T_BOOL, T_STRING,
+    T_GROUP, T_MESSAGE, T_BYTES, T_UINT32, T_ENUM, T_SFIXED32, T_SFIXED64, T_SINT32, T_SINT64
+};
+
+/* What specialize.c needs of one field of a message. */
+typedef enum codec__gen_shape {
+    CODEC__GEN_PLAIN,      /* a scalar, string or bytes with implicit presence */
+    CODEC__GEN_OPTIONAL,   /* the same in a CODEC_OPTIONAL_OF (explicit presence) */
+    CODEC__GEN_CALL        /* list, map, message, oneof: the descriptor path's code */
+} codec__gen_shape;
+
+typedef struct codec__gen_spec_field {
+    const char *member;    /* C member */
+    uint32_t number;       /* field number (CALL with members > 1: unused) */
+    int type;              /* FieldDescriptorProto.Type (PLAIN, OPTIONAL) */
+    codec__gen_shape shape;
+    uint8_t wire;          /* CALL: the wire type of its records (2 for lists and messages) */
+    bool repeated;         /* a list or map: its records may follow each other */
+    size_t index;          /* its position in the backend's table */
+    size_t members;        /* table entries it takes (a oneof: its members; else 1) */
+    /* number is 0 for a oneof (its members are found by the backend). */
+} codec__gen_spec_field;
+
+/* The specialized functions of message `cname` (fields in table order,
+ * then its `codec_unknown` member) and its `static const codec_codegen
+ * cname_codegen_`. */
+void codec__gen_specialize(codec_buf *c, const char *cname, const codec__gen_spec_field *f,
+                           size_t n);
 
 /* Generates code for files[i] whose name is in `wanted` (all when nwanted is
  * 0); the other files resolve imports. Returns 0, or -1 with r->error set. */

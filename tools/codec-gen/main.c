@@ -2,7 +2,7 @@
  * descriptor set or a Fory IDL file.
  *
  *   protoc --include_imports -o x.desc x.proto
- *   codec-gen [--fory-base N] [--all] -o DIR x.desc [FILE.proto...]
+ *   codec-gen [--fory-base N] [--all] [--specialize] -o DIR x.desc [FILE.proto...]
  *   codec-gen [--all] -o DIR --fdl x.fdl [--name dir/x.fdl]
  *
  * Without FILE names it generates the last file of the set (protoc writes
@@ -16,14 +16,16 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: codec-gen [--fory-base N] [--all] -o DIR SCHEMA.desc [FILE.proto...]\n"
+    "usage: codec-gen [--fory-base N] [--all] [--specialize] -o DIR SCHEMA.desc [FILE.proto...]\n"
     "       codec-gen [--all] -o DIR --fdl FILE.fdl [--name PATH]\n"
     "\n"
     "Writes FILE.codec.h and FILE.codec.c under DIR for the files of a descriptor\n"
     "set (protoc --include_imports -o SCHEMA.desc x.proto): the FILEs named, every\n"
     "file with --all, else the last file of the set. With --fdl, reads a Fory IDL\n"
     "file (and its imports); PATH is the name generated code knows it by (where\n"
-    "its x.codec.h goes under DIR; default: FILE.fdl as given).\n";
+    "its x.codec.h goes under DIR; default: FILE.fdl as given). --specialize adds\n"
+    "straight-line protobuf encode and decode functions per message (the type's\n"
+    "`codegen`, called by the protobuf backend; not for Fory IDL).\n";
 
 int main(int argc, char **argv)
 {
@@ -41,6 +43,8 @@ int main(int argc, char **argv)
             fdl_name = argv[++i];
         else if (strcmp(argv[i], "--all") == 0)
             all = true;
+        else if (strcmp(argv[i], "--specialize") == 0)
+            o.specialize = true;
         else if (strcmp(argv[i], "--fory-base") == 0 && i + 1 < argc)
             o.fory_base = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {

@@ -13,7 +13,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-typedef struct pb_dec {
+typedef struct codec_pb_dec {
     const uint8_t *base;     /* start of the input, for offsets */
     const uint8_t *in_end;
     uint8_t *pool;           /* where the next string's bytes go */
@@ -413,7 +413,7 @@ static int dec_val(pb_dec *d, const pb_val *v, void *dst, const uint8_t **pp,
 
 /* Per-message decoding state: the capacity of each list/map (0 until its
  * first record) and of the unknown-bytes sink. */
-typedef struct msg_state {
+typedef struct codec_pb_fields {
     size_t *caps;
     size_t unknown_cap;
     bool unknown_counted;
@@ -590,8 +590,9 @@ static int dec_boxed(pb_dec *d, const pb_field *f, void **target, const uint8_t 
     return dec_val(d, &f->val, *target, pp, end, depth);
 }
 
-static int dec_field(pb_dec *d, const pb_field *f, uint8_t *fv, msg_state *ms, unsigned wt,
-                     const uint8_t **pp, const uint8_t *end, const uint8_t *rec, size_t depth)
+__attribute__((always_inline)) static inline int
+dec_field(pb_dec *d, const pb_field *f, uint8_t *fv, msg_state *ms, unsigned wt, const uint8_t **pp,
+          const uint8_t *end, const uint8_t *rec, size_t depth)
 {
     switch (f->mode) {
     case PB_SINGLE:
@@ -650,53 +651,110 @@ static int check_required(pb_dec *d, const pb_msg *m, const uint8_t *v, const ui
 #define SMALL_REPS 16
 #define SMALL_SEEN 4
 
+/* One record at *pp: the field its key names (tried first: `*next`, the
+ * field after the last one found, and the one before it, for a repeated
+ * field), or an unknown field. */
+/* Always inlined (as dec_field): the descriptor path's loop stays what it
+ * was before specialized code shared these with it. */
+__attribute__((always_inline)) static inline int
+dec_record(pb_dec *d, const pb_msg *m, uint8_t *v, msg_state *ms, uint64_t *seen, size_t *next,
+           const uint8_t **pp, const uint8_t *end, size_t depth)
+{
+    const uint8_t *rec = *pp;
+    uint32_t tag = 0;
+    unsigned wt = 0;
+    int rc = get_key(d, pp, end, &tag, &wt);
+    if (rc)
+        return rc;
+    const pb_field *f;
+    size_t n = *next;
+    if (n < m->count && m->fields[n].tag == tag && m->fields[n].mode != PB_UNKNOWN)
+        f = &m->fields[n];
+    else if (n && m->fields[n - 1].tag == tag)
+        f = &m->fields[n - 1];
+    else
+        f = pb_field_by_tag(m, tag);
+    if (!f)
+        return dec_unknown(d, m, v, ms, wt, tag, pp, end, rec);
+    size_t i = (size_t)(f - m->fields);
+    *next = i + 1;
+    if ((rc = dec_field(d, f, v + f->offset, ms, wt, pp, end, rec, depth)))
+        return rc;
+    if (seen)
+        seen[i / 64] |= 1ull << (i % 64);
+    return CODEC_OK;
+}
+
 static int dec_msg(pb_dec *d, const pb_msg *m, uint8_t *v, const uint8_t *p, const uint8_t *end,
                    size_t depth)
 {
     size_t caps_small[SMALL_REPS];
     uint64_t seen_small[SMALL_SEEN];
     msg_state ms = {.caps = caps_small};
-    uint64_t *seen = seen_small;
+    uint64_t *seen = NULL;
     if (m->nrep > SMALL_REPS &&
         !(ms.caps = codec_arena_alloc(d->arena, m->nrep * sizeof(size_t), 0)))
         return nomem(d);
     memset(ms.caps, 0, m->nrep * sizeof(size_t));
+    if (m->gen)   /* specialized code (never for messages with required fields) */
+        return m->gen->pb_decode(d, m, v, &ms, p, end, depth);
     size_t words = (m->count + 63) / 64;
     if (m->has_required) {
+        seen = seen_small;
         if (words > SMALL_SEEN && !(seen = codec_arena_alloc(d->arena, words * 8, 8)))
             return nomem(d);
         memset(seen, 0, words * 8);
     }
     size_t next = 0;
     while (p < end) {
-        const uint8_t *rec = p;
-        uint32_t tag = 0;
-        unsigned wt = 0;
-        int rc = get_key(d, &p, end, &tag, &wt);
+        int rc = dec_record(d, m, v, &ms, seen, &next, &p, end, depth);
         if (rc)
             return rc;
-        /* The next field in declaration order, or the same one again (a
-         * repeated field), before the table. */
-        const pb_field *f;
-        if (next < m->count && m->fields[next].tag == tag && m->fields[next].mode != PB_UNKNOWN)
-            f = &m->fields[next];
-        else if (next && m->fields[next - 1].tag == tag)
-            f = &m->fields[next - 1];
-        else
-            f = pb_field_by_tag(m, tag);
-        if (!f) {
-            if ((rc = dec_unknown(d, m, v, &ms, wt, tag, &p, end, rec)))
-                return rc;
-            continue;
-        }
-        size_t i = (size_t)(f - m->fields);
-        next = i + 1;
-        if ((rc = dec_field(d, f, v + f->offset, &ms, wt, &p, end, rec, depth)))
-            return rc;
-        if (m->has_required)
-            seen[i / 64] |= 1ull << (i % 64);
     }
     return m->has_required ? check_required(d, m, v, seen, end) : CODEC_OK;
+}
+
+/* ---------------------------------------------------------------------------
+ * What specialized code calls (codec/codegen.h)
+ * ------------------------------------------------------------------------ */
+
+int codec_pb_dec_record(codec_pb_dec *d, const codec_pb_msg *m, void *value,
+                        codec_pb_fields *fields, const uint8_t **pp, const uint8_t *end,
+                        size_t depth)
+{
+    size_t next = 0;
+    return dec_record(d, m, value, fields, NULL, &next, pp, end, depth);
+}
+
+int codec_pb_dec_field(codec_pb_dec *d, const codec_pb_msg *m, size_t index, void *value,
+                       codec_pb_fields *fields, unsigned wt, const uint8_t **pp,
+                       const uint8_t *end, const uint8_t *rec, size_t depth)
+{
+    const pb_field *f = &m->fields[index];
+    return dec_field(d, f, (uint8_t *)value + f->offset, fields, wt, pp, end, rec, depth);
+}
+
+const uint8_t *codec_pb_dec_varint_slow(const uint8_t *p, const uint8_t *end, uint64_t *out)
+{
+    return varint_slow(p, end, out);
+}
+
+const uint8_t *codec_pb_dec_text(codec_pb_dec *d, const uint8_t *p, const uint8_t *end,
+                                 codec_bytes *out, int utf8)
+{
+    uint64_t n;
+    if (!(p = get_varint(p, end, &n)) || n > (uint64_t)(end - p))
+        return NULL;
+    size_t len = (size_t)n;
+    if (!len) {
+        *out = (codec_bytes){NULL, 0};
+        return p;
+    }
+    uint8_t *copy = pool_take(d, p, len);
+    if (!copy || (codec_copy_ascii(copy, p, len) && utf8 && !codec__utf8_valid(p, len)))
+        return NULL;
+    *out = (codec_bytes){copy, len};
+    return p + len;
 }
 
 int codec__pb_decode(const pb_state *st, const uint8_t *in, size_t n, void *value,

@@ -10,14 +10,8 @@
 #include "core/error_internal.h"
 #include "core/buf_internal.h"
 
-typedef struct pb_enc {
-    uint8_t *end;            /* end of the buffer's capacity */
-    codec_buf *buf;
-    codec_error *err;
-    size_t max_depth;
-    const char *field;       /* the field being written, for messages */
-    int rc;                  /* the status after a writer returned NULL */
-} pb_enc;
+/* The state is codec_pb_enc (codec/codegen.h): specialized code shares it. */
+typedef codec_pb_enc pb_enc;
 
 /* The writers take the write position `p` and return the new one, or NULL
  * after filling e->err, so the position stays in a register. */
@@ -290,66 +284,72 @@ static uint8_t *put_map(pb_enc *e, uint8_t *p, const pb_field *f, const codec_ma
     return p;
 }
 
+/* Field f of the message at v. */
+__attribute__((always_inline)) static inline uint8_t *
+put_one(pb_enc *e, uint8_t *p, const pb_field *f, const uint8_t *v, size_t depth)
+{
+    const uint8_t *fv = v + f->offset;
+    e->field = f->name;
+    switch (f->mode) {
+    case PB_SINGLE:
+        /* Numbers and text inline: they are most fields. */
+        if (f->val.op <= PB_OP_FIXED64) {
+            uint64_t x = load_int(&f->val, fv);
+            if (x) {
+                NEED(8 + 10);
+                p = put_number(put_key(p, f->key, f->key_len), &f->val, x);
+            }
+        } else if (f->val.op <= PB_OP_DECIMAL) {
+            if (((const codec_bytes *)fv)->len)
+                p = put_text(e, p, f->key, f->key_len, &f->val, (const codec_bytes *)fv);
+        } else {
+            p = put_field(e, p, f->key, f->key_len, &f->val, fv, false, depth);
+        }
+        return p;
+    case PB_OPTIONAL:
+        if (*(const bool *)fv)
+            p = put_field(e, p, f->key, f->key_len, &f->val, fv + f->value_offset, true, depth);
+        return p;
+    case PB_PACKED:
+        return f->unpacked ? put_repeated(e, p, f, (const codec_list *)fv, depth)
+                           : put_packed(e, p, f, (const codec_list *)fv);
+    case PB_POINTER: {
+        const void *target = *(const void *const *)fv;
+        if (target)
+            p = put_field(e, p, f->key, f->key_len, &f->val, target, true, depth);
+        return p;
+    }
+    case PB_REPEATED: return put_repeated(e, p, f, (const codec_list *)fv, depth);
+    case PB_MAP: return put_map(e, p, f, (const codec_map *)fv, depth);
+    case PB_ONEOF: {
+        /* Members are consecutive: the first one checks `which`. */
+        uint32_t which = codec_union_which(fv);
+        if (f->case_index == 1 && which > f->case_count)
+            return bad_value(e, "union `which` is past its last member");
+        if (which != f->case_index)
+            return p;
+        const void *member = fv + f->value_offset;
+        if (f->boxed && !(member = *(const void *const *)member)) {
+            NEED(8 + 1);   /* chosen but NULL: an empty message */
+            p = put_key(p, f->key, f->key_len);
+            *p++ = 0;
+            return p;
+        }
+        return put_field(e, p, f->key, f->key_len, &f->val, member, true, depth);
+    }
+    default: return p;   /* PB_UNKNOWN: written last */
+    }
+}
+
 static uint8_t *put_msg(pb_enc *e, uint8_t *p, const pb_msg *m, const uint8_t *v, size_t depth)
 {
     if (depth > e->max_depth)
         return bad_value(e, "messages nest deeper than max-depth");
+    if (m->gen)   /* specialized code */
+        return m->gen->pb_encode(e, p, m, v, depth);
     const pb_field *f = m->fields, *last = f + m->count;
-    for (; f < last && p; f++) {
-        const uint8_t *fv = v + f->offset;
-        e->field = f->name;
-        switch (f->mode) {
-        case PB_SINGLE:
-            /* Numbers and text inline: they are most fields. */
-            if (f->val.op <= PB_OP_FIXED64) {
-                uint64_t x = load_int(&f->val, fv);
-                if (x) {
-                    NEED(8 + 10);
-                    p = put_number(put_key(p, f->key, f->key_len), &f->val, x);
-                }
-            } else if (f->val.op <= PB_OP_DECIMAL) {
-                if (((const codec_bytes *)fv)->len)
-                    p = put_text(e, p, f->key, f->key_len, &f->val, (const codec_bytes *)fv);
-            } else {
-                p = put_field(e, p, f->key, f->key_len, &f->val, fv, false, depth);
-            }
-            break;
-        case PB_OPTIONAL:
-            if (*(const bool *)fv)
-                p = put_field(e, p, f->key, f->key_len, &f->val, fv + f->value_offset, true, depth);
-            break;
-        case PB_PACKED:
-            p = f->unpacked ? put_repeated(e, p, f, (const codec_list *)fv, depth)
-                            : put_packed(e, p, f, (const codec_list *)fv);
-            break;
-        case PB_POINTER: {
-            const void *target = *(const void *const *)fv;
-            if (target)
-                p = put_field(e, p, f->key, f->key_len, &f->val, target, true, depth);
-            break;
-        }
-        case PB_REPEATED: p = put_repeated(e, p, f, (const codec_list *)fv, depth); break;
-        case PB_MAP: p = put_map(e, p, f, (const codec_map *)fv, depth); break;
-        case PB_ONEOF: {
-            /* Members are consecutive: the first one checks `which`. */
-            uint32_t which = codec_union_which(fv);
-            if (f->case_index == 1 && which > f->case_count)
-                return bad_value(e, "union `which` is past its last member");
-            if (which != f->case_index)
-                break;
-            const void *member = fv + f->value_offset;
-            if (f->boxed && !(member = *(const void *const *)member)) {
-                NEED(8 + 1);   /* chosen but NULL: an empty message */
-                p = put_key(p, f->key, f->key_len);
-                *p++ = 0;
-                break;
-            }
-            p = put_field(e, p, f->key, f->key_len, &f->val, member, true, depth);
-            break;
-        }
-        default: break;   /* PB_UNKNOWN: written last */
-        }
-    }
+    for (; f < last && p; f++)
+        p = put_one(e, p, f, v, depth);
     if (p && m->unknown) {
         const codec_bytes *u = (const codec_bytes *)(v + m->unknown->offset);
         NEED(u->len);
@@ -358,6 +358,29 @@ static uint8_t *put_msg(pb_enc *e, uint8_t *p, const pb_msg *m, const uint8_t *v
         p += u->len;
     }
     return p;
+}
+
+/* ---------------------------------------------------------------------------
+ * What specialized code calls (codec/codegen.h)
+ * ------------------------------------------------------------------------ */
+
+uint8_t *codec_pb_grow(codec_pb_enc *e, uint8_t *p, size_t n)
+{
+    return grow(e, p, n);
+}
+
+uint8_t *codec_pb_enc_field(codec_pb_enc *e, uint8_t *p, const codec_pb_msg *m, size_t index,
+                            const void *value, size_t depth)
+{
+    return put_one(e, p, &m->fields[index], value, depth);
+}
+
+uint8_t *codec_pb_enc_text(codec_pb_enc *e, uint8_t *p, const codec_pb_msg *m, size_t index,
+                           const codec_bytes *s)
+{
+    const pb_field *f = &m->fields[index];
+    e->field = f->name;
+    return put_text(e, p, f->key, f->key_len, &f->val, s);
 }
 
 int codec__pb_encode(const pb_state *st, const void *value, codec_buf *out, codec_error *err)

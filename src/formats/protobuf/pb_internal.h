@@ -10,6 +10,7 @@
 
 #include "core/varint_internal.h"
 #include "codec/protobuf.h"
+#include "codec/codegen.h"
 #include "compose/stage_internal.h"
 #include "types/value_internal.h"
 
@@ -37,7 +38,7 @@ typedef enum pb_op {
     PB_OP_XMAP        /* converted to its wire type first */
 } pb_op;
 
-typedef struct pb_msg pb_msg;
+typedef struct codec_pb_msg pb_msg;
 
 /* One value: its op, wire type and C layout. */
 typedef struct pb_val {
@@ -84,7 +85,7 @@ typedef struct pb_field {
     const char *name;
 } pb_field;
 
-struct pb_msg {
+struct codec_pb_msg {
     const codec_type *type;
     pb_field *fields;        /* declaration order (the encode order); a union
                                 field is its members, one PB_ONEOF each */
@@ -96,12 +97,14 @@ struct pb_msg {
     uint16_t *dense;         /* tag -> field index + 1 (0 = unknown) */
     uint64_t *sparse;        /* tags above dense_max: tag << 32 | index, sorted */
     size_t sparse_count;
+    const codec_codegen *gen;  /* the type's specialized functions, or NULL */
 };
 
 /* A stage's state: options and the plan, with every block it allocated. */
 typedef struct pb_state {
     codec_protobuf_options o;
     const pb_msg *root;
+    bool no_codegen;          /* `codegen=off`: the descriptor path only */
     struct pb_block *blocks;  /* everything the plan owns */
 } pb_state;
 

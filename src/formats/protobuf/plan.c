@@ -381,6 +381,12 @@ static int msg_for(builder *b, const codec_type *t, const pb_msg **out)
         }
         m->has_required |= f->required;
     }
+    /* Specialized code (codec/codegen.h) of this library's version; a
+     * message with required fields keeps the descriptor path, which
+     * tracks them. */
+    if (!b->st->no_codegen && t->codegen && t->codegen->abi == CODEC_CODEGEN_ABI &&
+        t->codegen->pb_decode && t->codegen->pb_encode && !m->has_required)
+        m->gen = t->codegen;
     *out = m;
     return build_lookup(b, m);
 }

@@ -31,12 +31,15 @@ static const codec_stage_ops pb_ops = {
     .destroy = pb_destroy,
 };
 
-static int read_options(codec_args *a, codec_protobuf_options *o, codec_error *err)
+static int read_options(codec_args *a, codec_protobuf_options *o, bool *no_codegen,
+                        codec_error *err)
 {
     static const char *const unknown[] = {"keep", "skip", "reject", NULL};
-    size_t unk;
+    static const char *const codegen[] = {"on", "off", NULL};
+    size_t unk, gen;
     int rc;
     if ((rc = codec__args_choice(a, "unknown", true, unknown, 0, &unk, err)) ||
+        (rc = codec__args_choice(a, "codegen", false, codegen, 0, &gen, err)) ||
         (rc = codec__args_size(a, "max-depth", false, CODEC_PROTOBUF_DEFAULT_MAX_DEPTH, 1,
                                CODEC_PROTOBUF_MAX_DEPTH_LIMIT, &o->max_depth, err)) ||
         (rc = codec__args_size(a, "max-size", false, CODEC_PROTOBUF_DEFAULT_MAX_SIZE, 1, SIZE_MAX,
@@ -45,20 +48,22 @@ static int read_options(codec_args *a, codec_protobuf_options *o, codec_error *e
                                SIZE_MAX, &o->max_elements, err)))
         return rc;
     o->unknown = (codec_protobuf_unknown)unk;
+    *no_codegen = gen == 1;
     return CODEC_OK;
 }
 
 int codec__stage_ctor_protobuf(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {
     codec_protobuf_options o = {0};
-    int rc = read_options(a, &o, err);
+    bool no_codegen = false;
+    int rc = read_options(a, &o, &no_codegen, err);
     if (rc)
         return rc;
     const codec_allocator *al = codec_default_allocator();
     pb_state *st = al->alloc(al->ctx, sizeof *st);
     if (!st)
         return codec__nomem(err, PB_STAGE);
-    *st = (pb_state){.o = o};
+    *st = (pb_state){.o = o, .no_codegen = no_codegen};
     if ((rc = codec__pb_plan_build(st, t, err))) {
         codec__pb_plan_free(st);
         al->release(al->ctx, st, sizeof *st);

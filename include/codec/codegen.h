@@ -1,0 +1,217 @@
+/* codec/codegen.h — the run-time side of specialized code: what the encode
+ * and decode functions written by `codec-gen --specialize` (protoc plugin
+ * option `specialize=1`) call. Not meant for hand-written code.
+ *
+ * A generated message type carries a `codec_codegen` (codec_type.codegen):
+ * per-message functions that read and write that message's fields in
+ * straight-line code. The protobuf backend calls them instead of walking
+ * its tables when they are present, through the same codec_parse() spec
+ * (`protobuf:codegen=off` keeps the table-driven "descriptor path"). Every
+ * field the generated code does not handle inline (lists, maps, oneofs,
+ * message fields, unknown fields) and every record that is anything but the
+ * expected well-formed case (another wire type, a truncated or overlong
+ * varint, an out-of-range value, a string that is not UTF-8, an unknown
+ * number) is handed back to the descriptor path with the functions below,
+ * so both paths accept the same inputs, fail with the same error (family,
+ * detail, offset, message) and write the same bytes.
+ *
+ * Layouts here may change between versions (CODEC_CODEGEN_ABI says which):
+ * code generated for another version is not used (the descriptor path runs
+ * instead); regenerate it with the codec-gen of the library you link. */
+#ifndef CODEC_CODEGEN_H
+#define CODEC_CODEGEN_H
+
+#include "types.h"
+
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The version of the layouts and functions in this header. */
+#define CODEC_CODEGEN_ABI 1u
+
+/** The protobuf backend's per-message tables and decoder state: opaque. */
+typedef struct codec_pb_msg codec_pb_msg;
+typedef struct codec_pb_dec codec_pb_dec;
+typedef struct codec_pb_fields codec_pb_fields;
+
+/** The protobuf encoder's state. Generated code reads `end` only (room is
+ * made with codec_pb_need()); the rest is the backend's. */
+typedef struct codec_pb_enc {
+    uint8_t *end;            /* end of the output buffer's capacity */
+    codec_buf *buf;
+    codec_error *err;
+    size_t max_depth;
+    const char *field;       /* the field being written, for messages */
+    int rc;                  /* the status after a writer returned NULL */
+} codec_pb_enc;
+
+/** Decodes the records of one message, p..end, into `value`. `fields` is
+ * the per-message decoding state the backend set up (list capacities),
+ * passed back to codec_pb_dec_record()/codec_pb_dec_field(). Returns 0 or
+ * the error (already set). `depth` is the message's nesting depth. */
+typedef int (*codec_pb_decode_fn)(codec_pb_dec *d, const codec_pb_msg *m, void *value,
+                                  codec_pb_fields *fields, const uint8_t *p, const uint8_t *end,
+                                  size_t depth);
+
+/** Writes the fields of one message at p (the depth limit is checked by the
+ * caller); returns the new write position, or NULL after setting e->rc. */
+typedef uint8_t *(*codec_pb_encode_fn)(codec_pb_enc *e, uint8_t *p, const codec_pb_msg *m,
+                                       const void *value, size_t depth);
+
+/** What a generated type carries (codec_type.codegen). `abi` must be
+ * CODEC_CODEGEN_ABI, else the backend ignores the functions. */
+typedef struct codec_codegen {
+    uint32_t abi;
+    codec_pb_decode_fn pb_decode;
+    codec_pb_encode_fn pb_encode;
+    /** Zero: room for other backends' functions (Fory) without an ABI change. */
+    void *reserved[4];
+} codec_codegen;
+
+/* ---------------------------------------------------------------------------
+ * Decoding
+ * ------------------------------------------------------------------------ */
+
+/** codec_pb_dec_record() — decodes the record at *pp (its key included)
+ * with the descriptor path: a known field as its table says, an unknown one
+ * per the unknown-field option; every check and error of the descriptor
+ * path. Advances *pp. Returns 0 or the error. Since 0.1. */
+CODEC_API int codec_pb_dec_record(codec_pb_dec *d, const codec_pb_msg *m, void *value,
+                                  codec_pb_fields *fields, const uint8_t **pp,
+                                  const uint8_t *end, size_t depth);
+
+/** codec_pb_dec_field() — the value of field `index` (its position in the
+ * backend's table: descriptor order, a union field counted as its members)
+ * whose key, of wire type `wt`, started at `rec` and ended at *pp: the
+ * descriptor path from there. Returns 0 or the error. Since 0.1. */
+CODEC_API int codec_pb_dec_field(codec_pb_dec *d, const codec_pb_msg *m, size_t index,
+                                 void *value, codec_pb_fields *fields, unsigned wt,
+                                 const uint8_t **pp, const uint8_t *end, const uint8_t *rec,
+                                 size_t depth);
+
+/** codec_pb_dec_varint_slow() — a varint of 2..10 bytes at p: the position
+ * after it, or NULL (truncated, overlong or over 64 bits; nothing is
+ * reported: hand the record to codec_pb_dec_record()). Since 0.1. */
+CODEC_API const uint8_t *codec_pb_dec_varint_slow(const uint8_t *p, const uint8_t *end,
+                                                  uint64_t *out);
+
+/** codec_pb_dec_text() — a length-delimited value at p (its length varint
+ * first) copied into the decoder's arena as *out; with `utf8`, checked to
+ * be UTF-8. The position after it, or NULL on anything wrong (length past
+ * `end`, bad UTF-8, no memory): nothing is reported, the caller hands the
+ * record to codec_pb_dec_record(), which reports it. Since 0.1. */
+CODEC_API const uint8_t *codec_pb_dec_text(codec_pb_dec *d, const uint8_t *p,
+                                           const uint8_t *end, codec_bytes *out, int utf8);
+
+/** A varint at p: up to 5 bytes inline (when they are all in the input),
+ * longer ones, and any at the end of the input, with
+ * codec_pb_dec_varint_slow(). */
+static inline const uint8_t *codec_pb_dec_varint(const uint8_t *p, const uint8_t *end,
+                                                 uint64_t *out)
+{
+    if (p < end && *p < 0x80) {
+        *out = *p;
+        return p + 1;
+    }
+    if (end - p >= 5) {
+        uint64_t x = p[0] & 0x7fu;
+        for (unsigned i = 1; i < 5; i++) {
+            x |= (uint64_t)(p[i] & 0x7fu) << (7 * i);
+            if (p[i] < 0x80) {
+                *out = x;
+                return p + i + 1;
+            }
+        }
+    }
+    return codec_pb_dec_varint_slow(p, end, out);
+}
+
+/** Little-endian loads of 4 and 8 bytes. */
+static inline uint32_t codec_pb_le32(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t x;
+    memcpy(&x, p, 4);
+    return x;
+#else
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+#endif
+}
+
+static inline uint64_t codec_pb_le64(const uint8_t *p)
+{
+    return codec_pb_le32(p) | (uint64_t)codec_pb_le32(p + 4) << 32;
+}
+
+/* ---------------------------------------------------------------------------
+ * Encoding
+ * ------------------------------------------------------------------------ */
+
+/** codec_pb_grow() — grows the output so n bytes fit at p; the new p, or
+ * NULL (CODEC_E_NOMEM in e->rc). Since 0.1. */
+CODEC_API uint8_t *codec_pb_grow(codec_pb_enc *e, uint8_t *p, size_t n);
+
+/** Room for n bytes at p: p itself (or where the grown buffer put it). */
+static inline uint8_t *codec_pb_need(codec_pb_enc *e, uint8_t *p, size_t n)
+{
+    if (__builtin_expect((size_t)(e->end - p) >= n, 1))
+        return p;
+    return codec_pb_grow(e, p, n);
+}
+
+/** codec_pb_enc_field() — writes field `index` of `value` (as for
+ * codec_pb_dec_field) with the descriptor path. Since 0.1. */
+CODEC_API uint8_t *codec_pb_enc_field(codec_pb_enc *e, uint8_t *p, const codec_pb_msg *m,
+                                      size_t index, const void *value, size_t depth);
+
+/** codec_pb_enc_text() — writes string or bytes field `index` of the
+ * message, `s` (not empty, or an explicit presence field): key, length,
+ * bytes, UTF-8 checked for strings (CODEC_E_INVALID_VALUE naming the
+ * field). Since 0.1. */
+CODEC_API uint8_t *codec_pb_enc_text(codec_pb_enc *e, uint8_t *p, const codec_pb_msg *m,
+                                     size_t index, const codec_bytes *s);
+
+/** A varint (room for 10 bytes made by the caller). */
+static inline uint8_t *codec_pb_put_varint(uint8_t *p, uint64_t x)
+{
+    while (x >= 0x80) {
+        *p++ = (uint8_t)(x | 0x80);
+        x >>= 7;
+    }
+    *p++ = (uint8_t)x;
+    return p;
+}
+
+static inline uint8_t *codec_pb_put_le32(uint8_t *p, uint32_t x)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, &x, 4);
+#else
+    p[0] = (uint8_t)x, p[1] = (uint8_t)(x >> 8), p[2] = (uint8_t)(x >> 16), p[3] = (uint8_t)(x >> 24);
+#endif
+    return p + 4;
+}
+
+static inline uint8_t *codec_pb_put_le64(uint8_t *p, uint64_t x)
+{
+    return codec_pb_put_le32(codec_pb_put_le32(p, (uint32_t)x), (uint32_t)(x >> 32));
+}
+
+/** The unknown-fields bytes kept by decoding, written back last. */
+static inline uint8_t *codec_pb_put_unknown(codec_pb_enc *e, uint8_t *p, const codec_bytes *u)
+{
+    if (!u->len)
+        return p;
+    if (!(p = codec_pb_need(e, p, u->len)))
+        return NULL;
+    memcpy(p, u->data, u->len);
+    return p + u->len;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CODEC_CODEGEN_H */
