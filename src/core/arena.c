@@ -104,17 +104,25 @@ void *codec_arena_alloc(codec_arena *arena, size_t size, size_t align)
     return b->data + start;
 }
 
+/* The head block (the newest, so the largest) stays the head, empty: the
+ * first allocation after a reset (a decoder's output, every call) then
+ * takes the bump-pointer path instead of searching the free list. */
 void codec_arena_reset(codec_arena *arena)
 {
-    while (arena->head) {
-        struct codec_arena_block *b = arena->head;
-        arena->head = b->next;
+    struct codec_arena_block *keep = arena->head;
+    arena->used = 0;
+    if (!keep)
+        return;
+    while (keep->next) {
+        struct codec_arena_block *b = keep->next;
+        keep->next = b->next;
         b->used = 0;
         CODEC_POISON(b->data, b->size);
         b->next = arena->free;
         arena->free = b;
     }
-    arena->used = 0;
+    keep->used = 0;
+    CODEC_POISON(keep->data, keep->size);
 }
 
 static void release_list(codec_arena *arena, struct codec_arena_block *b)
