@@ -8,10 +8,32 @@
 
 #include <stdio.h>
 
+
+/* Slot i of a pool. */
+static _Atomic(void *) *pool_slot(codec_pool *p, unsigned i)
+{
+    return &p->slots[(i + 1) * CODEC_POOL_STRIDE];
+}
+
+/* This thread's first slot: threads are numbered as they first borrow, so
+ * up to CODEC_POOL_SLOTS concurrent threads each have a home slot.
+ * Initial-exec TLS: one load, also in the shared library. */
+static _Atomic unsigned pool_threads;
+static __thread unsigned pool_home_plus1 __attribute__((tls_model("initial-exec")));
+
+static unsigned pool_home(void)
+{
+    unsigned h = pool_home_plus1;
+    if (h == 0)
+        pool_home_plus1 = h =
+            atomic_fetch_add_explicit(&pool_threads, 1, memory_order_relaxed) % CODEC_POOL_SLOTS + 1;
+    return h - 1;
+}
+
 void codec__pool_init(codec_pool *p, void *(*make)(const void *), void (*drop)(void *),
                       const void *cfg)
 {
-    for (size_t i = 0; i < CODEC_POOL_SLOTS; i++)
+    for (size_t i = 0; i < sizeof p->slots / sizeof p->slots[0]; i++)
         atomic_init(&p->slots[i], NULL);
     p->make = make;
     p->drop = drop;
@@ -20,10 +42,12 @@ void codec__pool_init(codec_pool *p, void *(*make)(const void *), void (*drop)(v
 
 void *codec__pool_get(codec_pool *p)
 {
-    for (size_t i = 0; i < CODEC_POOL_SLOTS; i++) {
+    unsigned home = pool_home();
+    for (unsigned k = 0; k < CODEC_POOL_SLOTS; k++) {
+        _Atomic(void *) *slot = pool_slot(p, (home + k) % CODEC_POOL_SLOTS);
         /* A plain load first, so empty slots cost no exclusive cache line. */
-        if (atomic_load_explicit(&p->slots[i], memory_order_relaxed)) {
-            void *ctx = atomic_exchange_explicit(&p->slots[i], NULL, memory_order_acquire);
+        if (atomic_load_explicit(slot, memory_order_relaxed)) {
+            void *ctx = atomic_exchange_explicit(slot, NULL, memory_order_acquire);
             if (ctx)
                 return ctx;
         }
@@ -33,10 +57,11 @@ void *codec__pool_get(codec_pool *p)
 
 void codec__pool_put(codec_pool *p, void *ctx)
 {
-    for (size_t i = 0; i < CODEC_POOL_SLOTS; i++) {
+    unsigned home = pool_home();
+    for (unsigned k = 0; k < CODEC_POOL_SLOTS; k++) {
         void *empty = NULL;
-        if (atomic_compare_exchange_strong_explicit(&p->slots[i], &empty, ctx,
-                                                    memory_order_release,
+        if (atomic_compare_exchange_strong_explicit(pool_slot(p, (home + k) % CODEC_POOL_SLOTS),
+                                                    &empty, ctx, memory_order_release,
                                                     memory_order_relaxed))
             return;
     }
@@ -45,8 +70,8 @@ void codec__pool_put(codec_pool *p, void *ctx)
 
 void codec__pool_clear(codec_pool *p)
 {
-    for (size_t i = 0; i < CODEC_POOL_SLOTS; i++) {
-        void *ctx = atomic_exchange_explicit(&p->slots[i], NULL, memory_order_acquire);
+    for (unsigned i = 0; i < CODEC_POOL_SLOTS; i++) {
+        void *ctx = atomic_exchange_explicit(pool_slot(p, i), NULL, memory_order_acquire);
         if (ctx)
             p->drop(ctx);
     }

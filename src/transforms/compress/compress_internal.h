@@ -5,7 +5,7 @@
  * Why a pool: a codec handle is immutable and shared by threads, but zstd,
  * LZ4F, libdeflate and zlib contexts are not. Each call borrows a context and
  * gives it back, so a steady-state encode creates none and pays only two
- * atomic exchanges. */
+ * atomic exchanges, on a cache line no other thread uses. */
 #ifndef CODEC_COMPRESS_INTERNAL_H
 #define CODEC_COMPRESS_INTERNAL_H
 
@@ -21,9 +21,16 @@
 /* Contexts kept for reuse; more borrowers than this at once get fresh
  * contexts that are dropped on return. */
 #define CODEC_POOL_SLOTS 16
+/* Slot i lives at slots[(i + 1) * CODEC_POOL_STRIDE]: 64 bytes apart, with
+ * 64 bytes before the first and after the last, so no two slots, and no
+ * slot and a neighbouring field, share a cache line, whatever the pool's
+ * alignment. Each thread starts at a slot of its own (common.c), so
+ * threads calling one stage at once touch different lines and the
+ * context each puts back is the one it takes next. */
+#define CODEC_POOL_STRIDE (64 / sizeof(void *))
 
 typedef struct codec_pool {
-    _Atomic(void *) slots[CODEC_POOL_SLOTS];
+    _Atomic(void *) slots[(CODEC_POOL_SLOTS + 2) * CODEC_POOL_STRIDE];
     void *(*make)(const void *cfg);   /* a ready context, or NULL (out of memory) */
     void (*drop)(void *ctx);
     const void *cfg;                  /* passed to make; owned by the stage */
