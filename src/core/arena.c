@@ -72,12 +72,11 @@ static struct codec_arena_block *arena_block_for(codec_arena *arena, size_t need
     return b;
 }
 
-void *codec_arena_alloc(codec_arena *arena, size_t size, size_t align)
+/* The bump allocation in the head block, or NULL when it has no room.
+ * Inlined into both entry points (with align 16, a constant, in the
+ * allocator view that decoders grow their output through). */
+static inline void *arena_bump(codec_arena *arena, size_t size, size_t align)
 {
-    if (align == 0)
-        align = 16;
-    if (align > ARENA_MAX_ALIGN || (align & (align - 1)))
-        return NULL;
     struct codec_arena_block *b = arena->head;
     if (b) {
         size_t start = block_offset(b, align);
@@ -88,6 +87,19 @@ void *codec_arena_alloc(codec_arena *arena, size_t size, size_t align)
             return b->data + start;
         }
     }
+    return NULL;
+}
+
+void *codec_arena_alloc(codec_arena *arena, size_t size, size_t align)
+{
+    if (align == 0)
+        align = 16;
+    if (align > ARENA_MAX_ALIGN || (align & (align - 1)))
+        return NULL;
+    void *p = arena_bump(arena, size, align);
+    if (p)
+        return p;
+    struct codec_arena_block *b;
     if (size > SIZE_MAX - ARENA_MAX_ALIGN)
         return NULL;
     /* The slack lets any alignment fit, whatever the block's address. */
@@ -158,7 +170,8 @@ const codec_allocator *codec_arena_allocator(codec_arena *arena)
 
 static void *arena_view_alloc(void *ctx, size_t size)
 {
-    return codec_arena_alloc(ctx, size, 16);
+    void *p = arena_bump(ctx, size, 16);
+    return p ? p : codec_arena_alloc(ctx, size, 16);
 }
 
 /* Grows the allocation `ptr` that the head block holds alone by resizing

@@ -9,6 +9,8 @@
 #include <stdio.h>
 
 
+#include <pthread.h>
+
 /* Slot i of a pool. */
 static _Atomic(void *) *pool_slot(codec_pool *p, unsigned i)
 {
@@ -30,6 +32,74 @@ static unsigned pool_home(void)
     return h - 1;
 }
 
+/* Contexts this thread gave back, up to KEEP_MAX (of as many pools: an
+ * encoder's and a decoder's, of a codec or two), each with its pool's id
+ * and drop function (static functions, so they outlive any pool). A pool's
+ * id is never reused, so a kept context only ever goes back to the pool it
+ * came from. No atomic operation on this path. */
+#define KEEP_MAX 4
+
+typedef struct pool_keep {
+    uint64_t id;
+    void *ctx;    /* NULL: a free entry */
+    void (*drop)(void *ctx);
+} pool_keep;
+
+static __thread pool_keep kept[KEEP_MAX] __attribute__((tls_model("initial-exec")));
+static __thread bool kept_armed __attribute__((tls_model("initial-exec")));
+static _Atomic uint64_t pool_ids;
+static pthread_key_t keep_key;
+static pthread_once_t keep_once = PTHREAD_ONCE_INIT;
+static bool keep_key_ok;
+
+/* At thread exit: drop what the thread keeps. */
+static void keep_exit(void *unused)
+{
+    (void)unused;
+    for (int i = 0; i < KEEP_MAX; i++)
+        if (kept[i].ctx) {
+            kept[i].drop(kept[i].ctx);
+            kept[i].ctx = NULL;
+        }
+}
+
+static void keep_key_make(void)
+{
+    keep_key_ok = pthread_key_create(&keep_key, keep_exit) == 0;
+}
+
+/* Keeps ctx in this thread; false when every entry is taken or the thread
+ * cannot keep anything (its exit could not drop it). */
+static bool keep(const codec_pool *p, void *ctx)
+{
+    for (int i = 0; i < KEEP_MAX; i++) {
+        if (kept[i].ctx)
+            continue;
+        if (!kept_armed) {
+            pthread_once(&keep_once, keep_key_make);
+            /* The destructor runs only for a non-NULL value. */
+            if (!keep_key_ok || pthread_setspecific(keep_key, kept) != 0)
+                return false;
+            kept_armed = true;
+        }
+        kept[i] = (pool_keep){p->id, ctx, p->drop};
+        return true;
+    }
+    return false;
+}
+
+/* Takes back a context this thread keeps for p, or NULL. */
+static void *unkeep(const codec_pool *p)
+{
+    for (int i = 0; i < KEEP_MAX; i++)
+        if (kept[i].ctx && kept[i].id == p->id) {
+            void *ctx = kept[i].ctx;
+            kept[i].ctx = NULL;
+            return ctx;
+        }
+    return NULL;
+}
+
 void codec__pool_init(codec_pool *p, void *(*make)(const void *), void (*drop)(void *),
                       const void *cfg)
 {
@@ -38,10 +108,14 @@ void codec__pool_init(codec_pool *p, void *(*make)(const void *), void (*drop)(v
     p->make = make;
     p->drop = drop;
     p->cfg = cfg;
+    p->id = atomic_fetch_add_explicit(&pool_ids, 1, memory_order_relaxed) + 1;
 }
 
 void *codec__pool_get(codec_pool *p)
 {
+    void *mine = unkeep(p);
+    if (mine)
+        return mine;
     unsigned home = pool_home();
     for (unsigned k = 0; k < CODEC_POOL_SLOTS; k++) {
         _Atomic(void *) *slot = pool_slot(p, (home + k) % CODEC_POOL_SLOTS);
@@ -57,6 +131,8 @@ void *codec__pool_get(codec_pool *p)
 
 void codec__pool_put(codec_pool *p, void *ctx)
 {
+    if (keep(p, ctx))
+        return;
     unsigned home = pool_home();
     for (unsigned k = 0; k < CODEC_POOL_SLOTS; k++) {
         void *empty = NULL;
@@ -70,6 +146,8 @@ void codec__pool_put(codec_pool *p, void *ctx)
 
 void codec__pool_clear(codec_pool *p)
 {
+    for (void *mine; (mine = unkeep(p));)
+        p->drop(mine);
     for (unsigned i = 0; i < CODEC_POOL_SLOTS; i++) {
         void *ctx = atomic_exchange_explicit(pool_slot(p, i), NULL, memory_order_acquire);
         if (ctx)
@@ -124,8 +202,9 @@ int codec__out_check(const codec_stage *s, const codec_buf *out, size_t base, co
     return CODEC_OK;
 }
 
-int codec__check_declared(const codec_stage *s, uint64_t declared, size_t n, uint64_t ratio,
-                          uint64_t offset, codec_error *err)
+/* The failure half of codec__check_declared (compress_internal.h). */
+int codec__declared_fail(const codec_stage *s, uint64_t declared, size_t n, uint64_t ratio,
+                         uint64_t offset, codec_error *err)
 {
     if (declared > SIZE_MAX || (s->max_output && declared > s->max_output))
         return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT, offset,

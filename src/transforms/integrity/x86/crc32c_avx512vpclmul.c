@@ -72,15 +72,15 @@ CRC32C_INLINE void fold4(__m512i x[4], __m512i k, const uint8_t *p, uint32_t c, 
     x[3] = fold(x[3], k, load(p + 192, delta, copy));
 }
 
-/* 32 bytes of each of the three streams at b, b + 320, b + 640. */
-CRC32C_INLINE void streams_step(uint64_t s[3], const uint8_t *b, uintptr_t delta, bool copy)
+/* 32 bytes of each of the three streams at b, b + 320, b + 640. With
+ * `copy`, every other step copies 64 bytes of each stream (a stream is
+ * 320 bytes: five such copies). */
+CRC32C_INLINE void streams_step(uint64_t s[3], const uint8_t *b, uintptr_t delta, bool copy,
+                                bool copy_now)
 {
-    if (copy)
-        for (int j = 0; j < 3; j++) {
-            const uint8_t *q = b + j * HYBRID_STREAM;
-            _mm256_storeu_si256((__m256i *)crc32c_dst(q, delta),
-                                _mm256_loadu_si256((const __m256i *)q));
-        }
+    if (copy && copy_now)
+        for (int j = 0; j < 3; j++)
+            load(b + j * HYBRID_STREAM, delta, true);
     for (int q = 0; q < 32; q += 8) {
         s[0] = _mm_crc32_u64(s[0], crc32c_load64(b + q));
         s[1] = _mm_crc32_u64(s[1], crc32c_load64(b + HYBRID_STREAM + q));
@@ -95,12 +95,13 @@ CRC32C_INLINE uint32_t hybrid_chunk(__m512i x[4], __m512i k2048, const uint8_t *
 {
     const uint8_t *b = p + HYBRID_FOLD;
     uint64_t s[3] = {0, 0, 0};
-    for (int j = 0; j < HYBRID_FOLD / 256; j++, p += 256, b += 32) {
+    int step = 0;
+    for (int j = 0; j < HYBRID_FOLD / 256; j++, p += 256, b += 32, step++) {
         fold4(x, k2048, p, 0, delta, copy);
-        streams_step(s, b, delta, copy);
+        streams_step(s, b, delta, copy, step % 2 == 0);
     }
-    for (; b < p + HYBRID_STREAM; b += 32)
-        streams_step(s, b, delta, copy);
+    for (; b < p + HYBRID_STREAM; b += 32, step++)
+        streams_step(s, b, delta, copy, step % 2 == 0);
     uint64_t moved = crc32c_hw_mul((uint32_t)s[0], CRC32C_X5087) ^
                      crc32c_hw_mul((uint32_t)s[1], CRC32C_X2527);
     return (uint32_t)_mm_crc32_u64(0, moved) ^ (uint32_t)s[2];
@@ -151,7 +152,17 @@ uint32_t codec__crc32c_avx512(uint32_t crc, const void *buf, size_t n)
     return crc32c_avx512_body(crc, buf, n, 0, false);
 }
 
+/* The copy first takes the bytes up to dst's next 64-byte boundary through
+ * the crc32 instruction, so every 512-bit store after them is aligned (a
+ * store across two cache lines costs two). */
 uint32_t codec__crc32c_copy_avx512(uint32_t crc, void *dst, const void *src, size_t n)
 {
-    return crc32c_avx512_body(crc, src, n, (uintptr_t)dst - (uintptr_t)src, true);
+    const uint8_t *p = src;
+    uintptr_t delta = (uintptr_t)dst - (uintptr_t)src;
+    size_t head = (size_t)(-(uintptr_t)dst & 63);
+    if (n >= FOLD_MIN + 64 && head) {
+        crc = ~crc32c_hw_stream(~crc, p, head, delta, true);
+        p += head, n -= head;
+    }
+    return crc32c_avx512_body(crc, p, n, delta, true);
 }
