@@ -192,14 +192,10 @@ int codec__out_room(const codec_stage *s, codec_buf *out, size_t base, size_t in
     return CODEC_OK;
 }
 
-int codec__out_check(const codec_stage *s, const codec_buf *out, size_t base, codec_error *err)
+int codec__out_over(const codec_stage *s, codec_error *err)
 {
-    size_t produced = out->len - base;
-    if (s->max_output && produced > s->max_output)
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT, CODEC_NO_OFFSET,
-                          "decoded size exceeds the limit of %zu bytes (raise max=)",
-                          s->max_output);
-    return CODEC_OK;
+    return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT, CODEC_NO_OFFSET,
+                      "decoded size exceeds the limit of %zu bytes (raise max=)", s->max_output);
 }
 
 /* The failure half of codec__check_declared (compress_internal.h). */

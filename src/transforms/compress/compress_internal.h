@@ -63,8 +63,14 @@ void codec__pool_clear(codec_pool *p);
  * as the size limit. */
 int codec__out_room(const codec_stage *s, codec_buf *out, size_t base, size_t in_len, size_t *room,
                     codec_error *err);
-/* The limit error once the output from `base` is over s->max_output. */
-int codec__out_check(const codec_stage *s, const codec_buf *out, size_t base, codec_error *err);
+/* The limit error once the output from `base` is over s->max_output
+ * (inline: it runs after every library call of a decoder). */
+int codec__out_over(const codec_stage *s, codec_error *err);
+static inline int codec__out_check(const codec_stage *s, const codec_buf *out, size_t base,
+                                   codec_error *err)
+{
+    return s->max_output && out->len - base > s->max_output ? codec__out_over(s, err) : CODEC_OK;
+}
 
 /* Checks a size declared by the payload (frame content size, length prefix)
  * before anything is reserved: over the cap is the limit error; more than
