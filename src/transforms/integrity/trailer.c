@@ -13,18 +13,23 @@
  * L1, where the checksum has just left them. */
 #define COPY_PIECE ((size_t)8 << 10)
 
-/* The checksum of src[0..n) chained from `sum`, while copying src to dst. */
-static uint32_t sum_copy(const checksum_trailer *t, uint32_t sum, uint8_t *dst,
-                         const uint8_t *src, size_t n)
+/* sum_copy without a fused kernel: checksum and copy piece by piece. */
+static uint32_t sum_copy_pieces(const checksum_trailer *t, uint32_t sum, uint8_t *dst,
+                                const uint8_t *src, size_t n)
 {
-    if (t->copy)
-        return t->copy(sum, dst, src, n);
     for (size_t k; n; src += k, dst += k, n -= k) {
         k = n < COPY_PIECE ? n : COPY_PIECE;
         sum = t->fn(sum, src, k);
         memcpy(dst, src, k);
     }
     return sum;
+}
+
+/* The checksum of src[0..n) chained from `sum`, while copying src to dst. */
+static inline uint32_t sum_copy(const checksum_trailer *t, uint32_t sum, uint8_t *dst,
+                                const uint8_t *src, size_t n)
+{
+    return t->copy ? t->copy(sum, dst, src, n) : sum_copy_pieces(t, sum, dst, src, n);
 }
 
 static int trailer_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
