@@ -160,38 +160,6 @@ int codec__compress_nomem(const codec_stage *s, codec_error *err)
     return codec__nomem(err, s->name);
 }
 
-/* Smallest first chunk of a sizeless decode; later chunks double the output. */
-#define FIRST_CHUNK ((size_t)64 << 10)
-/* The first chunk is this many times the compressed input: text and JSON
- * rarely expand more, so most streams decode without growing the output
- * (each growth may copy everything decoded so far). */
-#define FIRST_CHUNK_RATIO 8
-
-int codec__out_room(const codec_stage *s, codec_buf *out, size_t base, size_t in_len, size_t *room,
-                    codec_error *err)
-{
-    size_t produced = out->len - base;
-    int rc = codec__out_check(s, out, base, err);
-    if (rc)
-        return rc;
-    size_t limit = SIZE_MAX;
-    if (s->max_output && s->max_output < SIZE_MAX)
-        limit = s->max_output + 1 - produced;
-    size_t first = in_len > SIZE_MAX / FIRST_CHUNK_RATIO ? SIZE_MAX : in_len * FIRST_CHUNK_RATIO;
-    if (first < FIRST_CHUNK)
-        first = FIRST_CHUNK;
-    size_t want = produced < first ? first : produced;
-    if (want > limit)
-        want = limit;
-    /* Never more capacity than the cap allows to be written (+1 to see it
-     * passed): a bomb costs the cap, not the cap and half again. */
-    size_t ceiling = limit == SIZE_MAX ? SIZE_MAX : out->len + limit;
-    if (out->cap - out->len < want && codec__buf_reserve_capped(out, want, ceiling))
-        return codec__compress_nomem(s, err);
-    *room = out->cap - out->len < limit ? out->cap - out->len : limit;
-    return CODEC_OK;
-}
-
 int codec__out_over(const codec_stage *s, codec_error *err)
 {
     return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT, CODEC_NO_OFFSET,

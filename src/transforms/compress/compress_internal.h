@@ -12,6 +12,7 @@
 #ifndef CODEC_COMPRESS_INTERNAL_H
 #define CODEC_COMPRESS_INTERNAL_H
 
+#include "core/buf_internal.h"
 #include "core/load_internal.h"
 #include "compose/stage_internal.h"
 
@@ -55,14 +56,9 @@ void codec__pool_clear(codec_pool *p);
  * Output of decoders whose size is unknown
  * ------------------------------------------------------------------------ */
 
-/* Reserves room for the next write of a decoder that started at out->len ==
- * base and sets *room to the bytes it may write at out->data + out->len.
- * The first chunk is 8 times in_len (the compressed size), at least 64 KiB;
- * later ones double the output. The room never lets the output pass
- * s->max_output by more than one byte, which codec__out_check() then reports
- * as the size limit. */
-int codec__out_room(const codec_stage *s, codec_buf *out, size_t base, size_t in_len, size_t *room,
-                    codec_error *err);
+/* Out-of-memory report of a stage. */
+int codec__compress_nomem(const codec_stage *s, codec_error *err);
+
 /* The limit error once the output from `base` is over s->max_output
  * (inline: it runs after every library call of a decoder). */
 int codec__out_over(const codec_stage *s, codec_error *err);
@@ -70,6 +66,45 @@ static inline int codec__out_check(const codec_stage *s, const codec_buf *out, s
                                    codec_error *err)
 {
     return s->max_output && out->len - base > s->max_output ? codec__out_over(s, err) : CODEC_OK;
+}
+
+/* Smallest first chunk of a sizeless decode; later chunks double the output. */
+#define FIRST_CHUNK ((size_t)64 << 10)
+/* The first chunk is this many times the compressed input: text and JSON
+ * rarely expand more, so most streams decode without growing the output
+ * (each growth may copy everything decoded so far). */
+#define FIRST_CHUNK_RATIO 8
+
+/* Reserves room for the next write of a decoder that started at out->len ==
+ * base and sets *room to the bytes it may write at out->data + out->len.
+ * The first chunk is 8 times in_len (the compressed size), at least 64 KiB;
+ * later ones double the output. The room never lets the output pass
+ * s->max_output by more than one byte, which codec__out_check() then reports
+ * as the size limit. Inline: on every sizeless decoder's fixed path. */
+static inline int codec__out_room(const codec_stage *s, codec_buf *out, size_t base,
+                                  size_t in_len, size_t *room, codec_error *err)
+{
+    *room = 0; /* set on every path (callers read it only on success) */
+    size_t produced = out->len - base;
+    int rc = codec__out_check(s, out, base, err);
+    if (rc)
+        return rc;
+    size_t limit = SIZE_MAX;
+    if (s->max_output && s->max_output < SIZE_MAX)
+        limit = s->max_output + 1 - produced;
+    size_t first = in_len > SIZE_MAX / FIRST_CHUNK_RATIO ? SIZE_MAX : in_len * FIRST_CHUNK_RATIO;
+    if (first < FIRST_CHUNK)
+        first = FIRST_CHUNK;
+    size_t want = produced < first ? first : produced;
+    if (want > limit)
+        want = limit;
+    /* Never more capacity than the cap allows to be written (+1 to see it
+     * passed): a bomb costs the cap, not the cap and half again. */
+    size_t ceiling = limit == SIZE_MAX ? SIZE_MAX : out->len + limit;
+    if (out->cap - out->len < want && codec__buf_reserve_capped(out, want, ceiling))
+        return codec__compress_nomem(s, err);
+    *room = out->cap - out->len < limit ? out->cap - out->len : limit;
+    return CODEC_OK;
 }
 
 /* Checks a size declared by the payload (frame content size, length prefix)
@@ -94,8 +129,6 @@ static inline int codec__check_declared(const codec_stage *s, uint64_t declared,
  * is appended when not NULL. */
 codec *codec__make_leveled(const char *name, int level, const char *extra, codec_error *err);
 
-/* Out-of-memory report of a stage. */
-int codec__compress_nomem(const codec_stage *s, codec_error *err);
 
 /* Reads the Redisson prefix (a Java int, so 0..2^31-1) of src[0..n). */
 int codec__redisson_length(const codec_stage *s, const uint8_t *src, size_t n, uint32_t *len,

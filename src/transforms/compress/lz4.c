@@ -127,8 +127,8 @@ static int lz4_read_header(const codec_stage *s, LZ4F_dctx *d, const uint8_t *sr
 }
 
 /* Decodes src[0..n) from *pos on (the first frame's header read when *pos
- * is 0). */
-static int lz4_decode_from(const codec_stage *s, LZ4F_dctx *d, const uint8_t *src, size_t n,
+ * is 0). Inlined into the fast path and the reference. */
+static inline __attribute__((always_inline)) int lz4_decode_from(const codec_stage *s, LZ4F_dctx *d, const uint8_t *src, size_t n,
                            size_t pos, codec_buf *out, codec_error *err)
 {
     size_t base = out->len;
