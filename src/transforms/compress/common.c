@@ -68,6 +68,15 @@ static void keep_key_make(void)
     keep_key_ok = pthread_key_create(&keep_key, keep_exit) == 0;
 }
 
+/* When the library is unloaded (dlclose), threads that outlive it must not
+ * run keep_exit: the key goes first (their kept contexts are then left). */
+__attribute__((destructor)) static void keep_key_unload(void)
+{
+    if (keep_key_ok)
+        pthread_key_delete(keep_key);
+    keep_key_ok = false;
+}
+
 /* Keeps ctx in this thread; false when every entry is taken or the thread
  * cannot keep anything (its exit could not drop it). */
 static bool keep(const codec_pool *p, void *ctx)
