@@ -6,10 +6,8 @@
 #include "core/buf_internal.h"
 #include "core/error_internal.h"
 
-#include <stdio.h>
-
-
 #include <pthread.h>
+#include <stdio.h>
 
 /* Slot i of a pool. */
 static _Atomic(void *) *pool_slot(codec_pool *p, unsigned i)
