@@ -259,9 +259,11 @@ static int measure(const op *o, const bench_profile *prof, bench_series *out,
 }
 
 /* ---------------------------------------------------------------------------
- * Thread scaling: t threads, each with its own worker, are released together
- * and run the same op for one warm-up and one measured iteration; the
- * result is their total ops/s.
+ * Thread scaling: t threads, each making its own worker (so its buffers,
+ * arena and contexts come from its own malloc arena, on its own cache
+ * lines, as a real worker thread's would), are released together once
+ * all are ready and run the same op for one warm-up and one measured
+ * iteration; the result is their total ops/s.
  * ------------------------------------------------------------------------ */
 
 typedef enum { GATE_WAIT, GATE_GO, GATE_ABORT } gate_state;
@@ -270,10 +272,12 @@ typedef struct start_gate {
     pthread_mutex_t lock;
     pthread_cond_t changed;
     gate_state state;
+    int ready, failed;       /* threads that made their worker / could not */
 } start_gate;
 
 typedef struct scale_arg {
-    op o;
+    op o;                    /* o.worker is made by the thread itself */
+    void *shared;
     double seconds;
     start_gate *gate;
     double rate;
@@ -290,14 +294,22 @@ static void gate_set(start_gate *g, gate_state s)
 static void *scale_thread(void *p)
 {
     scale_arg *a = p;
+    a->rate = -1;
+    a->o.worker = a->o.d->worker_new(a->shared);
     pthread_mutex_lock(&a->gate->lock);
+    if (a->o.worker)
+        a->gate->ready++;
+    else
+        a->gate->failed++;
+    pthread_cond_broadcast(&a->gate->changed);
     while (a->gate->state == GATE_WAIT)
         pthread_cond_wait(&a->gate->changed, &a->gate->lock);
     gate_state s = a->gate->state;
     pthread_mutex_unlock(&a->gate->lock);
-    a->rate = -1;
-    if (s == GATE_GO && iteration(&a->o, a->seconds, NULL) >= 0)
+    if (s == GATE_GO && a->o.worker && iteration(&a->o, a->seconds, NULL) >= 0)
         a->rate = iteration(&a->o, a->seconds, NULL);
+    if (a->o.worker)
+        a->o.d->worker_free(a->o.worker);
     return NULL;
 }
 
@@ -307,26 +319,26 @@ static double scale_run(cell_ctx *x, bool decode, int threads, double seconds)
     const bench_driver *d = x->cell->driver;
     scale_arg args[BENCH_MAX_THREADS];
     pthread_t tid[BENCH_MAX_THREADS];
-    start_gate gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, GATE_WAIT};
-    int made = 0, started = 0;
-    for (; made < threads; made++) {
-        void *w = d->worker_new(x->shared);
-        if (!w)
-            break;
-        args[made] = (scale_arg){{d, w, x->cell->payload, x->encoded, x->encoded_len, decode},
-                                 seconds, &gate, -1};
-    }
-    for (; made == threads && started < threads; started++)
+    start_gate gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, GATE_WAIT, 0, 0};
+    int started = 0;
+    for (; started < threads; started++) {
+        args[started] = (scale_arg){{d, NULL, x->cell->payload, x->encoded, x->encoded_len, decode},
+                                    x->shared, seconds, &gate, -1};
         if (pthread_create(&tid[started], NULL, scale_thread, &args[started]) != 0)
             break;
-    gate_set(&gate, started == threads ? GATE_GO : GATE_ABORT);
-    double total = started == threads ? 0 : -1;
+    }
+    /* Every started thread has made its worker (or failed to) before any runs. */
+    pthread_mutex_lock(&gate.lock);
+    while (gate.ready + gate.failed < started)
+        pthread_cond_wait(&gate.changed, &gate.lock);
+    bool go = started == threads && gate.failed == 0;
+    pthread_mutex_unlock(&gate.lock);
+    gate_set(&gate, go ? GATE_GO : GATE_ABORT);
+    double total = go ? 0 : -1;
     for (int i = 0; i < started; i++) {
         pthread_join(tid[i], NULL);
         total = args[i].rate < 0 || total < 0 ? -1 : total + args[i].rate;
     }
-    for (int i = 0; i < made; i++)
-        d->worker_free(args[i].o.worker);
     return total;
 }
 

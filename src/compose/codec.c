@@ -272,6 +272,16 @@ int codec_encode(const codec *c, const void *value, codec_buf *out, codec_error 
      * tail call (every encode_value restores out->len on failure). */
     if (c->count == 1 && c->stages[0].kind == CODEC_KIND_BACKEND)
         return c->stages[0].ops->encode_value(&c->stages[0], value, out, err);
+    /* A lone ungated transform (`crc32c`, `lz4`): its encode, no loop. */
+    if (c->count == 1 && !c->stages[0].gate) {
+        const codec_bytes *in = value;
+        size_t base = out->len;
+        int rc = c->stages[0].ops->encode(&c->stages[0], in->data ? in->data : (const uint8_t *)"",
+                                          in->len, out, err);
+        if (rc)
+            out->len = base;
+        return rc;
+    }
     return encode_pipeline(c, value, out, err);
 }
 
@@ -305,18 +315,16 @@ int codec__run_decode(const codec *c, const uint8_t *src, size_t n, codec_buf *o
     return rc;
 }
 
-int codec_decode(const codec *c, const uint8_t *in, size_t n, void *value_out,
-                 codec_arena *arena, codec_error *err)
+/* codec_decode past the fast path: the transforms right to left, then the
+ * backend. Out of line, so the fast path's prologue stays short. */
+static __attribute__((noinline)) int decode_pipeline(const codec *c, const uint8_t *cur,
+                                                     size_t cur_len, void *value_out,
+                                                     codec_arena *arena, codec_error *err)
 {
-    if (!c || (!in && n) || !value_out || !arena)
-        return codec_error_set(err, CODEC_E_USAGE, 0, "codec", CODEC_NO_OFFSET,
-                               "codec_decode needs a codec, input, an output and an arena");
     size_t first = codec__has_backend(c) ? 1 : 0;
-    const uint8_t *cur = in ? in : (const uint8_t *)"";
-    size_t cur_len = n;
     for (size_t i = c->count; i-- > first;) {
-        codec_buf dst;
-        codec_buf_init(&dst, codec_arena_allocator(arena));
+        /* codec_buf_init(&dst, codec_arena_allocator(arena)), inline */
+        codec_buf dst = {NULL, 0, 0, &arena->as_allocator, NULL};
         int rc = codec__stage_decode(&c->stages[i], cur, cur_len, &dst, err);
         if (rc)
             return rc;
@@ -330,6 +338,28 @@ int codec_decode(const codec *c, const uint8_t *in, size_t n, void *value_out,
     bytes->data = cur;
     bytes->len = cur_len;
     return CODEC_OK;
+}
+
+int codec_decode(const codec *c, const uint8_t *in, size_t n, void *value_out,
+                 codec_arena *arena, codec_error *err)
+{
+    if (!c || (!in && n) || !value_out || !arena)
+        return codec_error_set(err, CODEC_E_USAGE, 0, "codec", CODEC_NO_OFFSET,
+                               "codec_decode needs a codec, input, an output and an arena");
+    const uint8_t *cur = in ? in : (const uint8_t *)"";
+    /* A bytes codec of one ungated transform (`lz4`, `snappy`, `crc32c`):
+     * the stage's decode straight into the arena. This is the fixed cost
+     * every such decode pays over its library. */
+    const codec_stage *s = &c->stages[0];
+    if (c->count == 1 && s->kind != CODEC_KIND_BACKEND && !s->gate) {
+        codec_buf dst = {NULL, 0, 0, &arena->as_allocator, NULL};
+        int rc = s->ops->decode(s, cur, n, &dst, err);
+        codec_bytes *bytes = value_out;
+        bytes->data = dst.data ? dst.data : (const uint8_t *)"";
+        bytes->len = dst.len;
+        return rc;
+    }
+    return decode_pipeline(c, cur, n, value_out, arena, err);
 }
 
 const codec_stage *codec__stage_at(const codec *c, size_t i)

@@ -32,11 +32,9 @@ static int store_raw(const codec_stage *s, const uint8_t *src, size_t n, codec_b
     return CODEC_OK;
 }
 
-int codec__stage_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
-                        codec_error *err)
+int codec__gate_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                       codec_error *err)
 {
-    if (!s->gate)
-        return s->ops->encode(s, src, n, out, err);
     size_t base = out->len;
     if (n < s->gate)
         return store_raw(s, src, n, out, base, err);
@@ -53,11 +51,9 @@ int codec__stage_encode(const codec_stage *s, const uint8_t *src, size_t n, code
     return CODEC_OK;
 }
 
-int codec__stage_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
-                        codec_error *err)
+int codec__gate_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                       codec_error *err)
 {
-    if (!s->gate)
-        return s->ops->decode(s, src, n, out, err);
     if (n == 0)
         return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, 0,
                           "missing size-gate marker");

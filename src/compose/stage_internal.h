@@ -153,11 +153,26 @@ void codec__stage_destroy(codec_stage *s);
 /* Reads the `gate=SIZE` argument of compression stages (gate.c). */
 int codec__stage_apply_gate(codec_stage *s, codec_args *args, codec_error *err);
 
-/* Runs one transform stage, through the size gate when the stage has one. */
-int codec__stage_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
-                        codec_error *err);
-int codec__stage_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
-                        codec_error *err);
+/* A stage with a size gate, run through it (gate.c). */
+int codec__gate_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                       codec_error *err);
+int codec__gate_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                       codec_error *err);
+
+/* Runs one transform stage, through the size gate when the stage has one.
+ * Inline: on the per-call path of every pipeline, the common (ungated)
+ * case is one test and the stage's own call. */
+static inline int codec__stage_encode(const codec_stage *s, const uint8_t *src, size_t n,
+                                      codec_buf *out, codec_error *err)
+{
+    return s->gate ? codec__gate_encode(s, src, n, out, err) : s->ops->encode(s, src, n, out, err);
+}
+
+static inline int codec__stage_decode(const codec_stage *s, const uint8_t *src, size_t n,
+                                      codec_buf *out, codec_error *err)
+{
+    return s->gate ? codec__gate_decode(s, src, n, out, err) : s->ops->decode(s, src, n, out, err);
+}
 
 /** Finds a row by name (exact match). NULL when unknown. */
 const codec_registry_row *codec__registry_find(const char *name);

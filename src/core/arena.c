@@ -72,12 +72,11 @@ static struct codec_arena_block *arena_block_for(codec_arena *arena, size_t need
     return b;
 }
 
-void *codec_arena_alloc(codec_arena *arena, size_t size, size_t align)
+/* The bump allocation in the head block, or NULL when it has no room.
+ * Inlined into both entry points (with align 16, a constant, in the
+ * allocator view that decoders grow their output through). */
+static inline void *arena_bump(codec_arena *arena, size_t size, size_t align)
 {
-    if (align == 0)
-        align = 16;
-    if (align > ARENA_MAX_ALIGN || (align & (align - 1)))
-        return NULL;
     struct codec_arena_block *b = arena->head;
     if (b) {
         size_t start = block_offset(b, align);
@@ -88,6 +87,19 @@ void *codec_arena_alloc(codec_arena *arena, size_t size, size_t align)
             return b->data + start;
         }
     }
+    return NULL;
+}
+
+void *codec_arena_alloc(codec_arena *arena, size_t size, size_t align)
+{
+    if (align == 0)
+        align = 16;
+    if (align > ARENA_MAX_ALIGN || (align & (align - 1)))
+        return NULL;
+    void *p = arena_bump(arena, size, align);
+    if (p)
+        return p;
+    struct codec_arena_block *b;
     if (size > SIZE_MAX - ARENA_MAX_ALIGN)
         return NULL;
     /* The slack lets any alignment fit, whatever the block's address. */
@@ -104,17 +116,25 @@ void *codec_arena_alloc(codec_arena *arena, size_t size, size_t align)
     return b->data + start;
 }
 
+/* The head block (the newest, so the largest) stays the head, empty: the
+ * first allocation after a reset (a decoder's output, every call) then
+ * takes the bump-pointer path instead of searching the free list. */
 void codec_arena_reset(codec_arena *arena)
 {
-    while (arena->head) {
-        struct codec_arena_block *b = arena->head;
-        arena->head = b->next;
+    struct codec_arena_block *keep = arena->head;
+    arena->used = 0;
+    if (!keep)
+        return;
+    while (keep->next) {
+        struct codec_arena_block *b = keep->next;
+        keep->next = b->next;
         b->used = 0;
         CODEC_POISON(b->data, b->size);
         b->next = arena->free;
         arena->free = b;
     }
-    arena->used = 0;
+    keep->used = 0;
+    CODEC_POISON(keep->data, keep->size);
 }
 
 static void release_list(codec_arena *arena, struct codec_arena_block *b)
@@ -150,7 +170,8 @@ const codec_allocator *codec_arena_allocator(codec_arena *arena)
 
 static void *arena_view_alloc(void *ctx, size_t size)
 {
-    return codec_arena_alloc(ctx, size, 16);
+    void *p = arena_bump(ctx, size, 16);
+    return p ? p : codec_arena_alloc(ctx, size, 16);
 }
 
 /* Grows the allocation `ptr` that the head block holds alone by resizing

@@ -17,7 +17,10 @@ int codec__buf_reserve_capped(codec_buf *buf, size_t extra, size_t max_cap);
  * compare unless it must grow. @return 0 or CODEC_E_NOMEM. */
 static inline int codec__buf_room(codec_buf *out, size_t n)
 {
-    return n <= out->cap - out->len && out->data ? CODEC_OK : codec_buf_reserve(out, n);
+    /* codec_buf_reserve() itself is public, so a call from inside the
+     * shared library would go through the PLT. */
+    return n <= out->cap - out->len && out->data ? CODEC_OK
+                                                  : codec__buf_reserve_capped(out, n, SIZE_MAX);
 }
 
 /* A cursor writer at p (inside out's room) needs n more bytes: commits p

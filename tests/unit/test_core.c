@@ -70,6 +70,23 @@ static void test_arena(void)
     CHECK(ok);
     codec_arena_free(&a);
     codec_arena_free(NULL);
+
+    /* After a reset the newest (largest) block is still the head: the next
+     * allocation starts it again, the way a decoder's output does every
+     * call, and the older blocks are still there for what does not fit. */
+    codec_arena_init(&a, NULL, 64);
+    uint8_t *small = codec_arena_alloc(&a, 32, 16);
+    uint8_t *large = codec_arena_alloc(&a, 4000, 16);
+    CHECK(small != NULL && large != NULL);
+    codec_arena_reset(&a);
+    CHECK(codec_arena_alloc(&a, 32, 16) == large); /* not the older, smaller block */
+    CHECK_INT(codec_arena_used(&a), 32);
+    codec_arena_reset(&a);
+    CHECK(codec_arena_alloc(&a, 4000, 16) == large);
+    CHECK(codec_arena_alloc(&a, 40, 16) != NULL);
+    codec_arena_reset(&a);
+    CHECK_INT(codec_arena_used(&a), 0);
+    codec_arena_free(&a);
 }
 
 #ifdef CODEC_ASAN

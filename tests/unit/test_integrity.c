@@ -216,6 +216,100 @@ static uint32_t sum_adler32(const uint8_t *p, size_t n)
     return (uint32_t)adler32(1, p, (uInt)n);
 }
 
+/* The fused checksum-and-copy kernels against the scalar checksum: same CRC,
+ * the bytes copied exactly, nothing written past dst[n); every length
+ * 0..1000 at several source and destination alignments, long inputs and
+ * every length around the 512-bit kernel's first two hybrid chunks. */
+static size_t copy_mismatches(crc32c_copy_fn fn, uint32_t start, uint8_t *dst,
+                              const uint8_t *src, size_t n)
+{
+    memset(dst, 0xA5, n + 64);
+    uint32_t want = codec__crc32c_kernel(CRC32C_SCALAR)(start, src, n);
+    size_t bad = fn(start, dst, src, n) != want || (n && memcmp(dst, src, n) != 0);
+    for (size_t i = n; i < n + 64; i++)
+        bad += dst[i] != 0xA5;
+    return bad;
+}
+
+static void test_copy_kernels(void)
+{
+    size_t big = (1u << 20) + 4099;
+    uint8_t *src = malloc(big + 64), *dst = malloc(big + 192);
+    fill_random(src, big + 64, 43);
+    static const size_t aligns[] = {0, 1, 3, 8, 13, 63};
+    for (int id = CRC32C_SCALAR; id < CRC32C_KERNEL_COUNT; id++) {
+        crc32c_copy_fn fn = codec__crc32c_copy_kernel(id);
+        CHECK((fn != NULL) == (codec__crc32c_kernel(id) != NULL));
+        if (!fn) {
+            printf("copy kernel %s: not supported here, skipped\n", kernel_names[id]);
+            continue;
+        }
+        size_t bad = 0;
+        for (size_t a = 0; a < sizeof aligns / sizeof aligns[0]; a++)
+            for (size_t n = 0; n <= 1000; n++)
+                bad += copy_mismatches(fn, (uint32_t)n * 0x9E3779B9u, dst + aligns[5 - a],
+                                       src + aligns[a], n);
+        static const size_t longs[] = {3519, 3520, 3521, 3776, 4096, 7039, 7040, 8192, 8338,
+                                       65536 + 17, 1u << 20, (1u << 20) + 4099};
+        for (size_t i = 0; i < sizeof longs / sizeof longs[0]; i++)
+            for (size_t a = 0; a < 3; a++)
+                bad += copy_mismatches(fn, 7, dst + aligns[a + 1], src + aligns[a], longs[i]);
+        for (size_t n = 3700; n <= 7600; n++)
+            bad += copy_mismatches(fn, (uint32_t)n, dst + 3, src + 5, n);
+        if (bad)
+            fprintf(stderr, "copy kernel %s: %zu mismatches\n", kernel_names[id], bad);
+        CHECK_INT(bad, 0);
+    }
+    CHECK(codec__crc32c_copy_kernel(CRC32C_AUTO) != NULL);
+    free(src);
+    free(dst);
+}
+
+/* Trailers over payloads long enough for every kernel path (and for the
+ * piecewise copy of crc32/adler32, 8 KiB pieces): the bytes encoded and
+ * decoded, the sum against its reference, and a flipped bit anywhere
+ * caught. */
+static void test_trailer_long(const char *spec, uint32_t (*sum)(const uint8_t *, size_t))
+{
+    codec *c = test_parse(spec);
+    if (!c)
+        return;
+    static const size_t sizes[] = {255, 256, 3520, 8192, 8338, 16385, 70000};
+    uint8_t *payload = malloc(70000), *bad = malloc(70004);
+    fill_random(payload, 70000, 9);
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        size_t n = sizes[i];
+        codec_bytes in = {payload, n}, dec;
+        out.len = 0;
+        CHECK_INT(codec_encode(c, &in, &out, NULL), 0);
+        CHECK_INT(out.len, n + 4);
+        CHECK_MEM(out.data, n, payload, n);
+        CHECK_INT(be32(out.data + n), sum(payload, n));
+        codec_arena_reset(&arena);
+        codec_error err;
+        CHECK_INT(codec_decode(c, out.data, out.len, &dec, &arena, &err), 0);
+        CHECK_MEM(dec.data, dec.len, payload, n);
+        size_t wrong = 0;
+        for (size_t at = 0; at < n + 4; at += n / 7 + 1) {
+            memcpy(bad, out.data, n + 4);
+            bad[at] ^= 0x10;
+            codec_arena_reset(&arena);
+            wrong += codec_decode(c, bad, n + 4, &dec, &arena, &err) != CODEC_E_INVALID_PAYLOAD ||
+                     err.detail != CODEC_D_CHECKSUM || err.offset != n;
+        }
+        CHECK_INT(wrong, 0);
+    }
+    codec_arena_free(&arena);
+    codec_buf_free(&out);
+    codec_free(c);
+    free(payload);
+    free(bad);
+}
+
 static void test_kernel_argument(void)
 {
     for (int id = CRC32C_AUTO; id < CRC32C_KERNEL_COUNT; id++) {
@@ -427,6 +521,8 @@ static int masked_run(void)
     CHECK(codec_parse("crc32c:kernel=sse42", NULL, &err) == NULL);
     CHECK(strstr(err.message, "not supported") != NULL);
     test_trailer("crc32c", sum_crc32c);
+    CHECK(codec__crc32c_copy_kernel(CRC32C_AUTO) == codec__crc32c_copy_kernel(CRC32C_SCALAR));
+    test_trailer_long("crc32c", sum_crc32c);
     return check_done("test_integrity (CODEC_CPU_MASK=0)");
 }
 
@@ -447,6 +543,15 @@ int main(int argc, char **argv)
     test_trailer("crc32c", sum_crc32c);
     test_trailer("crc32", sum_crc32);
     test_trailer("adler32", sum_adler32);
+    test_copy_kernels();
+    for (int id = CRC32C_SCALAR; id < CRC32C_KERNEL_COUNT; id++) {
+        char spec[40];
+        snprintf(spec, sizeof spec, "crc32c:kernel=%s", kernel_names[id]);
+        if (codec__crc32c_kernel(id))
+            test_trailer_long(spec, sum_crc32c);
+    }
+    test_trailer_long("crc32", sum_crc32);
+    test_trailer_long("adler32", sum_adler32);
     test_kernel_argument();
     test_python_peer();
     test_in_pipeline();

@@ -4,11 +4,15 @@
  *
  * Why a pool: a codec handle is immutable and shared by threads, but zstd,
  * LZ4F, libdeflate and zlib contexts are not. Each call borrows a context and
- * gives it back, so a steady-state encode creates none and pays only two
- * atomic exchanges. */
+ * gives it back, so a steady-state encode creates none. A thread keeps the
+ * contexts it gave back of up to four pools itself (no atomic operation:
+ * two lock-prefixed exchanges cost about 12 ns, more than the rest of an
+ * `lz4` decode's fixed path); the slots behind take the others, with two
+ * atomic exchanges on a cache line no other thread uses. */
 #ifndef CODEC_COMPRESS_INTERNAL_H
 #define CODEC_COMPRESS_INTERNAL_H
 
+#include "core/buf_internal.h"
 #include "core/load_internal.h"
 #include "compose/stage_internal.h"
 
@@ -21,12 +25,20 @@
 /* Contexts kept for reuse; more borrowers than this at once get fresh
  * contexts that are dropped on return. */
 #define CODEC_POOL_SLOTS 16
+/* Slot i lives at slots[(i + 1) * CODEC_POOL_STRIDE]: 64 bytes apart, with
+ * 64 bytes before the first and after the last, so no two slots, and no
+ * slot and a neighbouring field, share a cache line, whatever the pool's
+ * alignment. Each thread starts at a slot of its own (common.c), so
+ * threads calling one stage at once touch different lines and the
+ * context each puts back is the one it takes next. */
+#define CODEC_POOL_STRIDE (64 / sizeof(void *))
 
 typedef struct codec_pool {
-    _Atomic(void *) slots[CODEC_POOL_SLOTS];
+    _Atomic(void *) slots[(CODEC_POOL_SLOTS + 2) * CODEC_POOL_STRIDE];
     void *(*make)(const void *cfg);   /* a ready context, or NULL (out of memory) */
     void (*drop)(void *ctx);
     const void *cfg;                  /* passed to make; owned by the stage */
+    uint64_t id;                      /* unique per pool, never reused (common.c) */
 } codec_pool;
 
 void codec__pool_init(codec_pool *p, void *(*make)(const void *), void (*drop)(void *),
@@ -34,39 +46,89 @@ void codec__pool_init(codec_pool *p, void *(*make)(const void *), void (*drop)(v
 /* A context from the pool or a new one; NULL only when making one fails. */
 void *codec__pool_get(codec_pool *p);
 void codec__pool_put(codec_pool *p, void *ctx);
-/* Drops every pooled context (no borrower may be outstanding). */
+/* Drops every pooled context (no borrower may be outstanding), including
+ * those the calling thread keeps. A context another thread keeps for a
+ * pool that is gone stays until that thread exits (at most four per
+ * thread), and its entry is then unused. */
 void codec__pool_clear(codec_pool *p);
 
 /* ---------------------------------------------------------------------------
  * Output of decoders whose size is unknown
  * ------------------------------------------------------------------------ */
 
+/* Out-of-memory report of a stage. */
+int codec__compress_nomem(const codec_stage *s, codec_error *err);
+
+/* The limit error once the output from `base` is over s->max_output
+ * (inline: it runs after every library call of a decoder). */
+int codec__out_over(const codec_stage *s, codec_error *err);
+static inline int codec__out_check(const codec_stage *s, const codec_buf *out, size_t base,
+                                   codec_error *err)
+{
+    return s->max_output && out->len - base > s->max_output ? codec__out_over(s, err) : CODEC_OK;
+}
+
+/* Smallest first chunk of a sizeless decode; later chunks double the output. */
+#define FIRST_CHUNK ((size_t)64 << 10)
+/* The first chunk is this many times the compressed input: text and JSON
+ * rarely expand more, so most streams decode without growing the output
+ * (each growth may copy everything decoded so far). */
+#define FIRST_CHUNK_RATIO 8
+
 /* Reserves room for the next write of a decoder that started at out->len ==
  * base and sets *room to the bytes it may write at out->data + out->len.
  * The first chunk is 8 times in_len (the compressed size), at least 64 KiB;
  * later ones double the output. The room never lets the output pass
  * s->max_output by more than one byte, which codec__out_check() then reports
- * as the size limit. */
-int codec__out_room(const codec_stage *s, codec_buf *out, size_t base, size_t in_len, size_t *room,
-                    codec_error *err);
-/* The limit error once the output from `base` is over s->max_output. */
-int codec__out_check(const codec_stage *s, const codec_buf *out, size_t base, codec_error *err);
+ * as the size limit. Inline: on every sizeless decoder's fixed path. */
+static inline int codec__out_room(const codec_stage *s, codec_buf *out, size_t base,
+                                  size_t in_len, size_t *room, codec_error *err)
+{
+    *room = 0; /* set on every path (callers read it only on success) */
+    size_t produced = out->len - base;
+    int rc = codec__out_check(s, out, base, err);
+    if (rc)
+        return rc;
+    size_t limit = SIZE_MAX;
+    if (s->max_output && s->max_output < SIZE_MAX)
+        limit = s->max_output + 1 - produced;
+    size_t first = in_len > SIZE_MAX / FIRST_CHUNK_RATIO ? SIZE_MAX : in_len * FIRST_CHUNK_RATIO;
+    if (first < FIRST_CHUNK)
+        first = FIRST_CHUNK;
+    size_t want = produced < first ? first : produced;
+    if (want > limit)
+        want = limit;
+    /* Never more capacity than the cap allows to be written (+1 to see it
+     * passed): a bomb costs the cap, not the cap and half again. */
+    size_t ceiling = limit == SIZE_MAX ? SIZE_MAX : out->len + limit;
+    if (out->cap - out->len < want && codec__buf_reserve_capped(out, want, ceiling))
+        return codec__compress_nomem(s, err);
+    *room = out->cap - out->len < limit ? out->cap - out->len : limit;
+    return CODEC_OK;
+}
 
 /* Checks a size declared by the payload (frame content size, length prefix)
  * before anything is reserved: over the cap is the limit error; more than
  * `ratio` times the compressed length `n` is impossible for the format and
  * so a corrupt payload (it would otherwise make us reserve memory for data
  * that cannot be there). */
-int codec__check_declared(const codec_stage *s, uint64_t declared, size_t n, uint64_t ratio,
-                          uint64_t offset, codec_error *err);
+int codec__declared_fail(const codec_stage *s, uint64_t declared, size_t n, uint64_t ratio,
+                         uint64_t offset, codec_error *err);
+/* Inline: on every decode's fixed path; the reports are out of line. */
+static inline int codec__check_declared(const codec_stage *s, uint64_t declared, size_t n,
+                                        uint64_t ratio, uint64_t offset, codec_error *err)
+{
+    if (declared <= SIZE_MAX && (!s->max_output || declared <= s->max_output) &&
+        declared / ratio <= n)
+        return CODEC_OK;
+    return codec__declared_fail(s, declared, n, ratio, offset, err);
+}
 
 /* The typed public constructors: `name` with LEVEL as its argument, or
  * with none (the stage's default) for CODEC_LEVEL_DEFAULT; `extra` ("dict=F")
  * is appended when not NULL. */
 codec *codec__make_leveled(const char *name, int level, const char *extra, codec_error *err);
 
-/* Out-of-memory report of a stage. */
-int codec__compress_nomem(const codec_stage *s, codec_error *err);
 
 /* Reads the Redisson prefix (a Java int, so 0..2^31-1) of src[0..n). */
 int codec__redisson_length(const codec_stage *s, const uint8_t *src, size_t n, uint32_t *len,

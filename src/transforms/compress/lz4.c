@@ -126,15 +126,17 @@ static int lz4_read_header(const codec_stage *s, LZ4F_dctx *d, const uint8_t *sr
     return CODEC_OK;
 }
 
-static int lz4_decode_with(const codec_stage *s, LZ4F_dctx *d, const uint8_t *src, size_t n,
-                           codec_buf *out, codec_error *err)
+/* Decodes src[0..n) from *pos on (the first frame's header read when *pos
+ * is 0). Inlined into the fast path and the reference. */
+static inline __attribute__((always_inline)) int lz4_decode_from(const codec_stage *s, LZ4F_dctx *d, const uint8_t *src, size_t n,
+                           size_t pos, codec_buf *out, codec_error *err)
 {
-    size_t base = out->len, pos = 0;
-    int rc = lz4_read_header(s, d, src, n, &pos, out, err);
-    while (!rc) {
+    size_t base = out->len;
+    for (;;) {
         size_t room;
-        if ((rc = codec__out_room(s, out, base, n, &room, err)))
-            break;
+        int rc = codec__out_room(s, out, base, n, &room, err);
+        if (rc)
+            return rc;
         size_t dst_len = room, src_len = n - pos;
         size_t hint = LZ4F_decompress(d, out->data + out->len, &dst_len, src + pos, &src_len,
                                       NULL);
@@ -143,14 +145,57 @@ static int lz4_decode_with(const codec_stage *s, LZ4F_dctx *d, const uint8_t *sr
         pos += src_len;
         out->len += dst_len;
         if ((rc = codec__out_check(s, out, base, err)))
-            break;
+            return rc;
         if (hint == 0 && pos == n)
             return CODEC_OK; /* the last frame is complete */
         if (pos == n && dst_len == 0)
             return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
                               "LZ4 frame ends early");
     }
-    return rc;
+}
+
+/* The reference: the first header through LZ4F_getFrameInfo, whose errors
+ * name offset 0. */
+static int lz4_decode_with(const codec_stage *s, LZ4F_dctx *d, const uint8_t *src, size_t n,
+                           codec_buf *out, codec_error *err)
+{
+    size_t pos = 0;
+    int rc = lz4_read_header(s, d, src, n, &pos, out, err);
+    return rc ? rc : lz4_decode_from(s, d, src, n, pos, out, err);
+}
+
+/* The fast path's look at the first header: true when it is an LZ4 frame
+ * header whose content-size field (when the flag says there is one) is in
+ * src; *size is that field or 0. LZ4F_decompress then reads the header
+ * itself, with every check; anything else goes to the reference. */
+static bool lz4_peek_size(const uint8_t *src, size_t n, uint64_t *size)
+{
+    if (n < LZ4F_HEADER_SIZE_MIN || codec_load_le32(src) != LZ4F_MAGICNUMBER ||
+        (src[4] >> 6) != 1)
+        return false;
+    *size = 0;
+    if (src[4] & 0x08) { /* FLG.ContentSize */
+        if (n < 14)
+            return false;
+        *size = codec_load_le64(src + 6);
+    }
+    return true;
+}
+
+/* The common case without LZ4F_getFrameInfo's second pass over the header:
+ * the content size is checked against the cap and reserved exactly as the
+ * reference does. Any failure is reported by the reference, run again on a
+ * fresh context, so errors (family, detail, offset) are the reference's. */
+static int lz4_decode_fast(const codec_stage *s, LZ4F_dctx *d, const uint8_t *src, size_t n,
+                           codec_buf *out)
+{
+    uint64_t size;
+    if (!lz4_peek_size(src, n, &size))
+        return -1;
+    if (size && (codec__check_declared(s, size, n, LZ4_MAX_RATIO, 6, NULL) ||
+                 codec_buf_reserve(out, (size_t)size)))
+        return -1;
+    return lz4_decode_from(s, d, src, n, 0, out, NULL);
 }
 
 static int lz4_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
@@ -161,11 +206,19 @@ static int lz4_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_
     if (!d)
         return codec__compress_nomem(s, err);
     size_t base = out->len;
+    if (lz4_decode_fast(s, d, src, n, out) == CODEC_OK) {
+        codec__pool_put(&st->dctx, d);
+        return CODEC_OK;
+    }
+    /* liblz4 1.9.4's LZ4F_resetDecompressionContext keeps the remaining
+     * content size of the failed frame, which then fails the next frame
+     * that has none: a context that saw an error is not reused. */
+    drop_dctx(d);
+    out->len = base;
+    if (!(d = make_dctx(NULL)))
+        return codec__compress_nomem(s, err);
     int rc = lz4_decode_with(s, d, src, n, out, err);
     if (rc) {
-        /* liblz4 1.9.4's LZ4F_resetDecompressionContext keeps the remaining
-         * content size of the failed frame, which then fails the next frame
-         * that has none: a context that saw an error is not reused. */
         drop_dctx(d);
         out->len = base;
         return rc;

@@ -6,6 +6,7 @@
  * whole up to max=. `snappy:framed` is the framing format
  * (snappy_framed.c), which streams. */
 #include "compress_internal.h"
+#include "core/buf_internal.h"
 #include "core/varint_internal.h"
 
 #include "codec/compress.h"
@@ -53,7 +54,7 @@ static int snappy_decode(const codec_stage *s, const uint8_t *src, size_t n, cod
     int rc = codec__check_declared(s, len, n, SNAPPY_MAX_RATIO, 0, err);
     if (rc)
         return rc;
-    if (codec_buf_reserve(out, len ? len : 1))
+    if (codec__buf_room(out, len ? len : 1))
         return codec__compress_nomem(s, err);
     size_t got = len;
     if (snappy_uncompress((const char *)src, n, (char *)out->data + out->len, &got) !=

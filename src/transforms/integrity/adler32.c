@@ -20,7 +20,7 @@ uint32_t codec_adler32(uint32_t adler, const void *p, size_t n)
 }
 #endif
 
-static const checksum_trailer adler32_trailer = {codec_adler32, 1};
+static const checksum_trailer adler32_trailer = {codec_adler32, 1, NULL}; /* copy: in pieces */
 
 int codec__stage_ctor_adler32(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {

@@ -20,7 +20,7 @@ uint32_t codec_crc32(uint32_t crc, const void *p, size_t n)
 }
 #endif
 
-static const checksum_trailer crc32_trailer = {codec_crc32, 0};
+static const checksum_trailer crc32_trailer = {codec_crc32, 0, NULL}; /* copy: in pieces */
 
 int codec__stage_ctor_crc32(codec_stage *s, codec_args *a, const codec_type *t, codec_error *err)
 {

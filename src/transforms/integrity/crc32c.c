@@ -1,5 +1,5 @@
 /* crc32c.c — CRC-32C (Castagnoli): the portable slicing-by-8 kernel (the
- * reference), kernel dispatch, codec_crc32c() and the `crc32c` stage. */
+ * reference) and its fused checksum-and-copy twin, kernel dispatch, codec_crc32c() and the `crc32c` stage. */
 #include "codec/integrity.h"
 #include "crc32c_internal.h"
 #include "core/cpu_internal.h"
@@ -7,6 +7,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 
 /* table[k][b] = CRC register after byte b followed by k zero bytes, so
  * eight table look-ups consume eight bytes at once. Filled once. */
@@ -32,21 +33,39 @@ static uint32_t le32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static uint32_t crc32c_scalar(uint32_t crc, const void *buf, size_t n)
+/* Slicing-by-8; with `copy` each 8 bytes read are also written to dst (the
+ * fused kernel's reference). Inlined with a constant `copy`. */
+static inline __attribute__((always_inline)) uint32_t
+crc32c_scalar_body(uint32_t crc, uint8_t *dst, const uint8_t *p, size_t n, bool copy)
 {
-    const uint8_t *p = buf;
     uint32_t c = ~crc;
     for (; n >= 8; p += 8, n -= 8) {
+        if (copy) {
+            memcpy(dst, p, 8);
+            dst += 8;
+        }
         uint32_t lo = c ^ le32(p), hi = le32(p + 4);
         c = table[7][lo & 0xff] ^ table[6][(lo >> 8) & 0xff] ^ table[5][(lo >> 16) & 0xff] ^
             table[4][lo >> 24] ^ table[3][hi & 0xff] ^ table[2][(hi >> 8) & 0xff] ^
             table[1][(hi >> 16) & 0xff] ^ table[0][hi >> 24];
     }
-    for (; n; p++, n--)
+    for (; n; p++, n--) {
+        if (copy)
+            *dst++ = *p;
         c = (c >> 8) ^ table[0][(c ^ *p) & 0xff];
+    }
     return ~c;
 }
 
+static uint32_t crc32c_scalar(uint32_t crc, const void *buf, size_t n)
+{
+    return crc32c_scalar_body(crc, NULL, buf, n, false);
+}
+
+static uint32_t crc32c_copy_scalar(uint32_t crc, void *dst, const void *src, size_t n)
+{
+    return crc32c_scalar_body(crc, dst, src, n, true);
+}
 
 crc32c_kernel_fn codec__crc32c_kernel(int id)
 {
@@ -62,6 +81,18 @@ crc32c_kernel_fn codec__crc32c_kernel(int id)
     case CRC32C_AVX512: return avx512 ? CODEC_KERNEL(codec__crc32c_avx512) : NULL;
     default: return NULL;
     }
+}
+
+crc32c_copy_fn codec__crc32c_copy_kernel(int id)
+{
+    crc32c_kernel_fn fn = codec__crc32c_kernel(id);
+    if (fn == crc32c_scalar)
+        return crc32c_copy_scalar;
+    if (fn && fn == CODEC_KERNEL(codec__crc32c_sse42))
+        return CODEC_KERNEL(codec__crc32c_copy_sse42);
+    if (fn && fn == CODEC_KERNEL(codec__crc32c_avx512))
+        return CODEC_KERNEL(codec__crc32c_copy_avx512);
+    return NULL;
 }
 
 /* The public function resolves the kernel once per process; codecs keep
@@ -82,9 +113,11 @@ uint32_t codec_crc32c(uint32_t crc, const void *p, size_t n)
 
 /* One static trailer per kernel, so the stage state needs no allocation. */
 static const checksum_trailer trailers[CRC32C_KERNEL_COUNT] = {
-    [CRC32C_SCALAR] = {crc32c_scalar, 0},
-    [CRC32C_SSE42] = {CODEC_KERNEL(codec__crc32c_sse42), 0},
-    [CRC32C_AVX512] = {CODEC_KERNEL(codec__crc32c_avx512), 0},
+    [CRC32C_SCALAR] = {crc32c_scalar, 0, crc32c_copy_scalar},
+    [CRC32C_SSE42] = {CODEC_KERNEL(codec__crc32c_sse42), 0,
+                      CODEC_KERNEL(codec__crc32c_copy_sse42)},
+    [CRC32C_AVX512] = {CODEC_KERNEL(codec__crc32c_avx512), 0,
+                       CODEC_KERNEL(codec__crc32c_copy_avx512)},
 };
 
 static const char *const kernel_names[] = {"auto", "scalar", "sse42", "avx512", NULL};

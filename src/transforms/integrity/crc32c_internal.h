@@ -66,4 +66,17 @@ crc32c_kernel_fn codec__crc32c_kernel(int id);
 uint32_t codec__crc32c_sse42(uint32_t crc, const void *p, size_t n);
 uint32_t codec__crc32c_avx512(uint32_t crc, const void *p, size_t n);
 
+/* Fused kernels: the CRC of src[0..n) (same chaining) while copying it to
+ * dst[0..n) in the same pass, so a trailer stage reads its payload once.
+ * dst and src must not overlap. Each is its checksum kernel storing every
+ * block it loads; the scalar one is the reference. */
+typedef uint32_t (*crc32c_copy_fn)(uint32_t crc, void *dst, const void *src, size_t n);
+
+uint32_t codec__crc32c_copy_sse42(uint32_t crc, void *dst, const void *src, size_t n);
+uint32_t codec__crc32c_copy_avx512(uint32_t crc, void *dst, const void *src, size_t n);
+
+/* The fused kernel that goes with kernel `id` (as codec__crc32c_kernel()),
+ * or NULL when this CPU lacks it. */
+crc32c_copy_fn codec__crc32c_copy_kernel(int id);
+
 #endif

@@ -1,27 +1,58 @@
-/* trailer.c — encode/decode of the 4-byte big-endian checksum trailer. */
+/* trailer.c — encode/decode of the 4-byte big-endian checksum trailer. Both
+ * directions copy the payload, checksumming it in the same pass
+ * (sum_copy). */
 #include "trailer_internal.h"
 #include "compose/stream_internal.h"
+#include "core/buf_internal.h"
 #include "core/load_internal.h"
 #include "core/error_internal.h"
 
 #include <string.h>
+
+/* Pieces of the unfused path: small enough that the memcpy reads them from
+ * L1, where the checksum has just left them. */
+#define COPY_PIECE ((size_t)8 << 10)
+
+/* sum_copy without a fused kernel: checksum and copy piece by piece. */
+static uint32_t sum_copy_pieces(const checksum_trailer *t, uint32_t sum, uint8_t *dst,
+                                const uint8_t *src, size_t n)
+{
+    for (size_t k; n; src += k, dst += k, n -= k) {
+        k = n < COPY_PIECE ? n : COPY_PIECE;
+        sum = t->fn(sum, src, k);
+        memcpy(dst, src, k);
+    }
+    return sum;
+}
+
+/* The checksum of src[0..n) chained from `sum`, while copying src to dst. */
+static inline uint32_t sum_copy(const checksum_trailer *t, uint32_t sum, uint8_t *dst,
+                                const uint8_t *src, size_t n)
+{
+    return t->copy ? t->copy(sum, dst, src, n) : sum_copy_pieces(t, sum, dst, src, n);
+}
 
 static int trailer_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
                           codec_error *err)
 {
     const checksum_trailer *t = s->state;
     if (n > SIZE_MAX - CHECKSUM_TRAILER_SIZE ||
-        codec_buf_reserve(out, n + CHECKSUM_TRAILER_SIZE))
+        codec__buf_room(out, n + CHECKSUM_TRAILER_SIZE))
         return codec__nomem(err, s->name);
-    uint32_t sum = t->fn(t->init, src, n);
     uint8_t *dst = out->data + out->len;
-    if (n)
-        memcpy(dst, src, n);
-    codec_store_be32(dst + n, sum);
+    codec_store_be32(dst + n, sum_copy(t, t->init, dst, src, n));
     out->len += n + CHECKSUM_TRAILER_SIZE;
     return CODEC_OK;
 }
 
+static int trailer_mismatch(const codec_stage *s, size_t body, codec_error *err)
+{
+    return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CHECKSUM, body,
+                      "checksum mismatch");
+}
+
+/* Verifies while copying the body to out; out->len moves only when the
+ * checksum matches (the bytes past it are scratch until then). */
 static int trailer_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
                           codec_error *err)
 {
@@ -30,11 +61,16 @@ static int trailer_decode(const codec_stage *s, const uint8_t *src, size_t n, co
         return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
                           "input of %zu bytes is shorter than the 4-byte checksum", n);
     size_t body = n - CHECKSUM_TRAILER_SIZE;
-    if (t->fn(t->init, src, body) != codec_load_be32(src + body))
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CHECKSUM, body,
-                          "checksum mismatch");
-    if (codec_buf_append(out, src, body))
-        return codec__nomem(err, s->name);
+    uint32_t want = codec_load_be32(src + body);
+    if (body == 0)
+        return t->init == want ? CODEC_OK : trailer_mismatch(s, body, err);
+    if (codec__buf_room(out, body))
+        /* A corrupt payload is reported as such even without memory. */
+        return t->fn(t->init, src, body) != want ? trailer_mismatch(s, body, err)
+                                                 : codec__nomem(err, s->name);
+    if (sum_copy(t, t->init, out->data + out->len, src, body) != want)
+        return trailer_mismatch(s, body, err);
+    out->len += body;
     return CODEC_OK;
 }
 
@@ -50,9 +86,13 @@ typedef struct trailer_stream {
 
 static int trailer_pass(trailer_stream *t, const uint8_t *src, size_t n, codec_buf *out)
 {
-    const checksum_trailer *c = t->p.base.stage->state;
-    t->sum = c->fn(t->sum, src, n);
-    return codec_buf_append(out, src, n);
+    if (n == 0)
+        return CODEC_OK;
+    if (codec__buf_room(out, n))
+        return CODEC_E_NOMEM;
+    t->sum = sum_copy(t->p.base.stage->state, t->sum, out->data + out->len, src, n);
+    out->len += n;
+    return CODEC_OK;
 }
 
 static int trailer_feed(codec__push *p, const uint8_t *src, size_t n, uint64_t at,

@@ -19,7 +19,12 @@
  * 512), which takes 64-byte steps; its four lanes are folded into one
  * (D = 384, 256, 128) and the crc32 instruction reduces the last 128 bits.
  * Inputs under 256 bytes, and the tail, go through the crc32 instruction
- * directly: for those, setting up the fold costs more than it saves. */
+ * directly: for those, setting up the fold costs more than it saves.
+ *
+ * codec__crc32c_copy_avx512 is the same kernel copying as it reads: every
+ * 64-byte block it folds is stored to the destination from the register
+ * it was loaded into, and the crc32 streams' bytes are copied 32 at a
+ * time beside them, so the copy costs stores only (no second read). */
 #include "crc32c_hw_internal.h"
 
 #define FOLD_MIN 256
@@ -41,9 +46,13 @@ static inline __m512i fold(__m512i x, __m512i k, __m512i y)
                                      _mm512_clmulepi64_epi128(x, k, 0x11), y, 0x96);
 }
 
-static inline __m512i load(const uint8_t *p)
+/* The 64 bytes at p; with `copy` also stored `delta` bytes on. */
+CRC32C_INLINE __m512i load(const uint8_t *p, uintptr_t delta, bool copy)
 {
-    return _mm512_loadu_si512((const void *)p);
+    __m512i v = _mm512_loadu_si512((const void *)p);
+    if (copy)
+        _mm512_storeu_si512((void *)crc32c_dst(p, delta), v);
+    return v;
 }
 
 /* A CRC register placed over the first 4 bytes of a block. */
@@ -54,17 +63,24 @@ static inline __m512i carried(uint32_t c)
 
 /* The four accumulators folded over the 256 bytes at p; `c` is XORed into
  * the first 4 of them. */
-static inline void fold4(__m512i x[4], __m512i k, const uint8_t *p, uint32_t c)
+CRC32C_INLINE void fold4(__m512i x[4], __m512i k, const uint8_t *p, uint32_t c, uintptr_t delta,
+                         bool copy)
 {
-    x[0] = fold(x[0], k, _mm512_xor_si512(load(p), carried(c)));
-    x[1] = fold(x[1], k, load(p + 64));
-    x[2] = fold(x[2], k, load(p + 128));
-    x[3] = fold(x[3], k, load(p + 192));
+    x[0] = fold(x[0], k, _mm512_xor_si512(load(p, delta, copy), carried(c)));
+    x[1] = fold(x[1], k, load(p + 64, delta, copy));
+    x[2] = fold(x[2], k, load(p + 128, delta, copy));
+    x[3] = fold(x[3], k, load(p + 192, delta, copy));
 }
 
-/* 32 bytes of each of the three streams at b, b + 320, b + 640. */
-static inline void streams_step(uint64_t s[3], const uint8_t *b)
+/* 32 bytes of each of the three streams at b, b + 320, b + 640. With
+ * `copy`, every other step copies 64 bytes of each stream (a stream is
+ * 320 bytes: five such copies). */
+CRC32C_INLINE void streams_step(uint64_t s[3], const uint8_t *b, uintptr_t delta, bool copy,
+                                bool copy_now)
 {
+    if (copy && copy_now)
+        for (int j = 0; j < 3; j++)
+            load(b + j * HYBRID_STREAM, delta, true);
     for (int q = 0; q < 32; q += 8) {
         s[0] = _mm_crc32_u64(s[0], crc32c_load64(b + q));
         s[1] = _mm_crc32_u64(s[1], crc32c_load64(b + HYBRID_STREAM + q));
@@ -74,16 +90,18 @@ static inline void streams_step(uint64_t s[3], const uint8_t *b)
 
 /* One hybrid chunk at p (HYBRID_REST bytes); returns the CRC of its stream
  * part, to be carried into the next block. */
-static inline uint32_t hybrid_chunk(__m512i x[4], __m512i k2048, const uint8_t *p)
+CRC32C_INLINE uint32_t hybrid_chunk(__m512i x[4], __m512i k2048, const uint8_t *p,
+                                    uintptr_t delta, bool copy)
 {
     const uint8_t *b = p + HYBRID_FOLD;
     uint64_t s[3] = {0, 0, 0};
-    for (int j = 0; j < HYBRID_FOLD / 256; j++, p += 256, b += 32) {
-        fold4(x, k2048, p, 0);
-        streams_step(s, b);
+    int step = 0;
+    for (int j = 0; j < HYBRID_FOLD / 256; j++, p += 256, b += 32, step++) {
+        fold4(x, k2048, p, 0, delta, copy);
+        streams_step(s, b, delta, copy, step % 2 == 0);
     }
-    for (; b < p + HYBRID_STREAM; b += 32)
-        streams_step(s, b);
+    for (; b < p + HYBRID_STREAM; b += 32, step++)
+        streams_step(s, b, delta, copy, step % 2 == 0);
     uint64_t moved = crc32c_hw_mul((uint32_t)s[0], CRC32C_X5087) ^
                      crc32c_hw_mul((uint32_t)s[1], CRC32C_X2527);
     return (uint32_t)_mm_crc32_u64(0, moved) ^ (uint32_t)s[2];
@@ -102,22 +120,22 @@ static uint32_t reduce_lanes(__m512i x)
     return (uint32_t)_mm_crc32_u64(c, (uint64_t)_mm_extract_epi64(r, 1));
 }
 
-uint32_t codec__crc32c_avx512(uint32_t crc, const void *buf, size_t n)
+CRC32C_INLINE uint32_t crc32c_avx512_body(uint32_t crc, const uint8_t *p, size_t n,
+                                          uintptr_t delta, bool copy)
 {
-    const uint8_t *p = buf;
     uint32_t c = ~crc;
     if (n < FOLD_MIN)
-        return ~crc32c_hw_serial(c, p, n);
+        return ~crc32c_hw_stream(c, p, n, delta, copy);
 
-    __m512i x[4] = {_mm512_xor_si512(load(p), carried(c)), load(p + 64), load(p + 128),
-                    load(p + 192)};
+    __m512i x[4] = {_mm512_xor_si512(load(p, delta, copy), carried(c)), load(p + 64, delta, copy),
+                    load(p + 128, delta, copy), load(p + 192, delta, copy)};
     p += 256, n -= 256;
     const __m512i k2048 = fold_consts(CRC32C_X2079, CRC32C_X2015);
     const __m512i kjump = fold_consts(CRC32C_X9759, CRC32C_X9695);
     for (; n >= HYBRID_REST + 256; p += HYBRID_REST + 256, n -= HYBRID_REST + 256)
-        fold4(x, kjump, p + HYBRID_REST, hybrid_chunk(x, k2048, p));
+        fold4(x, kjump, p + HYBRID_REST, hybrid_chunk(x, k2048, p, delta, copy), delta, copy);
     for (; n >= 256; p += 256, n -= 256)
-        fold4(x, k2048, p, 0);
+        fold4(x, k2048, p, 0, delta, copy);
 
     const __m512i k512 = fold_consts(CRC32C_X543, CRC32C_X479);
     __m512i one = fold(x[2], k512, x[3]);
@@ -125,6 +143,26 @@ uint32_t codec__crc32c_avx512(uint32_t crc, const void *buf, size_t n)
                                      fold(x[0], fold_consts(CRC32C_X1567, CRC32C_X1503),
                                           _mm512_setzero_si512())));
     for (; n >= 64; p += 64, n -= 64)
-        one = fold(one, k512, load(p));
-    return ~crc32c_hw_serial(reduce_lanes(one), p, n);
+        one = fold(one, k512, load(p, delta, copy));
+    return ~crc32c_hw_stream(reduce_lanes(one), p, n, delta, copy);
+}
+
+uint32_t codec__crc32c_avx512(uint32_t crc, const void *buf, size_t n)
+{
+    return crc32c_avx512_body(crc, buf, n, 0, false);
+}
+
+/* The copy first takes the bytes up to dst's next 64-byte boundary through
+ * the crc32 instruction, so every 512-bit store after them is aligned (a
+ * store across two cache lines costs two). */
+uint32_t codec__crc32c_copy_avx512(uint32_t crc, void *dst, const void *src, size_t n)
+{
+    const uint8_t *p = src;
+    uintptr_t delta = (uintptr_t)dst - (uintptr_t)src;
+    size_t head = (size_t)(-(uintptr_t)dst & 63);
+    if (n >= FOLD_MIN + 64 && head) {
+        crc = ~crc32c_hw_stream(~crc, p, head, delta, true);
+        p += head, n -= head;
+    }
+    return crc32c_avx512_body(crc, p, n, delta, true);
 }
