@@ -25,6 +25,7 @@ int main(void)
 #include "redis_checks.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 static redis_cluster cluster;
 static codec *hex;
@@ -248,7 +249,7 @@ typedef struct mover {
     unsigned slots[8];
     const char *keys[8];   /* one key of each slot */
     int n;
-    volatile int done;
+    atomic_int done;       /* read by the batch loop while the thread runs */
 } mover;
 
 static void wait_for_owner(unsigned slot, const char *key, int to)

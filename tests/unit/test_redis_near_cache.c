@@ -2,9 +2,10 @@
  * against a real redis-server the test starts: hits and misses, another
  * client's write seen after its invalidation, the invalidation connection
  * killed (the cache is flushed and serves nothing until tracking is back),
- * LRU by entries and by bytes, TTL, and 8 threads reading and writing the
- * same keys with a version in every value: once the writes stop, no cache
- * holds a version older than the server's. */
+ * LRU by entries and by bytes, TTL, a stopped server (its silent
+ * invalidation connection is PINGed, and the cache emptied), and 8
+ * threads reading and writing the same keys with a version in every value:
+ * once the writes stop, no cache holds a version older than the server's. */
 #ifdef CODEC_HAVE_REDIS
 #include "redis_server.h"   /* first: it needs _GNU_SOURCE */
 #endif
@@ -132,6 +133,47 @@ static void test_hits_and_invalidation(void)
     codec_redis_free(r);
 }
 
+/* A server that stops answering without closing anything (SIGSTOP): once
+ * the invalidation connection has not proved itself for a second, a get
+ * PINGs it first; no answer within the timeout empties the cache, and
+ * nothing is served from it. */
+static void test_server_stopped(void)
+{
+    char url[64];
+    snprintf(url, sizeof url, "redis://127.0.0.1:%d", server.port);
+    codec_redis *r = redis_test_connect(url, 300, 0);
+    codec_error err;
+    CHECK_INT(codec_redis_enable_near_cache(r, NULL, &err), 0);
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    plant("st:a", "a1");
+    near_get(r, "st:a", &arena, NULL);
+    CHECK_STR(near_get(r, "st:a", &arena, NULL), "a1");   /* a hit */
+    codec_redis_near_stats s = near_stats(r);
+    kill(server.pid, SIGSTOP);
+    redis_server_sleep_ms(1100);   /* past the 1 s in which a hit needs no proof */
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc;
+    const char *v = near_get(r, "st:a", &arena, &rc);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    kill(server.pid, SIGCONT);
+    double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    printf("stopped server: get after %.0f ms: rc %d '%s'\n", ms, rc, v);
+    CHECK_INT(rc, CODEC_E_TRANSIENT);          /* not the cached a1 */
+    CHECK_INT(near_stats(r).hits, s.hits);
+    CHECK_INT(near_stats(r).flushes, s.flushes + 1);
+    CHECK_INT(near_stats(r).entries, 0);
+    CHECK(ms < 3000);                          /* a PING and a GET, 300 ms each */
+    /* The server continues: the handle reconnects, caches, and hits again. */
+    CHECK_STR(near_get(r, "st:a", &arena, NULL), "a1");
+    s = near_stats(r);
+    CHECK_STR(near_get(r, "st:a", &arena, NULL), "a1");
+    CHECK_INT(near_stats(r).hits, s.hits + 1);
+    codec_arena_free(&arena);
+    codec_redis_free(r);
+}
+
 static void test_bounds(void)
 {
     codec_redis_near_cache_options o = {0};
@@ -217,6 +259,7 @@ int main(void)
     }
     test_hits_and_invalidation();
     test_bounds();
+    test_server_stopped();
     test_threads();
     redis_server_stop(&server);
     codec_free(plain);
