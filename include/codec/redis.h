@@ -62,7 +62,9 @@
  * time (give each thread its own, or pool them). Codecs may be shared.
  *
  * Cluster (a redis-cluster:// URL): the same calls. Each key goes to the
- * master of its slot; MOVED updates the slot map, ASK is followed once
+ * master of its slot; MOVED updates the slot map (from a call's third
+ * attempt on, after the backoff below: nodes still disagreeing on a slot's
+ * owner can bounce a client), ASK is followed once
  * (ASKING), TRYAGAIN and CLUSTERDOWN are retried with backoff (10 ms
  * doubling, at most 8 attempts), and a node that cannot be reached makes
  * the handle relearn the map (after a failover, the promoted replica).

@@ -227,6 +227,11 @@ static int call_routed(codec_redis *r, const char *key, size_t key_len, node_cal
         switch (rc ? codec__redis_redirect_of(rc, err, &rd) : REDIS_NOT_REDIRECTED) {
         case REDIS_MOVED:
             codec__redis_cluster_follow(r, &rd);
+            /* Nodes learn a slot's new owner at their own pace and can send
+             * a client back and forth meanwhile: from the third attempt
+             * on, give them time to agree. */
+            if (attempt >= 2)
+                codec__redis_cluster_backoff(attempt - 2);
             break;
         case REDIS_ASK:
             ask = codec__redis_cluster_follow(r, &rd);

@@ -196,7 +196,7 @@ int codec__redis_cluster_batch(codec_redis *r, codec_redis_item *items, size_t n
         s.pending = s.retry;
         s.retry = t;
         np = next;
-        if (np && backoff)
+        if (np && (backoff || attempt >= 1))   /* a third round: the nodes disagree */
             codec__redis_cluster_backoff(attempt);
     }
     split_free(r, &s);
