@@ -1,6 +1,6 @@
 /* suite_redis.c — the `redis` suite (see suite_redis.h). */
 #ifdef CODEC_HAVE_REDIS
-#include "../tests/redis_server.h" /* first: it defines _GNU_SOURCE */
+#include "../tests/redis_cluster.h" /* first: it defines _GNU_SOURCE (redis_server.h) */
 #endif
 
 #include "suite_redis.h"
@@ -127,6 +127,54 @@ static void plan_shapes(redis_shape *shapes, const char *filter, const char *not
 }
 
 /* ---------------------------------------------------------------------------
+ * The scale-out cells: cluster batches against one node, near-cache hits
+ * against a round trip. Ids "redis-cluster/batch/SHAPE" and
+ * "redis-near/get/SHAPE" (outside "redis/..." so that a filter on the
+ * pipeline cells keeps them out).
+ * ------------------------------------------------------------------------ */
+
+static const char *const EXTRA_KINDS[] = {"redis-cluster/batch", "redis-near/get"};
+static const char *const EXTRA_SHAPES[] = {"small", "medium"};
+#define NEXTRA_KINDS (sizeof EXTRA_KINDS / sizeof EXTRA_KINDS[0])
+#define NEXTRA_SHAPES (sizeof EXTRA_SHAPES / sizeof EXTRA_SHAPES[0])
+#define NEXTRAS (NEXTRA_KINDS * NEXTRA_SHAPES)
+/* Every scale-out cell stores its values through this pipeline. */
+#define EXTRA_SPEC "zstd:3"
+
+typedef struct extra_cell {
+    char id[64];
+    size_t kind;            /* 0: cluster batch, 1: near get */
+    const bench_payload *p;
+    bool selected;
+    int status;
+    char reason[256];
+    size_t items;           /* cluster: items per batch */
+    double one_set, one_get, cluster_set, cluster_get;   /* items/s, median of reps */
+    double hit_p50, hit_p99, trip_p50, trip_p99;         /* near: µs */
+    uint64_t hits;          /* near: hits the cache counted while timed */
+} extra_cell;
+
+static extra_cell extras[NEXTRAS];
+
+static void plan_extras(const char *filter, const char *not_built)
+{
+    memset(extras, 0, sizeof extras);
+    for (size_t k = 0; k < NEXTRA_KINDS; k++) {
+        for (size_t s = 0; s < NEXTRA_SHAPES; s++) {
+            extra_cell *x = &extras[k * NEXTRA_SHAPES + s];
+            x->kind = k;
+            x->p = bench_payload_find(EXTRA_SHAPES[s]);
+            snprintf(x->id, sizeof x->id, "%s/%s", EXTRA_KINDS[k], EXTRA_SHAPES[s]);
+            x->selected = !filter || fnmatch(filter, x->id, 0) == 0 || strstr(x->id, filter);
+            if (not_built && x->selected) {
+                x->status = BENCH_NOT_BUILT;
+                snprintf(x->reason, sizeof x->reason, "%s", not_built);
+            }
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------------
  * Reports
  * ------------------------------------------------------------------------ */
 
@@ -216,6 +264,52 @@ static void write_typed_json(json_out *j, const redis_shape *shapes)
     jo_end_array(j);
 }
 
+static double ratio(double a, double b)
+{
+    return b > 0 ? a / b : 0;
+}
+
+/* The scale-out cells: "cluster_batches" and "near_cache". */
+static void write_extras_json(json_out *j)
+{
+    for (size_t k = 0; k < NEXTRA_KINDS; k++) {
+        jo_key(j, k == 0 ? "cluster_batches" : "near_cache");
+        jo_begin_array(j);
+        for (size_t s = 0; s < NEXTRA_SHAPES; s++) {
+            const extra_cell *x = &extras[k * NEXTRA_SHAPES + s];
+            if (!x->selected)
+                continue;
+            jo_begin_object(j);
+            jo_key(j, "id"), jo_string(j, x->id);
+            jo_key(j, "shape"), jo_string(j, x->p->name);
+            jo_key(j, "value_bytes"), jo_int(j, (int64_t)x->p->len);
+            jo_key(j, "pipeline"), jo_string(j, EXTRA_SPEC);
+            jo_key(j, "status"), jo_string(j, status_name(x->status));
+            if (x->status != BENCH_OK) {
+                jo_key(j, "reason"), jo_string(j, x->reason);
+            } else if (k == 0) {
+                jo_key(j, "masters"), jo_int(j, 3);
+                jo_key(j, "batch_items"), jo_int(j, (int64_t)x->items);
+                jo_key(j, "one_node_set_items_per_s"), jo_double(j, x->one_set);
+                jo_key(j, "cluster_set_items_per_s"), jo_double(j, x->cluster_set);
+                jo_key(j, "set_ratio"), jo_double(j, ratio(x->cluster_set, x->one_set));
+                jo_key(j, "one_node_get_items_per_s"), jo_double(j, x->one_get);
+                jo_key(j, "cluster_get_items_per_s"), jo_double(j, x->cluster_get);
+                jo_key(j, "get_ratio"), jo_double(j, ratio(x->cluster_get, x->one_get));
+            } else {
+                jo_key(j, "hit_p50_us"), jo_double(j, x->hit_p50);
+                jo_key(j, "hit_p99_us"), jo_double(j, x->hit_p99);
+                jo_key(j, "round_trip_p50_us"), jo_double(j, x->trip_p50);
+                jo_key(j, "round_trip_p99_us"), jo_double(j, x->trip_p99);
+                jo_key(j, "p50_speedup"), jo_double(j, ratio(x->trip_p50, x->hit_p50));
+                jo_key(j, "hits"), jo_int(j, (int64_t)x->hits);
+            }
+            jo_end_object(j);
+        }
+        jo_end_array(j);
+    }
+}
+
 static int write_json(codec_buf *b, const redis_shape *shapes, const bench_profile *prof,
                       const bench_machine *m, const char *not_built)
 {
@@ -278,6 +372,7 @@ static int write_json(codec_buf *b, const redis_shape *shapes, const bench_profi
     }
     jo_end_array(&j);
     write_typed_json(&j, shapes);
+    write_extras_json(&j);
     jo_end_object(&j);
     return j.failed || codec_buf_append(b, "\n", 1) ? -1 : 0;   /* -1: out of memory */
 }
@@ -329,6 +424,44 @@ static void write_typed_md(FILE *f, const redis_shape *shapes)
         fputc('\n', f);
 }
 
+static void write_extras_md(FILE *f)
+{
+    for (size_t k = 0; k < NEXTRA_KINDS; k++) {
+        bool header = false;
+        for (size_t s = 0; s < NEXTRA_SHAPES; s++) {
+            const extra_cell *x = &extras[k * NEXTRA_SHAPES + s];
+            if (!x->selected)
+                continue;
+            if (!header && k == 0)
+                fputs("## Batches on a 3-master cluster against one node (" EXTRA_SPEC ")\n\n"
+                      "| shape | batch | set: cluster / one node | get: cluster / one node "
+                      "| one node set items/s | cluster set items/s | one node get items/s "
+                      "| cluster get items/s |\n|---|---:|---:|---:|---:|---:|---:|---:|\n",
+                      f);
+            else if (!header)
+                fputs("## get: near-cache hit against a round trip (" EXTRA_SPEC ", one node)\n\n"
+                      "| shape | hit p50 µs | hit p99 µs | round trip p50 µs | round trip p99 µs "
+                      "| p50 round trip / hit |\n|---|---:|---:|---:|---:|---:|\n",
+                      f);
+            header = true;
+            if (x->status != BENCH_OK)
+                fprintf(f, "| %s (%zu B) | %s: %s |\n", x->p->name, x->p->len,
+                        status_name(x->status), x->reason);
+            else if (k == 0)
+                fprintf(f, "| %s (%zu B) | %zu | %.2fx | %.2fx | %.0f | %.0f | %.0f | %.0f |\n",
+                        x->p->name, x->p->len, x->items, ratio(x->cluster_set, x->one_set),
+                        ratio(x->cluster_get, x->one_get), x->one_set, x->cluster_set,
+                        x->one_get, x->cluster_get);
+            else
+                fprintf(f, "| %s (%zu B) | %.1f | %.1f | %.1f | %.1f | %.1fx |\n", x->p->name,
+                        x->p->len, x->hit_p50, x->hit_p99, x->trip_p50, x->trip_p99,
+                        ratio(x->trip_p50, x->hit_p50));
+        }
+        if (header)
+            fputc('\n', f);
+    }
+}
+
 static void write_md(FILE *f, const redis_shape *shapes, const bench_profile *prof,
                      const bench_machine *m, const char *not_built)
 {
@@ -375,6 +508,7 @@ static void write_md(FILE *f, const redis_shape *shapes, const bench_profile *pr
         fputs(".\n\n", f);
     }
     write_typed_md(f, shapes);
+    write_extras_md(f);
 }
 
 static int write_outputs(const char *dir, const redis_shape *shapes, const bench_profile *prof,
@@ -419,6 +553,7 @@ int bench_redis_suite(const char *out_dir, const bench_profile *prof, const benc
     const char *why = unavailable();
     redis_shape shapes[NSHAPES];
     plan_shapes(shapes, filter, why);
+    plan_extras(filter, why);
     fprintf(stderr, "codec-bench: redis suite not built: %s\n", why);
     return write_outputs(out_dir, shapes, prof, m, why) ? 1 : 0;
 }
@@ -897,6 +1032,198 @@ static void runner_close(runner *u)
     codec_buf_free(&u->scratch);
 }
 
+/* ---------------------------------------------------------------------------
+ * Running the scale-out cells
+ * ------------------------------------------------------------------------ */
+
+/* Items per cluster batch: as many as the byte cap allows, at most 10000
+ * (quick) or 50000, so that each of the 3 masters gets thousands. */
+static size_t extra_items(const bench_profile *prof, const bench_payload *p)
+{
+    size_t most = strcmp(prof->name, "quick") == 0 ? 10000 : 50000;
+    size_t n = batch_byte_cap(prof) / (p->len ? p->len : 1);
+    return n < 1 ? 1 : n > most ? most : n;
+}
+
+typedef struct extra_batch {
+    codec_redis_item *items;
+    char (*keys)[24];
+    codec_bytes *outs;
+    size_t n;
+    codec_arena arena;
+} extra_batch;
+
+/* One codec_redis_batch of n sets or gets of p, timed: items/s, or -1 when
+ * an item failed or (verify) a get read other bytes. */
+static double timed_batch(codec_redis *r, const codec *c, extra_batch *b, const bench_payload *p,
+                          bool set, bool verify)
+{
+    codec_bytes in = {p->bytes, p->len};
+    for (size_t i = 0; i < b->n; i++)
+        b->items[i] = (codec_redis_item){.op = set ? CODEC_REDIS_SET : CODEC_REDIS_GET,
+                                         .key = b->keys[i], .key_len = strlen(b->keys[i]),
+                                         .codec = c, .value = &in, .value_out = &b->outs[i]};
+    codec_arena_reset(&b->arena);
+    double t0 = bench_now();
+    int rc = codec_redis_batch(r, b->items, b->n, &b->arena, NULL);
+    double t = bench_now() - t0;
+    if (rc != 0)
+        return -1;
+    for (size_t i = 0; verify && !set && i < b->n; i++)
+        if (!same_bytes(b->outs[i].data, b->outs[i].len, p))
+            return -1;
+    return t > 0 ? (double)b->n / t : -1;
+}
+
+/* Batches of sets and gets on one node and on the cluster, alternating
+ * rep by rep (load from other programs then falls on both alike); the
+ * first rep is a warm-up that verifies every value read back. */
+static void run_cluster_batch(extra_cell *x, codec_redis *one, codec_redis *cluster,
+                              const codec *c, const bench_profile *prof)
+{
+    extra_batch b = {.n = extra_items(prof, x->p)};
+    b.items = calloc(b.n, sizeof *b.items);
+    b.keys = calloc(b.n, sizeof *b.keys);
+    b.outs = calloc(b.n, sizeof *b.outs);
+    codec_arena_init(&b.arena, NULL, 0);
+    x->status = BENCH_FAILED;
+    snprintf(x->reason, sizeof x->reason, "out of memory");
+    bench_series os = {0}, og = {0}, cs = {0}, cg = {0};
+    bool ok = b.items && b.keys && b.outs;
+    for (size_t i = 0; ok && i < b.n; i++)
+        snprintf(b.keys[i], sizeof b.keys[i], "cb:%zu", i);
+    for (int rep = -1; ok && rep < prof->measure_iters; rep++) {
+        double v[4] = {timed_batch(one, c, &b, x->p, true, false),
+                       timed_batch(one, c, &b, x->p, false, rep < 0),
+                       timed_batch(cluster, c, &b, x->p, true, false),
+                       timed_batch(cluster, c, &b, x->p, false, rep < 0)};
+        ok = v[0] > 0 && v[1] > 0 && v[2] > 0 && v[3] > 0;
+        if (!ok)
+            snprintf(x->reason, sizeof x->reason, "a batch failed or read back other bytes");
+        if (ok && rep >= 0) {
+            bench_series_add(&os, v[0]);
+            bench_series_add(&og, v[1]);
+            bench_series_add(&cs, v[2]);
+            bench_series_add(&cg, v[3]);
+        }
+    }
+    if (ok) {
+        x->status = BENCH_OK;
+        x->items = b.n;
+        x->one_set = bench_series_median(&os);
+        x->one_get = bench_series_median(&og);
+        x->cluster_set = bench_series_median(&cs);
+        x->cluster_get = bench_series_median(&cg);
+    }
+    free(b.items);
+    free(b.keys);
+    free(b.outs);
+    codec_arena_free(&b.arena);
+}
+
+/* get latency of one key: a handle with a near cache (every timed get is
+ * a hit, checked by its counters) against the runner's handle without
+ * (every get a round trip), on the same server. */
+static void run_near_get(extra_cell *x, runner *u, int port, const codec *c,
+                         const bench_profile *prof)
+{
+    x->status = BENCH_FAILED;
+    runner near = {.out_stride = sizeof(codec_bytes)};
+    codec_arena_init(&near.arena, NULL, 0);
+    runner trip = near;   /* the suite's handle, with a bytes slot of its own */
+    trip.r = u->r;
+    codec_arena_init(&trip.arena, NULL, 0);
+    codec_redis_options o = {0};
+    o.port = port;
+    o.command_timeout_ms = 10000;
+    codec_error err;
+    near.outs = calloc(1, sizeof(codec_bytes));
+    trip.outs = calloc(1, sizeof(codec_bytes));
+    if (!near.outs || !trip.outs || codec_redis_connect(&o, &near.r, &err) != 0 ||
+        codec_redis_enable_near_cache(near.r, NULL, &err) != 0) {
+        snprintf(x->reason, sizeof x->reason, "no near cache: %s",
+                 near.outs && trip.outs ? err.message : "out of memory");
+    } else {
+        int n = latency_ops(prof);
+        codec_redis_near_stats before, after;
+        bool set = op_set(&near, c, "rs:single", x->p) == 0 &&
+                   op_get(&near, c, "rs:single", x->p, true) == 0;   /* cached, and checked */
+        codec_redis_near_cache_stats(near.r, &before);
+        if (!set || time_singles(&near, c, x->p, n, false, &x->hit_p50, &x->hit_p99) ||
+            time_singles(&trip, c, x->p, n, false, &x->trip_p50, &x->trip_p99)) {
+            snprintf(x->reason, sizeof x->reason, "a get failed");
+        } else {
+            codec_redis_near_cache_stats(near.r, &after);
+            x->hits = after.hits - before.hits;
+            if (x->hits >= (uint64_t)n)
+                x->status = BENCH_OK;
+            else
+                snprintf(x->reason, sizeof x->reason, "only %llu of %d gets were near-cache hits",
+                         (unsigned long long)x->hits, n);
+        }
+    }
+    codec_redis_free(near.r);
+    free(near.outs);
+    free(trip.outs);
+    codec_arena_free(&near.arena);
+    codec_arena_free(&trip.arena);
+}
+
+/* Runs the selected scale-out cells: starts the 3-master cluster (each
+ * master with a replica, as the tests do) only when a cluster cell is
+ * selected. */
+static void run_extras(runner *u, int port, const bench_profile *prof)
+{
+    bool want_cluster = false, any = false;
+    for (size_t i = 0; i < NEXTRAS; i++) {
+        want_cluster |= extras[i].selected && extras[i].kind == 0;
+        any |= extras[i].selected;
+    }
+    if (!any)
+        return;
+    codec_error err;
+    codec *c = codec_parse(EXTRA_SPEC, NULL, &err);
+    redis_cluster k;
+    codec_redis *cluster = NULL;
+    const char *why = c ? NULL : "the pipeline did not parse";
+    if (!why && want_cluster) {
+        if (!redis_cluster_start(&k)) {
+            why = "the cluster did not start";
+        } else {
+            char url[128];
+            snprintf(url, sizeof url, "redis-cluster://127.0.0.1:%d,127.0.0.1:%d",
+                     k.node[0].port, k.node[1].port);
+            codec_redis_options o = {0};
+            o.url = url;
+            o.command_timeout_ms = 10000;
+            if (codec_redis_connect(&o, &cluster, &err) != 0)
+                why = "could not connect to the cluster";
+        }
+    }
+    for (size_t i = 0; i < NEXTRAS; i++) {
+        extra_cell *x = &extras[i];
+        if (!x->selected)
+            continue;
+        if (isatty(2))
+            fprintf(stderr, "\r\033[K%s", x->id);
+        if (why && (x->kind == 0 || !c)) {
+            x->status = BENCH_FAILED;
+            snprintf(x->reason, sizeof x->reason, "%s", why);
+        } else if (x->kind == 0) {
+            run_cluster_batch(x, u->r, cluster, c, prof);
+        } else {
+            run_near_get(x, u, port, c, prof);
+        }
+        raw_check(redisCommand(u->raw, "FLUSHALL"), REDIS_REPLY_STATUS);
+    }
+    if (isatty(2))
+        fputs("\r\033[K", stderr);
+    codec_redis_free(cluster);
+    if (want_cluster)
+        redis_cluster_stop(&k);
+    codec_free(c);
+}
+
 /* Why this machine cannot run the suite, or NULL when it can. */
 static const char *unavailable(void)
 {
@@ -910,10 +1237,12 @@ int bench_redis_suite(const char *out_dir, const bench_profile *prof, const benc
     const char *missing = unavailable();
     if (missing) {
         plan_shapes(shapes, filter, missing);
+        plan_extras(filter, missing);
         fprintf(stderr, "codec-bench: redis suite not built: %s\n", missing);
         return write_outputs(out_dir, shapes, prof, m, missing) ? 1 : 0;
     }
     plan_shapes(shapes, filter, NULL);
+    plan_extras(filter, NULL);
     /* A server that goes away mid-write must be a failed cell, not a
      * SIGPIPE death (codec/redis.h). */
     signal(SIGPIPE, SIG_IGN);
@@ -935,6 +1264,7 @@ int bench_redis_suite(const char *out_dir, const bench_profile *prof, const benc
         for (size_t s = 0; s < NSHAPES; s++)
             if (shapes[s].any)
                 run_shape(&u, &shapes[s], srv.dir, prof, keyring);
+        run_extras(&u, srv.port, prof);
     }
     runner_close(&u);
     redis_server_stop(&srv);
@@ -946,6 +1276,11 @@ int bench_redis_suite(const char *out_dir, const bench_profile *prof, const benc
                         shapes[s].cells[i].reason);
                 failed = 1;
             }
+    for (size_t i = 0; i < NEXTRAS; i++)
+        if (extras[i].selected && extras[i].status == BENCH_FAILED) {
+            fprintf(stderr, "codec-bench: FAILED %s: %s\n", extras[i].id, extras[i].reason);
+            failed = 1;
+        }
     if (write_outputs(out_dir, broken ? NULL : shapes, prof, m, broken) != 0)
         failed = 1;
     return failed;
@@ -963,4 +1298,9 @@ void bench_redis_list(const char *filter)
             if (shapes[s].cells[i].selected)
                 printf("redis/%s/%s\t%s%s\n", shapes[s].cells[i].pipeline, shapes[s].p->name,
                        why ? "not built: " : "ready (redis suite)", why ? why : "");
+    plan_extras(filter, why);
+    for (size_t i = 0; i < NEXTRAS; i++)
+        if (extras[i].selected)
+            printf("%s\t%s%s\n", extras[i].id, why ? "not built: " : "ready (redis suite)",
+                   why ? why : "");
 }

@@ -14,7 +14,15 @@
  *   3. times N single sets and N single gets (p50, p99);
  *   4. times pipelined batches of sets and of gets (codec_redis_batch).
  * The `none` pipeline stores the raw bytes through hiredis itself: the
- * baseline every codec pipeline is compared with. */
+ * baseline every codec pipeline is compared with.
+ * Then the scale-out cells (values through zstd:3, shapes small and medium):
+ *   - "redis-cluster/batch/SHAPE": starts a Redis Cluster as the tests do
+ *     (tests/redis_cluster.h: 3 masters, a replica each, 127.0.0.1) and
+ *     times batches of sets and of gets on it and on the suite's one
+ *     server, alternating rep by rep; reported as cluster / one node;
+ *   - "redis-near/get/SHAPE": get latency (p50, p99) of a key through a
+ *     handle with a near cache (every timed get a hit, checked by its
+ *     counters) against the same get as a round trip. */
 #ifndef BENCH_SUITE_REDIS_H
 #define BENCH_SUITE_REDIS_H
 
@@ -24,8 +32,9 @@
 /* Runs the suite: prints one table per shape to stdout and writes
  * out_dir/redis.json and out_dir/redis.md. Cells whose id
  * "redis/PIPELINE/SHAPE" (typed: "redis/BACKEND|PIPELINE/SHAPE", or
- * "redis/BACKEND/SHAPE" for the backend alone) does not match `filter` (a glob or a substring;
- * NULL = all) are left out. `keyring` is a 0600 key-ring file for the
+ * "redis/BACKEND/SHAPE" for the backend alone; the scale-out cells
+ * "redis-cluster/batch/SHAPE" and "redis-near/get/SHAPE") does not match
+ * `filter` (a glob or a substring; NULL = all) are left out. `keyring` is a 0600 key-ring file for the
  * envelope pipelines (suites.c writes it).
  * When redis-server (or hiredis at build time) is missing, the suite
  * reports "not built: ..." in both files and times nothing.

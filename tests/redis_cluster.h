@@ -16,6 +16,8 @@
 
 #include "redis_server.h"
 
+#include <stdarg.h>
+
 #define REDIS_CLI_PATH "/usr/bin/redis-cli"
 #define CLUSTER_NODES 6
 
@@ -164,6 +166,107 @@ static inline int cluster_master_of(const redis_cluster *k, unsigned slot)
             return found;
     }
     return -1;
+}
+
+/* A connection to node i (2 s timeouts), or NULL. */
+static inline redisContext *cluster_node_connect(const redis_cluster *k, int i)
+{
+    struct timeval tv = {2, 0};
+    redisContext *c = redisConnectWithTimeout("127.0.0.1", k->node[i].port, tv);
+    if (!c || c->err) {
+        redisFree(c);
+        return NULL;
+    }
+    redisSetTimeout(c, tv);
+    return c;
+}
+
+/* Node i's one-line reply to a command, as text ("" on failure). */
+static inline void cluster_node_text(const redis_cluster *k, int i, char *out, size_t cap,
+                                     const char *fmt, ...)
+{
+    redisContext *c = cluster_node_connect(k, i);
+    out[0] = '\0';
+    if (!c)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    redisReply *r = redisvCommand(c, fmt, ap);
+    va_end(ap);
+    if (r && (r->type == REDIS_REPLY_STRING || r->type == REDIS_REPLY_STATUS ||
+              r->type == REDIS_REPLY_ERROR))
+        snprintf(out, cap, "%s", r->str);
+    else if (r && r->type == REDIS_REPLY_INTEGER)
+        snprintf(out, cap, "%lld", r->integer);
+    freeReplyObject(r);
+    redisFree(c);
+}
+
+/* Moves `slot` from master `from` to master `to` key by key, as
+ * redis-cli --cluster reshard does: IMPORTING, MIGRATING, MIGRATE, then
+ * (when `finish`) SETSLOT NODE on every node. Without `finish` the slot is
+ * left half migrated (for ASK). False when a step was refused. */
+static inline bool cluster_migrate_slot(const redis_cluster *k, unsigned slot, int from, int to,
+                                        bool finish)
+{
+    char id_from[64], id_to[64], out[256];
+    bool ok = true;
+    cluster_node_text(k, from, id_from, sizeof id_from, "CLUSTER MYID");
+    cluster_node_text(k, to, id_to, sizeof id_to, "CLUSTER MYID");
+    cluster_node_text(k, to, out, sizeof out, "CLUSTER SETSLOT %u IMPORTING %s", slot, id_from);
+    ok &= strcmp(out, "OK") == 0;
+    cluster_node_text(k, from, out, sizeof out, "CLUSTER SETSLOT %u MIGRATING %s", slot, id_to);
+    ok &= strcmp(out, "OK") == 0;
+    redisContext *c = cluster_node_connect(k, from);
+    for (bool more = c != NULL; more;) {
+        redisReply *keys = redisCommand(c, "CLUSTER GETKEYSINSLOT %u 100", slot);
+        size_t n = keys && keys->type == REDIS_REPLY_ARRAY ? keys->elements : 0;
+        for (size_t i = 0; i < n; i++) {
+            redisReply *m = redisCommand(c, "MIGRATE 127.0.0.1 %d %b 0 5000", k->node[to].port,
+                                         keys->element[i]->str, keys->element[i]->len);
+            ok &= m && m->type == REDIS_REPLY_STATUS;
+            freeReplyObject(m);
+        }
+        freeReplyObject(keys);
+        more = n > 0;
+    }
+    redisFree(c);
+    if (!finish)
+        return ok && c;
+    for (int i = 0; i < CLUSTER_NODES; i++)
+        if (k->node[i].pid > 0)
+            cluster_node_text(k, i, out, sizeof out, "CLUSTER SETSLOT %u NODE %s", slot, id_to);
+    return ok && c;
+}
+
+/* Waits (up to 10 s) until every running node sends `key` (of `slot`) to
+ * node `to`: `to` answers it, every other node redirects there. Nodes learn
+ * a slot's new owner at their own pace; a client meanwhile can be sent
+ * back and forth, so a test reads back only once the cluster agrees. */
+static inline bool cluster_wait_owner(const redis_cluster *k, unsigned slot, const char *key,
+                                      int to)
+{
+    char want[64];
+    snprintf(want, sizeof want, "MOVED %u 127.0.0.1:%d", slot, k->node[to].port);
+    for (int tries = 0; tries < 200; tries++) {
+        bool agreed = true;
+        for (int i = 0; i < CLUSTER_NODES && agreed; i++) {
+            if (k->node[i].pid <= 0)
+                continue;
+            redisContext *c = cluster_node_connect(k, i);
+            redisReply *r = c ? redisCommand(c, "GET %s", key) : NULL;
+            bool error = r && r->type == REDIS_REPLY_ERROR;
+            agreed = r && (i == to ? !error : error && !strcmp(r->str, want));
+            if (r)
+                freeReplyObject(r);
+            if (c)
+                redisFree(c);
+        }
+        if (agreed)
+            return true;
+        redis_server_sleep_ms(50);
+    }
+    return false;
 }
 
 #endif

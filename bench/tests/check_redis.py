@@ -4,8 +4,11 @@ one bytes shape and on one typed shape through one backend (quick profile)
 and checks its JSON: every pipeline's cell is there and measured (a typed
 cell is measured only after its value read back renders to the payload's
 JSON), MEMORY USAGE is positive, percentiles are ordered, batches ran, and
-the cheapest pipeline named is the one with the least memory. Exits 77
-(skipped) when the suite reports redis-server missing."""
+the cheapest pipeline named is the one with the least memory. Then the
+scale-out cells (filter redis-*): batches on the 3-master cluster against one
+node, measured and verified, with their ratios; near-cache get latency, every
+timed get a hit, against a round trip. Exits 77 (skipped) when the suite
+reports redis-server missing."""
 import json
 import os
 import shutil
@@ -96,4 +99,44 @@ check(typed[0]["cheapest"]["pipeline"] == least["pipeline"], "typed: cheapest is
 check(typed[0]["cheapest_json"] is None, "typed: no JSON cell ran, so no cheapest JSON")
 md = open(os.path.join(typed_work, "redis.md")).read()
 check("## Cheapest per typed shape, across backends" in md, "typed: the summary table")
+
+# The scale-out cells: cluster batches (they start the 6-node cluster) and
+# the near cache, with the ids --list gives them.
+scale_work = os.path.join(work, "scale")
+run = subprocess.run([bench, "--suite", "redis", "--profile", "quick", "--filter", "redis-*",
+                      "--out", scale_work], capture_output=True, text=True)
+print(run.stderr, file=sys.stderr)
+check(run.returncode == 0, f"scale-out: codec-bench exits 0 (got {run.returncode})")
+doc = json.load(open(os.path.join(scale_work, "redis.json")))
+check(doc["shapes"] == [], "scale-out: the filter left the pipeline cells out")
+IDS = ["redis-cluster/batch/small", "redis-cluster/batch/medium", "redis-near/get/small",
+       "redis-near/get/medium"]
+check([c["id"] for c in doc["cluster_batches"] + doc["near_cache"]] == IDS,
+      "scale-out: a cluster and a near-cache cell per shape")
+listing = subprocess.run([bench, "--list", "--suite", "redis", "--filter", "redis-*"],
+                         check=True, capture_output=True, text=True).stdout.splitlines()
+check(listing == [f"{i}\tready (redis suite)" for i in IDS], "scale-out: --list shows them")
+for c in doc["cluster_batches"]:
+    name = c["id"]
+    check(c["status"] == "ok", f"{name}: measured ({c.get('reason')})")
+    if c["status"] != "ok":
+        continue
+    check(c["masters"] == 3 and c["batch_items"] >= 1000, f"{name}: 3 masters, big batches")
+    for what in ("set", "get"):
+        one, clu = c[f"one_node_{what}_items_per_s"], c[f"cluster_{what}_items_per_s"]
+        check(one > 0 and clu > 0, f"{name}: {what} rates")
+        check(abs(c[f"{what}_ratio"] - clu / one) < 1e-6 * c[f"{what}_ratio"] + 1e-9,
+              f"{name}: {what} ratio is cluster / one node")
+for c in doc["near_cache"]:
+    name = c["id"]
+    check(c["status"] == "ok", f"{name}: measured ({c.get('reason')})")
+    if c["status"] != "ok":
+        continue
+    check(c["hits"] >= 200, f"{name}: every timed get was a near-cache hit")
+    check(0 < c["hit_p50_us"] <= c["hit_p99_us"], f"{name}: hit p50 <= p99")
+    check(0 < c["round_trip_p50_us"] <= c["round_trip_p99_us"], f"{name}: round trip p50 <= p99")
+    check(c["hit_p50_us"] < c["round_trip_p50_us"], f"{name}: a hit is faster than a round trip")
+md = open(os.path.join(scale_work, "redis.md")).read()
+check("## Batches on a 3-master cluster against one node" in md and
+      "## get: near-cache hit against a round trip" in md, "scale-out: both tables")
 sys.exit(1 if failures else 0)

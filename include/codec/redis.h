@@ -62,16 +62,20 @@
  * time (give each thread its own, or pool them). Codecs may be shared.
  *
  * Cluster (a redis-cluster:// URL): the same calls. Each key goes to the
- * master of its slot; MOVED updates the slot map, ASK is followed once
+ * master of its slot; MOVED updates the slot map (from a call's third
+ * attempt on, after the backoff below: nodes still disagreeing on a slot's
+ * owner can bounce a client), ASK is followed once
  * (ASKING), TRYAGAIN and CLUSTERDOWN are retried with backoff (10 ms
  * doubling, at most 8 attempts), and a node that cannot be reached makes
  * the handle relearn the map (after a failover, the promoted replica).
  * A call is retried only when the cluster said the command was not run or
  * nothing was sent; a write whose reply was lost stays "outcome unknown".
  * - codec_redis_batch() and codec_redis_mget() are split by node and keep
- *   per-item status in your order. The nodes of a batch of SETs and DELs
- *   run in parallel (a thread each) when the handle uses libc's allocator;
- *   batches with GETs run node after node (they share your arena).
+ *   per-item status in your order. Every node's share is pipelined at the
+ *   same time from the calling thread (each node's 1,024-command window
+ *   is written before any node's replies are read, so the nodes work in
+ *   parallel; GETs decode into your arena from that one thread). Reading a
+ *   node's window has its own command timeout.
  * - codec_redis_mset() stays atomic, so all its keys must share one slot
  *   (use a `{tag}`); keys in several slots are CODEC_E_USAGE, nothing is
  *   sent: a cross-slot MSET cannot be atomic on a cluster. Use
@@ -199,8 +203,9 @@ CODEC_API CODEC_NODISCARD int codec_redis_del(codec_redis *r, const char *key, s
 
 /** Bounds of a near cache. Since 0.2. */
 typedef struct codec_redis_near_cache_options {
-    size_t max_entries;       /* 0 = 10000 */
-    size_t max_bytes;         /* keys + stored values + 64 B per entry; 0 = 64 MiB */
+    size_t max_entries;       /* 0 = 10000 (per node on a cluster) */
+    size_t max_bytes;         /* keys + stored values + 64 B per entry; 0 = 64 MiB
+                                 (per node on a cluster) */
     uint32_t ttl_ms;          /* an entry is dropped this long after it was read; 0 = never */
     uint32_t reserved[3];     /* must be zero */
 } codec_redis_near_cache_options;
@@ -210,7 +215,8 @@ typedef struct codec_redis_near_stats {
     uint64_t hits, misses;
     uint64_t evictions;       /* dropped for room (LRU) or by their TTL */
     uint64_t invalidations;   /* keys the server said changed, and flushes */
-    uint64_t flushes;         /* the whole cache emptied: tracking was lost */
+    uint64_t flushes;         /* the whole cache emptied: tracking was lost (or, on a
+                                 cluster, the slot map changed; counted per node) */
     size_t entries, bytes;    /* now */
 } codec_redis_near_stats;
 
@@ -226,16 +232,30 @@ typedef struct codec_redis_near_stats {
  * then gone), the cache is emptied and nothing is served from it until
  * tracking is back (it is restored at the next get). Own sets and dels
  * drop their key at once.
+ * A connection can also die without closing (a stopped or cut-off
+ * server): a hit is served only when the invalidation connection proved
+ * itself alive at most 1 s before (tracking set up, or a PING on it
+ * answered, which comes after every invalidation queued before it); else
+ * the get PINGs it first, and empties the cache when no answer comes
+ * within the command timeout. Own sets, dels, msets and batch writes drop
+ * their keys at once.
  * Guarantee: a get never serves a value the server has changed since the
  * invalidation of that change reached the handle; between the write and
- * that moment (one network hop) a get may serve the previous value.
+ * that moment (one network hop) a get may serve the previous value, and
+ * never for longer than 1 s plus the command timeout if the invalidations
+ * stop coming.
  * Values are cached as stored (a hit still decodes). Only single-key
  * get is served from the cache (not mget, batch or hget).
- * Not for redis-cluster:// handles (CODEC_E_UNSUPPORTED). Threads: as the
- * handle (one thread at a time).
+ * Cluster handles: each node connection has its own cache and
+ * its own invalidation connection (REDIRECT per node); a change of the
+ * slot map (a MOVED, or a refresh that differs) and any node losing its
+ * tracking empty every node's cache; a get redirected by ASK (a slot
+ * mid-migration) neither uses nor fills it. The bounds apply per node.
+ * Threads: as the handle (one thread at a time).
  * @param o  NULL for the defaults.
- * @return 0; CODEC_E_USAGE; CODEC_E_UNSUPPORTED (cluster handle, or a server
- *         without CLIENT TRACKING, Redis < 6); CODEC_E_TRANSIENT; NOMEM.
+ * @return 0; CODEC_E_USAGE; CODEC_E_UNSUPPORTED (a server without CLIENT
+ *         TRACKING, Redis < 6); CODEC_E_TRANSIENT (on a cluster: no node
+ *         could be reached); NOMEM.
  * Since 0.2. */
 CODEC_API CODEC_NODISCARD int codec_redis_enable_near_cache(
     codec_redis *r, const codec_redis_near_cache_options *o, codec_error *err);

@@ -177,6 +177,59 @@ static void wait_for_writes(codec_redis *r, codec_redis_item *items, size_t from
     }
 }
 
+int codec__redis_pipe_start(redis_pipe *p, codec_redis *r, codec_redis_item *items, size_t n,
+                            codec_error *err)
+{
+    *p = (redis_pipe){.r = r, .items = items, .n = n, .done = n == 0};
+    int rc;
+    if ((rc = codec__redis_scratch_reserve(r, n, err)) || (rc = codec__redis_ready(r, err))) {
+        for (size_t i = 0; i < n; i++) {
+            items[i].status = rc;
+            items[i].error = *err;
+        }
+        p->done = true;
+        return rc;
+    }
+    (void)codec__redis_encode_items(r, items, n, false, is_set, err);
+    codec__redis_near_forget_writes(r, items, n, false);
+    return CODEC_OK;
+}
+
+void codec__redis_pipe_send(redis_pipe *p)
+{
+    if (p->done || p->sent)
+        return;
+    codec_redis *r = p->r;
+    codec__redis_begin(r);   /* each window has the whole command timeout */
+    p->to = send_window(r, p->items, p->from, p->n);
+    if (codec__redis_send(r, "batch: sending (a SET or DEL may have been applied)", &p->lost)) {
+        fail_window(p->items, p->from, p->to, &p->lost);
+        fail_unsent(p->items, p->to, p->n, &p->lost);
+        p->done = true;
+        return;
+    }
+    p->sent = true;
+}
+
+void codec__redis_pipe_read(redis_pipe *p, codec_arena *arena, bool restart_deadline)
+{
+    if (p->done || !p->sent)
+        return;
+    codec_redis *r = p->r;
+    if (restart_deadline)
+        codec__redis_begin(r);
+    bool read = read_window(r, p->items, p->from, p->to, arena, &p->lost);
+    wait_for_writes(r, p->items, p->from, p->to, &p->lost);
+    p->sent = false;
+    if (!read || !r->ctx) {
+        fail_unsent(p->items, p->to, p->n, &p->lost);
+        p->done = true;
+        return;
+    }
+    p->from = p->to;
+    p->done = p->from == p->n;
+}
+
 int codec_redis_batch(codec_redis *r, codec_redis_item *items, size_t n, codec_arena *arena,
                       codec_error *err)
 {
@@ -191,30 +244,12 @@ int codec_redis_batch(codec_redis *r, codec_redis_item *items, size_t n, codec_a
                                "codec_redis_batch needs an arena");
     if (r->cluster)
         return codec__redis_cluster_batch(r, items, n, arena, err);
-    if ((rc = codec__redis_scratch_reserve(r, n, err)) || (rc = codec__redis_ready(r, err))) {
-        for (size_t i = 0; i < n; i++) {
-            items[i].status = rc;
-            items[i].error = *err;
-        }
+    redis_pipe p;
+    if ((rc = codec__redis_pipe_start(&p, r, items, n, err)))
         return rc;
-    }
-    (void)codec__redis_encode_items(r, items, n, false, is_set, err);
-    codec_error lost;
-    for (size_t from = 0; from < n;) {
-        codec__redis_begin(r);   /* each window has the whole command timeout */
-        size_t to = send_window(r, items, from, n);
-        if (codec__redis_send(r, "batch: sending (a SET or DEL may have been applied)", &lost)) {
-            fail_window(items, from, to, &lost);
-            fail_unsent(items, to, n, &lost);
-            break;
-        }
-        bool read = read_window(r, items, from, to, arena, &lost);
-        wait_for_writes(r, items, from, to, &lost);
-        if (!read || !r->ctx) {
-            fail_unsent(items, to, n, &lost);
-            break;
-        }
-        from = to;
+    while (!p.done) {
+        codec__redis_pipe_send(&p);
+        codec__redis_pipe_read(&p, arena, false);
     }
     return codec__redis_batch_status(items, n, err);
 }

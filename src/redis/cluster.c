@@ -27,13 +27,16 @@ void codec__redis_cluster_backoff(int attempt)
 int codec__redis_cluster_node(codec_redis *r, size_t i, codec_redis **out, codec_error *err)
 {
     redis_node *n = &r->cluster->nodes[i];
-    if (n->conn) {
-        *out = n->conn;
-        return CODEC_OK;
-    }
-    int rc = codec__redis_connect_like(r, n->host, n->port, &n->conn, err);
+    int rc = n->conn ? CODEC_OK : codec__redis_connect_like(r, n->host, n->port, &n->conn, err);
     *out = n->conn;
-    return rc;
+    if (rc)
+        return rc;
+    n->conn->owner = r;
+    if (r->cluster->near_on && !n->conn->near) {
+        codec_error ignored;   /* without it the node is asked every time; retried next use */
+        (void)codec__redis_near_attach_node(r, n->conn, &ignored);
+    }
+    return CODEC_OK;
 }
 
 /* The index of host:port, added when new; REDIS_NO_NODE when full. */
@@ -94,13 +97,20 @@ static int refresh_from(codec_redis *r, size_t i, codec_error *err)
     if (reply->type != REDIS_REPLY_ARRAY || reply->elements == 0)
         return codec__redis_reply_unexpected(reply, "CLUSTER SLOTS", err);
     redis_node asked = c->nodes[i];   /* node_index may move nothing, but copy the name */
+    uint8_t before[REDIS_SLOTS];
+    memcpy(before, c->slot_node, sizeof before);
     memset(c->slot_node, REDIS_NO_NODE, sizeof c->slot_node);
-    for (size_t k = 0; k < reply->elements; k++)
-        if (!apply_range(c, reply->element[k], &asked))
+    for (size_t k = 0; k < reply->elements; k++) {
+        if (!apply_range(c, reply->element[k], &asked)) {
+            memcpy(c->slot_node, before, sizeof before);
             return codec_error_set(err, CODEC_E_TRANSIENT, CODEC_D_CORRUPT, "redis",
                                    CODEC_NO_OFFSET,
                                    "CLUSTER SLOTS on %s:%d: entry %zu is not [start, end, "
                                    "[ip, port, ...], ...]", asked.host, asked.port, k);
+        }
+    }
+    if (memcmp(before, c->slot_node, sizeof before) != 0)
+        codec__redis_near_topology_changed(r);
     c->stale = false;
     return CODEC_OK;
 }
@@ -138,6 +148,8 @@ size_t codec__redis_cluster_follow(codec_redis *r, const redis_redirect *rd)
     redis_cluster *c = r->cluster;
     size_t ni = node_index(c, rd->host, strlen(rd->host), rd->port);
     if (rd->kind == REDIS_MOVED && ni != REDIS_NO_NODE) {
+        if (c->slot_node[rd->slot] != ni)
+            codec__redis_near_topology_changed(r);   /* the slot's keys are elsewhere now */
         c->slot_node[rd->slot] = (uint8_t)ni;
         c->stale = true;   /* one slot moved: others probably did too */
     }
@@ -215,6 +227,11 @@ static int call_routed(codec_redis *r, const char *key, size_t key_len, node_cal
         switch (rc ? codec__redis_redirect_of(rc, err, &rd) : REDIS_NOT_REDIRECTED) {
         case REDIS_MOVED:
             codec__redis_cluster_follow(r, &rd);
+            /* Nodes learn a slot's new owner at their own pace and can send
+             * a client back and forth meanwhile: from the third attempt
+             * on, give them time to agree. */
+            if (attempt >= 2)
+                codec__redis_cluster_backoff(attempt - 2);
             break;
         case REDIS_ASK:
             ask = codec__redis_cluster_follow(r, &rd);

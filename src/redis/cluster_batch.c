@@ -1,14 +1,13 @@
 /* cluster_batch.c — batches on a Redis Cluster: the items are split by the
- * node serving their slot, each node's share runs as an ordinary pipelined
- * batch on that node's connection (one thread per node for writes, node
- * after node when there are GETs), and each item's status lands in the
- * caller's order. Items the cluster redirected (MOVED,
+ * node serving their slot, every node's share is pipelined on that node's
+ * connection at the same time (each node's window is written before any
+ * reply is read: the nodes work in parallel, one thread reads them all),
+ * and each item's status lands in the caller's order. Items the cluster redirected (MOVED,
  * TRYAGAIN, CLUSTERDOWN) or that could not be sent go round again after
  * the map is relearned; an ASK is followed at once for its item. */
 #include "redis_internal.h"
 #include "core/error_internal.h"
 
-#include <pthread.h>
 #include <string.h>
 
 typedef struct split {
@@ -80,32 +79,10 @@ static void follow_ask(codec_redis *r, codec_redis_item *it, const redis_redirec
 typedef struct node_job {
     codec_redis *node;      /* NULL: the node could not be reached */
     size_t start, m;
-    codec_arena *arena;
     bool unsent;            /* nothing of it was sent */
     codec_error e;
+    redis_pipe pipe;
 } node_job;
-
-/* Runs one job's batch on its node (a thread may do it: it touches only
- * the node's connection, its own items and, for GETs, the arena). */
-static void run_batch(node_job *j, codec_redis_item *sub)
-{
-    if (!j->node)
-        return;
-    int total = codec_redis_batch(j->node, sub + j->start, j->m, j->arena, &j->e);
-    j->unsent = total && j->node->not_sent;   /* each item has its own status */
-}
-
-typedef struct job_thread {
-    node_job *job;
-    codec_redis_item *sub;
-} job_thread;
-
-static void *run_thread(void *p)
-{
-    job_thread *t = p;
-    run_batch(t->job, t->sub);
-    return NULL;
-}
 
 /* Files the outcome of a job's items; the ones to run again go to
  * s->retry. Returns true when a retry wants a backoff first. */
@@ -145,48 +122,45 @@ static bool collect(codec_redis *r, split *s, const node_job *j, codec_redis_ite
     return backoff;
 }
 
-/* One round: the routed pending items grouped by node into s->sub, each
- * node's share run as a batch on that node — in parallel, one thread per
- * node, when no item is a GET (GETs decode into the caller's arena, which
- * is not shared between threads) and the allocator is libc's, else node
- * after node. */
+/* One round: the routed pending items grouped by node into s->sub, and
+ * every node's share pipelined at once from this thread: each node's
+ * window (1024 commands) is written before any node's replies are read, so
+ * the nodes work in parallel, and the GETs decode into the caller's arena
+ * from one thread. */
 static bool run_round(codec_redis *r, split *s, size_t np, codec_redis_item *items,
                       codec_arena *arena, size_t *next)
 {
     size_t nodes = r->cluster->n_nodes, start = 0;
     node_job jobs[REDIS_CLUSTER_MAX_NODES];
-    bool gets = false;
     for (size_t ni = 0; ni < nodes; ni++) {
         node_job *j = &jobs[ni];
-        *j = (node_job){.start = start, .arena = arena};
+        *j = (node_job){.start = start};
         for (size_t k = 0; k < np; k++) {
             if (s->node_of[k] == ni) {
                 s->where[start + j->m] = s->pending[k];
                 s->sub[start + j->m++] = items[s->pending[k]];
-                gets |= items[s->pending[k]].op == CODEC_REDIS_GET;
             }
         }
         start += j->m;
-        if (j->m && codec__redis_cluster_node(r, ni, &j->node, &j->e))
-            j->unsent = true;
-    }
-    /* A caller's own allocator may not be thread-safe: then one at a time. */
-    bool parallel = !gets && r->alloc == codec_default_allocator();
-    pthread_t threads[REDIS_CLUSTER_MAX_NODES];
-    job_thread args[REDIS_CLUSTER_MAX_NODES];
-    bool started[REDIS_CLUSTER_MAX_NODES] = {false};
-    for (size_t ni = 0; ni < nodes; ni++) {
-        if (!jobs[ni].m || !jobs[ni].node)
+        j->pipe.done = true;
+        if (!j->m)
             continue;
-        args[ni] = (job_thread){&jobs[ni], s->sub};
-        started[ni] = parallel && pthread_create(&threads[ni], NULL, run_thread, &args[ni]) == 0;
-        if (!started[ni])
-            run_batch(&jobs[ni], s->sub);
+        if (codec__redis_cluster_node(r, ni, &j->node, &j->e))
+            j->unsent = true;   /* not connected: nothing was sent */
+        else if (codec__redis_pipe_start(&j->pipe, j->node, s->sub + j->start, j->m, &j->e))
+            j->unsent = j->node->not_sent;   /* else each item has its status */
+    }
+    for (bool busy = true; busy;) {
+        busy = false;
+        for (size_t ni = 0; ni < nodes; ni++)
+            codec__redis_pipe_send(&jobs[ni].pipe);
+        for (size_t ni = 0; ni < nodes; ni++) {
+            codec__redis_pipe_read(&jobs[ni].pipe, arena, true);
+            busy |= !jobs[ni].pipe.done;
+        }
     }
     bool backoff = false;
     for (size_t ni = 0; ni < nodes; ni++) {
-        if (started[ni])
-            pthread_join(threads[ni], NULL);
         if (jobs[ni].m)
             backoff |= collect(r, s, &jobs[ni], items, arena, next);
     }
@@ -222,7 +196,7 @@ int codec__redis_cluster_batch(codec_redis *r, codec_redis_item *items, size_t n
         s.pending = s.retry;
         s.retry = t;
         np = next;
-        if (np && backoff)
+        if (np && (backoff || attempt >= 1))   /* a third round: the nodes disagree */
             codec__redis_cluster_backoff(attempt);
     }
     split_free(r, &s);

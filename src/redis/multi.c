@@ -111,6 +111,7 @@ int codec_redis_mset(codec_redis *r, codec_redis_item *items, size_t n, codec_er
         return rc;
     if ((rc = codec__redis_ready(r, err)))
         return fail_all(items, n, rc, err);
+    codec__redis_near_forget_writes(r, items, n, true);
     bool ttl = false;
     for (size_t i = 0; i < n; i++)
         ttl |= items[i].ttl_ms > 0;

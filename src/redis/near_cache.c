@@ -8,7 +8,17 @@
  * invalidation connection (without waiting) and drops what it names; when
  * that connection is lost, or the data connection was re-opened (its
  * tracking is gone), the cache is emptied before anything is served, and
- * tracking is set up again. */
+ * tracking is set up again. A connection can also die without closing (a
+ * stopped or cut-off server): a hit is served only when the invalidation
+ * connection proved itself alive at most NEAR_VOUCH_MS before (tracking
+ * set up, or a PING on it answered; PING's answer comes after every
+ * invalidation the server queued before it), else it is PINGed first.
+ *
+ * On a cluster handle every node's connection has its own near cache and
+ * its own invalidation connection (REDIRECT works per node: the server
+ * that holds the key reports its changes). A change of the slot map (a
+ * refresh that differs, a MOVED) or any node losing its tracking empties
+ * every node's cache (codec__redis_near_topology_changed). */
 #include "redis_internal.h"
 #include "core/error_internal.h"
 
@@ -21,6 +31,9 @@
 #define NEAR_ENTRY_OVERHEAD 64
 /* Keys one invalidation message may name. */
 #define NEAR_MAX_KEYS 65536
+/* A hit needs the invalidation connection to have proved itself alive at
+ * most this long before (else it is PINGed first). */
+#define NEAR_VOUCH_MS 1000
 
 typedef struct near_entry {
     struct near_entry *hnext;           /* bucket chain */
@@ -43,6 +56,7 @@ struct redis_near {
     char inv_id[24];                    /* its CLIENT ID */
     bool tracking;                      /* invalidations are flowing */
     uint64_t tracking_generation;       /* r->generation tracking was set up on */
+    int64_t vouched_ms;                 /* every invalidation sent before this has arrived */
     codec_redis_near_stats stats;
 };
 
@@ -123,6 +137,14 @@ void codec__redis_near_forget(codec_redis *r, const char *key, size_t key_len)
         drop(r, e);
 }
 
+void codec__redis_near_forget_writes(codec_redis *r, const codec_redis_item *items, size_t n,
+                                     bool all_write)
+{
+    for (size_t i = 0; r->near && i < n; i++)
+        if (all_write || items[i].op != CODEC_REDIS_GET)
+            codec__redis_near_forget(r, items[i].key ? items[i].key : "", items[i].key_len);
+}
+
 /* One message from __redis__:invalidate: the keys, or nil for all. */
 static void apply_invalidation(codec_redis *r, const redis_reply *m)
 {
@@ -143,12 +165,29 @@ static void apply_invalidation(codec_redis *r, const redis_reply *m)
     }
 }
 
-/* Tracking is lost: empty the cache, serve nothing until it is back. */
+/* Tracking is lost: empty the cache, serve nothing until it is back. On a
+ * cluster node, every other node's cache is emptied too: a lost
+ * connection is how a failover usually shows. */
 static void lose_tracking(codec_redis *r)
 {
-    if (r->near->tracking || r->near->entries)
+    struct redis_near *nc = r->near;
+    bool was = nc->tracking;
+    if (nc->tracking || nc->entries)
         flush(r);
-    r->near->tracking = false;
+    nc->tracking = false;
+    nc->vouched_ms = 0;
+    if (was && r->owner)
+        codec__redis_near_topology_changed(r->owner);
+}
+
+void codec__redis_near_topology_changed(codec_redis *handle)
+{
+    redis_cluster *c = handle->cluster;
+    for (size_t i = 0; c && i < c->n_nodes; i++) {
+        codec_redis *node = c->nodes[i].conn;
+        if (node && node->near && node->near->entries)
+            flush(node);
+    }
 }
 
 /* One setup command on connection c, expecting a reply of `type`. */
@@ -196,6 +235,7 @@ static int start_tracking(codec_redis *r, codec_error *err)
         return rc;
     nc->tracking = true;
     nc->tracking_generation = r->generation;
+    nc->vouched_ms = now_ms();   /* SUBSCRIBE was answered: the connection is alive */
     return CODEC_OK;
 }
 
@@ -240,6 +280,42 @@ static void sync_tracking(codec_redis *r)
         drain(r);
 }
 
+static bool is_pong(const redis_reply *m)
+{
+    return m->type == REDIS_REPLY_ARRAY && m->elements >= 1 &&
+           m->element[0]->type == REDIS_REPLY_STRING && strcmp(m->element[0]->str, "pong") == 0;
+}
+
+/* PINGs the invalidation connection and applies every invalidation that
+ * comes before the answer, within the command timeout. False (tracking
+ * lost, cache emptied) when it does not answer. */
+static bool vouch(codec_redis *r)
+{
+    struct redis_near *nc = r->near;
+    codec_redis *inv = nc->inv;
+    int64_t sent = now_ms();
+    codec_error e;
+    codec__redis_begin(inv);
+    if (redisAppendCommand(inv->ctx, "PING") != REDIS_OK ||
+        codec__redis_send(inv, "near cache PING", &e)) {
+        codec__redis_drop(inv);
+        lose_tracking(r);
+        return false;
+    }
+    for (;;) {
+        redis_reply *m;
+        if (codec__redis_read(inv, "near cache PING", NULL, NEAR_MAX_KEYS, &m, &e)) {
+            lose_tracking(r);   /* timed out, closed or garbage */
+            return false;
+        }
+        if (is_pong(m)) {
+            nc->vouched_ms = sent;
+            return true;
+        }
+        apply_invalidation(r, m);
+    }
+}
+
 bool codec__redis_near_lookup(codec_redis *r, const redis_subject *s, const codec *c,
                               void *value_out, codec_arena *arena, int *rc, codec_error *err)
 {
@@ -255,6 +331,8 @@ bool codec__redis_near_lookup(codec_redis *r, const redis_subject *s, const code
         drop(r, e);
         e = NULL;
     }
+    if (e && now_ms() - nc->vouched_ms > NEAR_VOUCH_MS)   /* is anyone still telling? */
+        e = vouch(r) ? find(nc, s->key, s->key_len, hash_key(s->key, s->key_len)) : NULL;
     if (!e) {
         nc->stats.misses++;
         return false;
@@ -320,19 +398,10 @@ void codec__redis_near_free(codec_redis *r)
     r->near = NULL;
 }
 
-int codec_redis_enable_near_cache(codec_redis *r, const codec_redis_near_cache_options *o,
-                                  codec_error *err)
+/* Gives connection r a near cache with options o (checked) and starts
+ * tracking. */
+static int attach(codec_redis *r, const codec_redis_near_cache_options *o, codec_error *err)
 {
-    static const codec_redis_near_cache_options defaults;
-    if (!o)
-        o = &defaults;
-    if (!r || r->near || o->reserved[0] || o->reserved[1] || o->reserved[2])
-        return codec_error_set(err, CODEC_E_USAGE, 0, "redis", CODEC_NO_OFFSET,
-                               "codec_redis_enable_near_cache needs a handle without a near "
-                               "cache and zero reserved fields");
-    if (r->cluster)
-        return codec_error_set(err, CODEC_E_UNSUPPORTED, 0, "redis", CODEC_NO_OFFSET,
-                               "a near cache on a redis-cluster:// handle is not supported");
     struct redis_near *nc = r->alloc->alloc(r->alloc->ctx, sizeof *nc);
     if (!nc)
         return codec__nomem(err, "redis");
@@ -359,12 +428,81 @@ int codec_redis_enable_near_cache(codec_redis *r, const codec_redis_near_cache_o
     return rc;
 }
 
+int codec__redis_near_attach_node(codec_redis *handle, codec_redis *node, codec_error *err)
+{
+    if (!handle->cluster->near_on || node->near)
+        return CODEC_OK;
+    return attach(node, &handle->cluster->near_opts, err);
+}
+
+/* A cluster handle: every node connection opened from now on gets a near
+ * cache; those already open get theirs now. A server without tracking is
+ * refused at once; a node that cannot be reached now tries again when it
+ * is next used. */
+static int enable_cluster(codec_redis *r, const codec_redis_near_cache_options *o,
+                          codec_error *err)
+{
+    redis_cluster *c = r->cluster;
+    c->near_on = true;
+    c->near_opts = *o;
+    size_t attached = 0;
+    int rc = CODEC_OK;
+    for (size_t i = 0; i < c->n_nodes; i++) {
+        codec_redis *node = c->nodes[i].conn;
+        if (!node)
+            continue;
+        rc = codec__redis_near_attach_node(r, node, err);
+        if (rc && rc != CODEC_E_TRANSIENT)
+            break;
+        attached += rc == CODEC_OK;
+        rc = CODEC_OK;
+    }
+    if (!rc && !attached)
+        rc = codec_error_set(err, CODEC_E_TRANSIENT, CODEC_D_IO, "redis", CODEC_NO_OFFSET,
+                             "near cache: no cluster node could be reached");
+    if (rc) {
+        c->near_on = false;
+        for (size_t i = 0; i < c->n_nodes; i++)
+            if (c->nodes[i].conn)
+                codec__redis_near_free(c->nodes[i].conn);
+    }
+    return rc;
+}
+
+int codec_redis_enable_near_cache(codec_redis *r, const codec_redis_near_cache_options *o,
+                                  codec_error *err)
+{
+    static const codec_redis_near_cache_options defaults;
+    if (!o)
+        o = &defaults;
+    if (!r || r->near || (r->cluster && r->cluster->near_on) || o->reserved[0] ||
+        o->reserved[1] || o->reserved[2])
+        return codec_error_set(err, CODEC_E_USAGE, 0, "redis", CODEC_NO_OFFSET,
+                               "codec_redis_enable_near_cache needs a handle without a near "
+                               "cache and zero reserved fields");
+    return r->cluster ? enable_cluster(r, o, err) : attach(r, o, err);
+}
+
+static void add_stats(codec_redis_near_stats *to, const codec_redis *r)
+{
+    if (!r || !r->near)
+        return;
+    const codec_redis_near_stats *s = &r->near->stats;
+    to->hits += s->hits;
+    to->misses += s->misses;
+    to->evictions += s->evictions;
+    to->invalidations += s->invalidations;
+    to->flushes += s->flushes;
+    to->entries += r->near->entries;
+    to->bytes += r->near->bytes;
+}
+
 void codec_redis_near_cache_stats(const codec_redis *r, codec_redis_near_stats *out)
 {
     memset(out, 0, sizeof *out);
-    if (!r || !r->near)
-        return;
-    *out = r->near->stats;
-    out->entries = r->near->entries;
-    out->bytes = r->near->bytes;
+    if (r && r->cluster)
+        for (size_t i = 0; i < r->cluster->n_nodes; i++)
+            add_stats(out, r->cluster->nodes[i].conn);
+    else
+        add_stats(out, r);
 }

@@ -35,6 +35,7 @@ struct codec_redis {
     bool not_sent;                /* the last call failed before sending anything */
     struct redis_cluster *cluster; /* non-NULL: a cluster router (ctx unused) */
     struct redis_near *near;      /* non-NULL: the near cache in front of get */
+    struct codec_redis *owner;    /* a cluster node's connection: the cluster handle */
     uint64_t generation;          /* counts the connections opened (tracking is per connection) */
     codec_buf buf;                /* encoded values, reused by every call */
     /* Scratch for multi-key commands, grown on demand and reused. */
@@ -74,6 +75,9 @@ typedef struct redis_cluster {
     uint8_t slot_node[REDIS_SLOTS];   /* index into nodes, NO_NODE when unknown */
     bool stale;                       /* refresh the map before the next routing */
     size_t refresh_from;              /* node to ask first, rotated on failure */
+    /* Near cache: one per node connection (tracking REDIRECT per node). */
+    bool near_on;
+    codec_redis_near_cache_options near_opts;
 } redis_cluster;
 #define REDIS_NO_NODE 0xff
 
@@ -171,6 +175,32 @@ int codec__redis_check_key(const char *key, size_t key_len, codec_error *err);
 int codec__redis_check_items(const codec_redis *r, const codec_redis_item *items, size_t n,
                              int op, codec_error *err);
 
+/* batch.c: one connection's share of a pipelined batch, run a window
+ * (1024 commands) at a time, so that a caller can have a window in flight
+ * on several connections at once: send every connection's window, then
+ * read each one's replies (cluster_batch.c). Items get their status as in
+ * codec_redis_batch(). */
+typedef struct redis_pipe {
+    codec_redis *r;
+    codec_redis_item *items;
+    size_t n;
+    size_t from, to;        /* the window: items [from, to) */
+    bool sent;              /* the window was sent, its replies not yet read */
+    bool done;              /* every item has its status */
+    codec_error lost;       /* how the connection broke */
+} redis_pipe;
+/* Reserves scratch, connects when needed and encodes the SETs' values.
+ * On failure every item gets the status, the pipe is done, and the
+ * status is returned. */
+int codec__redis_pipe_start(redis_pipe *p, codec_redis *r, codec_redis_item *items, size_t n,
+                            codec_error *err);
+/* Writes the next window (nothing when done or already sent). */
+void codec__redis_pipe_send(redis_pipe *p);
+/* Reads the sent window's replies (WAIT after its writes when asked);
+ * `restart_deadline` gives the reading its own command timeout (when
+ * other connections were read first). */
+void codec__redis_pipe_read(redis_pipe *p, codec_arena *arena, bool restart_deadline);
+
 /* batch.c: 0 when every item is OK or NOT_FOUND, else the first other
  * item's status (its error copied to err). */
 int codec__redis_batch_status(const codec_redis_item *items, size_t n, codec_error *err);
@@ -185,7 +215,18 @@ void codec__redis_near_store(codec_redis *r, const char *key, size_t key_len, co
                              size_t len);
 /* near_cache.c: drops one key (own writes). */
 void codec__redis_near_forget(codec_redis *r, const char *key, size_t key_len);
+/* near_cache.c: drops the keys of the items that write (all of them when
+ * `all_write`, as for MSET; else the SETs and DELs of a batch). */
+void codec__redis_near_forget_writes(codec_redis *r, const codec_redis_item *items, size_t n,
+                                     bool all_write);
 void codec__redis_near_free(codec_redis *r);
+/* near_cache.c: gives a cluster node's connection its near cache (the
+ * cluster handle's options) when the handle has one and the node has not. */
+int codec__redis_near_attach_node(codec_redis *cluster_handle, codec_redis *node,
+                                  codec_error *err);
+/* near_cache.c: the slot map changed, or a node lost its tracking: every
+ * node's near cache is emptied before it serves again. */
+void codec__redis_near_topology_changed(codec_redis *cluster_handle);
 
 /* single.c: WAIT for r->wait_replicas after a write that succeeded;
  * CODEC_E_TRANSIENT when fewer replicas acknowledged in time. */

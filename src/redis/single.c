@@ -67,7 +67,10 @@ int codec_redis_get(codec_redis *r, const char *key, size_t key_len, const codec
     if (r->cluster)
         return codec__redis_cluster_get(r, key, key_len, c, value_out, arena, err);
     const redis_subject s = {key ? key : "", key_len, NULL, 0};
-    if (r->near && codec__redis_near_lookup(r, &s, c, value_out, arena, &rc, err))
+    /* After a cluster ASK the key is mid-migration: neither served from
+     * nor kept in the cache. */
+    bool near = r->near && !r->asking;
+    if (near && codec__redis_near_lookup(r, &s, c, value_out, arena, &rc, err))
         return rc;
     if ((rc = codec__redis_ready(r, err)))
         return rc;
@@ -76,7 +79,7 @@ int codec_redis_get(codec_redis *r, const char *key, size_t key_len, const codec
                               key ? key : "", key_len);
     if (rc)
         return rc == CODEC_E_INVALID_PAYLOAD ? codec__redis_name_subject(rc, &s, err) : rc;
-    if (r->near && reply->type == REDIS_REPLY_STRING)
+    if (near && reply->type == REDIS_REPLY_STRING)
         codec__redis_near_store(r, s.key, key_len, reply->str, reply->len);
     return codec__redis_reply_get(reply, &s, c, value_out, arena, err);
 }

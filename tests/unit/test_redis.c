@@ -18,6 +18,7 @@ int main(void)
 }
 #else
 #include "codec/redis.h"
+#include "redis_checks.h"
 
 #include <pthread.h>
 #include <sys/stat.h>
@@ -33,16 +34,7 @@ static codec_redis *connect_to(const redis_server *s, uint32_t timeout_ms)
 {
     char url[64];
     snprintf(url, sizeof url, "redis://127.0.0.1:%d", s->port);
-    codec_redis_options o = {0};
-    o.url = url;
-    o.command_timeout_ms = timeout_ms;
-    codec_redis *r = NULL;
-    codec_error err = {0};
-    int rc = codec_redis_connect(&o, &r, &err);
-    if (rc)
-        fprintf(stderr, "connect: %s\n", err.message);
-    CHECK_INT(rc, 0);
-    return r;
+    return redis_test_connect(url, timeout_ms, 0);
 }
 
 /* A raw hiredis connection, to put bytes in place behind the adapter. */

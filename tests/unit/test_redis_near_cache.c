@@ -2,9 +2,10 @@
  * against a real redis-server the test starts: hits and misses, another
  * client's write seen after its invalidation, the invalidation connection
  * killed (the cache is flushed and serves nothing until tracking is back),
- * LRU by entries and by bytes, TTL, and 8 threads reading and writing the
- * same keys with a version in every value: once the writes stop, no cache
- * holds a version older than the server's. */
+ * LRU by entries and by bytes, TTL, a stopped server (its silent
+ * invalidation connection is PINGed, and the cache emptied), and 8
+ * threads reading and writing the same keys with a version in every value:
+ * once the writes stop, no cache holds a version older than the server's. */
 #ifdef CODEC_HAVE_REDIS
 #include "redis_server.h"   /* first: it needs _GNU_SOURCE */
 #endif
@@ -20,23 +21,17 @@ int main(void)
 }
 #else
 #include "codec/redis.h"
-
-#include <pthread.h>
-#include <stdatomic.h>
+#include "redis_checks.h"
 
 static redis_server server;
-static codec *plain;   /* crc32c: a bytes pipeline that checks what it reads */
 
 static codec_redis *connect_near(const codec_redis_near_cache_options *nco)
 {
     char url[64];
     snprintf(url, sizeof url, "redis://127.0.0.1:%d", server.port);
-    codec_redis_options o = {0};
-    o.url = url;
-    codec_redis *r = NULL;
+    codec_redis *r = redis_test_connect(url, 0, 0);
     codec_error err = {0};
-    CHECK_INT(codec_redis_connect(&o, &r, &err), 0);
-    int rc = codec_redis_enable_near_cache(r, nco, &err);
+    int rc = r ? codec_redis_enable_near_cache(r, nco, &err) : -1;
     if (rc)
         fprintf(stderr, "near cache: %s\n", err.message);
     CHECK_INT(rc, 0);
@@ -65,38 +60,15 @@ static void plant(const char *key, const char *text)
     codec_buf_free(&b);
 }
 
-/* get through the near cache; the text read, or "" on failure. */
-static const char *get(codec_redis *r, const char *key, codec_arena *arena, int *rc_out)
-{
-    codec_bytes out;
-    codec_error err;
-    int rc = codec_redis_get(r, key, strlen(key), plain, &out, arena, &err);
-    if (rc_out)
-        *rc_out = rc;
-    if (rc)
-        return "";
-    char *s = codec_arena_alloc(arena, out.len + 1, 1);
-    memcpy(s, out.data, out.len);
-    s[out.len] = '\0';
-    return s;
-}
-
-static codec_redis_near_stats stats(const codec_redis *r)
-{
-    codec_redis_near_stats s;
-    codec_redis_near_cache_stats(r, &s);
-    return s;
-}
-
 static void test_hits_and_invalidation(void)
 {
     codec_redis *r = connect_near(NULL);
     codec_arena arena;
     codec_arena_init(&arena, NULL, 0);
     plant("n:a", "v1");
-    CHECK_STR(get(r, "n:a", &arena, NULL), "v1");   /* miss: from the server */
-    CHECK_STR(get(r, "n:a", &arena, NULL), "v1");   /* hit */
-    codec_redis_near_stats s = stats(r);
+    CHECK_STR(near_get(r, "n:a", &arena, NULL), "v1");   /* miss: from the server */
+    CHECK_STR(near_get(r, "n:a", &arena, NULL), "v1");   /* hit */
+    codec_redis_near_stats s = near_stats(r);
     CHECK_INT(s.misses, 1);
     CHECK_INT(s.hits, 1);
     CHECK_INT(s.entries, 1);
@@ -107,7 +79,7 @@ static void test_hits_and_invalidation(void)
     int stale = 0;
     const char *now = "";
     for (int i = 0; i < 2000; i++) {
-        now = get(r, "n:a", &arena, NULL);
+        now = near_get(r, "n:a", &arena, NULL);
         if (strcmp(now, "v1") != 0)
             break;
         stale++;
@@ -115,48 +87,89 @@ static void test_hits_and_invalidation(void)
     }
     printf("another client's write: seen after %d stale gets\n", stale);
     CHECK_STR(now, "v2");
-    CHECK(stats(r).invalidations >= 1);
-    CHECK_STR(get(r, "n:a", &arena, NULL), "v2");   /* cached again, hit */
+    CHECK(near_stats(r).invalidations >= 1);
+    CHECK_STR(near_get(r, "n:a", &arena, NULL), "v2");   /* cached again, hit */
 
     /* Own writes drop the key at once. */
     codec_bytes v3 = {(const uint8_t *)"v3", 2};
     codec_error err;
     CHECK_INT(codec_redis_set(r, "n:a", 3, plain, &v3, 0, &err), 0);
-    CHECK_STR(get(r, "n:a", &arena, NULL), "v3");
+    CHECK_STR(near_get(r, "n:a", &arena, NULL), "v3");
     int rc;
     int removed;
     CHECK_INT(codec_redis_del(r, "n:a", 3, &removed, &err), 0);
-    get(r, "n:a", &arena, &rc);
+    near_get(r, "n:a", &arena, &rc);
     CHECK_INT(rc, CODEC_E_NOT_FOUND);
 
     /* Kill the invalidation connection: the cache empties, the next get
      * goes to the server, and tracking comes back for the one after. */
     plant("n:b", "b1");
-    CHECK_STR(get(r, "n:b", &arena, NULL), "b1");
-    CHECK_STR(get(r, "n:b", &arena, NULL), "b1");   /* hit */
-    s = stats(r);
+    CHECK_STR(near_get(r, "n:b", &arena, NULL), "b1");
+    CHECK_STR(near_get(r, "n:b", &arena, NULL), "b1");   /* hit */
+    s = near_stats(r);
     raw("CLIENT KILL TYPE %b", "pubsub", 6, NULL, 0);
     redis_server_sleep_ms(50);   /* the FIN reaches the handle */
-    CHECK_STR(get(r, "n:b", &arena, NULL), "b1");
-    codec_redis_near_stats after = stats(r);
+    CHECK_STR(near_get(r, "n:b", &arena, NULL), "b1");
+    codec_redis_near_stats after = near_stats(r);
     CHECK_INT(after.flushes, s.flushes + 1);
     CHECK_INT(after.misses, s.misses + 1);   /* not served from the cache */
     CHECK_INT(after.hits, s.hits);
-    CHECK_STR(get(r, "n:b", &arena, NULL), "b1");
-    CHECK_INT(stats(r).hits, s.hits + 1);    /* tracking is back */
+    CHECK_STR(near_get(r, "n:b", &arena, NULL), "b1");
+    CHECK_INT(near_stats(r).hits, s.hits + 1);    /* tracking is back */
     plant("n:b", "b2");                      /* and invalidations flow again */
-    for (int i = 0; i < 2000 && strcmp(get(r, "n:b", &arena, NULL), "b2"); i++)
+    for (int i = 0; i < 2000 && strcmp(near_get(r, "n:b", &arena, NULL), "b2"); i++)
         redis_server_sleep_ms(1);
-    CHECK_STR(get(r, "n:b", &arena, NULL), "b2");
+    CHECK_STR(near_get(r, "n:b", &arena, NULL), "b2");
 
     /* FLUSHALL: the server's nil invalidation empties everything. */
     raw("FLUSHALL%b", "", 0, NULL, 0);
-    for (int i = 0; i < 2000 && stats(r).entries; i++) {
-        get(r, "n:zz", &arena, &rc);
+    for (int i = 0; i < 2000 && near_stats(r).entries; i++) {
+        near_get(r, "n:zz", &arena, &rc);
         redis_server_sleep_ms(1);
     }
-    get(r, "n:b", &arena, &rc);
+    near_get(r, "n:b", &arena, &rc);
     CHECK_INT(rc, CODEC_E_NOT_FOUND);
+    codec_arena_free(&arena);
+    codec_redis_free(r);
+}
+
+/* A server that stops answering without closing anything (SIGSTOP): once
+ * the invalidation connection has not proved itself for a second, a get
+ * PINGs it first; no answer within the timeout empties the cache, and
+ * nothing is served from it. */
+static void test_server_stopped(void)
+{
+    char url[64];
+    snprintf(url, sizeof url, "redis://127.0.0.1:%d", server.port);
+    codec_redis *r = redis_test_connect(url, 300, 0);
+    codec_error err;
+    CHECK_INT(codec_redis_enable_near_cache(r, NULL, &err), 0);
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    plant("st:a", "a1");
+    near_get(r, "st:a", &arena, NULL);
+    CHECK_STR(near_get(r, "st:a", &arena, NULL), "a1");   /* a hit */
+    codec_redis_near_stats s = near_stats(r);
+    kill(server.pid, SIGSTOP);
+    redis_server_sleep_ms(1100);   /* past the 1 s in which a hit needs no proof */
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc;
+    const char *v = near_get(r, "st:a", &arena, &rc);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    kill(server.pid, SIGCONT);
+    double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    printf("stopped server: get after %.0f ms: rc %d '%s'\n", ms, rc, v);
+    CHECK_INT(rc, CODEC_E_TRANSIENT);          /* not the cached a1 */
+    CHECK_INT(near_stats(r).hits, s.hits);
+    CHECK_INT(near_stats(r).flushes, s.flushes + 1);
+    CHECK_INT(near_stats(r).entries, 0);
+    CHECK(ms < 3000);                          /* a PING and a GET, 300 ms each */
+    /* The server continues: the handle reconnects, caches, and hits again. */
+    CHECK_STR(near_get(r, "st:a", &arena, NULL), "a1");
+    s = near_stats(r);
+    CHECK_STR(near_get(r, "st:a", &arena, NULL), "a1");
+    CHECK_INT(near_stats(r).hits, s.hits + 1);
     codec_arena_free(&arena);
     codec_redis_free(r);
 }
@@ -172,149 +185,65 @@ static void test_bounds(void)
     for (int i = 0; i < 4; i++)
         plant(keys[i], keys[i]);
     for (int i = 0; i < 4; i++)
-        get(r, keys[i], &arena, NULL);
-    codec_redis_near_stats s = stats(r);
+        near_get(r, keys[i], &arena, NULL);
+    codec_redis_near_stats s = near_stats(r);
     CHECK_INT(s.entries, 3);
     CHECK_INT(s.evictions, 1);
-    get(r, "l:3", &arena, NULL);                   /* most recent: a hit */
-    CHECK_INT(stats(r).hits, s.hits + 1);
-    get(r, "l:0", &arena, NULL);                   /* least recent: evicted */
-    CHECK_INT(stats(r).misses, s.misses + 1);
+    near_get(r, "l:3", &arena, NULL);                   /* most recent: a hit */
+    CHECK_INT(near_stats(r).hits, s.hits + 1);
+    near_get(r, "l:0", &arena, NULL);                   /* least recent: evicted */
+    CHECK_INT(near_stats(r).misses, s.misses + 1);
     codec_redis_free(r);
 
     /* Bytes: each entry costs key + value + 64; 200 bytes hold one. */
     o.max_entries = 0;
     o.max_bytes = 200;
     r = connect_near(&o);
-    get(r, "l:0", &arena, NULL);
-    get(r, "l:1", &arena, NULL);
-    s = stats(r);
+    near_get(r, "l:0", &arena, NULL);
+    near_get(r, "l:1", &arena, NULL);
+    s = near_stats(r);
     CHECK_INT(s.entries, 2);   /* 2 x (3 + 7 + 64) = 148 */
-    get(r, "l:2", &arena, NULL);
-    CHECK_INT(stats(r).entries, 2);
-    CHECK(stats(r).bytes <= 200);
-    CHECK_INT(stats(r).evictions, 1);
+    near_get(r, "l:2", &arena, NULL);
+    CHECK_INT(near_stats(r).entries, 2);
+    CHECK(near_stats(r).bytes <= 200);
+    CHECK_INT(near_stats(r).evictions, 1);
     codec_redis_free(r);
 
     /* TTL. */
     o.max_bytes = 0;
     o.ttl_ms = 50;
     r = connect_near(&o);
-    get(r, "l:0", &arena, NULL);
-    get(r, "l:0", &arena, NULL);
-    CHECK_INT(stats(r).hits, 1);
+    near_get(r, "l:0", &arena, NULL);
+    near_get(r, "l:0", &arena, NULL);
+    CHECK_INT(near_stats(r).hits, 1);
     redis_server_sleep_ms(80);
-    get(r, "l:0", &arena, NULL);
-    CHECK_INT(stats(r).hits, 1);
-    CHECK_INT(stats(r).misses, 2);
-    CHECK_INT(stats(r).evictions, 1);
+    near_get(r, "l:0", &arena, NULL);
+    CHECK_INT(near_stats(r).hits, 1);
+    CHECK_INT(near_stats(r).misses, 2);
+    CHECK_INT(near_stats(r).evictions, 1);
     codec_arena_free(&arena);
     codec_redis_free(r);
 }
 
-/* ---------------------------------------------------------------------------
- * 8 threads, 16 keys, versions
- * ------------------------------------------------------------------------ */
-
-#define THREADS 8
-#define KEYS 16
-#define OPS 3000
-
-static atomic_ullong next_version;
-
-typedef struct worker {
-    codec_redis *r;
-    uint64_t seed;
-    size_t reads, writes, bad;
-} worker;
-
-static unsigned long long version_of(const char *s)
+static codec_redis *connect_default(void)
 {
-    return strtoull(s, NULL, 10);
+    return connect_near(NULL);
 }
 
-static void *work(void *p)
+/* The server's value of key, read with hiredis and decoded as text. */
+static void server_text(const char *key, char *out, size_t cap)
 {
-    worker *w = p;
-    codec_arena arena;
-    codec_arena_init(&arena, NULL, 0);
-    char key[16], text[32];
-    for (int i = 0; i < OPS; i++) {
-        snprintf(key, sizeof key, "ver:%d", (int)(check_rand(&w->seed) % KEYS));
-        if (check_rand(&w->seed) % 4 == 0) {
-            snprintf(text, sizeof text, "%llu", (unsigned long long)++next_version);
-            codec_bytes v = {(const uint8_t *)text, strlen(text)};
-            codec_error err;
-            w->bad += codec_redis_set(w->r, key, strlen(key), plain, &v, 0, &err) != 0;
-            w->writes++;
-        } else {
-            int rc;
-            const char *s = get(w->r, key, &arena, &rc);
-            w->bad += rc != 0 && rc != CODEC_E_NOT_FOUND;
-            w->bad += rc == 0 && version_of(s) == 0;
-            w->reads++;
-        }
-        codec_arena_reset(&arena);
-    }
-    codec_arena_free(&arena);
-    return NULL;
-}
-
-static void test_threads(void)
-{
-    worker w[THREADS];
-    pthread_t t[THREADS];
-    for (int i = 0; i < THREADS; i++) {
-        w[i] = (worker){connect_near(NULL), (uint64_t)i * 7919 + 1, 0, 0, 0};
-        pthread_create(&t[i], NULL, work, &w[i]);
-    }
-    for (int i = 0; i < THREADS; i++)
-        pthread_join(t[i], NULL);
-    /* The writes have stopped. Every cache must come to the server's
-     * version of every key once the invalidations are in, and never hold
-     * a version older than it after that. */
-    codec_arena arena;
-    codec_arena_init(&arena, NULL, 0);
     struct timeval tv = {2, 0};
     redisContext *c = redisConnectWithTimeout("127.0.0.1", server.port, tv);
-    size_t stale = 0, hits = 0;
-    for (int k = 0; k < KEYS; k++) {
-        char key[16];
-        snprintf(key, sizeof key, "ver:%d", k);
-        /* The server's value, decoded the same way. */
-        redisReply *rr = redisCommand(c, "GET %s", key);
-        CHECK(rr && rr->type == REDIS_REPLY_STRING);
-        codec_bytes sv;
-        codec_error err;
-        CHECK_INT(codec_decode(plain, (const uint8_t *)rr->str, rr->len, &sv, &arena, &err), 0);
-        char want[32];
-        snprintf(want, sizeof want, "%.*s", (int)sv.len, (const char *)sv.data);
-        freeReplyObject(rr);
-        for (int i = 0; i < THREADS; i++) {
-            int tries = 0;
-            while (version_of(get(w[i].r, key, &arena, NULL)) != version_of(want) && tries < 2000) {
-                tries++;
-                redis_server_sleep_ms(1);
-            }
-            stale += tries > 0;
-            CHECK(tries < 2000);
-            /* Settled: a second read is a hit of the same version. */
-            CHECK_INT(version_of(get(w[i].r, key, &arena, NULL)), version_of(want));
-        }
-    }
-    size_t reads = 0, writes = 0, bad = 0;
-    for (int i = 0; i < THREADS; i++) {
-        codec_redis_near_stats s = stats(w[i].r);
-        hits += s.hits;
-        reads += w[i].reads, writes += w[i].writes, bad += w[i].bad;
-        codec_redis_free(w[i].r);
-    }
-    printf("8 threads: %zu reads, %zu writes, %zu cache hits; %zu (handle, key) pairs "
-           "needed the last invalidations to settle\n", reads, writes, hits, stale);
-    CHECK_INT(bad, 0);
-    CHECK(hits > 0);
+    redisReply *rr = c && !c->err ? redisCommand(c, "GET %s", key) : NULL;
+    near_reply_text(rr, out, cap);
     redisFree(c);
-    codec_arena_free(&arena);
+}
+
+/* 8 threads, 3,000 operations each, on 16 shared keys. */
+static void test_threads(void)
+{
+    near_threads_check(connect_default, server_text, 3000, "8 threads");
 }
 
 int main(void)
@@ -330,6 +259,7 @@ int main(void)
     }
     test_hits_and_invalidation();
     test_bounds();
+    test_server_stopped();
     test_threads();
     redis_server_stop(&server);
     codec_free(plain);

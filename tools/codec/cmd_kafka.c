@@ -7,6 +7,7 @@
 #ifdef CODEC_HAVE_KAFKA
 #define _GNU_SOURCE /* memmem */
 #include "cli.h"
+#include "cli_verb.h"
 
 #include "codec/kafka.h"
 
@@ -69,19 +70,6 @@ typedef struct kafka_args {
     int nfiles;
 } kafka_args;
 
-/* A whole decimal number in [min, max]. */
-static bool parse_number(const char *text, long long min, long long max, long long *out)
-{
-    if (*text < '0' || *text > '9')
-        return false;
-    char *end;
-    long long v = strtoll(text, &end, 10);
-    if (*end || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
 /* "\n", "\t", "\0" and "\\" as the bytes they name; anything else as is. */
 static bool parse_delimiter(const char *text, kafka_args *a)
 {
@@ -103,8 +91,9 @@ static bool parse_delimiter(const char *text, kafka_args *a)
 enum { OPT_PARTITION = 256, OPT_SPEC_HEADER, OPT_SPEC_ID, OPT_REQUIRE_SPEC, OPT_IDLE,
        OPT_DEAD_LETTER };
 
-static int parse_option(int opt, const char *value, kafka_args *a, char **argv)
+static int parse_option(int opt, const char *value, void *args, char **argv)
 {
+    kafka_args *a = args;
     long long v;
     switch (opt) {
     case 'b': a->brokers = value; return CLI_EXIT_OK;
@@ -120,7 +109,7 @@ static int parse_option(int opt, const char *value, kafka_args *a, char **argv)
             return cli_usage_error("kafka", "bad -D '%s': at most 8 bytes", value);
         return CLI_EXIT_OK;
     case OPT_PARTITION:
-        if (!parse_number(value, 0, INT32_MAX, &v))
+        if (!cli_parse_whole(value, 0, INT32_MAX, &v))
             return cli_usage_error("kafka", "bad --partition '%s'", value);
         a->partition = (int32_t)v;
         return CLI_EXIT_OK;
@@ -129,18 +118,18 @@ static int parse_option(int opt, const char *value, kafka_args *a, char **argv)
             a->offset = RD_KAFKA_OFFSET_BEGINNING;
         else if (strcmp(value, "end") == 0)
             a->offset = RD_KAFKA_OFFSET_END;
-        else if (parse_number(value, 0, INT64_MAX, &v))
+        else if (cli_parse_whole(value, 0, INT64_MAX, &v))
             a->offset = v;
         else
             return cli_usage_error("kafka", "bad -o '%s': beginning, end or an offset", value);
         return CLI_EXIT_OK;
     case 'c':
-        if (!parse_number(value, 1, INT64_MAX, &v))
+        if (!cli_parse_whole(value, 1, INT64_MAX, &v))
             return cli_usage_error("kafka", "bad -c '%s': at least 1", value);
         a->count = (size_t)v;
         return CLI_EXIT_OK;
     case OPT_IDLE:
-        if (!parse_number(value, 1, INT32_MAX, &v))
+        if (!cli_parse_whole(value, 1, INT32_MAX, &v))
             return cli_usage_error("kafka", "bad --idle '%s': milliseconds, at least 1", value);
         a->idle_ms = (int)v;
         return CLI_EXIT_OK;
@@ -191,27 +180,13 @@ static int parse_args(int argc, char **argv, kafka_args *a)
     a->delimiter_len = 1;
     a->partition = RD_KAFKA_PARTITION_UA;
     a->offset = RD_KAFKA_OFFSET_BEGINNING;
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        fputs(usage, stdout);
-        return -1;
-    }
-    if (argc < 2 || (strcmp(argv[1], "produce") != 0 && strcmp(argv[1], "consume") != 0))
-        return cli_usage_error("kafka", "expected 'produce' or 'consume'%s%s",
-                               argc < 2 ? "" : ", not ", argc < 2 ? "" : argv[1]);
-    a->produce = strcmp(argv[1], "produce") == 0;
+    int verb = 0, rc = cli_verb_select("kafka", usage, "produce", "consume", argc, argv, &verb);
+    if (rc)
+        return rc;
+    a->produce = verb == 0;
     argc--, argv++;
-    optind = 1;
-    opterr = 0;
-    int opt;
-    while ((opt = getopt_long(argc, argv, ":b:t:p:D:k:o:c:X:h", longs, NULL)) != -1) {
-        if (opt == 'h') {
-            fputs(usage, stdout);
-            return -1;
-        }
-        int rc = parse_option(opt, optarg, a, argv);
-        if (rc)
-            return rc;
-    }
+    if ((rc = cli_verb_options(usage, argc, argv, ":b:t:p:D:k:o:c:X:h", longs, parse_option, a)))
+        return rc;
     a->files = argv + optind;
     a->nfiles = argc - optind;
     return check_direction(a);

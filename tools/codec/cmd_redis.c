@@ -4,6 +4,7 @@
  * hiredis (CODEC_HAVE_REDIS). */
 #ifdef CODEC_HAVE_REDIS
 #include "cli.h"
+#include "cli_verb.h"
 
 #include "codec/redis.h"
 
@@ -69,21 +70,9 @@ typedef struct redis_args {
     char password[REDIS_PART_CAP];
 } redis_args;
 
-/* A whole decimal number in [min, max]. */
-static bool parse_ms(const char *text, long long min, long long max, long long *out)
+static int parse_option(int opt, const char *value, void *args, char **argv)
 {
-    if (*text < '0' || *text > '9')
-        return false;
-    char *end;
-    long long v = strtoll(text, &end, 10);
-    if (*end || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
-static int parse_option(int opt, const char *value, redis_args *a, char **argv)
-{
+    redis_args *a = args;
     long long v;
     switch (opt) {
     case 'p':
@@ -101,12 +90,12 @@ static int parse_option(int opt, const char *value, redis_args *a, char **argv)
     case 't':
         if (!a->set)
             return cli_usage_error("redis", "--ttl is for 'set'");
-        if (!parse_ms(value, 1, INT64_MAX, &v))
+        if (!cli_parse_whole(value, 1, INT64_MAX, &v))
             return cli_usage_error("redis", "bad --ttl '%s': milliseconds, at least 1", value);
         a->ttl_ms = v;
         return CLI_EXIT_OK;
     case 'T':
-        if (!parse_ms(value, 1, UINT32_MAX, &v))
+        if (!cli_parse_whole(value, 1, UINT32_MAX, &v))
             return cli_usage_error("redis", "bad --timeout '%s': milliseconds, at least 1",
                                    value);
         a->o.connect_timeout_ms = a->o.command_timeout_ms = (uint32_t)v;
@@ -135,27 +124,13 @@ static int parse_args(int argc, char **argv, redis_args *a)
         {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
     a->url = "redis://127.0.0.1:6379";
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        fputs(usage, stdout);
-        return -1;
-    }
-    if (argc < 2 || (strcmp(argv[1], "set") != 0 && strcmp(argv[1], "get") != 0))
-        return cli_usage_error("redis", "expected 'set' or 'get'%s%s",
-                               argc < 2 ? "" : ", not ", argc < 2 ? "" : argv[1]);
-    a->set = strcmp(argv[1], "set") == 0;
+    int verb = 0, rc = cli_verb_select("redis", usage, "set", "get", argc, argv, &verb);
+    if (rc)
+        return rc;
+    a->set = verb == 0;
     argc--, argv++;
-    optind = 1;
-    opterr = 0;
-    int opt;
-    while ((opt = getopt_long(argc, argv, ":p:h", longs, NULL)) != -1) {
-        if (opt == 'h') {
-            fputs(usage, stdout);
-            return -1;
-        }
-        int rc = parse_option(opt, optarg, a, argv);
-        if (rc)
-            return rc;
-    }
+    if ((rc = cli_verb_options(usage, argc, argv, ":p:h", longs, parse_option, a)))
+        return rc;
     int rest = argc - optind, most = a->set ? 2 : 1;
     if (rest < 1 || rest > most)
         return cli_usage_error("redis", "%s takes KEY%s", argv[0], a->set ? " [FILE]" : "");
