@@ -32,6 +32,7 @@
 #include "types/index_internal.h"
 #include "core/number_internal.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* The key that followed one member of a struct last time in this
@@ -49,6 +50,16 @@ typedef struct key_memo {
 
 #define KEY_MEMO_BITS 7   /* 128 entries, 64 sets of two */
 
+/* An object's members remembered for the keys of the next objects like it
+ * (see shape_slot). */
+typedef struct shape {
+    const codec_member *members;   /* keys plain and unique */
+    size_t count;                  /* 0: empty */
+    uint32_t depth;
+} shape;
+
+#define SHAPE_BITS 6
+
 typedef struct fast {
     const uint8_t *base, *end;
     const codec_json_options *o;
@@ -63,8 +74,13 @@ typedef struct fast {
     bool reader_ready;      /* `r` is initialised (on first hand-over) */
     bool memo_ready;        /* `memo` is cleared (on first lookup by hash) */
     uint64_t memo_older;    /* bit s: the entry of memo set s to fill next */
+    bool shapes_ready;      /* `shapes` is cleared (on the first object) */
+    uint8_t *vals;          /* the value stack of codec_values (see vals_push) */
+    size_t vals_top, vals_cap;
+    uint8_t *nodes, *nodes_end;   /* arena bytes taken for the arrays to come */
     codec_json_reader r;    /* for the values handed to the reference walker */
     key_memo memo[1u << KEY_MEMO_BITS];
+    shape shapes[1u << SHAPE_BITS];
 } fast;
 
 /* Gives up; the reference walker decides. */
@@ -361,6 +377,33 @@ typedef struct decimal {
     bool neg, plain;
 } decimal;
 
+/* The run of digits at p appended to *m (m * 10^k + the run, wrapping
+ * past 2^64 as a digit at a time would: the caller counts digits), eight
+ * at a time; the byte after the run. canada.json's 17-digit coordinates
+ * were 38 % of its schemaless decode read a digit at a time. */
+static inline const uint8_t *digit_run(const uint8_t *p, const uint8_t *end, uint64_t *m)
+{
+    static const uint64_t p10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+                                    100000000};
+    uint64_t v = *m;
+    while (end - p >= 8) {
+        uint64_t x = codec_load_le64(p);
+        unsigned n = json_leading_digits8(x);
+        if (n == 0)
+            break;
+        v = v * p10[n] + digits_value8(x, n);
+        p += n;
+        if (n < 8) {
+            *m = v;
+            return p;
+        }
+    }
+    while (p < end && (unsigned)(*p - '0') < 10)
+        v = v * 10 + (unsigned)(*p++ - '0');
+    *m = v;
+    return p;
+}
+
 /* The number at p into *d; the byte after it, or NULL outside the grammar. */
 static inline const uint8_t *decimal_scan(const uint8_t *p, const uint8_t *end, decimal *d)
 {
@@ -374,8 +417,7 @@ static inline const uint8_t *decimal_scan(const uint8_t *p, const uint8_t *end, 
         p++;
     } else if (*p >= '1' && *p <= '9') {
         const uint8_t *d0 = p;
-        while (p < end && (unsigned)(*p - '0') < 10)
-            m = m * 10 + (unsigned)(*p++ - '0');
+        p = digit_run(p, end, &m);
         digits = p - d0;
     } else {
         return NULL;
@@ -385,8 +427,7 @@ static inline const uint8_t *decimal_scan(const uint8_t *p, const uint8_t *end, 
         if (++p == end || (unsigned)(*p - '0') >= 10)
             return NULL;
         const uint8_t *f0 = p;
-        while (p < end && (unsigned)(*p - '0') < 10)
-            m = m * 10 + (unsigned)(*p++ - '0');
+        p = digit_run(p, end, &m);
         digits += p - f0;
         e10 = -(p - f0);
         d->plain = false;
@@ -803,7 +844,7 @@ static const uint8_t *map_value(fast *f, const codec_type *t, codec_map *m, cons
 /* A number at p into v, read once: an integer (no fraction or exponent)
  * is INT when it fits int64, else UINT when it fits uint64; anything else
  * is a DOUBLE. */
-static const uint8_t *any_number(codec_value *v, const uint8_t *p, const uint8_t *end)
+static inline const uint8_t *any_number(codec_value *v, const uint8_t *p, const uint8_t *end)
 {
     decimal d;
     const uint8_t *s = p;
@@ -832,84 +873,276 @@ static const uint8_t *any_number(codec_value *v, const uint8_t *p, const uint8_t
     return decimal_double(&d, s, p, &v->as.d) ? p : GIVE_UP;
 }
 
-/* The items of an array after its '[' (and white space): list_value()
- * over codec_values. */
-CODEC_LIST(value_list_type, CODEC_VALUE);
+/* The value stack: the items and members of the open containers, in the
+ * arena. A container's children are pushed as they are decoded (a
+ * child's own children above them, popped when it closes), so when the
+ * container closes its count is known and they are copied once into an
+ * array of exactly that size: no array grows, nothing is zeroed first.
+ * Values on it are named by their offset, as the stack may move when it
+ * grows. */
+#define VALUE_AT(f, at) ((codec_value *)(void *)((f)->vals + (at)))
 
-static const uint8_t *any_array(fast *f, codec_value *v, const uint8_t *p, uint32_t depth)
+/* A new stack twice as large (or the first), with the live part copied. */
+static __attribute__((noinline)) bool vals_grow(fast *f, size_t size)
 {
-    codec_list l;
-    if (!(p = list_value(f, &value_list_type, &l, p, depth)))
-        return GIVE_UP;
-    v->kind = CODEC_V_ARRAY;
-    v->as.array.items = l.items;
-    v->as.array.count = l.count;
+    /* The first: every 2 bytes of input hold at most one item ("1,") of
+     * 24 bytes (or 4 bytes one member of 40), so small documents take
+     * 12 bytes per input byte; 4 KiB at most. */
+    size_t in = (size_t)(f->end - f->base);
+    size_t cap = f->vals_cap ? 2 * f->vals_cap : in < 336 ? (in + 8) * 12 : 4096;
+    while (cap - f->vals_top < size)
+        cap *= 2;
+    uint8_t *p = codec_arena_alloc(f->arena, cap, 8);
+    if (!p)
+        return false;
+    if (f->vals_top)
+        memcpy(p, f->vals, f->vals_top);
+    f->vals = p;
+    f->vals_cap = cap;
+    return true;
+}
+
+/* Pushes `size` bytes; their offset, or SIZE_MAX when out of memory. */
+static inline size_t vals_push(fast *f, size_t size)
+{
+    if (f->vals_cap - f->vals_top < size && !vals_grow(f, size))
+        return SIZE_MAX;
+    size_t at = f->vals_top;
+    f->vals_top += size;
+    return at;
+}
+
+/* A new chunk of the node pool, of at least `bytes`, and `bytes` from it:
+ * twice the document's size (its codec_values take about that), 256 bytes
+ * to 64 KiB. */
+static __attribute__((noinline)) uint8_t *nodes_refill(fast *f, size_t bytes)
+{
+    size_t in = (size_t)(f->end - f->base), size = in < 128 ? 256 : in < 32768 ? 2 * in : 65536;
+    if (size < bytes)
+        size = bytes;
+    uint8_t *a = codec_arena_alloc(f->arena, size, 8);
+    if (!a)
+        return NULL;
+    f->nodes = a + bytes;
+    f->nodes_end = a + size;
+    return a;
+}
+
+/* Pops everything above `base` (bytes bytes, a multiple of 8) into a new
+ * array of exactly that size, taken from the node pool; NULL when there
+ * is nothing (or no memory: *ok). */
+static inline void *vals_pop(fast *f, size_t base, size_t bytes, bool *ok)
+{
+    f->vals_top = base;
+    if (!bytes)
+        return NULL;
+    uint8_t *a = f->nodes;
+    if ((size_t)(f->nodes_end - a) >= bytes) {
+        f->nodes = a + bytes;
+    } else if (!(a = nodes_refill(f, bytes))) {
+        *ok = false;
+        return NULL;
+    }
+    const uint8_t *src = f->vals + base;
+    if (bytes > 128) {
+        memcpy(a, src, bytes);
+    } else {
+        /* 16-byte moves, the last one overlapping (bytes >= 24). */
+        for (size_t i = 0; i + 16 < bytes; i += 16)
+            memcpy(a + i, src + i, 16);
+        memcpy(a + bytes - 16, src + bytes - 16, 16);
+    }
+    return a;
+}
+
+/* Writes all 24 bytes of the value at `at`: its kind and two words. */
+static inline void put_value(fast *f, size_t at, codec_value_kind k, uint64_t a, uint64_t b)
+{
+    uint64_t w[3] = {(uint64_t)k, a, b};
+    _Static_assert(sizeof(codec_value) == sizeof w, "codec_value is three words");
+    memcpy(VALUE_AT(f, at), w, sizeof w);
+}
+
+static inline const uint8_t *any_at(fast *f, size_t at, const uint8_t *p, uint32_t depth);
+
+/* The items of an array after its '[' (and white space) into the value at `at`. */
+static inline __attribute__((always_inline)) const uint8_t *any_array(fast *f, size_t at, const uint8_t *p, uint32_t depth)
+{
+    size_t base = f->vals_top, count = 0;
+    if (*p != ']') {
+        bool more;
+        unsigned run = 0;
+        do {
+            size_t item;
+            if (count == f->o->max_elements)
+                return GIVE_UP;
+            if ((item = vals_push(f, sizeof(codec_value))) == SIZE_MAX)
+                return out_of_memory(f);
+            if (!(p = any_at(f, item, p, depth)) || !(p = separator(p, f->end, ']', &more, &run)))
+                return GIVE_UP;
+            count++;
+        } while (more);
+    } else {
+        p++;
+    }
+    bool ok = true;
+    codec_value *items = vals_pop(f, base, count * sizeof(codec_value), &ok);
+    if (!ok)
+        return out_of_memory(f);
+    put_value(f, at, CODEC_V_ARRAY, (uint64_t)(uintptr_t)items, count);
     return p;
 }
 
-/* The members of an object after its '{' (and white space). */
-static const uint8_t *any_object(fast *f, codec_value *v, const uint8_t *p, uint32_t depth)
+/* The shape memo: documents repeat their objects' keys. The members of an
+ * object decoded earlier whose keys are plain (no escapes: their text is
+ * their input bytes) and unique, found by its first key and depth; the
+ * keys of a new object that starts with that key are compared with them
+ * in place, quotes included (no scan, no copy: the key is the earlier
+ * one's text), and an object whose keys are all, in order, those of the
+ * shape (or the first of them) has unique keys without a check. */
+static shape *shape_slot(fast *f, codec_string k, uint32_t depth)
+{
+    if (!f->shapes_ready) {
+        memset(f->shapes, 0, sizeof f->shapes);
+        f->shapes_ready = true;
+    }
+    uint32_t h = (codec_name_hash(k.ptr, k.len) + depth) * 0x9E3779B1u;
+    return &f->shapes[h >> (32 - SHAPE_BITS)];
+}
+
+/* Whether the input at p (a quote) is the plain key k and its closing quote. */
+static inline bool key_is(const uint8_t *p, const uint8_t *end, codec_string k)
+{
+    size_t n = k.len;
+    return (size_t)(end - p) > n + 1 && p[n + 1] == '"' && same_name(k.ptr, (const char *)p + 1, n);
+}
+
+/* The members of an object after its '{' (and white space) into the value at `at`. */
+static inline __attribute__((always_inline)) const uint8_t *any_object(fast *f, size_t at, const uint8_t *p, uint32_t depth)
 {
     const uint8_t *end = f->end;
-    codec_member *members = NULL;
-    size_t count = 0, cap = 0;
+    size_t base = f->vals_top, count = 0, sn = 0;
+    const codec_member *sk = NULL;   /* the shape's members while the keys follow it */
+    shape *slot = NULL;
+    bool plain = true;
     if (*p == '}') {
         p++;
     } else {
         bool more;
         unsigned run = 0;
         do {
+            size_t m;
+            codec_string k;
             if (count == f->o->max_elements || *p != '"')
                 return GIVE_UP;
-            if (!(members = codec__array_grow(f->arena, members, count, &cap, sizeof *members)))
+            if ((m = vals_push(f, sizeof(codec_member))) == SIZE_MAX)
                 return out_of_memory(f);
-            codec_member *m = &members[count];
-            if (!(p = string_value(f, p, &m->key)) || !(p = after_colon(p, end)) ||
-                !(p = any_value(f, &m->value, p, depth)) ||
+            if (count < sn && key_is(p, end, sk[count].key)) {
+                k = sk[count].key;
+                p += k.len + 2;
+            } else {
+                const uint8_t *q = p;
+                if (!(p = string_value(f, p, &k)))
+                    return GIVE_UP;
+                plain &= k.len == (size_t)(p - q) - 2;   /* an escape shortens its text */
+                sn = 0;
+                if (count == 0) {
+                    slot = shape_slot(f, k, depth);
+                    if (slot->count && slot->depth == depth && slot->members[0].key.len == k.len &&
+                        same_name(slot->members[0].key.ptr, k.ptr, k.len))
+                        sk = slot->members, sn = slot->count;
+                }
+            }
+            if (!(p = after_colon(p, end)))
+                return GIVE_UP;
+            ((codec_member *)(void *)(f->vals + m))->key = k;
+            if (!(p = any_at(f, m + offsetof(codec_member, value), p, depth)) ||
                 !(p = separator(p, end, '}', &more, &run)))
                 return GIVE_UP;
             count++;
         } while (more);
     }
-    if (!f->o->allow_duplicates) {
-        long dup = codec__find_duplicate_key(members, sizeof *members, count, 0, f->arena);
-        if (dup == -2)
-            return out_of_memory(f);
-        if (dup >= 0)
-            return GIVE_UP;
+    bool ok = true;
+    codec_member *members = vals_pop(f, base, count * sizeof(codec_member), &ok);
+    if (!ok)
+        return out_of_memory(f);
+    /* sn != 0: every key was the shape's at its place (the first one too). */
+    if (count > 1 && !(sn && count <= sn)) {
+        if (!f->o->allow_duplicates) {
+            long dup = codec__find_duplicate_key(members, sizeof *members, count, 0, f->arena);
+            if (dup == -2)
+                return out_of_memory(f);
+            if (dup >= 0)
+                return GIVE_UP;
+        }
     }
-    v->kind = CODEC_V_OBJECT;
-    v->as.object.members = members;
-    v->as.object.count = count;
+    if (plain && slot && !(sn && count <= sn))
+        *slot = (shape){members, count, depth};
+    put_value(f, at, CODEC_V_OBJECT, (uint64_t)(uintptr_t)members, count);
     return p;
 }
 
-/* One value at p (not white space; p < end) into v, inside `depth`
- * containers. */
-static const uint8_t *any_value(fast *f, codec_value *v, const uint8_t *p, uint32_t depth)
+/* The array or object at p (its '[' or '{') into the value at `at`: the
+ * one call per container (scalars are decoded in the loops, inline). */
+static __attribute__((noinline)) const uint8_t *any_container(fast *f, size_t at, const uint8_t *p,
+                                                              uint32_t depth)
+{
+    uint8_t open = *p;
+    if (depth >= f->o->max_depth || (p = WS(p + 1, f->end)) == f->end)
+        return GIVE_UP;
+    return open == '[' ? any_array(f, at, p, depth + 1) : any_object(f, at, p, depth + 1);
+}
+
+/* One value at p (not white space; p < end) into the value at `at` of the
+ * stack, inside `depth` containers. */
+static inline __attribute__((always_inline)) const uint8_t *any_at(fast *f, size_t at,
+                                                                   const uint8_t *p,
+                                                                   uint32_t depth)
 {
     const uint8_t *end = f->end;
-    memset(v, 0, sizeof *v);
     switch (*p) {
     case '{':
-    case '[': {
-        uint8_t open = *p;
-        if (depth >= f->o->max_depth || (p = WS(p + 1, end)) == end)
+    case '[':
+        return any_container(f, at, p, depth);
+    case '"': {
+        codec_string s;
+        if (!(p = string_value(f, p, &s)))
             return GIVE_UP;
-        return open == '[' ? any_array(f, v, p, depth + 1) : any_object(f, v, p, depth + 1);
+        put_value(f, at, CODEC_V_STRING, (uint64_t)(uintptr_t)s.ptr, s.len);
+        return p;
     }
-    case '"':
-        v->kind = CODEC_V_STRING;
-        return string_value(f, p, &v->as.s);
     case 't':
+        put_value(f, at, CODEC_V_BOOL, 1, 0);
+        return literal(p, end, "true", 4) ? p + 4 : GIVE_UP;
     case 'f':
-        v->kind = CODEC_V_BOOL;
-        return value(f, &codec_type_bool, &v->as.b, p, depth);
+        put_value(f, at, CODEC_V_BOOL, 0, 0);
+        return literal(p, end, "false", 5) ? p + 5 : GIVE_UP;
     case 'n':
+        put_value(f, at, CODEC_V_NULL, 0, 0);
         return literal(p, end, "null", 4) ? p + 4 : GIVE_UP;
-    default:
-        return any_number(v, p, end);
+    default: {
+        codec_value v;
+        if (!(p = any_number(&v, p, end)))
+            return GIVE_UP;
+        uint64_t w;
+        memcpy(&w, &v.as, sizeof w);
+        put_value(f, at, v.kind, w, 0);
+        return p;
     }
+    }
+}
+
+/* One value at p (not white space; p < end) into v, inside `depth`
+ * containers: decoded on the value stack, then copied out. */
+static const uint8_t *any_value(fast *f, codec_value *v, const uint8_t *p, uint32_t depth)
+{
+    size_t at = vals_push(f, sizeof(codec_value));
+    if (at == SIZE_MAX)
+        return out_of_memory(f);
+    if ((p = any_at(f, at, p, depth)))
+        *v = *VALUE_AT(f, at);
+    f->vals_top = at;
+    return p;
 }
 
 /* One value starting at p (not white space; p < end) into v of type t;
@@ -1114,6 +1347,10 @@ int codec__json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, vo
     f.nomem = false;
     f.reader_ready = false;
     f.memo_ready = false;
+    f.shapes_ready = false;
+    f.vals = NULL;
+    f.vals_top = f.vals_cap = 0;
+    f.nodes = f.nodes_end = NULL;
     const uint8_t *p = WS(f.base, f.end);
     if (p < f.end && (p = value(&f, t, v, p, 0)) && WS(p, f.end) == f.end)
         return CODEC_OK;
