@@ -59,6 +59,7 @@ typedef struct shape {
 } shape;
 
 #define SHAPE_BITS 6
+#define SHAPE_SKIP 4   /* a key is looked for among the shape's next 4 */
 
 typedef struct fast {
     const uint8_t *base, *end;
@@ -119,7 +120,7 @@ static inline const uint8_t *skip_ws(const uint8_t *p, const uint8_t *end)
  * their indentation, so that length is checked (a branch the CPU
  * predicts) instead of measured (arithmetic on the loaded bytes, which
  * the next item's loads would wait for). Updates *run. */
-static inline const uint8_t *ws_again(const uint8_t *p, const uint8_t *end, unsigned *run)
+static inline __attribute__((always_inline)) const uint8_t *ws_again(const uint8_t *p, const uint8_t *end, unsigned *run)
 {
 #if CODEC_SSE2
     if (*run && end - p >= 16) {
@@ -217,19 +218,22 @@ static const uint8_t *escaped_string(fast *f, const uint8_t *start, size_t raw,
 static inline __attribute__((always_inline)) const uint8_t *
 string_value(fast *f, const uint8_t *p, codec_string *out)
 {
-    const uint8_t *start = p + 1;
+    const uint8_t *start = p + 1, *from = start;
 #if CODEC_SSE2
     /* A plain string of fewer than 64 bytes (most are) is copied into the
      * pool while it is scanned: each 16-byte block is stored as it is
-     * classified (bytes past the quote land in room nobody has taken). */
+     * classified (bytes past the quote land in room nobody has taken).
+     * Others are scanned on from where this stopped (plain ASCII before). */
     char *room = f->text.p;
     if (f->text.end - room >= 64 && f->end - start >= 64) {
+        from = start + 64;
         for (unsigned i = 0; i < 64; i += 16) {
             __m128i x = _mm_loadu_si128((const __m128i *)(start + i));
             unsigned m = json_special16v(x);
             _mm_storeu_si128((__m128i *)(room + i), x);
             if (m) {
                 size_t raw = i + (unsigned)__builtin_ctz(m);
+                from = start + raw;
                 if (start[raw] != '"')
                     break;
                 if (raw > f->o->max_string)
@@ -242,7 +246,7 @@ string_value(fast *f, const uint8_t *p, codec_string *out)
     }
 #endif
     bool escaped = false;
-    const uint8_t *q = string_end(start, f->end, &escaped, f->scan);
+    const uint8_t *q = string_end(from, f->end, &escaped, f->scan);
     if (!q)
         return GIVE_UP;
     size_t raw = (size_t)(q - start);
@@ -1015,8 +1019,10 @@ static inline __attribute__((always_inline)) const uint8_t *any_array(fast *f, s
  * their input bytes) and unique, found by its first key and depth; the
  * keys of a new object that starts with that key are compared with them
  * in place, quotes included (no scan, no copy: the key is the earlier
- * one's text), and an object whose keys are all, in order, those of the
- * shape (or the first of them) has unique keys without a check. */
+ * one's text), each with the shape's next few keys (optional members
+ * left out), and an object whose keys are all, in order, some of the
+ * shape's has unique keys without a check. An object that leaves the
+ * shape is checked and, when its keys are plain, becomes the shape. */
 static shape *shape_slot(fast *f, const char *k, size_t n, uint32_t depth)
 {
     if (!f->shapes_ready) {
@@ -1034,12 +1040,25 @@ static inline bool key_is(const uint8_t *p, const uint8_t *end, codec_string k)
     return (size_t)(end - p) > n + 1 && p[n + 1] == '"' && same_name(k.ptr, (const char *)p + 1, n);
 }
 
+/* The index of the key at p among the shape's keys sk[si + 1..si + SHAPE_SKIP)
+ * (below sn), or sn. */
+static __attribute__((noinline)) size_t shape_skip(const uint8_t *p, const uint8_t *end,
+                                                   const codec_member *sk, size_t si, size_t sn)
+{
+    for (size_t j = si + 1; j < sn && j < si + SHAPE_SKIP; j++)
+        if (key_is(p, end, sk[j].key))
+            return j;
+    return sn;
+}
+
 /* The members of an object after its '{' (and white space) into the value at `at`. */
 static inline __attribute__((always_inline)) const uint8_t *any_object(fast *f, size_t at, const uint8_t *p, uint32_t depth)
 {
     const uint8_t *end = f->end;
-    size_t base = f->vals_top, count = 0, sn = 0;
-    const codec_member *sk = NULL;   /* the shape's members while the keys follow it */
+    size_t base = f->vals_top, count = 0, sn = 0, si = 0;
+    /* The shape's members while the keys follow them (sn of them, si
+     * taken: the keys so far are, in order, some of sk[0..si)). */
+    const codec_member *sk = NULL;
     shape *slot = NULL;
     bool plain = true;
     if (*p == '}') {
@@ -1054,12 +1073,16 @@ static inline __attribute__((always_inline)) const uint8_t *any_object(fast *f, 
             if ((m = vals_push(f, sizeof(codec_member))) == SIZE_MAX)
                 return out_of_memory(f);
             codec_string *key = &((codec_member *)(void *)(f->vals + m))->key;
-            if (count < sn && key_is(p, end, sk[count].key)) {
-                const char *kp = sk[count].key.ptr;
-                size_t kn = sk[count].key.len;
+            size_t j = si;
+            /* The shape's next key, or one of the few after it (this
+             * object lacks some of the shape's optional members). */
+            if (j < sn && (key_is(p, end, sk[j].key) || (j = shape_skip(p, end, sk, j, sn)) < sn)) {
+                const char *kp = sk[j].key.ptr;
+                size_t kn = sk[j].key.len;
                 key->ptr = kp;
                 key->len = kn;
                 p += kn + 2;
+                si = j + 1;
             } else {
                 const uint8_t *q = p;
                 if (!(p = string_value(f, p, key)))
@@ -1072,7 +1095,7 @@ static inline __attribute__((always_inline)) const uint8_t *any_object(fast *f, 
                     slot = shape_slot(f, kp, kn, depth);
                     if (slot->count && slot->depth == depth && slot->members[0].key.len == kn &&
                         same_name(slot->members[0].key.ptr, kp, kn))
-                        sk = slot->members, sn = slot->count;
+                        sk = slot->members, sn = slot->count, si = 1;
                 }
             }
             if (!(p = after_colon(p, end)))
@@ -1087,8 +1110,9 @@ static inline __attribute__((always_inline)) const uint8_t *any_object(fast *f, 
     codec_member *members = vals_pop(f, base, count * sizeof(codec_member), &ok);
     if (!ok)
         return out_of_memory(f);
-    /* sn != 0: every key was the shape's at its place (the first one too). */
-    if (count > 1 && !(sn && count <= sn)) {
+    /* sn != 0: the keys are, in order, some of the shape's (the first one
+     * too): unique as theirs are. */
+    if (count > 1 && !sn) {
         if (!f->o->allow_duplicates) {
             long dup = codec__find_duplicate_key(members, sizeof *members, count, 0, f->arena);
             if (dup == -2)
@@ -1097,7 +1121,7 @@ static inline __attribute__((always_inline)) const uint8_t *any_object(fast *f, 
                 return GIVE_UP;
         }
     }
-    if (plain && slot && !(sn && count <= sn))
+    if (plain && slot && !sn)
         *slot = (shape){members, count, depth};
     put_value(f, at, CODEC_V_OBJECT, (uint64_t)(uintptr_t)members, count);
     return p;
