@@ -924,7 +924,9 @@ static void check_schemaless(void)
         "[{\"id\":1,\"x\":{\"id\":2,\"y\":3}},{\"id\":1,\"x\":{\"id\":2,\"z\":3}}]",
         "[{\"a\\\\\":1,\"b\":2},{\"a\\\\\":1,\"b\":2}]",
         "[{\"long key of many bytes\":1,\"b\":2},{\"long key of many bytes\":1,\"b\":2}]",
-        "[{\"a\":1},{\"a\":1},{\"a\":{\"a\":{\"a\":1}}},{\"ab\":1,\"a\":2}]"};
+        "[{\"a\":1},{\"a\":1},{\"a\":{\"a\":{\"a\":1}}},{\"ab\":1,\"a\":2}]",
+        "[{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6},{\"a\":1,\"c\":3,\"f\":6},"
+        "{\"a\":1,\"e\":5},{\"a\":1,\"f\":2,\"b\":3},{\"a\":1,\"d\":2,\"c\":3}]"};
     for (size_t k = 0; k < sizeof shapes_valid / sizeof shapes_valid[0]; k++)
         CHECK_INT(agree_value_text(shapes_valid[k]), 0);
     static const char *const shapes_invalid[] = {
@@ -934,6 +936,9 @@ static void check_schemaless(void)
         "[{\"a\":1,\"b\":2},{\"a\":1,\"b\":2,\"\\u0062\":3}]",
         "[{\"a\":1,\"b\":2},{\"a\":1,\"b\\u0000\":2,\"b\":3,\"b\":4}]",
         "[{\"a\":1,\"b\":2},{\"a\":1,\"b\":2 \"c\":3}]",
+        "[{\"a\":1,\"b\":2,\"c\":3,\"d\":4},{\"a\":1,\"c\":3,\"c\":4}]",
+        "[{\"a\":1,\"b\":2,\"c\":3,\"d\":4},{\"a\":1,\"c\":3,\"b\":2,\"b\":5}]",
+        "[{\"a\":1,\"b\":2,\"c\":3,\"d\":4},{\"a\":1,\"d\":3,\"a\":2}]",
         "[{\"a\":1,\"b\":2},{\"a\":1,\"b\"2}]"};
     for (size_t k = 0; k < sizeof shapes_invalid / sizeof shapes_invalid[0]; k++)
         CHECK(agree_value_text(shapes_invalid[k]) != 0);
