@@ -942,6 +942,20 @@ static void check_schemaless(void)
         "[{\"a\":1,\"b\":2},{\"a\":1,\"b\"2}]"};
     for (size_t k = 0; k < sizeof shapes_invalid / sizeof shapes_invalid[0]; k++)
         CHECK(agree_value_text(shapes_invalid[k]) != 0);
+    /* Arrays of scalars are written straight into the node pool until a
+     * container item comes or the pool's chunk is full: arrays of every
+     * length up to past a chunk, then a container item, then more. */
+    static char big[160000];
+    for (size_t items = 0; items <= 9000; items += items < 40 ? 1 : 2999) {
+        for (int tail = 0; tail < 3; tail++) {
+            size_t n = 0;
+            big[n++] = '[';
+            for (size_t i = 0; i < items; i++)
+                n += (size_t)sprintf(big + n, i % 3 == 0 ? "%zu," : i % 3 == 1 ? "\"s%zu\"," : "%zu.5,", i);
+            n += (size_t)sprintf(big + n, tail == 0 ? "true]" : tail == 1 ? "[1,{\"a\":[2]}],3]" : "{}]");
+            CHECK_INT(agree_value((const uint8_t *)big, n, "scalar array"), 0);
+        }
+    }
     opts.allow_duplicates = true;
     for (size_t k = 0; k < 3; k++)
         CHECK_INT(agree_value_text(shapes_invalid[k]), 0);

@@ -964,53 +964,196 @@ static inline void *vals_pop(fast *f, size_t base, size_t bytes, bool *ok)
     return a;
 }
 
-/* Writes the first word of the value at `at`: its kind and the padding
+/* Writes the first word of the value at d: its kind and the padding
  * after it (zero). */
-static inline void put_kind(fast *f, size_t at, codec_value_kind k)
+static inline void put_kind(uint8_t *d, codec_value_kind k)
 {
     uint64_t w = (uint64_t)k;
     _Static_assert(sizeof(codec_value) == 3 * sizeof w, "codec_value is three words");
-    memcpy(VALUE_AT(f, at), &w, sizeof w);
+    memcpy(d, &w, sizeof w);
 }
 
-/* Writes all 24 bytes of the value at `at`: its kind and two words, one
+/* Writes all 24 bytes of the value at d: its kind and two words, one
  * store each (one array of three words stored at once was read back
  * through memory, a store-forwarding stall per value). */
-static inline void put_value(fast *f, size_t at, codec_value_kind k, uint64_t a, uint64_t b)
+static inline void put_value(uint8_t *d, codec_value_kind k, uint64_t a, uint64_t b)
 {
-    uint8_t *d = f->vals + at;
-    put_kind(f, at, k);
+    put_kind(d, k);
     memcpy(d + 8, &a, sizeof a);
     memcpy(d + 16, &b, sizeof b);
 }
 
-static inline const uint8_t *any_at(fast *f, size_t at, const uint8_t *p, uint32_t depth);
+/* any_number() into the value at d: the careful way for the numbers
+ * any_number_at() leaves. */
+static __attribute__((noinline)) const uint8_t *any_number_slow(fast *f, uint8_t *d,
+                                                                const uint8_t *p)
+{
+    codec_value v;
+    if (!(p = any_number(&v, p, f->end)))
+        return GIVE_UP;
+    uint64_t w;
+    memcpy(&w, &v.as, sizeof w);
+    put_value(d, v.kind, w, 0);
+    return p;
+}
+
+/* A number at p into the value at d, as any_number() decodes it, with
+ * the common forms inline and in registers: an integer of up to 19
+ * digits, or one with a fraction and up to 19 digits in all (canada's
+ * coordinates); the rest (exponents, more digits, the last 48 bytes of
+ * the input, anything outside the grammar) goes the careful way. */
+static inline __attribute__((always_inline)) const uint8_t *any_number_at(fast *f, uint8_t *d,
+                                                                          const uint8_t *p)
+{
+    const uint8_t *s = p;
+    if (f->end - p < 48)
+        return any_number_slow(f, d, s);
+    bool neg = *p == '-';
+    p += neg;
+    uint64_t x = codec_load_le64(p);
+    unsigned n = json_leading_digits8(x);
+    if (n == 0 || (*p == '0' && n > 1))
+        return any_number_slow(f, d, s);
+    const uint8_t *d0 = p;
+    uint64_t m = digits_value8(x, n);
+    p += n;
+    if (n == 8)
+        p = digit_run(p, f->end, &m);
+    size_t digits = (size_t)(p - d0);
+    /* digits <= 19: what was read is within the 48 bytes. */
+    if (digits > 19 || (*p | 0x20) == 'e')
+        return any_number_slow(f, d, s);
+    if (*p != '.') {
+        if (!neg) {
+            put_value(d, m > INT64_MAX ? CODEC_V_UINT : CODEC_V_INT, m, 0);
+            return p;
+        }
+        if (m > (uint64_t)INT64_MAX + 1)
+            return any_number_slow(f, d, s);
+        put_value(d, CODEC_V_INT, (uint64_t)0 - m, 0);
+        return p;
+    }
+    const uint8_t *f0 = ++p;
+    if ((unsigned)(*p - '0') >= 10)
+        return any_number_slow(f, d, s);
+    p = digit_run(p, f->end, &m);
+    size_t frac = (size_t)(p - f0);
+    double v;
+    if (digits + frac > 19 || (*p | 0x20) == 'e' ||
+        codec__double_from_decimal(m, -(int64_t)frac, neg, &v))
+        return any_number_slow(f, d, s);
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    put_value(d, CODEC_V_DOUBLE, bits, 0);
+    return p;
+}
+
+/* A scalar at p (not white space, not '[' or '{'; p < end) into the value
+ * at d. Nothing is taken from the value stack or the node pool. */
+static inline __attribute__((always_inline)) const uint8_t *any_scalar(fast *f, uint8_t *d,
+                                                                       const uint8_t *p)
+{
+    const uint8_t *end = f->end;
+    switch (*p) {
+    case '"':
+        put_kind(d, CODEC_V_STRING);
+        return string_value(f, p, &((codec_value *)(void *)d)->as.s);
+    case 't':
+        put_value(d, CODEC_V_BOOL, 1, 0);
+        return literal(p, end, "true", 4) ? p + 4 : GIVE_UP;
+    case 'f':
+        put_value(d, CODEC_V_BOOL, 0, 0);
+        return literal(p, end, "false", 5) ? p + 5 : GIVE_UP;
+    case 'n':
+        put_value(d, CODEC_V_NULL, 0, 0);
+        return literal(p, end, "null", 4) ? p + 4 : GIVE_UP;
+    default:
+        return any_number_at(f, d, p);
+    }
+}
+
+static const uint8_t *any_container(fast *f, size_t at, const uint8_t *p, uint32_t depth);
+
+/* Direct mode: while the items of the innermost open array are scalars
+ * they are written straight into the node pool, where the array will be
+ * (nothing else takes from the pool meanwhile: a nested container first
+ * leaves direct mode), so it needs no copy when it closes: canada's 56,045
+ * coordinate pairs are such. When a container item comes, or the pool's
+ * chunk is full, the items so far (`bytes` of them) move to the value
+ * stack and the array goes on there. Objects stay on the stack: most of
+ * those of twitter and citm_catalog hold a container, and leaving direct
+ * mode there cost more than it saved (measured). */
+static inline bool direct_start(fast *f)
+{
+    return f->nodes_end - f->nodes >= 512 || nodes_refill(f, 0);
+}
+
+static __attribute__((noinline)) bool direct_leave(fast *f, size_t bytes)
+{
+    if (f->vals_cap - f->vals_top < bytes && !vals_grow(f, bytes))
+        return false;
+    memcpy(f->vals + f->vals_top, f->nodes, bytes);
+    f->vals_top += bytes;
+    return true;
+}
 
 /* The items of an array after its '[' (and white space) into the value at `at`. */
-static inline __attribute__((always_inline)) const uint8_t *any_array(fast *f, size_t at, const uint8_t *p, uint32_t depth)
+static inline __attribute__((always_inline)) const uint8_t *any_array(fast *f, size_t at,
+                                                                      const uint8_t *p,
+                                                                      uint32_t depth)
 {
+    const size_t esz = sizeof(codec_value);
     size_t base = f->vals_top, count = 0;
+    bool direct = direct_start(f);
     if (*p != ']') {
         bool more;
         unsigned run = 0;
         do {
-            size_t item;
             if (count == f->o->max_elements)
                 return GIVE_UP;
-            if ((item = vals_push(f, sizeof(codec_value))) == SIZE_MAX)
-                return out_of_memory(f);
-            if (!(p = any_at(f, item, p, depth)) || !(p = separator(p, f->end, ']', &more, &run)))
+            if (*p == '[' || *p == '{') {
+                size_t item;
+                if (direct && !direct_leave(f, count * esz))
+                    return out_of_memory(f);
+                direct = false;
+                if ((item = vals_push(f, esz)) == SIZE_MAX)
+                    return out_of_memory(f);
+                if (!(p = any_container(f, item, p, depth)))
+                    return GIVE_UP;
+            } else {
+                uint8_t *d;
+                if (direct && (size_t)(f->nodes_end - f->nodes) >= (count + 1) * esz) {
+                    d = f->nodes + count * esz;
+                } else {
+                    size_t item;
+                    if (direct && !direct_leave(f, count * esz))
+                        return out_of_memory(f);
+                    direct = false;
+                    if ((item = vals_push(f, esz)) == SIZE_MAX)
+                        return out_of_memory(f);
+                    d = f->vals + item;
+                }
+                if (!(p = any_scalar(f, d, p)))
+                    return GIVE_UP;
+            }
+            if (!(p = separator(p, f->end, ']', &more, &run)))
                 return GIVE_UP;
             count++;
         } while (more);
     } else {
         p++;
     }
-    bool ok = true;
-    codec_value *items = vals_pop(f, base, count * sizeof(codec_value), &ok);
-    if (!ok)
-        return out_of_memory(f);
-    put_value(f, at, CODEC_V_ARRAY, (uint64_t)(uintptr_t)items, count);
+    codec_value *items = NULL;
+    if (direct) {
+        if (count)
+            items = (codec_value *)(void *)f->nodes, f->nodes += count * esz;
+    } else {
+        bool ok = true;
+        items = vals_pop(f, base, count * esz, &ok);
+        if (!ok)
+            return out_of_memory(f);
+    }
+    put_value(f->vals + at, CODEC_V_ARRAY, (uint64_t)(uintptr_t)items, count);
     return p;
 }
 
@@ -1052,8 +1195,11 @@ static __attribute__((noinline)) size_t shape_skip(const uint8_t *p, const uint8
 }
 
 /* The members of an object after its '{' (and white space) into the value at `at`. */
-static inline __attribute__((always_inline)) const uint8_t *any_object(fast *f, size_t at, const uint8_t *p, uint32_t depth)
+static inline __attribute__((always_inline)) const uint8_t *any_object(fast *f, size_t at,
+                                                                       const uint8_t *p,
+                                                                       uint32_t depth)
 {
+    const size_t esz = sizeof(codec_member);
     const uint8_t *end = f->end;
     size_t base = f->vals_top, count = 0, sn = 0, si = 0;
     /* The shape's members while the keys follow them (sn of them, si
@@ -1067,12 +1213,13 @@ static inline __attribute__((always_inline)) const uint8_t *any_object(fast *f, 
         bool more;
         unsigned run = 0;
         do {
-            size_t m;
+            size_t at_m;
             if (count == f->o->max_elements || *p != '"')
                 return GIVE_UP;
-            if ((m = vals_push(f, sizeof(codec_member))) == SIZE_MAX)
+            if ((at_m = vals_push(f, esz)) == SIZE_MAX)
                 return out_of_memory(f);
-            codec_string *key = &((codec_member *)(void *)(f->vals + m))->key;
+            uint8_t *m = f->vals + at_m;
+            codec_string *key = &((codec_member *)(void *)m)->key;
             size_t j = si;
             /* The shape's next key, or one of the few after it (this
              * object lacks some of the shape's optional members). */
@@ -1100,14 +1247,19 @@ static inline __attribute__((always_inline)) const uint8_t *any_object(fast *f, 
             }
             if (!(p = after_colon(p, end)))
                 return GIVE_UP;
-            if (!(p = any_at(f, m + offsetof(codec_member, value), p, depth)) ||
-                !(p = separator(p, end, '}', &more, &run)))
+            if (*p == '[' || *p == '{') {
+                if (!(p = any_container(f, at_m + offsetof(codec_member, value), p, depth)))
+                    return GIVE_UP;
+            } else if (!(p = any_scalar(f, m + offsetof(codec_member, value), p))) {
+                return GIVE_UP;
+            }
+            if (!(p = separator(p, end, '}', &more, &run)))
                 return GIVE_UP;
             count++;
         } while (more);
     }
     bool ok = true;
-    codec_member *members = vals_pop(f, base, count * sizeof(codec_member), &ok);
+    codec_member *members = vals_pop(f, base, count * esz, &ok);
     if (!ok)
         return out_of_memory(f);
     /* sn != 0: the keys are, in order, some of the shape's (the first one
@@ -1123,77 +1275,13 @@ static inline __attribute__((always_inline)) const uint8_t *any_object(fast *f, 
     }
     if (plain && slot && !sn)
         *slot = (shape){members, count, depth};
-    put_value(f, at, CODEC_V_OBJECT, (uint64_t)(uintptr_t)members, count);
+    put_value(f->vals + at, CODEC_V_OBJECT, (uint64_t)(uintptr_t)members, count);
     return p;
 }
 
-/* any_number() into the value at `at`: the careful way for the numbers
- * any_number_at() leaves. */
-static __attribute__((noinline)) const uint8_t *any_number_slow(fast *f, size_t at,
-                                                                const uint8_t *p)
-{
-    codec_value v;
-    if (!(p = any_number(&v, p, f->end)))
-        return GIVE_UP;
-    uint64_t w;
-    memcpy(&w, &v.as, sizeof w);
-    put_value(f, at, v.kind, w, 0);
-    return p;
-}
-
-/* A number at p into the value at `at`, as any_number() decodes it, with
- * the common forms inline and in registers: an integer of up to 19
- * digits, or one with a fraction and up to 19 digits in all (canada's
- * coordinates); the rest (exponents, more digits, the last 48 bytes of
- * the input, anything outside the grammar) goes the careful way. */
-static inline __attribute__((always_inline)) const uint8_t *any_number_at(fast *f, size_t at,
-                                                                          const uint8_t *p)
-{
-    const uint8_t *s = p;
-    if (f->end - p < 48)
-        return any_number_slow(f, at, s);
-    bool neg = *p == '-';
-    p += neg;
-    uint64_t x = codec_load_le64(p);
-    unsigned n = json_leading_digits8(x);
-    if (n == 0 || (*p == '0' && n > 1))
-        return any_number_slow(f, at, s);
-    const uint8_t *d0 = p;
-    uint64_t m = digits_value8(x, n);
-    p += n;
-    if (n == 8)
-        p = digit_run(p, f->end, &m);
-    size_t digits = (size_t)(p - d0);
-    /* digits <= 19: what was read is within the 48 bytes. */
-    if (digits > 19 || (*p | 0x20) == 'e')
-        return any_number_slow(f, at, s);
-    if (*p != '.') {
-        if (!neg) {
-            put_value(f, at, m > INT64_MAX ? CODEC_V_UINT : CODEC_V_INT, m, 0);
-            return p;
-        }
-        if (m > (uint64_t)INT64_MAX + 1)
-            return any_number_slow(f, at, s);
-        put_value(f, at, CODEC_V_INT, (uint64_t)0 - m, 0);
-        return p;
-    }
-    const uint8_t *f0 = ++p;
-    if ((unsigned)(*p - '0') >= 10)
-        return any_number_slow(f, at, s);
-    p = digit_run(p, f->end, &m);
-    size_t frac = (size_t)(p - f0);
-    double v;
-    if (digits + frac > 19 || (*p | 0x20) == 'e' ||
-        codec__double_from_decimal(m, -(int64_t)frac, neg, &v))
-        return any_number_slow(f, at, s);
-    uint64_t bits;
-    memcpy(&bits, &v, sizeof bits);
-    put_value(f, at, CODEC_V_DOUBLE, bits, 0);
-    return p;
-}
-
-/* The array or object at p (its '[' or '{') into the value at `at`: the
- * one call per container (scalars are decoded in the loops, inline). */
+/* The array or object at p (its '[' or '{') into the value at `at` of the
+ * stack: the one call per container (scalars are decoded in the loops,
+ * inline). */
 static __attribute__((noinline)) const uint8_t *any_container(fast *f, size_t at, const uint8_t *p,
                                                               uint32_t depth)
 {
@@ -1203,34 +1291,6 @@ static __attribute__((noinline)) const uint8_t *any_container(fast *f, size_t at
     return open == '[' ? any_array(f, at, p, depth + 1) : any_object(f, at, p, depth + 1);
 }
 
-/* One value at p (not white space; p < end) into the value at `at` of the
- * stack, inside `depth` containers. */
-static inline __attribute__((always_inline)) const uint8_t *any_at(fast *f, size_t at,
-                                                                   const uint8_t *p,
-                                                                   uint32_t depth)
-{
-    const uint8_t *end = f->end;
-    switch (*p) {
-    case '{':
-    case '[':
-        return any_container(f, at, p, depth);
-    case '"':
-        put_kind(f, at, CODEC_V_STRING);
-        return string_value(f, p, &VALUE_AT(f, at)->as.s);
-    case 't':
-        put_value(f, at, CODEC_V_BOOL, 1, 0);
-        return literal(p, end, "true", 4) ? p + 4 : GIVE_UP;
-    case 'f':
-        put_value(f, at, CODEC_V_BOOL, 0, 0);
-        return literal(p, end, "false", 5) ? p + 5 : GIVE_UP;
-    case 'n':
-        put_value(f, at, CODEC_V_NULL, 0, 0);
-        return literal(p, end, "null", 4) ? p + 4 : GIVE_UP;
-    default:
-        return any_number_at(f, at, p);
-    }
-}
-
 /* One value at p (not white space; p < end) into v, inside `depth`
  * containers: decoded on the value stack, then copied out. */
 static const uint8_t *any_value(fast *f, codec_value *v, const uint8_t *p, uint32_t depth)
@@ -1238,7 +1298,8 @@ static const uint8_t *any_value(fast *f, codec_value *v, const uint8_t *p, uint3
     size_t at = vals_push(f, sizeof(codec_value));
     if (at == SIZE_MAX)
         return out_of_memory(f);
-    if ((p = any_at(f, at, p, depth)))
+    if ((p = *p == '[' || *p == '{' ? any_container(f, at, p, depth)
+                                    : any_scalar(f, f->vals + at, p)))
         *v = *VALUE_AT(f, at);
     f->vals_top = at;
     return p;
