@@ -106,7 +106,7 @@ static bool same_key(const void *keys, size_t stride, size_t a, size_t b, size_t
 long codec__find_duplicate_key(const void *keys, size_t stride, size_t n, size_t raw_size,
                                codec_arena *arena)
 {
-    if (n <= 3) {
+    if (n <= 4) {
         for (size_t i = 1; i < n; i++)
             for (size_t j = 0; j < i; j++)
                 if (same_key(keys, stride, i, j, raw_size))

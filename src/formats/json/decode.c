@@ -58,7 +58,8 @@ typedef struct shape {
     uint32_t depth;
 } shape;
 
-#define SHAPE_BITS 6
+#define SHAPE_BITS 6   /* 64 slots: shapes_valid has a bit for each */
+#define NO_SHAPE (1u << SHAPE_BITS)
 #define SHAPE_SKIP 4   /* a key is looked for among the shape's next 4 */
 
 typedef struct fast {
@@ -75,8 +76,9 @@ typedef struct fast {
     bool reader_ready;      /* `r` is initialised (on first hand-over) */
     bool memo_ready;        /* `memo` is cleared (on first lookup by hash) */
     uint64_t memo_older;    /* bit s: the entry of memo set s to fill next */
-    bool shapes_ready;      /* `shapes` is cleared (on the first object) */
+    uint64_t shapes_valid;  /* bit i: shapes[i] holds a shape */
     uint8_t *vals;          /* the value stack of codec_values (see vals_push) */
+    uint64_t vals_local[128];   /* its first 1 KiB */
     size_t vals_top, vals_cap;
     uint8_t *nodes, *nodes_end;   /* arena bytes taken for the arrays to come */
     codec_json_reader r;    /* for the values handed to the reference walker */
@@ -886,14 +888,12 @@ static inline const uint8_t *any_number(codec_value *v, const uint8_t *p, const 
  * grows. */
 #define VALUE_AT(f, at) ((codec_value *)(void *)((f)->vals + (at)))
 
-/* A new stack twice as large (or the first), with the live part copied. */
+/* A new stack in the arena, twice as large (4 KiB after the first, which is
+ * in `fast` itself: small documents take no arena call for it), with the
+ * live part copied. */
 static __attribute__((noinline)) bool vals_grow(fast *f, size_t size)
 {
-    /* The first: every 2 bytes of input hold at most one item ("1,") of
-     * 24 bytes (or 4 bytes one member of 40), so small documents take
-     * 12 bytes per input byte; 4 KiB at most. */
-    size_t in = (size_t)(f->end - f->base);
-    size_t cap = f->vals_cap ? 2 * f->vals_cap : in < 336 ? (in + 8) * 12 : 4096;
+    size_t cap = f->vals_cap < 2048 ? 4096 : 2 * f->vals_cap;
     while (cap - f->vals_top < size)
         cap *= 2;
     uint8_t *p = codec_arena_alloc(f->arena, cap, 8);
@@ -1166,14 +1166,10 @@ static inline __attribute__((always_inline)) const uint8_t *any_array(fast *f, s
  * left out), and an object whose keys are all, in order, some of the
  * shape's has unique keys without a check. An object that leaves the
  * shape is checked and, when its keys are plain, becomes the shape. */
-static shape *shape_slot(fast *f, const char *k, size_t n, uint32_t depth)
+static unsigned shape_slot(const char *k, size_t n, uint32_t depth)
 {
-    if (!f->shapes_ready) {
-        memset(f->shapes, 0, sizeof f->shapes);
-        f->shapes_ready = true;
-    }
     uint32_t h = (codec_name_hash(k, n) + depth) * 0x9E3779B1u;
-    return &f->shapes[h >> (32 - SHAPE_BITS)];
+    return h >> (32 - SHAPE_BITS);
 }
 
 /* Whether the input at p (a quote) is the plain key k and its closing quote. */
@@ -1205,7 +1201,7 @@ static inline __attribute__((always_inline)) const uint8_t *any_object(fast *f, 
     /* The shape's members while the keys follow them (sn of them, si
      * taken: the keys so far are, in order, some of sk[0..si)). */
     const codec_member *sk = NULL;
-    shape *slot = NULL;
+    unsigned slot = NO_SHAPE;
     bool plain = true;
     if (*p == '}') {
         p++;
@@ -1239,10 +1235,11 @@ static inline __attribute__((always_inline)) const uint8_t *any_object(fast *f, 
                 plain &= kn == (size_t)(p - q) - 2;   /* an escape shortens its text */
                 sn = 0;
                 if (count == 0) {
-                    slot = shape_slot(f, kp, kn, depth);
-                    if (slot->count && slot->depth == depth && slot->members[0].key.len == kn &&
-                        same_name(slot->members[0].key.ptr, kp, kn))
-                        sk = slot->members, sn = slot->count, si = 1;
+                    slot = shape_slot(kp, kn, depth);
+                    const shape *sh = &f->shapes[slot];
+                    if ((f->shapes_valid >> slot & 1) && sh->depth == depth &&
+                        sh->members[0].key.len == kn && same_name(sh->members[0].key.ptr, kp, kn))
+                        sk = sh->members, sn = sh->count, si = 1;
                 }
             }
             if (!(p = after_colon(p, end)))
@@ -1273,8 +1270,10 @@ static inline __attribute__((always_inline)) const uint8_t *any_object(fast *f, 
                 return GIVE_UP;
         }
     }
-    if (plain && slot && !sn)
-        *slot = (shape){members, count, depth};
+    if (plain && slot != NO_SHAPE && count && !sn) {
+        f->shapes[slot] = (shape){members, count, depth};
+        f->shapes_valid |= 1ull << slot;
+    }
     put_value(f->vals + at, CODEC_V_OBJECT, (uint64_t)(uintptr_t)members, count);
     return p;
 }
@@ -1507,9 +1506,10 @@ int codec__json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, vo
     f.nomem = false;
     f.reader_ready = false;
     f.memo_ready = false;
-    f.shapes_ready = false;
-    f.vals = NULL;
-    f.vals_top = f.vals_cap = 0;
+    f.shapes_valid = 0;
+    f.vals = (uint8_t *)f.vals_local;
+    f.vals_top = 0;
+    f.vals_cap = sizeof f.vals_local;
     f.nodes = f.nodes_end = NULL;
     const uint8_t *p = WS(f.base, f.end);
     if (p < f.end && (p = value(&f, t, v, p, 0)) && WS(p, f.end) == f.end)
