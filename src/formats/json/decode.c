@@ -6,7 +6,10 @@
  * escape in a key, a grammar or type error, a limit — makes it give up; the
  * caller then decodes again with the reference walker, which reports the
  * exact error and offset. So the error paths exist once, in one place.
- * codec_value (schemaless) takes the same descent (any_value). Rare kinds
+ * codec_value (schemaless) has a descent of its own (any_container) on a
+ * value stack, each container copied once into an array of its size, with
+ * a memo of objects' keys (the shape memo; docs/formats/json.md,
+ * "Schemaless decode"). Rare kinds
  * (xmap, bytes, UUID, dates, decimals, maps with non-string keys, structs
  * of more than 64 fields) are handed to that walker
  * for their value only, at the same nesting depth. The validator at the end
