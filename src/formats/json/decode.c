@@ -1088,7 +1088,7 @@ static const uint8_t *any_container(fast *f, size_t at, const uint8_t *p, uint32
  * mode there cost more than it saved (measured). */
 static inline bool direct_start(fast *f)
 {
-    return f->nodes_end - f->nodes >= 512 || nodes_refill(f, 0);
+    return f->nodes_end - f->nodes >= 256 || nodes_refill(f, 0);   /* a chunk is >= 256 */
 }
 
 static __attribute__((noinline)) bool direct_leave(fast *f, size_t bytes)
