@@ -1107,49 +1107,39 @@ static inline __attribute__((always_inline)) const uint8_t *any_array(fast *f, s
 {
     const size_t esz = sizeof(codec_value);
     size_t base = f->vals_top, count = 0;
-    bool direct = direct_start(f);
-    if (*p != ']') {
-        bool more;
-        unsigned run = 0;
-        do {
-            if (count == f->o->max_elements)
-                return GIVE_UP;
-            if (*p == '[' || *p == '{') {
-                size_t item;
-                if (direct && !direct_leave(f, count * esz))
-                    return out_of_memory(f);
-                direct = false;
-                if ((item = vals_push(f, esz)) == SIZE_MAX)
-                    return out_of_memory(f);
-                if (!(p = any_container(f, item, p, depth)))
-                    return GIVE_UP;
-            } else {
-                uint8_t *d;
-                if (direct && (size_t)(f->nodes_end - f->nodes) >= (count + 1) * esz) {
-                    d = f->nodes + count * esz;
-                } else {
-                    size_t item;
-                    if (direct && !direct_leave(f, count * esz))
-                        return out_of_memory(f);
-                    direct = false;
-                    if ((item = vals_push(f, esz)) == SIZE_MAX)
-                        return out_of_memory(f);
-                    d = f->vals + item;
-                }
-                if (!(p = any_scalar(f, d, p)))
-                    return GIVE_UP;
-            }
-            if (!(p = separator(p, f->end, ']', &more, &run)))
-                return GIVE_UP;
-            count++;
-        } while (more);
-    } else {
-        p++;
+    if (*p == ']') {
+        put_value(f->vals + at, CODEC_V_ARRAY, 0, 0);
+        return p + 1;
     }
-    codec_value *items = NULL;
+    bool direct = direct_start(f), more;
+    unsigned run = 0;
+    do {
+        if (count == f->o->max_elements)
+            return GIVE_UP;
+        bool container = *p == '[' || *p == '{';
+        if (direct && !container && (size_t)(f->nodes_end - f->nodes) >= (count + 1) * esz) {
+            if (!(p = any_scalar(f, f->nodes + count * esz, p)))
+                return GIVE_UP;
+        } else {
+            /* On the stack (the items so far moved there first). */
+            size_t item;
+            if (direct && !direct_leave(f, count * esz))
+                return out_of_memory(f);
+            direct = false;
+            if ((item = vals_push(f, esz)) == SIZE_MAX)
+                return out_of_memory(f);
+            if (!(p = container ? any_container(f, item, p, depth)
+                                : any_scalar(f, f->vals + item, p)))
+                return GIVE_UP;
+        }
+        if (!(p = separator(p, f->end, ']', &more, &run)))
+            return GIVE_UP;
+        count++;
+    } while (more);
+    codec_value *items;
     if (direct) {
-        if (count)
-            items = (codec_value *)(void *)f->nodes, f->nodes += count * esz;
+        items = (codec_value *)(void *)f->nodes;
+        f->nodes += count * esz;
     } else {
         bool ok = true;
         items = vals_pop(f, base, count * esz, &ok);
