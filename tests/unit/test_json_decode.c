@@ -956,6 +956,23 @@ static void check_schemaless(void)
             CHECK_INT(agree_value((const uint8_t *)big, n, "scalar array"), 0);
         }
     }
+    /* Deep nesting: the value stack grows while thousands of containers
+     * are open, each with items before its child (arrays and objects in
+     * turn, at the 4096 limit and past it). */
+    size_t saved_max_depth = opts.max_depth;
+    opts.max_depth = 4096;
+    for (size_t levels = 4095; levels <= 4097; levels++) {
+        size_t n = 0;
+        for (size_t i = 0; i < levels; i++)
+            n += (size_t)sprintf(big + n, i % 2 ? "{\"k%zu\":1.5,\"x\":\"s\",\"c\":" : "[%zu,true,",
+                                 i % 7);
+        big[n++] = '0';
+        for (size_t i = levels; i-- > 0;)
+            big[n++] = i % 2 ? '}' : ']';
+        int r = agree_value((const uint8_t *)big, n, "deep");
+        CHECK_INT(r != 0, levels > 4096);
+    }
+    opts.max_depth = saved_max_depth;
     opts.allow_duplicates = true;
     for (size_t k = 0; k < 3; k++)
         CHECK_INT(agree_value_text(shapes_invalid[k]), 0);
