@@ -778,6 +778,21 @@ static int agree_value_text(const char *doc)
     return agree_value((const uint8_t *)doc, strlen(doc), "schemaless");
 }
 
+/* `text` as the first item of an array and member of an object with more
+ * than 48 bytes after it, where the schemaless decoder reads numbers
+ * inline (closer to the end they take the careful way); both verdicts. */
+static int agree_padded(const char *text)
+{
+    static const char pad[] = "\"and more than forty-eight bytes of text after it\"";
+    char doc[256];
+    snprintf(doc, sizeof doc, "[%s,%s]", text, pad);
+    int r = agree_value_text(doc);
+    snprintf(doc, sizeof doc, "{\"k\":%s,\"p\":%s}", text, pad);
+    int o = agree_value_text(doc);
+    CHECK_INT(r, o);
+    return r;
+}
+
 typedef struct real {
     double x;
 } real;
@@ -824,6 +839,7 @@ static void check_numbers(void)
     char doc[96];
     for (size_t k = 0; k < sizeof hard / sizeof hard[0]; k++) {
         agree_value_text(hard[k]);
+        agree_padded(hard[k]);
         snprintf(doc, sizeof doc, "{\"x\":%s}", hard[k]);
         agree_doubles(doc);
     }
@@ -838,6 +854,7 @@ static void check_numbers(void)
         snprintf(doc, sizeof doc, "%s%.*s%s%.*se%d", i % 3 ? "" : "-", point, digits,
                  point == n ? "" : (point ? "." : "0."), n - point, digits + point, e);
         agree_value_text(doc);
+        agree_padded(doc);
         char field[128];
         snprintf(field, sizeof field, "{\"x\":%s}", doc);
         agree_doubles(field);
@@ -868,8 +885,98 @@ static void check_schemaless(void)
         "1e2", "1E-400", "123456789012345678901234567890", "0.1", "2.2250738585072014e-308",
         "[]", "{}", "[1,[2,[3]],{\"a\":null}]", "{\"a\\u00e9\":true,\"b\\n\":false}",
         " { \"k\" : [ 1 , \"s\" , { } ] } ", "\"caf\u00c3\u00a9 \\ud83d\\ude00\""};
-    for (size_t k = 0; k < sizeof valid / sizeof valid[0]; k++)
+    for (size_t k = 0; k < sizeof valid / sizeof valid[0]; k++) {
         CHECK_INT(agree_value_text(valid[k]), 0);
+        CHECK_INT(agree_padded(valid[k]), 0);
+    }
+    /* Numbers of every length around the inline path's limits (19 digits
+     * in all, 8-digit runs), with a sign, a fraction, an exponent or a
+     * grammar error at each place. */
+    for (int digits = 1; digits <= 24; digits++)
+        for (int point = 0; point <= digits; point++)
+            for (int form = 0; form < 6; form++) {
+                char num[64], *q = num;
+                if (form & 1)
+                    *q++ = '-';
+                for (int i = 0; i < digits; i++) {
+                    if (i == point && point)
+                        *q++ = '.';
+                    *q++ = (char)(i == 0 && (point != 1 || form == 4) ? '9' - i % 9 : '0' + (i * 7 + digits) % 10);
+                }
+                if (form == 2)
+                    q += sprintf(q, "e%d", digits - 12);
+                if (form == 4)
+                    *q++ = '.';   /* "1." */
+                *q = '\0';
+                agree_padded(num);
+            }
+    static const char *const numbers_invalid[] = {"-", "01", "-01", "00.5", "1.", "1.e5", ".5",
+                                                  "+1", "1e", "1e+", "-a", "0x10", "1.5.5"};
+    for (size_t k = 0; k < sizeof numbers_invalid / sizeof numbers_invalid[0]; k++)
+        CHECK(agree_padded(numbers_invalid[k]) != 0);
+    /* The shape memo: objects repeating an earlier object's keys, all or
+     * the first of them, then others, a repeat (refused), an escaped form
+     * of a remembered key, other depths. */
+    static const char *const shapes_valid[] = {
+        "[{\"a\":1,\"b\":2,\"c\":3},{\"a\":4,\"b\":5,\"c\":6},{\"a\":7,\"b\":8}]",
+        "[{\"a\":1,\"b\":2},{\"a\":1,\"b\":2,\"c\":3},{\"a\":1,\"c\":2,\"b\":3}]",
+        "[{\"a\":1,\"b\":2},{\"a\":1,\"\\u0062\":2},{\"\\u0061\":1,\"b\":2}]",
+        "[{\"id\":1,\"x\":{\"id\":2,\"y\":3}},{\"id\":1,\"x\":{\"id\":2,\"z\":3}}]",
+        "[{\"a\\\\\":1,\"b\":2},{\"a\\\\\":1,\"b\":2}]",
+        "[{\"long key of many bytes\":1,\"b\":2},{\"long key of many bytes\":1,\"b\":2}]",
+        "[{\"a\":1},{\"a\":1},{\"a\":{\"a\":{\"a\":1}}},{\"ab\":1,\"a\":2}]",
+        "[{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6},{\"a\":1,\"c\":3,\"f\":6},"
+        "{\"a\":1,\"e\":5},{\"a\":1,\"f\":2,\"b\":3},{\"a\":1,\"d\":2,\"c\":3}]"};
+    for (size_t k = 0; k < sizeof shapes_valid / sizeof shapes_valid[0]; k++)
+        CHECK_INT(agree_value_text(shapes_valid[k]), 0);
+    static const char *const shapes_invalid[] = {
+        "[{\"a\":1,\"b\":2},{\"a\":1,\"b\":2,\"a\":3}]",
+        "[{\"a\":1,\"b\":2},{\"a\":1,\"a\":2}]",
+        "[{\"a\":1,\"b\":2},{\"a\":1,\"b\":2,\"c\":3,\"c\":4}]",
+        "[{\"a\":1,\"b\":2},{\"a\":1,\"b\":2,\"\\u0062\":3}]",
+        "[{\"a\":1,\"b\":2},{\"a\":1,\"b\\u0000\":2,\"b\":3,\"b\":4}]",
+        "[{\"a\":1,\"b\":2},{\"a\":1,\"b\":2 \"c\":3}]",
+        "[{\"a\":1,\"b\":2,\"c\":3,\"d\":4},{\"a\":1,\"c\":3,\"c\":4}]",
+        "[{\"a\":1,\"b\":2,\"c\":3,\"d\":4},{\"a\":1,\"c\":3,\"b\":2,\"b\":5}]",
+        "[{\"a\":1,\"b\":2,\"c\":3,\"d\":4},{\"a\":1,\"d\":3,\"a\":2}]",
+        "[{\"a\":1,\"b\":2},{\"a\":1,\"b\"2}]"};
+    for (size_t k = 0; k < sizeof shapes_invalid / sizeof shapes_invalid[0]; k++)
+        CHECK(agree_value_text(shapes_invalid[k]) != 0);
+    /* Arrays of scalars are written straight into the node pool until a
+     * container item comes or the pool's chunk is full: arrays of every
+     * length up to past a chunk, then a container item, then more. */
+    static char big[160000];
+    for (size_t items = 0; items <= 9000; items += items < 40 ? 1 : 2999) {
+        for (int tail = 0; tail < 3; tail++) {
+            size_t n = 0;
+            big[n++] = '[';
+            for (size_t i = 0; i < items; i++)
+                n += (size_t)sprintf(big + n, i % 3 == 0 ? "%zu," : i % 3 == 1 ? "\"s%zu\"," : "%zu.5,", i);
+            n += (size_t)sprintf(big + n, tail == 0 ? "true]" : tail == 1 ? "[1,{\"a\":[2]}],3]" : "{}]");
+            CHECK_INT(agree_value((const uint8_t *)big, n, "scalar array"), 0);
+        }
+    }
+    /* Deep nesting: the value stack grows while thousands of containers
+     * are open, each with items before its child (arrays and objects in
+     * turn, at the 4096 limit and past it). */
+    size_t saved_max_depth = opts.max_depth;
+    opts.max_depth = 4096;
+    for (size_t levels = 4095; levels <= 4097; levels++) {
+        size_t n = 0;
+        for (size_t i = 0; i < levels; i++)
+            n += (size_t)sprintf(big + n, i % 2 ? "{\"k%zu\":1.5,\"x\":\"s\",\"c\":" : "[%zu,true,",
+                                 i % 7);
+        big[n++] = '0';
+        for (size_t i = levels; i-- > 0;)
+            big[n++] = i % 2 ? '}' : ']';
+        int r = agree_value((const uint8_t *)big, n, "deep");
+        CHECK_INT(r != 0, levels > 4096);
+    }
+    opts.max_depth = saved_max_depth;
+    opts.allow_duplicates = true;
+    for (size_t k = 0; k < 3; k++)
+        CHECK_INT(agree_value_text(shapes_invalid[k]), 0);
+    opts.allow_duplicates = false;
     static const char *const invalid[] = {
         "1e400", "-", "01", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "{\"a\":1,\"a\":2}", "[1 2]",
         "{1:2}", "\"\\x\"", "nul", "[", "{\"a\":[}", "\"\xff\""};

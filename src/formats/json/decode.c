@@ -6,7 +6,10 @@
  * escape in a key, a grammar or type error, a limit — makes it give up; the
  * caller then decodes again with the reference walker, which reports the
  * exact error and offset. So the error paths exist once, in one place.
- * codec_value (schemaless) takes the same descent (any_value). Rare kinds
+ * codec_value (schemaless) has a descent of its own (any_container) on a
+ * value stack, each container copied once into an array of its size, with
+ * a memo of objects' keys (the shape memo; docs/formats/json.md,
+ * "Schemaless decode"). Rare kinds
  * (xmap, bytes, UUID, dates, decimals, maps with non-string keys, structs
  * of more than 64 fields) are handed to that walker
  * for their value only, at the same nesting depth. The validator at the end
@@ -32,6 +35,7 @@
 #include "types/index_internal.h"
 #include "core/number_internal.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* The key that followed one member of a struct last time in this
@@ -49,6 +53,18 @@ typedef struct key_memo {
 
 #define KEY_MEMO_BITS 7   /* 128 entries, 64 sets of two */
 
+/* An object's members remembered for the keys of the next objects like it
+ * (see shape_slot). */
+typedef struct shape {
+    const codec_member *members;   /* keys plain and unique */
+    size_t count;                  /* 0: empty */
+    uint32_t depth;
+} shape;
+
+#define SHAPE_BITS 6   /* 64 slots: shapes_valid has a bit for each */
+#define NO_SHAPE (1u << SHAPE_BITS)
+#define SHAPE_SKIP 4   /* a key is looked for among the shape's next 4 */
+
 typedef struct fast {
     const uint8_t *base, *end;
     const codec_json_options *o;
@@ -63,8 +79,14 @@ typedef struct fast {
     bool reader_ready;      /* `r` is initialised (on first hand-over) */
     bool memo_ready;        /* `memo` is cleared (on first lookup by hash) */
     uint64_t memo_older;    /* bit s: the entry of memo set s to fill next */
+    uint64_t shapes_valid;  /* bit i: shapes[i] holds a shape */
+    uint8_t *vals;          /* the value stack of codec_values (see vals_push) */
+    uint64_t vals_local[128];   /* its first 1 KiB */
+    size_t vals_top, vals_cap;
+    uint8_t *nodes, *nodes_end;   /* arena bytes taken for the arrays to come */
     codec_json_reader r;    /* for the values handed to the reference walker */
     key_memo memo[1u << KEY_MEMO_BITS];
+    shape shapes[1u << SHAPE_BITS];
 } fast;
 
 /* Gives up; the reference walker decides. */
@@ -103,7 +125,7 @@ static inline const uint8_t *skip_ws(const uint8_t *p, const uint8_t *end)
  * their indentation, so that length is checked (a branch the CPU
  * predicts) instead of measured (arithmetic on the loaded bytes, which
  * the next item's loads would wait for). Updates *run. */
-static inline const uint8_t *ws_again(const uint8_t *p, const uint8_t *end, unsigned *run)
+static inline __attribute__((always_inline)) const uint8_t *ws_again(const uint8_t *p, const uint8_t *end, unsigned *run)
 {
 #if CODEC_SSE2
     if (*run && end - p >= 16) {
@@ -201,19 +223,22 @@ static const uint8_t *escaped_string(fast *f, const uint8_t *start, size_t raw,
 static inline __attribute__((always_inline)) const uint8_t *
 string_value(fast *f, const uint8_t *p, codec_string *out)
 {
-    const uint8_t *start = p + 1;
+    const uint8_t *start = p + 1, *from = start;
 #if CODEC_SSE2
     /* A plain string of fewer than 64 bytes (most are) is copied into the
      * pool while it is scanned: each 16-byte block is stored as it is
-     * classified (bytes past the quote land in room nobody has taken). */
+     * classified (bytes past the quote land in room nobody has taken).
+     * Others are scanned on from where this stopped (plain ASCII before). */
     char *room = f->text.p;
     if (f->text.end - room >= 64 && f->end - start >= 64) {
+        from = start + 64;
         for (unsigned i = 0; i < 64; i += 16) {
             __m128i x = _mm_loadu_si128((const __m128i *)(start + i));
             unsigned m = json_special16v(x);
             _mm_storeu_si128((__m128i *)(room + i), x);
             if (m) {
                 size_t raw = i + (unsigned)__builtin_ctz(m);
+                from = start + raw;
                 if (start[raw] != '"')
                     break;
                 if (raw > f->o->max_string)
@@ -226,7 +251,7 @@ string_value(fast *f, const uint8_t *p, codec_string *out)
     }
 #endif
     bool escaped = false;
-    const uint8_t *q = string_end(start, f->end, &escaped, f->scan);
+    const uint8_t *q = string_end(from, f->end, &escaped, f->scan);
     if (!q)
         return GIVE_UP;
     size_t raw = (size_t)(q - start);
@@ -361,6 +386,33 @@ typedef struct decimal {
     bool neg, plain;
 } decimal;
 
+/* The run of digits at p appended to *m (m * 10^k + the run, wrapping
+ * past 2^64 as a digit at a time would: the caller counts digits), eight
+ * at a time; the byte after the run. canada.json's 17-digit coordinates
+ * were 38 % of its schemaless decode read a digit at a time. */
+static inline const uint8_t *digit_run(const uint8_t *p, const uint8_t *end, uint64_t *m)
+{
+    static const uint64_t p10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+                                    100000000};
+    uint64_t v = *m;
+    while (end - p >= 8) {
+        uint64_t x = codec_load_le64(p);
+        unsigned n = json_leading_digits8(x);
+        if (n == 0)
+            break;
+        v = v * p10[n] + digits_value8(x, n);
+        p += n;
+        if (n < 8) {
+            *m = v;
+            return p;
+        }
+    }
+    while (p < end && (unsigned)(*p - '0') < 10)
+        v = v * 10 + (unsigned)(*p++ - '0');
+    *m = v;
+    return p;
+}
+
 /* The number at p into *d; the byte after it, or NULL outside the grammar. */
 static inline const uint8_t *decimal_scan(const uint8_t *p, const uint8_t *end, decimal *d)
 {
@@ -374,8 +426,7 @@ static inline const uint8_t *decimal_scan(const uint8_t *p, const uint8_t *end, 
         p++;
     } else if (*p >= '1' && *p <= '9') {
         const uint8_t *d0 = p;
-        while (p < end && (unsigned)(*p - '0') < 10)
-            m = m * 10 + (unsigned)(*p++ - '0');
+        p = digit_run(p, end, &m);
         digits = p - d0;
     } else {
         return NULL;
@@ -385,8 +436,7 @@ static inline const uint8_t *decimal_scan(const uint8_t *p, const uint8_t *end, 
         if (++p == end || (unsigned)(*p - '0') >= 10)
             return NULL;
         const uint8_t *f0 = p;
-        while (p < end && (unsigned)(*p - '0') < 10)
-            m = m * 10 + (unsigned)(*p++ - '0');
+        p = digit_run(p, end, &m);
         digits += p - f0;
         e10 = -(p - f0);
         d->plain = false;
@@ -491,7 +541,7 @@ static inline const uint8_t *member(fast *f, const codec_type *t, void *v, const
 
 /* After a member or item: past the ',' (and white space, see ws_again)
  * with *more set, or past the closing byte `close`. */
-static inline const uint8_t *separator(const uint8_t *p, const uint8_t *end, uint8_t close,
+static inline __attribute__((always_inline)) const uint8_t *separator(const uint8_t *p, const uint8_t *end, uint8_t close,
                                        bool *more, unsigned *run)
 {
     p = WS(p, end);
@@ -803,7 +853,7 @@ static const uint8_t *map_value(fast *f, const codec_type *t, codec_map *m, cons
 /* A number at p into v, read once: an integer (no fraction or exponent)
  * is INT when it fits int64, else UINT when it fits uint64; anything else
  * is a DOUBLE. */
-static const uint8_t *any_number(codec_value *v, const uint8_t *p, const uint8_t *end)
+static inline const uint8_t *any_number(codec_value *v, const uint8_t *p, const uint8_t *end)
 {
     decimal d;
     const uint8_t *s = p;
@@ -832,84 +882,419 @@ static const uint8_t *any_number(codec_value *v, const uint8_t *p, const uint8_t
     return decimal_double(&d, s, p, &v->as.d) ? p : GIVE_UP;
 }
 
-/* The items of an array after its '[' (and white space): list_value()
- * over codec_values. */
-CODEC_LIST(value_list_type, CODEC_VALUE);
+/* The value stack: the items and members of the open containers, in the
+ * arena. A container's children are pushed as they are decoded (a
+ * child's own children above them, popped when it closes), so when the
+ * container closes its count is known and they are copied once into an
+ * array of exactly that size: no array grows, nothing is zeroed first.
+ * Values on it are named by their offset, as the stack may move when it
+ * grows. */
+#define VALUE_AT(f, at) ((codec_value *)(void *)((f)->vals + (at)))
 
-static const uint8_t *any_array(fast *f, codec_value *v, const uint8_t *p, uint32_t depth)
+/* A new stack in the arena, twice as large (4 KiB after the first, which is
+ * in `fast` itself: small documents take no arena call for it), with the
+ * live part copied. */
+static __attribute__((noinline)) bool vals_grow(fast *f, size_t size)
 {
-    codec_list l;
-    if (!(p = list_value(f, &value_list_type, &l, p, depth)))
+    size_t cap = f->vals_cap < 2048 ? 4096 : 2 * f->vals_cap;
+    while (cap - f->vals_top < size)
+        cap *= 2;
+    uint8_t *p = codec_arena_alloc(f->arena, cap, 8);
+    if (!p)
+        return false;
+    if (f->vals_top)
+        memcpy(p, f->vals, f->vals_top);
+    f->vals = p;
+    f->vals_cap = cap;
+    return true;
+}
+
+/* Pushes `size` bytes; their offset, or SIZE_MAX when out of memory. */
+static inline size_t vals_push(fast *f, size_t size)
+{
+    if (f->vals_cap - f->vals_top < size && !vals_grow(f, size))
+        return SIZE_MAX;
+    size_t at = f->vals_top;
+    f->vals_top += size;
+    return at;
+}
+
+/* A new chunk of the node pool, of at least `bytes`, and `bytes` from it:
+ * twice the document's size (its codec_values take about that), 256 bytes
+ * to 64 KiB. */
+static __attribute__((noinline)) uint8_t *nodes_refill(fast *f, size_t bytes)
+{
+    size_t in = (size_t)(f->end - f->base), size = in < 128 ? 256 : in < 32768 ? 2 * in : 65536;
+    if (size < bytes)
+        size = bytes;
+    uint8_t *a = codec_arena_alloc(f->arena, size, 8);
+    if (!a)
+        return NULL;
+    f->nodes = a + bytes;
+    f->nodes_end = a + size;
+    return a;
+}
+
+/* Pops everything above `base` (bytes bytes, a multiple of 8) into a new
+ * array of exactly that size, taken from the node pool; NULL when there
+ * is nothing (or no memory: *ok). */
+static inline void *vals_pop(fast *f, size_t base, size_t bytes, bool *ok)
+{
+    f->vals_top = base;
+    if (!bytes)
+        return NULL;
+    uint8_t *a = f->nodes;
+    if ((size_t)(f->nodes_end - a) >= bytes) {
+        f->nodes = a + bytes;
+    } else if (!(a = nodes_refill(f, bytes))) {
+        *ok = false;
+        return NULL;
+    }
+    const uint8_t *src = f->vals + base;
+    if (bytes > 256) {
+        memcpy(a, src, bytes);
+    } else {
+        /* Word by word, as the values were just stored: a wider load of
+         * words still in the store buffer waits for them to be written
+         * (a store-forwarding stall), which made this copy a quarter of
+         * the time of canada.json's pairs. */
+        for (size_t i = 0; i < bytes; i += 8) {
+            uint64_t w;
+            memcpy(&w, src + i, 8);
+            memcpy(a + i, &w, 8);
+        }
+    }
+    return a;
+}
+
+/* Writes the first word of the value at d: its kind and the padding
+ * after it (zero). */
+static inline void put_kind(uint8_t *d, codec_value_kind k)
+{
+    uint64_t w = (uint64_t)k;
+    _Static_assert(sizeof(codec_value) == 3 * sizeof w, "codec_value is three words");
+    memcpy(d, &w, sizeof w);
+}
+
+/* Writes all 24 bytes of the value at d: its kind and two words, one
+ * store each (one array of three words stored at once was read back
+ * through memory, a store-forwarding stall per value). */
+static inline void put_value(uint8_t *d, codec_value_kind k, uint64_t a, uint64_t b)
+{
+    put_kind(d, k);
+    memcpy(d + 8, &a, sizeof a);
+    memcpy(d + 16, &b, sizeof b);
+}
+
+/* any_number() into the value at d: the careful way for the numbers
+ * any_number_at() leaves. */
+static __attribute__((noinline)) const uint8_t *any_number_slow(fast *f, uint8_t *d,
+                                                                const uint8_t *p)
+{
+    codec_value v;
+    if (!(p = any_number(&v, p, f->end)))
         return GIVE_UP;
-    v->kind = CODEC_V_ARRAY;
-    v->as.array.items = l.items;
-    v->as.array.count = l.count;
+    uint64_t w;
+    memcpy(&w, &v.as, sizeof w);
+    put_value(d, v.kind, w, 0);
     return p;
 }
 
-/* The members of an object after its '{' (and white space). */
-static const uint8_t *any_object(fast *f, codec_value *v, const uint8_t *p, uint32_t depth)
+/* A number at p into the value at d, as any_number() decodes it, with
+ * the common forms inline and in registers: an integer of up to 19
+ * digits, or one with a fraction and up to 19 digits in all (canada's
+ * coordinates); the rest (exponents, more digits, the last 48 bytes of
+ * the input, anything outside the grammar) goes the careful way. */
+static inline __attribute__((always_inline)) const uint8_t *any_number_at(fast *f, uint8_t *d,
+                                                                          const uint8_t *p)
+{
+    const uint8_t *s = p;
+    if (f->end - p < 48)
+        return any_number_slow(f, d, s);
+    bool neg = *p == '-';
+    p += neg;
+    uint64_t x = codec_load_le64(p);
+    unsigned n = json_leading_digits8(x);
+    if (n == 0 || (*p == '0' && n > 1))
+        return any_number_slow(f, d, s);
+    const uint8_t *d0 = p;
+    uint64_t m = digits_value8(x, n);
+    p += n;
+    if (n == 8)
+        p = digit_run(p, f->end, &m);
+    size_t digits = (size_t)(p - d0);
+    /* digits <= 19: what was read is within the 48 bytes. */
+    if (digits > 19 || (*p | 0x20) == 'e')
+        return any_number_slow(f, d, s);
+    if (*p != '.') {
+        if (!neg) {
+            put_value(d, m > INT64_MAX ? CODEC_V_UINT : CODEC_V_INT, m, 0);
+            return p;
+        }
+        if (m > (uint64_t)INT64_MAX + 1)
+            return any_number_slow(f, d, s);
+        put_value(d, CODEC_V_INT, (uint64_t)0 - m, 0);
+        return p;
+    }
+    const uint8_t *f0 = ++p;
+    if ((unsigned)(*p - '0') >= 10)
+        return any_number_slow(f, d, s);
+    p = digit_run(p, f->end, &m);
+    size_t frac = (size_t)(p - f0);
+    double v;
+    if (digits + frac > 19 || (*p | 0x20) == 'e' ||
+        codec__double_from_decimal(m, -(int64_t)frac, neg, &v))
+        return any_number_slow(f, d, s);
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    put_value(d, CODEC_V_DOUBLE, bits, 0);
+    return p;
+}
+
+/* A scalar at p (not white space, not '[' or '{'; p < end) into the value
+ * at d. Nothing is taken from the value stack or the node pool. */
+static inline __attribute__((always_inline)) const uint8_t *any_scalar(fast *f, uint8_t *d,
+                                                                       const uint8_t *p)
 {
     const uint8_t *end = f->end;
-    codec_member *members = NULL;
-    size_t count = 0, cap = 0;
+    switch (*p) {
+    case '"':
+        put_kind(d, CODEC_V_STRING);
+        return string_value(f, p, &((codec_value *)(void *)d)->as.s);
+    case 't':
+        put_value(d, CODEC_V_BOOL, 1, 0);
+        return literal(p, end, "true", 4) ? p + 4 : GIVE_UP;
+    case 'f':
+        put_value(d, CODEC_V_BOOL, 0, 0);
+        return literal(p, end, "false", 5) ? p + 5 : GIVE_UP;
+    case 'n':
+        put_value(d, CODEC_V_NULL, 0, 0);
+        return literal(p, end, "null", 4) ? p + 4 : GIVE_UP;
+    default:
+        return any_number_at(f, d, p);
+    }
+}
+
+static const uint8_t *any_container(fast *f, size_t at, const uint8_t *p, uint32_t depth);
+
+/* Direct mode: while the items of the innermost open array are scalars
+ * they are written straight into the node pool, where the array will be
+ * (nothing else takes from the pool meanwhile: a nested container first
+ * leaves direct mode), so it needs no copy when it closes: canada's 56,045
+ * coordinate pairs are such. When a container item comes, or the pool's
+ * chunk is full, the items so far (`bytes` of them) move to the value
+ * stack and the array goes on there. Objects stay on the stack: most of
+ * those of twitter and citm_catalog hold a container, and leaving direct
+ * mode there cost more than it saved (measured). */
+static inline bool direct_start(fast *f)
+{
+    return f->nodes_end - f->nodes >= 256 || nodes_refill(f, 0);   /* a chunk is >= 256 */
+}
+
+static __attribute__((noinline)) bool direct_leave(fast *f, size_t bytes)
+{
+    if (f->vals_cap - f->vals_top < bytes && !vals_grow(f, bytes))
+        return false;
+    memcpy(f->vals + f->vals_top, f->nodes, bytes);
+    f->vals_top += bytes;
+    return true;
+}
+
+/* The items of an array after its '[' (and white space) into the value at `at`. */
+static inline __attribute__((always_inline)) const uint8_t *any_array(fast *f, size_t at,
+                                                                      const uint8_t *p,
+                                                                      uint32_t depth)
+{
+    const size_t esz = sizeof(codec_value);
+    size_t base = f->vals_top, count = 0;
+    if (*p == ']') {
+        put_value(f->vals + at, CODEC_V_ARRAY, 0, 0);
+        return p + 1;
+    }
+    bool direct = direct_start(f), more;
+    unsigned run = 0;
+    do {
+        if (count == f->o->max_elements)
+            return GIVE_UP;
+        bool container = *p == '[' || *p == '{';
+        if (direct && !container && (size_t)(f->nodes_end - f->nodes) >= (count + 1) * esz) {
+            if (!(p = any_scalar(f, f->nodes + count * esz, p)))
+                return GIVE_UP;
+        } else {
+            /* On the stack (the items so far moved there first). */
+            size_t item;
+            if (direct && !direct_leave(f, count * esz))
+                return out_of_memory(f);
+            direct = false;
+            if ((item = vals_push(f, esz)) == SIZE_MAX)
+                return out_of_memory(f);
+            if (!(p = container ? any_container(f, item, p, depth)
+                                : any_scalar(f, f->vals + item, p)))
+                return GIVE_UP;
+        }
+        if (!(p = separator(p, f->end, ']', &more, &run)))
+            return GIVE_UP;
+        count++;
+    } while (more);
+    codec_value *items;
+    if (direct) {
+        items = (codec_value *)(void *)f->nodes;
+        f->nodes += count * esz;
+    } else {
+        bool ok = true;
+        items = vals_pop(f, base, count * esz, &ok);
+        if (!ok)
+            return out_of_memory(f);
+    }
+    put_value(f->vals + at, CODEC_V_ARRAY, (uint64_t)(uintptr_t)items, count);
+    return p;
+}
+
+/* The shape memo: documents repeat their objects' keys. The members of an
+ * object decoded earlier whose keys are plain (no escapes: their text is
+ * their input bytes) and unique, found by its first key and depth; the
+ * keys of a new object that starts with that key are compared with them
+ * in place, quotes included (no scan, no copy: the key is the earlier
+ * one's text), each with the shape's next few keys (optional members
+ * left out), and an object whose keys are all, in order, some of the
+ * shape's has unique keys without a check. An object that leaves the
+ * shape is checked and, when its keys are plain, becomes the shape. */
+static unsigned shape_slot(const char *k, size_t n, uint32_t depth)
+{
+    uint32_t h = (codec_name_hash(k, n) + depth) * 0x9E3779B1u;
+    return h >> (32 - SHAPE_BITS);
+}
+
+/* Whether the input at p (a quote) is the plain key k and its closing quote. */
+static inline bool key_is(const uint8_t *p, const uint8_t *end, codec_string k)
+{
+    size_t n = k.len;
+    return (size_t)(end - p) > n + 1 && p[n + 1] == '"' && same_name(k.ptr, (const char *)p + 1, n);
+}
+
+/* The index of the key at p among the shape's keys sk[si + 1..si + SHAPE_SKIP)
+ * (below sn), or sn. */
+static __attribute__((noinline)) size_t shape_skip(const uint8_t *p, const uint8_t *end,
+                                                   const codec_member *sk, size_t si, size_t sn)
+{
+    for (size_t j = si + 1; j < sn && j < si + SHAPE_SKIP; j++)
+        if (key_is(p, end, sk[j].key))
+            return j;
+    return sn;
+}
+
+/* The members of an object after its '{' (and white space) into the value at `at`. */
+static inline __attribute__((always_inline)) const uint8_t *any_object(fast *f, size_t at,
+                                                                       const uint8_t *p,
+                                                                       uint32_t depth)
+{
+    const size_t esz = sizeof(codec_member);
+    const uint8_t *end = f->end;
+    size_t base = f->vals_top, count = 0, sn = 0, si = 0;
+    /* The shape's members while the keys follow them (sn of them, si
+     * taken: the keys so far are, in order, some of sk[0..si)). */
+    const codec_member *sk = NULL;
+    unsigned slot = NO_SHAPE;
+    bool plain = true;
     if (*p == '}') {
         p++;
     } else {
         bool more;
         unsigned run = 0;
         do {
+            size_t at_m;
             if (count == f->o->max_elements || *p != '"')
                 return GIVE_UP;
-            if (!(members = codec__array_grow(f->arena, members, count, &cap, sizeof *members)))
+            if ((at_m = vals_push(f, esz)) == SIZE_MAX)
                 return out_of_memory(f);
-            codec_member *m = &members[count];
-            if (!(p = string_value(f, p, &m->key)) || !(p = after_colon(p, end)) ||
-                !(p = any_value(f, &m->value, p, depth)) ||
-                !(p = separator(p, end, '}', &more, &run)))
+            uint8_t *m = f->vals + at_m;
+            codec_string *key = &((codec_member *)(void *)m)->key;
+            size_t j = si;
+            /* The shape's next key, or one of the few after it (this
+             * object lacks some of the shape's optional members). */
+            if (j < sn && (key_is(p, end, sk[j].key) || (j = shape_skip(p, end, sk, j, sn)) < sn)) {
+                const char *kp = sk[j].key.ptr;
+                size_t kn = sk[j].key.len;
+                key->ptr = kp;
+                key->len = kn;
+                p += kn + 2;
+                si = j + 1;
+            } else {
+                const uint8_t *q = p;
+                if (!(p = string_value(f, p, key)))
+                    return GIVE_UP;
+                const char *kp = key->ptr;
+                size_t kn = key->len;
+                plain &= kn == (size_t)(p - q) - 2;   /* an escape shortens its text */
+                sn = 0;
+                if (count == 0) {
+                    slot = shape_slot(kp, kn, depth);
+                    const shape *sh = &f->shapes[slot];
+                    if ((f->shapes_valid >> slot & 1) && sh->depth == depth &&
+                        sh->members[0].key.len == kn && same_name(sh->members[0].key.ptr, kp, kn))
+                        sk = sh->members, sn = sh->count, si = 1;
+                }
+            }
+            if (!(p = after_colon(p, end)))
+                return GIVE_UP;
+            if (*p == '[' || *p == '{') {
+                if (!(p = any_container(f, at_m + offsetof(codec_member, value), p, depth)))
+                    return GIVE_UP;
+            } else if (!(p = any_scalar(f, m + offsetof(codec_member, value), p))) {
+                return GIVE_UP;
+            }
+            if (!(p = separator(p, end, '}', &more, &run)))
                 return GIVE_UP;
             count++;
         } while (more);
     }
-    if (!f->o->allow_duplicates) {
-        long dup = codec__find_duplicate_key(members, sizeof *members, count, 0, f->arena);
-        if (dup == -2)
-            return out_of_memory(f);
-        if (dup >= 0)
-            return GIVE_UP;
+    bool ok = true;
+    codec_member *members = vals_pop(f, base, count * esz, &ok);
+    if (!ok)
+        return out_of_memory(f);
+    /* sn != 0: the keys are, in order, some of the shape's (the first one
+     * too): unique as theirs are. */
+    if (count > 1 && !sn) {
+        if (!f->o->allow_duplicates) {
+            long dup = codec__find_duplicate_key(members, sizeof *members, count, 0, f->arena);
+            if (dup == -2)
+                return out_of_memory(f);
+            if (dup >= 0)
+                return GIVE_UP;
+        }
     }
-    v->kind = CODEC_V_OBJECT;
-    v->as.object.members = members;
-    v->as.object.count = count;
+    if (plain && slot != NO_SHAPE && count && !sn) {
+        f->shapes[slot] = (shape){members, count, depth};
+        f->shapes_valid |= 1ull << slot;
+    }
+    put_value(f->vals + at, CODEC_V_OBJECT, (uint64_t)(uintptr_t)members, count);
     return p;
 }
 
+/* The array or object at p (its '[' or '{') into the value at `at` of the
+ * stack: the one call per container (scalars are decoded in the loops,
+ * inline). */
+static __attribute__((noinline)) const uint8_t *any_container(fast *f, size_t at, const uint8_t *p,
+                                                              uint32_t depth)
+{
+    uint8_t open = *p;
+    if (depth >= f->o->max_depth || (p = WS(p + 1, f->end)) == f->end)
+        return GIVE_UP;
+    return open == '[' ? any_array(f, at, p, depth + 1) : any_object(f, at, p, depth + 1);
+}
+
 /* One value at p (not white space; p < end) into v, inside `depth`
- * containers. */
+ * containers: decoded on the value stack, then copied out. */
 static const uint8_t *any_value(fast *f, codec_value *v, const uint8_t *p, uint32_t depth)
 {
-    const uint8_t *end = f->end;
-    memset(v, 0, sizeof *v);
-    switch (*p) {
-    case '{':
-    case '[': {
-        uint8_t open = *p;
-        if (depth >= f->o->max_depth || (p = WS(p + 1, end)) == end)
-            return GIVE_UP;
-        return open == '[' ? any_array(f, v, p, depth + 1) : any_object(f, v, p, depth + 1);
-    }
-    case '"':
-        v->kind = CODEC_V_STRING;
-        return string_value(f, p, &v->as.s);
-    case 't':
-    case 'f':
-        v->kind = CODEC_V_BOOL;
-        return value(f, &codec_type_bool, &v->as.b, p, depth);
-    case 'n':
-        return literal(p, end, "null", 4) ? p + 4 : GIVE_UP;
-    default:
-        return any_number(v, p, end);
-    }
+    size_t at = vals_push(f, sizeof(codec_value));
+    if (at == SIZE_MAX)
+        return out_of_memory(f);
+    if ((p = *p == '[' || *p == '{' ? any_container(f, at, p, depth)
+                                    : any_scalar(f, f->vals + at, p)))
+        *v = *VALUE_AT(f, at);
+    f->vals_top = at;
+    return p;
 }
 
 /* One value starting at p (not white space; p < end) into v of type t;
@@ -1114,6 +1499,11 @@ int codec__json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, vo
     f.nomem = false;
     f.reader_ready = false;
     f.memo_ready = false;
+    f.shapes_valid = 0;
+    f.vals = (uint8_t *)f.vals_local;
+    f.vals_top = 0;
+    f.vals_cap = sizeof f.vals_local;
+    f.nodes = f.nodes_end = NULL;
     const uint8_t *p = WS(f.base, f.end);
     if (p < f.end && (p = value(&f, t, v, p, 0)) && WS(p, f.end) == f.end)
         return CODEC_OK;
