@@ -91,7 +91,11 @@ int codec__out_room(const codec_stage *s, codec_buf *out, size_t base, size_t in
 
 int codec__out_check(const codec_stage *s, const codec_buf *out, size_t base, codec_error *err)
 {
-    size_t produced = out->len - base;
+    return codec__out_check_count(s, out->len - base, err);
+}
+
+int codec__out_check_count(const codec_stage *s, uint64_t produced, codec_error *err)
+{
     if (s->max_output && produced > s->max_output)
         return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT, CODEC_NO_OFFSET,
                           "decoded size exceeds the limit of %zu bytes (raise max=)",

@@ -51,6 +51,8 @@ int codec__out_room(const codec_stage *s, codec_buf *out, size_t base, size_t in
                     codec_error *err);
 /* The limit error once the output from `base` is over s->max_output. */
 int codec__out_check(const codec_stage *s, const codec_buf *out, size_t base, codec_error *err);
+/* The same check for `produced` bytes decoded and not kept. */
+int codec__out_check_count(const codec_stage *s, uint64_t produced, codec_error *err);
 
 /* Checks a size declared by the payload (frame content size, length prefix)
  * before anything is reserved: over the cap is the limit error; more than
