@@ -1,5 +1,6 @@
 /* stream_adapt.c — the push, block and whole adapters of stream_internal.h. */
 #include "stream_internal.h"
+#include "core/ascii_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -120,9 +121,7 @@ static int block_append(block_stream *b, const uint8_t *src, size_t n)
         return codec_buf_append(&b->acc, src, n);
     if (codec_buf_reserve(&b->acc, n))
         return CODEC_E_NOMEM;
-    for (size_t i = 0; i < n; i++)
-        if (src[i] != '\n' && src[i] != '\r')
-            b->acc.data[b->acc.len++] = src[i];
+    b->acc.len += codec_copy_skipping_line_breaks(b->acc.data + b->acc.len, src, n);
     return CODEC_OK;
 }
 
