@@ -130,6 +130,27 @@ static int block_feed(codec__push *p, const uint8_t *src, size_t n, uint64_t at,
 {
     block_stream *b = (block_stream *)p;
     (void)at;
+    if (!b->cfg.strip_newlines && b->cfg.hold == 0 && n >= b->chunk) {
+        /* A large piece to encode: complete the buffered blocks from it,
+         * then run its whole blocks where they are, buffering only its
+         * tail (no copy of the piece into acc). */
+        size_t fill = (b->cfg.block - b->acc.len % b->cfg.block) % b->cfg.block;
+        if (b->acc.len && block_append(b, src, fill))
+            return codec__stream_nomem(p->base.stage, err);
+        if (b->acc.len) {
+            src += fill, n -= fill;
+            int rc = block_run(b, b->acc.data, b->acc.len, false, out, err);
+            b->acc.len = 0;
+            if (rc)
+                return rc;
+        }
+        size_t take = n / b->cfg.block * b->cfg.block;
+        int rc = take ? block_run(b, src, take, false, out, err) : CODEC_OK;
+        if (rc)
+            return rc;
+        return block_append(b, src + take, n - take) ? codec__stream_nomem(p->base.stage, err)
+                                                     : CODEC_OK;
+    }
     if (block_append(b, src, n))
         return codec__stream_nomem(p->base.stage, err);
     if (b->acc.len < b->cfg.hold + b->chunk)
