@@ -1,5 +1,6 @@
 /* suite_cli.c — the `cli` suite (see suite_cli.h). */
 #include "suite_cli.h"
+#include "suite_files.h"
 
 #include "codec/codec.h"
 #include "codec/stream.h"
@@ -695,16 +696,7 @@ static int write_json(codec_buf *b, const cli_run *run, const bench_profile *pro
 {
     json_out j;
     jo_init(&j, b);
-    jo_begin_object(&j);
-    jo_key(&j, "suite"), jo_string(&j, "cli");
-    jo_key(&j, "profile"), jo_string(&j, prof->name);
-    jo_key(&j, "machine");
-    jo_begin_object(&j);
-    jo_key(&j, "cpu"), jo_string(&j, m->cpu);
-    jo_key(&j, "cores"), jo_int(&j, m->cores);
-    jo_key(&j, "host"), jo_string(&j, m->host);
-    jo_key(&j, "date"), jo_string(&j, m->date);
-    jo_end_object(&j);
+    bench_suite_json_head(&j, "cli", prof, m);
     jo_key(&j, "codec_command"), jo_string(&j, run->codec);
     jo_key(&j, "input_bytes"), jo_int(&j, (int64_t)run->size);
     jo_key(&j, "repetitions"), jo_int(&j, run->reps);
@@ -779,9 +771,18 @@ static void md_proc(FILE *f, const char *who, const proc_stats *p, uint64_t byte
             mbps(bytes, p->wall), p->wall, p->user + p->sys, (double)p->max_rss_kib / 1024);
 }
 
-static void write_md(FILE *f, const cli_run *run, const bench_profile *prof,
-                     const bench_machine *m)
+/* What write_md() needs, for bench_suite_write_files(). */
+typedef struct md_ctx {
+    const cli_run *run;
+    const bench_profile *prof;
+    const bench_machine *m;
+} md_ctx;
+
+static void write_md(FILE *f, const void *ctx)
 {
+    const cli_run *run = ((const md_ctx *)ctx)->run;
+    const bench_profile *prof = ((const md_ctx *)ctx)->prof;
+    const bench_machine *m = ((const md_ctx *)ctx)->m;
     fprintf(f, "# codec-bench cli suite\n\n**Machine:** %s, %d cores, %s, %s (profile %s)\n\n",
             m->cpu, m->cores, m->host, m->date, prof->name);
     fprintf(f, "The `codec` command (`%s`) beside the tools, as processes on the same "
@@ -855,23 +856,14 @@ static void write_md(FILE *f, const cli_run *run, const bench_profile *prof,
 static int write_outputs(const char *dir, const cli_run *run, const bench_profile *prof,
                          const bench_machine *m)
 {
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-        return -1;
-    char path[1024];
     codec_buf b;
     codec_buf_init(&b, NULL);
-    int made = write_json(&b, run, prof, m);
-    snprintf(path, sizeof path, "%s/cli.json", dir);
-    FILE *f = fopen(path, "wb");
-    int rc = made == 0 && f && fwrite(b.data, 1, b.len, f) == b.len ? 0 : -1;
-    if (f && fclose(f) != 0)
-        rc = -1;
+    md_ctx ctx = {run, prof, m};
+    int rc = write_json(&b, run, prof, m) == 0
+                 ? bench_suite_write_files(dir, "cli", &b, write_md, &ctx)
+                 : -1;
     codec_buf_free(&b);
-    snprintf(path, sizeof path, "%s/cli.md", dir);
-    if (!(f = fopen(path, "w")))
-        return -1;
-    write_md(f, run, prof, m);
-    return fclose(f) != 0 ? -1 : rc;
+    return rc;
 }
 
 static void print_table(const cli_run *run)
