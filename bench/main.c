@@ -6,6 +6,7 @@
 #include "machine.h"
 #include "models_types.h"
 #include "report.h"
+#include "suite_cli.h"
 #include "suite_kafka.h"
 #include "suite_redis.h"
 #include "suites.h"
@@ -31,6 +32,7 @@ typedef struct options {
     bool list;
     long child_cell;          /* -1 unless a --forks child */
     const char *cold_spec, *cold_payload;
+    uint64_t cli_size;        /* --cli-size; 0: the profile's */
 } options;
 
 static void usage(FILE *f)
@@ -41,12 +43,14 @@ static void usage(FILE *f)
           "                     compression encodings backends crypto kv json media cold\n"
           "                     redis (starts its own redis-server on 127.0.0.1)\n"
           "                     kafka (librdkafka's mock cluster, in process)\n"
+          "                     cli (the codec command beside zstd, gzip, lz4, brotli, base64)\n"
           "  --filter PATTERN   only cells whose id suite/group/driver/payload matches\n"
           "                     the glob PATTERN or contains it\n"
           "  --profile P        quick (short iterations, for make bench) or full\n"
           "                     (3 x 1 s warm-up, 5 x 1 s measured; the default)\n"
           "  --threads N        also run every cell on 1..N threads\n"
           "  --forks N          run every cell in N fresh processes, samples merged\n"
+          "  --cli-size SIZE    input size of the cli suite (default 1g; quick: 32m)\n"
           "  --out DIR          where results go (default bench/results)\n"
           "  --dump DIR         write every payload to DIR (typed ones in every backend) and exit\n"
           "  --version          print the version of codec-bench and of libcodec\n"
@@ -113,6 +117,8 @@ static int parse_options(int argc, char **argv, options *o)
             o->threads = n, i++;
         } else if (strcmp(a, "--forks") == 0 && parse_int(v, 0, 100, &n) == 0) {
             o->forks = n, i++;
+        } else if (strcmp(a, "--cli-size") == 0 && bench_cli_parse_size(v, &o->cli_size) == 0) {
+            i++;
         } else if (strcmp(a, "--out") == 0 && v) {
             o->out = v, i++;
         } else if (strcmp(a, "--dump") == 0 && v) {
@@ -380,6 +386,8 @@ int main(int argc, char **argv)
                 rc |= bench_redis_suite(o.out, &prof, &m, o.filter, plan.keyring);
             else if (strcmp(o.suites[i], "kafka") == 0)
                 rc |= bench_kafka_suite(o.out, &prof, &m, o.filter);
+            else if (strcmp(o.suites[i], "cli") == 0)
+                rc |= bench_cli_suite(o.out, &prof, &m, o.filter, o.cli_size);
     } else {
         rc = 2;
     }

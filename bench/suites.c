@@ -14,7 +14,7 @@
 
 const char *const bench_suite_names[] = {"compression", "encodings", "backends", "crypto",
                                          "kv",          "json",      "media",    "cold",
-                                         "redis",       "kafka"};
+                                         "redis",       "kafka",     "cli"};
 const size_t bench_suite_count = sizeof bench_suite_names / sizeof bench_suite_names[0];
 
 /* A row of a comparison: codec's spec and the peers doing the same work. */
@@ -367,6 +367,8 @@ int bench_plan_add_suite(bench_plan *p, const char *suite, const char *filter)
     if (strcmp(suite, "redis") == 0) /* bench/suite_redis.c runs it; it needs the key ring */
         return write_keyring(p);
     if (strcmp(suite, "kafka") == 0) /* bench/suite_kafka.c runs it */
+        return 0;
+    if (strcmp(suite, "cli") == 0) /* bench/suite_cli.c runs it */
         return 0;
     return -1;
 }

@@ -1,5 +1,6 @@
 /* stream_adapt.c — the push, block and whole adapters of stream_internal.h. */
 #include "stream_internal.h"
+#include "core/ascii_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -120,9 +121,7 @@ static int block_append(block_stream *b, const uint8_t *src, size_t n)
         return codec_buf_append(&b->acc, src, n);
     if (codec_buf_reserve(&b->acc, n))
         return CODEC_E_NOMEM;
-    for (size_t i = 0; i < n; i++)
-        if (src[i] != '\n' && src[i] != '\r')
-            b->acc.data[b->acc.len++] = src[i];
+    b->acc.len += codec_copy_skipping_line_breaks(b->acc.data + b->acc.len, src, n);
     return CODEC_OK;
 }
 
@@ -131,6 +130,27 @@ static int block_feed(codec__push *p, const uint8_t *src, size_t n, uint64_t at,
 {
     block_stream *b = (block_stream *)p;
     (void)at;
+    if (!b->cfg.strip_newlines && b->cfg.hold == 0 && n >= b->chunk) {
+        /* A large piece to encode: complete the buffered blocks from it,
+         * then run its whole blocks where they are, buffering only its
+         * tail (no copy of the piece into acc). */
+        size_t fill = (b->cfg.block - b->acc.len % b->cfg.block) % b->cfg.block;
+        if (b->acc.len && block_append(b, src, fill))
+            return codec__stream_nomem(p->base.stage, err);
+        if (b->acc.len) {
+            src += fill, n -= fill;
+            int rc = block_run(b, b->acc.data, b->acc.len, false, out, err);
+            b->acc.len = 0;
+            if (rc)
+                return rc;
+        }
+        size_t take = n / b->cfg.block * b->cfg.block;
+        int rc = take ? block_run(b, src, take, false, out, err) : CODEC_OK;
+        if (rc)
+            return rc;
+        return block_append(b, src + take, n - take) ? codec__stream_nomem(p->base.stage, err)
+                                                     : CODEC_OK;
+    }
     if (block_append(b, src, n))
         return codec__stream_nomem(p->base.stage, err);
     if (b->acc.len < b->cfg.hold + b->chunk)

@@ -222,6 +222,100 @@ expect_line "standard input" "format: zstd"
 run "inspect --max-input" "$WORK/t.zst" inspect --max-input 10
 expect_error "inspect --max-input" 1 '^codec: input: input is larger than --max-input'
 
+# --- CBOR and MessagePack (written by python3-cbor2 and python3-msgpack) ------
+# A document is named only when `codec validate` accepts it: for every sample,
+# inspect says cbor (msgpack) exactly when `validate -f cbor` (msgpack) exits 0.
+"$PY" - "$WORK" <<'PYEOF'
+import sys, cbor2, msgpack
+w = sys.argv[1]
+doc = {"id": 7, "name": "caf\u00e9", "tags": ["a", "b"], "score": 2.5, "blob": b"\x00\xff"}
+open(w + "/doc.cbor", "wb").write(cbor2.dumps(doc))
+open(w + "/doc-tagged.cbor", "wb").write(cbor2.dumps(cbor2.CBORTag(55799, doc)))
+open(w + "/list.cbor", "wb").write(cbor2.dumps(list(range(1000))))
+open(w + "/intkeys.cbor", "wb").write(cbor2.dumps({1: "a", 2: "b"}))
+open(w + "/doc.msgpack", "wb").write(msgpack.packb(doc, use_bin_type=True))
+open(w + "/list.msgpack", "wb").write(msgpack.packb(list(range(1000))))
+open(w + "/two.msgpack", "wb").write(msgpack.packb(doc) + msgpack.packb(doc))
+PYEOF
+inspect "cbor2 map" "$WORK/doc.cbor"
+expect_line "cbor2 map" "format: cbor"
+expect_line "cbor2 map" "top: map"
+expect_line "cbor2 map" "items: 5"
+expect_no_line "cbor2 map" "also decodes as: msgpack"
+inspect "cbor2 self-described" "$WORK/doc-tagged.cbor"
+expect_line "cbor2 self-described" "format: cbor"
+expect_line "cbor2 self-described" "self-described: yes"
+inspect "cbor2 array" "$WORK/list.cbor"
+expect_line "cbor2 array" "top: array"
+expect_line "cbor2 array" "items: 1000"
+inspect "msgpack map" "$WORK/doc.msgpack"
+expect_line "msgpack map" "format: msgpack"
+expect_line "msgpack map" "top: map"
+expect_line "msgpack map" "items: 5"
+inspect "msgpack array" "$WORK/list.msgpack"
+expect_line "msgpack array" "format: msgpack"
+expect_line "msgpack array" "items: 1000"
+for sample in doc.cbor doc-tagged.cbor list.cbor intkeys.cbor doc.msgpack list.msgpack two.msgpack; do
+    "$CODEC" inspect "$WORK/$sample" >"$OUT" 2>"$ERR"
+    for fmt in cbor msgpack; do
+        if "$CODEC" validate -f "$fmt" <"$WORK/$sample" >/dev/null 2>&1; then accepted=yes; else accepted=no; fi
+        if grep -qx "format: $fmt" "$OUT"; then named=yes; else named=no; fi
+        [ "$accepted" = "$named" ] ||
+            fail "$sample as $fmt" "validate accepts: $accepted, inspect names it: $named"
+    done
+done
+# two values back to back are no document; integer map keys are valid CBOR
+# but not what decode takes into a value
+inspect "two msgpack values" "$WORK/two.msgpack"
+expect_line "two msgpack values" "format: unknown"
+inspect "cbor with integer keys" "$WORK/intkeys.cbor"
+expect_line "cbor with integer keys" "format: unknown"
+# the shared test vectors: RFC 8949 appendix A's maps with text keys
+"$PY" - "$ROOT/tests/data" "$WORK" <<'PYEOF'
+import json, sys
+d, w = sys.argv[1], sys.argv[2]
+n = 0
+for case in json.load(open(d + "/cbor/appendix_a.json")):
+    v = case.get("decoded")
+    if case.get("roundtrip") and isinstance(v, dict) and v:
+        open("%s/vec%d.cbor" % (w, n), "wb").write(bytes.fromhex(case["hex"]))
+        n += 1
+PYEOF
+for vec in "$WORK"/vec*.cbor; do
+    [ -e "$vec" ] || { fail "appendix A" "no map vectors"; break; }
+    inspect "appendix A $(basename "$vec")" "$vec"
+    expect_line "appendix A $(basename "$vec")" "format: cbor"
+done
+
+# --- inside base64 and hex text -------------------------------------------------
+base64 "$WORK/n.gz" >"$WORK/gz.b64"
+inspect "base64 of gzip" "$WORK/gz.b64"
+expect_line "base64 of gzip" "format: base64"
+expect_line "base64 of gzip" "inner format: gzip"
+expect_line "base64 of gzip" "inner decoded size: $TEXT_SIZE"
+xxd -p "$WORK/doc.msgpack" >"$WORK/mp.hex"
+inspect "hex of msgpack (xxd -p)" "$WORK/mp.hex"
+expect_line "hex of msgpack (xxd -p)" "format: hex"
+expect_line "hex of msgpack (xxd -p)" "inner format: msgpack"
+expect_line "hex of msgpack (xxd -p)" "inner items: 5"
+basenc --base64url -w0 "$WORK/doc.cbor" >"$WORK/cbor.b64url"
+inspect "base64url of cbor" "$WORK/cbor.b64url"
+expect_line "base64url of cbor" "inner format: cbor"
+base64 -w0 "$WORK/gz.b64" >"$WORK/gz.b64.b64"
+inspect "base64 of base64 of gzip" "$WORK/gz.b64.b64"
+expect_line "base64 of base64 of gzip" "inner format: base64"
+expect_line "base64 of base64 of gzip" "inner inner format: gzip"
+# a truncated gzip inside base64 is the file's error
+head -c 100 "$WORK/n.gz" | base64 >"$WORK/cut.b64"
+run "base64 of a cut gzip" /dev/null inspect "$WORK/cut.b64"
+expect_rc "base64 of a cut gzip" 1
+expect_line "base64 of a cut gzip" "inner format: gzip"
+# text the decoder refuses is not named: "QR==" has non-zero pad bits
+printf 'QR==' >"$WORK/badpad"
+"$CODEC" unpack -p base64 <"$WORK/badpad" >/dev/null 2>&1 && fail "QR==" "the decoder takes it"
+inspect "base64 the decoder refuses" "$WORK/badpad"
+expect_no_line "base64 the decoder refuses" "format: base64"
+
 # --- hostile input: truncations of every sample ---------------------------------
 # (tests/unit/test_inspect.c cuts at every byte in-process; here the command
 # itself: each cut up to 64 bytes, then every 9th.)

@@ -100,6 +100,53 @@ absent "truncated gzip: no output" t
 exists "truncated gzip: input kept" t.gz
 no_temp "truncated gzip"
 
+# Output files go through one helper (tools/codec/outfile.c, shared with
+# `dict train -o`): a fatal signal mid-stream removes the temporary file and
+# leaves no output; a FIFO or /dev/null is written in place, never replaced;
+# a symbolic link's file is written; a directory is refused.
+fresh a
+mkfifo "$WORK/slow"
+( head -c 200000 "$WORK/prose"; sleep 30 ) >"$WORK/slow" &
+FEEDER=$!
+(cd "$WORK/d" && exec "$CODEC" pack -p zstd -o out.zst <"$WORK/slow") 2>"$ERR" &
+PACKER=$!
+for _ in $(seq 1 50); do ls -a "$WORK/d" | grep -q 'codec-' && break; sleep 0.1; done
+ls -a "$WORK/d" | grep -q 'codec-' || fail "signal" "no temporary file while streaming"
+kill -TERM "$PACKER"
+wait "$PACKER"
+[ $? -eq 143 ] || fail "signal" "codec did not die of SIGTERM"
+kill "$FEEDER" 2>/dev/null; wait "$FEEDER" 2>/dev/null
+absent "SIGTERM: no output" out.zst
+no_temp "SIGTERM"
+rm -f "$WORK/slow"
+
+fresh a
+mkfifo "$WORK/d/fifo"
+zstd -dcq <"$WORK/d/fifo" >"$WORK/from-fifo" &
+READER=$!
+in_dir pack -f -k -p zstd -o fifo a
+expect_rc "-o FIFO" 0
+wait "$READER"
+cmp -s "$WORK/from-fifo" "$WORK/prose" || fail "-o FIFO" "the reader got other bytes"
+[ -p "$WORK/d/fifo" ] || fail "-o FIFO" "the FIFO was replaced"
+no_temp "-o FIFO"
+in_dir pack -f -k -p zstd -o /dev/null a
+expect_rc "-o /dev/null" 0
+[ -c /dev/null ] || fail "-o /dev/null" "/dev/null is no longer a device"
+
+fresh a
+: >"$WORK/d/real"
+ln -s real "$WORK/d/link"
+in_dir pack -f -k -p gzip -o link a
+expect_rc "-o symbolic link" 0
+[ -L "$WORK/d/link" ] || fail "-o symbolic link" "the link was replaced"
+gzip -dc "$WORK/d/real" | cmp -s - "$WORK/prose" || fail "-o symbolic link" "the linked file does not hold the output"
+mkdir "$WORK/d/adir"
+in_dir pack -f -k -p gzip -o adir a
+expect_rc "-o directory" 4
+grep -q "cannot write 'adir': it is a directory" "$ERR" || fail "-o directory" "message: $(cat "$ERR")"
+no_temp "-o directory"
+
 # A flipped byte in a checksummed zstd frame: exit 1, no output file.
 fresh a
 in_dir pack -k -p zstd a

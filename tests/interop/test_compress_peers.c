@@ -198,6 +198,72 @@ static void test_concatenated(const uint8_t *data, size_t n)
     file_to_ours("gzip", "aeb.gz", data, n, "gzip with an empty member");
 }
 
+/* Decodes the first `cut` bytes of file `name` with `spec` (one-shot) and
+ * checks the truth: the input ended early, at its end, in that stage. */
+static void check_truncated(const char *spec, const char *stage, const uint8_t *enc, size_t cut,
+                            const char *what)
+{
+    codec_error err = {0};
+    codec *c = codec_parse(spec, NULL, &err);
+    CHECK(c != NULL);
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    codec_bytes back = {0};
+    int rc = c ? codec_decode(c, enc, cut, &back, &arena, &err) : -1;
+    bool ok = rc == CODEC_E_INVALID_PAYLOAD && err.detail == CODEC_D_TRUNCATED &&
+              err.offset == cut && strcmp(err.stage, stage) == 0 &&
+              strstr(err.message, "unexpected end of input") != NULL &&
+              strstr(err.message, "limit") == NULL;
+    if (!ok) {
+        fprintf(stderr, "%s cut at %zu with %s: rc %d detail %d stage '%s' offset %llu '%s'\n",
+                what, cut, spec, rc, err.detail, err.stage, (unsigned long long)err.offset,
+                err.message);
+        CHECK(0);
+    } else {
+        CHECK(1);
+    }
+    codec_arena_free(&arena);
+    codec_free(c);
+}
+
+/* Output of `gzip` and of Python's zlib, cut short anywhere (in the header,
+ * the deflate data, the CRC, the ISIZE; in the second member), decoded
+ * one-shot: "unexpected end of input" at the input length, never a declared
+ * size over the limit (the last 4 bytes of a cut file are deflate data, not
+ * an ISIZE). */
+static void test_truncated(const uint8_t *data, size_t n)
+{
+    write_file("t.in", data, n);
+    CHECK(run("gzip -6 -c t.in > t.gz && cat t.gz t.gz > tt.gz"));
+    CHECK(run(PYTHON " -c 'import sys,zlib; sys.stdout.buffer.write(zlib.compress("
+              "open(\"t.in\",\"rb\").read(), 6))' > t.zlib"));
+    static const struct {
+        const char *file, *stage;
+        const char *specs[2];
+    } cases[] = {{"t.gz", "gzip", {"gzip", "gzip:max=16m"}},
+                 {"tt.gz", "gzip", {"gzip", "gzip:max=16m"}},
+                 {"t.zlib", "deflate", {"deflate", "deflate:max=16m"}}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len = 0;
+        uint8_t *enc = check_read_file(path(cases[i].file), &len);
+        CHECK(enc != NULL && len > 64);
+        if (!enc || len <= 64) {
+            free(enc);
+            continue;
+        }
+        size_t cuts[] = {1, 2, 5, 10, 11, 40, len / 3, len / 2 + 7, len - 9, len - 5,
+                         len - 4, len - 2, len - 1};
+        for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++)
+            for (size_t j = 0; j < 2; j++)
+                check_truncated(cases[i].specs[j], cases[i].stage, enc, cuts[k], cases[i].file);
+        /* and every 997th byte */
+        for (size_t cut = 3; cut < len; cut += 997)
+            if (cut != len / 2 || i != 1) /* tt.gz's first member is whole there */
+                check_truncated(cases[i].specs[0], cases[i].stage, enc, cut, cases[i].file);
+        free(enc);
+    }
+}
+
 /* A dictionary trained here, used by both sides. */
 static void test_zstd_dictionary(void)
 {
@@ -258,6 +324,8 @@ int main(void)
     test_peers_read_by_us(prose, n);
     test_peers_read_by_us(mixed, 150000);
     test_concatenated(prose, n);
+    test_truncated(prose, n);
+    test_truncated(mixed, 150000);
     test_zstd_dictionary();
     test_redisson_lz4_blocks(prose, n);
     run("rm -rf '%s'", dir);

@@ -62,4 +62,24 @@ printf 'Zm9v YmFy' >"$WORK/bad"
 run "base64:mime space" "$WORK/bad" unpack -p base64:mime
 expect_error "base64:mime space" 1 'not a base64 character \(0x20\) \(offset 4\)$'
 
+# Line breaks are skipped a run at a time (core/ascii_internal.h): LF and
+# CRLF lines, a lone CR, blank lines, through the stream (unpack) and the
+# one-shot library path (lines=skip), split across the command's reads.
+head -c 3000000 /dev/urandom >"$WORK/big"
+base64 "$WORK/big" >"$WORK/big.b64"
+sed 's/$/\r/' "$WORK/big.b64" >"$WORK/big.crlf"
+awk 'NR % 7 == 0 { printf "%s\r", $0; next } NR % 11 == 0 { print ""; print; next } { print }' \
+    "$WORK/big.b64" >"$WORK/big.mixed"
+for f in big.b64 big.crlf big.mixed; do
+    for spec in base64:wrap=76 base64:lines=skip; do
+        run "$f through unpack -p $spec" "$WORK/$f" unpack -p "$spec"
+        expect_rc "$f through unpack -p $spec" 0
+        expect_stdout_file "$f through unpack -p $spec" "$WORK/big"
+    done
+done
+xxd -p "$WORK/big" | sed 's/$/\r/' >"$WORK/big.hex"
+run "xxd -p, CRLF lines" "$WORK/big.hex" unpack -p hex:lines=skip
+expect_rc "xxd -p, CRLF lines" 0
+expect_stdout_file "xxd -p, CRLF lines" "$WORK/big"
+
 finish

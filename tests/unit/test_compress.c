@@ -281,12 +281,14 @@ static void test_declared_sizes(void)
     expect_fail(c, zhdr, sizeof zhdr, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT, "zstd 1 TiB");
     codec_free(c);
 
-    /* a gzip member whose ISIZE says 4 GiB - 1 */
+    /* a gzip member whose ISIZE says 4 GiB - 1: ISIZE is only a hint (in a
+     * truncated file it is deflate data), so nothing is reserved from it and
+     * the decode finds the trailer does not match */
     c = make("gzip");
     codec_buf out;
     encode(c, (const uint8_t *)"hello", 5, &out);
     memset(out.data + out.len - 4, 0xff, 4);
-    expect_fail(c, out.data + 3, out.len - 3, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT,
+    expect_fail(c, out.data + 3, out.len - 3, CODEC_E_INVALID_PAYLOAD, CODEC_D_CHECKSUM,
                 "gzip ISIZE");
     codec_buf_free(&out);
     codec_free(c);

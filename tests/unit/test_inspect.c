@@ -540,7 +540,26 @@ static void test_text(void)
     CHECK(rep.status != CODEC_OK);
     expect_format("\x01\x02 hi there", "unknown");
     CHECK_FIELD("head", "01 02 20 68 69 20 74 68");
-    expect_format("\x1f", "unknown");
+    /* one byte 1f is MessagePack's integer 31 (and no CBOR: additional
+     * information 31 is reserved for major type 0) */
+    expect_format("\x1f", "msgpack");
+    CHECK_FIELD("top", "int");
+    expect_format("\x01", "cbor");  /* the integer 1 in both */
+    CHECK_FIELD("also decodes as", "msgpack");
+    expect_format("\xa1\x61\x61\x01", "cbor"); /* {"a": 1} */
+    CHECK_FIELD("top", "map");
+    CHECK_FIELD("items", "1");
+    expect_format("\x81\xa1\x61\x01", "msgpack"); /* {"a": 1} */
+    CHECK_FIELD("items", "1");
+    expect_format("\xa1\x61\x61", "unknown"); /* a CBOR map cut short */
+    expect_format("\xa1\x01\x01", "unknown"); /* an integer key: not a value decode takes */
+    /* hex and base64 of those: the decoded bytes are inspected too */
+    expect_format("a1616101\n", "hex");
+    CHECK_FIELD("inner format", "cbor");
+    CHECK_FIELD("inner items", "1");
+    expect_format("gaFhAQ==", "base64");
+    CHECK_FIELD("inner format", "msgpack");
+    expect_format("QR==", "unknown"); /* base64 with pad bits set: the decoder refuses it */
 }
 
 int main(void)

@@ -179,24 +179,4 @@ int cli_run_pipeline(int argc, char **argv, const char *usage, bool decode);
  * @return 0 or CODEC_E_TRANSIENT (stage "output") on a write error. */
 int cli_write_output(const void *data, size_t n, codec_error *err);
 
-/** An output file written atomically (atomic_out.c): bytes go to a
- * temporary file beside `target`, which replaces the target only at
- * cli_atomic_commit(); a failure, cli_atomic_abort() or a fatal signal
- * removes it, so no partial output file is ever left behind. */
-typedef struct cli_atomic {
-    int fd;                 /* write here */
-    const char *target;     /* not copied */
-    char temp[4096];
-} cli_atomic;
-
-/** cli_atomic_open() — creates the temporary file with permissions `mode`.
- * @return 0 or CODEC_E_TRANSIENT / CODEC_E_USAGE (stage "output"). */
-int cli_atomic_open(cli_atomic *a, const char *target, int mode, codec_error *err);
-/** cli_atomic_commit() — syncs and renames over the target (when `replace`
- * is false, an existing target is an error and is left alone).
- * @return 0 or CODEC_E_TRANSIENT; the temporary file is removed on failure. */
-int cli_atomic_commit(cli_atomic *a, bool replace, codec_error *err);
-/** cli_atomic_abort() — closes and removes the temporary file. */
-void cli_atomic_abort(cli_atomic *a);
-
 #endif /* CODEC_CLI_H */

@@ -7,8 +7,10 @@
 #include "inspect.h"
 
 #include "codec/compose.h"
+#include "codec/types.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -20,12 +22,15 @@
 
 typedef enum format_id {
     F_EMPTY, F_GZIP, F_ZLIB, F_ZSTD, F_LZ4, F_VERSIONED, F_ENVELOPE, F_JSON, F_HEX,
-    F_BASE64, F_UNKNOWN
+    F_BASE64, F_CBOR, F_MSGPACK, F_UNKNOWN
 } format_id;
 
 static const char *const format_names[] = {
     "empty", "gzip", "zlib", "zstd", "lz4", "versioned", "envelope", "json", "hex",
-    "base64", "unknown"};
+    "base64", "cbor", "msgpack", "unknown"};
+
+/* How deep text encodings are looked into (base64 of hex of ...). */
+#define INSPECT_MAX_NESTING 4
 
 #define ZSTD_MAGIC 0xFD2FB528u
 #define ZSTD_SKIPPABLE_MASK 0xFFFFFFF0u
@@ -711,30 +716,122 @@ static void inspect_json(const uint8_t *p, size_t n, inspect_report *r)
     add(r, "top", "%s", p[i] == '{' ? "object" : "array");
 }
 
+/* ---------------------------------------------------------------------------
+ * Documents and text, decided by decoding them with the library: a format is
+ * named only when its decoder accepts the whole input.
+ * ------------------------------------------------------------------------ */
+
+/* Decodes p[0..n) with `spec` (bytes when `value` is NULL, else a
+ * codec_value); true when the decoder accepts all of it. */
+static bool decodes_as(const char *spec, const uint8_t *p, size_t n, codec_arena *arena,
+                       codec_bytes *bytes, codec_value *value)
+{
+    codec_error err;
+    codec *c = codec_parse(spec, value ? codec_value_type() : NULL, &err);
+    if (!c)
+        return false;
+    int rc = codec_decode(c, p, n, value ? (void *)value : (void *)bytes, arena, &err);
+    codec_free(c);
+    return rc == CODEC_OK;
+}
+
+static const char *value_kind_name(codec_value_kind k)
+{
+    static const char *const names[] = {"null", "bool", "int", "uint", "float",
+                                        "string", "bytes", "array", "map"};
+    return (size_t)k < sizeof names / sizeof names[0] ? names[k] : "?";
+}
+
+/* CBOR (RFC 8949) or MessagePack: one value that `codec validate -f cbor`
+ * (or msgpack) accepts, and nothing after it. When both accept the bytes
+ * (a lone small integer, say), CBOR is named and `also` says so. */
+static bool inspect_document(const uint8_t *p, size_t n, inspect_report *r)
+{
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    codec_value v = {0}, w = {0};
+    bool cbor = decodes_as("cbor", p, n, &arena, NULL, &v);
+    bool msgpack = decodes_as("msgpack", p, n, &arena, NULL, cbor ? &w : &v);
+    if (cbor || msgpack) {
+        r->format = format_names[cbor ? F_CBOR : F_MSGPACK];
+        add(r, "top", "%s", value_kind_name(v.kind));
+        if (v.kind == CODEC_V_ARRAY)
+            add(r, "items", "%zu", v.as.array.count);
+        else if (v.kind == CODEC_V_OBJECT)
+            add(r, "items", "%zu", v.as.object.count);
+        if (cbor && n >= 3 && p[0] == 0xD9 && p[1] == 0xD9 && p[2] == 0xF7)
+            add(r, "self-described", "yes");
+        if (cbor && msgpack)
+            add(r, "also decodes as", "msgpack");
+    }
+    codec_arena_free(&arena);
+    return cbor || msgpack;
+}
+
 static void add_lines(inspect_report *r, const text_scan *t)
 {
     if (t->lines > 1)
         add(r, "lines", "%zu", t->lines);
 }
 
-static void inspect_hex(const uint8_t *p, size_t n, inspect_report *r)
+static int inspect_nested(const uint8_t *p, size_t n, uint64_t budget, unsigned depth,
+                          inspect_report *r);
+
+/* The report of the decoded bytes of a text encoding, as `inner ...` fields;
+ * a problem inside is the file's problem. */
+static int add_inner(inspect_report *r, const codec_bytes *inner, uint64_t budget,
+                     unsigned depth)
 {
-    text_scan t;
-    scan_text(p, n, &t);
-    add(r, "case", "%s", t.upper && t.lower ? "mixed" : t.upper ? "upper" : "lower");
-    add_lines(r, &t);
-    add(r, "decoded size", "%zu", t.symbols / 2);
+    inspect_report *in = malloc(sizeof *in);
+    if (!in)
+        return fail(r, CODEC_E_NOMEM, 0, CODEC_NO_OFFSET, "out of memory");
+    int rc = inspect_nested(inner->data, inner->len, budget, depth + 1, in);
+    add(r, "inner format", "%s", in->format);
+    for (size_t i = 0; i < in->count; i++) {
+        char key[sizeof in->fields[i].key + 8];
+        snprintf(key, sizeof key, "inner %s", in->fields[i].key);
+        add(r, key, "%s", in->fields[i].value);
+    }
+    if (rc) {
+        r->status = rc;
+        r->err = in->err;
+    }
+    free(in);
+    return rc;
 }
 
-static void inspect_base64(const uint8_t *p, size_t n, inspect_report *r)
+/* hex and base64 text: named only when the library's decoder (line breaks
+ * skipped, as `unpack -p base64:lines=skip` reads) takes it; then the
+ * decoded bytes are inspected too. */
+static bool inspect_text(format_id id, const uint8_t *p, size_t n, uint64_t budget,
+                         unsigned depth, inspect_report *r, int *status)
 {
-    static const size_t tail_bytes[] = {0, 0, 1, 2};
     text_scan t;
     scan_text(p, n, &t);
-    add(r, "alphabet", "%s", t.url ? "url" : "standard");
-    add(r, "padding", "%s", t.pad ? "yes" : "no");
-    add_lines(r, &t);
-    add(r, "decoded size", "%zu", t.symbols / 4 * 3 + tail_bytes[t.symbols % 4]);
+    /* Unpadded text is read as url-nopad, the variant without padding,
+     * unless it uses the standard alphabet's + or /. */
+    const char *spec = id == F_HEX                ? "hex:lines=skip"
+                       : t.pad ? (t.url ? "base64:url,lines=skip" : "base64:lines=skip")
+                       : t.standard ? "base64:lines=skip"
+                                    : "base64:url-nopad,lines=skip";
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    codec_bytes inner = {0};
+    bool ok = decodes_as(spec, p, n, &arena, &inner, NULL);
+    if (ok) {
+        r->format = format_names[id];
+        if (id == F_HEX) {
+            add(r, "case", "%s", t.upper && t.lower ? "mixed" : t.upper ? "upper" : "lower");
+        } else {
+            add(r, "alphabet", "%s", t.url ? "url" : "standard");
+            add(r, "padding", "%s", t.pad ? "yes" : "no");
+        }
+        add_lines(r, &t);
+        add(r, "decoded size", "%zu", inner.len);
+        *status = depth < INSPECT_MAX_NESTING ? add_inner(r, &inner, budget, depth) : CODEC_OK;
+    }
+    codec_arena_free(&arena);
+    return ok;
 }
 
 static void inspect_unknown(const uint8_t *p, size_t n, inspect_report *r)
@@ -750,12 +847,14 @@ static void inspect_unknown(const uint8_t *p, size_t n, inspect_report *r)
  * Entry points
  * ------------------------------------------------------------------------ */
 
-int inspect_bytes(const uint8_t *p, size_t n, uint64_t walk_budget, inspect_report *r)
+static int inspect_nested(const uint8_t *p, size_t n, uint64_t walk_budget, unsigned depth,
+                          inspect_report *r)
 {
     memset(r, 0, sizeof *r);
     format_id id = detect(p, n);
     r->format = format_names[id];
     r->size = n;
+    int status = CODEC_OK;
     switch (id) {
     case F_GZIP: return inspect_gzip(p, n, walk_budget, r);
     case F_ZLIB: return inspect_zlib(p, n, walk_budget, r);
@@ -764,12 +863,25 @@ int inspect_bytes(const uint8_t *p, size_t n, uint64_t walk_budget, inspect_repo
     case F_VERSIONED: return inspect_versioned(p, n, r);
     case F_ENVELOPE: return inspect_stage(p, n, r, NULL);
     case F_JSON: inspect_json(p, n, r); break;
-    case F_HEX: inspect_hex(p, n, r); break;
-    case F_BASE64: inspect_base64(p, n, r); break;
-    case F_UNKNOWN: inspect_unknown(p, n, r); break;
-    case F_EMPTY: break;
+    case F_HEX:
+    case F_BASE64:
+        if (inspect_text(id, p, n, walk_budget, depth, r, &status))
+            return status;
+        break; /* text the decoder refuses is not that encoding */
+    case F_EMPTY: return CODEC_OK;
+    default: break;
     }
+    if (id == F_JSON)
+        return CODEC_OK;
+    r->format = format_names[F_UNKNOWN];
+    if (!inspect_document(p, n, r))
+        inspect_unknown(p, n, r);
     return CODEC_OK;
+}
+
+int inspect_bytes(const uint8_t *p, size_t n, uint64_t walk_budget, inspect_report *r)
+{
+    return inspect_nested(p, n, walk_budget, 0, r);
 }
 
 const char *inspect_field_value(const inspect_report *r, const char *key)

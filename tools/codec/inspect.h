@@ -4,7 +4,10 @@
  * A pure function over bytes, apart from the `codec inspect` command, so a
  * unit test and a fuzz target can drive it. Every header is bounds-checked:
  * inspect_bytes() never reads outside p[0..n), whatever the bytes claim.
- * Checksums are not verified (`codec unpack` does that). */
+ * Checksums are not verified (`codec unpack` does that). hex, base64, cbor
+ * and msgpack are named only when the library's decoder accepts the whole
+ * input; the bytes inside hex and base64 are inspected in turn ("inner ..."
+ * fields), up to 4 levels deep. */
 #ifndef CODEC_CLI_INSPECT_H
 #define CODEC_CLI_INSPECT_H
 
@@ -20,13 +23,14 @@
 #define INSPECT_DEFAULT_WALK ((uint64_t)1 << 30)
 
 typedef struct inspect_field {
-    char key[24];     /* "content size" */
+    char key[32];     /* "content size", "inner content size" */
     char value[112];  /* "1048576"; text from the payload is escaped (\xNN) */
 } inspect_field;
 
 typedef struct inspect_report {
     const char *format;   /* static: "gzip", "zlib", "zstd", "lz4", "versioned",
-                             "envelope", "json", "hex", "base64", "empty", "unknown" */
+                             "envelope", "json", "hex", "base64", "cbor",
+                             "msgpack", "empty", "unknown" */
     uint64_t size;        /* n */
     size_t count;
     inspect_field fields[INSPECT_MAX_FIELDS];

@@ -5,11 +5,12 @@
  * Everything streams (codec/stream.h), so any size goes through in bounded
  * memory. An output file is written beside its target and renamed into
  * place only after the whole stream, trailers included, has verified
- * (atomic_out.c). Standard output gets the first CLI_HOLD bytes only once
+ * (outfile.c). Standard output gets the first CLI_HOLD bytes only once
  * the stream has ended, so small outputs appear whole or not at all; a
  * longer stream that fails after output began says so loudly. */
 #include "cli.h"
 #include "codec/stream.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -399,16 +400,15 @@ static int run_input(const codec *c, const pipe_opts *o, const char *path)
         }
         target = derived;
     }
-    cli_atomic out = {.fd = -1};
+    cli_outfile out = {.fd = -1};
     if (target && !o->force && access(target, F_OK) == 0) {
         fprintf(stderr, "codec: %s already exists; not overwritten (use -f to overwrite)\n",
                 target);
         rc = CLI_EXIT_USAGE;
     } else if (target) {
-        mode_t mask = umask(0);
-        umask(mask);
-        int mode = S_ISREG(st.st_mode) ? (int)(st.st_mode & 07777) : (int)(0666 & ~mask);
-        if (cli_atomic_open(&out, target, mode, &err)) {
+        /* the input's mode, as gzip gives it; from a pipe, fopen's */
+        int mode = S_ISREG(st.st_mode) ? (int)(st.st_mode & 07777) : CLI_OUTFILE_MODE_KEEP;
+        if (cli_outfile_open(&out, target, mode, &err)) {
             rc = report(o, NULL, &k, &err);
         } else {
             k.fd = out.fd;
@@ -421,9 +421,9 @@ static int run_input(const codec *c, const pipe_opts *o, const char *path)
         off_t size = S_ISREG(st.st_mode) ? st.st_size : -1;
         int status = run_one(c, o, fd, shown, size, &k, &err);
         if (!status && target)
-            status = cli_atomic_commit(&out, o->force, &err);
+            status = cli_outfile_commit(&out, o->force, &err);
         else if (target)
-            cli_atomic_abort(&out);
+            cli_outfile_abort(&out);
         if (status) {
             rc = report(o, is_stdin ? NULL : path, &k, &err);
         } else {

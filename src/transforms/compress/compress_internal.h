@@ -62,10 +62,16 @@ int codec__compress_nomem(const codec_stage *s, codec_error *err);
 /* The limit error once the output from `base` is over s->max_output
  * (inline: it runs after every library call of a decoder). */
 int codec__out_over(const codec_stage *s, codec_error *err);
+/* The same check for `produced` bytes decoded and not kept. */
+static inline int codec__out_check_count(const codec_stage *s, uint64_t produced,
+                                         codec_error *err)
+{
+    return s->max_output && produced > s->max_output ? codec__out_over(s, err) : CODEC_OK;
+}
 static inline int codec__out_check(const codec_stage *s, const codec_buf *out, size_t base,
                                    codec_error *err)
 {
-    return s->max_output && out->len - base > s->max_output ? codec__out_over(s, err) : CODEC_OK;
+    return codec__out_check_count(s, out->len - base, err);
 }
 
 /* Smallest first chunk of a sizeless decode; later chunks double the output. */

@@ -267,6 +267,32 @@ static int inflate_error(const codec_stage *s, const z_stream *z, uint64_t offse
     return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, detail, offset, "%s", msg);
 }
 
+/* What inflate()'s return `zrc` means, the input consumed up to `pos` of
+ * n; *ended is set at the end of a stream (or gzip member). */
+static int inflate_result(const codec_stage *s, const z_stream *z, int zrc, size_t pos,
+                          size_t n, bool *ended, codec_error *err)
+{
+    switch (zrc) {
+    case Z_STREAM_END:
+        *ended = true;
+        return CODEC_OK;
+    case Z_OK:
+    case Z_BUF_ERROR:
+        /* No progress with room left means the input ran out. */
+        if (pos == n && z->avail_out > 0)
+            return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
+                              "unexpected end of input");
+        return CODEC_OK;
+    case Z_NEED_DICT:
+        return CODEC_FAIL(err, s, CODEC_E_UNSUPPORTED, CODEC_D_CORRUPT, pos,
+                          "stream needs a preset dictionary (not supported)");
+    case Z_MEM_ERROR:
+        return codec__compress_nomem(s, err);
+    default:
+        return inflate_error(s, z, pos, err);
+    }
+}
+
 /* One inflate step into the room codec__out_room() made; *ended is set at
  * the end of a stream (or gzip member). */
 static int inflate_step(const codec_stage *s, z_stream *z, const uint8_t *src, size_t n,
@@ -287,25 +313,7 @@ static int inflate_step(const codec_stage *s, z_stream *z, const uint8_t *src, s
     out->len += out0 - z->avail_out;
     if ((rc = codec__out_check(s, out, base, err)))
         return rc;
-    switch (zrc) {
-    case Z_STREAM_END:
-        *ended = true;
-        return CODEC_OK;
-    case Z_OK:
-    case Z_BUF_ERROR:
-        /* No progress with room left means the input ran out. */
-        if (*pos == n && z->avail_out > 0)
-            return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
-                              "deflate stream ends early");
-        return CODEC_OK;
-    case Z_NEED_DICT:
-        return CODEC_FAIL(err, s, CODEC_E_UNSUPPORTED, CODEC_D_CORRUPT, *pos,
-                          "stream needs a preset dictionary (not supported)");
-    case Z_MEM_ERROR:
-        return codec__compress_nomem(s, err);
-    default:
-        return inflate_error(s, z, *pos, err);
-    }
+    return inflate_result(s, z, zrc, *pos, n, ended, err);
 }
 
 /* Inflates src[pos..n) to the end: one zlib stream, or gzip members back to
@@ -403,33 +411,83 @@ static enum libdeflate_result libdeflate_decode(codec_flate *f,
 }
 #endif
 
-/* The gzip trailer's ISIZE (size mod 2^32 of the last member) is a lower
- * bound of the output, checked against the cap and used as the first
- * member's size guess. */
-static int gzip_size_hint(const codec_stage *s, const uint8_t *src, size_t n, size_t *hint,
-                          codec_error *err)
+/* The first output reservation of a zlib-framed stream, which carries no
+ * size, or of a gzip member whose trailer cannot be trusted. */
+static size_t flate_guess(const codec_stage *s, size_t n)
 {
-    *hint = 0;
+    size_t guess = n > (SIZE_MAX - 4096) / ZLIB_GUESS_RATIO ? SIZE_MAX : n * ZLIB_GUESS_RATIO + 4096;
+    if (s->max_output && guess > s->max_output)
+        guess = s->max_output;
+    return guess;
+}
+
+/* Whether the gzip trailer's ISIZE (size mod 2^32 of the last member) can
+ * be true: within the cap and what deflate can expand n bytes to. A last
+ * member that is whole always passes; a false one means the last 4 bytes
+ * are not a trailer (the file is cut short) or the data is bad. */
+static bool gzip_isize_plausible(const codec_stage *s, const uint8_t *src, size_t n,
+                                 size_t *isize_out)
+{
     if (n < 18 || src[0] != 0x1f || src[1] != 0x8b)
-        return CODEC_OK; /* zlib will say what is wrong */
+        return false;
     uint32_t isize = (uint32_t)src[n - 4] | (uint32_t)src[n - 3] << 8 |
                      (uint32_t)src[n - 2] << 16 | (uint32_t)src[n - 1] << 24;
-    *hint = isize;
-    return codec__check_declared(s, isize, n, DEFLATE_MAX_RATIO, n - 4, err);
+    *isize_out = isize;
+    return !(s->max_output && isize > s->max_output) && isize / DEFLATE_MAX_RATIO <= n;
+}
+
+/* Inflates every member of src[0..n) into a small window that is thrown
+ * away, to say what is wrong with a file whose ISIZE cannot be true before
+ * any output is reserved: the input ends early, the output passes the cap
+ * (a bomb costs time up to the cap, not memory), the data or the trailer
+ * is bad. CODEC_OK when none of these (then the caller decodes). */
+static int gzip_walk(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
+                     codec_error *err)
+{
+    z_stream *z = codec__pool_get(&f->inf);
+    if (!z)
+        return codec__compress_nomem(s, err);
+    uint8_t window[16384];
+    uint64_t produced = 0;
+    size_t pos = 0;
+    int rc = CODEC_OK;
+    inflateReset(z);
+    for (;;) {
+        z->next_in = (Bytef *)src + pos;
+        z->avail_in = n - pos > UINT_MAX ? UINT_MAX : (uInt)(n - pos);
+        z->next_out = window;
+        z->avail_out = sizeof window;
+        uInt in0 = z->avail_in;
+        int zrc = inflate(z, Z_NO_FLUSH);
+        pos += in0 - z->avail_in;
+        produced += sizeof window - z->avail_out;
+        if (s->max_output && produced > s->max_output) {
+            rc = codec__out_check_count(s, produced, err);
+            break;
+        }
+        bool ended = false;
+        if ((rc = inflate_result(s, z, zrc, pos, n, &ended, err)))
+            break;
+        if (ended) {
+            if (pos == n)
+                break;
+            inflateReset(z);
+        }
+    }
+    codec__pool_put(&f->inf, z);
+    return rc;
 }
 
 static int codec_flate_decode(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
                               codec_buf *out, codec_error *err)
 {
-    size_t base = out->len, guess;
+    size_t base = out->len;
     int rc = CODEC_OK;
-    if (f->wrap == CODEC_FLATE_GZIP) {
-        if ((rc = gzip_size_hint(s, src, n, &guess, err)))
+    size_t guess = flate_guess(s, n);
+    if (f->wrap == CODEC_FLATE_GZIP && !gzip_isize_plausible(s, src, n, &guess)) {
+        guess = flate_guess(s, n);
+        if (n >= 18 && (rc = gzip_walk(s, f, src, n, err)))
             return rc;
-    } else {
-        guess = n > (SIZE_MAX - 4096) / ZLIB_GUESS_RATIO ? SIZE_MAX : n * ZLIB_GUESS_RATIO + 4096;
-        if (s->max_output && guess > s->max_output)
-            guess = s->max_output;
     }
     if (codec_buf_reserve(out, guess))
         return codec__compress_nomem(s, err);

@@ -5,6 +5,7 @@
  * streams (compose/stream_internal.h). */
 #include "text_internal.h"
 #include "compose/stream_internal.h"
+#include "core/ascii_internal.h"
 #include "core/error_internal.h"
 
 #include <stdlib.h>
@@ -53,19 +54,12 @@ int codec__text_wrap(const codec_stage *s, const text_lines *l, codec_buf *out, 
 int codec__text_decode_skipping(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
                          text_decode_fn decode, codec_error *err)
 {
-    const uint8_t *brk = NULL;
-    for (size_t i = 0; i < n && !brk; i++)
-        if (src[i] == '\n' || src[i] == '\r')
-            brk = src + i;
-    if (!brk)
+    if (!codec_find_line_break(src, n))
         return decode(s, src, n, out, err);
     uint8_t *text = malloc(n);
     if (!text)
         return codec__nomem(err, s->name);
-    size_t len = 0;
-    for (size_t i = 0; i < n; i++)
-        if (src[i] != '\n' && src[i] != '\r')
-            text[len++] = src[i];
+    size_t len = codec_copy_skipping_line_breaks(text, src, n);
     int rc = decode(s, text, len, out, err);
     free(text);
     return rc;
