@@ -90,6 +90,9 @@ void codec__deflater_free(codec_deflater *d);
 /* Tests only: restart the match finder every `bytes` (> 0) of input instead
  * of every GiB, to exercise the restart on small inputs. */
 void codec__deflater_set_segment(codec_deflater *d, uint32_t bytes);
+/* Tests only: the next table offset (see deflate_encoder.c), to reach the
+ * restart near 2^32 without compressing 4 GiB. */
+void codec__deflater_set_offset(codec_deflater *d, uint32_t offset);
 /* Largest raw deflate output for n input bytes (+ 16 bytes of slack). */
 size_t codec__deflate_bound(size_t n);
 /* Compresses src[0..n) at `level` (6..9) into dst[0..cap) as one raw

@@ -44,6 +44,8 @@
 #define ITEMS_SLACK (MAX_MATCH + 2)
 #define STORED_MAX 65535u
 #define SPLITS_MAX 5            /* halvings of a block (see write_range()) */
+/* The first offset of table positions: 0 is then a stale entry. */
+#define FIRST_OFFSET (WINDOW + 1)
 
 #define LITLEN_SYMS 286
 #define DIST_SYMS 30
@@ -90,6 +92,15 @@ typedef struct block_codes {
 struct codec_deflater {
     unsigned hash_bits;
     uint32_t segment;       /* SEGMENT, or less for tests */
+    /* The tables hold positions plus an offset that grows from segment to
+     * segment and call to call by the segment's length plus WINDOW: an
+     * entry left by an earlier segment is then always more than WINDOW
+     * behind, which the match finder rejects anyway, so the tables are
+     * never cleared between calls (zeroed once per size, as 0 is stale
+     * too). `next_offset` is the next segment's; near 2^32 the tables are
+     * zeroed and it starts over. */
+    uint32_t next_offset;
+    uint32_t zeroed;        /* head entries zeroed so far (a power of 2) */
     uint32_t head_long[1u << HASH_BITS_MAX];
     uint32_t head_short[1u << HASH_BITS_MAX];
     uint32_t head_3[1u << HASH_BITS_MAX];
@@ -126,6 +137,8 @@ codec_deflater *codec__deflater_new(void)
     if (!d)
         return NULL;
     d->segment = SEGMENT;
+    d->next_offset = FIRST_OFFSET;
+    d->zeroed = 0;
     fixed_codes(&d->fixed);
     for (unsigned s = 0; s < 29; s++)
         for (unsigned l = len_base[s]; l < len_base[s] + (1u << len_extra[s]) && l <= MAX_MATCH;
@@ -147,6 +160,11 @@ void codec__deflater_set_segment(codec_deflater *d, uint32_t bytes)
     d->segment = bytes;
 }
 
+void codec__deflater_set_offset(codec_deflater *d, uint32_t offset)
+{
+    d->next_offset = offset > FIRST_OFFSET ? offset : FIRST_OFFSET;
+}
+
 void codec__deflater_free(codec_deflater *d)
 {
     free(d);
@@ -164,22 +182,30 @@ size_t codec__deflate_bound(size_t n)
  * Match finding
  * ------------------------------------------------------------------------ */
 
-static inline uint32_t hash_long(const uint8_t *p, unsigned bits)
+/* The three keys of one position from one 8-byte load: the long chain's
+ * hash of LONG_BYTES bytes, the short chain's of 4, the 3-byte table's. */
+typedef struct hashes {
+    uint32_t hl, hs, h3;
+} hashes;
+
+static inline uint32_t hash32(uint32_t v, unsigned bits)
 {
-    uint64_t v = codec_load_le64(p) << (64 - 8 * LONG_BYTES);
-    return (uint32_t)((v * 0x9E3779B97F4A7C15ull) >> (64 - bits));
+    return (v * 0x9E3779B1u) >> (32 - bits);
 }
 
-static inline uint32_t hash_short(const uint8_t *p, unsigned bits)
+static inline hashes hash_all(const uint8_t *p, unsigned bits)
 {
-    return (uint32_t)(codec_load_le32(p) * 0x9E3779B1u) >> (32 - bits);
+    uint64_t v = codec_load_le64(p);
+    uint64_t l = v << (64 - 8 * LONG_BYTES);
+    return (hashes){(uint32_t)((l * 0x9E3779B97F4A7C15ull) >> (64 - bits)),
+                    hash32((uint32_t)v, bits), hash32((uint32_t)v << 8, bits)};
 }
 
-/* Reads only 3 bytes: it also serves the input's last positions. */
+/* hash_all()'s h3, reading only 3 bytes: it also serves the input's last
+ * positions. */
 static inline uint32_t hash_3(const uint8_t *p, unsigned bits)
 {
-    uint32_t v = (uint32_t)p[0] << 8 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 24;
-    return (v * 0x9E3779B1u) >> (32 - bits);
+    return hash32((uint32_t)p[0] << 8 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 24, bits);
 }
 
 /* Common prefix of a and b, at most `limit` bytes (8 at a time while 8 are
@@ -203,38 +229,38 @@ typedef struct match {
 } match;
 
 /* The finder's view of one segment: base[0..end) with positions below
- * `inserted` already in the tables. Positions within LONG_BYTES of the end
- * are not hashed (their matches would be at most 7 bytes). */
+ * `inserted` already in the tables, as position + off (see next_offset).
+ * Positions within LONG_BYTES of the end are not hashed (their matches
+ * would be at most 7 bytes). */
 typedef struct segment {
     codec_deflater *d;
     const uint8_t *base;
-    uint32_t end, hash_end, inserted;
+    uint32_t end, hash_end, inserted, off;
     const level_params *lp;
 } segment;
 
-static inline void insert_one(segment *s, uint32_t p)
+/* Inserts table position pa under its keys h. */
+static inline void insert_hashed(codec_deflater *d, uint32_t pa, hashes h)
 {
-    codec_deflater *d = s->d;
-    const uint8_t *q = s->base + p;
-    unsigned bits = d->hash_bits;
-    uint32_t hl = hash_long(q, bits), hs = hash_short(q, bits);
-    d->prev_long[p & WMASK] = d->head_long[hl];
-    d->head_long[hl] = p;
-    d->prev_short[p & WMASK] = d->head_short[hs];
-    d->head_short[hs] = p;
-    d->head_3[hash_3(q, bits)] = p;
+    d->prev_long[pa & WMASK] = d->head_long[h.hl];
+    d->head_long[h.hl] = pa;
+    d->prev_short[pa & WMASK] = d->head_short[h.hs];
+    d->head_short[h.hs] = pa;
+    d->head_3[h.h3] = pa;
 }
 
 /* Inserts the positions before p; those within LONG_BYTES of the end go
  * to the 3-byte table only. */
 static inline void insert_upto(segment *s, uint32_t p)
 {
+    codec_deflater *d = s->d;
+    unsigned bits = d->hash_bits;
     uint32_t stop = p < s->hash_end ? p : s->hash_end;
     for (uint32_t i = s->inserted; i < stop; i++)
-        insert_one(s, i);
+        insert_hashed(d, i + s->off, hash_all(s->base + i, bits));
     for (uint32_t i = s->inserted > stop ? s->inserted : stop; i < p; i++)
         if (s->end - i >= MIN_MATCH)
-            s->d->head_3[hash_3(s->base + i, s->d->hash_bits)] = i;
+            d->head_3[hash_3(s->base + i, bits)] = i + s->off;
     if (s->inserted < p)
         s->inserted = p;
 }
@@ -256,31 +282,33 @@ static match find_tail_match(segment *s, uint32_t p)
     if (left < MIN_MATCH)
         return best;
     uint32_t *slot = &s->d->head_3[hash_3(s->base + p, s->d->hash_bits)];
-    uint32_t cand = *slot;
-    *slot = p;
+    uint32_t dist = p + s->off - *slot; /* stale entries: more than WINDOW */
+    *slot = p + s->off;
     s->inserted = p + 1;
-    if (cand < p && p - cand <= WINDOW) {
-        unsigned len = match_len(s->base + cand, s->base + p, left);
-        if (len >= MIN_MATCH && worth(s, len, p - cand))
-            best = (match){len, p - cand};
+    if (dist - 1 < WINDOW) {
+        unsigned len = match_len(s->base + p - dist, s->base + p, left);
+        if (len >= MIN_MATCH && worth(s, len, dist))
+            best = (match){len, dist};
     }
     return best;
 }
 
-/* Walks one chain from `cand` for a match longer than best->len. */
+/* Walks one chain from table position `cand` for a match longer than
+ * best->len. The chain goes back in positions until WINDOW, or until a
+ * slot reused by a newer position turns it forward. */
 static inline void walk(segment *s, const uint32_t *prev, uint32_t cand, uint32_t p,
                         unsigned depth, unsigned limit, match *best)
 {
     const uint8_t *cur = s->base + p;
     unsigned nice = s->lp->nice < limit ? s->lp->nice : limit;
-    uint32_t last = p;
-    while (depth-- && cand < last && p - cand <= WINDOW) {
-        const uint8_t *c = s->base + cand;
+    uint32_t pa = p + s->off, last = pa;
+    while (depth-- && cand < last && pa - cand <= WINDOW) {
+        const uint8_t *c = cur - (pa - cand);
         if (c[best->len] == cur[best->len] && codec_load32(c) == codec_load32(cur)) {
             unsigned len = match_len(c, cur, limit);
             if (len > best->len) {
                 best->len = len;
-                best->dist = p - cand;
+                best->dist = pa - cand;
                 if (len >= nice)
                     return;
             }
@@ -300,13 +328,12 @@ static match find_match(segment *s, uint32_t p, unsigned depth)
         return find_tail_match(s, p);
     codec_deflater *d = s->d;
     const uint8_t *cur = s->base + p;
-    unsigned bits = d->hash_bits;
-    uint32_t left = s->end - p;
+    uint32_t left = s->end - p, pa = p + s->off;
     unsigned limit = left < MAX_MATCH ? left : MAX_MATCH;
-    uint32_t hl = hash_long(cur, bits), hs = hash_short(cur, bits), h3 = hash_3(cur, bits);
-    uint32_t cand_long = d->head_long[hl], cand_short = d->head_short[hs],
-             cand_3 = d->head_3[h3];
-    insert_one(s, p);
+    hashes h = hash_all(cur, d->hash_bits);
+    uint32_t cand_long = d->head_long[h.hl], cand_short = d->head_short[h.hs],
+             cand_3 = d->head_3[h.h3];
+    insert_hashed(d, pa, h);
     s->inserted = p + 1;
     best.len = 3; /* a candidate must beat 3 bytes to count; reset below */
     walk(s, d->prev_long, cand_long, p, depth, limit, &best);
@@ -315,11 +342,12 @@ static match find_match(segment *s, uint32_t p, unsigned depth)
     if (best.len > 3)
         return best;
     best.len = 0;
-    if (cand_3 < p && worth(s, MIN_MATCH, p - cand_3)) {
-        const uint8_t *c = s->base + cand_3;
+    uint32_t dist = pa - cand_3; /* stale entries: more than WINDOW */
+    if (dist - 1 < WINDOW && worth(s, MIN_MATCH, dist)) {
+        const uint8_t *c = cur - dist;
         if (c[0] == cur[0] && c[1] == cur[1] && c[2] == cur[2]) {
             best.len = 3;
-            best.dist = p - cand_3;
+            best.dist = dist;
         }
     }
     return best;
@@ -813,19 +841,26 @@ static inline void maybe_flush(parser *ps, const uint8_t *next)
     }
 }
 
-static void clear_tables(codec_deflater *d)
+/* The table offset of a segment of len bytes (see next_offset). */
+static uint32_t claim_offset(codec_deflater *d, uint32_t len)
 {
-    size_t n = (size_t)1 << d->hash_bits;
-    memset(d->head_long, 0, n * sizeof d->head_long[0]);
-    memset(d->head_short, 0, n * sizeof d->head_short[0]);
-    memset(d->head_3, 0, n * sizeof d->head_3[0]);
+    if (d->next_offset > UINT32_MAX - WINDOW - len) {
+        size_t n = d->zeroed;
+        memset(d->head_long, 0, n * sizeof d->head_long[0]);
+        memset(d->head_short, 0, n * sizeof d->head_short[0]);
+        memset(d->head_3, 0, n * sizeof d->head_3[0]);
+        d->next_offset = FIRST_OFFSET;
+    }
+    uint32_t off = d->next_offset;
+    d->next_offset = off + len + WINDOW;
+    return off;
 }
 
 /* Lazy parse of one segment: base[0..n). */
 static void parse_segment(parser *ps, const level_params *lp, const uint8_t *base, uint32_t n)
 {
-    segment s = {ps->d, base, n, n >= LONG_BYTES ? n - LONG_BYTES + 1 : 0, 0, lp};
-    clear_tables(ps->d);
+    segment s = {ps->d, base, n, n >= LONG_BYTES ? n - LONG_BYTES + 1 : 0, 0,
+                 claim_offset(ps->d, n), lp};
     uint32_t p = 0;
     while (p < n) {
         match m = find_match(&s, p, lp->long_depth);
@@ -861,6 +896,13 @@ size_t codec__deflate_compress(codec_deflater *d, int level, const uint8_t *src,
     while (bits < HASH_BITS_MAX && ((size_t)1 << bits) < n)
         bits++;
     d->hash_bits = bits;
+    if (d->zeroed < 1u << bits) { /* first use of this size: 0 is stale */
+        size_t from = d->zeroed, n_new = ((size_t)1 << bits) - from;
+        memset(d->head_long + from, 0, n_new * sizeof d->head_long[0]);
+        memset(d->head_short + from, 0, n_new * sizeof d->head_short[0]);
+        memset(d->head_3 + from, 0, n_new * sizeof d->head_3[0]);
+        d->zeroed = 1u << bits;
+    }
     for (size_t off = 0; off < n; off += d->segment) {
         size_t len = n - off < d->segment ? n - off : d->segment;
         parse_segment(&ps, lp, src + off, (uint32_t)len);
