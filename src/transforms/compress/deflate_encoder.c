@@ -44,6 +44,10 @@
 #define ITEMS_SLACK (MAX_MATCH + 2)
 #define STORED_MAX 65535u
 #define SPLITS_MAX 5            /* halvings of a block (see write_range()) */
+#define SPLIT_MIN_ITEMS 512u    /* shortest block that is halved */
+/* Nodes of the tree of halvings: node k (children 2k+1, 2k+2) is one range
+ * of a block's items, the root the whole block (see write_range()). */
+#define TREE_NODES ((2u << SPLITS_MAX) - 1)
 /* The first offset of table positions: 0 is then a stale entry. */
 #define FIRST_OFFSET (WINDOW + 1)
 
@@ -89,6 +93,33 @@ typedef struct block_codes {
     uint16_t dist_code[DIST_SYMS];
 } block_codes;
 
+/* The dynamic header: code-length tokens (symbol | extra << 8). */
+typedef struct dyn_header {
+    unsigned hlit, hdist, hclen, ntok;
+    uint16_t tok[LITLEN_SYMS + DIST_SYMS];
+    uint8_t cl_len[CL_SYMS];
+    uint16_t cl_code[CL_SYMS];
+} dyn_header;
+
+/* Symbol counts of one block (with its end-of-block symbol) and the input
+ * bytes its items cover. */
+typedef struct block_freq {
+    uint32_t litlen[LITLEN_SYMS];
+    uint32_t dist[DIST_SYMS];
+    size_t raw_len;
+} block_freq;
+
+/* The smallest encoding of one block: its kind, codes and size in bits. */
+typedef enum { BLOCK_STORED, BLOCK_FIXED, BLOCK_DYNAMIC } block_kind;
+
+typedef struct block_plan {
+    block_kind kind;
+    uint64_t bits;
+    size_t raw_len;        /* input bytes the items cover */
+    block_codes dyn;
+    dyn_header h;
+} block_plan;
+
 struct codec_deflater {
     unsigned hash_bits;
     uint32_t segment;       /* SEGMENT, or less for tests */
@@ -107,6 +138,10 @@ struct codec_deflater {
     uint32_t prev_long[WINDOW];
     uint32_t prev_short[WINDOW];
     item items[BLOCK_ITEMS + ITEMS_SLACK];
+    /* The tree of halvings of the block being written (write_range()). */
+    block_freq tree_freq[TREE_NODES];
+    block_plan tree_plan[TREE_NODES];
+    bool tree_halve[TREE_NODES];
     block_codes fixed;                /* RFC 1951 3.2.6 */
     /* RFC 1951 3.2.5 tables, filled once per context. */
     uint8_t len_sym[MAX_MATCH + 1];   /* length -> symbol - 257 */
@@ -294,27 +329,35 @@ static match find_tail_match(segment *s, uint32_t p)
 }
 
 /* Walks one chain from table position `cand` for a match longer than
- * best->len. The chain goes back in positions until WINDOW, or until a
- * slot reused by a newer position turns it forward. */
+ * best->len. p is not inserted yet, so every slot the walk reads belongs
+ * to a position less than WINDOW back or to the chain's stale end: the
+ * chain goes strictly back until WINDOW, and one check ends it. */
 static inline void walk(segment *s, const uint32_t *prev, uint32_t cand, uint32_t p,
                         unsigned depth, unsigned limit, match *best)
 {
     const uint8_t *cur = s->base + p;
     unsigned nice = s->lp->nice < limit ? s->lp->nice : limit;
-    uint32_t pa = p + s->off, last = pa;
-    while (depth-- && cand < last && pa - cand <= WINDOW) {
-        const uint8_t *c = cur - (pa - cand);
-        if (c[best->len] == cur[best->len] && codec_load32(c) == codec_load32(cur)) {
-            unsigned len = match_len(c, cur, limit);
-            if (len > best->len) {
+    unsigned len_best = best->len;
+    /* A candidate is compared only when it agrees on the 4 bytes that end
+     * at len_best (one load: such a candidate may be longer). */
+    const uint8_t *tail = cur + len_best - 3;
+    uint32_t tail4 = codec_load32(tail);
+    uint32_t pa = p + s->off, dist = pa - cand;
+    while (dist <= WINDOW && depth--) {
+        if (codec_load32(tail - dist) == tail4) {
+            unsigned len = match_len(cur - dist, cur, limit);
+            if (len > len_best) {
+                len_best = len;
                 best->len = len;
-                best->dist = pa - cand;
+                best->dist = dist;
                 if (len >= nice)
                     return;
+                tail = cur + len - 3;
+                tail4 = codec_load32(tail);
             }
         }
-        last = cand;
         cand = prev[cand & WMASK];
+        dist = pa - cand;
     }
 }
 
@@ -333,12 +376,12 @@ static match find_match(segment *s, uint32_t p, unsigned depth)
     hashes h = hash_all(cur, d->hash_bits);
     uint32_t cand_long = d->head_long[h.hl], cand_short = d->head_short[h.hs],
              cand_3 = d->head_3[h.h3];
-    insert_hashed(d, pa, h);
-    s->inserted = p + 1;
     best.len = 3; /* a candidate must beat 3 bytes to count; reset below */
     walk(s, d->prev_long, cand_long, p, depth, limit, &best);
     if (best.len < LONG_BYTES)
         walk(s, d->prev_short, cand_short, p, s->lp->short_depth, limit, &best);
+    insert_hashed(d, pa, h);
+    s->inserted = p + 1;
     if (best.len > 3)
         return best;
     best.len = 0;
@@ -521,14 +564,6 @@ static void build_codes(const uint8_t *len, unsigned n, uint16_t *code)
  * Blocks
  * ------------------------------------------------------------------------ */
 
-/* The dynamic header: code-length tokens (symbol | extra << 8). */
-typedef struct dyn_header {
-    unsigned hlit, hdist, hclen, ntok;
-    uint16_t tok[LITLEN_SYMS + DIST_SYMS];
-    uint8_t cl_len[CL_SYMS];
-    uint16_t cl_code[CL_SYMS];
-} dyn_header;
-
 static const uint8_t cl_extra_bits[CL_SYMS] = {[16] = 2, [17] = 3, [18] = 7};
 
 static void rle_lengths(const uint8_t *lens, unsigned n, dyn_header *h)
@@ -607,22 +642,25 @@ static void write_header(bitwriter *w, const dyn_header *h)
     }
 }
 
-/* Symbol counts of one block. */
-typedef struct block_freq {
-    uint32_t litlen[LITLEN_SYMS];
-    uint32_t dist[DIST_SYMS];
-} block_freq;
-
-/* Bits of the block's symbols under the given code lengths. */
-static uint64_t data_bits(const block_freq *f, const uint8_t *litlen_len, const uint8_t *dist_len)
+/* Bits of the block's symbols under its dynamic code lengths (*dyn) and
+ * under the fixed code (*fix); the extra bits are the same in both. */
+static void data_bits(const block_freq *f, const uint8_t *litlen_len, const uint8_t *dist_len,
+                      const block_codes *fixed, uint64_t *dyn, uint64_t *fix)
 {
-    uint64_t bits = 0;
-    for (unsigned s = 0; s < LITLEN_SYMS; s++)
-        bits += (uint64_t)f->litlen[s] *
-                (litlen_len[s] + (s > END_OF_BLOCK ? len_extra[s - 257] : 0));
-    for (unsigned s = 0; s < DIST_SYMS; s++)
-        bits += (uint64_t)f->dist[s] * (dist_len[s] + dist_extra[s]);
-    return bits;
+    uint64_t d = 0, x = 0, extra = 0;
+    for (unsigned s = 0; s < LITLEN_SYMS; s++) {
+        d += (uint64_t)f->litlen[s] * litlen_len[s];
+        x += (uint64_t)f->litlen[s] * fixed->litlen_len[s];
+    }
+    for (unsigned s = 257; s < LITLEN_SYMS; s++)
+        extra += (uint64_t)f->litlen[s] * len_extra[s - 257];
+    for (unsigned s = 0; s < DIST_SYMS; s++) {
+        d += (uint64_t)f->dist[s] * dist_len[s];
+        x += (uint64_t)f->dist[s] * fixed->dist_len[s];
+        extra += (uint64_t)f->dist[s] * dist_extra[s];
+    }
+    *dyn = d + extra;
+    *fix = x + extra;
 }
 
 static void fixed_codes(block_codes *c)
@@ -678,38 +716,32 @@ static void write_stored(bitwriter *w, const uint8_t *raw, size_t n, bool final)
     } while (n > 0);
 }
 
-/* The smallest encoding of one block: its kind, codes and size in bits. */
-typedef enum { BLOCK_STORED, BLOCK_FIXED, BLOCK_DYNAMIC } block_kind;
-
-typedef struct block_plan {
-    block_kind kind;
-    uint64_t bits;
-    size_t raw_len;        /* input bytes the items cover */
-    block_codes dyn;
-    dyn_header h;
-} block_plan;
-
-static void plan_block(const codec_deflater *d, const item *it, size_t n, block_plan *p)
+static void count_items(const codec_deflater *d, const item *it, size_t n, block_freq *f)
 {
-    block_freq f;
-    memset(&f, 0, sizeof f);
+    memset(f, 0, sizeof *f);
     size_t raw_len = 0;
     for (size_t i = 0; i < n; i++) {
         if (!it[i].dist) {
-            f.litlen[it[i].value]++;
+            f->litlen[it[i].value]++;
             raw_len++;
             continue;
         }
-        f.litlen[257 + d->len_sym[it[i].value]]++;
-        f.dist[dist_symbol(d, it[i].dist)]++;
+        f->litlen[257 + d->len_sym[it[i].value]]++;
+        f->dist[dist_symbol(d, it[i].dist)]++;
         raw_len += it[i].value;
     }
-    f.litlen[END_OF_BLOCK]++;
-    build_lengths(f.litlen, LITLEN_SYMS, MAX_BITS, p->dyn.litlen_len);
-    build_lengths(f.dist, DIST_SYMS, MAX_BITS, p->dyn.dist_len);
-    uint64_t dyn_bits = plan_header(&p->dyn, &p->h) + data_bits(&f, p->dyn.litlen_len,
-                                                                p->dyn.dist_len);
-    uint64_t fix_bits = data_bits(&f, d->fixed.litlen_len, d->fixed.dist_len);
+    f->litlen[END_OF_BLOCK] = 1;
+    f->raw_len = raw_len;
+}
+
+static void plan_block(const codec_deflater *d, const block_freq *f, block_plan *p)
+{
+    build_lengths(f->litlen, LITLEN_SYMS, MAX_BITS, p->dyn.litlen_len);
+    build_lengths(f->dist, DIST_SYMS, MAX_BITS, p->dyn.dist_len);
+    uint64_t dyn_bits, fix_bits;
+    data_bits(f, p->dyn.litlen_len, p->dyn.dist_len, &d->fixed, &dyn_bits, &fix_bits);
+    dyn_bits += plan_header(&p->dyn, &p->h);
+    size_t raw_len = f->raw_len;
     uint64_t stored_bits = (uint64_t)raw_len * 8 + (raw_len / STORED_MAX + 1) * 42;
     p->raw_len = raw_len;
     if (stored_bits < dyn_bits && stored_bits < fix_bits)
@@ -737,75 +769,77 @@ static void write_plan(const codec_deflater *d, bitwriter *w, block_plan *p, con
     }
 }
 
-/* Blocks shorter than this are not halved: two headers cost more than a
- * better fit can win back. */
-#define SPLIT_MIN_ITEMS 512u
-
-/* Where a block is halved: node k of a binary tree (children 2k+1, 2k+2)
- * is one range of items; halve[k] says it is written as its two halves. */
-typedef struct split_tree {
-    bool halve[(2u << SPLITS_MAX) - 1];
-} split_tree;
-
-/* Bits of items[0..n) (tree node k) written as one block or, up to
- * `splits` times, as two halves, whichever is smaller by exact bit count;
- * records the choice of every node in t. Each node is planned once here;
- * write_tree() plans the blocks it writes once more, rather than keep up
- * to 63 plans of about 2 KiB each. */
-static uint64_t plan_splits(const codec_deflater *d, const item *it, size_t n, unsigned splits,
-                            unsigned k, split_tree *t)
+static inline bool splittable(unsigned splits, size_t n)
 {
-    block_plan whole;
-    plan_block(d, it, n, &whole);
-    t->halve[k] = false;
-    if (splits == 0 || n < SPLIT_MIN_ITEMS)
-        return whole.bits;
-    uint64_t two = plan_splits(d, it, n / 2, splits - 1, 2 * k + 1, t);
-    if (two >= whole.bits)
-        return whole.bits;
-    two += plan_splits(d, it + n / 2, n - n / 2, splits - 1, 2 * k + 2, t);
-    if (two >= whole.bits)
-        return whole.bits;
-    t->halve[k] = true;
+    return splits > 0 && n >= SPLIT_MIN_ITEMS;
+}
+
+/* Counts the symbols of node k (items[0..n)) and of every node below it
+ * that plan_splits() may plan: the items once, at the lowest nodes, and
+ * each node above as the sum of its two halves. */
+static void count_tree(codec_deflater *d, const item *it, size_t n, unsigned splits, unsigned k)
+{
+    block_freq *f = &d->tree_freq[k];
+    if (!splittable(splits, n)) {
+        count_items(d, it, n, f);
+        return;
+    }
+    count_tree(d, it, n / 2, splits - 1, 2 * k + 1);
+    count_tree(d, it + n / 2, n - n / 2, splits - 1, 2 * k + 2);
+    const block_freq *a = &d->tree_freq[2 * k + 1], *b = &d->tree_freq[2 * k + 2];
+    for (unsigned s = 0; s < LITLEN_SYMS; s++)
+        f->litlen[s] = a->litlen[s] + b->litlen[s];
+    for (unsigned s = 0; s < DIST_SYMS; s++)
+        f->dist[s] = a->dist[s] + b->dist[s];
+    f->litlen[END_OF_BLOCK] = 1;
+    f->raw_len = a->raw_len + b->raw_len;
+}
+
+/* Bits of node k (n items) written as one block or, up to `splits` times,
+ * as two halves, whichever is smaller by exact bit count. Plans each node
+ * it looks at once, into tree_plan[k], and records in tree_halve[k]
+ * whether node k is written as its halves. */
+static uint64_t plan_splits(codec_deflater *d, size_t n, unsigned splits, unsigned k)
+{
+    block_plan *whole = &d->tree_plan[k];
+    plan_block(d, &d->tree_freq[k], whole);
+    d->tree_halve[k] = false;
+    if (!splittable(splits, n))
+        return whole->bits;
+    uint64_t two = plan_splits(d, n / 2, splits - 1, 2 * k + 1);
+    if (two >= whole->bits)
+        return whole->bits;
+    two += plan_splits(d, n - n / 2, splits - 1, 2 * k + 2);
+    if (two >= whole->bits)
+        return whole->bits;
+    d->tree_halve[k] = true;
     return two;
 }
 
-/* Input bytes covered by items[0..n). */
-static size_t raw_length(const item *it, size_t n)
+static void write_tree(codec_deflater *d, bitwriter *w, const item *it, size_t n,
+                       const uint8_t *raw, bool final, unsigned k)
 {
-    size_t len = 0;
-    for (size_t i = 0; i < n; i++)
-        len += it[i].dist ? it[i].value : 1;
-    return len;
-}
-
-static void write_tree(const codec_deflater *d, bitwriter *w, const item *it, size_t n,
-                       const uint8_t *raw, bool final, unsigned k, const split_tree *t)
-{
-    if (t->halve[k]) {
-        write_tree(d, w, it, n / 2, raw, false, 2 * k + 1, t);
-        write_tree(d, w, it + n / 2, n - n / 2, raw + raw_length(it, n / 2), final, 2 * k + 2,
-                   t);
+    if (d->tree_halve[k]) {
+        write_tree(d, w, it, n / 2, raw, false, 2 * k + 1);
+        write_tree(d, w, it + n / 2, n - n / 2, raw + d->tree_freq[2 * k + 1].raw_len, final,
+                   2 * k + 2);
         return;
     }
-    block_plan whole;
-    plan_block(d, it, n, &whole);
-    write_plan(d, w, &whole, it, n, raw, final);
+    write_plan(d, w, &d->tree_plan[k], it, n, raw, final);
 }
 
 /* Writes items[0..n) (covering raw[0..)) as the smallest of a dynamic,
  * fixed or stored block, or, up to `splits` times, as two halves written
  * the same way when that is smaller by exact bit count: symbol statistics
  * drift within a block (JSON keys then text, ...), and zlib's blocks are
- * half the size of ours. */
-static void write_range(const codec_deflater *d, bitwriter *w, const item *it, size_t n,
+ * half the size of ours. Blocks shorter than SPLIT_MIN_ITEMS are not
+ * halved: two headers cost more than a better fit can win back. */
+static void write_range(codec_deflater *d, bitwriter *w, const item *it, size_t n,
                         const uint8_t *raw, bool final, unsigned splits)
 {
-    split_tree t;
-    t.halve[0] = false;
-    if (splits > 0 && n >= SPLIT_MIN_ITEMS) /* else one plan, not two */
-        plan_splits(d, it, n, splits, 0, &t);
-    write_tree(d, w, it, n, raw, final, 0, &t);
+    count_tree(d, it, n, splits, 0);
+    plan_splits(d, n, splits, 0);
+    write_tree(d, w, it, n, raw, final, 0);
 }
 
 /* ---------------------------------------------------------------------------
