@@ -8,9 +8,10 @@
  *   - a long chain keyed on the next LONG_BYTES bytes: its entries share that
  *     prefix, so there are few of them and nearly all are long matches; it is
  *     walked deep;
- *   - a short chain keyed on 4 bytes, walked shallowly, only when the long
- *     chain found nothing (matches of 4..LONG_BYTES-1 bytes), and a 3-byte
- *     head table for 3-byte matches (near ones only: see worth()).
+ *   - a short chain keyed on 3 bytes, walked shallowly, only when the long
+ *     chain found nothing (matches of 4..LONG_BYTES-1 bytes); its newest
+ *     entry is also the candidate for a 3-byte match (near ones only: see
+ *     worth()).
  * Parsing is lazy (zlib's rule: a longer match at p+1 turns p into a
  * literal). Blocks of 32K symbols (zlib: 16K) are written with dynamic
  * Huffman codes, or fixed or stored when that is smaller by exact bit count.
@@ -21,9 +22,10 @@
  * under zlib 8/9 on every test input (docs/formats/compression.md).
  *
  * Positions are 32-bit offsets from the start of a segment of SEGMENT bytes;
- * the tables start over at each segment, so inputs of any size_t length
- * work (a match never reaches back into the previous segment, which costs
- * nothing measurable at 1 GiB). */
+ * the match finder starts over at each segment, so inputs of any size_t
+ * length work (a match never reaches back into the previous segment, which
+ * costs nothing measurable at 1 GiB). The tables are not cleared for that,
+ * nor between calls: see next_offset. */
 #include "compress_internal.h"
 #include "core/load_internal.h"
 
@@ -134,7 +136,6 @@ struct codec_deflater {
     uint32_t zeroed;        /* head entries zeroed so far (a power of 2) */
     uint32_t head_long[1u << HASH_BITS_MAX];
     uint32_t head_short[1u << HASH_BITS_MAX];
-    uint32_t head_3[1u << HASH_BITS_MAX];
     uint32_t prev_long[WINDOW];
     uint32_t prev_short[WINDOW];
     item items[BLOCK_ITEMS + ITEMS_SLACK];
@@ -217,10 +218,10 @@ size_t codec__deflate_bound(size_t n)
  * Match finding
  * ------------------------------------------------------------------------ */
 
-/* The three keys of one position from one 8-byte load: the long chain's
- * hash of LONG_BYTES bytes, the short chain's of 4, the 3-byte table's. */
+/* The two keys of one position from one 8-byte load: the long chain's
+ * hash of LONG_BYTES bytes and the short chain's of 3. */
 typedef struct hashes {
-    uint32_t hl, hs, h3;
+    uint32_t hl, hs;
 } hashes;
 
 static inline uint32_t hash32(uint32_t v, unsigned bits)
@@ -233,10 +234,10 @@ static inline hashes hash_all(const uint8_t *p, unsigned bits)
     uint64_t v = codec_load_le64(p);
     uint64_t l = v << (64 - 8 * LONG_BYTES);
     return (hashes){(uint32_t)((l * 0x9E3779B97F4A7C15ull) >> (64 - bits)),
-                    hash32((uint32_t)v, bits), hash32((uint32_t)v << 8, bits)};
+                    hash32((uint32_t)v << 8, bits)};
 }
 
-/* hash_all()'s h3, reading only 3 bytes: it also serves the input's last
+/* hash_all()'s hs, reading only 3 bytes: it also serves the input's last
  * positions. */
 static inline uint32_t hash_3(const uint8_t *p, unsigned bits)
 {
@@ -281,11 +282,16 @@ static inline void insert_hashed(codec_deflater *d, uint32_t pa, hashes h)
     d->head_long[h.hl] = pa;
     d->prev_short[pa & WMASK] = d->head_short[h.hs];
     d->head_short[h.hs] = pa;
-    d->head_3[h.h3] = pa;
+}
+
+static inline void insert_short(codec_deflater *d, uint32_t pa, uint32_t hs)
+{
+    d->prev_short[pa & WMASK] = d->head_short[hs];
+    d->head_short[hs] = pa;
 }
 
 /* Inserts the positions before p; those within LONG_BYTES of the end go
- * to the 3-byte table only. */
+ * to the short chain only. */
 static inline void insert_upto(segment *s, uint32_t p)
 {
     codec_deflater *d = s->d;
@@ -295,7 +301,7 @@ static inline void insert_upto(segment *s, uint32_t p)
         insert_hashed(d, i + s->off, hash_all(s->base + i, bits));
     for (uint32_t i = s->inserted > stop ? s->inserted : stop; i < p; i++)
         if (s->end - i >= MIN_MATCH)
-            d->head_3[hash_3(s->base + i, bits)] = i + s->off;
+            insert_short(d, i + s->off, hash_3(s->base + i, bits));
     if (s->inserted < p)
         s->inserted = p;
 }
@@ -316,9 +322,9 @@ static match find_tail_match(segment *s, uint32_t p)
     uint32_t left = s->end - p;
     if (left < MIN_MATCH)
         return best;
-    uint32_t *slot = &s->d->head_3[hash_3(s->base + p, s->d->hash_bits)];
-    uint32_t dist = p + s->off - *slot; /* stale entries: more than WINDOW */
-    *slot = p + s->off;
+    uint32_t hs = hash_3(s->base + p, s->d->hash_bits);
+    uint32_t dist = p + s->off - s->d->head_short[hs]; /* stale: more than WINDOW */
+    insert_short(s->d, p + s->off, hs);
     s->inserted = p + 1;
     if (dist - 1 < WINDOW) {
         unsigned len = match_len(s->base + p - dist, s->base + p, left);
@@ -374,8 +380,7 @@ static match find_match(segment *s, uint32_t p, unsigned depth)
     uint32_t left = s->end - p, pa = p + s->off;
     unsigned limit = left < MAX_MATCH ? left : MAX_MATCH;
     hashes h = hash_all(cur, d->hash_bits);
-    uint32_t cand_long = d->head_long[h.hl], cand_short = d->head_short[h.hs],
-             cand_3 = d->head_3[h.h3];
+    uint32_t cand_long = d->head_long[h.hl], cand_short = d->head_short[h.hs];
     best.len = 3; /* a candidate must beat 3 bytes to count; reset below */
     walk(s, d->prev_long, cand_long, p, depth, limit, &best);
     if (best.len < LONG_BYTES)
@@ -385,7 +390,7 @@ static match find_match(segment *s, uint32_t p, unsigned depth)
     if (best.len > 3)
         return best;
     best.len = 0;
-    uint32_t dist = pa - cand_3; /* stale entries: more than WINDOW */
+    uint32_t dist = pa - cand_short; /* stale entries: more than WINDOW */
     if (dist - 1 < WINDOW && worth(s, MIN_MATCH, dist)) {
         const uint8_t *c = cur - dist;
         if (c[0] == cur[0] && c[1] == cur[1] && c[2] == cur[2]) {
@@ -882,7 +887,6 @@ static uint32_t claim_offset(codec_deflater *d, uint32_t len)
         size_t n = d->zeroed;
         memset(d->head_long, 0, n * sizeof d->head_long[0]);
         memset(d->head_short, 0, n * sizeof d->head_short[0]);
-        memset(d->head_3, 0, n * sizeof d->head_3[0]);
         d->next_offset = FIRST_OFFSET;
     }
     uint32_t off = d->next_offset;
@@ -934,7 +938,6 @@ size_t codec__deflate_compress(codec_deflater *d, int level, const uint8_t *src,
         size_t from = d->zeroed, n_new = ((size_t)1 << bits) - from;
         memset(d->head_long + from, 0, n_new * sizeof d->head_long[0]);
         memset(d->head_short + from, 0, n_new * sizeof d->head_short[0]);
-        memset(d->head_3 + from, 0, n_new * sizeof d->head_3[0]);
         d->zeroed = 1u << bits;
     }
     for (size_t off = 0; off < n; off += d->segment) {
