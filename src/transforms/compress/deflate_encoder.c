@@ -37,8 +37,12 @@
 #define MIN_MATCH 3
 #define MAX_MATCH 258
 #define LONG_BYTES 8            /* prefix of the long chain's hash */
+/* Head tables of 2^bits entries, bits = log2(input) within these bounds:
+ * tables are not cleared per call, so a small input gains nothing from a
+ * smaller one, and below 4,096 entries its collisions cost bytes (the
+ * 104-byte bench value came out 2 bytes over zlib with 256). */
 #define HASH_BITS_MAX 16
-#define HASH_BITS_MIN 8
+#define HASH_BITS_MIN 12
 #define SEGMENT (1u << 30)
 #define BLOCK_ITEMS 32768u      /* literals + matches per block */
 /* Items one lazy step can add before the block-full check: the match grows
@@ -224,24 +228,22 @@ typedef struct hashes {
     uint32_t hl, hs;
 } hashes;
 
-static inline uint32_t hash32(uint32_t v, unsigned bits)
-{
-    return (v * 0x9E3779B1u) >> (32 - bits);
-}
-
+/* Both keys are the top `bits` bits of a 64-bit product, so one shift
+ * count serves both. */
 static inline hashes hash_all(const uint8_t *p, unsigned bits)
 {
     uint64_t v = codec_load_le64(p);
     uint64_t l = v << (64 - 8 * LONG_BYTES);
     return (hashes){(uint32_t)((l * 0x9E3779B97F4A7C15ull) >> (64 - bits)),
-                    hash32((uint32_t)v << 8, bits)};
+                    (uint32_t)(((v << 40) * 0x9E3779B97F4A7C15ull) >> (64 - bits))};
 }
 
 /* hash_all()'s hs, reading only 3 bytes: it also serves the input's last
  * positions. */
 static inline uint32_t hash_3(const uint8_t *p, unsigned bits)
 {
-    return hash32((uint32_t)p[0] << 8 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 24, bits);
+    uint64_t v = (uint64_t)p[0] << 40 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 56;
+    return (uint32_t)((v * 0x9E3779B97F4A7C15ull) >> (64 - bits));
 }
 
 /* Common prefix of a and b, at most `limit` bytes (8 at a time while 8 are
