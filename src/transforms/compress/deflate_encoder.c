@@ -369,9 +369,11 @@ static inline void walk(segment *s, const uint32_t *prev, uint32_t cand, uint32_
     }
 }
 
-/* The longest match at p (ties to the nearest), len 0 when none; inserts
- * every position up to and including p. */
-static match find_match(segment *s, uint32_t p, unsigned depth)
+/* The longest match at p (ties to the nearest) longer than `shorter`
+ * (3, or the match a lazy step has to beat: as zlib, only longer
+ * candidates are compared), len 0 when none; inserts every position up to
+ * and including p. */
+static match find_match(segment *s, uint32_t p, unsigned depth, unsigned shorter)
 {
     match best = {0, 0};
     insert_upto(s, p);
@@ -383,15 +385,19 @@ static match find_match(segment *s, uint32_t p, unsigned depth)
     unsigned limit = left < MAX_MATCH ? left : MAX_MATCH;
     hashes h = hash_all(cur, d->hash_bits);
     uint32_t cand_long = d->head_long[h.hl], cand_short = d->head_short[h.hs];
-    best.len = 3; /* a candidate must beat 3 bytes to count; reset below */
-    walk(s, d->prev_long, cand_long, p, depth, limit, &best);
-    if (best.len < LONG_BYTES)
-        walk(s, d->prev_short, cand_short, p, s->lp->short_depth, limit, &best);
+    best.len = shorter; /* a candidate must beat it to count; reset below */
+    if (shorter < limit) {
+        walk(s, d->prev_long, cand_long, p, depth, limit, &best);
+        if (best.len < LONG_BYTES)
+            walk(s, d->prev_short, cand_short, p, s->lp->short_depth, limit, &best);
+    }
     insert_hashed(d, pa, h);
     s->inserted = p + 1;
-    if (best.len > 3)
+    if (best.len > shorter)
         return best;
     best.len = 0;
+    if (shorter > MIN_MATCH)
+        return best;
     uint32_t dist = pa - cand_short; /* stale entries: more than WINDOW */
     if (dist - 1 < WINDOW && worth(s, MIN_MATCH, dist)) {
         const uint8_t *c = cur - dist;
@@ -472,6 +478,33 @@ static void sort_keys(uint64_t *k, unsigned n)
     }
 }
 
+/* Counts below this are sorted by counting (sorted_leaves()). */
+#define SORT_BUCKETS 64
+
+/* The used symbols of freq[0..n) as keys in ascending order, returning
+ * their number: a counting sort on the count for counts below
+ * SORT_BUCKETS (in symbol order within a count, as the keys order them),
+ * the larger ones after them by sort_keys(). */
+static unsigned sorted_leaves(const uint32_t *freq, unsigned n, uint64_t *leaf)
+{
+    unsigned start[SORT_BUCKETS + 1] = {0};
+    for (unsigned i = 0; i < n; i++)
+        start[freq[i] < SORT_BUCKETS ? freq[i] : SORT_BUCKETS]++;
+    unsigned m = 0;
+    for (unsigned b = 1; b <= SORT_BUCKETS; b++) { /* bucket 0: unused symbols */
+        unsigned c = start[b];
+        start[b] = m;
+        m += c;
+    }
+    unsigned large = start[SORT_BUCKETS];
+    for (unsigned i = 0; i < n; i++)
+        if (freq[i])
+            leaf[start[freq[i] < SORT_BUCKETS ? freq[i] : SORT_BUCKETS]++] =
+                (uint64_t)freq[i] << 9 | i;
+    sort_keys(leaf + large, m - large);
+    return m;
+}
+
 /* Code lengths of at most `limit` bits for freq[0..n): a Huffman code
  * (two-queue construction over sorted leaves), depths over the limit
  * brought back by JPEG's adjustment (below), which keeps the code complete. A code with
@@ -480,18 +513,14 @@ static void sort_keys(uint64_t *k, unsigned n)
 static void build_lengths(const uint32_t *freq, unsigned n, unsigned limit, uint8_t *len)
 {
     uint64_t leaf[LITLEN_SYMS];
-    unsigned m = 0;
+    unsigned m = sorted_leaves(freq, n, leaf);
     memset(len, 0, n);
-    for (unsigned i = 0; i < n; i++)
-        if (freq[i])
-            leaf[m++] = (uint64_t)freq[i] << 9 | i;
     if (m < 2) {
         unsigned a = m ? KEY_SYM(leaf[0]) : 0;
         len[a] = 1;
         len[a == 0 ? 1 : 0] = 1;
         return;
     }
-    sort_keys(leaf, m);
     uint32_t weight[2 * LITLEN_SYMS];
     uint16_t parent[2 * LITLEN_SYMS];
     for (unsigned i = 0; i < m; i++)
@@ -903,7 +932,7 @@ static void parse_segment(parser *ps, const level_params *lp, const uint8_t *bas
                  claim_offset(ps->d, n), lp};
     uint32_t p = 0;
     while (p < n) {
-        match m = find_match(&s, p, lp->long_depth);
+        match m = find_match(&s, p, lp->long_depth, MIN_MATCH);
         if (m.len < MIN_MATCH) {
             emit_literal(ps, base[p]);
             p++;
@@ -913,7 +942,7 @@ static void parse_segment(parser *ps, const level_params *lp, const uint8_t *bas
         /* A longer match one byte on makes this byte a literal. */
         while (m.len < lp->lazy && p + 1 < n) {
             unsigned depth = m.len >= lp->good ? lp->long_depth / 4 : lp->long_depth;
-            match next = find_match(&s, p + 1, depth);
+            match next = find_match(&s, p + 1, depth, m.len);
             if (next.len <= m.len)
                 break;
             emit_literal(ps, base[p]);
