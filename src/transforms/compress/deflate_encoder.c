@@ -225,7 +225,7 @@ size_t codec__deflate_bound(size_t n)
 /* The two keys of one position from one 8-byte load: the long chain's
  * hash of LONG_BYTES bytes and the short chain's of 3. */
 typedef struct hashes {
-    uint32_t hl, hs;
+    size_t hl, hs; /* size_t: indexes without a zero extension */
 } hashes;
 
 /* Both keys are the top `bits` bits of a 64-bit product, so one shift
@@ -234,16 +234,16 @@ static inline hashes hash_all(const uint8_t *p, unsigned bits)
 {
     uint64_t v = codec_load_le64(p);
     uint64_t l = v << (64 - 8 * LONG_BYTES);
-    return (hashes){(uint32_t)((l * 0x9E3779B97F4A7C15ull) >> (64 - bits)),
-                    (uint32_t)(((v << 40) * 0x9E3779B97F4A7C15ull) >> (64 - bits))};
+    return (hashes){(size_t)((l * 0x9E3779B97F4A7C15ull) >> (64 - bits)),
+                    (size_t)(((v << 40) * 0x9E3779B97F4A7C15ull) >> (64 - bits))};
 }
 
 /* hash_all()'s hs, reading only 3 bytes: it also serves the input's last
  * positions. */
-static inline uint32_t hash_3(const uint8_t *p, unsigned bits)
+static inline size_t hash_3(const uint8_t *p, unsigned bits)
 {
     uint64_t v = (uint64_t)p[0] << 40 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 56;
-    return (uint32_t)((v * 0x9E3779B97F4A7C15ull) >> (64 - bits));
+    return (size_t)((v * 0x9E3779B97F4A7C15ull) >> (64 - bits));
 }
 
 /* Common prefix of a and b, at most `limit` bytes (8 at a time while 8 are
@@ -286,7 +286,7 @@ static inline void insert_hashed(codec_deflater *d, uint32_t pa, hashes h)
     d->head_short[h.hs] = pa;
 }
 
-static inline void insert_short(codec_deflater *d, uint32_t pa, uint32_t hs)
+static inline void insert_short(codec_deflater *d, uint32_t pa, size_t hs)
 {
     d->prev_short[pa & WMASK] = d->head_short[hs];
     d->head_short[hs] = pa;
@@ -324,7 +324,7 @@ static match find_tail_match(segment *s, uint32_t p)
     uint32_t left = s->end - p;
     if (left < MIN_MATCH)
         return best;
-    uint32_t hs = hash_3(s->base + p, s->d->hash_bits);
+    size_t hs = hash_3(s->base + p, s->d->hash_bits);
     uint32_t dist = p + s->off - s->d->head_short[hs]; /* stale: more than WINDOW */
     insert_short(s->d, p + s->off, hs);
     s->inserted = p + 1;
