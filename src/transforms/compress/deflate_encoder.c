@@ -50,7 +50,7 @@
 #define ITEMS_SLACK (MAX_MATCH + 2)
 #define STORED_MAX 65535u
 #define SPLITS_MAX 5            /* halvings of a block (see write_range()) */
-#define SPLIT_MIN_ITEMS 512u    /* shortest block that is halved */
+#define SPLIT_MIN_ITEMS 1024u   /* shortest block that is halved */
 /* Nodes of the tree of halvings: node k (children 2k+1, 2k+2) is one range
  * of a block's items, the root the whole block (see write_range()). */
 #define TREE_NODES ((2u << SPLITS_MAX) - 1)
@@ -79,7 +79,7 @@ typedef struct level_params {
  * here on the bench payloads so that each level is no larger than zlib's:
  * docs/formats/compression.md has the figures. */
 static const level_params params_for[10] = {
-    [6] = {64, 8, 128, 32, 8, 128, 0},
+    [6] = {64, 8, 128, 24, 8, 128, 0},
     [7] = {256, 16, 258, 258, 16, 128, 0},
     [8] = {4096, 64, 258, 258, 258, 4096, SPLITS_MAX},
     [9] = {4096, 64, 258, 258, 258, 4096, SPLITS_MAX},
