@@ -925,33 +925,50 @@ static uint32_t claim_offset(codec_deflater *d, uint32_t len)
     return off;
 }
 
-/* Lazy parse of one segment: base[0..n). */
+/* Lazy parse of one segment: base[0..n). A match m found at p waits
+ * (`pending`) for the search at p+1: a longer match there makes p a
+ * literal (zlib's rule). One call site, so find_match() is inlined here. */
 static void parse_segment(parser *ps, const level_params *lp, const uint8_t *base, uint32_t n)
 {
     segment s = {ps->d, base, n, n >= LONG_BYTES ? n - LONG_BYTES + 1 : 0, 0,
                  claim_offset(ps->d, n), lp};
     uint32_t p = 0;
+    match m = {0, 0};
+    bool pending = false;
     while (p < n) {
-        match m = find_match(&s, p, lp->long_depth, MIN_MATCH);
-        if (m.len < MIN_MATCH) {
-            emit_literal(ps, base[p]);
-            p++;
+        unsigned depth = lp->long_depth, shorter = MIN_MATCH;
+        if (pending) {
+            if (m.len >= lp->lazy || p + 1 >= n) {
+                emit_match(ps, m);
+                p += m.len;
+                pending = false;
+                maybe_flush(ps, base + p);
+                continue;
+            }
+            if (m.len >= lp->good)
+                depth /= 4;
+            shorter = m.len;
+        }
+        match f = find_match(&s, pending ? p + 1 : p, depth, shorter);
+        if (!pending) {
+            if (f.len < MIN_MATCH) {
+                emit_literal(ps, base[p]);
+                p++;
+                maybe_flush(ps, base + p);
+            } else {
+                m = f;
+                pending = true;
+            }
+        } else if (f.len <= m.len) {
+            emit_match(ps, m);
+            p += m.len;
+            pending = false;
             maybe_flush(ps, base + p);
-            continue;
-        }
-        /* A longer match one byte on makes this byte a literal. */
-        while (m.len < lp->lazy && p + 1 < n) {
-            unsigned depth = m.len >= lp->good ? lp->long_depth / 4 : lp->long_depth;
-            match next = find_match(&s, p + 1, depth, m.len);
-            if (next.len <= m.len)
-                break;
+        } else {
             emit_literal(ps, base[p]);
             p++;
-            m = next;
+            m = f;
         }
-        emit_match(ps, m);
-        p += m.len;
-        maybe_flush(ps, base + p);
     }
 }
 
