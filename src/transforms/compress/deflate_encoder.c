@@ -713,9 +713,12 @@ static inline unsigned dist_symbol(const codec_deflater *d, unsigned dist)
     return dist <= 256 ? d->dist_sym_near[dist - 1] : d->dist_sym_far[(dist - 1) >> 7];
 }
 
-static void write_items(bitwriter *w, const codec_deflater *d, const item *it, size_t n,
+static void write_items(bitwriter *wp, const codec_deflater *d, const item *it, size_t n,
                         const block_codes *c)
 {
+    /* A local copy: its fields stay in registers (stores through out
+     * could alias *wp). */
+    bitwriter local = *wp, *w = &local;
     for (size_t i = 0; i < n; i++) {
         unsigned v = it[i].value, dist = it[i].dist;
         if (!dist) {
@@ -731,6 +734,7 @@ static void write_items(bitwriter *w, const codec_deflater *d, const item *it, s
                  c->dist_len[ds] + dist_extra[ds]);
     }
     put_bits(w, c->litlen_code[END_OF_BLOCK], c->litlen_len[END_OF_BLOCK]);
+    *wp = local;
 }
 
 static void write_stored(bitwriter *w, const uint8_t *raw, size_t n, bool final)
