@@ -336,22 +336,27 @@ static match find_tail_match(segment *s, uint32_t p)
     return best;
 }
 
-/* Walks one chain from table position `cand` for a match longer than
- * best->len. p is not inserted yet, so every slot the walk reads belongs
- * to a position less than WINDOW back or to the chain's stale end: the
- * chain goes strictly back until WINDOW, and one check ends it. */
+/* Walks one chain from table position `cand` for a match at p longer than
+ * best->len, examining at most *depth candidates (counted down). Distances
+ * are taken from `ref`, a position at or after p whose chain it is: the
+ * candidate for a chain entry e is at p - (ref - e). The walk ends past
+ * max_dist (at most WINDOW). ref is not inserted yet, so every slot the
+ * walk reads belongs to a position less than WINDOW back or to the chain's
+ * stale end: the chain goes strictly back until WINDOW. */
 static inline void walk(segment *s, const uint32_t *prev, uint32_t cand, uint32_t p,
-                        unsigned depth, unsigned limit, match *best)
+                        uint32_t ref, uint32_t max_dist, unsigned *depth, unsigned limit,
+                        match *best)
 {
     const uint8_t *cur = s->base + p;
     unsigned nice = s->lp->nice < limit ? s->lp->nice : limit;
-    unsigned len_best = best->len;
+    unsigned len_best = best->len, left = *depth;
     /* A candidate is compared only when it agrees on the 4 bytes that end
      * at len_best (one load: such a candidate may be longer). */
     const uint8_t *tail = cur + len_best - 3;
     uint32_t tail4 = codec_load32(tail);
-    uint32_t pa = p + s->off, dist = pa - cand;
-    while (dist <= WINDOW && depth--) {
+    uint32_t ra = ref + s->off, dist = ra - cand;
+    while (dist <= max_dist && left) {
+        left--;
         if (codec_load32(tail - dist) == tail4) {
             unsigned len = match_len(cur - dist, cur, limit);
             if (len > len_best) {
@@ -359,20 +364,28 @@ static inline void walk(segment *s, const uint32_t *prev, uint32_t cand, uint32_
                 best->len = len;
                 best->dist = dist;
                 if (len >= nice)
-                    return;
+                    break;
                 tail = cur + len - 3;
                 tail4 = codec_load32(tail);
             }
         }
         cand = prev[cand & WMASK];
-        dist = pa - cand;
+        dist = ra - cand;
     }
+    *depth = left;
 }
 
 /* The longest match at p (ties to the nearest) longer than `shorter`
  * (3, or the match a lazy step has to beat: as zlib, only longer
  * candidates are compared), len 0 when none; inserts every position up to
- * and including p. */
+ * and including p.
+ *
+ * A lazy step (shorter >= LONG_BYTES) needs a candidate that agrees on
+ * shorter + 1 bytes, so also on the LONG_BYTES of them that end there:
+ * beyond the nearest k = shorter + 1 - LONG_BYTES distances, such
+ * candidates are exactly the entries of the long chain of p + k (shifted
+ * by k), a chain of far fewer entries than p's own on repetitive data
+ * (records of one JSON shape: p's chain holds every record). */
 static match find_match(segment *s, uint32_t p, unsigned depth, unsigned shorter)
 {
     match best = {0, 0};
@@ -386,10 +399,19 @@ static match find_match(segment *s, uint32_t p, unsigned depth, unsigned shorter
     hashes h = hash_all(cur, d->hash_bits);
     uint32_t cand_long = d->head_long[h.hl], cand_short = d->head_short[h.hs];
     best.len = shorter; /* a candidate must beat it to count; reset below */
-    if (shorter < limit) {
-        walk(s, d->prev_long, cand_long, p, depth, limit, &best);
-        if (best.len < LONG_BYTES)
-            walk(s, d->prev_short, cand_short, p, s->lp->short_depth, limit, &best);
+    if (shorter >= LONG_BYTES && shorter < limit) {
+        /* p + k + LONG_BYTES = p + shorter + 1 <= end: p + k is hashed */
+        uint32_t k = shorter + 1 - LONG_BYTES;
+        walk(s, d->prev_long, cand_long, p, p, k, &depth, limit, &best);
+        size_t hk = hash_all(cur + k, d->hash_bits).hl;
+        walk(s, d->prev_long, d->head_long[hk], p, p + k, p < WINDOW ? p : WINDOW, &depth,
+             limit, &best);
+    } else if (shorter < limit) {
+        walk(s, d->prev_long, cand_long, p, p, WINDOW, &depth, limit, &best);
+        if (best.len < LONG_BYTES) {
+            unsigned short_depth = s->lp->short_depth;
+            walk(s, d->prev_short, cand_short, p, p, WINDOW, &short_depth, limit, &best);
+        }
     }
     insert_hashed(d, pa, h);
     s->inserted = p + 1;
