@@ -350,6 +350,8 @@ static inline void walk(segment *s, const uint32_t *prev, uint32_t cand, uint32_
     const uint8_t *cur = s->base + p;
     unsigned nice = s->lp->nice < limit ? s->lp->nice : limit;
     unsigned len_best = best->len, left = *depth;
+    if (len_best >= nice) /* an earlier walk found enough (and the loads */
+        return;           /* below need len_best < limit) */
     /* A candidate is compared only when it agrees on the 4 bytes that end
      * at len_best (one load: such a candidate may be longer). */
     const uint8_t *tail = cur + len_best - 3;
