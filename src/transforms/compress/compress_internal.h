@@ -149,7 +149,8 @@ typedef enum codec_flate_wrap { CODEC_FLATE_ZLIB, CODEC_FLATE_GZIP } codec_flate
 
 /* Our raw deflate (RFC 1951) compressor for levels 6..9
  * (deflate_encoder.c). A context holds the match finder's tables (about
- * 1.2 MiB) and is reused; it is not thread-safe, so it lives in a pool. */
+ * 1.1 MiB), kept between calls without clearing, and is reused; it is not
+ * thread-safe, so it lives in a pool. */
 typedef struct codec_deflater codec_deflater;
 
 /* A context, or NULL when out of memory. */
@@ -158,6 +159,9 @@ void codec__deflater_free(codec_deflater *d);
 /* Tests only: restart the match finder every `bytes` (> 0) of input instead
  * of every GiB, to exercise the restart on small inputs. */
 void codec__deflater_set_segment(codec_deflater *d, uint32_t bytes);
+/* Tests only: the next table offset (see deflate_encoder.c), to reach the
+ * restart near 2^32 without compressing 4 GiB. */
+void codec__deflater_set_offset(codec_deflater *d, uint32_t offset);
 /* Largest raw deflate output for n input bytes (+ 16 bytes of slack). */
 size_t codec__deflate_bound(size_t n);
 /* Compresses src[0..n) at `level` (6..9) into dst[0..cap) as one raw

@@ -8,9 +8,10 @@
  *   - a long chain keyed on the next LONG_BYTES bytes: its entries share that
  *     prefix, so there are few of them and nearly all are long matches; it is
  *     walked deep;
- *   - a short chain keyed on 4 bytes, walked shallowly, only when the long
- *     chain found nothing (matches of 4..LONG_BYTES-1 bytes), and a 3-byte
- *     head table for 3-byte matches (near ones only: see worth()).
+ *   - a short chain keyed on 3 bytes, walked shallowly, only when the long
+ *     chain found nothing (matches of 4..LONG_BYTES-1 bytes); its newest
+ *     entry is also the candidate for a 3-byte match (near ones only: see
+ *     worth()).
  * Parsing is lazy (zlib's rule: a longer match at p+1 turns p into a
  * literal). Blocks of 32K symbols (zlib: 16K) are written with dynamic
  * Huffman codes, or fixed or stored when that is smaller by exact bit count.
@@ -21,9 +22,10 @@
  * under zlib 8/9 on every test input (docs/formats/compression.md).
  *
  * Positions are 32-bit offsets from the start of a segment of SEGMENT bytes;
- * the tables start over at each segment, so inputs of any size_t length
- * work (a match never reaches back into the previous segment, which costs
- * nothing measurable at 1 GiB). */
+ * the match finder starts over at each segment, so inputs of any size_t
+ * length work (a match never reaches back into the previous segment, which
+ * costs nothing measurable at 1 GiB). The tables are not cleared for that,
+ * nor between calls: see next_offset. */
 #include "compress_internal.h"
 #include "core/load_internal.h"
 
@@ -35,8 +37,12 @@
 #define MIN_MATCH 3
 #define MAX_MATCH 258
 #define LONG_BYTES 8            /* prefix of the long chain's hash */
+/* Head tables of 2^bits entries, bits = log2(input) within these bounds:
+ * tables are not cleared per call, so a small input gains nothing from a
+ * smaller one, and below 4,096 entries its collisions cost bytes (the
+ * 104-byte bench value came out 2 bytes over zlib with 256). */
 #define HASH_BITS_MAX 16
-#define HASH_BITS_MIN 8
+#define HASH_BITS_MIN 12
 #define SEGMENT (1u << 30)
 #define BLOCK_ITEMS 32768u      /* literals + matches per block */
 /* Items one lazy step can add before the block-full check: the match grows
@@ -44,6 +50,12 @@
 #define ITEMS_SLACK (MAX_MATCH + 2)
 #define STORED_MAX 65535u
 #define SPLITS_MAX 5            /* halvings of a block (see write_range()) */
+#define SPLIT_MIN_ITEMS 1024u   /* shortest block that is halved */
+/* Nodes of the tree of halvings: node k (children 2k+1, 2k+2) is one range
+ * of a block's items, the root the whole block (see write_range()). */
+#define TREE_NODES ((2u << SPLITS_MAX) - 1)
+/* The first offset of table positions: 0 is then a stale entry. */
+#define FIRST_OFFSET (WINDOW + 1)
 
 #define LITLEN_SYMS 286
 #define DIST_SYMS 30
@@ -67,7 +79,7 @@ typedef struct level_params {
  * here on the bench payloads so that each level is no larger than zlib's:
  * docs/formats/compression.md has the figures. */
 static const level_params params_for[10] = {
-    [6] = {64, 8, 128, 32, 8, 128, 0},
+    [6] = {64, 8, 128, 24, 8, 128, 0},
     [7] = {256, 16, 258, 258, 16, 128, 0},
     [8] = {4096, 64, 258, 258, 258, 4096, SPLITS_MAX},
     [9] = {4096, 64, 258, 258, 258, 4096, SPLITS_MAX},
@@ -87,15 +99,54 @@ typedef struct block_codes {
     uint16_t dist_code[DIST_SYMS];
 } block_codes;
 
+/* The dynamic header: code-length tokens (symbol | extra << 8). */
+typedef struct dyn_header {
+    unsigned hlit, hdist, hclen, ntok;
+    uint16_t tok[LITLEN_SYMS + DIST_SYMS];
+    uint8_t cl_len[CL_SYMS];
+    uint16_t cl_code[CL_SYMS];
+} dyn_header;
+
+/* Symbol counts of one block (with its end-of-block symbol) and the input
+ * bytes its items cover. */
+typedef struct block_freq {
+    uint32_t litlen[LITLEN_SYMS];
+    uint32_t dist[DIST_SYMS];
+    size_t raw_len;
+} block_freq;
+
+/* The smallest encoding of one block: its kind, codes and size in bits. */
+typedef enum { BLOCK_STORED, BLOCK_FIXED, BLOCK_DYNAMIC } block_kind;
+
+typedef struct block_plan {
+    block_kind kind;
+    uint64_t bits;
+    size_t raw_len;        /* input bytes the items cover */
+    block_codes dyn;
+    dyn_header h;
+} block_plan;
+
 struct codec_deflater {
     unsigned hash_bits;
     uint32_t segment;       /* SEGMENT, or less for tests */
+    /* The tables hold positions plus an offset that grows from segment to
+     * segment and call to call by the segment's length plus WINDOW: an
+     * entry left by an earlier segment is then always more than WINDOW
+     * behind, which the match finder rejects anyway, so the tables are
+     * never cleared between calls (zeroed once per size, as 0 is stale
+     * too). `next_offset` is the next segment's; near 2^32 the tables are
+     * zeroed and it starts over. */
+    uint32_t next_offset;
+    uint32_t zeroed;        /* head entries zeroed so far (a power of 2) */
     uint32_t head_long[1u << HASH_BITS_MAX];
     uint32_t head_short[1u << HASH_BITS_MAX];
-    uint32_t head_3[1u << HASH_BITS_MAX];
     uint32_t prev_long[WINDOW];
     uint32_t prev_short[WINDOW];
     item items[BLOCK_ITEMS + ITEMS_SLACK];
+    /* The tree of halvings of the block being written (write_range()). */
+    block_freq tree_freq[TREE_NODES];
+    block_plan tree_plan[TREE_NODES];
+    bool tree_halve[TREE_NODES];
     block_codes fixed;                /* RFC 1951 3.2.6 */
     /* RFC 1951 3.2.5 tables, filled once per context. */
     uint8_t len_sym[MAX_MATCH + 1];   /* length -> symbol - 257 */
@@ -126,6 +177,8 @@ codec_deflater *codec__deflater_new(void)
     if (!d)
         return NULL;
     d->segment = SEGMENT;
+    d->next_offset = FIRST_OFFSET;
+    d->zeroed = 0;
     fixed_codes(&d->fixed);
     for (unsigned s = 0; s < 29; s++)
         for (unsigned l = len_base[s]; l < len_base[s] + (1u << len_extra[s]) && l <= MAX_MATCH;
@@ -147,6 +200,11 @@ void codec__deflater_set_segment(codec_deflater *d, uint32_t bytes)
     d->segment = bytes;
 }
 
+void codec__deflater_set_offset(codec_deflater *d, uint32_t offset)
+{
+    d->next_offset = offset > FIRST_OFFSET ? offset : FIRST_OFFSET;
+}
+
 void codec__deflater_free(codec_deflater *d)
 {
     free(d);
@@ -164,22 +222,28 @@ size_t codec__deflate_bound(size_t n)
  * Match finding
  * ------------------------------------------------------------------------ */
 
-static inline uint32_t hash_long(const uint8_t *p, unsigned bits)
+/* The two keys of one position from one 8-byte load: the long chain's
+ * hash of LONG_BYTES bytes and the short chain's of 3. */
+typedef struct hashes {
+    size_t hl, hs; /* size_t: indexes without a zero extension */
+} hashes;
+
+/* Both keys are the top `bits` bits of a 64-bit product, so one shift
+ * count serves both. */
+static inline hashes hash_all(const uint8_t *p, unsigned bits)
 {
-    uint64_t v = codec_load_le64(p) << (64 - 8 * LONG_BYTES);
-    return (uint32_t)((v * 0x9E3779B97F4A7C15ull) >> (64 - bits));
+    uint64_t v = codec_load_le64(p);
+    uint64_t l = v << (64 - 8 * LONG_BYTES);
+    return (hashes){(size_t)((l * 0x9E3779B97F4A7C15ull) >> (64 - bits)),
+                    (size_t)(((v << 40) * 0x9E3779B97F4A7C15ull) >> (64 - bits))};
 }
 
-static inline uint32_t hash_short(const uint8_t *p, unsigned bits)
+/* hash_all()'s hs, reading only 3 bytes: it also serves the input's last
+ * positions. */
+static inline size_t hash_3(const uint8_t *p, unsigned bits)
 {
-    return (uint32_t)(codec_load_le32(p) * 0x9E3779B1u) >> (32 - bits);
-}
-
-/* Reads only 3 bytes: it also serves the input's last positions. */
-static inline uint32_t hash_3(const uint8_t *p, unsigned bits)
-{
-    uint32_t v = (uint32_t)p[0] << 8 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 24;
-    return (v * 0x9E3779B1u) >> (32 - bits);
+    uint64_t v = (uint64_t)p[0] << 40 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 56;
+    return (size_t)((v * 0x9E3779B97F4A7C15ull) >> (64 - bits));
 }
 
 /* Common prefix of a and b, at most `limit` bytes (8 at a time while 8 are
@@ -203,38 +267,43 @@ typedef struct match {
 } match;
 
 /* The finder's view of one segment: base[0..end) with positions below
- * `inserted` already in the tables. Positions within LONG_BYTES of the end
- * are not hashed (their matches would be at most 7 bytes). */
+ * `inserted` already in the tables, as position + off (see next_offset).
+ * Positions within LONG_BYTES of the end are not hashed (their matches
+ * would be at most 7 bytes). */
 typedef struct segment {
     codec_deflater *d;
     const uint8_t *base;
-    uint32_t end, hash_end, inserted;
+    uint32_t end, hash_end, inserted, off;
     const level_params *lp;
 } segment;
 
-static inline void insert_one(segment *s, uint32_t p)
+/* Inserts table position pa under its keys h. */
+static inline void insert_hashed(codec_deflater *d, uint32_t pa, hashes h)
 {
-    codec_deflater *d = s->d;
-    const uint8_t *q = s->base + p;
-    unsigned bits = d->hash_bits;
-    uint32_t hl = hash_long(q, bits), hs = hash_short(q, bits);
-    d->prev_long[p & WMASK] = d->head_long[hl];
-    d->head_long[hl] = p;
-    d->prev_short[p & WMASK] = d->head_short[hs];
-    d->head_short[hs] = p;
-    d->head_3[hash_3(q, bits)] = p;
+    d->prev_long[pa & WMASK] = d->head_long[h.hl];
+    d->head_long[h.hl] = pa;
+    d->prev_short[pa & WMASK] = d->head_short[h.hs];
+    d->head_short[h.hs] = pa;
+}
+
+static inline void insert_short(codec_deflater *d, uint32_t pa, size_t hs)
+{
+    d->prev_short[pa & WMASK] = d->head_short[hs];
+    d->head_short[hs] = pa;
 }
 
 /* Inserts the positions before p; those within LONG_BYTES of the end go
- * to the 3-byte table only. */
+ * to the short chain only. */
 static inline void insert_upto(segment *s, uint32_t p)
 {
+    codec_deflater *d = s->d;
+    unsigned bits = d->hash_bits;
     uint32_t stop = p < s->hash_end ? p : s->hash_end;
     for (uint32_t i = s->inserted; i < stop; i++)
-        insert_one(s, i);
+        insert_hashed(d, i + s->off, hash_all(s->base + i, bits));
     for (uint32_t i = s->inserted > stop ? s->inserted : stop; i < p; i++)
         if (s->end - i >= MIN_MATCH)
-            s->d->head_3[hash_3(s->base + i, s->d->hash_bits)] = i;
+            insert_short(d, i + s->off, hash_3(s->base + i, bits));
     if (s->inserted < p)
         s->inserted = p;
 }
@@ -255,44 +324,71 @@ static match find_tail_match(segment *s, uint32_t p)
     uint32_t left = s->end - p;
     if (left < MIN_MATCH)
         return best;
-    uint32_t *slot = &s->d->head_3[hash_3(s->base + p, s->d->hash_bits)];
-    uint32_t cand = *slot;
-    *slot = p;
+    size_t hs = hash_3(s->base + p, s->d->hash_bits);
+    uint32_t dist = p + s->off - s->d->head_short[hs]; /* stale: more than WINDOW */
+    insert_short(s->d, p + s->off, hs);
     s->inserted = p + 1;
-    if (cand < p && p - cand <= WINDOW) {
-        unsigned len = match_len(s->base + cand, s->base + p, left);
-        if (len >= MIN_MATCH && worth(s, len, p - cand))
-            best = (match){len, p - cand};
+    if (dist - 1 < WINDOW) {
+        unsigned len = match_len(s->base + p - dist, s->base + p, left);
+        if (len >= MIN_MATCH && worth(s, len, dist))
+            best = (match){len, dist};
     }
     return best;
 }
 
-/* Walks one chain from `cand` for a match longer than best->len. */
+/* Walks one chain from table position `cand` for a match at p longer than
+ * best->len, examining at most *depth candidates (counted down). Distances
+ * are taken from `ref`, a position at or after p whose chain it is: the
+ * candidate for a chain entry e is at p - (ref - e). The walk ends past
+ * max_dist (at most WINDOW). ref is not inserted yet, so every slot the
+ * walk reads belongs to a position less than WINDOW back or to the chain's
+ * stale end: the chain goes strictly back until WINDOW. */
 static inline void walk(segment *s, const uint32_t *prev, uint32_t cand, uint32_t p,
-                        unsigned depth, unsigned limit, match *best)
+                        uint32_t ref, uint32_t max_dist, unsigned *depth, unsigned limit,
+                        match *best)
 {
     const uint8_t *cur = s->base + p;
     unsigned nice = s->lp->nice < limit ? s->lp->nice : limit;
-    uint32_t last = p;
-    while (depth-- && cand < last && p - cand <= WINDOW) {
-        const uint8_t *c = s->base + cand;
-        if (c[best->len] == cur[best->len] && codec_load32(c) == codec_load32(cur)) {
-            unsigned len = match_len(c, cur, limit);
-            if (len > best->len) {
+    unsigned len_best = best->len, left = *depth;
+    if (len_best >= nice) /* an earlier walk found enough (and the loads */
+        return;           /* below need len_best < limit) */
+    /* A candidate is compared only when it agrees on the 4 bytes that end
+     * at len_best (one load: such a candidate may be longer). */
+    const uint8_t *tail = cur + len_best - 3;
+    uint32_t tail4 = codec_load32(tail);
+    uint32_t ra = ref + s->off, dist = ra - cand;
+    while (dist <= max_dist && left) {
+        left--;
+        if (codec_load32(tail - dist) == tail4) {
+            unsigned len = match_len(cur - dist, cur, limit);
+            if (len > len_best) {
+                len_best = len;
                 best->len = len;
-                best->dist = p - cand;
+                best->dist = dist;
                 if (len >= nice)
-                    return;
+                    break;
+                tail = cur + len - 3;
+                tail4 = codec_load32(tail);
             }
         }
-        last = cand;
         cand = prev[cand & WMASK];
+        dist = ra - cand;
     }
+    *depth = left;
 }
 
-/* The longest match at p (ties to the nearest), len 0 when none; inserts
- * every position up to and including p. */
-static match find_match(segment *s, uint32_t p, unsigned depth)
+/* The longest match at p (ties to the nearest) longer than `shorter`
+ * (3, or the match a lazy step has to beat: as zlib, only longer
+ * candidates are compared), len 0 when none; inserts every position up to
+ * and including p.
+ *
+ * A lazy step (shorter >= LONG_BYTES) needs a candidate that agrees on
+ * shorter + 1 bytes, so also on the LONG_BYTES of them that end there:
+ * beyond the nearest k = shorter + 1 - LONG_BYTES distances, such
+ * candidates are exactly the entries of the long chain of p + k (shifted
+ * by k), a chain of far fewer entries than p's own on repetitive data
+ * (records of one JSON shape: p's chain holds every record). */
+static match find_match(segment *s, uint32_t p, unsigned depth, unsigned shorter)
 {
     match best = {0, 0};
     insert_upto(s, p);
@@ -300,26 +396,38 @@ static match find_match(segment *s, uint32_t p, unsigned depth)
         return find_tail_match(s, p);
     codec_deflater *d = s->d;
     const uint8_t *cur = s->base + p;
-    unsigned bits = d->hash_bits;
-    uint32_t left = s->end - p;
+    uint32_t left = s->end - p, pa = p + s->off;
     unsigned limit = left < MAX_MATCH ? left : MAX_MATCH;
-    uint32_t hl = hash_long(cur, bits), hs = hash_short(cur, bits), h3 = hash_3(cur, bits);
-    uint32_t cand_long = d->head_long[hl], cand_short = d->head_short[hs],
-             cand_3 = d->head_3[h3];
-    insert_one(s, p);
+    hashes h = hash_all(cur, d->hash_bits);
+    uint32_t cand_long = d->head_long[h.hl], cand_short = d->head_short[h.hs];
+    best.len = shorter; /* a candidate must beat it to count; reset below */
+    if (shorter >= LONG_BYTES && shorter < limit) {
+        /* p + k + LONG_BYTES = p + shorter + 1 <= end: p + k is hashed */
+        uint32_t k = shorter + 1 - LONG_BYTES;
+        walk(s, d->prev_long, cand_long, p, p, k, &depth, limit, &best);
+        size_t hk = hash_all(cur + k, d->hash_bits).hl;
+        walk(s, d->prev_long, d->head_long[hk], p, p + k, p < WINDOW ? p : WINDOW, &depth,
+             limit, &best);
+    } else if (shorter < limit) {
+        walk(s, d->prev_long, cand_long, p, p, WINDOW, &depth, limit, &best);
+        if (best.len < LONG_BYTES) {
+            unsigned short_depth = s->lp->short_depth;
+            walk(s, d->prev_short, cand_short, p, p, WINDOW, &short_depth, limit, &best);
+        }
+    }
+    insert_hashed(d, pa, h);
     s->inserted = p + 1;
-    best.len = 3; /* a candidate must beat 3 bytes to count; reset below */
-    walk(s, d->prev_long, cand_long, p, depth, limit, &best);
-    if (best.len < LONG_BYTES)
-        walk(s, d->prev_short, cand_short, p, s->lp->short_depth, limit, &best);
-    if (best.len > 3)
+    if (best.len > shorter)
         return best;
     best.len = 0;
-    if (cand_3 < p && worth(s, MIN_MATCH, p - cand_3)) {
-        const uint8_t *c = s->base + cand_3;
+    if (shorter > MIN_MATCH)
+        return best;
+    uint32_t dist = pa - cand_short; /* stale entries: more than WINDOW */
+    if (dist - 1 < WINDOW && worth(s, MIN_MATCH, dist)) {
+        const uint8_t *c = cur - dist;
         if (c[0] == cur[0] && c[1] == cur[1] && c[2] == cur[2]) {
             best.len = 3;
-            best.dist = p - cand_3;
+            best.dist = dist;
         }
     }
     return best;
@@ -394,6 +502,33 @@ static void sort_keys(uint64_t *k, unsigned n)
     }
 }
 
+/* Counts below this are sorted by counting (sorted_leaves()). */
+#define SORT_BUCKETS 64
+
+/* The used symbols of freq[0..n) as keys in ascending order, returning
+ * their number: a counting sort on the count for counts below
+ * SORT_BUCKETS (in symbol order within a count, as the keys order them),
+ * the larger ones after them by sort_keys(). */
+static unsigned sorted_leaves(const uint32_t *freq, unsigned n, uint64_t *leaf)
+{
+    unsigned start[SORT_BUCKETS + 1] = {0};
+    for (unsigned i = 0; i < n; i++)
+        start[freq[i] < SORT_BUCKETS ? freq[i] : SORT_BUCKETS]++;
+    unsigned m = 0;
+    for (unsigned b = 1; b <= SORT_BUCKETS; b++) { /* bucket 0: unused symbols */
+        unsigned c = start[b];
+        start[b] = m;
+        m += c;
+    }
+    unsigned large = start[SORT_BUCKETS];
+    for (unsigned i = 0; i < n; i++)
+        if (freq[i])
+            leaf[start[freq[i] < SORT_BUCKETS ? freq[i] : SORT_BUCKETS]++] =
+                (uint64_t)freq[i] << 9 | i;
+    sort_keys(leaf + large, m - large);
+    return m;
+}
+
 /* Code lengths of at most `limit` bits for freq[0..n): a Huffman code
  * (two-queue construction over sorted leaves), depths over the limit
  * brought back by JPEG's adjustment (below), which keeps the code complete. A code with
@@ -402,18 +537,14 @@ static void sort_keys(uint64_t *k, unsigned n)
 static void build_lengths(const uint32_t *freq, unsigned n, unsigned limit, uint8_t *len)
 {
     uint64_t leaf[LITLEN_SYMS];
-    unsigned m = 0;
+    unsigned m = sorted_leaves(freq, n, leaf);
     memset(len, 0, n);
-    for (unsigned i = 0; i < n; i++)
-        if (freq[i])
-            leaf[m++] = (uint64_t)freq[i] << 9 | i;
     if (m < 2) {
         unsigned a = m ? KEY_SYM(leaf[0]) : 0;
         len[a] = 1;
         len[a == 0 ? 1 : 0] = 1;
         return;
     }
-    sort_keys(leaf, m);
     uint32_t weight[2 * LITLEN_SYMS];
     uint16_t parent[2 * LITLEN_SYMS];
     for (unsigned i = 0; i < m; i++)
@@ -493,14 +624,6 @@ static void build_codes(const uint8_t *len, unsigned n, uint16_t *code)
  * Blocks
  * ------------------------------------------------------------------------ */
 
-/* The dynamic header: code-length tokens (symbol | extra << 8). */
-typedef struct dyn_header {
-    unsigned hlit, hdist, hclen, ntok;
-    uint16_t tok[LITLEN_SYMS + DIST_SYMS];
-    uint8_t cl_len[CL_SYMS];
-    uint16_t cl_code[CL_SYMS];
-} dyn_header;
-
 static const uint8_t cl_extra_bits[CL_SYMS] = {[16] = 2, [17] = 3, [18] = 7};
 
 static void rle_lengths(const uint8_t *lens, unsigned n, dyn_header *h)
@@ -579,22 +702,25 @@ static void write_header(bitwriter *w, const dyn_header *h)
     }
 }
 
-/* Symbol counts of one block. */
-typedef struct block_freq {
-    uint32_t litlen[LITLEN_SYMS];
-    uint32_t dist[DIST_SYMS];
-} block_freq;
-
-/* Bits of the block's symbols under the given code lengths. */
-static uint64_t data_bits(const block_freq *f, const uint8_t *litlen_len, const uint8_t *dist_len)
+/* Bits of the block's symbols under its dynamic code lengths (*dyn) and
+ * under the fixed code (*fix); the extra bits are the same in both. */
+static void data_bits(const block_freq *f, const uint8_t *litlen_len, const uint8_t *dist_len,
+                      const block_codes *fixed, uint64_t *dyn, uint64_t *fix)
 {
-    uint64_t bits = 0;
-    for (unsigned s = 0; s < LITLEN_SYMS; s++)
-        bits += (uint64_t)f->litlen[s] *
-                (litlen_len[s] + (s > END_OF_BLOCK ? len_extra[s - 257] : 0));
-    for (unsigned s = 0; s < DIST_SYMS; s++)
-        bits += (uint64_t)f->dist[s] * (dist_len[s] + dist_extra[s]);
-    return bits;
+    uint64_t d = 0, x = 0, extra = 0;
+    for (unsigned s = 0; s < LITLEN_SYMS; s++) {
+        d += (uint64_t)f->litlen[s] * litlen_len[s];
+        x += (uint64_t)f->litlen[s] * fixed->litlen_len[s];
+    }
+    for (unsigned s = 257; s < LITLEN_SYMS; s++)
+        extra += (uint64_t)f->litlen[s] * len_extra[s - 257];
+    for (unsigned s = 0; s < DIST_SYMS; s++) {
+        d += (uint64_t)f->dist[s] * dist_len[s];
+        x += (uint64_t)f->dist[s] * fixed->dist_len[s];
+        extra += (uint64_t)f->dist[s] * dist_extra[s];
+    }
+    *dyn = d + extra;
+    *fix = x + extra;
 }
 
 static void fixed_codes(block_codes *c)
@@ -611,9 +737,12 @@ static inline unsigned dist_symbol(const codec_deflater *d, unsigned dist)
     return dist <= 256 ? d->dist_sym_near[dist - 1] : d->dist_sym_far[(dist - 1) >> 7];
 }
 
-static void write_items(bitwriter *w, const codec_deflater *d, const item *it, size_t n,
+static void write_items(bitwriter *wp, const codec_deflater *d, const item *it, size_t n,
                         const block_codes *c)
 {
+    /* A local copy: its fields stay in registers (stores through out
+     * could alias *wp). */
+    bitwriter local = *wp, *w = &local;
     for (size_t i = 0; i < n; i++) {
         unsigned v = it[i].value, dist = it[i].dist;
         if (!dist) {
@@ -629,6 +758,7 @@ static void write_items(bitwriter *w, const codec_deflater *d, const item *it, s
                  c->dist_len[ds] + dist_extra[ds]);
     }
     put_bits(w, c->litlen_code[END_OF_BLOCK], c->litlen_len[END_OF_BLOCK]);
+    *wp = local;
 }
 
 static void write_stored(bitwriter *w, const uint8_t *raw, size_t n, bool final)
@@ -650,38 +780,32 @@ static void write_stored(bitwriter *w, const uint8_t *raw, size_t n, bool final)
     } while (n > 0);
 }
 
-/* The smallest encoding of one block: its kind, codes and size in bits. */
-typedef enum { BLOCK_STORED, BLOCK_FIXED, BLOCK_DYNAMIC } block_kind;
-
-typedef struct block_plan {
-    block_kind kind;
-    uint64_t bits;
-    size_t raw_len;        /* input bytes the items cover */
-    block_codes dyn;
-    dyn_header h;
-} block_plan;
-
-static void plan_block(const codec_deflater *d, const item *it, size_t n, block_plan *p)
+static void count_items(const codec_deflater *d, const item *it, size_t n, block_freq *f)
 {
-    block_freq f;
-    memset(&f, 0, sizeof f);
+    memset(f, 0, sizeof *f);
     size_t raw_len = 0;
     for (size_t i = 0; i < n; i++) {
         if (!it[i].dist) {
-            f.litlen[it[i].value]++;
+            f->litlen[it[i].value]++;
             raw_len++;
             continue;
         }
-        f.litlen[257 + d->len_sym[it[i].value]]++;
-        f.dist[dist_symbol(d, it[i].dist)]++;
+        f->litlen[257 + d->len_sym[it[i].value]]++;
+        f->dist[dist_symbol(d, it[i].dist)]++;
         raw_len += it[i].value;
     }
-    f.litlen[END_OF_BLOCK]++;
-    build_lengths(f.litlen, LITLEN_SYMS, MAX_BITS, p->dyn.litlen_len);
-    build_lengths(f.dist, DIST_SYMS, MAX_BITS, p->dyn.dist_len);
-    uint64_t dyn_bits = plan_header(&p->dyn, &p->h) + data_bits(&f, p->dyn.litlen_len,
-                                                                p->dyn.dist_len);
-    uint64_t fix_bits = data_bits(&f, d->fixed.litlen_len, d->fixed.dist_len);
+    f->litlen[END_OF_BLOCK] = 1;
+    f->raw_len = raw_len;
+}
+
+static void plan_block(const codec_deflater *d, const block_freq *f, block_plan *p)
+{
+    build_lengths(f->litlen, LITLEN_SYMS, MAX_BITS, p->dyn.litlen_len);
+    build_lengths(f->dist, DIST_SYMS, MAX_BITS, p->dyn.dist_len);
+    uint64_t dyn_bits, fix_bits;
+    data_bits(f, p->dyn.litlen_len, p->dyn.dist_len, &d->fixed, &dyn_bits, &fix_bits);
+    dyn_bits += plan_header(&p->dyn, &p->h);
+    size_t raw_len = f->raw_len;
     uint64_t stored_bits = (uint64_t)raw_len * 8 + (raw_len / STORED_MAX + 1) * 42;
     p->raw_len = raw_len;
     if (stored_bits < dyn_bits && stored_bits < fix_bits)
@@ -709,75 +833,77 @@ static void write_plan(const codec_deflater *d, bitwriter *w, block_plan *p, con
     }
 }
 
-/* Blocks shorter than this are not halved: two headers cost more than a
- * better fit can win back. */
-#define SPLIT_MIN_ITEMS 512u
-
-/* Where a block is halved: node k of a binary tree (children 2k+1, 2k+2)
- * is one range of items; halve[k] says it is written as its two halves. */
-typedef struct split_tree {
-    bool halve[(2u << SPLITS_MAX) - 1];
-} split_tree;
-
-/* Bits of items[0..n) (tree node k) written as one block or, up to
- * `splits` times, as two halves, whichever is smaller by exact bit count;
- * records the choice of every node in t. Each node is planned once here;
- * write_tree() plans the blocks it writes once more, rather than keep up
- * to 63 plans of about 2 KiB each. */
-static uint64_t plan_splits(const codec_deflater *d, const item *it, size_t n, unsigned splits,
-                            unsigned k, split_tree *t)
+static inline bool splittable(unsigned splits, size_t n)
 {
-    block_plan whole;
-    plan_block(d, it, n, &whole);
-    t->halve[k] = false;
-    if (splits == 0 || n < SPLIT_MIN_ITEMS)
-        return whole.bits;
-    uint64_t two = plan_splits(d, it, n / 2, splits - 1, 2 * k + 1, t);
-    if (two >= whole.bits)
-        return whole.bits;
-    two += plan_splits(d, it + n / 2, n - n / 2, splits - 1, 2 * k + 2, t);
-    if (two >= whole.bits)
-        return whole.bits;
-    t->halve[k] = true;
+    return splits > 0 && n >= SPLIT_MIN_ITEMS;
+}
+
+/* Counts the symbols of node k (items[0..n)) and of every node below it
+ * that plan_splits() may plan: the items once, at the lowest nodes, and
+ * each node above as the sum of its two halves. */
+static void count_tree(codec_deflater *d, const item *it, size_t n, unsigned splits, unsigned k)
+{
+    block_freq *f = &d->tree_freq[k];
+    if (!splittable(splits, n)) {
+        count_items(d, it, n, f);
+        return;
+    }
+    count_tree(d, it, n / 2, splits - 1, 2 * k + 1);
+    count_tree(d, it + n / 2, n - n / 2, splits - 1, 2 * k + 2);
+    const block_freq *a = &d->tree_freq[2 * k + 1], *b = &d->tree_freq[2 * k + 2];
+    for (unsigned s = 0; s < LITLEN_SYMS; s++)
+        f->litlen[s] = a->litlen[s] + b->litlen[s];
+    for (unsigned s = 0; s < DIST_SYMS; s++)
+        f->dist[s] = a->dist[s] + b->dist[s];
+    f->litlen[END_OF_BLOCK] = 1;
+    f->raw_len = a->raw_len + b->raw_len;
+}
+
+/* Bits of node k (n items) written as one block or, up to `splits` times,
+ * as two halves, whichever is smaller by exact bit count. Plans each node
+ * it looks at once, into tree_plan[k], and records in tree_halve[k]
+ * whether node k is written as its halves. */
+static uint64_t plan_splits(codec_deflater *d, size_t n, unsigned splits, unsigned k)
+{
+    block_plan *whole = &d->tree_plan[k];
+    plan_block(d, &d->tree_freq[k], whole);
+    d->tree_halve[k] = false;
+    if (!splittable(splits, n))
+        return whole->bits;
+    uint64_t two = plan_splits(d, n / 2, splits - 1, 2 * k + 1);
+    if (two >= whole->bits)
+        return whole->bits;
+    two += plan_splits(d, n - n / 2, splits - 1, 2 * k + 2);
+    if (two >= whole->bits)
+        return whole->bits;
+    d->tree_halve[k] = true;
     return two;
 }
 
-/* Input bytes covered by items[0..n). */
-static size_t raw_length(const item *it, size_t n)
+static void write_tree(codec_deflater *d, bitwriter *w, const item *it, size_t n,
+                       const uint8_t *raw, bool final, unsigned k)
 {
-    size_t len = 0;
-    for (size_t i = 0; i < n; i++)
-        len += it[i].dist ? it[i].value : 1;
-    return len;
-}
-
-static void write_tree(const codec_deflater *d, bitwriter *w, const item *it, size_t n,
-                       const uint8_t *raw, bool final, unsigned k, const split_tree *t)
-{
-    if (t->halve[k]) {
-        write_tree(d, w, it, n / 2, raw, false, 2 * k + 1, t);
-        write_tree(d, w, it + n / 2, n - n / 2, raw + raw_length(it, n / 2), final, 2 * k + 2,
-                   t);
+    if (d->tree_halve[k]) {
+        write_tree(d, w, it, n / 2, raw, false, 2 * k + 1);
+        write_tree(d, w, it + n / 2, n - n / 2, raw + d->tree_freq[2 * k + 1].raw_len, final,
+                   2 * k + 2);
         return;
     }
-    block_plan whole;
-    plan_block(d, it, n, &whole);
-    write_plan(d, w, &whole, it, n, raw, final);
+    write_plan(d, w, &d->tree_plan[k], it, n, raw, final);
 }
 
 /* Writes items[0..n) (covering raw[0..)) as the smallest of a dynamic,
  * fixed or stored block, or, up to `splits` times, as two halves written
  * the same way when that is smaller by exact bit count: symbol statistics
  * drift within a block (JSON keys then text, ...), and zlib's blocks are
- * half the size of ours. */
-static void write_range(const codec_deflater *d, bitwriter *w, const item *it, size_t n,
+ * half the size of ours. Blocks shorter than SPLIT_MIN_ITEMS are not
+ * halved: two headers cost more than a better fit can win back. */
+static void write_range(codec_deflater *d, bitwriter *w, const item *it, size_t n,
                         const uint8_t *raw, bool final, unsigned splits)
 {
-    split_tree t;
-    t.halve[0] = false;
-    if (splits > 0 && n >= SPLIT_MIN_ITEMS) /* else one plan, not two */
-        plan_splits(d, it, n, splits, 0, &t);
-    write_tree(d, w, it, n, raw, final, 0, &t);
+    count_tree(d, it, n, splits, 0);
+    plan_splits(d, n, splits, 0);
+    write_tree(d, w, it, n, raw, final, 0);
 }
 
 /* ---------------------------------------------------------------------------
@@ -813,41 +939,64 @@ static inline void maybe_flush(parser *ps, const uint8_t *next)
     }
 }
 
-static void clear_tables(codec_deflater *d)
+/* The table offset of a segment of len bytes (see next_offset). */
+static uint32_t claim_offset(codec_deflater *d, uint32_t len)
 {
-    size_t n = (size_t)1 << d->hash_bits;
-    memset(d->head_long, 0, n * sizeof d->head_long[0]);
-    memset(d->head_short, 0, n * sizeof d->head_short[0]);
-    memset(d->head_3, 0, n * sizeof d->head_3[0]);
+    if (d->next_offset > UINT32_MAX - WINDOW - len) {
+        size_t n = d->zeroed;
+        memset(d->head_long, 0, n * sizeof d->head_long[0]);
+        memset(d->head_short, 0, n * sizeof d->head_short[0]);
+        d->next_offset = FIRST_OFFSET;
+    }
+    uint32_t off = d->next_offset;
+    d->next_offset = off + len + WINDOW;
+    return off;
 }
 
-/* Lazy parse of one segment: base[0..n). */
+/* Lazy parse of one segment: base[0..n). A match m found at p waits
+ * (`pending`) for the search at p+1: a longer match there makes p a
+ * literal (zlib's rule). One call site, so find_match() is inlined here. */
 static void parse_segment(parser *ps, const level_params *lp, const uint8_t *base, uint32_t n)
 {
-    segment s = {ps->d, base, n, n >= LONG_BYTES ? n - LONG_BYTES + 1 : 0, 0, lp};
-    clear_tables(ps->d);
+    segment s = {ps->d, base, n, n >= LONG_BYTES ? n - LONG_BYTES + 1 : 0, 0,
+                 claim_offset(ps->d, n), lp};
     uint32_t p = 0;
+    match m = {0, 0};
+    bool pending = false;
     while (p < n) {
-        match m = find_match(&s, p, lp->long_depth);
-        if (m.len < MIN_MATCH) {
-            emit_literal(ps, base[p]);
-            p++;
+        unsigned depth = lp->long_depth, shorter = MIN_MATCH;
+        if (pending) {
+            if (m.len >= lp->lazy || p + 1 >= n) {
+                emit_match(ps, m);
+                p += m.len;
+                pending = false;
+                maybe_flush(ps, base + p);
+                continue;
+            }
+            if (m.len >= lp->good)
+                depth /= 4;
+            shorter = m.len;
+        }
+        match f = find_match(&s, pending ? p + 1 : p, depth, shorter);
+        if (!pending) {
+            if (f.len < MIN_MATCH) {
+                emit_literal(ps, base[p]);
+                p++;
+                maybe_flush(ps, base + p);
+            } else {
+                m = f;
+                pending = true;
+            }
+        } else if (f.len <= m.len) {
+            emit_match(ps, m);
+            p += m.len;
+            pending = false;
             maybe_flush(ps, base + p);
-            continue;
-        }
-        /* A longer match one byte on makes this byte a literal. */
-        while (m.len < lp->lazy && p + 1 < n) {
-            unsigned depth = m.len >= lp->good ? lp->long_depth / 4 : lp->long_depth;
-            match next = find_match(&s, p + 1, depth);
-            if (next.len <= m.len)
-                break;
+        } else {
             emit_literal(ps, base[p]);
             p++;
-            m = next;
+            m = f;
         }
-        emit_match(ps, m);
-        p += m.len;
-        maybe_flush(ps, base + p);
     }
 }
 
@@ -861,6 +1010,12 @@ size_t codec__deflate_compress(codec_deflater *d, int level, const uint8_t *src,
     while (bits < HASH_BITS_MAX && ((size_t)1 << bits) < n)
         bits++;
     d->hash_bits = bits;
+    if (d->zeroed < 1u << bits) { /* first use of this size: 0 is stale */
+        size_t from = d->zeroed, n_new = ((size_t)1 << bits) - from;
+        memset(d->head_long + from, 0, n_new * sizeof d->head_long[0]);
+        memset(d->head_short + from, 0, n_new * sizeof d->head_short[0]);
+        d->zeroed = 1u << bits;
+    }
     for (size_t off = 0; off < n; off += d->segment) {
         size_t len = n - off < d->segment ? n - off : d->segment;
         parse_segment(&ps, lp, src + off, (uint32_t)len);
