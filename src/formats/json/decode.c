@@ -1070,8 +1070,18 @@ static inline __attribute__((always_inline)) const uint8_t *any_number_at(fast *
     const uint8_t *d0 = p;
     uint64_t m = digits_value8(x, n);
     p += n;
-    if (n == 8)
-        p = digit_run(p, f->end, &m);
+    if (n == 8) {
+#if CODEC_SSE2
+        /* 9 to 15 digits (citm_catalog's ids) at once; d0 - 15 is in the
+         * input, d0 + 15 is by the 48 bytes. */
+        uint64_t v = 0;
+        unsigned n16;
+        if (d0 - f->base >= 15 && (n16 = digits16(d0, &v)) != 16)
+            m = v, p = d0 + n16;
+        else
+#endif
+            p = digit_run(p, f->end, &m);
+    }
     size_t digits = (size_t)(p - d0);
     /* digits <= 19: what was read is within the 48 bytes. */
     if (digits > 19 || (*p | 0x20) == 'e')
