@@ -699,23 +699,30 @@ static inline int eisel_lemire_normal64(uint64_t w, int q, uint64_t *bits)
     return 0;
 }
 
-int codec__double_from_decimal(uint64_t w, int64_t q, bool neg, double *out)
+uint64_t codec__double_bits_from_decimal(uint64_t w, int64_t q, bool neg)
 {
     static const double exact_pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                            1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                            1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    uint64_t bits;
     if (CODEC_CLINGER && w <= UINT64_C(1) << 53 && q >= -22 && q <= 22) {
         double v = (double)w;
         v = q < 0 ? v / exact_pow10[-q] : v * exact_pow10[q];
-        *out = neg ? -v : v;
-        return 0;
+        memcpy(&bits, &v, sizeof bits);
+        return bits | (uint64_t)neg << 63;
     }
-    uint64_t bits;
     if (w == 0 || q < CODEC_POW10_MIN || q > 308 ||
         (eisel_lemire_normal64(w, (int)q, &bits) && eisel_lemire(w, (int)q, &binary64, &bits)) ||
         bits >= binary64.inf)
+        return CODEC_DECIMAL_DECLINED;
+    return bits | (uint64_t)neg << 63;
+}
+
+int codec__double_from_decimal(uint64_t w, int64_t q, bool neg, double *out)
+{
+    uint64_t bits = codec__double_bits_from_decimal(w, q, neg);
+    if (bits == CODEC_DECIMAL_DECLINED)
         return 1;
-    bits |= (uint64_t)neg << 63;
     memcpy(out, &bits, sizeof *out);
     return 0;
 }

@@ -1119,12 +1119,10 @@ static inline __attribute__((always_inline)) const uint8_t *any_number_at(fast *
         p = digit_run(p, f->end, &m);
         frac = (size_t)(p - f0);
     }
-    double v;
-    if (digits + frac > 19 || (*p | 0x20) == 'e' ||
-        codec__double_from_decimal(m, -(int64_t)frac, neg, &v))
-        return any_number_slow(f, d, s);
     uint64_t bits;
-    memcpy(&bits, &v, sizeof bits);
+    if (digits + frac > 19 || (*p | 0x20) == 'e' ||
+        (bits = codec__double_bits_from_decimal(m, -(int64_t)frac, neg)) == CODEC_DECIMAL_DECLINED)
+        return any_number_slow(f, d, s);
     put_value(d, CODEC_V_DOUBLE, bits, 0);
     return p;
 }
