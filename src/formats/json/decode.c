@@ -973,6 +973,14 @@ static __attribute__((noinline)) uint8_t *nodes_refill(fast *f, size_t bytes)
     return a;
 }
 
+/* Stores the 8-byte word w at d (a function of its own: the recursive
+ * descent keeps no addressable word, which unoptimised sanitizer builds
+ * would give a padded stack slot in every level's frame). */
+static inline void put_word(uint8_t *d, uint64_t w)
+{
+    memcpy(d, &w, sizeof w);
+}
+
 /* Pops everything above `base` (bytes bytes, a multiple of 8) into a new
  * array of exactly that size, taken from the node pool; NULL when there
  * is nothing (or no memory: *ok). */
@@ -1001,18 +1009,13 @@ static inline void *vals_pop(fast *f, size_t base, size_t bytes, bool *ok)
          * compiler would otherwise merge them into one 16-byte load. */
         size_t i = 0;
         for (; i + 16 <= bytes; i += 16) {
-            uint64_t w0, w1;
-            memcpy(&w0, src + i, 8);
-            memcpy(&w1, src + i + 8, 8);
+            uint64_t w0 = codec_load64(src + i), w1 = codec_load64(src + i + 8);
             __asm__("" : "+r"(w0), "+r"(w1));
-            memcpy(a + i, &w0, 8);
-            memcpy(a + i + 8, &w1, 8);
+            put_word(a + i, w0);
+            put_word(a + i + 8, w1);
         }
-        if (i < bytes) {
-            uint64_t w;
-            memcpy(&w, src + i, 8);
-            memcpy(a + i, &w, 8);
-        }
+        if (i < bytes)
+            put_word(a + i, codec_load64(src + i));
     }
     return a;
 }
@@ -1069,15 +1072,17 @@ static inline __attribute__((always_inline)) const uint8_t *any_number_at(fast *
         return any_number_slow(f, d, s);
     const uint8_t *d0 = p;
     uint64_t m = digits_value8(x, n);
+#if CODEC_SSE2
+    uint64_t v16 = 0;   /* one for both digits16() calls (see put_word) */
+    unsigned n16;
+#endif
     p += n;
     if (n == 8) {
 #if CODEC_SSE2
         /* 9 to 15 digits (citm_catalog's ids) at once; d0 - 15 is in the
          * input, d0 + 15 is by the 48 bytes. */
-        uint64_t v = 0;
-        unsigned n16;
-        if (d0 - f->base >= 15 && (n16 = digits16(d0, &v)) != 16)
-            m = v, p = d0 + n16;
+        if (d0 - f->base >= 15 && (n16 = digits16(d0, &v16)) != 16)
+            m = v16, p = d0 + n16;
         else
 #endif
             p = digit_run(p, f->end, &m);
@@ -1100,17 +1105,15 @@ static inline __attribute__((always_inline)) const uint8_t *any_number_at(fast *
     size_t frac;
 #if CODEC_SSE2
     /* p - 15 is in the input; p + 15 is, by the 48 bytes. */
-    uint64_t fv;
-    unsigned fn;
-    if (p - f->base >= 15 && (fn = digits16(p, &fv)) - 1 < 15 && digits + fn <= 19) {
+    if (p - f->base >= 15 && (n16 = digits16(p, &v16)) - 1 < 15 && digits + n16 <= 19) {
         static const uint64_t p10[16] = {
             1u,           10u,           100u,           1000u,           10000u,
             100000u,      1000000u,      10000000u,      100000000u,      1000000000u,
             10000000000u, 100000000000u, 1000000000000u, 10000000000000u, 100000000000000u,
             1000000000000000u};
-        m = m * p10[fn] + fv;   /* below 10^19: no wrap */
-        p += fn;
-        frac = fn;
+        m = m * p10[n16] + v16;   /* below 10^19: no wrap */
+        p += n16;
+        frac = n16;
     } else
 #endif
     {
