@@ -45,6 +45,13 @@ int codec__parse_double(const char *s, size_t n, double *out);
  * then call codec__parse_double on the text. */
 int codec__double_from_decimal(uint64_t w, int64_t q, bool neg, double *out);
 
+/* codec__double_from_decimal() with the double's bits returned in a
+ * register (a decoder storing them needs no trip through memory), or
+ * CODEC_DECIMAL_DECLINED (the bits of a NaN, which no decimal gives) where
+ * that returns 1. */
+#define CODEC_DECIMAL_DECLINED UINT64_MAX
+uint64_t codec__double_bits_from_decimal(uint64_t w, int64_t q, bool neg);
+
 /* The same grammar and rules, rounded once, directly to the nearest float
  * (not through a double, which could round twice). */
 int codec__parse_float(const char *s, size_t n, float *out);

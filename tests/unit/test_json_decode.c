@@ -780,7 +780,9 @@ static int agree_value_text(const char *doc)
 
 /* `text` as the first item of an array and member of an object with more
  * than 48 bytes after it, where the schemaless decoder reads numbers
- * inline (closer to the end they take the careful way); both verdicts. */
+ * inline (closer to the end they take the careful way), and as an item
+ * 16 bytes or more into the document (where a fraction's digits are read
+ * 16 at a time: digits16()); the same verdict each time. */
 static int agree_padded(const char *text)
 {
     static const char pad[] = "\"and more than forty-eight bytes of text after it\"";
@@ -789,6 +791,9 @@ static int agree_padded(const char *text)
     int r = agree_value_text(doc);
     snprintf(doc, sizeof doc, "{\"k\":%s,\"p\":%s}", text, pad);
     int o = agree_value_text(doc);
+    CHECK_INT(r, o);
+    snprintf(doc, sizeof doc, "[\"sixteen bytes\",%s,%s]", text, pad);
+    o = agree_value_text(doc);
     CHECK_INT(r, o);
     return r;
 }
@@ -883,6 +888,9 @@ static void check_schemaless(void)
         "0", "-0", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
         "18446744073709551615", "18446744073709551616", "-9223372036854775809", "1.0", "-0.0",
         "1e2", "1E-400", "123456789012345678901234567890", "0.1", "2.2250738585072014e-308",
+        "-65.613616999999977", "0.000000000000001", "1.7976931348623157", "1.5E3", "0.5e-3",
+        "9.999999999999999999", "123.4567890123456789", "12345678901.12345678",
+        "4.9406564584124654e-324", "0.30000000000000004", "[0.1234567890123456,-7.5]",
         "[]", "{}", "[1,[2,[3]],{\"a\":null}]", "{\"a\\u00e9\":true,\"b\\n\":false}",
         " { \"k\" : [ 1 , \"s\" , { } ] } ", "\"caf\u00c3\u00a9 \\ud83d\\ude00\""};
     for (size_t k = 0; k < sizeof valid / sizeof valid[0]; k++) {

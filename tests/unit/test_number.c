@@ -461,6 +461,44 @@ static void test_parse_random(void)
     }
 }
 
+/* codec__double_from_decimal (the JSON decoders' way: all digits in w)
+ * against strtod: w of 1 to 19 digits and exponents over the whole table,
+ * most of them in the coordinate range (17 digits, 10^-18..10^-12) that
+ * the one-product Eisel-Lemire step decides, and w ending in ...5, ...50,
+ * ...499 or ...501 (near a halfway point between doubles) as often as not.
+ * It may decline (1): then it must only be where the exact parser decides. */
+static void test_from_decimal_random(void)
+{
+    static const uint64_t tails[4] = {5, 50, 499, 501};
+    char text[64];
+    long decided = 0, n = 200000L * SCALE;
+    for (long i = 0; i < n; i++) {
+        uint64_t r = check_rand(&rng);
+        int nd = i & 1 ? 17 : 1 + (int)(r % 19);
+        uint64_t w = 0;
+        for (int d = 0; d < nd; d++)
+            w = w * 10 + (check_rand(&rng) % 10);
+        if (r >> 20 & 1) {
+            uint64_t t = tails[r >> 21 & 3], p = t < 10 ? 10 : t < 100 ? 100 : 1000;
+            w = w / p * p + t;
+        }
+        if (!w)
+            w = 1;
+        int q = i & 1 ? -12 - (int)(r >> 32 & 7) : -360 + (int)((r >> 32) % 680);
+        bool neg = r >> 40 & 1;
+        snprintf(text, sizeof text, "%s%" PRIu64 "e%d", neg ? "-" : "", w, q);
+        double mine = 0, ref = strtod(text, NULL);
+        if (codec__double_from_decimal(w, q, neg, &mine))
+            continue;
+        decided++;
+        int ok = bits_of(mine) == bits_of(ref);
+        CHECK(ok);
+        if (!ok)
+            report("double from decimal", text, ref);
+    }
+    CHECK(decided > n / 2);   /* the test reaches the fast steps */
+}
+
 static void test_parse_edges(void)
 {
     static const char *cases[] = {
@@ -550,5 +588,6 @@ int main(void)
     test_parse_edges();
     test_parse_long();
     test_parse_random();
+    test_from_decimal_random();
     return check_done("test_number");
 }

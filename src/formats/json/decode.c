@@ -413,6 +413,44 @@ static inline const uint8_t *digit_run(const uint8_t *p, const uint8_t *end, uin
     return p;
 }
 
+#if CODEC_SSE2
+/* The run of digits at p when it is 1 to 15 long, its value in *v; 0 or
+ * 16 otherwise (*v unset). Reads the 16 bytes at p and the 16 bytes that
+ * end with the run (p - 15 and p + 15 must be inside the input): those
+ * are the run right-aligned, the bytes before it masked to zero, and are
+ * combined in pairs, quads and eights with SSE2 multiply-adds (no digit
+ * at a time, no length-dependent shift): canada.json's 15-digit fractions
+ * took two 8-byte steps of digit_run(). */
+static inline unsigned digits16(const uint8_t *p, uint64_t *v)
+{
+    static const uint8_t tail[32] = {0,    0,    0,    0,    0,    0,    0,    0,
+                                     0,    0,    0,    0,    0,    0,    0,    0,
+                                     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    const __m128i zero = _mm_set1_epi8('0');
+    __m128i d = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), zero);
+    /* d < 10 unsigned: a digit */
+    __m128i digit = _mm_cmplt_epi8(_mm_xor_si128(d, _mm_set1_epi8((char)0x80)),
+                                   _mm_set1_epi8((char)(0x80 + 10)));
+    unsigned n = (unsigned)__builtin_ctz(~(unsigned)_mm_movemask_epi8(digit));
+    if (n == 0 || n == 16)
+        return n;
+    __m128i y = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + n - 16)), zero);
+    y = _mm_and_si128(y, _mm_loadu_si128((const __m128i *)(const void *)(tail + n)));
+    __m128i z = _mm_setzero_si128();
+    __m128i m10 = _mm_setr_epi16(10, 1, 10, 1, 10, 1, 10, 1);
+    __m128i two = _mm_packs_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(y, z), m10),
+                                  _mm_madd_epi16(_mm_unpackhi_epi8(y, z), m10));
+    __m128i four = _mm_madd_epi16(two, _mm_setr_epi16(100, 1, 100, 1, 100, 1, 100, 1));
+    __m128i eight = _mm_madd_epi16(_mm_packs_epi32(four, four),
+                                   _mm_setr_epi16(10000, 1, 10000, 1, 10000, 1, 10000, 1));
+    uint64_t hi = (uint32_t)_mm_cvtsi128_si32(eight);
+    uint64_t lo = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(eight, 4));
+    *v = hi * 100000000u + lo;
+    return n;
+}
+#endif
+
 /* The number at p into *d; the byte after it, or NULL outside the grammar. */
 static inline const uint8_t *decimal_scan(const uint8_t *p, const uint8_t *end, decimal *d)
 {
@@ -935,6 +973,14 @@ static __attribute__((noinline)) uint8_t *nodes_refill(fast *f, size_t bytes)
     return a;
 }
 
+/* Stores the 8-byte word w at d (a function of its own: the recursive
+ * descent keeps no addressable word, which unoptimised sanitizer builds
+ * would give a padded stack slot in every level's frame). */
+static inline void put_word(uint8_t *d, uint64_t w)
+{
+    memcpy(d, &w, sizeof w);
+}
+
 /* Pops everything above `base` (bytes bytes, a multiple of 8) into a new
  * array of exactly that size, taken from the node pool; NULL when there
  * is nothing (or no memory: *ok). */
@@ -957,12 +1003,19 @@ static inline void *vals_pop(fast *f, size_t base, size_t bytes, bool *ok)
         /* Word by word, as the values were just stored: a wider load of
          * words still in the store buffer waits for them to be written
          * (a store-forwarding stall), which made this copy a quarter of
-         * the time of canada.json's pairs. */
-        for (size_t i = 0; i < bytes; i += 8) {
-            uint64_t w;
-            memcpy(&w, src + i, 8);
-            memcpy(a + i, &w, 8);
+         * the time of canada.json's pairs. Two words a step (a value is
+         * three, a member five): half the loop's compares and jumps; the
+         * empty asm keeps the two words in general registers, as the
+         * compiler would otherwise merge them into one 16-byte load. */
+        size_t i = 0;
+        for (; i + 16 <= bytes; i += 16) {
+            uint64_t w0 = codec_load64(src + i), w1 = codec_load64(src + i + 8);
+            __asm__("" : "+r"(w0), "+r"(w1));
+            put_word(a + i, w0);
+            put_word(a + i + 8, w1);
         }
+        if (i < bytes)
+            put_word(a + i, codec_load64(src + i));
     }
     return a;
 }
@@ -1019,9 +1072,21 @@ static inline __attribute__((always_inline)) const uint8_t *any_number_at(fast *
         return any_number_slow(f, d, s);
     const uint8_t *d0 = p;
     uint64_t m = digits_value8(x, n);
+#if CODEC_SSE2
+    uint64_t v16 = 0;   /* one for both digits16() calls (see put_word) */
+    unsigned n16;
+#endif
     p += n;
-    if (n == 8)
-        p = digit_run(p, f->end, &m);
+    if (n == 8) {
+#if CODEC_SSE2
+        /* 9 to 15 digits (citm_catalog's ids) at once; d0 - 15 is in the
+         * input, d0 + 15 is by the 48 bytes. */
+        if (d0 - f->base >= 15 && (n16 = digits16(d0, &v16)) != 16)
+            m = v16, p = d0 + n16;
+        else
+#endif
+            p = digit_run(p, f->end, &m);
+    }
     size_t digits = (size_t)(p - d0);
     /* digits <= 19: what was read is within the 48 bytes. */
     if (digits > 19 || (*p | 0x20) == 'e')
@@ -1037,16 +1102,30 @@ static inline __attribute__((always_inline)) const uint8_t *any_number_at(fast *
         return p;
     }
     const uint8_t *f0 = ++p;
-    if ((unsigned)(*p - '0') >= 10)
-        return any_number_slow(f, d, s);
-    p = digit_run(p, f->end, &m);
-    size_t frac = (size_t)(p - f0);
-    double v;
-    if (digits + frac > 19 || (*p | 0x20) == 'e' ||
-        codec__double_from_decimal(m, -(int64_t)frac, neg, &v))
-        return any_number_slow(f, d, s);
+    size_t frac;
+#if CODEC_SSE2
+    /* p - 15 is in the input; p + 15 is, by the 48 bytes. */
+    if (p - f->base >= 15 && (n16 = digits16(p, &v16)) - 1 < 15 && digits + n16 <= 19) {
+        static const uint64_t p10[16] = {
+            1u,           10u,           100u,           1000u,           10000u,
+            100000u,      1000000u,      10000000u,      100000000u,      1000000000u,
+            10000000000u, 100000000000u, 1000000000000u, 10000000000000u, 100000000000000u,
+            1000000000000000u};
+        m = m * p10[n16] + v16;   /* below 10^19: no wrap */
+        p += n16;
+        frac = n16;
+    } else
+#endif
+    {
+        if ((unsigned)(*p - '0') >= 10)
+            return any_number_slow(f, d, s);
+        p = digit_run(p, f->end, &m);
+        frac = (size_t)(p - f0);
+    }
     uint64_t bits;
-    memcpy(&bits, &v, sizeof bits);
+    if (digits + frac > 19 || (*p | 0x20) == 'e' ||
+        (bits = codec__double_bits_from_decimal(m, -(int64_t)frac, neg)) == CODEC_DECIMAL_DECLINED)
+        return any_number_slow(f, d, s);
     put_value(d, CODEC_V_DOUBLE, bits, 0);
     return p;
 }
