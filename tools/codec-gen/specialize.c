@@ -469,7 +469,7 @@ bool codec__gen_specialize_fory(codec_buf *c, const char *cname, const codec__ge
     for (size_t i = 0; i < n; i++)
         room += 1 + (o[i]->tid == 21 ? 9 : fory_varint(o[i]->tid) ? 9 : (size_t)fory_width(o[i]->tid));
     out(c, "static int %s_fory_encode_(codec_buf *out, const void *value)\n{\n"
-           "    const %s *v = value;\n    size_t need = %zu;\n", cname, cname, room);
+           "    const %s *v = value;\n    size_t need = %zu;\n    (void)v;\n", cname, cname, room);
     for (size_t i = 0; i < n; i++) {
         if (o[i]->tid != 21)
             continue;
