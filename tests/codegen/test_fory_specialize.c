@@ -124,6 +124,7 @@ static void fill(const codec_type *t, void *value)
 typedef struct pair {
     codec *spec, *plain;
     const char *name;
+    int selector;   /* the fuzz target's first byte for this type and spec, or -1 */
 } pair;
 
 static bool same_error(const codec_error *a, const codec_error *b)
@@ -171,6 +172,25 @@ static void decode_both(const pair *c, const codec_type *t, const uint8_t *in, s
     codec_arena_free(&arena);
 }
 
+/* FORY_SPEC_SEEDS=DIR: the first encoding of each type and spec is
+ * written there as a seed of fuzz/fuzz_codegen_fory_spec (its first byte:
+ * the target's selector). */
+static void write_seed(const pair *c, const codec_buf *a)
+{
+    const char *dir = getenv("FORY_SPEC_SEEDS");
+    if (!dir || c->selector < 0)
+        return;
+    char path[512];
+    snprintf(path, sizeof path, "%s/gen_%d", dir, c->selector);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return;
+    uint8_t sel = (uint8_t)c->selector;
+    fwrite(&sel, 1, 1, f);
+    fwrite(a->data, 1, a->len, f);
+    fclose(f);
+}
+
 static void run_type(const codec_type *t, const pair *c, size_t iters)
 {
     static uint8_t value[4096];
@@ -191,6 +211,8 @@ static void run_type(const codec_type *t, const pair *c, size_t iters)
         }
         if (ra)
             continue;
+        if (it == 0)
+            write_seed(c, &a);
         decode_both(c, t, a.data, a.len, it);
         /* Mutants: truncated, a byte changed, a byte inserted, a null flag
          * rewritten as 0x00 (ref value: the backend's reading). */
@@ -267,8 +289,10 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof flat / sizeof flat[0]; i++)
         for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
             codec_error err;
+            /* fuzz_codegen_fory_spec's types: Scalars, Texts, Person,
+             * LineItem, NumericStruct (the first five here). */
             pair c = {codec_parse(modes[m][0], flat[i], &err), codec_parse(modes[m][1], flat[i], &err),
-                      modes[m][0]};
+                      modes[m][0], i < 5 ? (int)(i + 5 * m) : -1};
             if (!c.spec || !c.plain) {
                 fail(err.message, flat[i]->name, modes[m][0], 0);
             } else {
