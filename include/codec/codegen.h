@@ -183,12 +183,24 @@ static inline const uint8_t *codec_fory_get_ascii(const uint8_t *p, const uint8_
     }
     if (!*pool && !(*pool = (char *)codec_arena_alloc(arena, left - h, 1)))
         return NULL;
-    uint8_t any = 0;
-    for (size_t i = 0; i < n; i++)
-        any |= p[h + i];
-    if (any & 0x80)
+    /* Copied 8 bytes at a time, checked for bytes >= 0x80 on the way (the
+     * copy is dropped when there is one). */
+    const uint8_t *s = p + h;
+    char *d = *pool;
+    uint64_t any = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        memcpy(d + i, &w, 8);
+        any |= w;
+    }
+    for (; i < n; i++) {
+        d[i] = (char)s[i];
+        any |= s[i];
+    }
+    if (any & 0x8080808080808080u)
         return NULL;
-    memcpy(*pool, p + h, n);
     *out = (codec_string){*pool, n};
     *pool += n;
     return p + h + n;
@@ -212,10 +224,15 @@ static inline uint8_t *codec_fory_put_varu64(uint8_t *p, uint64_t x)
 /** A string: header and bytes (room for len + 9 made by the caller). */
 static inline uint8_t *codec_fory_put_string(uint8_t *p, const codec_string *s)
 {
-    p = codec_fory_put_varu64(p, (uint64_t)s->len << 2 | 2);
-    if (s->len)
-        memcpy(p, s->ptr, s->len);
-    return p + s->len;
+    size_t n = s->len;
+    p = codec_fory_put_varu64(p, (uint64_t)n << 2 | 2);
+    if (n - 8 <= 8) {   /* 8..16 bytes: two overlapping moves, no call */
+        memcpy(p, s->ptr, 8);
+        memcpy(p + n - 8, s->ptr + n - 8, 8);
+    } else if (n) {
+        memcpy(p, s->ptr, n);
+    }
+    return p + n;
 }
 
 /* ---------------------------------------------------------------------------
