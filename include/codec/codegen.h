@@ -93,7 +93,8 @@ typedef struct codec_codegen {
  * Returns 1 when the bytes were exactly the expected well-formed case and
  * ended at `end`; 0 otherwise (anything else: another null flag, a varint
  * of an unexpected form, a bool that is not 0/1, a string that is not
- * plain ASCII UTF-8, truncation, trailing bytes, no memory). On 0 nothing is
+ * UTF-8 in a one- or two-byte header, truncation, trailing bytes, no
+ * memory). On 0 nothing is
  * reported: the backend zeroes the value and decodes the message again
  * from its first byte with its own code, which accepts or reports it. */
 typedef int (*codec_fory_decode_fn)(const uint8_t *p, const uint8_t *end, void *value,
@@ -155,11 +156,18 @@ static inline const uint8_t *codec_fory_get_varu64(const uint8_t *p, const uint8
     return p + 9;
 }
 
-/** A UTF-8 string (header: byte length << 2 | 2, in one or two bytes) of
- * ASCII text at p, copied into *pool (taken from the arena on the first
+/** codec_fory_text_valid() — whether s[0..n) is UTF-8 as the Fory decoder
+ * requires (no overlongs, surrogates or code points above U+10FFFF): its
+ * own check, for generated code. Since 0.1. */
+CODEC_API bool codec_fory_text_valid(const uint8_t *s, size_t n);
+
+/** A UTF-8 string (header: byte length << 2 | 2, in one or two bytes) at
+ * p, checked and copied into *pool (taken from the arena on the first
  * string: as many bytes as the input has left, so every later string
- * fits). The position after it, or NULL for anything else. */
-static inline const uint8_t *codec_fory_get_ascii(const uint8_t *p, const uint8_t *end,
+ * fits). The position after it, or NULL for anything else (another
+ * encoding, a header of three bytes or more, invalid UTF-8, truncation, no
+ * memory). */
+static inline const uint8_t *codec_fory_get_text(const uint8_t *p, const uint8_t *end,
                                                   codec_arena *arena, char **pool,
                                                   codec_string *out)
 {
@@ -183,8 +191,8 @@ static inline const uint8_t *codec_fory_get_ascii(const uint8_t *p, const uint8_
     }
     if (!*pool && !(*pool = (char *)codec_arena_alloc(arena, left - h, 1)))
         return NULL;
-    /* Copied 8 bytes at a time, checked for bytes >= 0x80 on the way (the
-     * copy is dropped when there is one). */
+    /* Copied 8 bytes at a time, noting bytes >= 0x80 on the way: only text
+     * with such bytes takes the full UTF-8 check. */
     const uint8_t *s = p + h;
     char *d = *pool;
     uint64_t any = 0;
@@ -199,7 +207,7 @@ static inline const uint8_t *codec_fory_get_ascii(const uint8_t *p, const uint8_
         d[i] = (char)s[i];
         any |= s[i];
     }
-    if (any & 0x8080808080808080u)
+    if ((any & 0x8080808080808080u) && !codec_fory_text_valid(s, n))
         return NULL;
     *out = (codec_string){*pool, n};
     *pool += n;

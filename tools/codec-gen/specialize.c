@@ -369,7 +369,7 @@ static void fory_read(codec_buf *c, const codec__gen_fory_field *f, const char *
             out(c, "%s%s = x;\n", ind, dst);
         break;
     case 21:
-        out(c, "%sif (!(p = codec_fory_get_ascii(p, end, arena, &pool, &%s)))\n%s    return 0;\n",
+        out(c, "%sif (!(p = codec_fory_get_text(p, end, arena, &pool, &%s)))\n%s    return 0;\n",
             ind, dst, ind);
         break;
     default:   /* fixed width, little-endian */
