@@ -15,6 +15,11 @@
  * so both paths accept the same inputs, fail with the same error (family,
  * detail, offset, message) and write the same bytes.
  *
+ * Fory IDL structs of scalars and strings carry Fory functions instead
+ * (codec_codegen.reserved[0], section "Fory" below): the Fory backend runs
+ * them for a root struct, and on any input that is not the expected
+ * well-formed case decodes the message again with its own code.
+ *
  * Layouts here may change between versions (CODEC_CODEGEN_ABI says which):
  * code generated for another version is not used (the descriptor path runs
  * instead); regenerate it with the codec-gen of the library you link. */
