@@ -1,5 +1,5 @@
 # codec_generate(TARGET PROTOS x.proto... [IMPORT_DIRS dir...] [OUT_DIR dir]
-#                [OPTIONS fory_base=N] [FDL])
+#                [OPTIONS fory_base=N specialize=1] [FDL])
 #
 # Generates x.codec.h / x.codec.c for each schema at build time and adds the
 # .c files and the output directory (as an include directory) to TARGET.
@@ -30,6 +30,11 @@ function(codec_generate target)
   endforeach()
   list(APPEND import_args -I${CMAKE_CURRENT_SOURCE_DIR})
   string(REPLACE ";" "," opts "${CG_OPTIONS}")
+  # Fory IDL files take the one option that applies to them as a flag.
+  set(fdl_args)
+  if("specialize=1" IN_LIST CG_OPTIONS)
+    list(APPEND fdl_args --specialize)
+  endif()
   set(sources)
   foreach(proto IN LISTS CG_PROTOS)
     get_filename_component(abs ${proto} ABSOLUTE)
@@ -48,7 +53,7 @@ function(codec_generate target)
     if(CG_FDL OR abs MATCHES "\\.fdl$")
       add_custom_command(OUTPUT ${out_c} ${out_h}
         COMMAND ${CMAKE_COMMAND} -E make_directory ${CG_OUT_DIR}
-        COMMAND ${gen} -o ${CG_OUT_DIR} --fdl ${abs} --name ${rel}
+        COMMAND ${gen} -o ${CG_OUT_DIR} ${fdl_args} --fdl ${abs} --name ${rel}
         DEPENDS ${abs} ${gen} VERBATIM)
     else()
       add_custom_command(OUTPUT ${out_c} ${out_h}

@@ -15,6 +15,11 @@
  * so both paths accept the same inputs, fail with the same error (family,
  * detail, offset, message) and write the same bytes.
  *
+ * Fory IDL structs of scalars and strings carry Fory functions instead
+ * (codec_codegen.reserved[0], section "Fory" below): the Fory backend runs
+ * them for a root struct, and on any input that is not the expected
+ * well-formed case decodes the message again with its own code.
+ *
  * Layouts here may change between versions (CODEC_CODEGEN_ABI says which):
  * code generated for another version is not used (the descriptor path runs
  * instead); regenerate it with the codec-gen of the library you link. */
@@ -67,9 +72,181 @@ typedef struct codec_codegen {
     uint32_t abi;
     codec_pb_decode_fn pb_decode;
     codec_pb_encode_fn pb_encode;
-    /** Zero: room for other backends' functions (Fory) without an ABI change. */
+    /** reserved[0]: NULL, or the message's Fory functions, a
+     * `codec_fory_codegen *` (below; written by codec-gen since 0.1 for
+     * Fory IDL messages whose fields are all scalars and strings). The
+     * others are zero: room for other backends without an ABI change. */
     void *reserved[4];
 } codec_codegen;
+
+/* ---------------------------------------------------------------------------
+ * Fory (xlang): straight-line code for a struct root
+ *
+ * The Fory backend calls these functions for a root struct's fields, after
+ * the bytes before them (xlang header, ref flag, type info and, in
+ * compatible mode, the TypeDef) were written from, or compared with, the
+ * plan's prebuilt root prefix. It uses them only when the layout below is
+ * exactly the field order it computed itself (same fields, same Fory type
+ * ids), `hash=on` is off and the spec does not say `codegen=off`.
+ * ------------------------------------------------------------------------ */
+
+/** The version of codec_fory_codegen (its `abi`). */
+#define CODEC_FORY_CODEGEN_ABI 1u
+
+/** Reads the fields of one struct, p..end (end: the end of the input),
+ * into `value` (zeroed by the caller); strings are copied into `arena`.
+ * Returns 1 when the bytes were exactly the expected well-formed case and
+ * ended at `end`; 0 otherwise (anything else: another null flag, a varint
+ * of an unexpected form, a bool that is not 0/1, a string that is not
+ * UTF-8 in a one- or two-byte header, truncation, trailing bytes, no
+ * memory). On 0 nothing is
+ * reported: the backend zeroes the value and decodes the message again
+ * from its first byte with its own code, which accepts or reports it. */
+typedef int (*codec_fory_decode_fn)(const uint8_t *p, const uint8_t *end, void *value,
+                                    codec_arena *arena);
+
+/** Appends the fields of `value` to out. Returns 0, or CODEC_E_NOMEM (the
+ * backend reports it). */
+typedef int (*codec_fory_encode_fn)(codec_buf *out, const void *value);
+
+/** The Fory functions of one message (codec_codegen.reserved[0]). */
+typedef struct codec_fory_codegen {
+    uint32_t abi;                 /* CODEC_FORY_CODEGEN_ABI, else not used */
+    uint32_t count;               /* the struct's field count */
+    const uint16_t *order;        /* the descriptor index of each field, in the order the
+                                   * functions read and write them */
+    const uint8_t *tids;          /* the Fory type id each is written as (0x80: nullable) */
+    codec_fory_decode_fn decode;
+    codec_fory_encode_fn encode;
+} codec_fory_codegen;
+
+/** Fory's varuint32 of 1 to 4 bytes whose last byte is not 0 (the forms
+ * Fory writes for values under 2^28) at p: the position after it, or NULL
+ * for any other form (the caller falls back). */
+static inline const uint8_t *codec_fory_get_varu32(const uint8_t *p, const uint8_t *end,
+                                                   uint32_t *out)
+{
+    uint32_t x = 0;
+    for (unsigned i = 0; i < 4 && p + i < end; i++) {
+        x |= (uint32_t)(p[i] & 0x7fu) << (7 * i);
+        if (p[i] < 0x80) {
+            if (i && !p[i])
+                return NULL;
+            *out = x;
+            return p + i + 1;
+        }
+    }
+    return NULL;
+}
+
+/** Fory's varuint64 (8 LEB128 bytes, then a 9th byte with the top 8 bits;
+ * every form is valid) at p: the position after it, or NULL when the input
+ * ends inside it. */
+static inline const uint8_t *codec_fory_get_varu64(const uint8_t *p, const uint8_t *end,
+                                                   uint64_t *out)
+{
+    uint64_t x = 0;
+    for (unsigned i = 0; i < 8; i++) {
+        if (p + i >= end)
+            return NULL;
+        x |= (uint64_t)(p[i] & 0x7fu) << (7 * i);
+        if (p[i] < 0x80) {
+            *out = x;
+            return p + i + 1;
+        }
+    }
+    if (p + 8 >= end)
+        return NULL;
+    *out = x | (uint64_t)p[8] << 56;
+    return p + 9;
+}
+
+/** codec_fory_text_valid() — whether s[0..n) is UTF-8 as the Fory decoder
+ * requires (no overlongs, surrogates or code points above U+10FFFF): its
+ * own check, for generated code. Since 0.1. */
+CODEC_API bool codec_fory_text_valid(const uint8_t *s, size_t n);
+
+/** A UTF-8 string (header: byte length << 2 | 2, in one or two bytes) at
+ * p, checked and copied into *pool (taken from the arena on the first
+ * string: as many bytes as the input has left, so every later string
+ * fits). The position after it, or NULL for anything else (another
+ * encoding, a header of three bytes or more, invalid UTF-8, truncation, no
+ * memory). */
+static inline const uint8_t *codec_fory_get_text(const uint8_t *p, const uint8_t *end,
+                                                  codec_arena *arena, char **pool,
+                                                  codec_string *out)
+{
+    size_t left = (size_t)(end - p), h, n;
+    if (left < 1 || (p[0] & 3) != 2)
+        return NULL;
+    if (p[0] < 0x80) {
+        h = 1;
+        n = p[0] >> 2;
+    } else if (left >= 2 && p[1] < 0x80) {
+        h = 2;
+        n = (size_t)((p[0] & 0x7f) >> 2 | p[1] << 5);
+    } else {
+        return NULL;
+    }
+    if (n > left - h)
+        return NULL;
+    if (!n) {
+        *out = (codec_string){"", 0};
+        return p + h;
+    }
+    if (!*pool && !(*pool = (char *)codec_arena_alloc(arena, left - h, 1)))
+        return NULL;
+    /* Copied 8 bytes at a time, noting bytes >= 0x80 on the way: only text
+     * with such bytes takes the full UTF-8 check. */
+    const uint8_t *s = p + h;
+    char *d = *pool;
+    uint64_t any = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        memcpy(d + i, &w, 8);
+        any |= w;
+    }
+    for (; i < n; i++) {
+        d[i] = (char)s[i];
+        any |= s[i];
+    }
+    if ((any & 0x8080808080808080u) && !codec_fory_text_valid(s, n))
+        return NULL;
+    *out = (codec_string){*pool, n};
+    *pool += n;
+    return p + h + n;
+}
+
+/** Fory's varuint64 at p (room for 9 bytes made by the caller). */
+static inline uint8_t *codec_fory_put_varu64(uint8_t *p, uint64_t x)
+{
+    for (unsigned i = 0; i < 8; i++) {
+        if (x < 0x80) {
+            *p++ = (uint8_t)x;
+            return p;
+        }
+        *p++ = (uint8_t)(x | 0x80);
+        x >>= 7;
+    }
+    *p++ = (uint8_t)x;
+    return p;
+}
+
+/** A string: header and bytes (room for len + 9 made by the caller). */
+static inline uint8_t *codec_fory_put_string(uint8_t *p, const codec_string *s)
+{
+    size_t n = s->len;
+    p = codec_fory_put_varu64(p, (uint64_t)n << 2 | 2);
+    if (n - 8 <= 8) {   /* 8..16 bytes: two overlapping moves, no call */
+        memcpy(p, s->ptr, 8);
+        memcpy(p + n - 8, s->ptr + n - 8, 8);
+    } else if (n) {
+        memcpy(p, s->ptr, n);
+    }
+    return p + n;
+}
 
 /* ---------------------------------------------------------------------------
  * Decoding

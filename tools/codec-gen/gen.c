@@ -781,11 +781,63 @@ static void emit_fdl_union(codec_buf *h, codec_buf *c, gen *g, const sym *s, fie
     out(c, "\n");
 }
 
-/* Specialized code (specialize.c): protobuf messages only (Fory IDL structs
- * have no unknown-fields member and are not read by the protobuf backend). */
+/* Specialized code (specialize.c): protobuf code for .proto messages, Fory
+ * code for Fory IDL structs (they have no unknown-fields member and are not
+ * read by the protobuf backend). */
 static bool specializes(const gen *g)
 {
-    return g->o->specialize && !g->o->fdl;
+    return g->o->specialize;
+}
+
+/* The Fory type id of field p as the inline Fory code handles it (a scalar
+ * or string, not a list, map, struct, enum or union), else 0. */
+static uint8_t fory_tid(const field_plan *p)
+{
+    static const uint8_t by_type[] = {
+        [T_DOUBLE] = 20, [T_FLOAT] = 19, [T_INT64] = 7, [T_UINT64] = 14, [T_INT32] = 5,
+        [T_FIXED64] = 13, [T_FIXED32] = 11, [T_BOOL] = 1, [T_STRING] = 21, [T_UINT32] = 12,
+        [T_SFIXED32] = 4, [T_SFIXED64] = 6, [T_SINT32] = 5, [T_SINT64] = 7};
+    static const struct {
+        const char *name;
+        uint8_t tid;
+    } pseudo[] = {{".codec.int8", 2}, {".codec.int16", 3}, {".codec.uint8", 9},
+                  {".codec.uint16", 10}};
+    const field_desc *f = p->f;
+    if (!f || (f->label.has && f->label.value == L_REPEATED))
+        return 0;
+    int t = f->type.has ? f->type.value : 0;
+    if (t > 0 && t < (int)(sizeof by_type / sizeof by_type[0]))
+        return by_type[t];
+    for (size_t i = 0; !t && i < sizeof pseudo / sizeof pseudo[0]; i++)
+        if (str_eq(OPT_STR(f->type_name), pseudo[i].name))
+            return pseudo[i].tid;
+    return 0;
+}
+
+/* Fory IDL: the struct's Fory functions, when it has them. Fory sorts
+ * fields by their snake_case names; names with capitals or a trailing `_`
+ * (which the backend converts) are left to the backend's code. */
+static bool specialize_fory(codec_buf *c, const sym *s, const field_plan *p, size_t n)
+{
+    codec__gen_fory_field *ff = xalloc((n ? n : 1) * sizeof *ff);
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        ff[i].member = p[i].member;
+        ff[i].index = i;
+        ff[i].tid = fory_tid(&p[i]);
+        ff[i].nullable = p[i].member_type && strncmp(p[i].member_type, "CODEC_OPTIONAL_OF", 17) == 0;
+        const char *name = p[i].f ? OPT_STR(p[i].f->name).ptr : NULL;
+        size_t len = p[i].f ? OPT_STR(p[i].f->name).len : 0;
+        ok = ff[i].tid && len && name[len - 1] != '_';
+        for (size_t k = 0; ok && k < len; k++)
+            ok = !(name[k] >= 'A' && name[k] <= 'Z');
+        ff[i].wire_name = ok ? dup_n(name, len) : NULL;
+    }
+    ok = ok && codec__gen_specialize_fory(c, s->cname, ff, n);
+    for (size_t i = 0; i < n; i++)
+        free((char *)ff[i].wire_name);
+    free(ff);
+    return ok;
 }
 
 static void specialize(codec_buf *c, const sym *s, const field_plan *p, size_t n)
@@ -838,9 +890,12 @@ static void emit_msg_c(codec_buf *c, gen *g, const sym *s, const field_plan *p, 
                "                   CODEC_FIELD_UNKNOWN_BYTES),\n",
             s->cname);
     out(c, "};\n");
-    bool special = specializes(g);
+    bool special = specializes(g) && !g->o->fdl, fory = false;
     if (special)
         specialize(c, s, p, n);
+    if (specializes(g) && g->o->fdl && (fory = specialize_fory(c, s, p, n)))
+        out(c, "static const codec_codegen %s_codegen_ = {\n    .abi = CODEC_CODEGEN_ABI,\n"
+               "    .reserved = {&%s_fory_codegen_}};\n\n", s->cname, s->cname);
     out(c,
         "static codec_type_cache %s_cache_;\n"
         "%sconst codec_type %s_type = {.kind = CODEC_T_STRUCT, .name = \"%s\", .size = sizeof(%s),\n"
@@ -848,7 +903,7 @@ static void emit_msg_c(codec_buf *c, gen *g, const sym *s, const field_plan *p, 
         "    .count = sizeof %s_fields_ / sizeof %s_fields_[0], .cache = &%s_cache_",
         s->cname, linkage(g), s->cname, s->full, s->cname, s->cname, s->cname, s->cname,
         s->cname, s->cname);
-    if (special)
+    if (special || fory)
         out(c, ",\n    .codegen = &%s_codegen_", s->cname);
     out(c, "};\n");
     if (g->o->internal) {

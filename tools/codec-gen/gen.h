@@ -48,8 +48,9 @@ typedef struct codec__gen_options {
      * library, whose globals must all be its own (libcodec's copy of
      * descriptor.proto). */
     bool internal;
-    /* `specialize=1` / `--specialize`: straight-line protobuf encode and
-     * decode functions per message (specialize.c; not for Fory IDL). */
+    /* `specialize=1` / `--specialize`: straight-line encode and decode
+     * functions per message (specialize.c): protobuf for .proto files,
+     * Fory xlang for Fory IDL structs of scalars and strings. */
     bool specialize;
 } codec__gen_options;
 
@@ -89,6 +90,22 @@ typedef struct codec__gen_spec_field {
  * cname_codegen_`. */
 void codec__gen_specialize(codec_buf *c, const char *cname, const codec__gen_spec_field *f,
                            size_t n);
+
+/* What the Fory part of specialize.c needs of one field. */
+typedef struct codec__gen_fory_field {
+    const char *member;      /* C member */
+    const char *wire_name;   /* the name Fory sorts by (snake_case) */
+    size_t index;            /* its position in the struct's descriptor fields */
+    uint8_t tid;             /* Fory type id; 0: none the inline code handles */
+    bool nullable;           /* held in a CODEC_OPTIONAL_OF */
+} codec__gen_fory_field;
+
+/* Fory xlang decode and encode functions of struct `cname`, fields f[0..n)
+ * in descriptor order, and its `static codec_fory_codegen
+ * cname_fory_codegen_` (codec/codegen.h). False (nothing written) when a
+ * field is not a scalar or string the inline code handles. */
+bool codec__gen_specialize_fory(codec_buf *c, const char *cname, const codec__gen_fory_field *f,
+                                size_t n);
 
 /* Generates code for files[i] whose name is in `wanted` (all when nwanted is
  * 0); the other files resolve imports. Returns 0, or -1 with r->error set. */

@@ -17,15 +17,16 @@
 
 static const char usage[] =
     "usage: codec-gen [--fory-base N] [--all] [--specialize] -o DIR SCHEMA.desc [FILE.proto...]\n"
-    "       codec-gen [--all] -o DIR --fdl FILE.fdl [--name PATH]\n"
+    "       codec-gen [--all] [--specialize] -o DIR --fdl FILE.fdl [--name PATH]\n"
     "\n"
     "Writes FILE.codec.h and FILE.codec.c under DIR for the files of a descriptor\n"
     "set (protoc --include_imports -o SCHEMA.desc x.proto): the FILEs named, every\n"
     "file with --all, else the last file of the set. With --fdl, reads a Fory IDL\n"
     "file (and its imports); PATH is the name generated code knows it by (where\n"
     "its x.codec.h goes under DIR; default: FILE.fdl as given). --specialize adds\n"
-    "straight-line protobuf encode and decode functions per message (the type's\n"
-    "`codegen`, called by the protobuf backend; not for Fory IDL).\n";
+    "straight-line encode and decode functions per message (the type's `codegen`):\n"
+    "protobuf for .proto messages, Fory xlang for Fory IDL structs of scalars and\n"
+    "strings.\n";
 
 int main(int argc, char **argv)
 {

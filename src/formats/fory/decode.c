@@ -1269,7 +1269,14 @@ int codec__fory_decode(const fory_plan *p, const uint8_t *in, size_t n, void *va
     if (pre && n >= pre && in[0] == 0x01 && (in[1] == FORY_NOT_NULL || in[1] == FORY_REF_VALUE) &&
         same_bytes(in + 2, p->root_prefix + 2, pre - 2)) {
         /* A struct root whose type info is this side's (in compatible
-         * mode: its own TypeDef, number 0): the fields in local order. */
+         * mode: its own TypeDef, number 0): the fields in local order. The
+         * generated code (codec/codegen.h) takes the expected well-formed
+         * case; anything else is read again below, from the start. */
+        if (p->gen) {
+            if (p->gen->decode(in + pre, in + n, value, arena))
+                return CODEC_OK;
+            memset(value, 0, root->t->size);
+        }
         const rdef *def = NULL;
         if (p->o.mode == CODEC_FORY_COMPATIBLE) {
             d.own[0] = (rdef){.st = root->st};

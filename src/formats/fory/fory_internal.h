@@ -5,6 +5,7 @@
 #define CODEC_FORY_INTERNAL_H
 
 #include "core/varint_internal.h"
+#include "codec/codegen.h"
 #include "codec/fory.h"
 #include "types/value_internal.h"
 #include "core/error_internal.h"
@@ -114,6 +115,9 @@ typedef struct fory_plan {
     uint8_t *root_prefix;       /* a struct root that is not optional: the bytes before its
                                  * fields (xlang header, ref flag, type info, TypeDef) */
     size_t root_prefix_len;     /* 0: no such root */
+    bool no_codegen;            /* `codegen=off`: never the generated functions */
+    const codec_fory_codegen *gen;   /* the root's generated functions (codec-gen
+                                      * --specialize), when their layout is the plan's */
     fory_struct *structs[CODEC_FORY_MAX_STRUCTS];
     size_t nstructs;
     fory_def_entry *def_cache[FORY_DEF_CACHE];   /* filled in order, published with

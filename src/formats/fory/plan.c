@@ -348,6 +348,26 @@ static int root_prefix(builder *b)
     return CODEC_OK;
 }
 
+/* The root struct's generated functions (codec/codegen.h), used when they
+ * read and write exactly the plan's field order and type ids and nothing
+ * else precedes the fields (no struct version: `hash=on`). */
+static void root_codegen(fory_plan *p)
+{
+    const fory_node *n = p->root;
+    if (p->no_codegen || !p->root_prefix_len || p->o.schema_hash || !n->t->codegen ||
+        n->t->codegen->abi != CODEC_CODEGEN_ABI || !n->t->codegen->reserved[0])
+        return;
+    const codec_fory_codegen *g = n->t->codegen->reserved[0];
+    const fory_struct *st = n->st;
+    if (g->abi != CODEC_FORY_CODEGEN_ABI || g->count != st->count || !g->decode || !g->encode)
+        return;
+    for (size_t i = 0; i < st->count; i++)
+        if (g->order[i] >= st->count || st->order[i].f != &n->t->fields[g->order[i]] ||
+            g->tids[i] != (st->order[i].tid | (st->order[i].nullable ? 0x80 : 0)))
+            return;
+    p->gen = g;
+}
+
 int codec__fory_plan_build(fory_plan *p, const codec_fory_registry *r, const codec_type *root,
                            codec_error *err)
 {
@@ -367,6 +387,8 @@ int codec__fory_plan_build(fory_plan *p, const codec_fory_registry *r, const cod
     }
     if (!rc)
         rc = root_prefix(&b);
+    if (!rc)
+        root_codegen(p);
     if (rc == CODEC_E_NOMEM)
         FORY_NOMEM(err);
     return rc;

@@ -43,7 +43,7 @@ static const codec_stage_ops fory_ops = {
 };
 
 static int make_stage(codec_stage *s, const codec_fory_registry *r, const codec_type *t,
-                      const codec_fory_options *o, codec_error *err)
+                      const codec_fory_options *o, bool no_codegen, codec_error *err)
 {
     int rc = codec_type_check(t, err);
     if (!rc)
@@ -56,6 +56,7 @@ static int make_stage(codec_stage *s, const codec_fory_registry *r, const codec_
         return FORY_NOMEM(err);
     memset(p, 0, sizeof *p);
     p->o = o ? *o : (codec_fory_options){0};
+    p->no_codegen = no_codegen;
     if (!p->o.max_depth)
         p->o.max_depth = CODEC_FORY_DEFAULT_MAX_DEPTH;
     if (p->o.max_depth > CODEC_FORY_MAX_DEPTH_LIMIT)
@@ -77,12 +78,13 @@ int codec__stage_ctor_fory(codec_stage *s, codec_args *a, const codec_type *t, c
 {
     static const char *const modes[] = {"consistent", "compatible", NULL};
     static const char *const onoff[] = {"off", "on", NULL};
-    size_t mode, ref, hash;
+    size_t mode, ref, hash, gen;
     codec_fory_options o = {0};
     int rc;
     if ((rc = codec__args_choice(a, "mode", true, modes, 0, &mode, err)) ||
         (rc = codec__args_choice(a, "ref", false, onoff, 0, &ref, err)) ||
         (rc = codec__args_choice(a, "hash", false, onoff, 0, &hash, err)) ||
+        (rc = codec__args_choice(a, "codegen", false, onoff, 1, &gen, err)) ||
         (rc = codec__args_size(a, "max-depth", false, CODEC_FORY_DEFAULT_MAX_DEPTH, 1,
                                CODEC_FORY_MAX_DEPTH_LIMIT, &o.max_depth, err)) ||
         (rc = codec__args_size(a, "max-elements", false, FORY_DEFAULT_MAX_ELEMENTS, 1, SIZE_MAX,
@@ -91,7 +93,7 @@ int codec__stage_ctor_fory(codec_stage *s, codec_args *a, const codec_type *t, c
     o.mode = mode ? CODEC_FORY_COMPATIBLE : CODEC_FORY_CONSISTENT;
     o.track_ref = ref == 1;
     o.schema_hash = hash == 1;
-    return make_stage(s, NULL, t, &o, err);
+    return make_stage(s, NULL, t, &o, gen == 0, err);
 }
 
 codec *codec_fory(const codec_fory_registry *r, const codec_type *root,
@@ -103,7 +105,7 @@ codec *codec_fory(const codec_fory_registry *r, const codec_type *root,
     memset(&s, 0, sizeof s);
     s.kind = CODEC_KIND_BACKEND;
     snprintf(s.name, sizeof s.name, "fory");
-    int rc = make_stage(&s, r, root, o, err);
+    int rc = make_stage(&s, r, root, o, false, err);
     if (rc)
         return NULL;
     const fory_plan *p = s.state;
