@@ -521,12 +521,73 @@ static void test_envelope_whole(void)
     codec_free(c);
 }
 
+/* Hostile text for the text stages: valid text with a symbol replaced by
+ * '=', a line break, a bad byte, or cut short. Under every split the
+ * stream fails exactly when one-shot decode fails (same error family),
+ * else gives the same bytes: the block adapter runs the one-shot code on
+ * pieces, and may not accept what the whole would refuse. */
+static void test_text_hostile(void)
+{
+    static const char *const specs[] = {"base64", "base64:url-nopad", "base64:mime",
+                                        "base64:wrap=76", "base32", "hex:upper"};
+    static const uint8_t bad[] = {'=', '\n', '\r', '*', 0x80, 'A'};
+    uint64_t seed = 99;
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        codec *c = parse_checked(specs[i]);
+        if (!c)
+            continue;
+        int before = check_failures;
+        for (int trial = 0; trial < 120; trial++) {
+            size_t n = 1 + check_rand(&seed) % (trial % 3 ? 300 : 70000);
+            uint8_t *in = payload_mixed(n, 500 + (uint64_t)trial);
+            codec_buf text, got;
+            codec_buf_init(&text, NULL);
+            codec_buf_init(&got, NULL);
+            codec_bytes value = {in, n};
+            codec_error err;
+            CHECK_INT(codec_encode(c, &value, &text, &err), 0);
+            size_t cut = text.len;
+            if (trial % 4 == 3)
+                cut -= check_rand(&seed) % (text.len < 9 ? text.len : 9);
+            else
+                text.data[check_rand(&seed) % text.len] = bad[check_rand(&seed) % sizeof bad];
+            codec_arena arena;
+            codec_arena_init(&arena, NULL, 0);
+            codec_bytes once = {0};
+            codec_error oerr;
+            int ro = codec_decode(c, text.data, cut, &once, &arena, &oerr);
+            for (int k = 0; k < 4; k++) {
+                feed_plan plan = {k == 0 ? SPLIT_ALL : k == 1 ? SPLIT_RANDOM : SPLIT_BLOCK,
+                                  k == 2 ? 4 : 57, 1000 + (uint64_t)trial * 7 + (uint64_t)k};
+                got.len = 0;
+                int rs = stream_all(c, CODEC_STREAM_DECODE, text.data, cut, plan, false, &got,
+                                    &err);
+                CHECK_INT(rs != 0, ro != 0);
+                if (rs && ro)
+                    CHECK_INT(err.family, oerr.family);
+                if (!rs && !ro)
+                    CHECK(same_bytes(got.data, got.len, once.data, once.len));
+                if ((rs != 0) != (ro != 0))
+                    fprintf(stderr, "  %s trial %d split %d: stream %d, one-shot %d\n",
+                            specs[i], trial, k, rs, ro);
+            }
+            codec_arena_free(&arena);
+            codec_buf_free(&text);
+            codec_buf_free(&got);
+            free(in);
+        }
+        printf("  hostile %-20s %s\n", specs[i], check_failures == before ? "ok" : "FAILED");
+        codec_free(c);
+    }
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
     write_keyring();
     test_every_stage();
     test_corruption();
+    test_text_hostile();
     test_limit_and_errors();
     test_envelope_whole();
     test_typed();
