@@ -152,9 +152,11 @@ static void brotli_destroy(codec_stage *s)
  * Streaming (compose/stream_internal.h): libbrotli's stream API, at the
  * stage's quality and window. With the input size pledged (the size hint
  * BrotliEncoderCompress gives itself) the encoder's bytes are the
- * one-shot's at quality 2..11, for any split; unpledged, they may differ
- * from 1 MiB on (quality 5..9 pick their match finder by size). Quality 0
- * and 1 compress each piece as it comes: their bytes depend on the split.
+ * one-shot's at quality 2..9 and 11, for any split; unpledged, they may
+ * differ from 1 MiB on (quality 5..9 pick their match finder by size).
+ * Quality 10 is the same for every split but not the one-shot's on large
+ * inputs (its one-shot takes another path); quality 0 and 1 compress each
+ * piece as it comes: their bytes depend on the split.
  * ------------------------------------------------------------------------ */
 
 /* An empty brotli stream as BrotliEncoderCompress() writes it (ISLAST,
