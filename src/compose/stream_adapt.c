@@ -7,26 +7,10 @@
 
 /* ---- push ------------------------------------------------------------ */
 
-/* Copies pending output to io->dst; true when all of it went. */
-static bool push_flush(codec__push *p, codec__io *io)
-{
-    size_t left = p->pending.len - p->pending_pos;
-    size_t room = io->dst_cap - io->dst_pos;
-    size_t k = left < room ? left : room;
-    if (k)
-        memcpy(io->dst + io->dst_pos, p->pending.data + p->pending_pos, k);
-    io->dst_pos += k;
-    p->pending_pos += k;
-    if (p->pending_pos < p->pending.len)
-        return false;
-    p->pending.len = p->pending_pos = 0;
-    return true;
-}
-
 static int push_step(codec__sstream *st, codec__io *io, bool end, bool *done, codec_error *err)
 {
     codec__push *p = (codec__push *)st;
-    while (push_flush(p, io)) {
+    while (codec__io_flush(io, &p->pending, &p->pending_pos)) {
         int rc;
         if (io->src_pos < io->src_len) {
             size_t n = io->src_len - io->src_pos;
@@ -135,23 +119,6 @@ static void borrow_release(void *ctx, void *p, size_t n)
     const borrowed *b = ctx;
     if (p != b->mem)
         codec_default_allocator()->release(NULL, p, n);
-}
-
-/* Copies pending output to io->dst; true when all of it went. */
-static bool block_flush(block_stream *b, codec__io *io)
-{
-    size_t left = b->pending.len - b->pending_pos;
-    if (!left)
-        return true;
-    size_t room = io->dst_cap - io->dst_pos;
-    size_t k = left < room ? left : room;
-    memcpy(io->dst + io->dst_pos, b->pending.data + b->pending_pos, k);
-    io->dst_pos += k;
-    b->pending_pos += k;
-    if (b->pending_pos < b->pending.len)
-        return false;
-    b->pending.len = b->pending_pos = 0;
-    return true;
 }
 
 /* Runs the one-shot function of the stage on src[0..n) (the input from
@@ -275,7 +242,7 @@ static int block_take(block_stream *b, codec__io *io, codec_error *err)
 static int block_step(codec__sstream *st, codec__io *io, bool end, bool *done, codec_error *err)
 {
     block_stream *b = (block_stream *)st;
-    while (block_flush(b, io)) {
+    while (codec__io_flush(io, &b->pending, &b->pending_pos)) {
         if (b->finished) {
             *done = true;
             return CODEC_OK;

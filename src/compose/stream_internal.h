@@ -61,6 +61,22 @@ struct codec__sstream {
     uint64_t consumed;   /* input bytes taken by earlier steps (kept by stream.c) */
 };
 
+/* Copies what it can of pending[*pos..len) to io->dst; once all of it has
+ * gone, empties pending and returns true. */
+static inline bool codec__io_flush(codec__io *io, codec_buf *pending, size_t *pos)
+{
+    size_t left = pending->len - *pos, room = io->dst_cap - io->dst_pos;
+    size_t k = left < room ? left : room;
+    if (k)
+        memcpy(io->dst + io->dst_pos, pending->data + *pos, k);
+    io->dst_pos += k;
+    *pos += k;
+    if (*pos < pending->len)
+        return false;
+    pending->len = *pos = 0;
+    return true;
+}
+
 /* Opens the stage's sstream in the given direction, falling back to the
  * whole adapter for stages that have no stream_open. */
 int codec__sstream_open(const codec_stage *s, bool decode, codec__sstream **out,

@@ -192,13 +192,7 @@ static int own_step(codec__sstream *st, codec__io *io, bool end, bool *done, cod
 {
     own_stream *o = (own_stream *)st;
     for (;;) {
-        size_t k = o->out.len - o->out_pos, room = io->dst_cap - io->dst_pos;
-        k = k < room ? k : room;
-        if (k)
-            memcpy(io->dst + io->dst_pos, o->out.data + o->out_pos, k);
-        io->dst_pos += k;
-        o->out_pos += k;
-        if (o->out_pos < o->out.len)
+        if (!codec__io_flush(io, &o->out, &o->out_pos))
             return CODEC_OK;
         if (o->finished) {
             *done = true;
@@ -209,7 +203,7 @@ static int own_step(codec__sstream *st, codec__io *io, bool end, bool *done, cod
         if (avail && o->part_len == OWN_PART) {
             rc = own_compress(o, false, err); /* more input follows the part */
         } else if (avail) {
-            k = OWN_PART - o->part_len < avail ? OWN_PART - o->part_len : avail;
+            size_t k = OWN_PART - o->part_len < avail ? OWN_PART - o->part_len : avail;
             memcpy(o->part + o->part_len, io->src + io->src_pos, k);
             o->part_len += k;
             io->src_pos += k;
