@@ -565,21 +565,25 @@ static int stream_once(const codec *c, codec_stream_mode mode, const uint8_t *sr
     return rc;
 }
 
+/* The one-shot call as a caller that decodes again and again would make
+ * it: one arena, reset before each decode (as the stream side reuses its
+ * output buffer). A fresh arena per call put the one-shot decode's output
+ * in memory the encoder before it had given back to the kernel: about 250
+ * page faults per MiB, which on a loaded VM made brotli's one-shot decode
+ * look ten times its stream (docs/guides/streaming.md). */
 static int oneshot_once(const codec *c, bool decode, const uint8_t *src, size_t n, codec_buf *out,
-                        codec_error *err)
+                        codec_arena *arena, codec_error *err)
 {
     out->len = 0;
     if (!decode) {
         codec_bytes in = {src, n};
         return codec_encode(c, &in, out, err);
     }
-    codec_arena arena;
-    codec_arena_init(&arena, NULL, 0);
+    codec_arena_reset(arena);
     codec_bytes back;
-    int rc = codec_decode(c, src, n, &back, &arena, err);
+    int rc = codec_decode(c, src, n, &back, arena, err);
     if (!rc)
         rc = codec_buf_append(out, back.data, back.len) ? CODEC_E_NOMEM : CODEC_OK;
-    codec_arena_free(&arena);
     return rc;
 }
 
@@ -594,6 +598,8 @@ static void run_stream_cell(stream_cell *sc, const uint8_t *prose, int reps)
     codec_error err;
     codec *c = codec_parse(sc->spec, NULL, &err);
     codec_buf enc, back, tmp;
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
     codec_buf_init(&enc, NULL);
     codec_buf_init(&back, NULL);
     codec_buf_init(&tmp, NULL);
@@ -605,11 +611,11 @@ static void run_stream_cell(stream_cell *sc, const uint8_t *prose, int reps)
     }
     /* checked first: the stream decodes the one-shot bytes back, and the
      * one-shot decode reads the stream's bytes */
-    if (oneshot_once(c, false, prose, STREAM_SIZE, &enc, &err) ||
+    if (oneshot_once(c, false, prose, STREAM_SIZE, &enc, &arena, &err) ||
         stream_once(c, CODEC_STREAM_DECODE, enc.data, enc.len, &back, &err) ||
         back.len != STREAM_SIZE || memcmp(back.data, prose, STREAM_SIZE) != 0 ||
         stream_once(c, CODEC_STREAM_ENCODE, prose, STREAM_SIZE, &tmp, &err) ||
-        oneshot_once(c, true, tmp.data, tmp.len, &back, &err) || back.len != STREAM_SIZE ||
+        oneshot_once(c, true, tmp.data, tmp.len, &back, &arena, &err) || back.len != STREAM_SIZE ||
         memcmp(back.data, prose, STREAM_SIZE) != 0) {
         snprintf(sc->reason, sizeof sc->reason, "round trip: %s", err.message);
         goto out;
@@ -622,7 +628,7 @@ static void run_stream_cell(stream_cell *sc, const uint8_t *prose, int reps)
             const uint8_t *src = dir ? enc.data : prose;
             size_t n = dir ? enc.len : STREAM_SIZE;
             double t0 = bench_now();
-            int rc = oneshot_once(c, dir == 1, src, n, &back, &err);
+            int rc = oneshot_once(c, dir == 1, src, n, &back, &arena, &err);
             double t1 = bench_now();
             rc |= stream_once(c, dir ? CODEC_STREAM_DECODE : CODEC_STREAM_ENCODE, src, n, &tmp,
                               &err);
@@ -645,6 +651,7 @@ out:
     codec_buf_free(&enc);
     codec_buf_free(&back);
     codec_buf_free(&tmp);
+    codec_arena_free(&arena);
     codec_free(c);
 }
 

@@ -24,11 +24,13 @@
  * Same bytes as one-shot: encoding a stream gives, for any split of the
  * input, the bytes codec_encode() gives for the whole input, and decoding
  * gives codec_decode()'s bytes, except where docs/guides/streaming.md says
- * otherwise: gzip and deflate stream through zlib and brotli through its
- * stream encoder, and zstd with workers= writes its multi-threaded frame;
- * their bytes differ from the one-shot encoder's but are the same for
- * every split and decode to the same input. zstd frames carry their
- * content size only when codec_stream_pledge() gave it.
+ * otherwise: gzip and deflate at levels 6..9 past 1 MiB of input (parts
+ * of the one-shot encoder), at levels 1..5 (zlib), brotli at quality 10,
+ * and zstd with workers= (its multi-threaded frame) give bytes that differ
+ * from the one-shot's but are the same for every split and decode to the
+ * same input; brotli at quality 0..1 compresses each piece as it comes.
+ * zstd frames carry their content size, and brotli picks the one-shot's
+ * match finder, only when codec_stream_pledge() gave the size.
  *
  * Bounded memory: between stages, bytes wait in 64 KiB buffers; each stage
  * keeps its library's streaming state (a zstd window, a zlib window...).
@@ -104,7 +106,8 @@ CODEC_API codec_stream *codec_stream_new_value(const codec *c, const void *value
 
 /** codec_stream_pledge() — tells an encode stream its exact input size,
  * before the first feed. zstd then writes the content size in its frame
- * (as the one-shot encode does); the other stages ignore it. Feeding a
+ * and brotli takes it as its size hint (as their one-shot encodes do); the
+ * other stages ignore it. Feeding a
  * different number of bytes is an error at finish (zstd's "Src size is
  * incorrect"). @return 0 or CODEC_E_USAGE after the first feed. Since 0.2. */
 CODEC_API CODEC_NODISCARD int codec_stream_pledge(codec_stream *s, uint64_t size, codec_error *err);

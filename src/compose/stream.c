@@ -101,8 +101,16 @@ static int trailing(codec_stream *s, size_t i)
                       st->stage->name);
 }
 
-/* Steps lane i once; *moved when it consumed, produced or ended. */
-static int lane_step(codec_stream *s, size_t i, bool *moved)
+/* Where a drain wants the last lane's output: the caller's buffer, which
+ * the lane writes straight into while its own buffer is empty. */
+typedef struct direct_out {
+    uint8_t *dst;
+    size_t cap, len;
+} direct_out;
+
+/* Steps lane i once; *moved when it consumed, produced or ended. With
+ * `direct` (the last lane, its buffer empty), the output goes there. */
+static int lane_step(codec_stream *s, size_t i, direct_out *direct, bool *moved)
 {
     lane *l = &s->lanes[i];
     const uint8_t *src;
@@ -118,19 +126,30 @@ static int lane_step(codec_stream *s, size_t i, bool *moved)
         l->wpos -= l->rpos;
         l->rpos = 0;
     }
-    if (l->wpos == CODEC__STREAM_PIECE || (!avail && !end))
+    if (direct && (l->wpos != l->rpos || direct->len == direct->cap))
+        direct = NULL;
+    if ((!direct && l->wpos == CODEC__STREAM_PIECE) || (!avail && !end))
         return CODEC_OK;
     codec__io io = {src ? src : (const uint8_t *)"", avail, 0, l->buf, CODEC__STREAM_PIECE,
                     l->wpos};
+    if (direct) {
+        io.dst = direct->dst;
+        io.dst_cap = direct->cap;
+        io.dst_pos = direct->len;
+    }
+    size_t before = io.dst_pos;
     bool done = false;
     int rc = l->st->ops->step(l->st, &io, end, &done, &s->error);
     if (rc)
         return rc;
     l->st->consumed += io.src_pos;
     lane_took(s, i, io.src_pos);
-    *moved = io.src_pos || io.dst_pos != l->wpos || done;
-    l->produced += io.dst_pos - l->wpos;
-    l->wpos = io.dst_pos;
+    *moved = io.src_pos || io.dst_pos != before || done;
+    l->produced += io.dst_pos - before;
+    if (direct)
+        direct->len = io.dst_pos;
+    else
+        l->wpos = io.dst_pos;
     const codec_stage *stage = l->st->stage;
     if (l->st->decode && stage->max_given && l->produced > stage->max_output)
         return CODEC_FAIL(&s->error, stage, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT,
@@ -160,18 +179,22 @@ static int keep_value(codec_stream *s)
     return CODEC_OK;
 }
 
-static int pump(codec_stream *s)
+/* Steps every lane until none moves; with `direct`, the last lane writes
+ * there while it can, and pumping stops once it is full. */
+static int pump(codec_stream *s, direct_out *direct)
 {
     bool moved = true;
     while (moved) {
         moved = false;
         for (size_t i = 0; i < s->count; i++) {
             bool m = false;
-            int rc = lane_step(s, i, &m);
+            int rc = lane_step(s, i, i + 1 == s->count ? direct : NULL, &m);
             if (rc)
                 return rc;
             moved |= m;
         }
+        if (direct && direct->len == direct->cap)
+            break;
         if (s->value_decode) {
             int rc = keep_value(s);
             if (rc)
@@ -308,7 +331,7 @@ int codec_stream_feed(codec_stream *s, const uint8_t *in, size_t n, size_t *used
     s->src = in;
     s->src_len = n;
     s->src_pos = 0;
-    int rc = pump(s);
+    int rc = pump(s, NULL);
     *used = s->src_pos;
     s->total_in += s->src_pos;
     s->src = NULL;
@@ -321,7 +344,7 @@ int codec_stream_finish(codec_stream *s, codec_error *err)
     if (s->status)
         return fail(s, s->status, err);
     s->finished = true;
-    int rc = pump(s);
+    int rc = pump(s, NULL);
     return rc ? fail(s, rc, err) : CODEC_OK;
 }
 
@@ -351,10 +374,19 @@ int codec_stream_drain(codec_stream *s, uint8_t *out, size_t cap, size_t *got,
         s->total_out += k;
         if (*got == cap)
             break;
-        int rc = pump(s);
+        /* The last lane's buffer is empty: it writes into out itself (up
+         * to one byte past the limit, to see it passed). */
+        direct_out d = {out + *got, cap - *got, 0};
+        if (s->limit && d.cap > s->limit - s->total_out)
+            d.cap = s->limit - s->total_out + 1;
+        int rc = pump(s, &d);
+        if (!rc && s->limit && d.len > s->limit - s->total_out)
+            rc = over_limit(s);
         if (rc)
             return fail(s, rc, err);
-        if (last->wpos == last->rpos)
+        *got += d.len;
+        s->total_out += d.len;
+        if (last->wpos == last->rpos && (d.len < d.cap || *got == cap))
             break;
     }
     return CODEC_OK;

@@ -12,8 +12,10 @@
  *     Pieces are at most CODEC__STREAM_PIECE bytes, so a stage whose output
  *     is a bounded multiple of its input stays bounded.
  *   - block (codec__block_open): the stage's one-shot encode or decode runs
- *     on aligned chunks (whole base64 groups, whole lines); used by the
- *     text encodings, whose one-shot code is the only implementation.
+ *     on aligned chunks (whole base64 groups, whole lines), in place: from
+ *     the input it is given into the output it is given, no copy between;
+ *     used by the text encodings, whose one-shot code is the only
+ *     implementation.
  *   - whole (codec__whole_open): everything is buffered up to a limit and
  *     the one-shot function runs at the end. For formats that cannot
  *     stream (raw snappy, one AEAD message, the size gate's encode).
@@ -58,6 +60,22 @@ struct codec__sstream {
     bool decode;
     uint64_t consumed;   /* input bytes taken by earlier steps (kept by stream.c) */
 };
+
+/* Copies what it can of pending[*pos..len) to io->dst; once all of it has
+ * gone, empties pending and returns true. */
+static inline bool codec__io_flush(codec__io *io, codec_buf *pending, size_t *pos)
+{
+    size_t left = pending->len - *pos, room = io->dst_cap - io->dst_pos;
+    size_t k = left < room ? left : room;
+    if (k)
+        memcpy(io->dst + io->dst_pos, pending->data + *pos, k);
+    io->dst_pos += k;
+    *pos += k;
+    if (*pos < pending->len)
+        return false;
+    pending->len = *pos = 0;
+    return true;
+}
 
 /* Opens the stage's sstream in the given direction, falling back to the
  * whole adapter for stages that have no stream_open. */
@@ -114,9 +132,13 @@ typedef struct codec__block_cfg {
     const char *separator;   /* written between chunk outputs (NULL: none) */
     bool strip_newlines;     /* drop CR and LF from the input first */
     bool padding_last;       /* '=' may only appear in the last chunk */
+    size_t out_block;        /* most output bytes of one block (separator included) */
 } codec__block_cfg;
 
-/* A stream that runs s's one-shot encode (or decode) on chunks as `cfg` says. */
+/* A stream that runs s's one-shot encode (or decode) on chunks as `cfg`
+ * says, reading the caller's input where it is and writing straight into
+ * the stream's buffer (chunks sized by out_block; output past it waits in
+ * the heap). */
 int codec__block_open(const codec_stage *s, bool decode, const codec__block_cfg *cfg,
                       codec__sstream **out, codec_error *err);
 

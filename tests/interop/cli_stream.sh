@@ -40,6 +40,12 @@ in_dir pack -k -p gzip a
 exists "-k keeps the input" a
 exists "-k" a.gz
 gzip -dc "$WORK/d/a.gz" | cmp -s - "$WORK/prose" || fail "gzip reads FILE.gz" "bytes differ"
+# The prose is over 1 MiB: deflate streams in parts with empty stored
+# blocks between them, which zlib (Python's) reads as one stream.
+"$CODEC" pack -c -p deflate:9 <"$WORK/prose" |
+    "$PY" -c 'import sys, zlib; sys.stdout.buffer.write(zlib.decompress(sys.stdin.buffer.read()))' |
+    cmp -s - "$WORK/prose" || fail "zlib reads deflate:9 in parts" "bytes differ"
+CASES=$((CASES + 1))
 in_dir pack -k -p gzip a
 expect_rc "existing output without -f" 2
 grep -q 'a.gz already exists; not overwritten' "$ERR" || fail "existing output without -f" "message"

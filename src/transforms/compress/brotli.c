@@ -150,22 +150,40 @@ static void brotli_destroy(codec_stage *s)
 
 /* ---------------------------------------------------------------------------
  * Streaming (compose/stream_internal.h): libbrotli's stream API, at the
- * stage's quality and window. The encoder's bytes may differ from
- * BrotliEncoderCompress's (which knows the input size), but not between
- * splits of the input.
+ * stage's quality and window. With the input size pledged (the size hint
+ * BrotliEncoderCompress gives itself) the encoder's bytes are the
+ * one-shot's at quality 2..9 and 11, for any split; unpledged, they may
+ * differ from 1 MiB on (quality 5..9 pick their match finder by size).
+ * Quality 10 is the same for every split but not the one-shot's on large
+ * inputs (its one-shot takes another path); quality 0 and 1 compress each
+ * piece as it comes: their bytes depend on the split.
  * ------------------------------------------------------------------------ */
+
+/* An empty brotli stream as BrotliEncoderCompress() writes it (ISLAST,
+ * ISLASTEMPTY, window 16). */
+#define BROTLI_EMPTY_STREAM 6
 
 typedef struct brotli_stream {
     codec__sstream base;
     BrotliEncoderState *e;
     BrotliDecoderState *d;
-    bool seen;
+    bool seen;               /* some input arrived */
 } brotli_stream;
 
 static int brotli_stream_encode(brotli_stream *b, codec__io *io, bool end, bool *done,
                                 codec_error *err)
 {
     size_t avail_in = io->src_len - io->src_pos, avail_out = io->dst_cap - io->dst_pos;
+    if (end && !b->seen && !avail_in) {
+        /* No input at all: the one byte BrotliEncoderCompress() writes
+         * for it (the stream encoder would write another empty stream). */
+        if (!avail_out)
+            return CODEC_OK;
+        io->dst[io->dst_pos++] = BROTLI_EMPTY_STREAM;
+        *done = true;
+        return CODEC_OK;
+    }
+    b->seen |= avail_in > 0;
     const uint8_t *next_in = io->src + io->src_pos;
     uint8_t *next_out = io->dst + io->dst_pos;
     if (!BrotliEncoderCompressStream(b->e, end ? BROTLI_OPERATION_FINISH : BROTLI_OPERATION_PROCESS,
@@ -224,8 +242,19 @@ static void brotli_stream_free(codec__sstream *st)
     free(b);
 }
 
-static const codec__sstream_ops brotli_sops = {.step = brotli_stream_step,
-                                               .free = brotli_stream_free};
+/* The size hint BrotliEncoderCompress() gives its encoder (the input size,
+ * as a uint32_t): it picks the match finder (quality 5..9 take a larger
+ * one from 1 MiB on), so with the size pledged the stream's bytes are the
+ * one-shot's. */
+static void brotli_stream_pledge(codec__sstream *st, uint64_t size)
+{
+    brotli_stream *b = (brotli_stream *)st;
+    if (b->e)
+        BrotliEncoderSetParameter(b->e, BROTLI_PARAM_SIZE_HINT, (uint32_t)size);
+}
+
+static const codec__sstream_ops brotli_sops = {
+    .step = brotli_stream_step, .pledge = brotli_stream_pledge, .free = brotli_stream_free};
 
 static int brotli_stream_open(const codec_stage *s, bool decode, codec__sstream **out,
                               codec_error *err)

@@ -152,6 +152,7 @@ typedef enum codec_flate_wrap { CODEC_FLATE_ZLIB, CODEC_FLATE_GZIP } codec_flate
  * 1.1 MiB), kept between calls without clearing, and is reused; it is not
  * thread-safe, so it lives in a pool. */
 typedef struct codec_deflater codec_deflater;
+#define CODEC_DEFLATER_MIN_LEVEL 6
 
 /* A context, or NULL when out of memory. */
 codec_deflater *codec__deflater_new(void);
@@ -169,11 +170,29 @@ size_t codec__deflate_bound(size_t n);
  * cap >= codec__deflate_bound(n)). Allocates nothing. */
 size_t codec__deflate_compress(codec_deflater *d, int level, const uint8_t *src, size_t n,
                                uint8_t *dst, size_t cap);
+/* The same with `final` false: the blocks are not the last of the stream
+ * and end with an empty stored block, on a byte boundary (zlib's
+ * Z_FULL_FLUSH: the next part's matches start afresh), so parts
+ * concatenate into one raw deflate stream whose last part is final. */
+size_t codec__deflate_compress_part(codec_deflater *d, int level, const uint8_t *src, size_t n,
+                                    bool final, uint8_t *dst, size_t cap);
 
-/* A stream of a `gzip` or `deflate` stage (flate_stream.c). */
+/* The header of a `gzip`/`deflate` stream at `level` (as the one-shot
+ * writes it: zlib's FLEVEL, gzip's XFL, OS unknown); returns its length
+ * (at most FLATE_HEADER_MAX). */
+#define FLATE_HEADER_MAX 10
+size_t codec__flate_header(codec_flate_wrap wrap, int level, uint8_t *p);
+/* The trailer after `total` input bytes whose check value (adler32 for
+ * zlib, from 1; crc32 for gzip, from 0) is `check`; returns its length. */
+size_t codec__flate_trailer(codec_flate_wrap wrap, uint32_t check, uint64_t total, uint8_t *p);
+
+/* A stream of a `gzip` or `deflate` stage (flate_stream.c). `deflaters`:
+ * the stage's pool of our encoder's contexts when the one-shot encodes
+ * with it (levels 6..9), else NULL (zlib's deflate then). */
 struct codec__sstream;
 int codec__flate_stream_open(const codec_stage *s, codec_flate_wrap wrap, int level,
-                             bool decode, struct codec__sstream **out, codec_error *err);
+                             codec_pool *deflaters, bool decode, struct codec__sstream **out,
+                             codec_error *err);
 
 /* `snappy:framed` (snappy_framed.c): the framing format, one-shot and
  * streamed. */

@@ -1003,6 +1003,12 @@ static void parse_segment(parser *ps, const level_params *lp, const uint8_t *bas
 size_t codec__deflate_compress(codec_deflater *d, int level, const uint8_t *src, size_t n,
                                uint8_t *dst, size_t cap)
 {
+    return codec__deflate_compress_part(d, level, src, n, true, dst, cap);
+}
+
+size_t codec__deflate_compress_part(codec_deflater *d, int level, const uint8_t *src, size_t n,
+                                    bool final, uint8_t *dst, size_t cap)
+{
     const level_params *lp = &params_for[level];
     bitwriter w = {0, 0, dst, dst + cap, false};
     parser ps = {d, &w, src, 0, lp->splits};
@@ -1020,7 +1026,9 @@ size_t codec__deflate_compress(codec_deflater *d, int level, const uint8_t *src,
         size_t len = n - off < d->segment ? n - off : d->segment;
         parse_segment(&ps, lp, src + off, (uint32_t)len);
     }
-    write_range(d, &w, d->items, ps.nitems, ps.block_start, true, lp->splits);
+    write_range(d, &w, d->items, ps.nitems, ps.block_start, final, lp->splits);
+    if (!final) /* an empty stored block: ends on a byte, as zlib's Z_FULL_FLUSH */
+        write_stored(&w, src, 0, false);
     align_bytes(&w);
     return w.overflow ? 0 : (size_t)(w.out - dst);
 }

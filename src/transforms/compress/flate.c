@@ -33,7 +33,7 @@ static const int libdeflate_level_for[10] = {0, 1, 2, 4, 4, 6, 0, 0, 0, 0};
 static const int libdeflate_level_for[10] = {0};
 #endif
 /* Our encoder's lowest level; lower ones reach it only without libdeflate. */
-#define OWN_MIN_LEVEL 6
+#define OWN_MIN_LEVEL CODEC_DEFLATER_MIN_LEVEL
 
 /* Largest expansion of deflate (258-byte matches in ~2 bits); a gzip
  * trailer claiming more than this is corrupt. */
@@ -183,10 +183,17 @@ static int own_level(const codec_flate *f)
     return f->level < OWN_MIN_LEVEL ? OWN_MIN_LEVEL : f->level;
 }
 
-static size_t write_header(const codec_flate *f, uint8_t *p)
+/* XFL: 4 ("fastest") at level 1, 2 ("slowest") at 8..9 (zlib sets it only
+ * at 9), whatever the engine. */
+static uint8_t gzip_xfl(int level)
 {
-    if (f->wrap == CODEC_FLATE_ZLIB) {
-        unsigned flg = (own_level(f) == 6 ? 2u : 3u) << 6;
+    return level == 1 ? 4 : level >= 8 ? 2 : 0;
+}
+
+size_t codec__flate_header(codec_flate_wrap wrap, int level, uint8_t *p)
+{
+    if (wrap == CODEC_FLATE_ZLIB) {
+        unsigned flg = (level <= 6 ? 2u : 3u) << 6;
         flg += 31 - (0x78u * 256 + flg) % 31;
         p[0] = 0x78, p[1] = (uint8_t)flg;
         return ZLIB_HEADER;
@@ -194,7 +201,19 @@ static size_t write_header(const codec_flate *f, uint8_t *p)
     static const uint8_t gzip_head[GZIP_HEADER] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0,
                                                     GZIP_OS_UNKNOWN};
     memcpy(p, gzip_head, GZIP_HEADER);
+    p[8] = gzip_xfl(level);
     return GZIP_HEADER;
+}
+
+size_t codec__flate_trailer(codec_flate_wrap wrap, uint32_t check, uint64_t total, uint8_t *p)
+{
+    if (wrap == CODEC_FLATE_ZLIB) {
+        codec_store_be32(p, check);
+        return ZLIB_TRAILER;
+    }
+    store_le32(p, check);
+    store_le32(p + 4, (uint32_t)total);
+    return GZIP_TRAILER;
 }
 
 static size_t own_encode(codec_flate *f, codec_deflater *d, const uint8_t *src, size_t n,
@@ -207,18 +226,12 @@ static size_t own_encode(codec_flate *f, codec_deflater *d, const uint8_t *src, 
         return 0;
     }
     uint8_t *dst = out->data + out->len;
-    size_t head = write_header(f, dst);
+    size_t head = codec__flate_header(f->wrap, f->level, dst);
     size_t body = codec__deflate_compress(d, own_level(f), src, n, dst + head, bound);
     if (!body)
         return 0;
-    uint8_t *tail = dst + head + body;
-    if (f->wrap == CODEC_FLATE_ZLIB) {
-        codec_store_be32(tail, codec_adler32(1, src, n));
-        return head + body + ZLIB_TRAILER;
-    }
-    store_le32(tail, codec_crc32(0, src, n));
-    store_le32(tail + 4, (uint32_t)n);
-    return head + body + GZIP_TRAILER;
+    uint32_t check = f->wrap == CODEC_FLATE_ZLIB ? codec_adler32(1, src, n) : codec_crc32(0, src, n);
+    return head + body + codec__flate_trailer(f->wrap, check, n, dst + head + body);
 }
 
 static int codec_flate_encode(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
@@ -240,11 +253,10 @@ static int codec_flate_encode(const codec_stage *s, codec_flate *f, const uint8_
     if (!written)
         return CODEC_FAIL(err, s, CODEC_E_INVALID_VALUE, 0, CODEC_NO_OFFSET,
                           "deflate failed to compress %zu bytes", n);
-    /* One gzip header per level whatever the engine: XFL 4 ("fastest") at
-     * level 1, 2 ("slowest") at 8..9 (zlib sets it only at 9), OS 255
+    /* One gzip header per level whatever the engine: XFL by level, OS 255
      * (unknown; zlib writes 3, Unix). */
     if (f->wrap == CODEC_FLATE_GZIP) {
-        out->data[out->len + 8] = f->level == 1 ? 4 : f->level >= 8 ? 2 : 0;
+        out->data[out->len + 8] = gzip_xfl(f->level);
         out->data[out->len + 9] = GZIP_OS_UNKNOWN;
     }
     out->len += written;
@@ -545,8 +557,9 @@ static void flate_stage_destroy(codec_stage *s)
 static int flate_stage_stream_open(const codec_stage *s, bool decode,
                                    struct codec__sstream **out, codec_error *err)
 {
-    const codec_flate *f = s->state;
-    return codec__flate_stream_open(s, f->wrap, f->level, decode, out, err);
+    codec_flate *f = s->state;
+    return codec__flate_stream_open(s, f->wrap, f->level, f->libdeflate_level ? NULL : &f->enc,
+                                    decode, out, err);
 }
 
 static const codec_stage_ops flate_ops = {.encode = flate_stage_encode,

@@ -1,12 +1,21 @@
-/* flate_stream.c — streaming `gzip` and `deflate` through zlib's deflate
- * and inflate (compose/stream_internal.h).
+/* flate_stream.c — streaming `gzip` and `deflate` (compose/stream_internal.h).
  *
- * The one-shot encoder (flate.c) needs the whole input; a stream uses
+ * Encode at levels 6..9 (our encoder, as the one-shot): the input is
+ * compressed in parts of OWN_PART bytes, each a run of the one-shot
+ * encoder; a part that is not the last ends with an empty stored block
+ * (zlib's Z_FULL_FLUSH), so the parts make one deflate stream. Up to
+ * OWN_PART bytes that is the one-shot's bytes exactly; past it, the same
+ * bytes for every split of the input (parts start at fixed offsets).
+ * Memory: the part, its output and one encoder context (about 1.1 MiB).
+ *
+ * Other levels (libdeflate's in the one-shot, which cannot stream) use
  * zlib at the same level, window and memory level as the JDK's Deflater,
- * so its bytes are zlib's (which the one-shot output is never larger
- * than), the same for any split of the input. Decoding takes gzip members
- * back to back, as gzip -d does. */
+ * so their bytes are zlib's, the same for any split.
+ *
+ * Decoding is zlib's inflate, gzip members back to back as gzip -d
+ * reads them (the one-shot's libdeflate needs the whole input). */
 #include "compress_internal.h"
+#include "codec/integrity.h"
 #include "compose/stream_internal.h"
 
 #include <limits.h>
@@ -132,9 +141,125 @@ static void flate_free(codec__sstream *st)
 
 static const codec__sstream_ops flate_sops = {.step = flate_step, .free = flate_free};
 
-int codec__flate_stream_open(const codec_stage *s, codec_flate_wrap wrap, int level,
-                             bool decode, codec__sstream **out, codec_error *err)
+/* ---- encode with our encoder, in parts -------------------------------- */
+
+#define OWN_PART ((size_t)1 << 20)
+
+typedef struct own_stream {
+    codec__sstream base;
+    codec_flate_wrap wrap;
+    int level;               /* the stage's (for the header) */
+    codec_pool *pool;        /* where d goes back */
+    codec_deflater *d;
+    uint8_t *part;           /* OWN_PART bytes of input not yet compressed */
+    size_t part_len;
+    codec_buf out;           /* compressed bytes not yet given to io->dst */
+    size_t out_pos;
+    uint32_t check;          /* adler32 or crc32 of the input so far */
+    uint64_t total;
+    bool started, finished;
+} own_stream;
+
+/* Compresses the held part (the last one when `final`) into o->out, after
+ * the header when it is the first and before the trailer when final. */
+static int own_compress(own_stream *o, bool final, codec_error *err)
 {
+    const codec_stage *s = o->base.stage;
+    size_t n = o->part_len, bound = codec__deflate_bound(n);
+    o->out.len = o->out_pos = 0;
+    if (bound < n || codec_buf_reserve(&o->out, bound + FLATE_HEADER_MAX + 8))
+        return codec__compress_nomem(s, err);
+    uint8_t *dst = o->out.data;
+    size_t head = o->started ? 0 : codec__flate_header(o->wrap, o->level, dst);
+    int level = o->level < CODEC_DEFLATER_MIN_LEVEL ? CODEC_DEFLATER_MIN_LEVEL : o->level;
+    size_t body = codec__deflate_compress_part(o->d, level, o->part, n, final, dst + head, bound);
+    if (!body)
+        return CODEC_FAIL(err, s, CODEC_E_INVALID_VALUE, 0, CODEC_NO_OFFSET,
+                          "deflate failed to compress %zu bytes", n);
+    o->check = o->wrap == CODEC_FLATE_ZLIB ? codec_adler32(o->check, o->part, n)
+                                           : codec_crc32(o->check, o->part, n);
+    o->total += n;
+    o->out.len = head + body;
+    if (final)
+        o->out.len += codec__flate_trailer(o->wrap, o->check, o->total, dst + o->out.len);
+    o->started = true;
+    o->finished = final;
+    o->part_len = 0;
+    return CODEC_OK;
+}
+
+static int own_step(codec__sstream *st, codec__io *io, bool end, bool *done, codec_error *err)
+{
+    own_stream *o = (own_stream *)st;
+    for (;;) {
+        if (!codec__io_flush(io, &o->out, &o->out_pos))
+            return CODEC_OK;
+        if (o->finished) {
+            *done = true;
+            return CODEC_OK;
+        }
+        size_t avail = io->src_len - io->src_pos;
+        int rc;
+        if (avail && o->part_len == OWN_PART) {
+            rc = own_compress(o, false, err); /* more input follows the part */
+        } else if (avail) {
+            size_t k = OWN_PART - o->part_len < avail ? OWN_PART - o->part_len : avail;
+            memcpy(o->part + o->part_len, io->src + io->src_pos, k);
+            o->part_len += k;
+            io->src_pos += k;
+            continue;
+        } else if (end) {
+            rc = own_compress(o, true, err);
+        } else {
+            return CODEC_OK;
+        }
+        if (rc)
+            return rc;
+    }
+}
+
+static void own_free(codec__sstream *st)
+{
+    own_stream *o = (own_stream *)st;
+    if (o->d)
+        codec__pool_put(o->pool, o->d);
+    free(o->part);
+    codec_buf_free(&o->out);
+    free(o);
+}
+
+static const codec__sstream_ops own_sops = {.step = own_step, .free = own_free};
+
+static int own_open(const codec_stage *s, codec_flate_wrap wrap, int level, codec_pool *pool,
+                    codec__sstream **out, codec_error *err)
+{
+    own_stream *o = calloc(1, sizeof *o);
+    if (!o)
+        return codec__compress_nomem(s, err);
+    o->base = (codec__sstream){.ops = &own_sops, .stage = s, .decode = false};
+    o->wrap = wrap;
+    o->level = level;
+    o->pool = pool;
+    o->check = wrap == CODEC_FLATE_ZLIB ? 1 : 0;
+    codec_buf_init(&o->out, NULL);
+    o->part = malloc(OWN_PART);
+    o->d = o->part ? codec__pool_get(pool) : NULL;
+    if (!o->d) {
+        own_free(&o->base);
+        return codec__compress_nomem(s, err);
+    }
+    *out = &o->base;
+    return CODEC_OK;
+}
+
+/* ---- open -------------------------------------------------------------- */
+
+int codec__flate_stream_open(const codec_stage *s, codec_flate_wrap wrap, int level,
+                             codec_pool *deflaters, bool decode, codec__sstream **out,
+                             codec_error *err)
+{
+    if (!decode && deflaters)
+        return own_open(s, wrap, level, deflaters, out, err);
     flate_stream *f = calloc(1, sizeof *f);
     if (!f)
         return codec__compress_nomem(s, err);

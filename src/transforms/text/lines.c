@@ -74,13 +74,17 @@ int codec__text_stream_open(const codec_stage *s, const text_lines *l, bool deco
         cfg.block = cfg.hold = t->group_chars;
         cfg.strip_newlines = l->skip || t->line_chars;
         cfg.padding_last = t->padded;
+        cfg.out_block = t->group_bytes;
     } else if (t->line_chars) {
         /* Fixed lines joined by a separator (base64:mime). */
         cfg.block = t->line_chars / t->group_chars * t->group_bytes;
         cfg.separator = t->line_separator;
+        cfg.out_block = t->line_chars + strlen(t->line_separator);
     } else {
-        /* Whole groups, and whole lines when wrapped. */
+        /* Whole groups, and whole lines when wrapped (wrap lines of a
+         * group's characters each: group_chars line feeds). */
         cfg.block = t->group_bytes * (l->wrap ? l->wrap : 1);
+        cfg.out_block = t->group_chars * (l->wrap ? l->wrap + 1 : 1);
     }
     return codec__block_open(s, decode, &cfg, out, err);
 }
