@@ -16,6 +16,7 @@
  * bytes from each path's encoder of each path's decoded value (four
  * encodings); exit status 3 (and the record) when they do not. */
 #include "test_messages_proto3.codec.h"
+#include "../two_paths.h"
 
 #include <codec/codec.h>
 
@@ -56,11 +57,6 @@ static void mismatch(size_t record, const char *what)
     exit(3);
 }
 
-static bool same(const codec_buf *a, const codec_buf *b)
-{
-    return a->len == b->len && (!a->len || memcmp(a->data, b->data, a->len) == 0);
-}
-
 /* The descriptor path on the same input: the same outcome as the specialized
  * one (rc, err, m, buf). */
 static void compare_paths(codec *c, codec *plain, const uint8_t *data, size_t n, int rc,
@@ -85,7 +81,8 @@ static void compare_paths(codec *c, codec *plain, const uint8_t *data, size_t n,
         r2 = encode_with(plain, m, &b[2]), r3 = encode_with(c, &m2, &b[3]);
     if (r0 != r1 || r0 != r2 || r0 != r3)
         mismatch(record, "encoding succeeds on one path only");
-    if (!same(&b[0], &b[1]) || !same(&b[0], &b[2]) || !same(&b[0], &b[3]))
+    if (!two_paths_same(&b[0], &b[1]) || !two_paths_same(&b[0], &b[2]) ||
+        !two_paths_same(&b[0], &b[3]))
         mismatch(record, "different bytes");
     for (int i = 0; i < 4; i++)
         codec_buf_free(&b[i]);

@@ -15,6 +15,7 @@
  * in consistent and compatible mode, with ref=off and ref=on. */
 #include "specialize.codec.h"
 #include "vectors.codec.h"
+#include "../two_paths.h"
 
 #include "formats/fory/fory_internal.h"
 
@@ -30,15 +31,12 @@ static size_t failures, checks;
 
 static uint64_t next_u64(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return two_paths_next(&rng);
 }
 
 static unsigned below(unsigned n)
 {
-    return (unsigned)(next_u64() % n);
+    return two_paths_below(&rng, n);
 }
 
 static void fail(const char *what, const char *type, const char *spec, size_t iter)

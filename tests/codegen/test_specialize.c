@@ -13,6 +13,7 @@
  * max-depth=2, max-elements=2 and max-size=40.
  * TestAllTypesProto3 has no proto3 `optional`: this covers that shape. */
 #include "presence.codec.h"
+#include "../two_paths.h"
 
 #include <codec/codec.h>
 
@@ -27,15 +28,12 @@ static uint64_t rng = 0x9e3779b97f4a7c15u;
 
 static uint64_t next_u64(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return two_paths_next(&rng);
 }
 
 static unsigned below(unsigned n)
 {
-    return (unsigned)(next_u64() % n);
+    return two_paths_below(&rng, n);
 }
 
 /* An integer biased towards 0, small, and the edges of every width. */

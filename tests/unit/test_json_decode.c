@@ -933,8 +933,8 @@ static void check_schemaless(void)
         "[{\"a\\\\\":1,\"b\":2},{\"a\\\\\":1,\"b\":2}]",
         "[{\"long key of many bytes\":1,\"b\":2},{\"long key of many bytes\":1,\"b\":2}]",
         "[{\"a\":1},{\"a\":1},{\"a\":{\"a\":{\"a\":1}}},{\"ab\":1,\"a\":2}]",
-        "[{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6},{\"a\":1,\"c\":3,\"f\":6},"
-        "{\"a\":1,\"e\":5},{\"a\":1,\"f\":2,\"b\":3},{\"a\":1,\"d\":2,\"c\":3}]"};
+        /* one literal (clang's -Wstring-concatenation) */
+        "[{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6},{\"a\":1,\"c\":3,\"f\":6},{\"a\":1,\"e\":5},{\"a\":1,\"f\":2,\"b\":3},{\"a\":1,\"d\":2,\"c\":3}]"};
     for (size_t k = 0; k < sizeof shapes_valid / sizeof shapes_valid[0]; k++)
         CHECK_INT(agree_value_text(shapes_valid[k]), 0);
     static const char *const shapes_invalid[] = {
