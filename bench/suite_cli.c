@@ -49,11 +49,17 @@ typedef struct cli_row {
 } cli_row;
 
 static const cli_row ROWS[] = {
-    {"zstd-3", "zstd -3", "zstd", {"-3", "-q", "-c"}, {"-d", "-q", "-c"}, "zstd:3", "zstd", NULL},
+    /* The zstd tool compresses on one worker thread by default (-T1, the
+     * same frames as `codec pack -T1`); --single-thread is codec's default. */
+    {"zstd-3", "zstd -3", "zstd", {"-3", "-q", "-c"}, {"-d", "-q", "-c"}, "zstd:3", "zstd", "1"},
+    {"zstd-3-st", "zstd -3 --single-thread", "zstd", {"-3", "--single-thread", "-q", "-c"},
+     {"-d", "-q", "-c"}, "zstd:3", "zstd", NULL},
     {"zstd-19-T2", "zstd -19 -T2", "zstd", {"-19", "-T2", "-q", "-c"}, {"-d", "-q", "-c"},
      "zstd:19", "zstd", "2"},
     {"gzip-6", "gzip -6", "gzip", {"-6", "-c"}, {"-d", "-c"}, "gzip:6", "gzip", NULL},
-    {"lz4", "lz4", "lz4", {"-q", "-c"}, {"-d", "-q", "-c"}, "lz4", "lz4", NULL},
+    /* -B4: 64 KiB independent blocks, the frames codec writes (the tool's
+     * default is 4 MiB blocks) */
+    {"lz4", "lz4 -B4", "lz4", {"-q", "-B4", "-c"}, {"-d", "-q", "-c"}, "lz4", "lz4", NULL},
     {"brotli-q5", "brotli -q 5 -w 22", "brotli", {"-q", "5", "-w", "22", "-c"}, {"-d", "-c"},
      "brotli:5", "brotli", NULL},
     {"base64", "base64", "base64", {NULL}, {"-d"}, "base64:wrap=76", "base64:wrap=76", NULL},

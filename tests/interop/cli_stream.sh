@@ -249,11 +249,17 @@ grep -q 'zstd: zstd:' "$ERR" && fail "no double prefix" "$(cat "$ERR")"
 
 # Text: coreutils base64 output decodes (lines=skip), wrap=76 writes it.
 base64 "$WORK/prose" >"$WORK/prose.b64"
-run "base64 FILE | unpack base64:lines=skip" "$WORK/prose.b64" unpack -p base64:lines=skip
-expect_rc "base64 FILE | unpack base64:lines=skip" 0
-expect_stdout_file "base64 FILE | unpack base64:lines=skip" "$WORK/prose"
-run "strict base64 refuses the newline" "$WORK/prose.b64" unpack -p base64
-expect_rc "strict base64 refuses the newline" 1
+run "base64 FILE | unpack base64" "$WORK/prose.b64" unpack -p base64
+expect_rc "base64 FILE | unpack base64" 0
+expect_stdout_file "base64 FILE | unpack base64" "$WORK/prose"
+base32 "$WORK/prose" >"$WORK/prose.b32"
+run "base32 FILE | unpack base32" "$WORK/prose.b32" unpack -p base32
+expect_stdout_file "base32 FILE | unpack base32" "$WORK/prose"
+run "lines=strict refuses the newline" "$WORK/prose.b64" unpack -p base64:lines=strict
+expect_rc "lines=strict refuses the newline" 1
+{ head -c 1000 "$WORK/prose.b64"; printf '*'; tail -c +1001 "$WORK/prose.b64"; } >"$WORK/prose.b64.bad"
+run "line breaks are skipped, other bytes are not" "$WORK/prose.b64.bad" unpack -p base64
+expect_rc "line breaks are skipped, other bytes are not" 1
 run "pack base64:wrap=76 = base64" "$WORK/prose" pack -p base64:wrap=76
 expect_stdout_file "pack base64:wrap=76 = base64" "$WORK/prose.b64"
 base64 -d <"$OUT" | cmp -s - "$WORK/prose" || fail "base64 -d reads wrap=76" "bytes differ"

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 /* Bytes read per call, and what standard output holds back. */
-#define CLI_READ ((size_t)1 << 20)
+#define CLI_READ ((size_t)128 << 10)
 #define CLI_HOLD ((size_t)1 << 20)
 
 typedef struct pipe_opts {
@@ -244,11 +244,12 @@ static char *output_name(const pipe_opts *o, const char *path, const char *suffi
 
 /* The command's defaults on top of the user's spec: zstd frames carry their
  * checksum (as the zstd tool writes them) unless --no-check, which also
- * drops LZ4's; -T N gives zstd N workers. Arguments the user gave win. */
+ * drops LZ4's; -T N gives zstd N workers; text stages read wrapped lines
+ * (lines=skip), as base64 -d does. Arguments the user gave win. */
 static codec *command_codec(const pipe_opts *o, codec_error *err)
 {
     codec *user = codec_parse(o->spec, NULL, err);
-    if (!user || o->decode)
+    if (!user)
         return user;
     const char *norm = codec_spec(user);
     size_t cap = strlen(norm) * 2 + 256;
@@ -269,11 +270,16 @@ static codec *command_codec(const pipe_opts *o, codec_error *err)
         bool zstd = name == 4 && strncmp(stage, "zstd", 4) == 0;
         bool lz4 = (name == 3 && strncmp(stage, "lz4", 3) == 0) ||
                    (name == 5 && strncmp(stage, "lz4hc", 5) == 0);
+        bool text = (name == 6 && (strncmp(stage, "base64", 6) == 0 ||
+                                   strncmp(stage, "base32", 6) == 0)) ||
+                    (name == 3 && strncmp(stage, "hex", 3) == 0);
         const char *extra[2] = {NULL, NULL};
-        if (!strstr(stage, "checksum=") && (zstd || (lz4 && !o->check)))
+        if (o->decode)
+            extra[0] = text && !strstr(stage, "lines=") ? "lines=skip" : NULL;
+        else if (!strstr(stage, "checksum=") && (zstd || (lz4 && !o->check)))
             extra[0] = o->check ? "checksum=on" : "checksum=off";
         char workers[32];
-        if (zstd && o->threads > 0 && !strstr(stage, "workers=")) {
+        if (!o->decode && zstd && o->threads > 0 && !strstr(stage, "workers=")) {
             snprintf(workers, sizeof workers, "workers=%ld", o->threads);
             extra[1] = workers;
         }
