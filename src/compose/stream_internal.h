@@ -110,18 +110,27 @@ struct codec__push {
 codec__push *codec__push_new(size_t size, const codec__push_ops *ops, const codec_stage *s,
                              bool decode);
 
-/* Encoders that work in fixed blocks (the LZ4 frame, snappy chunks):
- * copies what fits of src[0..*n) into block[*fill..cap) and advances src
- * and n. @return true when the block is full. */
-static inline bool codec__block_fill(uint8_t *block, size_t cap, size_t *fill,
-                                     const uint8_t **src, size_t *n)
+/* Encoders that work in fixed blocks (the LZ4 frame, snappy chunks): the
+ * next whole block of cap bytes to encode. That is src itself when no bytes
+ * are held and a whole block is there (no copy); otherwise what fits of
+ * src[0..*n) is copied into block[*fill..cap), and block is returned once
+ * full (the caller sets *fill to 0 after encoding it). Advances src and n.
+ * @return the block, or NULL when the input ran out first. */
+static inline const uint8_t *codec__block_next(uint8_t *block, size_t cap, size_t *fill,
+                                               const uint8_t **src, size_t *n)
 {
+    if (*fill == 0 && *n >= cap) {
+        const uint8_t *whole = *src;
+        *src += cap;
+        *n -= cap;
+        return whole;
+    }
     size_t k = cap - *fill < *n ? cap - *fill : *n;
     memcpy(block + *fill, *src, k);
     *fill += k;
     *src += k;
     *n -= k;
-    return *fill == cap;
+    return *fill == cap ? block : NULL;
 }
 
 /* ---- block adapter --------------------------------------------------- */

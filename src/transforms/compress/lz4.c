@@ -260,12 +260,13 @@ static int lz4_stream_fail(const codec_stage *s, size_t r, codec_error *err)
                             LZ4F_getErrorName(r));
 }
 
-/* Compresses block[0..fill) (and, when `last`, ends the frame) into out. */
-static int lz4_enc_flush(lz4_enc_stream *e, bool last, codec_buf *out, codec_error *err)
+/* Compresses src[0..n) (and, when `last`, ends the frame) into out. */
+static int lz4_enc_flush(lz4_enc_stream *e, const uint8_t *src, size_t n, bool last,
+                         codec_buf *out, codec_error *err)
 {
     const codec_stage *s = e->p.base.stage;
     const lz4_state *st = s->state;
-    size_t need = LZ4F_compressBound(e->fill, &st->prefs) + LZ4F_HEADER_SIZE_MAX;
+    size_t need = LZ4F_compressBound(n, &st->prefs) + LZ4F_HEADER_SIZE_MAX;
     if (codec_buf_reserve(out, need))
         return codec__compress_nomem(s, err);
     size_t r = 0;
@@ -276,9 +277,8 @@ static int lz4_enc_flush(lz4_enc_stream *e, bool last, codec_buf *out, codec_err
         out->len += r;
         e->begun = true;
     }
-    if (e->fill) {
-        r = LZ4F_compressUpdate(e->c, out->data + out->len, out->cap - out->len, e->block,
-                                e->fill, NULL);
+    if (n) {
+        r = LZ4F_compressUpdate(e->c, out->data + out->len, out->cap - out->len, src, n, NULL);
         if (LZ4F_isError(r))
             return lz4_stream_fail(s, r, err);
         out->len += r;
@@ -299,9 +299,8 @@ static int lz4_enc_feed(codec__push *p, const uint8_t *src, size_t n, uint64_t a
     lz4_enc_stream *e = (lz4_enc_stream *)p;
     (void)at;
     while (n) {
-        int rc = codec__block_fill(e->block, LZ4_BLOCK, &e->fill, &src, &n)
-                     ? lz4_enc_flush(e, false, out, err)
-                     : CODEC_OK;
+        const uint8_t *block = codec__block_next(e->block, LZ4_BLOCK, &e->fill, &src, &n);
+        int rc = block ? lz4_enc_flush(e, block, LZ4_BLOCK, false, out, err) : CODEC_OK;
         if (rc)
             return rc;
     }
@@ -311,7 +310,8 @@ static int lz4_enc_feed(codec__push *p, const uint8_t *src, size_t n, uint64_t a
 static int lz4_enc_finish(codec__push *p, uint64_t at, codec_buf *out, codec_error *err)
 {
     (void)at;
-    return lz4_enc_flush((lz4_enc_stream *)p, true, out, err);
+    lz4_enc_stream *e = (lz4_enc_stream *)p;
+    return lz4_enc_flush(e, e->block, e->fill, true, out, err);
 }
 
 static void lz4_enc_free(codec__push *p)

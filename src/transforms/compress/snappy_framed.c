@@ -265,8 +265,9 @@ static int framed_feed(codec__push *p, const uint8_t *src, size_t n, uint64_t at
         return codec__compress_nomem(s, err);
     f->begun = true;
     while (n) {
-        if (codec__block_fill(f->block, CHUNK_INPUT, &f->fill, &src, &n)) {
-            int rc = framed_chunk(s, f->block, f->fill, out, err);
+        const uint8_t *chunk = codec__block_next(f->block, CHUNK_INPUT, &f->fill, &src, &n);
+        if (chunk) {
+            int rc = framed_chunk(s, chunk, CHUNK_INPUT, out, err);
             if (rc)
                 return rc;
             f->fill = 0;
