@@ -534,7 +534,8 @@ static void run_threads(cli_run *run, threads_cell *t, const char *input)
  * Streaming API against one-shot, in process
  * ------------------------------------------------------------------------ */
 
-/* Streams src through a stream of c in STREAM_PIECE pieces into out. */
+/* Streams src through a stream of c in STREAM_PIECE pieces into out
+ * (codec_stream_update, then the drains after finish). */
 static int stream_once(const codec *c, codec_stream_mode mode, const uint8_t *src, size_t n,
                        codec_buf *out, codec_error *err)
 {
@@ -544,17 +545,13 @@ static int stream_once(const codec *c, codec_stream_mode mode, const uint8_t *sr
     out->len = 0;
     int rc = mode == CODEC_STREAM_ENCODE ? codec_stream_pledge(s, n, err) : CODEC_OK;
     for (size_t at = 0; !rc && at < n;) {
-        size_t used = 0, piece = n - at < STREAM_PIECE ? n - at : STREAM_PIECE;
-        rc = codec_stream_feed(s, src + at, piece, &used, err);
+        size_t used = 0, got = 0, piece = n - at < STREAM_PIECE ? n - at : STREAM_PIECE;
+        if (out->cap - out->len < STREAM_PIECE && codec_buf_reserve(out, STREAM_PIECE))
+            return codec_stream_free(s), CODEC_E_NOMEM;
+        rc = codec_stream_update(s, src + at, piece, &used, out->data + out->len,
+                                 out->cap - out->len, &got, err);
         at += used;
-        for (size_t got = 1; !rc && got;) {
-            if (out->cap - out->len < STREAM_PIECE && codec_buf_reserve(out, STREAM_PIECE)) {
-                rc = CODEC_E_NOMEM;
-                break;
-            }
-            rc = codec_stream_drain(s, out->data + out->len, out->cap - out->len, &got, err);
-            out->len += got;
-        }
+        out->len += got;
     }
     if (!rc)
         rc = codec_stream_finish(s, err);

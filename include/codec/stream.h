@@ -125,6 +125,21 @@ CODEC_API void codec_stream_limit(codec_stream *s, uint64_t max_output);
 CODEC_API CODEC_NODISCARD int codec_stream_feed(codec_stream *s, const uint8_t *in, size_t n,
                                                 size_t *used, codec_error *err);
 
+/** codec_stream_update() — feed and drain in one call: gives the stream
+ * in[0..n) as codec_stream_feed() does and, as codec_stream_drain() does,
+ * up to `cap` bytes of output in `out`. The last stage writes its output
+ * straight into `out` where it can, where a feed followed by a drain copies
+ * it through the stream's buffer: the faster loop for fast stages (base64,
+ * hex, lz4). Sets *used (input taken) and *got (output written); call again
+ * with the rest of the input while *used < n or *got == cap. in is not kept
+ * past the call. After codec_stream_finish(), drain the rest with
+ * codec_stream_drain(). Not for a typed decode stream (CODEC_E_USAGE).
+ * @return 0, or a status as codec_stream_feed() and codec_stream_drain().
+ * Since 0.2. */
+CODEC_API CODEC_NODISCARD int codec_stream_update(codec_stream *s, const uint8_t *in, size_t n,
+                                                  size_t *used, uint8_t *out, size_t cap,
+                                                  size_t *got, codec_error *err);
+
 /** codec_stream_finish() — no more input. Then drain until
  * codec_stream_done(). Truncated input and checksum mismatches are
  * reported here or by the drains that follow. @return 0 or a status. Since 0.1. */

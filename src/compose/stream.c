@@ -317,26 +317,71 @@ void codec_stream_limit(codec_stream *s, uint64_t max_output)
     s->limit = max_output;
 }
 
-int codec_stream_feed(codec_stream *s, const uint8_t *in, size_t n, size_t *used,
-                      codec_error *err)
+/* The checks of a call that gives input, then in[0..n) becomes lane 0's
+ * input. The messages name the call. */
+typedef struct input_call {
+    const char *after_finish, *null_input;
+} input_call;
+
+static const input_call FEED = {"codec_stream_feed after codec_stream_finish",
+                                "codec_stream_feed: NULL input"};
+static const input_call UPDATE = {"codec_stream_update after codec_stream_finish",
+                                  "codec_stream_update: NULL input"};
+
+static int input_begin(codec_stream *s, const uint8_t *in, size_t n, const input_call *call,
+                       codec_error *err)
 {
-    *used = 0;
     if (s->status)
         return fail(s, s->status, err);
     if (s->finished)
-        return usage(s, err, "codec_stream_feed after codec_stream_finish");
+        return usage(s, err, call->after_finish);
     if (!in && n)
-        return usage(s, err, "codec_stream_feed: NULL input");
+        return usage(s, err, call->null_input);
     s->started = true;
     s->src = in;
     s->src_len = n;
     s->src_pos = 0;
-    int rc = pump(s, NULL);
+    return CODEC_OK;
+}
+
+/* Lane 0's input goes back to the caller; *used is what was taken. */
+static void input_end(codec_stream *s, size_t *used)
+{
     *used = s->src_pos;
     s->total_in += s->src_pos;
     s->src = NULL;
     s->src_len = s->src_pos = 0;
+}
+
+int codec_stream_feed(codec_stream *s, const uint8_t *in, size_t n, size_t *used,
+                      codec_error *err)
+{
+    *used = 0;
+    int rc = input_begin(s, in, n, &FEED, err);
+    if (rc)
+        return rc;
+    rc = pump(s, NULL);
+    input_end(s, used);
     return rc ? fail(s, rc, err) : CODEC_OK;
+}
+
+int codec_stream_update(codec_stream *s, const uint8_t *in, size_t n, size_t *used,
+                        uint8_t *out, size_t cap, size_t *got, codec_error *err)
+{
+    *used = 0;
+    *got = 0;
+    if (!s->status && s->value_decode)
+        return usage(s, err, "a typed decode stream gives its value with codec_stream_value");
+    int rc = input_begin(s, in, n, &UPDATE, err);
+    if (rc)
+        return rc;
+    /* The drain pumps the lanes with the input in place, the last one
+     * writing into out; what out had no room for waits in the buffers. */
+    rc = codec_stream_drain(s, out, cap, got, err);
+    if (!rc && s->src_pos < n && (rc = pump(s, NULL)))
+        rc = fail(s, rc, err);
+    input_end(s, used);
+    return rc;
 }
 
 int codec_stream_finish(codec_stream *s, codec_error *err)

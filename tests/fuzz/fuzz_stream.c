@@ -57,7 +57,15 @@ static int run(const codec *c, codec_stream_mode mode, const uint8_t *in, size_t
             continue;
         if (pos < n) {
             size_t k = 1 + next(&seed) % 97;
-            rc = codec_stream_feed(s, in + pos, k < n - pos ? k : n - pos, &used, &err);
+            k = k < n - pos ? k : n - pos;
+            if (next(&seed) % 2) {
+                rc = codec_stream_update(s, in + pos, k, &used, drain,
+                                         1 + next(&seed) % sizeof drain, &got, &err);
+                if (!rc && got && codec_buf_append(out, drain, got))
+                    break;
+            } else {
+                rc = codec_stream_feed(s, in + pos, k, &used, &err);
+            }
             pos += used;
         } else if (!finished) {
             rc = codec_stream_finish(s, &err);

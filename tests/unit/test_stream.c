@@ -117,7 +117,15 @@ static int run_stream(codec_stream *s, const uint8_t *in, size_t n, feed_plan pl
         if (pos < n) {
             size_t used;
             size_t k = next_piece(&plan, n - pos);
-            rc = codec_stream_feed(s, in + pos, k, &used, err);
+            /* half the pieces go through codec_stream_update, whose output
+             * lands in drain[] */
+            if (check_rand(&dseed) % 2) {
+                rc = codec_stream_update(s, in + pos, k, &used, drain, cap, &got, err);
+                if (!rc && codec_buf_append(out, drain, got))
+                    rc = CODEC_E_NOMEM;
+            } else {
+                rc = codec_stream_feed(s, in + pos, k, &used, err);
+            }
             if (rc)
                 return rc;
             pos += used;
@@ -361,6 +369,11 @@ static void test_limit_and_errors(void)
     s = codec_stream_new(c, CODEC_STREAM_ENCODE, &err);
     CHECK_INT(codec_stream_finish(s, &err), 0);
     CHECK_INT(codec_stream_feed(s, in, 1, &used, &err), CODEC_E_USAGE);
+    uint8_t one[4];
+    size_t got = 99;
+    CHECK_INT(codec_stream_update(s, in, 1, &used, one, sizeof one, &got, &err), CODEC_E_USAGE);
+    CHECK(strstr(err.message, "codec_stream_update after codec_stream_finish") != NULL);
+    CHECK(used == 0 && got == 0);
     codec_stream_free(s);
     /* A truncated gzip says so. */
     codec *gz = codec_parse("gzip", NULL, &err);
@@ -459,7 +472,11 @@ static void test_typed(void)
     codec_stream_free(s);
     /* Decode: the transforms stream, the backend decodes at the end. */
     s = codec_stream_new(c, CODEC_STREAM_DECODE, &err);
-    size_t used;
+    size_t used, got;
+    uint8_t none[8];
+    CHECK_INT(codec_stream_update(s, enc.data, enc.len, &used, none, sizeof none, &got, &err),
+              CODEC_E_USAGE); /* the value comes from codec_stream_value */
+    CHECK(used == 0 && got == 0);
     for (size_t at = 0; at < enc.len; at += used)
         CHECK_INT(codec_stream_feed(s, enc.data + at, 1, &used, &err), 0);
     CHECK_INT(codec_stream_finish(s, &err), 0);

@@ -115,17 +115,36 @@ static void progress_show(progress *p, const char *name, const codec_stream *s, 
 
 /* ---- one stream ------------------------------------------------------- */
 
-static int drain_all(codec_stream *s, sink *k, codec_error *err)
+/* Output goes through one buffer: codec_stream_update() and
+ * codec_stream_drain() write it, the sink takes it. */
+static uint8_t out_buf[256 << 10];
+
+/* Gives in[0..n) to the stream, writing what comes out. */
+static int update_all(codec_stream *s, const uint8_t *in, size_t n, sink *k, codec_error *err)
 {
-    static uint8_t out[256 << 10];
-    size_t got;
+    size_t at = 0, used, got;
     do {
-        int rc = codec_stream_drain(s, out, sizeof out, &got, err);
+        int rc = codec_stream_update(s, in + at, n - at, &used, out_buf, sizeof out_buf, &got,
+                                     err);
         if (!rc)
-            rc = sink_write(k, out, got, err);
+            rc = sink_write(k, out_buf, got, err);
         if (rc)
             return rc;
-    } while (got == sizeof out);
+        at += used;
+    } while (at < n || got == sizeof out_buf);
+    return CODEC_OK;
+}
+
+static int drain_all(codec_stream *s, sink *k, codec_error *err)
+{
+    size_t got;
+    do {
+        int rc = codec_stream_drain(s, out_buf, sizeof out_buf, &got, err);
+        if (!rc)
+            rc = sink_write(k, out_buf, got, err);
+        if (rc)
+            return rc;
+    } while (got == sizeof out_buf);
     return CODEC_OK;
 }
 
@@ -162,10 +181,7 @@ static int pump_fd(codec_stream *s, const pipe_opts *o, int fd, const char *name
             return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_LIMIT, "input",
                                    o->max_input, "input is larger than --max-input (%zu bytes)",
                                    o->max_input);
-        for (size_t at = 0, used; at < n && !rc; at += used)
-            if (!(rc = codec_stream_feed(s, in + at, n - at, &used, err)))
-                rc = drain_all(s, k, err);
-        if (rc)
+        if ((rc = update_all(s, in, n, k, err)))
             return rc;
         progress_show(&p, name, s, false);
     }
