@@ -1,6 +1,5 @@
 /* arena.c — bump allocation in blocks that survive reset. */
-#include "codec/core.h"
-#include "core/asan_internal.h"
+#include "core/arena_internal.h"
 
 #include <string.h>
 
@@ -8,17 +7,9 @@
  * poisoned, so a read or write past an arena allocation (or into a reset
  * arena's old values) is reported like one past a malloc block. */
 
-struct codec_arena_block {
-    struct codec_arena_block *next;
-    size_t size;  /* usable bytes after the header */
-    size_t used;
-    uint8_t data[];
-};
-
 #define ARENA_DEFAULT_FIRST ((size_t)4096)
 #define ARENA_MAX_ALIGN ((size_t)64)
 
-static void *arena_view_alloc(void *ctx, size_t size);
 static void *arena_view_resize(void *ctx, void *ptr, size_t old_size, size_t new_size);
 static void arena_view_release(void *ctx, void *ptr, size_t size);
 
@@ -29,22 +20,14 @@ void codec_arena_init(codec_arena *arena, const codec_allocator *alloc, size_t f
     arena->alloc = alloc ? alloc : codec_default_allocator();
     arena->block_size = first_block ? first_block : ARENA_DEFAULT_FIRST;
     arena->used = 0;
-    arena->as_allocator = (codec_allocator){arena_view_alloc, arena_view_resize,
+    arena->as_allocator = (codec_allocator){codec__arena_view_alloc, arena_view_resize,
                                             arena_view_release, arena};
-}
-
-/* Offset of the first byte at or after `used` in `b` aligned (as an
- * address) to `align`. */
-static size_t block_offset_at(const struct codec_arena_block *b, size_t used, size_t align)
-{
-    uintptr_t at = (uintptr_t)(b->data + used);
-    return used + (size_t)(((at + align - 1) & ~(uintptr_t)(align - 1)) - at);
 }
 
 /* Offset of the next free byte of `b` aligned to `align`. */
 static size_t block_offset(const struct codec_arena_block *b, size_t align)
 {
-    return block_offset_at(b, b->used, align);
+    return codec__arena_block_offset_at(b, b->used, align);
 }
 
 /* Takes a kept block large enough for `need` bytes, or makes a new one. */
@@ -72,31 +55,13 @@ static struct codec_arena_block *arena_block_for(codec_arena *arena, size_t need
     return b;
 }
 
-/* The bump allocation in the head block, or NULL when it has no room.
- * Inlined into both entry points (with align 16, a constant, in the
- * allocator view that decoders grow their output through). */
-static inline void *arena_bump(codec_arena *arena, size_t size, size_t align)
-{
-    struct codec_arena_block *b = arena->head;
-    if (b) {
-        size_t start = block_offset(b, align);
-        if (start <= b->size && size <= b->size - start) {
-            b->used = start + size;
-            arena->used += size;
-            CODEC_UNPOISON(b->data + start, size);
-            return b->data + start;
-        }
-    }
-    return NULL;
-}
-
 void *codec_arena_alloc(codec_arena *arena, size_t size, size_t align)
 {
     if (align == 0)
         align = 16;
     if (align > ARENA_MAX_ALIGN || (align & (align - 1)))
         return NULL;
-    void *p = arena_bump(arena, size, align);
+    void *p = codec__arena_bump(arena, size, align);
     if (p)
         return p;
     struct codec_arena_block *b;
@@ -168,9 +133,11 @@ const codec_allocator *codec_arena_allocator(codec_arena *arena)
     return &arena->as_allocator;
 }
 
-static void *arena_view_alloc(void *ctx, size_t size)
+/* Inline bump (align 16, a constant) in the allocator view that decoders
+ * grow their output through. */
+void *codec__arena_view_alloc(void *ctx, size_t size)
 {
-    void *p = arena_bump(ctx, size, 16);
+    void *p = codec__arena_bump(ctx, size, 16);
     return p ? p : codec_arena_alloc(ctx, size, 16);
 }
 
@@ -193,7 +160,7 @@ static void *resize_block(codec_arena *arena, void *ptr, size_t old_size, size_t
         CODEC_POISON(b->data + pad + old_size, b->size - pad - old_size);
         return NULL;
     }
-    size_t start = block_offset_at(nb, 0, 16);
+    size_t start = codec__arena_block_offset_at(nb, 0, 16);
     if (start != pad)
         memmove(nb->data + start, nb->data + pad, old_size);
     nb->size = size;
@@ -223,7 +190,7 @@ static void *arena_view_resize(void *ctx, void *ptr, size_t old_size, size_t new
     if (new_size <= old_size)
         return ptr;
     if (ptr && b && (uint8_t *)ptr + old_size == b->data + b->used &&
-        (uint8_t *)ptr == b->data + block_offset_at(b, 0, 16))
+        (uint8_t *)ptr == b->data + codec__arena_block_offset_at(b, 0, 16))
         return resize_block(arena, ptr, old_size, new_size);
     void *p = codec_arena_alloc(arena, new_size, 16);
     if (p && ptr)

@@ -310,6 +310,45 @@ static void test_trailer_long(const char *spec, uint32_t (*sum)(const uint8_t *,
     free(bad);
 }
 
+/* Decodes into one arena without resetting it: the output is bump-allocated
+ * in the head block while it has room (trailer.c reserves exactly the
+ * payload inline) and in a new block when not; every earlier value must
+ * stay intact and arena_used() grow by at least each payload. */
+static void test_decode_into_arena(void)
+{
+    codec *c = test_parse("crc32c");
+    if (!c)
+        return;
+    enum { VALUES = 40 };
+    uint8_t *payload = malloc(5000);
+    fill_random(payload, 5000, 11);
+    codec_buf enc[VALUES];
+    codec_bytes dec[VALUES];
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    size_t used = codec_arena_used(&arena), wrong = 0;
+    for (size_t i = 0; i < VALUES; i++) {
+        size_t n = (i * 677) % 5000 + 1; /* 1 .. 5000 bytes, 4 KiB first block */
+        codec_bytes in = {payload + (5000 - n), n};
+        codec_buf_init(&enc[i], NULL);
+        CHECK_INT(codec_encode(c, &in, &enc[i], NULL), 0);
+        CHECK_INT(codec_decode(c, enc[i].data, enc[i].len, &dec[i], &arena, NULL), 0);
+        wrong += dec[i].len != n || ((uintptr_t)dec[i].data & 15) != 0 ||
+                 codec_arena_used(&arena) < used + n;
+        used = codec_arena_used(&arena);
+    }
+    CHECK_INT(wrong, 0);
+    for (size_t i = 0; i < VALUES; i++) {
+        size_t n = (i * 677) % 5000 + 1;
+        wrong += dec[i].len != n || memcmp(dec[i].data, payload + (5000 - n), n) != 0;
+        codec_buf_free(&enc[i]);
+    }
+    CHECK_INT(wrong, 0);
+    codec_arena_free(&arena);
+    codec_free(c);
+    free(payload);
+}
+
 static void test_kernel_argument(void)
 {
     for (int id = CRC32C_AUTO; id < CRC32C_KERNEL_COUNT; id++) {
@@ -552,6 +591,7 @@ int main(int argc, char **argv)
     }
     test_trailer_long("crc32", sum_crc32);
     test_trailer_long("adler32", sum_adler32);
+    test_decode_into_arena();
     test_kernel_argument();
     test_python_peer();
     test_in_pipeline();

@@ -3,6 +3,7 @@
  * (sum_copy). */
 #include "trailer_internal.h"
 #include "compose/stream_internal.h"
+#include "core/arena_internal.h"
 #include "core/buf_internal.h"
 #include "core/load_internal.h"
 #include "core/error_internal.h"
@@ -64,7 +65,9 @@ static int trailer_decode(const codec_stage *s, const uint8_t *src, size_t n, co
     uint32_t want = codec_load_be32(src + body);
     if (body == 0)
         return t->init == want ? CODEC_OK : trailer_mismatch(s, body, err);
-    if (codec__buf_room(out, body))
+    /* The output is exactly the body: in codec_decode's arena, an inline
+     * bump allocation. */
+    if (codec__buf_room_exact(out, body))
         /* A corrupt payload is reported as such even without memory. */
         return t->fn(t->init, src, body) != want ? trailer_mismatch(s, body, err)
                                                  : codec__nomem(err, s->name);
