@@ -263,7 +263,8 @@ static int measure(const op *o, const bench_profile *prof, bench_series *out,
  * arena and contexts come from its own malloc arena, on its own cache
  * lines, as a real worker thread's would), are released together once
  * all are ready and run the same op for one warm-up and one measured
- * iteration; the result is their total ops/s.
+ * iteration; the result is their total ops/s, the median of the profile's
+ * measured iterations (see scale()).
  * ------------------------------------------------------------------------ */
 
 typedef enum { GATE_WAIT, GATE_GO, GATE_ABORT } gate_state;
@@ -342,13 +343,30 @@ static double scale_run(cell_ctx *x, bool decode, int threads, double seconds)
     return total;
 }
 
+/* The median of `rounds` runs of each thread count, the counts taking turns
+ * within a round so that a slow spell of the machine weighs on all of them
+ * (one run each gave a 1.6x and a 2.1x for the same encoder). */
 static void scale(cell_ctx *x, const bench_profile *prof)
 {
     bench_cell *c = x->cell;
     int n = prof->threads < BENCH_MAX_THREADS ? prof->threads : BENCH_MAX_THREADS;
-    for (int t = 1; t <= n; t++) {
-        c->scale_enc[t - 1] = c->decode_only ? -1 : scale_run(x, false, t, prof->iter_seconds);
-        c->scale_dec[t - 1] = scale_run(x, true, t, prof->iter_seconds);
+    int rounds = prof->measure_iters < 1 ? 1 : prof->measure_iters;
+    static bench_series enc[BENCH_MAX_THREADS], dec[BENCH_MAX_THREADS];
+    for (int t = 0; t < n; t++)
+        enc[t].n = dec[t].n = 0;
+    bool enc_ok = !c->decode_only, dec_ok = true;
+    for (int r = 0; r < rounds; r++)
+        for (int t = 1; t <= n; t++) {
+            double e = enc_ok ? scale_run(x, false, t, prof->iter_seconds) : -1;
+            double d = dec_ok ? scale_run(x, true, t, prof->iter_seconds) : -1;
+            enc_ok = e >= 0;
+            dec_ok = d >= 0;
+            bench_series_add(&enc[t - 1], e);
+            bench_series_add(&dec[t - 1], d);
+        }
+    for (int t = 0; t < n; t++) {
+        c->scale_enc[t] = enc_ok ? bench_series_median(&enc[t]) : -1;
+        c->scale_dec[t] = dec_ok ? bench_series_median(&dec[t]) : -1;
     }
     c->scale_threads = n;
 }
