@@ -91,7 +91,7 @@ typedef struct codec__gen_spec_field {
 void codec__gen_specialize(codec_buf *c, const char *cname, const codec__gen_spec_field *f,
                            size_t n);
 
-/* What the Fory part of specialize.c needs of one field. */
+/* What specialize_fory.c needs of one field. */
 typedef struct codec__gen_fory_field {
     const char *member;      /* C member */
     const char *wire_name;   /* the name Fory sorts by (snake_case) */
