@@ -244,6 +244,13 @@ static inline const uint8_t *codec_fory_get_text(const uint8_t *p, const uint8_t
         memcpy(d + i, &w, 8);
         any |= w;
     }
+    if (i < n && n >= 8) {   /* the tail as the last 8 bytes, overlapping */
+        uint64_t w;
+        memcpy(&w, s + n - 8, 8);
+        memcpy(d + n - 8, &w, 8);
+        any |= w;
+        i = n;
+    }
     for (; i < n; i++) {
         d[i] = (char)s[i];
         any |= s[i];
