@@ -15,10 +15,10 @@
  * so both paths accept the same inputs, fail with the same error (family,
  * detail, offset, message) and write the same bytes.
  *
- * Fory IDL structs of scalars and strings carry Fory functions instead
- * (codec_codegen.reserved[0], section "Fory" below): the Fory backend runs
- * them for a root struct, and on any input that is not the expected
- * well-formed case decodes the message again with its own code.
+ * Fory IDL structs carry Fory functions instead (codec_codegen.reserved[0],
+ * section "Fory" below): the Fory backend runs them for a root struct, and
+ * on any input that is not the expected well-formed case decodes the
+ * message again with its own code.
  *
  * Layouts here may change between versions (CODEC_CODEGEN_ABI says which):
  * code generated for another version is not used (the descriptor path runs
@@ -74,7 +74,7 @@ typedef struct codec_codegen {
     codec_pb_encode_fn pb_encode;
     /** reserved[0]: NULL, or the message's Fory functions, a
      * `codec_fory_codegen *` (below; written by codec-gen since 0.1 for
-     * Fory IDL messages whose fields are all scalars and strings). The
+     * Fory IDL structs, docs/guides/codegen.md says which). The
      * others are zero: room for other backends without an ABI change. */
     void *reserved[4];
 } codec_codegen;
@@ -87,27 +87,50 @@ typedef struct codec_codegen {
  * compatible mode, the TypeDef) were written from, or compared with, the
  * plan's prebuilt root prefix. It uses them only when the layout below is
  * exactly the field order it computed itself (same fields, same Fory type
- * ids), `hash=on` is off and the spec does not say `codegen=off`.
+ * ids), for the root and for every struct the root holds (in fields, list
+ * items and map values, whose own codec_fory_codegen the root's functions
+ * follow); when no struct is held in compatible mode (held structs carry
+ * TypeDefs there); when the nesting fits max_depth; `hash=on` is off and
+ * the spec does not say `codegen=off`.
  * ------------------------------------------------------------------------ */
 
-/** The version of codec_fory_codegen (its `abi`). */
-#define CODEC_FORY_CODEGEN_ABI 1u
+/** The version of codec_fory_codegen (its `abi`): 2 since lists, maps,
+ * enums and held structs (1: scalars and strings only, not used now). */
+#define CODEC_FORY_CODEGEN_ABI 2u
+
+/** What the backend hands the functions below. */
+typedef struct codec_fory_gen_ctx {
+    codec_arena *arena;       /* decoding: where lists, maps and strings go */
+    char *pool;               /* decoding: the strings' pool, NULL at first
+                               * (codec_fory_get_text) */
+    size_t max_elements;      /* decoding: the codec's item limit per list or map */
+    const void *plan;         /* the backend's, for user_id */
+    /** The user id the plan gave struct type t (written as a list's item
+     * type info: STRUCT, then this id). */
+    uint32_t (*user_id)(const void *plan, const codec_type *t);
+} codec_fory_gen_ctx;
 
 /** Reads the fields of one struct, p..end (end: the end of the input),
- * into `value` (zeroed by the caller); strings are copied into `arena`.
- * Returns 1 when the bytes were exactly the expected well-formed case and
- * ended at `end`; 0 otherwise (anything else: another null flag, a varint
- * of an unexpected form, a bool that is not 0/1, a string that is not
- * UTF-8 in a one- or two-byte header, truncation, trailing bytes, no
- * memory). On 0 nothing is
- * reported: the backend zeroes the value and decodes the message again
- * from its first byte with its own code, which accepts or reports it. */
+ * into `value` (zeroed by the caller); strings, lists and maps go into
+ * ctx->arena. Returns 1 when the bytes were exactly the expected
+ * well-formed case and ended at `end`; 0 otherwise (anything else: another
+ * null flag, list or map header, type info or chunk size, a varint of an
+ * unexpected form, a bool that is not 0/1, an enum ordinal out of range, a
+ * string that is not UTF-8 in a one- or two-byte header, a count over
+ * ctx->max_elements or past the input, truncation, trailing bytes, no
+ * memory). On 0 nothing is reported: the backend zeroes the value and
+ * decodes the message again from its first byte with its own code, which
+ * accepts or reports it. */
 typedef int (*codec_fory_decode_fn)(const uint8_t *p, const uint8_t *end, void *value,
-                                    codec_arena *arena);
+                                    codec_fory_gen_ctx *ctx);
 
-/** Appends the fields of `value` to out. Returns 0, or CODEC_E_NOMEM (the
- * backend reports it). */
-typedef int (*codec_fory_encode_fn)(codec_buf *out, const void *value);
+/** Appends the fields of `value` to out. Returns 0; CODEC_E_NOMEM (the
+ * backend reports it); or 1 for a value the functions leave to the
+ * backend (an enum number that is not one of its values, a count over
+ * UINT32_MAX): the backend drops what they appended and writes the fields
+ * itself, which writes or reports them. */
+typedef int (*codec_fory_encode_fn)(codec_buf *out, const void *value,
+                                    const codec_fory_gen_ctx *ctx);
 
 /** The Fory functions of one message (codec_codegen.reserved[0]). */
 typedef struct codec_fory_codegen {
@@ -119,6 +142,19 @@ typedef struct codec_fory_codegen {
     codec_fory_decode_fn decode;
     codec_fory_encode_fn encode;
 } codec_fory_codegen;
+
+/** Room for n bytes at p, a cursor into out (out->len is behind it):
+ * p itself, or where the grown buffer put it; NULL when out of memory. */
+static inline uint8_t *codec_fory_need(codec_buf *out, uint8_t *p, size_t n)
+{
+    size_t at = (size_t)(p - out->data);
+    if (__builtin_expect(out->cap - at >= n, 1))
+        return p;
+    out->len = at;
+    if (codec_buf_reserve(out, n))
+        return NULL;
+    return out->data + at;
+}
 
 /** Fory's varuint32 of 1 to 4 bytes whose last byte is not 0 (the forms
  * Fory writes for values under 2^28) at p: the position after it, or NULL
@@ -207,6 +243,13 @@ static inline const uint8_t *codec_fory_get_text(const uint8_t *p, const uint8_t
         memcpy(&w, s + i, 8);
         memcpy(d + i, &w, 8);
         any |= w;
+    }
+    if (i < n && n >= 8) {   /* the tail as the last 8 bytes, overlapping */
+        uint64_t w;
+        memcpy(&w, s + n - 8, 8);
+        memcpy(d + n - 8, &w, 8);
+        any |= w;
+        i = n;
     }
     for (; i < n; i++) {
         d[i] = (char)s[i];

@@ -1,18 +1,25 @@
 /* test_fory_specialize.c — the Fory code `codec-gen --specialize` writes
  * (tests/data/fory/specialize.fdl: every scalar inline, plain and optional,
- * names out of Fory order; tests/data/fory/vectors.fdl: the shared vectors'
- * flat structs) against the backend's own code for the same type
- * (`fory:...,codegen=off`):
+ * names out of Fory order, enums numbered in order and not, held structs
+ * plain and optional, lists and maps of scalars, strings, enums and
+ * structs; tests/data/fory/vectors.fdl: the shared vectors' types, Order
+ * and MediaContent among them) against the backend's own code for the
+ * same type (`fory:...,codegen=off`):
  *  - the backend takes the generated functions (the plan's field order and
- *    type ids equal the generated ones) for every flat struct, in both
- *    modes, and not with hash=on;
+ *    type ids equal the generated ones, for the root and the structs it
+ *    holds) for every such struct in consistent mode, in compatible mode
+ *    for those that hold no struct, not with hash=on nor past max-depth;
+ *    KitchenSink (bytes, array<>) has none;
  *  - random values (edges of every width, -0.0, NaN, empty, ASCII, UTF-8
- *    and invalid text, optional fields set and not): same bytes;
+ *    and invalid text, optional fields set and not, enum numbers that are
+ *    not their values, empty, short and long lists and maps): same bytes,
+ *    or the same error;
  *  - those bytes and mutations of them (truncated, a byte changed, a byte
  *    inserted, the null flag 0x00): both decoders accept or refuse alike
  *    (same family, detail, offset and message) and what they decode
  *    encodes to the same bytes;
- * in consistent and compatible mode, with ref=off and ref=on. */
+ * in consistent and compatible mode, with ref=off and ref=on, and with
+ * max-elements and max-depth under what the values take. */
 #include "specialize.codec.h"
 #include "vectors.codec.h"
 #include "../two_paths.h"
@@ -78,45 +85,91 @@ static codec_string any_text(void)
     return (codec_string){d, n * reps};
 }
 
-/* A random value of scalar or string type t at v. */
-static void fill_scalar(const codec_type *t, uint8_t *v)
+/* Lists' and maps' items, from one pool reset per value. */
+static _Alignas(16) uint8_t item_pool[1 << 20];
+static size_t item_used;
+
+static void *items(size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    if (item_used + n > sizeof item_pool)
+        return NULL;
+    void *p = item_pool + item_used;
+    item_used += n;
+    memset(p, 0, n);
+    return p;
+}
+
+static void fill_at(const codec_type *t, uint8_t *v, int depth);
+
+/* A random value of type t at v: scalars, strings, enums (mostly one of
+ * their numbers, sometimes any int32), structs, lists and maps (mostly
+ * short, sometimes empty or long), optionals set or not. */
+static void fill_at(const codec_type *t, uint8_t *v, int depth)
 {
     uint64_t x = any_int();
     switch (t->kind) {
-    case CODEC_T_BOOL: *(bool *)v = below(2); break;
+    case CODEC_T_OPTIONAL:
+        if (below(3) == 0)
+            return;
+        *(bool *)v = true;
+        fill_at(t->elem, v + t->value_offset, depth);
+        return;
+    case CODEC_T_STRUCT:
+        for (size_t i = 0; i < t->count; i++)
+            fill_at(t->fields[i].type, v + t->fields[i].offset, depth + 1);
+        return;
+    case CODEC_T_LIST:
+    case CODEC_T_MAP: {
+        unsigned k = below(10);
+        size_t n = depth > 3 || k < 2 ? 0 : k < 9 ? below(4) : below(below(4) ? 20 : 300);
+        size_t esz = t->elem->size, ksz = t->kind == CODEC_T_MAP ? t->key->size : 0;
+        uint8_t *vals = items(n * esz + 1), *keys = ksz ? items(n * ksz + 1) : NULL;
+        if (!vals || (ksz && !keys))
+            n = 0;
+        for (size_t i = 0; i < n; i++) {
+            fill_at(t->elem, vals + i * esz, depth + 1);
+            if (ksz)
+                fill_at(t->key, keys + i * ksz, depth + 1);
+        }
+        if (t->kind == CODEC_T_LIST) {
+            ((codec_list *)(void *)v)->items = vals;
+            ((codec_list *)(void *)v)->count = n;
+        } else {
+            ((codec_map *)(void *)v)->keys = keys;
+            ((codec_map *)(void *)v)->values = vals;
+            ((codec_map *)(void *)v)->count = n;
+        }
+        return;
+    }
+    case CODEC_T_ENUM: {
+        int32_t e = below(20) ? t->values[below((unsigned)t->count)].number : (int32_t)x;
+        memcpy(v, &e, 4);
+        return;
+    }
+    case CODEC_T_BOOL: *(bool *)v = below(2); return;
     case CODEC_T_FLOAT: {
         static const float edges[] = {0.0f, -0.0f, 1.5f, NAN, INFINITY, 1e-45f};
         float f = below(2) ? edges[below(6)] : (float)(int64_t)x / 7.0f;
         memcpy(v, &f, 4);
-        break;
+        return;
     }
     case CODEC_T_DOUBLE: {
         static const double edges[] = {0.0, -0.0, 1.5, NAN, -INFINITY, 5e-324};
         double d = below(2) ? edges[below(6)] : (double)(int64_t)x / 3.0;
         memcpy(v, &d, 8);
-        break;
+        return;
     }
-    case CODEC_T_STRING: *(codec_string *)v = any_text(); break;
-    default: memcpy(v, &x, t->size); break;   /* little-endian: the low bytes */
+    case CODEC_T_STRING: *(codec_string *)(void *)v = any_text(); return;
+    default: memcpy(v, &x, t->size); return;   /* little-endian: the low bytes */
     }
 }
 
 static void fill(const codec_type *t, void *value)
 {
     memset(value, 0, t->size);
-    for (size_t i = 0; i < t->count; i++) {
-        const codec_field *f = &t->fields[i];
-        uint8_t *fv = (uint8_t *)value + f->offset;
-        const codec_type *ft = f->type;
-        if (ft->kind == CODEC_T_OPTIONAL) {
-            if (below(3) == 0)
-                continue;
-            *(bool *)fv = true;
-            fv += ft->value_offset;
-            ft = ft->elem;
-        }
-        fill_scalar(ft, fv);
-    }
+    item_used = 0;
+    fill_at(t, value, 0);
 }
 
 typedef struct pair {
@@ -140,7 +193,7 @@ static bool same_bytes(const codec_buf *a, const codec_buf *b)
 static void decode_both(const pair *c, const codec_type *t, const uint8_t *in, size_t n,
                         size_t iter)
 {
-    static uint8_t va[4096], vb[4096];
+    static _Alignas(16) uint8_t va[8192], vb[8192];
     codec_arena arena;
     codec_arena_init(&arena, NULL, 4096);
     codec_error ea, eb;
@@ -191,7 +244,7 @@ static void write_seed(const pair *c, const codec_buf *a)
 
 static void run_type(const codec_type *t, const pair *c, size_t iters)
 {
-    static uint8_t value[4096];
+    static _Alignas(16) uint8_t value[8192];
     codec_buf a, b;
     codec_buf_init(&a, NULL);
     codec_buf_init(&b, NULL);
@@ -259,42 +312,66 @@ static bool plan_uses_codegen(const codec_type *t, codec_fory_mode mode, bool ha
 
 int main(int argc, char **argv)
 {
-    size_t iters = argc > 1 ? strtoul(argv[1], NULL, 10) : 3000;
-    const codec_type *flat[] = {&spec_Scalars_type, &spec_Texts_type,
-                                &vectors_Person_type, &vectors_LineItem_type,
-                                &vectors_NumericStruct_type, &vectors_Nested_type};
-    const codec_type *not_flat[] = {&vectors_Order_type, &vectors_Media_type,
-                                    &vectors_KitchenSink_type};
-    for (size_t i = 0; i < sizeof flat / sizeof flat[0]; i++) {
+    size_t iters = argc > 1 ? strtoul(argv[1], NULL, 10) : 1500;
+    /* With generated functions; `holds`: holds structs (consistent mode
+     * only). fuzz_codegen_fory_spec's types are the first FUZZ_TYPES. */
+    static const struct {
+        const codec_type *t;
+        bool holds;
+    } gen[] = {{&spec_Scalars_type, false}, {&spec_Texts_type, false},
+               {&vectors_Person_type, false}, {&vectors_LineItem_type, false},
+               {&vectors_NumericStruct_type, false}, {&vectors_Order_type, true},
+               {&vectors_MediaContent_type, true}, {&spec_Holder_type, true},
+               {&spec_Deep_type, true}, {&spec_Bag_type, false},
+               {&vectors_Media_type, false}, {&vectors_Image_type, false},
+               {&vectors_Nested_type, false}, {&spec_Leaf_type, false}};
+    enum { FUZZ_TYPES = 10 };
+    const codec_type *none[] = {&vectors_KitchenSink_type};   /* bytes, array<> */
+    size_t ngen = sizeof gen / sizeof gen[0];
+    for (size_t i = 0; i < ngen; i++) {
         checks += 4;
-        if (!flat[i]->codegen || !plan_uses_codegen(flat[i], CODEC_FORY_CONSISTENT, false) ||
-            !plan_uses_codegen(flat[i], CODEC_FORY_COMPATIBLE, false))
-            fail("generated functions not taken", flat[i]->name, "plan", 0);
-        if (plan_uses_codegen(flat[i], CODEC_FORY_CONSISTENT, true))
-            fail("generated functions taken with hash=on", flat[i]->name, "plan", 0);
+        const codec_type *t = gen[i].t;
+        if (!t->codegen || !plan_uses_codegen(t, CODEC_FORY_CONSISTENT, false) ||
+            plan_uses_codegen(t, CODEC_FORY_COMPATIBLE, false) == gen[i].holds)
+            fail("generated functions not taken (or taken in compatible mode)", t->name, "plan", 0);
+        if (plan_uses_codegen(t, CODEC_FORY_CONSISTENT, true))
+            fail("generated functions taken with hash=on", t->name, "plan", 0);
     }
-    for (size_t i = 0; i < sizeof not_flat / sizeof not_flat[0]; i++) {
+    /* max-depth under the nesting: the backend's code (and its error). */
+    checks++;
+    {
+        fory_plan p;
+        memset(&p, 0, sizeof p);
+        p.o = (codec_fory_options){.mode = CODEC_FORY_CONSISTENT, .max_depth = 3,
+                                   .max_elements = 1000};
+        codec_error err;
+        if (codec__fory_plan_build(&p, NULL, &spec_Deep_type, &err) || p.gen)
+            fail("generated functions taken past max_depth", "Deep", "plan", 0);
+        codec__fory_plan_free(&p);
+    }
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
         checks++;
-        if (not_flat[i]->codegen)
-            fail("generated functions for a struct that is not flat", not_flat[i]->name, "gen", 0);
+        if (none[i]->codegen)
+            fail("generated functions for a struct with bytes or arrays", none[i]->name, "gen", 0);
     }
     static const char *const modes[][2] = {
         {"fory:consistent", "fory:consistent,codegen=off"},
         {"fory:compatible", "fory:compatible,codegen=off"},
         {"fory:consistent,ref=on", "fory:consistent,ref=on,codegen=off"},
         {"fory:compatible,ref=on", "fory:compatible,ref=on,codegen=off"},
+        {"fory:consistent,max-elements=100", "fory:consistent,max-elements=100,codegen=off"},
+        {"fory:consistent,max-depth=4", "fory:consistent,max-depth=4,codegen=off"},
     };
-    for (size_t i = 0; i < sizeof flat / sizeof flat[0]; i++)
+    for (size_t i = 0; i < ngen; i++)
         for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
             codec_error err;
-            /* fuzz_codegen_fory_spec's types: Scalars, Texts, Person,
-             * LineItem, NumericStruct (the first five here). */
-            pair c = {codec_parse(modes[m][0], flat[i], &err), codec_parse(modes[m][1], flat[i], &err),
-                      modes[m][0], i < 5 ? (int)(i + 5 * m) : -1};
+            pair c = {codec_parse(modes[m][0], gen[i].t, &err),
+                      codec_parse(modes[m][1], gen[i].t, &err), modes[m][0],
+                      i < FUZZ_TYPES && m < 4 ? (int)(i + FUZZ_TYPES * m) : -1};
             if (!c.spec || !c.plain) {
-                fail(err.message, flat[i]->name, modes[m][0], 0);
+                fail(err.message, gen[i].t->name, modes[m][0], 0);
             } else {
-                run_type(flat[i], &c, iters);
+                run_type(gen[i].t, &c, iters);
             }
             codec_free(c.spec);
             codec_free(c.plain);

@@ -16,14 +16,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NTYPES 5
+#define NTYPES 10
 #define NSPECS 4
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    /* tests/codegen/test_fory_specialize.c's first NTYPES types, in its
+     * order (its seeds' first byte: type + NTYPES * spec). */
     static const codec_type *const types[NTYPES] = {
         &spec_Scalars_type, &spec_Texts_type, &vectors_Person_type, &vectors_LineItem_type,
-        &vectors_NumericStruct_type};
+        &vectors_NumericStruct_type, &vectors_Order_type, &vectors_MediaContent_type,
+        &spec_Holder_type, &spec_Deep_type, &spec_Bag_type};
     static const char *const specs[NSPECS][2] = {
         {"fory:consistent", "fory:consistent,codegen=off"},
         {"fory:compatible", "fory:compatible,codegen=off"},
@@ -40,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     int t = data[0] % NTYPES, s = data[0] / NTYPES % NSPECS;
     data++, size--;
-    static _Alignas(16) uint8_t m1[1024], m2[1024];
+    static _Alignas(16) uint8_t m1[8192], m2[8192];
     if (types[t]->size > sizeof m1)
         abort();
     codec_arena arena;

@@ -30,6 +30,7 @@ typedef struct sym {
     bool map_entry;
     bool is_union;         /* Fory IDL `union` (fdl.c marks it, see is_fdl_union) */
     uint32_t fory_id;
+    int8_t fory_spec;      /* Fory IDL --specialize: 0 not known, 1 yes, 2 no (fory_check) */
 } sym;
 
 typedef struct gen {
@@ -789,54 +790,131 @@ static bool specializes(const gen *g)
     return g->o->specialize;
 }
 
-/* The Fory type id of field p as the inline Fory code handles it (a scalar
- * or string, not a list, map, struct, enum or union), else 0. */
-static uint8_t fory_tid(const field_plan *p)
+static bool fory_check(gen *g, const sym *s);
+
+/* The Fory value of field f's type, as specialize_fory.c handles it (tid 0
+ * otherwise). `item`: a list item or map key or value, whose integers the
+ * backend writes as varints whatever the field says. Enum numbers are
+ * allocated (freed with the field list). */
+static void fory_val(gen *g, const sym *owner, const field_desc *f, bool item,
+                     codec__gen_fory_val *v)
 {
     static const uint8_t by_type[] = {
         [T_DOUBLE] = 20, [T_FLOAT] = 19, [T_INT64] = 7, [T_UINT64] = 14, [T_INT32] = 5,
         [T_FIXED64] = 13, [T_FIXED32] = 11, [T_BOOL] = 1, [T_STRING] = 21, [T_UINT32] = 12,
         [T_SFIXED32] = 4, [T_SFIXED64] = 6, [T_SINT32] = 5, [T_SINT64] = 7};
+    static const uint8_t as_item[] = {
+        [T_DOUBLE] = 20, [T_FLOAT] = 19, [T_INT64] = 7, [T_UINT64] = 14, [T_INT32] = 5,
+        [T_FIXED64] = 14, [T_FIXED32] = 12, [T_BOOL] = 1, [T_STRING] = 21, [T_UINT32] = 12,
+        [T_SFIXED32] = 5, [T_SFIXED64] = 7, [T_SINT32] = 5, [T_SINT64] = 7};
     static const struct {
         const char *name;
         uint8_t tid;
     } pseudo[] = {{".codec.int8", 2}, {".codec.int16", 3}, {".codec.uint8", 9},
                   {".codec.uint16", 10}};
-    const field_desc *f = p->f;
-    if (!f || (f->label.has && f->label.value == L_REPEATED))
-        return 0;
+    memset(v, 0, sizeof *v);
     int t = f->type.has ? f->type.value : 0;
-    if (t > 0 && t < (int)(sizeof by_type / sizeof by_type[0]))
-        return by_type[t];
+    if (t > 0 && t < (int)(sizeof by_type / sizeof by_type[0]) && by_type[t]) {
+        v->tid = item ? as_item[t] : by_type[t];
+        return;
+    }
     for (size_t i = 0; !t && i < sizeof pseudo / sizeof pseudo[0]; i++)
         if (str_eq(OPT_STR(f->type_name), pseudo[i].name))
-            return pseudo[i].tid;
-    return 0;
+            v->tid = pseudo[i].tid;
+    if (v->tid || (t != T_ENUM && t != T_MESSAGE && !(!t && f->type_name.has)))
+        return;   /* a named type may be resolved only by name (Fory IDL) */
+    const sym *s = find_sym(g, OPT_STR(f->type_name));
+    if (!s)
+        return;
+    if (s->en) {
+        int32_t *numbers = xalloc((s->en->value.count + 1) * sizeof *numbers);
+        for (size_t i = 0; i < s->en->value.count; i++)
+            numbers[i] = s->en->value.items[i].number.value;
+        *v = (codec__gen_fory_val){25, s->cname, numbers, s->en->value.count};
+    } else if (s->msg && !s->map_entry && !s->is_union && s->file == owner->file &&
+               fory_check(g, s)) {
+        v->tid = 27;
+        v->cname = s->cname;
+    }
+}
+
+/* Field f of struct s (member name, nullable set by the caller) as
+ * specialize_fory.c takes it; ff->tid 0 when it does not. */
+static void fory_field(gen *g, const sym *s, const field_desc *f, codec__gen_fory_field *ff)
+{
+    codec_string name = OPT_STR(f->name);
+    bool ok = name.len && name.ptr[name.len - 1] != '_' && !in_oneof(f) && !is_ref(f);
+    for (size_t k = 0; ok && k < name.len; k++)
+        ok = !(name.ptr[k] >= 'A' && name.ptr[k] <= 'Z');
+    ff->wire_name = ok ? dup_s(name) : NULL;
+    if (!ok)
+        return;
+    bool repeated = f->label.has && f->label.value == L_REPEATED;
+    const sym *t = f->type_name.has ? find_sym(g, OPT_STR(f->type_name)) : NULL;
+    if (repeated && t && t->map_entry) {
+        const field_desc *k = entry_field(t->msg, 1), *v = entry_field(t->msg, 2);
+        if (!k || !v)
+            return;
+        fory_val(g, s, k, true, &ff->key);
+        fory_val(g, s, v, true, &ff->val);
+        ff->tid = ff->key.tid && ff->val.tid ? 24 : 0;
+    } else if (repeated) {
+        fory_val(g, s, f, true, &ff->val);   /* array<T>: a pseudo type, tid 0 */
+        ff->tid = ff->val.tid ? 22 : 0;
+    } else {
+        fory_val(g, s, f, false, &ff->val);
+        ff->tid = ff->val.tid;
+    }
+}
+
+static void fory_fields_free(codec__gen_fory_field *ff, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free((char *)ff[i].wire_name);
+        free((int32_t *)ff[i].val.numbers);
+        free((int32_t *)ff[i].key.numbers);
+    }
+    free(ff);
+}
+
+/* Whether struct s gets Fory functions: every field handled, the structs
+ * it holds of its own file and getting them too, no cycle (memoized in
+ * sym.fory_spec). */
+static bool fory_check(gen *g, const sym *s)
+{
+    sym *m = &g->syms[s - g->syms];
+    if (m->fory_spec)
+        return m->fory_spec == 1;
+    m->fory_spec = 3;   /* being checked: a cycle back here says no */
+    size_t n = s->msg->field.count;
+    codec__gen_fory_field *ff = xalloc((n ? n : 1) * sizeof *ff);
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        fory_field(g, s, &s->msg->field.items[i], &ff[i]);
+        ok = ff[i].tid && ff[i].val.tid != 8 && ff[i].val.tid != 15 && ff[i].key.tid != 8 &&
+             ff[i].key.tid != 15 && ff[i].key.tid != 27;
+    }
+    fory_fields_free(ff, n);
+    m->fory_spec = ok ? 1 : 2;
+    return ok;
 }
 
 /* Fory IDL: the struct's Fory functions, when it has them. Fory sorts
  * fields by their snake_case names; names with capitals or a trailing `_`
  * (which the backend converts) are left to the backend's code. */
-static bool specialize_fory(codec_buf *c, const sym *s, const field_plan *p, size_t n)
+static bool specialize_fory(codec_buf *c, gen *g, const sym *s, const field_plan *p, size_t n)
 {
+    if (s->is_union || !fory_check(g, s))
+        return false;
     codec__gen_fory_field *ff = xalloc((n ? n : 1) * sizeof *ff);
-    bool ok = true;
-    for (size_t i = 0; i < n && ok; i++) {
+    for (size_t i = 0; i < n; i++) {
+        fory_field(g, s, p[i].f, &ff[i]);
         ff[i].member = p[i].member;
         ff[i].index = i;
-        ff[i].tid = fory_tid(&p[i]);
-        ff[i].nullable = p[i].member_type && strncmp(p[i].member_type, "CODEC_OPTIONAL_OF", 17) == 0;
-        const char *name = p[i].f ? OPT_STR(p[i].f->name).ptr : NULL;
-        size_t len = p[i].f ? OPT_STR(p[i].f->name).len : 0;
-        ok = ff[i].tid && len && name[len - 1] != '_';
-        for (size_t k = 0; ok && k < len; k++)
-            ok = !(name[k] >= 'A' && name[k] <= 'Z');
-        ff[i].wire_name = ok ? dup_n(name, len) : NULL;
+        ff[i].nullable = strncmp(p[i].member_type, "CODEC_OPTIONAL_OF", 17) == 0;
     }
-    ok = ok && codec__gen_specialize_fory(c, s->cname, ff, n);
-    for (size_t i = 0; i < n; i++)
-        free((char *)ff[i].wire_name);
-    free(ff);
+    bool ok = codec__gen_specialize_fory(c, s->cname, ff, n);
+    fory_fields_free(ff, n);
     return ok;
 }
 
@@ -893,7 +971,7 @@ static void emit_msg_c(codec_buf *c, gen *g, const sym *s, const field_plan *p, 
     bool special = specializes(g) && !g->o->fdl, fory = false;
     if (special)
         specialize(c, s, p, n);
-    if (specializes(g) && g->o->fdl && (fory = specialize_fory(c, s, p, n)))
+    if (specializes(g) && g->o->fdl && (fory = specialize_fory(c, g, s, p, n)))
         out(c, "static const codec_codegen %s_codegen_ = {\n    .abi = CODEC_CODEGEN_ABI,\n"
                "    .reserved = {&%s_fory_codegen_}};\n\n", s->cname, s->cname);
     out(c,
@@ -1002,6 +1080,10 @@ static int emit_file(gen *g, size_t fi, codec__gen_result *r)
     bool *seen = xalloc(g->nsyms);
     for (size_t i = 0; i < g->nsyms; i++)
         struct_order(g, fi, i, seen, order, &norder);
+    /* Fory functions call those of the structs they hold, defined later. */
+    for (size_t k = 0; specializes(g) && g->o->fdl && k < norder; k++)
+        if (!g->syms[order[k]].is_union && fory_check(g, &g->syms[order[k]]))
+            codec__gen_specialize_fory_decl(c, g->syms[order[k]].cname);
     for (size_t k = 0; k < norder && !g->failed; k++) {
         const sym *s = &g->syms[order[k]];
         size_t n = 0;

@@ -50,7 +50,7 @@ typedef struct codec__gen_options {
     bool internal;
     /* `specialize=1` / `--specialize`: straight-line encode and decode
      * functions per message (specialize.c): protobuf for .proto files,
-     * Fory xlang for Fory IDL structs of scalars and strings. */
+     * Fory xlang for Fory IDL structs (specialize_fory.c). */
     bool specialize;
 } codec__gen_options;
 
@@ -91,21 +91,40 @@ typedef struct codec__gen_spec_field {
 void codec__gen_specialize(codec_buf *c, const char *cname, const codec__gen_spec_field *f,
                            size_t n);
 
-/* What the Fory part of specialize.c needs of one field. */
+/* What specialize_fory.c needs of one value: a field's, a list's item, a
+ * map's key or value. */
+typedef struct codec__gen_fory_val {
+    uint8_t tid;             /* a primitive's Fory type id, 21 string, 25 enum, 27 struct;
+                              * 0: none the generated code handles */
+    const char *cname;       /* enum, struct: its C type */
+    const int32_t *numbers;  /* enum: its values' numbers, in declaration order */
+    size_t count;
+} codec__gen_fory_val;
+
+/* What specialize_fory.c needs of one field. */
 typedef struct codec__gen_fory_field {
     const char *member;      /* C member */
     const char *wire_name;   /* the name Fory sorts by (snake_case) */
     size_t index;            /* its position in the struct's descriptor fields */
-    uint8_t tid;             /* Fory type id; 0: none the inline code handles */
+    uint8_t tid;             /* Fory type id (22 list, 24 map, else val.tid); 0: none the
+                              * generated code handles */
     bool nullable;           /* held in a CODEC_OPTIONAL_OF */
+    codec__gen_fory_val val; /* the value; a list's item; a map's value */
+    codec__gen_fory_val key; /* a map's key */
 } codec__gen_fory_field;
 
 /* Fory xlang decode and encode functions of struct `cname`, fields f[0..n)
  * in descriptor order, and its `static codec_fory_codegen
- * cname_fory_codegen_` (codec/codegen.h). False (nothing written) when a
- * field is not a scalar or string the inline code handles. */
+ * cname_fory_codegen_` (codec/codegen.h). Struct values (tid 27) name
+ * structs of the same file that have them (declared first with
+ * codec__gen_specialize_fory_decl). False (nothing written) when a field
+ * has tid 0. */
 bool codec__gen_specialize_fory(codec_buf *c, const char *cname, const codec__gen_fory_field *f,
                                 size_t n);
+
+/* The declarations of struct `cname`'s functions, for the structs that
+ * hold it. */
+void codec__gen_specialize_fory_decl(codec_buf *c, const char *cname);
 
 /* Generates code for files[i] whose name is in `wanted` (all when nwanted is
  * 0); the other files resolve imports. Returns 0, or -1 with r->error set. */

@@ -25,8 +25,8 @@ static const char usage[] =
     "file (and its imports); PATH is the name generated code knows it by (where\n"
     "its x.codec.h goes under DIR; default: FILE.fdl as given). --specialize adds\n"
     "straight-line encode and decode functions per message (the type's `codegen`):\n"
-    "protobuf for .proto messages, Fory xlang for Fory IDL structs of scalars and\n"
-    "strings.\n";
+    "protobuf for .proto messages, Fory xlang for Fory IDL structs (scalars,\n"
+    "strings, enums, held structs, lists and maps; docs/guides/codegen.md).\n";
 
 int main(int argc, char **argv)
 {

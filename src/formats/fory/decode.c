@@ -1273,7 +1273,9 @@ int codec__fory_decode(const fory_plan *p, const uint8_t *in, size_t n, void *va
          * generated code (codec/codegen.h) takes the expected well-formed
          * case; anything else is read again below, from the start. */
         if (p->gen) {
-            if (p->gen->decode(in + pre, in + n, value, arena))
+            codec_fory_gen_ctx g = {.arena = arena, .max_elements = p->o.max_elements,
+                                    .plan = p, .user_id = codec__fory_gen_user_id};
+            if (p->gen->decode(in + pre, in + n, value, &g))
                 return CODEC_OK;
             memset(value, 0, root->t->size);
         }

@@ -490,8 +490,14 @@ int codec__fory_encode(const fory_plan *p, const void *value, codec_buf *out, co
             return nomem(&e);
         copy_short(out->data + out->len, p->root_prefix, p->root_prefix_len);
         out->len += p->root_prefix_len;
-        if (p->gen)   /* the generated code (codec/codegen.h) */
-            return p->gen->encode(out, value) ? nomem(&e) : CODEC_OK;
+        if (p->gen) {   /* the generated code (codec/codegen.h) */
+            codec_fory_gen_ctx g = {.plan = p, .user_id = codec__fory_gen_user_id};
+            size_t fields_at = out->len;
+            int rc = p->gen->encode(out, value, &g);
+            if (rc != 1)
+                return rc ? nomem(&e) : CODEC_OK;
+            out->len = fields_at;   /* left to this code: it writes or reports it */
+        }
         if (p->o.mode == CODEC_FORY_COMPATIBLE && !n->st->flat) {
             /* Nested structs may follow: the root's TypeDef is number 0. */
             memset(e.def_index, 0, p->nstructs * sizeof e.def_index[0]);

@@ -140,6 +140,8 @@ int codec__fory_plan_build(fory_plan *p, const codec_fory_registry *r, const cod
                            codec_error *err);
 void codec__fory_plan_free(fory_plan *p);
 fory_struct *codec__fory_plan_struct_by_id(const fory_plan *p, uint32_t id);
+/* codec_fory_gen_ctx.user_id: the user id of struct type t in plan `plan`. */
+uint32_t codec__fory_gen_user_id(const void *plan, const codec_type *t);
 
 /* metastring.c: field names. */
 size_t codec__fory_metastring_encode(const char *s, size_t n, uint8_t *out, int *encoding);

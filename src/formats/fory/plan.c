@@ -348,24 +348,78 @@ static int root_prefix(builder *b)
     return CODEC_OK;
 }
 
+/* Struct st's generated functions, when their layout is the plan's: the
+ * same fields in the same order with the same type ids. */
+static const codec_fory_codegen *struct_codegen(const fory_struct *st)
+{
+    const codec_type *t = st->t;
+    if (!t->codegen || t->codegen->abi != CODEC_CODEGEN_ABI || !t->codegen->reserved[0])
+        return NULL;
+    const codec_fory_codegen *g = t->codegen->reserved[0];
+    if (g->abi != CODEC_FORY_CODEGEN_ABI || g->count != st->count || !g->decode || !g->encode)
+        return NULL;
+    for (size_t i = 0; i < st->count; i++)
+        if (g->order[i] >= st->count || st->order[i].f != &t->fields[g->order[i]] ||
+            g->tids[i] != (st->order[i].tid | (st->order[i].nullable ? 0x80 : 0)))
+            return NULL;
+    return g;
+}
+
+/* Whether the generated functions of st and of every struct it holds (in
+ * fields, list items, map values: the generated code follows theirs) have
+ * the plan's layout; *depth: the nesting the decoder counts for it (a
+ * struct 1, a list or map 1 more). `seen`: the structs on the way down (a
+ * cycle says no; codec-gen writes no functions for those). */
+static bool codegen_tree(const fory_plan *p, const fory_struct *st, uint8_t *seen, size_t *depth)
+{
+    if (seen[st->index] || !struct_codegen(st))
+        return false;
+    seen[st->index] = 1;
+    size_t deepest = 0;
+    bool ok = true;
+    for (size_t i = 0; i < st->count && ok; i++) {
+        const fory_node *n = st->order[i].node;
+        size_t d = 0, under = 0;
+        const fory_node *held = n->st ? n : (n->tid == FT_LIST || n->tid == FT_MAP) ? n->elem : NULL;
+        if (n->tid == FT_LIST || n->tid == FT_MAP)
+            d = 1;
+        if (held && held->st) {
+            /* compatible mode: held structs carry TypeDefs, left to the backend */
+            ok = p->o.mode != CODEC_FORY_COMPATIBLE && codegen_tree(p, held->st, seen, &under);
+            d += under;
+        }
+        if (d > deepest)
+            deepest = d;
+    }
+    seen[st->index] = 0;
+    *depth = 1 + deepest;
+    return ok;
+}
+
 /* The root struct's generated functions (codec/codegen.h), used when they
- * read and write exactly the plan's field order and type ids and nothing
- * else precedes the fields (no struct version: `hash=on`). */
+ * read and write exactly the plan's field order and type ids (the root's
+ * and those of the structs it holds), the nesting fits max_depth, and
+ * nothing else precedes the fields (no struct version: `hash=on`). */
 static void root_codegen(fory_plan *p)
 {
     const fory_node *n = p->root;
-    if (p->no_codegen || !p->root_prefix_len || p->o.schema_hash || !n->t->codegen ||
-        n->t->codegen->abi != CODEC_CODEGEN_ABI || !n->t->codegen->reserved[0])
+    if (p->no_codegen || !p->root_prefix_len || p->o.schema_hash)
         return;
-    const codec_fory_codegen *g = n->t->codegen->reserved[0];
-    const fory_struct *st = n->st;
-    if (g->abi != CODEC_FORY_CODEGEN_ABI || g->count != st->count || !g->decode || !g->encode)
-        return;
-    for (size_t i = 0; i < st->count; i++)
-        if (g->order[i] >= st->count || st->order[i].f != &n->t->fields[g->order[i]] ||
-            g->tids[i] != (st->order[i].tid | (st->order[i].nullable ? 0x80 : 0)))
-            return;
-    p->gen = g;
+    uint8_t seen[CODEC_FORY_MAX_STRUCTS] = {0};
+    size_t depth = 0;
+    if (codegen_tree(p, n->st, seen, &depth) && depth <= p->o.max_depth)
+        p->gen = n->t->codegen->reserved[0];
+}
+
+/* For generated code (codec_fory_gen_ctx.user_id): the user id of struct
+ * type t, which codegen_tree found in the plan. */
+uint32_t codec__fory_gen_user_id(const void *plan, const codec_type *t)
+{
+    const fory_plan *p = plan;
+    for (size_t i = 0; i < p->nstructs; i++)
+        if (p->structs[i]->t == t)
+            return p->structs[i]->user_id;
+    return 0;
 }
 
 int codec__fory_plan_build(fory_plan *p, const codec_fory_registry *r, const codec_type *root,
