@@ -394,6 +394,56 @@ CODEC_API uint8_t *codec_pb_enc_field(codec_pb_enc *e, uint8_t *p, const codec_p
 CODEC_API uint8_t *codec_pb_enc_text(codec_pb_enc *e, uint8_t *p, const codec_pb_msg *m,
                                      size_t index, const codec_bytes *s);
 
+/** codec_pb_put_text() — the same record as codec_pb_enc_text(e, p, m,
+ * index, s), written inline when it is short: `key` is the field's key
+ * varint as a little-endian integer of `kn` bytes (1 or 2). A value under
+ * 128 bytes (so its length is one byte) that fits the room left, and with
+ * `utf8` is ASCII, is copied here; anything else (longer, no room, bytes
+ * >= 0x80 in a string) goes to codec_pb_enc_text(), which grows the buffer,
+ * checks UTF-8 and reports errors. Since 0.1. */
+static inline uint8_t *codec_pb_put_text(codec_pb_enc *e, uint8_t *p, const codec_pb_msg *m,
+                                         size_t index, uint32_t key, unsigned kn,
+                                         const codec_bytes *s, int utf8)
+{
+    size_t n = s->len;
+    if (__builtin_expect(n >= 0x80 || (size_t)(e->end - p) < 3 + n, 0))
+        return codec_pb_enc_text(e, p, m, index, s);
+    p[0] = (uint8_t)key;
+    p[1] = (uint8_t)(key >> 8);   /* room for 2 key bytes: 3 + n >= kn + 1 + n */
+    uint8_t *d = p + kn;
+    *d++ = (uint8_t)n;
+    const uint8_t *src = s->data;
+    uint64_t high;
+    if (n >= 8) {   /* 8-byte words, the last one overlapping its predecessor */
+        uint64_t w;
+        high = 0;
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&w, src + i, 8);
+            memcpy(d + i, &w, 8);
+            high |= w;
+        }
+        memcpy(&w, src + n - 8, 8);
+        memcpy(d + n - 8, &w, 8);
+        high |= w;
+        high &= 0x8080808080808080u;
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, src, 4);
+        memcpy(&b, src + n - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + n - 4, &b, 4);
+        high = (a | b) & 0x80808080u;
+    } else {
+        high = 0;
+        for (size_t i = 0; i < n; i++)
+            high |= d[i] = src[i];
+        high &= 0x80u;
+    }
+    if (__builtin_expect(utf8 && high, 0))   /* not ASCII: checked there */
+        return codec_pb_enc_text(e, p, m, index, s);
+    return d + n;
+}
+
 /** A varint (room for 10 bytes made by the caller). */
 static inline uint8_t *codec_pb_put_varint(uint8_t *p, uint64_t x)
 {

@@ -4,7 +4,8 @@
  * generated struct. Everything lives in the schema's arena. */
 #include "codec/protobuf.h"
 #include "codec/schema.h"
-/* descriptor.proto's types, generated static (tools/codec-gen/regen-bootstrap.sh). */
+/* descriptor.proto's types, generated static (tools/codec-gen/regen-bootstrap.sh);
+ * codec-gen's tools/codec-gen/proto.c #includes the same file. */
 #include "google/protobuf/descriptor.codec.c"
 #include "types/index_internal.h"
 #include "core/error_internal.h"

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # codec-gen reads CodeGeneratorRequests and descriptor sets with C it
 # generated itself from Debian's descriptor.proto and plugin.proto
-# (tools/codec-gen/proto/, and libcodec's static copy in src/schema/proto/). Regenerating them with the protoc-gen-codec
-# just built must give the checked-in files byte for byte.
+# (libcodec's static copy of descriptor.proto's in src/schema/proto/, which
+# codec-gen shares, and plugin.proto's in tools/codec-gen/proto/).
+# Regenerating them with the protoc-gen-codec just built must give the
+# checked-in files byte for byte.
 #   bootstrap.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1 src=$2

@@ -60,11 +60,25 @@ static double any_double(void)
 static char text_pool[1 << 16];
 static size_t text_used;
 
-/* Text: empty, ASCII, UTF-8, or (rarely) not UTF-8. */
+/* Text: empty, ASCII, UTF-8, or (rarely) not UTF-8; now and then any
+ * length up to 140 (the inline writer's word copies and its one-byte
+ * length end at 127), ASCII or with one byte >= 0x80 anywhere. */
 static codec_string any_text(void)
 {
     static const char *const forms[] = {"", "a", "ada@example.org", "caf\xc3\xa9",
                                         "\xe2\x82\xac 12", "bad \xc3\x28", "\xff"};
+    if (below(8) == 0) {
+        size_t n = below(141);
+        if (text_used + n > sizeof text_pool)
+            text_used = 0;
+        char *d = text_pool + text_used;
+        for (size_t i = 0; i < n; i++)
+            d[i] = (char)('a' + i % 26);
+        if (n && below(3) == 0)
+            d[below((unsigned)n)] = (char)(below(2) ? 0xc3 : 0xff);
+        text_used += n;
+        return (codec_string){d, n};
+    }
     unsigned k = below(40);
     const char *s = forms[k < 30 ? k % 5 : k < 38 ? 2 : 5 + k % 2];
     size_t n = strlen(s), reps = below(3) ? 1 : 1 + below(40);

@@ -528,15 +528,19 @@ static void free_plan(field_plan *p)
     free(p->desc);
 }
 
-/* How a descriptor is defined and declared: global, or static (`static=1`). */
+/* How a descriptor is defined: global, or static (`static=1`). */
 static const char *linkage(const gen *g)
 {
     return g->o->internal ? "static __attribute__((unused)) " : "";
 }
 
-static const char *declared(const gen *g)
+/* Its declaration in the header: extern; with `static=1` there is none
+ * (the .c declares its descriptors, emit_file), so the header's C types can
+ * be used by files that do not #include the .c. */
+static void declare(codec_buf *h, const gen *g, const sym *s)
 {
-    return g->o->internal ? "static" : "extern";
+    if (!g->o->internal)
+        out(h, "extern const codec_type %s_type;\n", s->cname);
 }
 
 /* ---------------------------------------------------------------------------
@@ -599,7 +603,9 @@ static void emit_enum_h(codec_buf *h, gen *g, const sym *s)
         char *c = take_name(g, fmt("%s_%.*s", s->cname, (int)n.len, n.ptr));
         out(h, "    %s = %d,\n", c, (int)v->number.value);
     }
-    out(h, "};\n%s const codec_type %s_type;\n\n", declared(g), s->cname);
+    out(h, "};\n");
+    declare(h, g, s);
+    out(h, "\n");
 }
 
 static void emit_enum_c(codec_buf *c, const gen *g, const sym *s)
@@ -716,7 +722,8 @@ static void emit_msg_h(codec_buf *h, gen *g, const sym *s, const field_plan *p, 
             m->reserved_name.items[i].ptr);
     if (!g->o->fdl)
         out(h, "    codec_bytes codec_unknown;   /* fields this schema does not know, kept */\n");
-    out(h, "};\n%s const codec_type %s_type;\n", declared(g), s->cname);
+    out(h, "};\n");
+    declare(h, g, s);
     if (!g->o->internal)
         out(h, "extern const char *const %s_field_names[];   /* proto names, descriptor order */\n",
             s->cname);
@@ -775,7 +782,8 @@ static void emit_fdl_union(codec_buf *h, codec_buf *c, gen *g, const sym *s, fie
     u->union_cname = s->cname;
     out(h, "/* union %s */\n", s->full);
     emit_union_h(h, g, u);
-    out(h, "%s const codec_type %s_type;\n\n", declared(g), s->cname);
+    declare(h, g, s);
+    out(h, "\n");
     char *decl = fmt("%sconst codec_type %s_type", linkage(g), s->cname);
     emit_union_c(c, g, s, u, decl, s->full, "0");
     free(decl);
@@ -1053,6 +1061,14 @@ static int emit_file(gen *g, size_t fi, codec__gen_result *r)
     if (specializes(g))
         out(c, "#include <codec/codegen.h>\n\n#include <stdbool.h>\n#include <stdint.h>\n"
                "#include <string.h>\n\n");
+    if (g->o->internal) {   /* the descriptors, which the header does not declare */
+        for (size_t i = 0; i < g->nsyms; i++) {
+            const sym *s = &g->syms[i];
+            if (s->file == fi && (s->en || (s->msg && !s->map_entry)))
+                out(c, "static const codec_type %s_type;\n", s->cname);
+        }
+        out(c, "\n");
+    }
     for (size_t i = 0; i < g->nsyms; i++) {
         const sym *s = &g->syms[i];
         if (s->file == fi && s->en) {

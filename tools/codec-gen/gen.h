@@ -13,6 +13,13 @@
 
 #include <codec/core.h>
 
+/* The descriptors of google.protobuf.FileDescriptorSet and of
+ * google.protobuf.compiler.CodeGeneratorRequest / CodeGeneratorResponse
+ * (proto.c; the headers above give their C types). */
+extern const codec_type *const codec__gen_file_set_type;
+extern const codec_type *const codec__gen_request_type;
+extern const codec_type *const codec__gen_response_type;
+
 /* One output file. */
 typedef struct codec__gen_file {
     char *name;        /* "dir/x.codec.h" */
@@ -43,10 +50,11 @@ typedef struct codec__gen_options {
      * ones they hold. */
     bool fdl;
     char prefix[64];   /* put before every C name generated (`prefix=codec__`) */
-    /* `static=1`: every descriptor is static (marked unused), with no field
-     * names and no Fory registry, for code #included into one file of a
-     * library, whose globals must all be its own (libcodec's copy of
-     * descriptor.proto). */
+    /* `static=1`: every descriptor is static (marked unused) and declared
+     * in the .c (the header has the C types only), with no field names and
+     * no Fory registry, for code #included into one file of a library,
+     * whose globals must all be its own (libcodec's copy of
+     * descriptor.proto, which codec-gen's proto.c #includes too). */
     bool internal;
     /* `specialize=1` / `--specialize`: straight-line encode and decode
      * functions per message (specialize.c): protobuf for .proto files,

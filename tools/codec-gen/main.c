@@ -90,8 +90,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "codec-gen: cannot read %s\n", input);
             rc = -1;
         } else {
-            rc = codec__gen_decode(&codec__google_protobuf_FileDescriptorSet_type, in, n, &set, &arena,
-                                   input);
+            rc = codec__gen_decode(codec__gen_file_set_type, in, n, &set, &arena, input);
         }
     }
     if (!rc && !set.file.count) {

@@ -21,7 +21,7 @@ static int respond(codec__google_protobuf_compiler_CodeGeneratorResponse *resp)
     codec_error err;
     codec_buf out;
     codec_buf_init(&out, NULL);
-    codec *c = codec_protobuf(&codec__google_protobuf_compiler_CodeGeneratorResponse_type, NULL, &err);
+    codec *c = codec_protobuf(codec__gen_response_type, NULL, &err);
     int rc = c ? codec_encode(c, resp, &out, &err) : -1;
     codec_free(c);
     if (!rc && fwrite(out.data, 1, out.len, stdout) != out.len)
@@ -43,8 +43,8 @@ int main(void)
     codec_arena arena;
     codec_arena_init(&arena, NULL, n * 4 + 4096);
     codec__google_protobuf_compiler_CodeGeneratorRequest req;
-    if (codec__gen_decode(&codec__google_protobuf_compiler_CodeGeneratorRequest_type, in, n, &req,
-                          &arena, "the CodeGeneratorRequest")) {
+    if (codec__gen_decode(codec__gen_request_type, in, n, &req, &arena,
+                          "the CodeGeneratorRequest")) {
         free(in);
         return 1;
     }

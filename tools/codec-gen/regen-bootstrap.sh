@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Regenerates the code that reads descriptor.proto and plugin.proto messages
 # with the protoc-gen-codec built in BUILD, from Debian's copies
-# (libprotobuf-dev, libprotoc-dev), C names prefixed codec__:
-#   tools/codec-gen/proto/   descriptor + plugin, for codec-gen and the plugin
-#   src/schema/proto/        descriptor only, static (`static=1`), #included by
-#                            src/schema/schema.c (libcodec's globals are its own)
+# (libprotobuf-dev, libprotoc-dev), C names prefixed codec__, static
+# (`static=1`: libcodec's globals are its own):
+#   src/schema/proto/        descriptor.proto, the one copy: #included by
+#                            src/schema/schema.c and by tools/codec-gen/proto.c
+#   tools/codec-gen/proto/   plugin.proto, for codec-gen and the plugin
+#                            (#included by tools/codec-gen/proto.c)
 # Run it after changing the generator, rebuild, and run it again: the second
 # run must change nothing (ctest codegen/bootstrap checks that).
 #   tools/codec-gen/regen-bootstrap.sh [BUILD] [OUT_ROOT]   (OUT_ROOT: the repository)
@@ -26,6 +28,5 @@ gen() {   # OPTIONS OUT FILES...
     cp "$tmp/$out/$f" "$root/$out/$f"
   done
 }
-gen prefix=codec__ tools/codec-gen/proto \
-  google/protobuf/descriptor.proto google/protobuf/compiler/plugin.proto
 gen prefix=codec__,static=1 src/schema/proto google/protobuf/descriptor.proto
+gen prefix=codec__,static=1 tools/codec-gen/proto google/protobuf/compiler/plugin.proto

@@ -248,6 +248,25 @@ static void enc_scalar(codec_buf *c, const codec__gen_spec_field *f)
     out(c, "        }\n");
 }
 
+/* Writing string or bytes field f's value at `src` (a codec_string or
+ * codec_bytes lvalue) with its key: inline (codec_pb_put_text) for keys of
+ * one or two bytes, else the backend's codec_pb_enc_text. `ind`: the
+ * statement's indentation. */
+static void enc_text(codec_buf *c, const codec__gen_spec_field *f, const char *cond,
+                     const char *src, const char *ind)
+{
+    uint8_t key[5];
+    unsigned kn = key_bytes(f->number, 2, key);
+    out(c, "%sif (%s!(p = ", ind, cond);
+    if (kn <= 2)
+        out(c, "codec_pb_put_text(e, p, m, %zu, 0x%0*x, %u, ", f->index, kn * 2,
+            (unsigned)(key[0] | (kn > 1 ? key[1] << 8 : 0)), kn);
+    else
+        out(c, "codec_pb_enc_text(e, p, m, %zu, ", f->index);
+    out(c, "(const codec_bytes *)(const void *)&%s%s)))\n%s    return NULL;\n", src,
+        kn <= 2 ? (f->type == T_STRING ? ", 1" : ", 0") : "", ind);
+}
+
 static void emit_encode(codec_buf *c, const char *cname, const codec__gen_spec_field *f, size_t n)
 {
     out(c, "static uint8_t *%s_pb_encode_(codec_pb_enc *e, uint8_t *p, const codec_pb_msg *m,\n"
@@ -255,6 +274,15 @@ static void emit_encode(codec_buf *c, const char *cname, const codec__gen_spec_f
            "    uint64_t x;\n    (void)x;\n    (void)m;\n    (void)depth;\n",
         cname, cname);
     for (size_t i = 0; i < n;) {
+        if (f[i].shape == CODEC__GEN_CALL && f[i].repeated && f[i].members == 1 &&
+            is_text(f[i].type)) {   /* a list of strings: every item, even empty */
+            char src[160];
+            snprintf(src, sizeof src, "v->%s.items[i]", f[i].member);
+            out(c, "    for (size_t i = 0; i < v->%s.count; i++)\n", f[i].member);
+            enc_text(c, &f[i], "", src, "        ");
+            i++;
+            continue;
+        }
         if (f[i].shape == CODEC__GEN_CALL) {
             for (size_t j = 0; j < f[i].members; j++)
                 out(c, "    if (!(p = codec_pb_enc_field(e, p, m, %zu, v, depth)))\n"
@@ -263,14 +291,13 @@ static void emit_encode(codec_buf *c, const char *cname, const codec__gen_spec_f
             continue;
         }
         if (is_text(f[i].type)) {
-            char src[160];
+            char src[160], cond[200];
             lvalue(src, sizeof src, &f[i]);
             if (f[i].shape == CODEC__GEN_OPTIONAL)
-                out(c, "    if (v->%s.has", f[i].member);
+                snprintf(cond, sizeof cond, "v->%s.has && ", f[i].member);
             else
-                out(c, "    if (%s.len", src);
-            out(c, " && !(p = codec_pb_enc_text(e, p, m, %zu, (const codec_bytes *)(const void *)&%s)))\n"
-                   "        return NULL;\n", f[i].index, src);
+                snprintf(cond, sizeof cond, "%s.len && ", src);
+            enc_text(c, &f[i], cond, src, "    ");
             i++;
             continue;
         }

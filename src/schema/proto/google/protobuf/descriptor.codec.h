@@ -31,7 +31,6 @@ enum {
     codec__google_protobuf_FieldDescriptorProto_Type_TYPE_SINT32 = 17,
     codec__google_protobuf_FieldDescriptorProto_Type_TYPE_SINT64 = 18,
 };
-static const codec_type codec__google_protobuf_FieldDescriptorProto_Type_type;
 
 /* enum google.protobuf.FieldDescriptorProto.Label (open: any int32 is kept) */
 typedef int32_t codec__google_protobuf_FieldDescriptorProto_Label;
@@ -40,7 +39,6 @@ enum {
     codec__google_protobuf_FieldDescriptorProto_Label_LABEL_REQUIRED = 2,
     codec__google_protobuf_FieldDescriptorProto_Label_LABEL_REPEATED = 3,
 };
-static const codec_type codec__google_protobuf_FieldDescriptorProto_Label_type;
 
 /* enum google.protobuf.FileOptions.OptimizeMode (open: any int32 is kept) */
 typedef int32_t codec__google_protobuf_FileOptions_OptimizeMode;
@@ -49,7 +47,6 @@ enum {
     codec__google_protobuf_FileOptions_OptimizeMode_CODE_SIZE = 2,
     codec__google_protobuf_FileOptions_OptimizeMode_LITE_RUNTIME = 3,
 };
-static const codec_type codec__google_protobuf_FileOptions_OptimizeMode_type;
 
 /* enum google.protobuf.FieldOptions.CType (open: any int32 is kept) */
 typedef int32_t codec__google_protobuf_FieldOptions_CType;
@@ -58,7 +55,6 @@ enum {
     codec__google_protobuf_FieldOptions_CType_CORD = 1,
     codec__google_protobuf_FieldOptions_CType_STRING_PIECE = 2,
 };
-static const codec_type codec__google_protobuf_FieldOptions_CType_type;
 
 /* enum google.protobuf.FieldOptions.JSType (open: any int32 is kept) */
 typedef int32_t codec__google_protobuf_FieldOptions_JSType;
@@ -67,7 +63,6 @@ enum {
     codec__google_protobuf_FieldOptions_JSType_JS_STRING = 1,
     codec__google_protobuf_FieldOptions_JSType_JS_NUMBER = 2,
 };
-static const codec_type codec__google_protobuf_FieldOptions_JSType_type;
 
 /* enum google.protobuf.MethodOptions.IdempotencyLevel (open: any int32 is kept) */
 typedef int32_t codec__google_protobuf_MethodOptions_IdempotencyLevel;
@@ -76,7 +71,6 @@ enum {
     codec__google_protobuf_MethodOptions_IdempotencyLevel_NO_SIDE_EFFECTS = 1,
     codec__google_protobuf_MethodOptions_IdempotencyLevel_IDEMPOTENT = 2,
 };
-static const codec_type codec__google_protobuf_MethodOptions_IdempotencyLevel_type;
 
 typedef struct codec__google_protobuf_FileDescriptorSet codec__google_protobuf_FileDescriptorSet;
 typedef struct codec__google_protobuf_FileDescriptorProto codec__google_protobuf_FileDescriptorProto;
@@ -111,7 +105,6 @@ struct codec__google_protobuf_FileDescriptorSet {
     CODEC_LIST_OF(codec__google_protobuf_FileDescriptorProto) file;   /* = 1 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_FileDescriptorSet_type;
 
 /* message google.protobuf.FileDescriptorProto */
 struct codec__google_protobuf_FileDescriptorProto {
@@ -129,7 +122,6 @@ struct codec__google_protobuf_FileDescriptorProto {
     CODEC_OPTIONAL_OF(codec_string) syntax;   /* = 12 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_FileDescriptorProto_type;
 
 /* message google.protobuf.DescriptorProto */
 struct codec__google_protobuf_DescriptorProto {
@@ -145,7 +137,6 @@ struct codec__google_protobuf_DescriptorProto {
     CODEC_LIST_OF(codec_string) reserved_name;   /* = 10 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_DescriptorProto_type;
 
 /* message google.protobuf.DescriptorProto.ExtensionRange */
 struct codec__google_protobuf_DescriptorProto_ExtensionRange {
@@ -154,7 +145,6 @@ struct codec__google_protobuf_DescriptorProto_ExtensionRange {
     struct codec__google_protobuf_ExtensionRangeOptions *options;   /* = 3 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_DescriptorProto_ExtensionRange_type;
 
 /* message google.protobuf.DescriptorProto.ReservedRange */
 struct codec__google_protobuf_DescriptorProto_ReservedRange {
@@ -162,14 +152,12 @@ struct codec__google_protobuf_DescriptorProto_ReservedRange {
     CODEC_OPTIONAL_OF(int32_t) end;   /* = 2 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_DescriptorProto_ReservedRange_type;
 
 /* message google.protobuf.ExtensionRangeOptions */
 struct codec__google_protobuf_ExtensionRangeOptions {
     CODEC_LIST_OF(codec__google_protobuf_UninterpretedOption) uninterpreted_option;   /* = 999 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_ExtensionRangeOptions_type;
 
 /* message google.protobuf.FieldDescriptorProto */
 struct codec__google_protobuf_FieldDescriptorProto {
@@ -186,7 +174,6 @@ struct codec__google_protobuf_FieldDescriptorProto {
     CODEC_OPTIONAL_OF(bool) proto3_optional;   /* = 17 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_FieldDescriptorProto_type;
 
 /* message google.protobuf.OneofDescriptorProto */
 struct codec__google_protobuf_OneofDescriptorProto {
@@ -194,7 +181,6 @@ struct codec__google_protobuf_OneofDescriptorProto {
     struct codec__google_protobuf_OneofOptions *options;   /* = 2 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_OneofDescriptorProto_type;
 
 /* message google.protobuf.EnumDescriptorProto */
 struct codec__google_protobuf_EnumDescriptorProto {
@@ -205,7 +191,6 @@ struct codec__google_protobuf_EnumDescriptorProto {
     CODEC_LIST_OF(codec_string) reserved_name;   /* = 5 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_EnumDescriptorProto_type;
 
 /* message google.protobuf.EnumDescriptorProto.EnumReservedRange */
 struct codec__google_protobuf_EnumDescriptorProto_EnumReservedRange {
@@ -213,7 +198,6 @@ struct codec__google_protobuf_EnumDescriptorProto_EnumReservedRange {
     CODEC_OPTIONAL_OF(int32_t) end;   /* = 2 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_EnumDescriptorProto_EnumReservedRange_type;
 
 /* message google.protobuf.EnumValueDescriptorProto */
 struct codec__google_protobuf_EnumValueDescriptorProto {
@@ -222,7 +206,6 @@ struct codec__google_protobuf_EnumValueDescriptorProto {
     struct codec__google_protobuf_EnumValueOptions *options;   /* = 3 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_EnumValueDescriptorProto_type;
 
 /* message google.protobuf.ServiceDescriptorProto */
 struct codec__google_protobuf_ServiceDescriptorProto {
@@ -231,7 +214,6 @@ struct codec__google_protobuf_ServiceDescriptorProto {
     struct codec__google_protobuf_ServiceOptions *options;   /* = 3 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_ServiceDescriptorProto_type;
 
 /* message google.protobuf.MethodDescriptorProto */
 struct codec__google_protobuf_MethodDescriptorProto {
@@ -243,7 +225,6 @@ struct codec__google_protobuf_MethodDescriptorProto {
     CODEC_OPTIONAL_OF(bool) server_streaming;   /* = 6 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_MethodDescriptorProto_type;
 
 /* message google.protobuf.FileOptions */
 struct codec__google_protobuf_FileOptions {
@@ -271,7 +252,6 @@ struct codec__google_protobuf_FileOptions {
     /* reserved 38 to 38 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_FileOptions_type;
 
 /* message google.protobuf.MessageOptions */
 struct codec__google_protobuf_MessageOptions {
@@ -287,7 +267,6 @@ struct codec__google_protobuf_MessageOptions {
     /* reserved 9 to 9 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_MessageOptions_type;
 
 /* message google.protobuf.FieldOptions */
 struct codec__google_protobuf_FieldOptions {
@@ -302,14 +281,12 @@ struct codec__google_protobuf_FieldOptions {
     /* reserved 4 to 4 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_FieldOptions_type;
 
 /* message google.protobuf.OneofOptions */
 struct codec__google_protobuf_OneofOptions {
     CODEC_LIST_OF(codec__google_protobuf_UninterpretedOption) uninterpreted_option;   /* = 999 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_OneofOptions_type;
 
 /* message google.protobuf.EnumOptions */
 struct codec__google_protobuf_EnumOptions {
@@ -319,7 +296,6 @@ struct codec__google_protobuf_EnumOptions {
     /* reserved 5 to 5 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_EnumOptions_type;
 
 /* message google.protobuf.EnumValueOptions */
 struct codec__google_protobuf_EnumValueOptions {
@@ -327,7 +303,6 @@ struct codec__google_protobuf_EnumValueOptions {
     CODEC_LIST_OF(codec__google_protobuf_UninterpretedOption) uninterpreted_option;   /* = 999 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_EnumValueOptions_type;
 
 /* message google.protobuf.ServiceOptions */
 struct codec__google_protobuf_ServiceOptions {
@@ -335,7 +310,6 @@ struct codec__google_protobuf_ServiceOptions {
     CODEC_LIST_OF(codec__google_protobuf_UninterpretedOption) uninterpreted_option;   /* = 999 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_ServiceOptions_type;
 
 /* message google.protobuf.MethodOptions */
 struct codec__google_protobuf_MethodOptions {
@@ -344,7 +318,6 @@ struct codec__google_protobuf_MethodOptions {
     CODEC_LIST_OF(codec__google_protobuf_UninterpretedOption) uninterpreted_option;   /* = 999 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_MethodOptions_type;
 
 /* message google.protobuf.UninterpretedOption */
 struct codec__google_protobuf_UninterpretedOption {
@@ -357,7 +330,6 @@ struct codec__google_protobuf_UninterpretedOption {
     CODEC_OPTIONAL_OF(codec_string) aggregate_value;   /* = 8 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_UninterpretedOption_type;
 
 /* message google.protobuf.UninterpretedOption.NamePart */
 struct codec__google_protobuf_UninterpretedOption_NamePart {
@@ -365,14 +337,12 @@ struct codec__google_protobuf_UninterpretedOption_NamePart {
     CODEC_OPTIONAL_OF(bool) is_extension;   /* = 2 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_UninterpretedOption_NamePart_type;
 
 /* message google.protobuf.SourceCodeInfo */
 struct codec__google_protobuf_SourceCodeInfo {
     CODEC_LIST_OF(codec__google_protobuf_SourceCodeInfo_Location) location;   /* = 1 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_SourceCodeInfo_type;
 
 /* message google.protobuf.SourceCodeInfo.Location */
 struct codec__google_protobuf_SourceCodeInfo_Location {
@@ -383,14 +353,12 @@ struct codec__google_protobuf_SourceCodeInfo_Location {
     CODEC_LIST_OF(codec_string) leading_detached_comments;   /* = 6 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_SourceCodeInfo_Location_type;
 
 /* message google.protobuf.GeneratedCodeInfo */
 struct codec__google_protobuf_GeneratedCodeInfo {
     CODEC_LIST_OF(codec__google_protobuf_GeneratedCodeInfo_Annotation) annotation;   /* = 1 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_GeneratedCodeInfo_type;
 
 /* message google.protobuf.GeneratedCodeInfo.Annotation */
 struct codec__google_protobuf_GeneratedCodeInfo_Annotation {
@@ -400,7 +368,6 @@ struct codec__google_protobuf_GeneratedCodeInfo_Annotation {
     CODEC_OPTIONAL_OF(int32_t) end;   /* = 4 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-static const codec_type codec__google_protobuf_GeneratedCodeInfo_Annotation_type;
 
 #ifdef __cplusplus
 }

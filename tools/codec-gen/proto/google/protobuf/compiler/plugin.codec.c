@@ -4,11 +4,17 @@
 #include <stdalign.h>
 #include <stddef.h>
 
+static const codec_type codec__google_protobuf_compiler_Version_type;
+static const codec_type codec__google_protobuf_compiler_CodeGeneratorRequest_type;
+static const codec_type codec__google_protobuf_compiler_CodeGeneratorResponse_type;
+static const codec_type codec__google_protobuf_compiler_CodeGeneratorResponse_Feature_type;
+static const codec_type codec__google_protobuf_compiler_CodeGeneratorResponse_File_type;
+
 static const codec_enum_value codec__google_protobuf_compiler_CodeGeneratorResponse_Feature_values_[] = {
     {"FEATURE_NONE", 0},
     {"FEATURE_PROTO3_OPTIONAL", 1},
 };
-const codec_type codec__google_protobuf_compiler_CodeGeneratorResponse_Feature_type = {.kind = CODEC_T_ENUM, .name = "google.protobuf.compiler.CodeGeneratorResponse.Feature", .size = sizeof(int32_t),
+static __attribute__((unused)) const codec_type codec__google_protobuf_compiler_CodeGeneratorResponse_Feature_type = {.kind = CODEC_T_ENUM, .name = "google.protobuf.compiler.CodeGeneratorResponse.Feature", .size = sizeof(int32_t),
     .align = alignof(int32_t), .values = codec__google_protobuf_compiler_CodeGeneratorResponse_Feature_values_,
     .count = sizeof codec__google_protobuf_compiler_CodeGeneratorResponse_Feature_values_ / sizeof codec__google_protobuf_compiler_CodeGeneratorResponse_Feature_values_[0]};
 
@@ -25,10 +31,9 @@ static const codec_field codec__google_protobuf_compiler_Version_fields_[] = {
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_compiler_Version_cache_;
-const codec_type codec__google_protobuf_compiler_Version_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.compiler.Version", .size = sizeof(codec__google_protobuf_compiler_Version),
+static __attribute__((unused)) const codec_type codec__google_protobuf_compiler_Version_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.compiler.Version", .size = sizeof(codec__google_protobuf_compiler_Version),
     .align = alignof(codec__google_protobuf_compiler_Version), .fields = codec__google_protobuf_compiler_Version_fields_,
     .count = sizeof codec__google_protobuf_compiler_Version_fields_ / sizeof codec__google_protobuf_compiler_Version_fields_[0], .cache = &codec__google_protobuf_compiler_Version_cache_};
-const char *const codec__google_protobuf_compiler_Version_field_names[] = {"major", "minor", "patch", "suffix", "codec_unknown"};
 
 CODEC_LIST(codec__google_protobuf_compiler_CodeGeneratorRequest__file_to_generate_t, CODEC_STRING);
 CODEC_OPTIONAL(codec__google_protobuf_compiler_CodeGeneratorRequest__parameter_t, codec_string, CODEC_STRING);
@@ -43,10 +48,9 @@ static const codec_field codec__google_protobuf_compiler_CodeGeneratorRequest_fi
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_compiler_CodeGeneratorRequest_cache_;
-const codec_type codec__google_protobuf_compiler_CodeGeneratorRequest_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.compiler.CodeGeneratorRequest", .size = sizeof(codec__google_protobuf_compiler_CodeGeneratorRequest),
+static __attribute__((unused)) const codec_type codec__google_protobuf_compiler_CodeGeneratorRequest_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.compiler.CodeGeneratorRequest", .size = sizeof(codec__google_protobuf_compiler_CodeGeneratorRequest),
     .align = alignof(codec__google_protobuf_compiler_CodeGeneratorRequest), .fields = codec__google_protobuf_compiler_CodeGeneratorRequest_fields_,
     .count = sizeof codec__google_protobuf_compiler_CodeGeneratorRequest_fields_ / sizeof codec__google_protobuf_compiler_CodeGeneratorRequest_fields_[0], .cache = &codec__google_protobuf_compiler_CodeGeneratorRequest_cache_};
-const char *const codec__google_protobuf_compiler_CodeGeneratorRequest_field_names[] = {"file_to_generate", "parameter", "compiler_version", "proto_file", "codec_unknown"};
 
 CODEC_OPTIONAL(codec__google_protobuf_compiler_CodeGeneratorResponse__error_t, codec_string, CODEC_STRING);
 CODEC_OPTIONAL(codec__google_protobuf_compiler_CodeGeneratorResponse__supported_features_t, uint64_t, CODEC_UINT64);
@@ -59,10 +63,9 @@ static const codec_field codec__google_protobuf_compiler_CodeGeneratorResponse_f
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_compiler_CodeGeneratorResponse_cache_;
-const codec_type codec__google_protobuf_compiler_CodeGeneratorResponse_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.compiler.CodeGeneratorResponse", .size = sizeof(codec__google_protobuf_compiler_CodeGeneratorResponse),
+static __attribute__((unused)) const codec_type codec__google_protobuf_compiler_CodeGeneratorResponse_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.compiler.CodeGeneratorResponse", .size = sizeof(codec__google_protobuf_compiler_CodeGeneratorResponse),
     .align = alignof(codec__google_protobuf_compiler_CodeGeneratorResponse), .fields = codec__google_protobuf_compiler_CodeGeneratorResponse_fields_,
     .count = sizeof codec__google_protobuf_compiler_CodeGeneratorResponse_fields_ / sizeof codec__google_protobuf_compiler_CodeGeneratorResponse_fields_[0], .cache = &codec__google_protobuf_compiler_CodeGeneratorResponse_cache_};
-const char *const codec__google_protobuf_compiler_CodeGeneratorResponse_field_names[] = {"error", "supported_features", "file", "codec_unknown"};
 
 CODEC_OPTIONAL(codec__google_protobuf_compiler_CodeGeneratorResponse_File__name_t, codec_string, CODEC_STRING);
 CODEC_OPTIONAL(codec__google_protobuf_compiler_CodeGeneratorResponse_File__insertion_point_t, codec_string, CODEC_STRING);
@@ -77,27 +80,7 @@ static const codec_field codec__google_protobuf_compiler_CodeGeneratorResponse_F
                    CODEC_FIELD_UNKNOWN_BYTES),
 };
 static codec_type_cache codec__google_protobuf_compiler_CodeGeneratorResponse_File_cache_;
-const codec_type codec__google_protobuf_compiler_CodeGeneratorResponse_File_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.compiler.CodeGeneratorResponse.File", .size = sizeof(codec__google_protobuf_compiler_CodeGeneratorResponse_File),
+static __attribute__((unused)) const codec_type codec__google_protobuf_compiler_CodeGeneratorResponse_File_type = {.kind = CODEC_T_STRUCT, .name = "google.protobuf.compiler.CodeGeneratorResponse.File", .size = sizeof(codec__google_protobuf_compiler_CodeGeneratorResponse_File),
     .align = alignof(codec__google_protobuf_compiler_CodeGeneratorResponse_File), .fields = codec__google_protobuf_compiler_CodeGeneratorResponse_File_fields_,
     .count = sizeof codec__google_protobuf_compiler_CodeGeneratorResponse_File_fields_ / sizeof codec__google_protobuf_compiler_CodeGeneratorResponse_File_fields_[0], .cache = &codec__google_protobuf_compiler_CodeGeneratorResponse_File_cache_};
-const char *const codec__google_protobuf_compiler_CodeGeneratorResponse_File_field_names[] = {"name", "insertion_point", "content", "generated_code_info", "codec_unknown"};
 
-int codec__google_protobuf_compiler_plugin_fory_register(codec_fory_registry *r, codec_error *err)
-{
-    static const struct {
-        const codec_type *type;
-        uint32_t id;
-    } ids[] = {
-    {&codec__google_protobuf_compiler_Version_type, 100},
-    {&codec__google_protobuf_compiler_CodeGeneratorRequest_type, 101},
-    {&codec__google_protobuf_compiler_CodeGeneratorResponse_type, 102},
-    {&codec__google_protobuf_compiler_CodeGeneratorResponse_Feature_type, 103},
-    {&codec__google_protobuf_compiler_CodeGeneratorResponse_File_type, 104},
-        {NULL, 0}};
-    for (size_t i = 0; ids[i].type; i++) {
-        int rc = codec_fory_register(r, ids[i].type, ids[i].id, err);
-        if (rc)
-            return rc;
-    }
-    return 0;
-}

@@ -16,7 +16,6 @@ enum {
     codec__google_protobuf_compiler_CodeGeneratorResponse_Feature_FEATURE_NONE = 0,
     codec__google_protobuf_compiler_CodeGeneratorResponse_Feature_FEATURE_PROTO3_OPTIONAL = 1,
 };
-extern const codec_type codec__google_protobuf_compiler_CodeGeneratorResponse_Feature_type;
 
 typedef struct codec__google_protobuf_compiler_Version codec__google_protobuf_compiler_Version;
 typedef struct codec__google_protobuf_compiler_CodeGeneratorRequest codec__google_protobuf_compiler_CodeGeneratorRequest;
@@ -31,8 +30,6 @@ struct codec__google_protobuf_compiler_Version {
     CODEC_OPTIONAL_OF(codec_string) suffix;   /* = 4 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_compiler_Version_type;
-extern const char *const codec__google_protobuf_compiler_Version_field_names[];   /* proto names, descriptor order */
 
 /* message google.protobuf.compiler.CodeGeneratorRequest */
 struct codec__google_protobuf_compiler_CodeGeneratorRequest {
@@ -42,8 +39,6 @@ struct codec__google_protobuf_compiler_CodeGeneratorRequest {
     struct codec__google_protobuf_compiler_Version *compiler_version;   /* = 3 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_compiler_CodeGeneratorRequest_type;
-extern const char *const codec__google_protobuf_compiler_CodeGeneratorRequest_field_names[];   /* proto names, descriptor order */
 
 /* message google.protobuf.compiler.CodeGeneratorResponse */
 struct codec__google_protobuf_compiler_CodeGeneratorResponse {
@@ -52,8 +47,6 @@ struct codec__google_protobuf_compiler_CodeGeneratorResponse {
     CODEC_LIST_OF(codec__google_protobuf_compiler_CodeGeneratorResponse_File) file;   /* = 15 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_compiler_CodeGeneratorResponse_type;
-extern const char *const codec__google_protobuf_compiler_CodeGeneratorResponse_field_names[];   /* proto names, descriptor order */
 
 /* message google.protobuf.compiler.CodeGeneratorResponse.File */
 struct codec__google_protobuf_compiler_CodeGeneratorResponse_File {
@@ -63,11 +56,6 @@ struct codec__google_protobuf_compiler_CodeGeneratorResponse_File {
     struct codec__google_protobuf_GeneratedCodeInfo *generated_code_info;   /* = 16 */
     codec_bytes codec_unknown;   /* fields this schema does not know, kept */
 };
-extern const codec_type codec__google_protobuf_compiler_CodeGeneratorResponse_File_type;
-extern const char *const codec__google_protobuf_compiler_CodeGeneratorResponse_File_field_names[];   /* proto names, descriptor order */
-
-/* Registers every message and enum of google/protobuf/compiler/plugin with its Fory type id. */
-int codec__google_protobuf_compiler_plugin_fory_register(codec_fory_registry *r, codec_error *err);
 
 #ifdef __cplusplus
 }
