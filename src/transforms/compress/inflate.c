@@ -97,7 +97,7 @@ struct codec_inflater {
     uint32_t ctab[1u << CBITS];
     uint32_t ltab[LTABLE];
     uint32_t dtab[DTABLE];
-    uint8_t window[WSIZE];
+    uint8_t window[WSIZE + 16]; /* + room for a 16-byte copy's overrun */
 };
 
 /* ---- tables -------------------------------------------------------------- */
@@ -287,6 +287,10 @@ codec_inflater *codec__inflater_new(codec_inflate_wrap wrap)
     if (!z)
         return NULL;
     memset(z, 0, offsetof(codec_inflater, lens));
+    /* Fast copies out of the window may read bytes past the match (never
+     * past the array); they are written to scratch output, so no
+     * uninitialised heap byte may reach the caller's buffer. */
+    memset(z->window, 0, sizeof z->window);
     z->wrap = wrap;
     z->mode = M_HEAD;
     return z;
@@ -580,78 +584,95 @@ int codec__inflate(codec_inflater *z, const uint8_t **inp, const uint8_t *in_end
                     goto suspend;
             }
             for (;;) {
-                /* Fast loop: every symbol's bits are there after one refill. */
-                while (in_end - in >= FAST_IN && out_end - out >= FAST_OUT) {
-                    bb |= load_le64(in) << bc;
-                    in += (63 - bc) >> 3;
-                    bc |= 56;
+                /* Fast loop: after a refill the bit buffer holds a whole
+                 * symbol or match. The next literal/length entry is looked
+                 * up before a match is copied, so the two overlap. */
+#define FAST_ROOM (in_end - in >= FAST_IN && out_end - out >= FAST_OUT)
+#define REFILL() (bb |= load_le64(in) << bc, in += (63 - bc) >> 3, bc |= 56)
+                if (FAST_ROOM) {
+                    REFILL();
                     uint32_t e = lt[bb & MASK(LBITS)];
-                    if (e & E_SUB)
-                        e = subentry(lt, LBITS, e, bb);
-                    if (e & E_LIT) {
-                        DROP(e & 31);
-                        *out++ = (uint8_t)(e >> 16);
-                        e = lt[bb & MASK(LBITS)];
+                    for (;;) {
                         if (e & E_SUB)
                             e = subentry(lt, LBITS, e, bb);
-                        if (!(e & E_LIT))
+                        if (e & E_LIT) {
+                            DROP(e & 31);
+                            *out++ = (uint8_t)(e >> 16);
+                            if (!FAST_ROOM)
+                                break;
+                            REFILL();
+                            e = lt[bb & MASK(LBITS)];
                             continue;
-                        DROP(e & 31);
-                        *out++ = (uint8_t)(e >> 16);
-                        continue;
-                    }
-                    if (e & (E_EOB | E_BAD)) {
-                        /* The bits above bc are input bytes counted as
-                         * unread: clear them for the careful path. */
-                        bb &= MASK(bc);
-                        if (e & E_BAD)
-                            FAIL(CODEC_D_CORRUPT, "invalid literal/length code");
-                        DROP(e & 31);
-                        goto block_end;
-                    }
-                    unsigned all = e >> 8 & 63;
-                    uint32_t len = (e >> 16) + (uint32_t)((bb & MASK(all)) >> (e & 31));
-                    DROP(all);
-                    uint32_t d = dt[bb & MASK(DBITS)];
-                    if (d & E_SUB)
-                        d = subentry(dt, DBITS, d, bb);
-                    if (d & E_BAD) {
-                        bb &= MASK(bc);
-                        FAIL(CODEC_D_CORRUPT, "invalid distance code");
-                    }
-                    all = d >> 8 & 63;
-                    uint32_t dist = (d >> 16) + (uint32_t)((bb & MASK(all)) >> (d & 31));
-                    DROP(all);
-                    size_t near = (size_t)(out - taken);
-                    if (dist > near) {
+                        }
+                        if (e & (E_EOB | E_BAD)) {
+                            /* The bits above bc are input bytes counted as
+                             * unread: clear them for the careful path. */
+                            bb &= MASK(bc);
+                            if (e & E_BAD)
+                                FAIL(CODEC_D_CORRUPT, "invalid literal/length code");
+                            DROP(e & 31);
+                            goto block_end;
+                        }
+                        unsigned all = e >> 8 & 63;
+                        uint32_t len = (e >> 16) + (uint32_t)((bb & MASK(all)) >> (e & 31));
+                        DROP(all);
+                        uint32_t d = dt[bb & MASK(DBITS)];
+                        if (d & E_SUB)
+                            d = subentry(dt, DBITS, d, bb);
+                        if (d & E_BAD) {
+                            bb &= MASK(bc);
+                            FAIL(CODEC_D_CORRUPT, "invalid distance code");
+                        }
+                        all = d >> 8 & 63;
+                        uint32_t dist = (d >> 16) + (uint32_t)((bb & MASK(all)) >> (d & 31));
+                        DROP(all);
+                        size_t near = (size_t)(out - taken);
                         if (dist > near + z->whave) {
                             bb &= MASK(bc);
                             FAIL(CODEC_D_CORRUPT, "invalid distance too far back");
                         }
-                        out = copy_slow(z, out, near, dist, len);
-                        continue;
+                        /* At least 9 input bytes are left since the last
+                         * FAST_ROOM: refill for the next symbol. */
+                        REFILL();
+                        e = lt[bb & MASK(LBITS)];
+                        const uint8_t *src = out - dist;
+                        uint8_t *end = out + len;
+                        if (dist > near) {
+                            uint32_t back = (uint32_t)(dist - near);
+                            unsigned pos = (z->wnext - back) & WMASK;
+                            if (back < len || pos + len > WSIZE) { /* wraps or leaves it */
+                                out = copy_slow(z, out, near, dist, len);
+                            } else { /* all in the window: no overlap */
+                                src = z->window + pos;
+                                do {
+                                    memcpy(out, src, 16);
+                                    out += 16, src += 16;
+                                } while (out < end);
+                            }
+                        } else if (dist >= 16) {
+                            do {
+                                memcpy(out, src, 16);
+                                out += 16, src += 16;
+                            } while (out < end);
+                        } else if (dist >= 8) {
+                            do {
+                                memcpy(out, src, 8);
+                                out += 8, src += 8;
+                            } while (out < end);
+                        } else if (dist == 1) {
+                            memset(out, *src, len);
+                        } else {
+                            while (out < end)
+                                *out++ = *src++;
+                        }
+                        out = end;
+                        if (!FAST_ROOM)
+                            break;
                     }
-                    const uint8_t *src = out - dist;
-                    uint8_t *end = out + len;
-                    if (dist >= 16) {
-                        do {
-                            memcpy(out, src, 16);
-                            out += 16, src += 16;
-                        } while (out < end);
-                    } else if (dist >= 8) {
-                        do {
-                            memcpy(out, src, 8);
-                            out += 8, src += 8;
-                        } while (out < end);
-                    } else if (dist == 1) {
-                        memset(out, *src, len);
-                    } else {
-                        while (out < end)
-                            *out++ = *src++;
-                    }
-                    out = end;
+                    bb &= MASK(bc);
                 }
-                bb &= MASK(bc);
+#undef REFILL
+#undef FAST_ROOM
 
                 /* Careful path: one item once all its bits are there. */
                 uint32_t e = lt[bb & MASK(LBITS)];
