@@ -356,6 +356,126 @@ static enum mode gzip_next_field(codec_inflater *z)
     return M_BLOCK;
 }
 
+/* The fast loop: after a refill the bit buffer holds a whole symbol or
+ * match. The next literal/length entry is looked up before a match is
+ * copied, so the two overlap. Runs while FAST_IN bytes of input and
+ * FAST_OUT of room remain (the caller checked once); returns 0 when they
+ * do not, 1 at the end of the block, -1 at an error. Its own function so
+ * that its state lives in registers. */
+static int fast_fail(codec_inflater *z, const char *msg)
+{
+    z->detail = CODEC_D_CORRUPT;
+    z->msg = msg;
+    z->mode = M_ERROR;
+    return -1;
+}
+
+#define FAST_ROOM (in_end - in >= FAST_IN && out_end - out >= FAST_OUT)
+#define REFILL() (bb |= load_le64(in) << bc, in += (63 - bc) >> 3, bc |= 56)
+
+static int decode_fast(codec_inflater *z, const uint8_t **inp, const uint8_t *in_end,
+                       uint8_t **outp, uint8_t *out_end, const uint8_t *taken, uint64_t *bbp,
+                       unsigned *bcp)
+{
+    const uint8_t *in = *inp;
+    uint8_t *out = *outp;
+    uint64_t bb = *bbp;
+    unsigned bc = *bcp;
+    const uint32_t *lt = z->ltab, *dt = z->dtab;
+    /* Stores through out may alias *z: keep these here. */
+    const size_t whave = z->whave;
+    const unsigned wnext = z->wnext;
+    const uint8_t *window = z->window;
+    REFILL();
+    uint32_t e = lt[bb & MASK(LBITS)];
+    for (;;) {
+        if (e & E_SUB)
+            e = subentry(lt, LBITS, e, bb);
+        if (e & E_LIT) {
+            /* Up to two literals, then the next entry, from
+             * the 56 bits: each takes at most 15. */
+            DROP(e & 31);
+            *out++ = (uint8_t)(e >> 16);
+            e = lt[bb & MASK(LBITS)];
+            if (e & E_LIT) {
+                DROP(e & 31);
+                *out++ = (uint8_t)(e >> 16);
+                e = lt[bb & MASK(LBITS)];
+            }
+            if (!FAST_ROOM)
+                break;
+            REFILL(); /* adds bits above bc: e stays right */
+            continue;
+        }
+        if (e & (E_EOB | E_BAD)) {
+            /* The bits above bc are input bytes counted as
+             * unread: clear them for the careful path. */
+            bb &= MASK(bc);
+            if (e & E_BAD)
+                return fast_fail(z, "invalid literal/length code");
+            DROP(e & 31);
+            *bbp = bb, *bcp = bc, *inp = in, *outp = out;
+            return 1;
+        }
+        unsigned all = e >> 8 & 63;
+        uint32_t len = (e >> 16) + (uint32_t)((bb & MASK(all)) >> (e & 31));
+        DROP(all);
+        uint32_t d = dt[bb & MASK(DBITS)];
+        if (d & E_SUB)
+            d = subentry(dt, DBITS, d, bb);
+        if (d & E_BAD)
+            return fast_fail(z, "invalid distance code");
+        all = d >> 8 & 63;
+        uint32_t dist = (d >> 16) + (uint32_t)((bb & MASK(all)) >> (d & 31));
+        DROP(all);
+        size_t near = (size_t)(out - taken);
+        if (dist > near + whave)
+            return fast_fail(z, "invalid distance too far back");
+        /* At least 9 input bytes are left since the last
+         * FAST_ROOM: refill for the next symbol. */
+        REFILL();
+        e = lt[bb & MASK(LBITS)];
+        const uint8_t *src = out - dist;
+        uint8_t *end = out + len;
+        if (dist > near) {
+            uint32_t back = (uint32_t)(dist - near);
+            unsigned pos = (wnext - back) & WMASK;
+            if (back < len || pos + len > WSIZE) { /* wraps or leaves it */
+                out = copy_slow(z, out, near, dist, len);
+            } else { /* all in the window: no overlap */
+                src = window + pos;
+                do {
+                    memcpy(out, src, 16);
+                    out += 16, src += 16;
+                } while (out < end);
+            }
+        } else if (dist >= 16) {
+            do {
+                memcpy(out, src, 16);
+                out += 16, src += 16;
+            } while (out < end);
+        } else if (dist >= 8) {
+            do {
+                memcpy(out, src, 8);
+                out += 8, src += 8;
+            } while (out < end);
+        } else if (dist == 1) {
+            memset(out, *src, len);
+        } else {
+            while (out < end)
+                *out++ = *src++;
+        }
+        out = end;
+        if (!FAST_ROOM)
+            break;
+    }
+    bb &= MASK(bc);
+    *bbp = bb, *bcp = bc, *inp = in, *outp = out;
+    return 0;
+}
+#undef REFILL
+#undef FAST_ROOM
+
 int codec__inflate(codec_inflater *z, const uint8_t **inp, const uint8_t *in_end, uint8_t **outp,
                    uint8_t *out_end)
 {
@@ -584,95 +704,13 @@ int codec__inflate(codec_inflater *z, const uint8_t **inp, const uint8_t *in_end
                     goto suspend;
             }
             for (;;) {
-                /* Fast loop: after a refill the bit buffer holds a whole
-                 * symbol or match. The next literal/length entry is looked
-                 * up before a match is copied, so the two overlap. */
-#define FAST_ROOM (in_end - in >= FAST_IN && out_end - out >= FAST_OUT)
-#define REFILL() (bb |= load_le64(in) << bc, in += (63 - bc) >> 3, bc |= 56)
-                if (FAST_ROOM) {
-                    REFILL();
-                    uint32_t e = lt[bb & MASK(LBITS)];
-                    for (;;) {
-                        if (e & E_SUB)
-                            e = subentry(lt, LBITS, e, bb);
-                        if (e & E_LIT) {
-                            DROP(e & 31);
-                            *out++ = (uint8_t)(e >> 16);
-                            if (!FAST_ROOM)
-                                break;
-                            REFILL();
-                            e = lt[bb & MASK(LBITS)];
-                            continue;
-                        }
-                        if (e & (E_EOB | E_BAD)) {
-                            /* The bits above bc are input bytes counted as
-                             * unread: clear them for the careful path. */
-                            bb &= MASK(bc);
-                            if (e & E_BAD)
-                                FAIL(CODEC_D_CORRUPT, "invalid literal/length code");
-                            DROP(e & 31);
-                            goto block_end;
-                        }
-                        unsigned all = e >> 8 & 63;
-                        uint32_t len = (e >> 16) + (uint32_t)((bb & MASK(all)) >> (e & 31));
-                        DROP(all);
-                        uint32_t d = dt[bb & MASK(DBITS)];
-                        if (d & E_SUB)
-                            d = subentry(dt, DBITS, d, bb);
-                        if (d & E_BAD) {
-                            bb &= MASK(bc);
-                            FAIL(CODEC_D_CORRUPT, "invalid distance code");
-                        }
-                        all = d >> 8 & 63;
-                        uint32_t dist = (d >> 16) + (uint32_t)((bb & MASK(all)) >> (d & 31));
-                        DROP(all);
-                        size_t near = (size_t)(out - taken);
-                        if (dist > near + z->whave) {
-                            bb &= MASK(bc);
-                            FAIL(CODEC_D_CORRUPT, "invalid distance too far back");
-                        }
-                        /* At least 9 input bytes are left since the last
-                         * FAST_ROOM: refill for the next symbol. */
-                        REFILL();
-                        e = lt[bb & MASK(LBITS)];
-                        const uint8_t *src = out - dist;
-                        uint8_t *end = out + len;
-                        if (dist > near) {
-                            uint32_t back = (uint32_t)(dist - near);
-                            unsigned pos = (z->wnext - back) & WMASK;
-                            if (back < len || pos + len > WSIZE) { /* wraps or leaves it */
-                                out = copy_slow(z, out, near, dist, len);
-                            } else { /* all in the window: no overlap */
-                                src = z->window + pos;
-                                do {
-                                    memcpy(out, src, 16);
-                                    out += 16, src += 16;
-                                } while (out < end);
-                            }
-                        } else if (dist >= 16) {
-                            do {
-                                memcpy(out, src, 16);
-                                out += 16, src += 16;
-                            } while (out < end);
-                        } else if (dist >= 8) {
-                            do {
-                                memcpy(out, src, 8);
-                                out += 8, src += 8;
-                            } while (out < end);
-                        } else if (dist == 1) {
-                            memset(out, *src, len);
-                        } else {
-                            while (out < end)
-                                *out++ = *src++;
-                        }
-                        out = end;
-                        if (!FAST_ROOM)
-                            break;
-                    }
-                    bb &= MASK(bc);
+                if (in_end - in >= FAST_IN && out_end - out >= FAST_OUT) {
+                    int r = decode_fast(z, &in, in_end, &out, out_end, taken, &bb, &bc);
+                    if (r < 0)
+                        goto suspend;
+                    if (r > 0)
+                        goto block_end;
                 }
-#undef REFILL
-#undef FAST_ROOM
 
                 /* Careful path: one item once all its bits are there. */
                 uint32_t e = lt[bb & MASK(LBITS)];
