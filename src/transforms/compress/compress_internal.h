@@ -177,6 +177,15 @@ size_t codec__deflate_compress(codec_deflater *d, int level, const uint8_t *src,
 size_t codec__deflate_compress_part(codec_deflater *d, int level, const uint8_t *src, size_t n,
                                     bool final, uint8_t *dst, size_t cap);
 
+/* RFC 1951's tables (inflate.c): base and extra bits of the length
+ * symbols 257..285 and of the distance symbols, and the order of the
+ * code-length code's lengths in a dynamic block header. */
+extern const uint16_t codec__deflate_len_base[29];
+extern const uint8_t codec__deflate_len_extra[29];
+extern const uint16_t codec__deflate_dist_base[30];
+extern const uint8_t codec__deflate_dist_extra[30];
+extern const uint8_t codec__deflate_cl_order[19];
+
 /* The header of a `gzip`/`deflate` stream at `level` (as the one-shot
  * writes it: zlib's FLEVEL, gzip's XFL, OS unknown); returns its length
  * (at most FLATE_HEADER_MAX). */

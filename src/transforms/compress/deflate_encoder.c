@@ -154,21 +154,6 @@ struct codec_deflater {
     uint8_t dist_sym_far[256];        /* (dist-1) >> 7 -> symbol */
 };
 
-static const uint16_t len_base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,
-                                      15, 17, 19, 23, 27, 31, 35, 43, 51,  59,
-                                      67, 83, 99, 115, 131, 163, 195, 227, 258};
-static const uint8_t len_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
-                                      2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-static const uint16_t dist_base[30] = {1,    2,    3,    4,    5,    7,     9,     13,
-                                       17,   25,   33,   49,   65,   97,    129,   193,
-                                       257,  385,  513,  769,  1025, 1537,  2049,  3073,
-                                       4097, 6145, 8193, 12289, 16385, 24577};
-static const uint8_t dist_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
-                                       6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
-/* Order of the code-length code lengths in the header (RFC 1951 3.2.7). */
-static const uint8_t cl_order[CL_SYMS] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5,
-                                          11, 4, 12, 3, 13, 2, 14, 1, 15};
-
 static void fixed_codes(block_codes *c);
 
 codec_deflater *codec__deflater_new(void)
@@ -181,12 +166,12 @@ codec_deflater *codec__deflater_new(void)
     d->zeroed = 0;
     fixed_codes(&d->fixed);
     for (unsigned s = 0; s < 29; s++)
-        for (unsigned l = len_base[s]; l < len_base[s] + (1u << len_extra[s]) && l <= MAX_MATCH;
+        for (unsigned l = codec__deflate_len_base[s]; l < codec__deflate_len_base[s] + (1u << codec__deflate_len_extra[s]) && l <= MAX_MATCH;
              l++)
             d->len_sym[l] = (uint8_t)s;
     d->len_sym[MAX_MATCH] = 28; /* 258 has its own symbol, not 284's last slot */
     for (unsigned s = 0; s < 30; s++)
-        for (unsigned v = dist_base[s]; v < dist_base[s] + (1u << dist_extra[s]); v++) {
+        for (unsigned v = codec__deflate_dist_base[s]; v < codec__deflate_dist_base[s] + (1u << codec__deflate_dist_extra[s]); v++) {
             if (v <= 256)
                 d->dist_sym_near[v - 1] = (uint8_t)s;
             else
@@ -679,7 +664,7 @@ static uint64_t plan_header(const block_codes *c, dyn_header *h)
     build_lengths(freq, CL_SYMS, CL_MAX_BITS, h->cl_len);
     build_codes(h->cl_len, CL_SYMS, h->cl_code);
     h->hclen = CL_SYMS;
-    while (h->hclen > 4 && h->cl_len[cl_order[h->hclen - 1]] == 0)
+    while (h->hclen > 4 && h->cl_len[codec__deflate_cl_order[h->hclen - 1]] == 0)
         h->hclen--;
     uint64_t bits = 5 + 5 + 4 + 3 * (uint64_t)h->hclen;
     for (unsigned s = 0; s < CL_SYMS; s++)
@@ -693,7 +678,7 @@ static void write_header(bitwriter *w, const dyn_header *h)
     put_bits(w, h->hdist - 1, 5);
     put_bits(w, h->hclen - 4, 4);
     for (unsigned i = 0; i < h->hclen; i++)
-        put_bits(w, h->cl_len[cl_order[i]], 3);
+        put_bits(w, h->cl_len[codec__deflate_cl_order[i]], 3);
     for (unsigned i = 0; i < h->ntok; i++) {
         unsigned s = h->tok[i] & 0xff;
         put_bits(w, h->cl_code[s], h->cl_len[s]);
@@ -713,11 +698,11 @@ static void data_bits(const block_freq *f, const uint8_t *litlen_len, const uint
         x += (uint64_t)f->litlen[s] * fixed->litlen_len[s];
     }
     for (unsigned s = 257; s < LITLEN_SYMS; s++)
-        extra += (uint64_t)f->litlen[s] * len_extra[s - 257];
+        extra += (uint64_t)f->litlen[s] * codec__deflate_len_extra[s - 257];
     for (unsigned s = 0; s < DIST_SYMS; s++) {
         d += (uint64_t)f->dist[s] * dist_len[s];
         x += (uint64_t)f->dist[s] * fixed->dist_len[s];
-        extra += (uint64_t)f->dist[s] * dist_extra[s];
+        extra += (uint64_t)f->dist[s] * codec__deflate_dist_extra[s];
     }
     *dyn = d + extra;
     *fix = x + extra;
@@ -750,12 +735,12 @@ static void write_items(bitwriter *wp, const codec_deflater *d, const item *it, 
             continue;
         }
         unsigned ls = d->len_sym[v];
-        put_bits(w, c->litlen_code[257 + ls] | (uint32_t)(v - len_base[ls])
+        put_bits(w, c->litlen_code[257 + ls] | (uint32_t)(v - codec__deflate_len_base[ls])
                                                   << c->litlen_len[257 + ls],
-                 c->litlen_len[257 + ls] + len_extra[ls]);
+                 c->litlen_len[257 + ls] + codec__deflate_len_extra[ls]);
         unsigned ds = dist_symbol(d, dist);
-        put_bits(w, c->dist_code[ds] | (uint32_t)(dist - dist_base[ds]) << c->dist_len[ds],
-                 c->dist_len[ds] + dist_extra[ds]);
+        put_bits(w, c->dist_code[ds] | (uint32_t)(dist - codec__deflate_dist_base[ds]) << c->dist_len[ds],
+                 c->dist_len[ds] + codec__deflate_dist_extra[ds]);
     }
     put_bits(w, c->litlen_code[END_OF_BLOCK], c->litlen_len[END_OF_BLOCK]);
     *wp = local;

@@ -12,11 +12,13 @@
  * zlib at the same level, window and memory level as the JDK's Deflater,
  * so their bytes are zlib's, the same for any split.
  *
- * Decoding is zlib's inflate, gzip members back to back as gzip -d
- * reads them (the one-shot's libdeflate needs the whole input). */
+ * Decoding is our own streaming inflate (inflate.c), gzip members back to
+ * back as gzip -d reads them (the one-shot's libdeflate needs the whole
+ * input); it accepts and rejects what zlib's inflate does. */
 #include "compress_internal.h"
 #include "codec/integrity.h"
 #include "compose/stream_internal.h"
+#include "inflate_internal.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -27,13 +29,11 @@
 #define FLATE_MEM_LEVEL 8
 #define GZIP_OS_UNKNOWN 255
 
+/* Encode with zlib (levels 1..5). */
 typedef struct flate_stream {
     codec__sstream base;
     z_stream z;
-    bool gzip;
     bool ready;              /* z was initialised */
-    bool member_open;        /* decode: inside a stream or member */
-    bool seen;               /* decode: some input arrived */
     gz_header header;
 } flate_stream;
 
@@ -42,7 +42,7 @@ static uInt clamp_uint(size_t n)
     return n > UINT_MAX ? UINT_MAX : (uInt)n;
 }
 
-/* Runs deflate or inflate over io; returns zlib's code. */
+/* Runs deflate over io; returns zlib's code. */
 static int flate_run(flate_stream *f, codec__io *io, int flush)
 {
     z_stream *z = &f->z;
@@ -51,7 +51,7 @@ static int flate_run(flate_stream *f, codec__io *io, int flush)
     z->next_out = io->dst + io->dst_pos;
     z->avail_out = clamp_uint(io->dst_cap - io->dst_pos);
     uInt in0 = z->avail_in, out0 = z->avail_out;
-    int zrc = f->base.decode ? inflate(z, flush) : deflate(z, flush);
+    int zrc = deflate(z, flush);
     io->src_pos += in0 - z->avail_in;
     io->dst_pos += out0 - z->avail_out;
     return zrc;
@@ -74,72 +74,92 @@ static int flate_encode_step(flate_stream *f, codec__io *io, bool end, bool *don
                       0, CODEC_NO_OFFSET, "deflate failed (zlib code %d)", zrc);
 }
 
-static int flate_decode_fail(flate_stream *f, int zrc, uint64_t at, codec_error *err)
-{
-    const codec_stage *s = f->base.stage;
-    if (zrc == Z_MEM_ERROR)
-        return codec__compress_nomem(s, err);
-    if (zrc == Z_NEED_DICT)
-        return CODEC_FAIL(err, s, CODEC_E_UNSUPPORTED, CODEC_D_CORRUPT, at,
-                          "stream needs a preset dictionary (not supported)");
-    const char *msg = f->z.msg ? f->z.msg : "invalid deflate stream";
-    int detail = strstr(msg, "header check") || strstr(msg, "unknown compression method")
-                     ? CODEC_D_BAD_MAGIC
-                 : strstr(msg, "check") ? CODEC_D_CHECKSUM
-                                        : CODEC_D_CORRUPT;
-    return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, detail, at, "%s", msg);
-}
-
-static int flate_decode_step(flate_stream *f, codec__io *io, bool end, bool *done,
-                             codec_error *err)
-{
-    const codec_stage *s = f->base.stage;
-    if (io->src_pos < io->src_len && !f->member_open) {
-        /* A new stream, or (gzip only) the next member. */
-        if (f->seen && !f->gzip)
-            return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRAILING,
-                              f->base.consumed + io->src_pos,
-                              "trailing data after the end of the zlib stream");
-        inflateReset(&f->z);
-        f->member_open = f->seen = true;
-    }
-    if (f->member_open) {
-        size_t in0 = io->src_pos, out0 = io->dst_pos;
-        int zrc = flate_run(f, io, Z_NO_FLUSH);
-        if (zrc == Z_STREAM_END)
-            f->member_open = false;
-        else if (zrc != Z_OK && zrc != Z_BUF_ERROR)
-            return flate_decode_fail(f, zrc, f->base.consumed + io->src_pos, err);
-        if (!end || io->src_pos < io->src_len || io->dst_pos == io->dst_cap ||
-            (f->member_open && (io->src_pos != in0 || io->dst_pos != out0)))
-            return CODEC_OK;
-    } else if (!end) {
-        return CODEC_OK;
-    }
-    if (f->member_open || !f->seen)
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED,
-                          f->base.consumed + io->src_pos, "unexpected end of input");
-    *done = true;
-    return CODEC_OK;
-}
-
 static int flate_step(codec__sstream *st, codec__io *io, bool end, bool *done,
                       codec_error *err)
 {
-    flate_stream *f = (flate_stream *)st;
-    return st->decode ? flate_decode_step(f, io, end, done, err)
-                      : flate_encode_step(f, io, end, done, err);
+    return flate_encode_step((flate_stream *)st, io, end, done, err);
 }
 
 static void flate_free(codec__sstream *st)
 {
     flate_stream *f = (flate_stream *)st;
     if (f->ready)
-        (void)(st->decode ? inflateEnd(&f->z) : deflateEnd(&f->z));
+        deflateEnd(&f->z);
     free(f);
 }
 
 static const codec__sstream_ops flate_sops = {.step = flate_step, .free = flate_free};
+
+/* ---- decode with our inflate ------------------------------------------ */
+
+typedef struct inflate_stream {
+    codec__sstream base;
+    codec_inflater *inf;
+} inflate_stream;
+
+static int inflate_fail(const inflate_stream *d, uint64_t at, codec_error *err)
+{
+    const codec_stage *s = d->base.stage;
+    int detail;
+    bool unsupported;
+    const char *msg = codec__inflate_error(d->inf, &detail, &unsupported);
+    if (unsupported)
+        return CODEC_FAIL(err, s, CODEC_E_UNSUPPORTED, CODEC_D_CORRUPT, at, "%s", msg);
+    if (detail == CODEC_D_TRAILING)
+        msg = "trailing data after the end of the zlib stream";
+    return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, detail, at, "%s", msg);
+}
+
+static int inflate_step(codec__sstream *st, codec__io *io, bool end, bool *done,
+                        codec_error *err)
+{
+    inflate_stream *d = (inflate_stream *)st;
+    static const uint8_t none[1];
+    const uint8_t *src = io->src ? io->src : none;
+    const uint8_t *in = src + io->src_pos, *in_end = src + io->src_len;
+    uint8_t *out = io->dst + io->dst_pos, *out_end = io->dst + io->dst_cap;
+    int rc = codec__inflate(d->inf, &in, in_end, &out, out_end);
+    io->src_pos = (size_t)(in - src);
+    io->dst_pos = (size_t)(out - io->dst);
+    if (rc)
+        return inflate_fail(d, st->consumed + io->src_pos, err);
+    if (!end || in < in_end)
+        return CODEC_OK;
+    if (codec__inflate_finished(d->inf)) {
+        *done = true;
+        return CODEC_OK;
+    }
+    if (out == out_end)
+        return CODEC_OK; /* more output to come */
+    return CODEC_FAIL(err, st->stage, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED,
+                      st->consumed + io->src_pos, "unexpected end of input");
+}
+
+static void inflate_free(codec__sstream *st)
+{
+    inflate_stream *d = (inflate_stream *)st;
+    codec__inflater_free(d->inf);
+    free(d);
+}
+
+static const codec__sstream_ops inflate_sops = {.step = inflate_step, .free = inflate_free};
+
+static int inflate_open(const codec_stage *s, codec_flate_wrap wrap, codec__sstream **out,
+                        codec_error *err)
+{
+    inflate_stream *d = calloc(1, sizeof *d);
+    if (!d)
+        return codec__compress_nomem(s, err);
+    d->base = (codec__sstream){.ops = &inflate_sops, .stage = s, .decode = true};
+    d->inf = codec__inflater_new(wrap == CODEC_FLATE_GZIP ? CODEC_INFLATE_GZIP
+                                                          : CODEC_INFLATE_ZLIB);
+    if (!d->inf) {
+        free(d);
+        return codec__compress_nomem(s, err);
+    }
+    *out = &d->base;
+    return CODEC_OK;
+}
 
 /* ---- encode with our encoder, in parts -------------------------------- */
 
@@ -258,19 +278,19 @@ int codec__flate_stream_open(const codec_stage *s, codec_flate_wrap wrap, int le
                              codec_pool *deflaters, bool decode, codec__sstream **out,
                              codec_error *err)
 {
-    if (!decode && deflaters)
+    if (decode)
+        return inflate_open(s, wrap, out, err);
+    if (deflaters)
         return own_open(s, wrap, level, deflaters, out, err);
     flate_stream *f = calloc(1, sizeof *f);
     if (!f)
         return codec__compress_nomem(s, err);
-    f->base = (codec__sstream){.ops = &flate_sops, .stage = s, .decode = decode};
-    f->gzip = wrap == CODEC_FLATE_GZIP;
-    int bits = f->gzip ? 15 + 16 : 15;
-    int zrc = decode ? inflateInit2(&f->z, bits)
-                     : deflateInit2(&f->z, level, Z_DEFLATED, bits, FLATE_MEM_LEVEL,
-                                    Z_DEFAULT_STRATEGY);
+    f->base = (codec__sstream){.ops = &flate_sops, .stage = s, .decode = false};
+    bool gzip = wrap == CODEC_FLATE_GZIP;
+    int zrc = deflateInit2(&f->z, level, Z_DEFLATED, gzip ? 15 + 16 : 15, FLATE_MEM_LEVEL,
+                           Z_DEFAULT_STRATEGY);
     f->ready = zrc == Z_OK;
-    if (f->ready && f->gzip && !decode) {
+    if (f->ready && gzip) {
         /* The one-shot header: no name, no time, OS unknown. */
         f->header.os = GZIP_OS_UNKNOWN;
         zrc = deflateSetHeader(&f->z, &f->header);
