@@ -72,6 +72,7 @@ typedef struct fast {
     codec_error *err;
     codec_text_pool text;   /* arena bytes taken for the strings to come */
     json_scan_fn scan;      /* codec__json_long_scanner() */
+    json_copy_fn copy;      /* codec__json_string_copier() */
     json_skip_fn
         skip; /* codec__json_container_skipper(), NULL when max_string is too small for it */
     bool plain_names;       /* codec__json_type_names_plain(): names match in place */
@@ -144,6 +145,7 @@ static inline __attribute__((always_inline)) const uint8_t *ws_again(const uint8
 static struct {
     int chosen;
     json_scan_fn scan;
+    json_copy_fn copy;
     json_skip_fn skip;
 } kernels;
 
@@ -154,6 +156,8 @@ static void choose_kernels(void)
 #if CODEC_X86_KERNELS
     json_scan_fn scan = codec_cpu_has(CODEC_CPU_FOR_AVX2) ? codec__json_scan_string_avx2 : NULL;
     json_skip_fn skip = codec_cpu_has(CODEC_CPU_FOR_AVX512) ? codec__json_skip_avx512 : NULL;
+    if (scan)
+        __atomic_store_n(&kernels.copy, codec__json_copy_string_avx2, __ATOMIC_RELAXED);
     __atomic_store_n(&kernels.scan, scan, __ATOMIC_RELAXED);
     __atomic_store_n(&kernels.skip, skip, __ATOMIC_RELAXED);
 #endif
@@ -164,6 +168,13 @@ json_scan_fn codec__json_long_scanner(void)
 {
     choose_kernels();
     return __atomic_load_n(&kernels.scan, __ATOMIC_RELAXED);
+}
+
+json_copy_fn codec__json_string_copier(void)
+{
+    choose_kernels();
+    json_copy_fn copy = __atomic_load_n(&kernels.copy, __ATOMIC_RELAXED);
+    return copy ? copy : codec__json_copy_string;
 }
 
 json_skip_fn codec__json_container_skipper(void)
@@ -228,7 +239,10 @@ string_value(fast *f, const uint8_t *p, codec_string *out)
     /* A plain string of fewer than 64 bytes (most are) is copied into the
      * pool while it is scanned: each 16-byte block is stored as it is
      * classified (bytes past the quote land in room nobody has taken).
-     * Others are scanned on from where this stopped (plain ASCII before). */
+     * Non-ASCII text and longer strings go on to the copier, which checks
+     * their UTF-8 and copies them in the same pass, as far as the pool's
+     * room goes. What is left (an escape, a string longer than the room)
+     * is scanned on from where they stopped, then copied. */
     char *room = f->text.p;
     if (f->text.end - room >= 64 && f->end - start >= 64) {
         from = start + 64;
@@ -241,12 +255,17 @@ string_value(fast *f, const uint8_t *p, codec_string *out)
                 from = start + raw;
                 if (start[raw] != '"')
                     break;
-                if (raw > f->o->max_string)
-                    return GIVE_UP;
-                f->text.p = room + raw;
-                *out = (codec_string){room, raw};
-                return start + raw + 1;
+                goto copied;
             }
+        }
+        if (*from >= 0x80 || from == start + 64) {
+            const uint8_t *q = f->copy(from, f->end, (uint8_t *)room + (from - start),
+                                       (const uint8_t *)f->text.end);
+            if (!q)
+                return GIVE_UP;
+            from = q;
+            if (*q == '"')
+                goto copied;
         }
     }
 #endif
@@ -269,6 +288,16 @@ string_value(fast *f, const uint8_t *p, codec_string *out)
     json_copy_short(dst, start, raw);
     *out = (codec_string){dst, raw};
     return q + 1;
+#if CODEC_SSE2
+copied:;
+    /* start[0..raw) is in the pool at room, and start[raw] is the quote. */
+    size_t n = (size_t)(from - start);
+    if (n > f->o->max_string)
+        return GIVE_UP;
+    f->text.p = room + n;
+    *out = (codec_string){room, n};
+    return from + 1;
+#endif
 }
 
 /* Hands the value at p, at nesting depth `depth`, to the reference walker. */
@@ -1573,6 +1602,7 @@ int codec__json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, vo
     f.err = err;
     f.text = (codec_text_pool){NULL, NULL};
     f.scan = codec__json_long_scanner();
+    f.copy = codec__json_string_copier();
     f.skip = skipper_for(o);
     f.plain_names = plain_names;
     f.nomem = false;
