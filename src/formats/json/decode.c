@@ -230,44 +230,84 @@ static const uint8_t *escaped_string(fast *f, const uint8_t *start, size_t raw,
     return start + raw + 1;
 }
 
-/* A string value at p (its opening quote) into *out, in the arena. */
-static inline __attribute__((always_inline)) const uint8_t *
-string_value(fast *f, const uint8_t *p, codec_string *out)
+/* A string whose body start[0..q-start) is in the pool at room, from the
+ * escape at q on: escapes are decoded in place and the text between them
+ * goes through f->copy, as far as the pool's room goes (nothing is taken
+ * from it before the end). The byte after the closing quote; GIVE_UP; or
+ * start when it stopped short (the caller then scans and unescapes the
+ * string from its start). */
+static __attribute__((noinline)) const uint8_t *
+escaped_copy(fast *f, const uint8_t *start, const uint8_t *q, char *room,
+                                   codec_string *out)
 {
-    const uint8_t *start = p + 1, *from = start;
-#if CODEC_SSE2
-    /* A plain string of fewer than 64 bytes (most are) is copied into the
-     * pool while it is scanned: each 16-byte block is stored as it is
-     * classified (bytes past the quote land in room nobody has taken).
-     * Non-ASCII text and longer strings go on to the copier, which checks
-     * their UTF-8 and copies them in the same pass, as far as the pool's
-     * room goes. What is left (an escape, a string longer than the room)
-     * is scanned on from where they stopped, then copied. */
-    char *room = f->text.p;
-    if (f->text.end - room >= 64 && f->end - start >= 64) {
-        from = start + 64;
-        for (unsigned i = 0; i < 64; i += 16) {
-            __m128i x = _mm_loadu_si128((const __m128i *)(start + i));
-            unsigned m = json_special16v(x);
-            _mm_storeu_si128((__m128i *)(room + i), x);
-            if (m) {
-                size_t raw = i + (unsigned)__builtin_ctz(m);
-                from = start + raw;
-                if (start[raw] != '"')
-                    break;
-                goto copied;
-            }
-        }
-        if (*from >= 0x80 || from == start + 64) {
-            const uint8_t *q = f->copy(from, f->end, (uint8_t *)room + (from - start),
-                                       (const uint8_t *)f->text.end);
-            if (!q)
+    const uint8_t *end = f->end;
+    uint8_t *d = (uint8_t *)room + (q - start);
+    for (;;) {
+        while (*q == '\\') {
+            size_t n;
+            if (f->text.end - (char *)d < 4)
+                return start;
+            size_t k = codec__json_unescape_one(q, end, d, &n);
+            if (!k || (q += k) == end)
                 return GIVE_UP;
-            from = q;
-            if (*q == '"')
-                goto copied;
+            d += n;
+        }
+        if (*q == '"')
+            break;
+        if (*q < 0x20)
+            return GIVE_UP;
+        const uint8_t *r = f->copy(q, end, d, (const uint8_t *)f->text.end);
+        if (!r)
+            return GIVE_UP;
+        d += r - q;
+        q = r;
+        if (q == end || (*q != '"' && *q != '\\'))
+            return start;   /* short of input or room, or a control byte */
+        if (*q == '"')
+            break;
+    }
+    size_t len = (size_t)(d - (uint8_t *)room);
+    if (len > f->o->max_string)
+        return GIVE_UP;
+    f->text.p = room + len;
+    *out = (codec_string){room, len};
+    return q + 1;
+}
+
+/* The rest of string_value, out of line: a string the inline copy did not
+ * finish, from where it stopped (plain ASCII before, in the pool at room
+ * unless room is NULL). Non-ASCII text and longer strings go to the
+ * copier, which checks their UTF-8 and copies them in the same pass, and
+ * escapes are decoded in place (escaped_copy), as far as the pool's room
+ * goes; what is left (a string longer than the room, one near the end of
+ * the input) is scanned on from where they stopped, then copied. */
+static __attribute__((noinline)) const uint8_t *
+long_string(fast *f, const uint8_t *start, const uint8_t *from, char *room, codec_string *out)
+{
+#if CODEC_SSE2
+    /* (from and what the copier returns may be the end of the input.) */
+    if (room && from < f->end && (*from >= 0x80 || from == start + 64)) {
+        const uint8_t *q = f->copy(from, f->end, (uint8_t *)room + (from - start),
+                                   (const uint8_t *)f->text.end);
+        if (!q)
+            return GIVE_UP;
+        from = q;
+        if (q < f->end && *q == '"') {
+            size_t n = (size_t)(q - start);
+            if (n > f->o->max_string)
+                return GIVE_UP;
+            f->text.p = room + n;
+            *out = (codec_string){room, n};
+            return q + 1;
         }
     }
+    if (room && from < f->end && *from == '\\') {
+        const uint8_t *q = escaped_copy(f, start, from, room, out);
+        if (q != start)
+            return q;
+    }
+#else
+    (void)room;
 #endif
     bool escaped = false;
     const uint8_t *q = string_end(from, f->end, &escaped, f->scan);
@@ -288,16 +328,40 @@ string_value(fast *f, const uint8_t *p, codec_string *out)
     json_copy_short(dst, start, raw);
     *out = (codec_string){dst, raw};
     return q + 1;
+}
+
+/* A string value at p (its opening quote) into *out, in the arena. */
+static inline __attribute__((always_inline)) const uint8_t *
+string_value(fast *f, const uint8_t *p, codec_string *out)
+{
+    const uint8_t *start = p + 1, *from = start;
+    char *room = NULL;
 #if CODEC_SSE2
-copied:;
-    /* start[0..raw) is in the pool at room, and start[raw] is the quote. */
-    size_t n = (size_t)(from - start);
-    if (n > f->o->max_string)
-        return GIVE_UP;
-    f->text.p = room + n;
-    *out = (codec_string){room, n};
-    return from + 1;
+    /* A plain string of fewer than 64 bytes (most are) is copied into the
+     * pool while it is scanned: each 16-byte block is stored as it is
+     * classified (bytes past the quote land in room nobody has taken). */
+    if (f->text.end - f->text.p >= 64 && f->end - start >= 64) {
+        room = f->text.p;
+        from = start + 64;
+        for (unsigned i = 0; i < 64; i += 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(start + i));
+            unsigned m = json_special16v(x);
+            _mm_storeu_si128((__m128i *)(room + i), x);
+            if (m) {
+                size_t raw = i + (unsigned)__builtin_ctz(m);
+                from = start + raw;
+                if (start[raw] != '"')
+                    break;
+                if (raw > f->o->max_string)
+                    return GIVE_UP;
+                f->text.p = room + raw;
+                *out = (codec_string){room, raw};
+                return start + raw + 1;
+            }
+        }
+    }
 #endif
+    return long_string(f, start, from, room, out);
 }
 
 /* Hands the value at p, at nesting depth `depth`, to the reference walker. */

@@ -70,6 +70,11 @@ void codec__json_reader_seek(codec_json_reader *r, const uint8_t *p, uint32_t de
  * decoded length, or (size_t)-1 with *bad at the offending byte. */
 size_t codec__json_unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t **bad);
 
+/* The escape at s[0] (a backslash, with the input ending at end) decoded
+ * to dst (up to 4 bytes, *len of them): its length in the input, or 0 when
+ * it is not one codec__json_unescape accepts (nothing written). */
+size_t codec__json_unescape_one(const uint8_t *s, const uint8_t *end, uint8_t *dst, size_t *len);
+
 /* The string-body scanner kernel (x86/string_avx2.c; call only when
  * codec_cpu_has(CODEC_CPU_FOR_AVX2)). From p, at the start of a UTF-8
  * sequence inside a string, with end - p >= 32: the first '"', '\\' or
