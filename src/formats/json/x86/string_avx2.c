@@ -85,7 +85,8 @@ scan_blocks(const uint8_t *p, const uint8_t *end, uint8_t *dst, const uint8_t *d
             return _mm256_testz_si256(errors, errors) ? p + __builtin_ctz(m) : NULL;
         before = in;
         p += 32;
-        dst += 32;
+        if (copy)
+            dst += 32;
     }
     if (!_mm256_testz_si256(errors, errors))
         return NULL;
