@@ -72,6 +72,7 @@ typedef struct fast {
     codec_error *err;
     codec_text_pool text;   /* arena bytes taken for the strings to come */
     json_scan_fn scan;      /* codec__json_long_scanner() */
+    json_copy_fn copy;      /* codec__json_string_copier() */
     json_skip_fn
         skip; /* codec__json_container_skipper(), NULL when max_string is too small for it */
     bool plain_names;       /* codec__json_type_names_plain(): names match in place */
@@ -144,6 +145,7 @@ static inline __attribute__((always_inline)) const uint8_t *ws_again(const uint8
 static struct {
     int chosen;
     json_scan_fn scan;
+    json_copy_fn copy;
     json_skip_fn skip;
 } kernels;
 
@@ -154,6 +156,8 @@ static void choose_kernels(void)
 #if CODEC_X86_KERNELS
     json_scan_fn scan = codec_cpu_has(CODEC_CPU_FOR_AVX2) ? codec__json_scan_string_avx2 : NULL;
     json_skip_fn skip = codec_cpu_has(CODEC_CPU_FOR_AVX512) ? codec__json_skip_avx512 : NULL;
+    if (scan)
+        __atomic_store_n(&kernels.copy, codec__json_copy_string_avx2, __ATOMIC_RELAXED);
     __atomic_store_n(&kernels.scan, scan, __ATOMIC_RELAXED);
     __atomic_store_n(&kernels.skip, skip, __ATOMIC_RELAXED);
 #endif
@@ -164,6 +168,13 @@ json_scan_fn codec__json_long_scanner(void)
 {
     choose_kernels();
     return __atomic_load_n(&kernels.scan, __ATOMIC_RELAXED);
+}
+
+json_copy_fn codec__json_string_copier(void)
+{
+    choose_kernels();
+    json_copy_fn copy = __atomic_load_n(&kernels.copy, __ATOMIC_RELAXED);
+    return copy ? copy : codec__json_copy_string;
 }
 
 json_skip_fn codec__json_container_skipper(void)
@@ -219,36 +230,84 @@ static const uint8_t *escaped_string(fast *f, const uint8_t *start, size_t raw,
     return start + raw + 1;
 }
 
-/* A string value at p (its opening quote) into *out, in the arena. */
-static inline __attribute__((always_inline)) const uint8_t *
-string_value(fast *f, const uint8_t *p, codec_string *out)
+/* A string whose body start[0..q-start) is in the pool at room, from the
+ * escape at q on: escapes are decoded in place and the text between them
+ * goes through f->copy, as far as the pool's room goes (nothing is taken
+ * from it before the end). The byte after the closing quote; GIVE_UP; or
+ * start when it stopped short (the caller then scans and unescapes the
+ * string from its start). */
+static __attribute__((noinline)) const uint8_t *
+escaped_copy(fast *f, const uint8_t *start, const uint8_t *q, char *room,
+                                   codec_string *out)
 {
-    const uint8_t *start = p + 1, *from = start;
+    const uint8_t *end = f->end;
+    uint8_t *d = (uint8_t *)room + (q - start);
+    for (;;) {
+        while (*q == '\\') {
+            size_t n;
+            if (f->text.end - (char *)d < 4)
+                return start;
+            size_t k = codec__json_unescape_one(q, end, d, &n);
+            if (!k || (q += k) == end)
+                return GIVE_UP;
+            d += n;
+        }
+        if (*q == '"')
+            break;
+        if (*q < 0x20)
+            return GIVE_UP;
+        const uint8_t *r = f->copy(q, end, d, (const uint8_t *)f->text.end);
+        if (!r)
+            return GIVE_UP;
+        d += r - q;
+        q = r;
+        if (q == end || (*q != '"' && *q != '\\'))
+            return start;   /* short of input or room, or a control byte */
+        if (*q == '"')
+            break;
+    }
+    size_t len = (size_t)(d - (uint8_t *)room);
+    if (len > f->o->max_string)
+        return GIVE_UP;
+    f->text.p = room + len;
+    *out = (codec_string){room, len};
+    return q + 1;
+}
+
+/* The rest of string_value, out of line: a string the inline copy did not
+ * finish, from where it stopped (plain ASCII before, in the pool at room
+ * unless room is NULL). Non-ASCII text and longer strings go to the
+ * copier, which checks their UTF-8 and copies them in the same pass, and
+ * escapes are decoded in place (escaped_copy), as far as the pool's room
+ * goes; what is left (a string longer than the room, one near the end of
+ * the input) is scanned on from where they stopped, then copied. */
+static __attribute__((noinline)) const uint8_t *
+long_string(fast *f, const uint8_t *start, const uint8_t *from, char *room, codec_string *out)
+{
 #if CODEC_SSE2
-    /* A plain string of fewer than 64 bytes (most are) is copied into the
-     * pool while it is scanned: each 16-byte block is stored as it is
-     * classified (bytes past the quote land in room nobody has taken).
-     * Others are scanned on from where this stopped (plain ASCII before). */
-    char *room = f->text.p;
-    if (f->text.end - room >= 64 && f->end - start >= 64) {
-        from = start + 64;
-        for (unsigned i = 0; i < 64; i += 16) {
-            __m128i x = _mm_loadu_si128((const __m128i *)(start + i));
-            unsigned m = json_special16v(x);
-            _mm_storeu_si128((__m128i *)(room + i), x);
-            if (m) {
-                size_t raw = i + (unsigned)__builtin_ctz(m);
-                from = start + raw;
-                if (start[raw] != '"')
-                    break;
-                if (raw > f->o->max_string)
-                    return GIVE_UP;
-                f->text.p = room + raw;
-                *out = (codec_string){room, raw};
-                return start + raw + 1;
-            }
+    /* (from and what the copier returns may be the end of the input.) */
+    if (room && from < f->end && (*from >= 0x80 || from == start + 64)) {
+        const uint8_t *q = f->copy(from, f->end, (uint8_t *)room + (from - start),
+                                   (const uint8_t *)f->text.end);
+        if (!q)
+            return GIVE_UP;
+        from = q;
+        if (q < f->end && *q == '"') {
+            size_t n = (size_t)(q - start);
+            if (n > f->o->max_string)
+                return GIVE_UP;
+            f->text.p = room + n;
+            *out = (codec_string){room, n};
+            return q + 1;
         }
     }
+    if (room && from < f->end && *from == '\\') {
+        const uint8_t *q = escaped_copy(f, start, from, room, out);
+        if (q != start)
+            return q;
+    }
+#else
+    (void)room;
 #endif
     bool escaped = false;
     const uint8_t *q = string_end(from, f->end, &escaped, f->scan);
@@ -269,6 +328,40 @@ string_value(fast *f, const uint8_t *p, codec_string *out)
     json_copy_short(dst, start, raw);
     *out = (codec_string){dst, raw};
     return q + 1;
+}
+
+/* A string value at p (its opening quote) into *out, in the arena. */
+static inline __attribute__((always_inline)) const uint8_t *
+string_value(fast *f, const uint8_t *p, codec_string *out)
+{
+    const uint8_t *start = p + 1, *from = start;
+    char *room = NULL;
+#if CODEC_SSE2
+    /* A plain string of fewer than 64 bytes (most are) is copied into the
+     * pool while it is scanned: each 16-byte block is stored as it is
+     * classified (bytes past the quote land in room nobody has taken). */
+    if (f->text.end - f->text.p >= 64 && f->end - start >= 64) {
+        room = f->text.p;
+        from = start + 64;
+        for (unsigned i = 0; i < 64; i += 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(start + i));
+            unsigned m = json_special16v(x);
+            _mm_storeu_si128((__m128i *)(room + i), x);
+            if (m) {
+                size_t raw = i + (unsigned)__builtin_ctz(m);
+                from = start + raw;
+                if (start[raw] != '"')
+                    break;
+                if (raw > f->o->max_string)
+                    return GIVE_UP;
+                f->text.p = room + raw;
+                *out = (codec_string){room, raw};
+                return start + raw + 1;
+            }
+        }
+    }
+#endif
+    return long_string(f, start, from, room, out);
 }
 
 /* Hands the value at p, at nesting depth `depth`, to the reference walker. */
@@ -1573,6 +1666,7 @@ int codec__json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, vo
     f.err = err;
     f.text = (codec_text_pool){NULL, NULL};
     f.scan = codec__json_long_scanner();
+    f.copy = codec__json_string_copier();
     f.skip = skipper_for(o);
     f.plain_names = plain_names;
     f.nomem = false;

@@ -70,6 +70,11 @@ void codec__json_reader_seek(codec_json_reader *r, const uint8_t *p, uint32_t de
  * decoded length, or (size_t)-1 with *bad at the offending byte. */
 size_t codec__json_unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t **bad);
 
+/* The escape at s[0] (a backslash, with the input ending at end) decoded
+ * to dst (up to 4 bytes, *len of them): its length in the input, or 0 when
+ * it is not one codec__json_unescape accepts (nothing written). */
+size_t codec__json_unescape_one(const uint8_t *s, const uint8_t *end, uint8_t *dst, size_t *len);
+
 /* The string-body scanner kernel (x86/string_avx2.c; call only when
  * codec_cpu_has(CODEC_CPU_FOR_AVX2)). From p, at the start of a UTF-8
  * sequence inside a string, with end - p >= 32: the first '"', '\\' or
@@ -77,6 +82,24 @@ size_t codec__json_unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint
  * left without one, the start of the sequence where checking stopped
  * (the caller goes on from there); NULL for invalid UTF-8. */
 const uint8_t *codec__json_scan_string_avx2(const uint8_t *p, const uint8_t *end);
+
+/* The string-body copier: the scan above that also copies what it passes
+ * to dst, one pass over each byte. From p (a sequence start inside a
+ * string) and dst: the first '"', '\\' or control byte q, with p[0..q-p)
+ * copied to dst[0..q-p) and all UTF-8 before q valid (bytes after that may
+ * be written too, never at or past dst_end); or, when fewer than 32 bytes
+ * are left of the input or of dst[..dst_end) before one, the sequence start
+ * where it stopped (bytes before it copied; the caller goes on from there);
+ * NULL for invalid UTF-8 (the AVX2 kernel may also say so for bytes after
+ * q in the same 32-byte block: a valid document is valid UTF-8 throughout).
+ * codec__json_copy_string_avx2 (x86/string_avx2.c) only when
+ * codec_cpu_has(CODEC_CPU_FOR_AVX2); codec__json_copy_string (string_copy.c)
+ * anywhere: 16 bytes of ASCII a step (8 without SSE2), each non-ASCII
+ * sequence checked on its own. */
+const uint8_t *codec__json_copy_string_avx2(const uint8_t *p, const uint8_t *end, uint8_t *dst,
+                                            const uint8_t *dst_end);
+const uint8_t *codec__json_copy_string(const uint8_t *p, const uint8_t *end, uint8_t *dst,
+                                       const uint8_t *dst_end);
 
 /* The length of the escape at s[0] (a backslash) that codec__json_unescape
  * accepts, with the input ending at end; 0 for an invalid one. */

@@ -19,6 +19,14 @@ typedef const uint8_t *(*json_scan_fn)(const uint8_t *p, const uint8_t *end);
 /* The kernel for this CPU (codec_cpu_features(), chosen once), or NULL. */
 json_scan_fn codec__json_long_scanner(void);
 
+/* A string-body copier (codec__json_copy_string's contract). */
+typedef const uint8_t *(*json_copy_fn)(const uint8_t *p, const uint8_t *end, uint8_t *dst,
+                                       const uint8_t *dst_end);
+
+/* The copier for this CPU (chosen once): the AVX2 kernel, or the portable
+ * codec__json_copy_string; never NULL. */
+json_copy_fn codec__json_string_copier(void);
+
 /* A container skipper (codec__json_skip_avx512's contract), or NULL. */
 typedef const uint8_t *(*json_skip_fn)(const uint8_t *p, const uint8_t *end, uint32_t room,
                                        size_t max_string);

@@ -146,6 +146,15 @@ size_t codec__json_escape_length(const uint8_t *s, const uint8_t *end)
     return escape_decode(s, (size_t)(end - s), &cp);
 }
 
+size_t codec__json_unescape_one(const uint8_t *s, const uint8_t *end, uint8_t *dst, size_t *len)
+{
+    uint32_t cp;
+    size_t k = escape_decode(s, (size_t)(end - s), &cp);
+    if (k)
+        *len = put_utf8(dst, cp);
+    return k;
+}
+
 size_t codec__json_unescape(const uint8_t *s, size_t n, uint8_t *dst, const uint8_t **bad)
 {
     size_t o = 0;

@@ -1,11 +1,14 @@
 /* string_avx2.c — the JSON string-body scanner, 32 bytes at a time: finds
  * the first '"', '\\' or control byte while checking that the UTF-8 before
- * it is valid (the lookup of utf8_lookup_internal.h). Compiled with -mavx2 (file
- * suffix); used only when the CPU has all of them (CODEC_CPU_FOR_AVX2). */
+ * it is valid (the lookup of utf8_lookup_internal.h); and the same scan that
+ * also copies the body as it goes (one pass for the decoders' strings).
+ * Compiled with -mavx2 (file suffix); used only when the CPU has all of
+ * them (CODEC_CPU_FOR_AVX2). */
 #include "formats/json/json_internal.h"
 #include "formats/json/x86/utf8_lookup_internal.h"
 
 #include <immintrin.h>
+#include <stdbool.h>
 
 /* A 16-entry byte table in both 128-bit lanes, for _mm256_shuffle_epi8. */
 static inline __m256i table16(const uint8_t t[16])
@@ -50,15 +53,21 @@ static inline __m256i unfinished(__m256i in)
     return _mm256_subs_epu8(in, max);
 }
 
-const uint8_t *codec__json_scan_string_avx2(const uint8_t *p, const uint8_t *end)
+/* The scanner of both kernels; with `copy`, each 32-byte block is also
+ * stored to dst as it is classified (the compiler drops what the scan alone
+ * does not use). */
+static inline __attribute__((always_inline)) const uint8_t *
+scan_blocks(const uint8_t *p, const uint8_t *end, uint8_t *dst, const uint8_t *dst_end, bool copy)
 {
     const __m256i quote = _mm256_set1_epi8('"'), bslash = _mm256_set1_epi8('\\');
     const __m256i control_max = _mm256_set1_epi8(0x1F);
     __m256i before = _mm256_setzero_si256(), pending = _mm256_setzero_si256();
     __m256i errors = _mm256_setzero_si256();
     const uint8_t *start = p;
-    while (end - p >= 32) {
+    while (end - p >= 32 && (!copy || dst_end - dst >= 32)) {
         __m256i in = _mm256_loadu_si256((const __m256i *)p);
+        if (copy)
+            _mm256_storeu_si256((__m256i *)dst, in);
         __m256i stop = _mm256_or_si256(
             _mm256_or_si256(_mm256_cmpeq_epi8(in, quote), _mm256_cmpeq_epi8(in, bslash)),
             _mm256_cmpeq_epi8(_mm256_min_epu8(in, control_max), in));
@@ -76,6 +85,8 @@ const uint8_t *codec__json_scan_string_avx2(const uint8_t *p, const uint8_t *end
             return _mm256_testz_si256(errors, errors) ? p + __builtin_ctz(m) : NULL;
         before = in;
         p += 32;
+        if (copy)
+            dst += 32;
     }
     if (!_mm256_testz_si256(errors, errors))
         return NULL;
@@ -90,4 +101,15 @@ const uint8_t *codec__json_scan_string_avx2(const uint8_t *p, const uint8_t *end
             p -= 3;
     }
     return p;
+}
+
+const uint8_t *codec__json_scan_string_avx2(const uint8_t *p, const uint8_t *end)
+{
+    return scan_blocks(p, end, NULL, NULL, false);
+}
+
+const uint8_t *codec__json_copy_string_avx2(const uint8_t *p, const uint8_t *end, uint8_t *dst,
+                                            const uint8_t *dst_end)
+{
+    return scan_blocks(p, end, dst, dst_end, true);
 }
