@@ -35,7 +35,7 @@ static int check_count;
     do {                                                                         \
         size_t check_al_ = (alen), check_bl_ = (blen);                           \
         check_count++;                                                           \
-        if (check_al_ != check_bl_ || memcmp((a), (b), check_al_) != 0) {        \
+        if (check_al_ != check_bl_ || (check_al_ && memcmp((a), (b), check_al_) != 0)) { \
             check_failures++;                                                    \
             fprintf(stderr, "%s:%d: bytes differ: %s (%zu) vs %s (%zu)\n",       \
                     __FILE__, __LINE__, #a, check_al_, #b, check_bl_);           \
