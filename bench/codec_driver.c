@@ -7,6 +7,10 @@
 
 #include "codec/codec.h"
 #include "models_types.h"
+#ifdef BENCH_HAVE_CODEC_GEN_FORY
+#include "codec/codegen.h"
+#include "fory_models.codec.h"   /* codec-gen --specialize, bench/fory_models.fdl */
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,14 +51,16 @@ static bool starts_with_backend(const char *spec)
     return false;
 }
 
-static void *codec_open(const char *spec, const bench_payload *p, char *why, size_t cap)
+/* A codec for `spec` on type t (NULL: the payload's model). */
+static codec_shared *open_typed(const char *spec, const bench_payload *p, const codec_type *t,
+                                char *why, size_t cap)
 {
     codec_shared *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(why, cap, "out of memory");
         return NULL;
     }
-    s->type = bench_model_type(p);
+    s->type = t ? t : bench_model_type(p);
     if (p->model && !s->type) {
         snprintf(why, cap, "no type descriptor for model %s", p->model);
         free(s);
@@ -73,6 +79,11 @@ static void *codec_open(const char *spec, const bench_payload *p, char *why, siz
         return NULL;
     }
     return s;
+}
+
+static void *codec_open(const char *spec, const bench_payload *p, char *why, size_t cap)
+{
+    return open_typed(spec, p, NULL, why, cap);
 }
 
 static void codec_close(void *shared)
@@ -159,3 +170,111 @@ static const bench_alloc_tally *codec_tally(void *worker)
 const bench_driver bench_driver_codec = {
     "codec", codec_version, codec_open, codec_close, codec_worker_new, codec_worker_free,
     codec_enc, codec_dec, codec_matches, codec_tally, NULL};
+
+#ifdef BENCH_HAVE_CODEC_GEN_FORY
+/* The "codec-gen-fory" cells: this driver on the types codec-gen
+ * --specialize generated from bench/fory_models.fdl, whose Fory functions
+ * (codec/codegen.h) the backend runs. The generated structs have the bench
+ * structs' layout (same_layout checks it), so the cells do the codec cells'
+ * work on the same values, through the generated code instead of the
+ * descriptor path; their encoding of the payload must equal the codec
+ * cell's byte for byte before they are timed. */
+
+static const codec_type *fory_gen_type(const bench_payload *p)
+{
+    static const struct {
+        const char *payload;
+        const codec_type *type;
+    } rows[] = {{"person", &fbench_Person_type},
+                {"order", &fbench_Order_type},
+                {"media-item", &fbench_MediaItem_type},
+                {"media-content", &fbench_MediaContent_type},
+                {"struct", &fbench_NumericStruct_type}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (strcmp(p->name, rows[i].payload) == 0)
+            return rows[i].type;
+    return NULL;
+}
+
+/* Same kinds, sizes, member offsets and enum numbers, all the way down. */
+static bool same_layout(const codec_type *a, const codec_type *b)
+{
+    if (a->kind != b->kind || a->size != b->size || a->count != b->count ||
+        a->value_offset != b->value_offset || !a->elem != !b->elem ||
+        (a->elem && !same_layout(a->elem, b->elem)))
+        return false;
+    for (size_t i = 0; a->kind == CODEC_T_STRUCT && i < a->count; i++)
+        if (a->fields[i].offset != b->fields[i].offset ||
+            !same_layout(a->fields[i].type, b->fields[i].type))
+            return false;
+    for (size_t i = 0; a->kind == CODEC_T_ENUM && i < a->count; i++)
+        if (a->values[i].number != b->values[i].number)
+            return false;
+    return true;
+}
+
+/* Whether t holds a struct (in a field, a list or an optional). */
+static bool holds_struct(const codec_type *t)
+{
+    for (size_t i = 0; i < t->count; i++) {
+        const codec_type *f = t->fields[i].type;
+        while (f->kind == CODEC_T_LIST || f->kind == CODEC_T_OPTIONAL)
+            f = f->elem;
+        if (f->kind == CODEC_T_STRUCT)
+            return true;
+    }
+    return false;
+}
+
+static void *gen_fory_open(const char *spec, const bench_payload *p, char *why, size_t cap)
+{
+    const codec_type *gen = fory_gen_type(p), *model = bench_model_type(p);
+    if (!gen || !model) {
+        snprintf(why, cap, "fory_models.fdl has person, order, media-item, media-content and "
+                           "struct only");
+        return NULL;
+    }
+    if (strncmp(spec, "fory", 4) != 0) {
+        snprintf(why, cap, "the codec-gen-fory cells' specs are Fory's");
+        return NULL;
+    }
+    if (!same_layout(gen, model) || !gen->codegen || !gen->codegen->reserved[0]) {
+        snprintf(why, cap, "the generated %s has not the bench struct's layout, or no Fory "
+                           "functions", gen->name ? gen->name : "type");
+        return NULL;
+    }
+    if (strstr(spec, "compatible") && holds_struct(gen)) {
+        /* codec/codegen.h: held structs carry TypeDefs there */
+        snprintf(why, cap, "compatible mode: the generated code is used for structs that "
+                           "hold no struct");
+        return NULL;
+    }
+    codec_shared *s = open_typed(spec, p, gen, why, cap), *d = NULL;
+    codec_buf a, b;
+    codec_buf_init(&a, NULL);
+    codec_buf_init(&b, NULL);
+    bool same = s && (d = open_typed(spec, p, model, why, cap)) &&
+                codec_encode(s->c, p->value, &a, NULL) == 0 &&
+                codec_encode(d->c, p->value, &b, NULL) == 0 && a.len == b.len &&
+                memcmp(a.data, b.data, a.len) == 0;
+    codec_buf_free(&a);
+    codec_buf_free(&b);
+    if (d)
+        codec_close(d);
+    if (s && !same) {
+        snprintf(why, cap, "the generated code's bytes differ from the descriptor path's");
+        codec_close(s);
+        return NULL;
+    }
+    return s;
+}
+
+static const char *gen_fory_version(void)
+{
+    return "codec " CODEC_VERSION_STRING " (codec-gen --specialize, Fory)";
+}
+
+const bench_driver bench_driver_codec_gen_fory = {
+    "codec-gen-fory", gen_fory_version, gen_fory_open, codec_close, codec_worker_new,
+    codec_worker_free, codec_enc, codec_dec, codec_matches, codec_tally, NULL};
+#endif

@@ -63,8 +63,8 @@ static const group FORMATS[] = {
                               {"codec-gen", "protobuf"}, {"codec-gen-desc", "protobuf"}}},
     {"cbor", "cbor", {{"libcbor", "cbor"}}},
     {"msgpack", "msgpack", {{"msgpack-c", "msgpack"}}},
-    {"fory:consistent", "fory:consistent", {{NULL, NULL}}},
-    {"fory:compatible", "fory:compatible", {{NULL, NULL}}},
+    {"fory:consistent", "fory:consistent", {{"codec-gen-fory", "fory:consistent"}}},
+    {"fory:compatible", "fory:compatible", {{"codec-gen-fory", "fory:compatible"}}},
 };
 #define FORMAT_COUNT (sizeof FORMATS / sizeof FORMATS[0])
 

@@ -310,6 +310,35 @@ static void test_typed_peers(void)
     }
 }
 
+/* The codec-gen-fory cells (the Fory functions codec-gen generates from
+ * bench/fory_models.fdl): every payload in consistent mode, Person and
+ * Struct in compatible mode (the others hold structs there: not built),
+ * each with the codec cell's bytes. */
+static void test_fory_codegen_cells(void)
+{
+    const bench_driver *d = bench_driver_find("codec-gen-fory");
+    if (!d)
+        return;
+    static const char *const PAYLOADS[] = {"person", "order", "media-item", "media-content",
+                                           "struct"};
+    static const char *const SPECS[] = {"fory:consistent", "fory:compatible"};
+    for (size_t k = 0; k < 5; k++)
+        for (size_t j = 0; j < 2; j++) {
+            bench_cell g = make_cell(d, SPECS[j], PAYLOADS[k]);
+            bench_cell c = make_cell(&bench_driver_codec, SPECS[j], PAYLOADS[k]);
+            bool taken = j == 0 || k == 0 || k == 4;
+            bench_status sg = bench_check_cell(&g), sc = bench_check_cell(&c);
+            CHECK(sc == BENCH_OK);
+            CHECK(sg == (taken ? BENCH_OK : BENCH_NOT_BUILT));
+            if (sg != (taken ? BENCH_OK : BENCH_NOT_BUILT))
+                fprintf(stderr, "codec-gen-fory %s on %s: %s\n", SPECS[j], PAYLOADS[k], g.reason);
+            if (sg == BENCH_OK && sc == BENCH_OK)
+                CHECK_INT(g.encoded_len, c.encoded_len);
+        }
+    bench_cell other = make_cell(d, "protobuf", "person");
+    CHECK(bench_check_cell(&other) == BENCH_NOT_BUILT);
+}
+
 static int shortening_decode(void *w, const uint8_t *in, size_t n, const uint8_t **out,
                              size_t *len)
 {
@@ -507,6 +536,7 @@ int main(void)
     test_sound_cell_is_timed();
     test_typed_cells();
     test_typed_peers();
+    test_fory_codegen_cells();
     test_decode_only_cells();
     test_stream_cells();
     test_json_peers();

@@ -101,8 +101,8 @@ typedef struct codec_codegen {
 /** What the backend hands the functions below. */
 typedef struct codec_fory_gen_ctx {
     codec_arena *arena;       /* decoding: where lists, maps and strings go */
-    char *pool;               /* decoding: the strings' pool, NULL at first
-                               * (codec_fory_get_text) */
+    char *pool;               /* decoding: the strings' (and bytes') pool, NULL at
+                               * first (codec_fory_get_text) */
     size_t max_elements;      /* decoding: the codec's item limit per list or map */
     const void *plan;         /* the backend's, for user_id */
     /** The user id the plan gave struct type t (written as a list's item
@@ -126,9 +126,10 @@ typedef int (*codec_fory_decode_fn)(const uint8_t *p, const uint8_t *end, void *
 
 /** Appends the fields of `value` to out. Returns 0; CODEC_E_NOMEM (the
  * backend reports it); or 1 for a value the functions leave to the
- * backend (an enum number that is not one of its values, a count over
- * UINT32_MAX): the backend drops what they appended and writes the fields
- * itself, which writes or reports them. */
+ * backend (an enum number that is not one of its values, a count or a
+ * byte length over UINT32_MAX, a union's `which` past its cases, an array
+ * of multi-byte items on a big-endian host): the backend drops what they
+ * appended and writes the fields itself, which writes or reports them. */
 typedef int (*codec_fory_encode_fn)(codec_buf *out, const void *value,
                                     const codec_fory_gen_ctx *ctx);
 

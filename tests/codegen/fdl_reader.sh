@@ -96,8 +96,8 @@ done
 for f in order common/base tree; do
     "$gen" --specialize -o "$work/spec" --fdl "$work/$f.fdl" --name "$f.fdl" || fail "--specialize $f.fdl"
 done
-# Money (an enum field) gets Fory functions; Order (tagged, array<>, a
-# union) and Line (a struct of another file) are left to the backend.
+# Money (an enum field) gets Fory functions; Order (a union of structs, a
+# Line) and Line (a struct of another file) are left to the backend.
 grep -q 'codec_fory_codegen shop_common_Money_fory_codegen_' "$work/spec/common/base.codec.c" ||
     fail "--specialize wrote no Fory code for shop.common.Money (an int64 and an enum)"
 for t in shop_Order shop_Order_Line; do

@@ -2,14 +2,15 @@
  * (tests/data/fory/specialize.fdl: every scalar inline, plain and optional,
  * names out of Fory order, enums numbered in order and not, held structs
  * plain and optional, lists and maps of scalars, strings, enums and
- * structs; tests/data/fory/vectors.fdl: the shared vectors' types, Order
- * and MediaContent among them) against the backend's own code for the
- * same type (`fory:...,codegen=off`):
+ * structs; bytes, tagged integers, array<> and unions plain, optional, in
+ * lists and maps (Wide, WideHolder); tests/data/fory/vectors.fdl: the shared
+ * vectors' types, Order, MediaContent and KitchenSink among them) against
+ * the backend's own code for the same type (`fory:...,codegen=off`):
  *  - the backend takes the generated functions (the plan's field order and
  *    type ids equal the generated ones, for the root and the structs it
  *    holds) for every such struct in consistent mode, in compatible mode
  *    for those that hold no struct, not with hash=on nor past max-depth;
- *    KitchenSink (bytes, array<>) has none;
+ *    WithUnion (a union with a struct case) has none;
  *  - random values (edges of every width, -0.0, NaN, empty, ASCII, UTF-8
  *    and invalid text, optional fields set and not, enum numbers that are
  *    not their values, empty, short and long lists and maps): same bytes,
@@ -103,8 +104,9 @@ static void *items(size_t n)
 static void fill_at(const codec_type *t, uint8_t *v, int depth);
 
 /* A random value of type t at v: scalars, strings, enums (mostly one of
- * their numbers, sometimes any int32), structs, lists and maps (mostly
- * short, sometimes empty or long), optionals set or not. */
+ * their numbers, sometimes any int32), bytes (the strings' forms), structs,
+ * lists, maps and arrays (mostly short, sometimes empty or long),
+ * optionals set or not, unions empty, set or past their cases. */
 static void fill_at(const codec_type *t, uint8_t *v, int depth)
 {
     uint64_t x = any_int();
@@ -161,6 +163,18 @@ static void fill_at(const codec_type *t, uint8_t *v, int depth)
         return;
     }
     case CODEC_T_STRING: *(codec_string *)(void *)v = any_text(); return;
+    case CODEC_T_UNION: {   /* none, a case, or a `which` past the cases (an error) */
+        uint32_t w = below((unsigned)t->count + (below(10) ? 1 : 2));
+        memcpy(v, &w, 4);
+        if (w && w <= t->count)
+            fill_at(t->fields[w - 1].type, v + t->fields[w - 1].offset, depth + 1);
+        return;
+    }
+    case CODEC_T_BYTES: {
+        codec_string s = any_text();
+        *(codec_bytes *)(void *)v = (codec_bytes){(const uint8_t *)s.ptr, s.len};
+        return;
+    }
     default: memcpy(v, &x, t->size); return;   /* little-endian: the low bytes */
     }
 }
@@ -323,10 +337,12 @@ int main(int argc, char **argv)
                {&vectors_NumericStruct_type, false}, {&vectors_Order_type, true},
                {&vectors_MediaContent_type, true}, {&spec_Holder_type, true},
                {&spec_Deep_type, true}, {&spec_Bag_type, false},
+               {&spec_Wide_type, false}, {&vectors_KitchenSink_type, true},
+               {&spec_WideHolder_type, true},
                {&vectors_Media_type, false}, {&vectors_Image_type, false},
                {&vectors_Nested_type, false}, {&spec_Leaf_type, false}};
-    enum { FUZZ_TYPES = 10 };
-    const codec_type *none[] = {&vectors_KitchenSink_type};   /* bytes, array<> */
+    enum { FUZZ_TYPES = 13 };
+    const codec_type *none[] = {&spec_WithUnion_type};   /* a union with a struct case */
     size_t ngen = sizeof gen / sizeof gen[0];
     for (size_t i = 0; i < ngen; i++) {
         checks += 4;
@@ -352,7 +368,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
         checks++;
         if (none[i]->codegen)
-            fail("generated functions for a struct with bytes or arrays", none[i]->name, "gen", 0);
+            fail("generated functions for a struct with a union of structs", none[i]->name, "gen", 0);
     }
     static const char *const modes[][2] = {
         {"fory:consistent", "fory:consistent,codegen=off"},

@@ -1,5 +1,6 @@
 /* fuzz_codegen_fory_spec.c — the Fory code codec-gen writes with
- * `specialize=1` (codec/codegen.h; tests/data/fory/specialize.fdl and the
+ * `specialize=1` (codec/codegen.h; tests/data/fory/specialize.fdl, with
+ * bytes, tagged integers and arrays in Wide, WideHolder and KitchenSink, and the
  * shared vectors' vectors.fdl) against the backend's own code for the same
  * type (`fory:...,codegen=off`), on arbitrary bytes. The first byte picks
  * the type, the mode and the ref flag; the rest is the input. Both must
@@ -16,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NTYPES 10
+#define NTYPES 13
 #define NSPECS 4
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -26,7 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const codec_type *const types[NTYPES] = {
         &spec_Scalars_type, &spec_Texts_type, &vectors_Person_type, &vectors_LineItem_type,
         &vectors_NumericStruct_type, &vectors_Order_type, &vectors_MediaContent_type,
-        &spec_Holder_type, &spec_Deep_type, &spec_Bag_type};
+        &spec_Holder_type, &spec_Deep_type, &spec_Bag_type, &spec_Wide_type,
+        &vectors_KitchenSink_type, &spec_WideHolder_type};
     static const char *const specs[NSPECS][2] = {
         {"fory:consistent", "fory:consistent,codegen=off"},
         {"fory:compatible", "fory:compatible,codegen=off"},

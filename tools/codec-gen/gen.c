@@ -800,6 +800,48 @@ static bool specializes(const gen *g)
 
 static bool fory_check(gen *g, const sym *s);
 
+static void fory_val(gen *g, const sym *owner, const field_desc *f, bool item,
+                     codec__gen_fory_val *v);
+
+static void fory_cases_free(codec__gen_fory_case *cases, size_t n)
+{
+    for (size_t i = 0; cases && i < n; i++)
+        free(cases[i].member);
+    free(cases);
+}
+
+/* Union u as a field's value (tid 33) when every case is a primitive, a
+ * string or bytes (an enum case the backend refuses; a struct case's ref
+ * flag depends on `ref`, which the generated code is not told). */
+static void fory_union(gen *g, const sym *u, codec__gen_fory_val *v)
+{
+    size_t n = u->msg->field.count;
+    const field_desc **order = xalloc((n ? n : 1) * sizeof *order);
+    for (size_t i = 0; i < n; i++)
+        order[i] = &u->msg->field.items[i];
+    qsort(order, n, sizeof *order, cmp_number);   /* `which` order */
+    codec__gen_fory_case *cases = xalloc((n ? n : 1) * sizeof *cases);
+    bool ok = n > 0;
+    for (size_t i = 0; i < n && ok; i++) {
+        codec__gen_fory_val cv;
+        fory_val(g, u, order[i], false, &cv);
+        ok = cv.tid && cv.tid != 25 && cv.tid != 27 && cv.tid != 33;
+        free((int32_t *)cv.numbers);
+        fory_cases_free(cv.cases, cv.count);
+        cases[i] = (codec__gen_fory_case){member_name(OPT_STR(order[i]->name)),
+                                          (uint32_t)order[i]->number.value, cv.tid};
+    }
+    free(order);
+    if (!ok) {
+        fory_cases_free(cases, n);
+        return;
+    }
+    v->tid = 33;
+    v->cname = u->cname;
+    v->cases = cases;
+    v->count = n;
+}
+
 /* The Fory value of field f's type, as specialize_fory.c handles it (tid 0
  * otherwise). `item`: a list item or map key or value, whose integers the
  * backend writes as varints whatever the field says. Enum numbers are
@@ -810,16 +852,19 @@ static void fory_val(gen *g, const sym *owner, const field_desc *f, bool item,
     static const uint8_t by_type[] = {
         [T_DOUBLE] = 20, [T_FLOAT] = 19, [T_INT64] = 7, [T_UINT64] = 14, [T_INT32] = 5,
         [T_FIXED64] = 13, [T_FIXED32] = 11, [T_BOOL] = 1, [T_STRING] = 21, [T_UINT32] = 12,
-        [T_SFIXED32] = 4, [T_SFIXED64] = 6, [T_SINT32] = 5, [T_SINT64] = 7};
+        [T_SFIXED32] = 4, [T_SFIXED64] = 6, [T_SINT32] = 5, [T_SINT64] = 7, [T_BYTES] = 41};
     static const uint8_t as_item[] = {
         [T_DOUBLE] = 20, [T_FLOAT] = 19, [T_INT64] = 7, [T_UINT64] = 14, [T_INT32] = 5,
         [T_FIXED64] = 14, [T_FIXED32] = 12, [T_BOOL] = 1, [T_STRING] = 21, [T_UINT32] = 12,
-        [T_SFIXED32] = 5, [T_SFIXED64] = 7, [T_SINT32] = 5, [T_SINT64] = 7};
+        [T_SFIXED32] = 5, [T_SFIXED64] = 7, [T_SINT32] = 5, [T_SINT64] = 7, [T_BYTES] = 41};
+    /* Fory IDL's own types (fdl.c); tagged integers are varints as items.
+     * date, timestamp and decimal: none (the backend does not carry them). */
     static const struct {
         const char *name;
-        uint8_t tid;
-    } pseudo[] = {{".codec.int8", 2}, {".codec.int16", 3}, {".codec.uint8", 9},
-                  {".codec.uint16", 10}};
+        uint8_t tid, item_tid;
+    } pseudo[] = {{".codec.int8", 2, 2},           {".codec.int16", 3, 3},
+                  {".codec.uint8", 9, 9},          {".codec.uint16", 10, 10},
+                  {".codec.tagged.int64", 8, 7},   {".codec.tagged.uint64", 15, 14}};
     memset(v, 0, sizeof *v);
     int t = f->type.has ? f->type.value : 0;
     if (t > 0 && t < (int)(sizeof by_type / sizeof by_type[0]) && by_type[t]) {
@@ -828,7 +873,7 @@ static void fory_val(gen *g, const sym *owner, const field_desc *f, bool item,
     }
     for (size_t i = 0; !t && i < sizeof pseudo / sizeof pseudo[0]; i++)
         if (str_eq(OPT_STR(f->type_name), pseudo[i].name))
-            v->tid = pseudo[i].tid;
+            v->tid = item ? pseudo[i].item_tid : pseudo[i].tid;
     if (v->tid || (t != T_ENUM && t != T_MESSAGE && !(!t && f->type_name.has)))
         return;   /* a named type may be resolved only by name (Fory IDL) */
     const sym *s = find_sym(g, OPT_STR(f->type_name));
@@ -838,12 +883,34 @@ static void fory_val(gen *g, const sym *owner, const field_desc *f, bool item,
         int32_t *numbers = xalloc((s->en->value.count + 1) * sizeof *numbers);
         for (size_t i = 0; i < s->en->value.count; i++)
             numbers[i] = s->en->value.items[i].number.value;
-        *v = (codec__gen_fory_val){25, s->cname, numbers, s->en->value.count};
+        *v = (codec__gen_fory_val){25, s->cname, numbers, NULL, s->en->value.count};
+    } else if (s->msg && s->is_union && !item && s->file == owner->file) {
+        fory_union(g, s, v);   /* a struct field only (the backend's rule) */
     } else if (s->msg && !s->map_entry && !s->is_union && s->file == owner->file &&
                fory_check(g, s)) {
         v->tid = 27;
         v->cname = s->cname;
     }
+}
+
+/* array<T> (fdl.c's ".codec.array.T"): the Fory array type id the backend
+ * writes, the item's fixed-width type id in *item; 0 for the arrays the
+ * backend does not carry (unsigned and floating-point items). */
+static uint8_t fory_array(codec_string type_name, codec__gen_fory_val *item)
+{
+    static const struct {
+        const char *name;
+        uint8_t tid, item;
+    } arrays[] = {{".codec.array.bool", 43, 1},  {".codec.array.int8", 44, 2},
+                  {".codec.array.int16", 45, 3}, {".codec.array.int32", 46, 4},
+                  {".codec.array.int64", 47, 6}};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        if (str_eq(type_name, arrays[i].name)) {
+            memset(item, 0, sizeof *item);
+            item->tid = arrays[i].item;
+            return arrays[i].tid;
+        }
+    return 0;
 }
 
 /* Field f of struct s (member name, nullable set by the caller) as
@@ -866,8 +933,10 @@ static void fory_field(gen *g, const sym *s, const field_desc *f, codec__gen_for
         fory_val(g, s, k, true, &ff->key);
         fory_val(g, s, v, true, &ff->val);
         ff->tid = ff->key.tid && ff->val.tid ? 24 : 0;
+    } else if (repeated && (ff->tid = fory_array(OPT_STR(f->type_name), &ff->val))) {
+        /* array<T>: Fory's packed array; val: the item's width */
     } else if (repeated) {
-        fory_val(g, s, f, true, &ff->val);   /* array<T>: a pseudo type, tid 0 */
+        fory_val(g, s, f, true, &ff->val);
         ff->tid = ff->val.tid ? 22 : 0;
     } else {
         fory_val(g, s, f, false, &ff->val);
@@ -881,6 +950,7 @@ static void fory_fields_free(codec__gen_fory_field *ff, size_t n)
         free((char *)ff[i].wire_name);
         free((int32_t *)ff[i].val.numbers);
         free((int32_t *)ff[i].key.numbers);
+        fory_cases_free(ff[i].val.cases, ff[i].val.count);
     }
     free(ff);
 }
@@ -899,8 +969,7 @@ static bool fory_check(gen *g, const sym *s)
     bool ok = true;
     for (size_t i = 0; i < n && ok; i++) {
         fory_field(g, s, &s->msg->field.items[i], &ff[i]);
-        ok = ff[i].tid && ff[i].val.tid != 8 && ff[i].val.tid != 15 && ff[i].key.tid != 8 &&
-             ff[i].key.tid != 15 && ff[i].key.tid != 27;
+        ok = ff[i].tid && ff[i].key.tid != 27;
     }
     fory_fields_free(ff, n);
     m->fory_spec = ok ? 1 : 2;

@@ -99,14 +99,23 @@ typedef struct codec__gen_spec_field {
 void codec__gen_specialize(codec_buf *c, const char *cname, const codec__gen_spec_field *f,
                            size_t n);
 
+/* One case of a union value (tid 33), in `which` order. */
+typedef struct codec__gen_fory_case {
+    char *member;            /* C member of the union */
+    uint32_t tag;            /* Fory case id */
+    uint8_t tid;             /* its value's type id: a primitive, 21 string or 41 bytes */
+} codec__gen_fory_case;
+
 /* What specialize_fory.c needs of one value: a field's, a list's item, a
  * map's key or value. */
 typedef struct codec__gen_fory_val {
-    uint8_t tid;             /* a primitive's Fory type id, 21 string, 25 enum, 27 struct;
-                              * 0: none the generated code handles */
+    uint8_t tid;             /* a primitive's Fory type id (8, 15: tagged), 21 string,
+                              * 25 enum, 27 struct, 33 union, 41 bytes; an array's item: its
+                              * fixed-width id; 0: none the generated code handles */
     const char *cname;       /* enum, struct: its C type */
     const int32_t *numbers;  /* enum: its values' numbers, in declaration order */
-    size_t count;
+    codec__gen_fory_case *cases;   /* union: its cases */
+    size_t count;            /* enum: values; union: cases */
 } codec__gen_fory_val;
 
 /* What specialize_fory.c needs of one field. */
@@ -114,8 +123,8 @@ typedef struct codec__gen_fory_field {
     const char *member;      /* C member */
     const char *wire_name;   /* the name Fory sorts by (snake_case) */
     size_t index;            /* its position in the struct's descriptor fields */
-    uint8_t tid;             /* Fory type id (22 list, 24 map, else val.tid); 0: none the
-                              * generated code handles */
+    uint8_t tid;             /* Fory type id (22 list, 24 map, 43..47 array<>, else
+                              * val.tid); 0: none the generated code handles */
     bool nullable;           /* held in a CODEC_OPTIONAL_OF */
     codec__gen_fory_val val; /* the value; a list's item; a map's value */
     codec__gen_fory_val key; /* a map's key */

@@ -4,12 +4,14 @@
  * codec/codegen.h) and called by the Fory backend for a root struct. The
  * protobuf half is specialize.c.
  *
- * Handled: scalars the inline code reads (not tagged), strings, enums,
+ * Handled: every scalar (tagged integers too), strings, bytes, enums,
  * structs of the same file held by value (plain or `optional`), list<T>
  * and map<K, V> of those (list items and map keys and values not
- * optional); a struct with any other field (bytes, array<>, `ref`, unions,
- * date/timestamp/decimal, tagged integers) or holding such a struct gets
- * none, and the backend's own code runs for it.
+ * optional), array<T> of bool and int8..int64, and unions whose cases are
+ * scalars, strings or bytes; a struct with any other field (`ref`,
+ * date/timestamp/decimal, which the backend does not carry; a union with a
+ * struct, list or map case) or holding such a struct gets none, and the
+ * backend's own code runs for it.
  *
  * The backend uses them for a root struct after its prebuilt prefix (type
  * info, TypeDef), and only when the order and type ids listed with them
@@ -32,6 +34,26 @@
 #define LIST_DECLARED 0x0c
 #define LIST_STRUCTS 0x08
 #define MAP_DECLARED 0x24
+
+/* Fory type ids beyond the primitives (the backend's fory_internal.h). */
+#define TID_TAGGED_INT64 8
+#define TID_TAGGED_UINT64 15
+#define TID_STRING 21
+#define TID_UNION 33
+#define TID_BINARY 41
+#define TID_BOOL_ARRAY 43
+#define TID_INT64_ARRAY 47
+
+/* A string or bytes: a length header, then the length's bytes. */
+static bool sized(uint8_t tid)
+{
+    return tid == TID_STRING || tid == TID_BINARY;
+}
+
+static bool is_array(uint8_t tid)
+{
+    return tid >= TID_BOOL_ARRAY && tid <= TID_INT64_ARRAY;
+}
 
 static bool fory_primitive(uint8_t tid)
 {
@@ -94,6 +116,8 @@ static size_t room_of(const codec__gen_fory_val *v)
         return 0;
     if (v->tid == 21 || v->tid == 25 || fory_varint(v->tid))
         return 9;
+    if (v->tid == TID_BINARY)
+        return 5;
     return (size_t)fory_width(v->tid);
 }
 
@@ -124,6 +148,35 @@ static void fory_read(codec_buf *c, const codec__gen_fory_val *v, const char *ds
     case 21:
         out(c, "%sif (!(p = codec_fory_get_text(p, end, g->arena, &g->pool, &%s)))\n"
                "%s    return NULL;\n", ind, dst, ind);
+        break;
+    case TID_BINARY:   /* into the strings' pool (it has room for all the input) */
+        out(c, "%sif (!(p = codec_fory_get_varu32(p, end, &u)) || u > (size_t)(end - p))\n"
+               "%s    return NULL;\n"
+               "%sif (u) {\n"
+               "%s    if (!g->pool && !(g->pool = codec_arena_alloc(g->arena, (size_t)(end - p), 1)))\n"
+               "%s        return NULL;\n"
+               "%s    memcpy(g->pool, p, u);\n"
+               "%s    %s.data = (const uint8_t *)g->pool;\n"
+               "%s    g->pool += u;\n"
+               "%s    p += u;\n"
+               "%s}\n"
+               "%s%s.len = u;\n",
+            ind, ind, ind, ind, ind, ind, ind, dst, ind, ind, ind, ind, dst);
+        break;
+    case TID_TAGGED_INT64: case TID_TAGGED_UINT64:   /* 4 bytes (value << 1), or 1 + 8 */
+        out(c, "%sif (end - p < 4)\n%s    return NULL;\n"
+               "%sif (*p & 1) {\n"
+               "%s    if (end - p < 9)\n%s        return NULL;\n"
+               "%s    { uint64_t b = codec_pb_le64(p + 1); memcpy(&%s, &b, 8); }\n"
+               "%s    p += 9;\n"
+               "%s} else {\n"
+               "%s    %s = %s;\n"
+               "%s    p += 4;\n"
+               "%s}\n",
+            ind, ind, ind, ind, ind, ind, dst, ind, ind, ind, dst,
+            v->tid == TID_TAGGED_INT64 ? "(int64_t)((int32_t)codec_pb_le32(p) >> 1)"
+                                       : "(uint64_t)(codec_pb_le32(p) >> 1)",
+            ind, ind);
         break;
     case 25:   /* the ordinal, to the number */
         if (enum_direct(v)) {
@@ -185,6 +238,25 @@ static void fory_write(codec_buf *c, const codec__gen_fory_val *v, const char *s
         break;
     case 12: case 14: out(c, "%sp = codec_fory_put_varu64(p, %s);\n", ind, src); break;
     case 21: out(c, "%sp = codec_fory_put_string(p, &%s);\n", ind, src); break;
+    case TID_BINARY:   /* longer than 2^32 - 1: the backend's error */
+        out(c, "%sif (%s.len > UINT32_MAX)\n%s    return 1;\n"
+               "%sp = codec_fory_put_varu64(p, %s.len);\n"
+               "%sif (%s.len)\n%s    memcpy(p, %s.data, %s.len);\n"
+               "%sp += %s.len;\n",
+            ind, src, ind, ind, src, ind, src, ind, src, src, ind, src);
+        break;
+    case TID_TAGGED_INT64:
+        out(c, "%sif (%s >= -((int64_t)1 << 30) && %s < ((int64_t)1 << 30)) {\n"
+               "%s    p = codec_pb_put_le32(p, (uint32_t)((uint64_t)%s << 1));\n"
+               "%s} else {\n%s    *p++ = 1;\n%s    p = codec_pb_put_le64(p, (uint64_t)%s);\n%s}\n",
+            ind, src, src, ind, src, ind, ind, ind, src, ind);
+        break;
+    case TID_TAGGED_UINT64:
+        out(c, "%sif (%s <= INT32_MAX) {\n"
+               "%s    p = codec_pb_put_le32(p, (uint32_t)(%s << 1));\n"
+               "%s} else {\n%s    *p++ = 1;\n%s    p = codec_pb_put_le64(p, %s);\n%s}\n",
+            ind, src, ind, src, ind, ind, ind, src, ind);
+        break;
     case 25:   /* the number, to the ordinal; another number: the backend's error */
         if (enum_direct(v)) {
             out(c, "%sif ((uint32_t)%s >= %zu)\n%s    return 1;\n%s*p++ = (uint8_t)%s;\n", ind,
@@ -221,7 +293,7 @@ static void fory_write(codec_buf *c, const codec__gen_fory_val *v, const char *s
 /* `need` for one value of v at `src` (a string: its length added). */
 static void need_of(codec_buf *c, const codec__gen_fory_val *v, const char *src, const char *ind)
 {
-    if (v->tid == 21)
+    if (sized(v->tid))
         out(c, "%sif ((need += %s.len) < %s.len)\n%s    return CODEC_E_NOMEM;\n", ind, src, src,
             ind);
 }
@@ -239,7 +311,108 @@ static void value_of(char *buf, size_t cap, const codec__gen_fory_field *f)
 
 static bool inline_field(const codec__gen_fory_field *f)
 {
-    return f->tid != 22 && f->tid != 24 && f->tid != 27;
+    return f->tid != 22 && f->tid != 24 && f->tid != 27 && f->tid != TID_UNION &&
+           !is_array(f->tid);
+}
+
+/* Reading union field f at lvalue `m`: its null flag (`which` 0), else
+ * the case id, the case value's ref flag (ff) and type id, the value. */
+static void read_union(codec_buf *c, const codec__gen_fory_field *f, const char *m)
+{
+    out(c, "    if (p >= end)\n        return NULL;\n    if (*p++ != 0xfd) {   /* %s */\n"
+           "        if (p[-1] != 0xff || !(p = codec_fory_get_varu32(p, end, &u)))\n"
+           "            return NULL;\n        switch (u) {\n",
+        f->member);
+    for (size_t i = 0; i < f->val.count; i++) {
+        const codec__gen_fory_case *k = &f->val.cases[i];
+        codec__gen_fory_val cv = {.tid = k->tid};
+        char dst[200];
+        snprintf(dst, sizeof dst, "%s.%s", m, k->member);
+        out(c, "        case %u:\n"
+               "            if (end - p < 2 || p[0] != 0xff || p[1] != %u)\n"
+               "                return NULL;\n            p += 2;\n            %s.which = %zu;\n",
+            (unsigned)k->tag, (unsigned)k->tid, m, i + 1);
+        fory_read(c, &cv, dst, "            ");
+        out(c, "            break;\n");
+    }
+    out(c, "        default:\n            return NULL;\n        }\n    }\n");
+}
+
+/* Writing union field f at lvalue `m` (a `which` past its cases: the
+ * backend's error). */
+static void write_union(codec_buf *c, const codec__gen_fory_field *f, const char *m)
+{
+    out(c, "    switch (%s.which) {   /* %s */\n    case 0:\n", m, f->member);
+    make_room(c, "1", "        ");
+    out(c, "        *p++ = 0xfd;\n        break;\n");
+    for (size_t i = 0; i < f->val.count; i++) {
+        const codec__gen_fory_case *k = &f->val.cases[i];
+        codec__gen_fory_val cv = {.tid = k->tid};
+        char src[200];
+        snprintf(src, sizeof src, "%s.%s", m, k->member);
+        out(c, "    case %zu:\n        need = %zu;\n", i + 1, 8 + room_of(&cv));
+        need_of(c, &cv, src, "        ");
+        make_room(c, "need", "        ");
+        out(c, "        *p++ = 0xff;\n        p = codec_fory_put_varu64(p, %u);\n"
+               "        *p++ = 0xff;\n        *p++ = %u;\n",
+            (unsigned)k->tag, (unsigned)k->tid);
+        fory_write(c, &cv, src, "        ");
+        out(c, "        break;\n");
+    }
+    out(c, "    default:\n        return 1;\n    }\n");
+}
+
+/* The bytes of an array of ESZ-byte items: copied as they are on
+ * little-endian hosts (big-endian ones leave them to the backend, which
+ * swaps each item). */
+static void big_endian_falls_back(codec_buf *c, int esz, const char *ret, const char *ind)
+{
+    if (esz > 1)
+        out(c, "#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__\n"
+               "%sreturn %s;\n#endif\n", ind, ret);
+}
+
+/* Reading array field f (bytes count, then the items) at lvalue `m`. */
+static void read_array(codec_buf *c, const codec__gen_fory_field *f, const char *m,
+                       const char *ind)
+{
+    int esz = fory_width(f->val.tid);
+    big_endian_falls_back(c, esz, "NULL", ind);
+    char whole[32] = "", count[32] = "n";   /* a whole number of items; their count */
+    if (esz > 1) {
+        snprintf(whole, sizeof whole, "n %% %d || ", esz);
+        snprintf(count, sizeof count, "n / %d", esz);
+    }
+    out(c, "%s{\n%s    uint32_t n;\n"
+           "%s    if (!(p = codec_fory_get_varu32(p, end, &n)) || %sn > (size_t)(end - p) ||\n"
+           "%s        %s > g->max_elements)\n%s        return NULL;\n"
+           "%s    void *items = codec_arena_alloc(g->arena, n ? n : 1, 0);\n"
+           "%s    if (!items)\n%s        return NULL;\n",
+        ind, ind, ind, whole, ind, count, ind, ind, ind, ind);
+    if (f->tid == TID_BOOL_ARRAY)
+        out(c, "%s    for (uint32_t i = 0; i < n; i++)\n%s        if (p[i] > 1)\n"
+               "%s            return NULL;\n", ind, ind, ind);
+    out(c, "%s    memcpy(items, p, n);\n%s    p += n;\n%s    %s.items = items;\n"
+           "%s    %s.count = %s;\n%s}\n",
+        ind, ind, ind, m, ind, m, count, ind);
+}
+
+/* Writing array field f at lvalue `m` (over 2^32 - 1 bytes: the backend's
+ * error). */
+static void write_array(codec_buf *c, const codec__gen_fory_field *f, const char *m,
+                        const char *ind)
+{
+    int esz = fory_width(f->val.tid);
+    big_endian_falls_back(c, esz, "1", ind);
+    out(c, "%s{\n%s    if (%s.count > UINT32_MAX / %d)\n%s        return 1;\n"
+           "%s    size_t n = %s.count * %d;\n",
+        ind, ind, m, esz, ind, ind, m, esz);
+    char in2[96];
+    snprintf(in2, sizeof in2, "%s    ", ind);
+    make_room(c, "n + 5", in2);
+    out(c, "%s    p = codec_fory_put_varu64(p, n);\n%s    if (n)\n"
+           "%s        memcpy(p, %s.items, n);\n%s    p += n;\n%s}\n",
+        ind, ind, ind, m, ind, ind);
 }
 
 /* Reading a list (22) or map (24) field at lvalue `m`. */
@@ -309,7 +482,7 @@ static void write_container(codec_buf *c, const codec__gen_fory_field *f, const 
         ind, ind, m, ind, ind);
     if (f->tid == 22) {
         size_t w = room_of(&f->val);
-        if (f->val.tid != 21 && w)
+        if (!sized(f->val.tid) && w)
             snprintf(n, sizeof n, "6 + count * %zu", w);
         else
             snprintf(n, sizeof n, "%d", f->val.tid == 27 ? 12 : 6);
@@ -323,7 +496,7 @@ static void write_container(codec_buf *c, const codec__gen_fory_field *f, const 
             out(c, "%s        *p++ = 0x%02x;\n", ind, LIST_DECLARED);
         out(c, "%s    }\n%s    for (size_t i = 0; i < count; i++) {\n", ind, ind);
         snprintf(item, sizeof item, "%s.items[i]", m);
-        if (f->val.tid == 21) {
+        if (sized(f->val.tid)) {
             snprintf(n, sizeof n, "%s.len + 10", item);
             make_room(c, n, in3);
         }
@@ -379,6 +552,10 @@ static void emit_read(codec_buf *c, const char *cname, const codec__gen_fory_fie
         char dst[160];
         value_of(dst, sizeof dst, o[i]);
         const char *ind = "    ";
+        if (o[i]->tid == TID_UNION) {   /* its own null flag */
+            read_union(c, o[i], dst);
+            continue;
+        }
         if (o[i]->nullable) {
             out(c, "    if (p >= end)\n        return NULL;\n    if (*p++ != 0xfd) {   /* %s */\n"
                    "        if (p[-1] != 0xff)\n            return NULL;\n        v->%s.has = true;\n",
@@ -389,6 +566,8 @@ static void emit_read(codec_buf *c, const char *cname, const codec__gen_fory_fie
         }
         if (o[i]->tid == 22 || o[i]->tid == 24)
             read_container(c, o[i], dst, ind);
+        else if (is_array(o[i]->tid))
+            read_array(c, o[i], dst, ind);
         else
             fory_read(c, &o[i]->val, dst, ind);
         if (o[i]->nullable)
@@ -408,6 +587,11 @@ static void emit_write(codec_buf *c, const char *cname, const codec__gen_fory_fi
         char src[160];
         if (!inline_field(o[i])) {   /* a struct, list or map: it makes its room */
             value_of(src, sizeof src, o[i]);
+            if (o[i]->tid == TID_UNION) {   /* its own null flag */
+                write_union(c, o[i], src);
+                i++;
+                continue;
+            }
             const char *ind = "    ";
             if (o[i]->nullable) {
                 make_room(c, "1", "    ");
@@ -417,6 +601,8 @@ static void emit_write(codec_buf *c, const char *cname, const codec__gen_fory_fi
             }
             if (o[i]->tid == 27)
                 fory_write(c, &o[i]->val, src, ind);
+            else if (is_array(o[i]->tid))
+                write_array(c, o[i], src, ind);
             else
                 write_container(c, o[i], src, ind);
             if (o[i]->nullable)
@@ -430,7 +616,7 @@ static void emit_write(codec_buf *c, const char *cname, const codec__gen_fory_fi
             room += 1 + room_of(&o[j]->val);
         out(c, "    need = %zu;\n", room);
         for (size_t k = i; k < j; k++) {
-            if (o[k]->val.tid != 21)
+            if (!sized(o[k]->val.tid))
                 continue;
             value_of(src, sizeof src, o[k]);
             if (o[k]->nullable)
@@ -460,9 +646,7 @@ bool codec__gen_specialize_fory(codec_buf *c, const char *cname, const codec__ge
 {
     for (size_t i = 0; i < n; i++) {
         const codec__gen_fory_field *x = &f[i];
-        if (!x->tid || x->val.tid == 8 || x->val.tid == 15 || !x->val.tid ||
-            (x->tid == 24 && (!x->key.tid || x->key.tid == 27 || x->key.tid == 8 ||
-                              x->key.tid == 15)))   /* tagged: the backend's code */
+        if (!x->tid || !x->val.tid || (x->tid == 24 && (!x->key.tid || x->key.tid == 27)))
             return false;
     }
     const codec__gen_fory_field **o = malloc((n ? n : 1) * sizeof *o);
@@ -479,7 +663,8 @@ bool codec__gen_specialize_fory(codec_buf *c, const char *cname, const codec__ge
         out(c, "%s%zu", i ? ", " : "", o[i]->index);
     out(c, "%s};\nstatic const uint8_t %s_fory_tids_[] = {", n ? "" : "0", cname);
     for (size_t i = 0; i < n; i++)
-        out(c, "%s%u", i ? ", " : "", (unsigned)(o[i]->tid | (o[i]->nullable ? 0x80 : 0)));
+        out(c, "%s%u", i ? ", " : "",   /* a union is nullable (`which` 0) */
+            (unsigned)(o[i]->tid | (o[i]->nullable || o[i]->tid == TID_UNION ? 0x80 : 0)));
     out(c, "%s};\n\n", n ? "" : "0");
     emit_read(c, cname, o, n);
     emit_write(c, cname, o, n);
