@@ -157,9 +157,9 @@ static inline uint8_t *codec_fory_need(codec_buf *out, uint8_t *p, size_t n)
     return out->data + at;
 }
 
-/** Fory's varuint32 of 1 to 4 bytes whose last byte is not 0 (the forms
- * Fory writes for values under 2^28) at p: the position after it, or NULL
- * for any other form (the caller falls back). */
+/** Fory's varuint32 of 1 to 5 bytes whose last byte is not 0 (the forms
+ * Fory writes; a 5th byte carries the top 4 bits) at p: the position after
+ * it, or NULL for any other form (the caller falls back). */
 static inline const uint8_t *codec_fory_get_varu32(const uint8_t *p, const uint8_t *end,
                                                    uint32_t *out)
 {
@@ -173,7 +173,10 @@ static inline const uint8_t *codec_fory_get_varu32(const uint8_t *p, const uint8
             return p + i + 1;
         }
     }
-    return NULL;
+    if (end - p < 5 || p[4] == 0 || p[4] > 0x0f)
+        return NULL;
+    *out = x | (uint32_t)p[4] << 28;
+    return p + 5;
 }
 
 /** Fory's varuint64 (8 LEB128 bytes, then a 9th byte with the top 8 bits;
