@@ -5,7 +5,10 @@
  *     stages that promise it, else bytes that one-shot decode takes back;
  *   - decode of the payload itself as hostile input: the stream never
  *     crashes, and when both the stream and one-shot decode succeed they
- *     give the same bytes. */
+ *     give the same bytes.
+ * Decodes are drained either in small pieces or (byte 1 odd) into room for
+ * all the output at once, where zstd gathers whole frames and decodes each
+ * in one call (or replays it when later room is small). */
 #include "codec/stream.h"
 #include "fuzz_target.h"
 
@@ -37,20 +40,25 @@ static uint64_t next(uint64_t *s)
     return *s;
 }
 
-/* Streams in[0..n) through c with random pieces and drains; 0 or a status. */
+/* Streams in[0..n) through c with random pieces and drains (up to 300
+ * bytes, or with `roomy` mostly up to 64 KiB); 0 or a status. */
 static int run(const codec *c, codec_stream_mode mode, const uint8_t *in, size_t n,
-               uint64_t seed, bool pledge, codec_buf *out)
+               uint64_t seed, bool pledge, bool roomy, codec_buf *out)
 {
     codec_error err;
     codec_stream *s = codec_stream_new(c, mode, &err);
     if (!s)
         abort();
     int rc = pledge ? codec_stream_pledge(s, n, &err) : 0;
-    uint8_t drain[300];
+    static uint8_t big[1 << 16];
+    uint8_t small[300];
+    uint8_t *drain = roomy ? big : small;
+    size_t room = roomy ? sizeof big : sizeof small;
     size_t pos = 0, got, used;
     bool finished = false;
     while (!rc) {
-        rc = codec_stream_drain(s, drain, 1 + next(&seed) % sizeof drain, &got, &err);
+        size_t cap = roomy && next(&seed) % 4 ? room : 1 + next(&seed) % (roomy ? 300 : room);
+        rc = codec_stream_drain(s, drain, cap, &got, &err);
         if (rc || (got && codec_buf_append(out, drain, got)))
             break;
         if (got)
@@ -59,8 +67,7 @@ static int run(const codec *c, codec_stream_mode mode, const uint8_t *in, size_t
             size_t k = 1 + next(&seed) % 97;
             k = k < n - pos ? k : n - pos;
             if (next(&seed) % 2) {
-                rc = codec_stream_update(s, in + pos, k, &used, drain,
-                                         1 + next(&seed) % sizeof drain, &got, &err);
+                rc = codec_stream_update(s, in + pos, k, &used, drain, cap, &got, &err);
                 if (!rc && got && codec_buf_append(out, drain, got))
                     break;
             } else {
@@ -98,11 +105,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     codec_bytes value = {in, n};
     if (codec_encode(c, &value, &once, &err) ||
-        run(c, CODEC_STREAM_ENCODE, in, n, seed, stages[which].same, &streamed))
+        run(c, CODEC_STREAM_ENCODE, in, n, seed, stages[which].same, false, &streamed))
         abort();
     if (stages[which].same &&
         (once.len != streamed.len || (once.len && memcmp(once.data, streamed.data, once.len))))
         abort();
+    bool roomy = data[1] & 1;
+    codec_buf again;
+    codec_buf_init(&again, NULL);
+    if (run(c, CODEC_STREAM_DECODE, once.data ? once.data : (const uint8_t *)"", once.len, seed,
+            false, roomy, &again) ||
+        again.len != n || (n && memcmp(again.data, in, n)))
+        abort();
+    codec_buf_free(&again);
     codec_bytes back;
     if (codec_decode(c, streamed.data ? streamed.data : (const uint8_t *)"", streamed.len, &back,
                      &arena, &err) ||
@@ -112,7 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* The payload as hostile encoded input. */
     streamed.len = 0;
     codec_arena_reset(&arena);
-    int rs = run(c, CODEC_STREAM_DECODE, in, n, seed, false, &streamed);
+    int rs = run(c, CODEC_STREAM_DECODE, in, n, seed, false, roomy, &streamed);
     int ro = codec_decode(c, n ? in : (const uint8_t *)"", n, &back, &arena, &err);
     if (!rs && !ro && (back.len != streamed.len || (n && back.len &&
                                                     memcmp(back.data, streamed.data, back.len))))

@@ -659,6 +659,133 @@ static void test_flate_parts(void)
     }
 }
 
+/* Decodes in[0..n) with codec_stream_update in pieces of `piece` bytes (0:
+ * random) into out: the first call has room for `total` bytes of output,
+ * later calls `later` bytes (0: room for all that is left). The zstd
+ * decode's whole-frame path runs when the room holds the frame; with
+ * `later` small, the gathered frame no longer fits and is replayed. */
+static int decode_roomy(const codec *c, const uint8_t *in, size_t n, size_t piece, size_t later,
+                        size_t total, uint64_t seed, codec_buf *out, codec_error *err)
+{
+    codec_stream *s = codec_stream_new(c, CODEC_STREAM_DECODE, err);
+    if (!s)
+        return err->family;
+    int rc = CODEC_OK;
+    size_t pos = 0, calls = 0;
+    bool finished = false;
+    while (!rc && !(finished && codec_stream_done(s))) {
+        if ((out->cap - out->len < total + 1 && codec_buf_reserve(out, total + 1)) ||
+            ++calls > 10000000) {
+            rc = CODEC_E_NOMEM;
+            break;
+        }
+        size_t room = out->cap - out->len, got = 0, used = 0;
+        size_t cap = calls == 1 || !later || later > room ? room : later;
+        if (pos < n) {
+            size_t k = piece ? piece : 1 + check_rand(&seed) % 20000;
+            k = k < n - pos ? k : n - pos;
+            rc = codec_stream_update(s, in + pos, k, &used, out->data + out->len, cap, &got,
+                                     err);
+            pos += used;
+        } else if (!finished) {
+            rc = codec_stream_finish(s, err);
+            finished = true;
+        } else {
+            rc = codec_stream_drain(s, out->data + out->len, cap, &got, err);
+        }
+        out->len += got;
+    }
+    codec_stream_free(s);
+    return rc;
+}
+
+/* zstd decode, whole frames: with room for a frame in the caller's buffer,
+ * a frame that comes in pieces is gathered and decoded in one call
+ * (docs/guides/streaming.md); for every piece size, with the room kept or
+ * shrunk before the frame is complete, frames back to back, and damaged,
+ * cut and trailing input, the stream gives the one-shot's bytes or fails
+ * with its family. */
+/* One payload of n bytes (prose or mixed, as j says) through the whole-frame
+ * checks of one spec. */
+static void check_whole_frames(const codec *c, const char *spec, size_t j, size_t n)
+{
+    static const size_t pieces[] = {1, 7, 4096, 65536, 0, SIZE_MAX};
+    static const size_t laters[] = {0, 100, 70000};
+    uint8_t *in = j % 2 ? payload_prose(n ? n : 1) : payload_mixed(n ? n : 1, 90 + j);
+    codec_buf once, twice;
+    codec_buf_init(&once, NULL);
+    codec_buf_init(&twice, NULL);
+    codec_bytes value = {in, n};
+    codec_error err;
+    CHECK_INT(codec_encode(c, &value, &once, &err), 0);
+    bool framed = strchr(spec, '|') == NULL; /* frames back to back */
+    CHECK(codec_buf_append(&twice, once.data, once.len) == 0);
+    if (framed)
+        CHECK(codec_buf_append(&twice, once.data, once.len) == 0);
+    for (size_t p = 0; p < sizeof pieces / sizeof pieces[0]; p++) {
+        if (pieces[p] == 1 && n > 20000)
+            continue;
+        for (size_t l = 0; l < sizeof laters / sizeof laters[0]; l++) {
+            uint64_t seed = 100 * j + 10 * p + l;
+            codec_buf dec;
+            codec_buf_init(&dec, NULL);
+            int rc = decode_roomy(c, twice.data, twice.len, pieces[p], laters[l], 2 * n, seed,
+                                  &dec, &err);
+            CHECK_INT(rc, 0);
+            CHECK(dec.len == (framed ? 2 * n : n));
+            CHECK(same_bytes(dec.data, n, in, n));
+            if (framed && dec.len == 2 * n)
+                CHECK(same_bytes(dec.data + n, n, in, n));
+            if (rc || dec.len != (framed ? 2 * n : n))
+                fprintf(stderr, "  %s, %zu bytes, piece %zu, later %zu: rc %d, %zu bytes\n",
+                        spec, n, pieces[p], laters[l], rc, dec.len);
+            /* Damaged: a flipped byte, the last byte cut, a byte after it. */
+            for (int t = 0; framed && l < 2 && t < 3; t++) {
+                codec_buf bad;
+                codec_buf_init(&bad, NULL);
+                CHECK(codec_buf_append(&bad, once.data, once.len) == 0);
+                if (t == 0 && bad.len > 20)
+                    bad.data[bad.len / 2 + check_rand(&seed) % (bad.len / 2 - 8)] ^= 0x20;
+                else if (t == 1)
+                    bad.len--;
+                else
+                    CHECK(codec_buf_append(&bad, "\x55", 1) == 0);
+                codec_arena arena;
+                codec_arena_init(&arena, NULL, 0);
+                codec_bytes got;
+                int ro = codec_decode(c, bad.data, bad.len, &got, &arena, &err);
+                dec.len = 0;
+                rc = decode_roomy(c, bad.data, bad.len, pieces[p], laters[l], 2 * n, seed, &dec,
+                                  &err);
+                CHECK_INT(rc, ro ? CODEC_E_INVALID_PAYLOAD : 0);
+                if (!ro && !rc)
+                    CHECK(same_bytes(dec.data, dec.len, got.data, got.len));
+                codec_arena_free(&arena);
+                codec_buf_free(&bad);
+            }
+            codec_buf_free(&dec);
+        }
+    }
+    codec_buf_free(&once);
+    codec_buf_free(&twice);
+    free(in);
+}
+
+static void test_zstd_whole_frames(void)
+{
+    static const char *const specs[] = {"zstd", "zstd:1,checksum=on", "zstd:19",
+                                        "zstd:3 | crc32c", "zstd:3 | base64"};
+    static const size_t sizes[] = {0, 1, 1000, 65536, 200001, (size_t)1 << 20};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        codec *c = parse_checked(specs[i]);
+        int before = check_failures;
+        for (size_t j = 0; c && j < sizeof sizes / sizeof sizes[0]; j++)
+            check_whole_frames(c, specs[i], j, sizes[j]);
+        printf("  whole frames %-22s %s\n", specs[i], check_failures == before ? "ok" : "FAILED");
+        codec_free(c);
+    }
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -667,6 +794,7 @@ int main(void)
     test_corruption();
     test_text_hostile();
     test_flate_parts();
+    test_zstd_whole_frames();
     test_limit_and_errors();
     test_envelope_whole();
     test_typed();

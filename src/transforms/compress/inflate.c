@@ -13,7 +13,8 @@
  *     input one byte at a time. Nothing is consumed for an item that is not
  *     complete, so a call can stop anywhere and the next goes on.
  *
- * Huffman tables: an entry (uint32) holds the code length (bits 0..4),
+ * Huffman tables: an entry (uint32) holds the code length (bits 0..5, at
+ * most 15, so `e & 63`, which x86 shifts apply for free, is the length),
  * the code length plus the extra bits of the symbol (bits 8..13), flags,
  * and the value (bits 16..31: literal byte, length or distance base). Codes
  * longer than the table's bits go to a subtable whose index bits are in the
@@ -370,7 +371,9 @@ static int fast_fail(codec_inflater *z, const char *msg)
     return -1;
 }
 
-#define FAST_ROOM (in_end - in >= FAST_IN && out_end - out >= FAST_OUT)
+/* in_last and out_last: the last positions with FAST_IN bytes of input and
+ * FAST_OUT of room (set up by decode_fast). */
+#define FAST_ROOM (in <= in_last && out <= out_last)
 #define REFILL() (bb |= load_le64(in) << bc, in += (63 - bc) >> 3, bc |= 56)
 
 static int decode_fast(codec_inflater *z, const uint8_t **inp, const uint8_t *in_end,
@@ -386,6 +389,8 @@ static int decode_fast(codec_inflater *z, const uint8_t **inp, const uint8_t *in
     const size_t whave = z->whave;
     const unsigned wnext = z->wnext;
     const uint8_t *window = z->window;
+    const uint8_t *const in_last = in_end - FAST_IN;
+    const uint8_t *const out_last = out_end - FAST_OUT;
     REFILL();
     uint32_t e = lt[bb & MASK(LBITS)];
     for (;;) {
@@ -394,11 +399,11 @@ static int decode_fast(codec_inflater *z, const uint8_t **inp, const uint8_t *in
         if (e & E_LIT) {
             /* Up to two literals, then the next entry, from
              * the 56 bits: each takes at most 15. */
-            DROP(e & 31);
+            DROP(e & 63);
             *out++ = (uint8_t)(e >> 16);
             e = lt[bb & MASK(LBITS)];
             if (e & E_LIT) {
-                DROP(e & 31);
+                DROP(e & 63);
                 *out++ = (uint8_t)(e >> 16);
                 e = lt[bb & MASK(LBITS)];
             }
@@ -413,12 +418,12 @@ static int decode_fast(codec_inflater *z, const uint8_t **inp, const uint8_t *in
             bb &= MASK(bc);
             if (e & E_BAD)
                 return fast_fail(z, "invalid literal/length code");
-            DROP(e & 31);
+            DROP(e & 63);
             *bbp = bb, *bcp = bc, *inp = in, *outp = out;
             return 1;
         }
         unsigned all = e >> 8 & 63;
-        uint32_t len = (e >> 16) + (uint32_t)((bb & MASK(all)) >> (e & 31));
+        uint32_t len = (e >> 16) + (uint32_t)((bb & MASK(all)) >> (e & 63));
         DROP(all);
         uint32_t d = dt[bb & MASK(DBITS)];
         if (d & E_SUB)
@@ -426,7 +431,7 @@ static int decode_fast(codec_inflater *z, const uint8_t **inp, const uint8_t *in
         if (d & E_BAD)
             return fast_fail(z, "invalid distance code");
         all = d >> 8 & 63;
-        uint32_t dist = (d >> 16) + (uint32_t)((bb & MASK(all)) >> (d & 31));
+        uint32_t dist = (d >> 16) + (uint32_t)((bb & MASK(all)) >> (d & 63));
         DROP(all);
         size_t near = (size_t)(out - taken);
         if (dist > near + whave)

@@ -27,6 +27,7 @@ typedef struct zstd_state {
     ZSTD_DDict *ddict;
     codec_pool cctx;
     codec_pool dctx;
+    codec_pool sdec;         /* stream decoders (see "Streaming") */
 } zstd_state;
 
 /* Contexts carry no parameters: every call names its level (or CDict), as
@@ -275,6 +276,7 @@ static void zstd_state_free(zstd_state *st)
 {
     codec__pool_clear(&st->cctx);
     codec__pool_clear(&st->dctx);
+    codec__pool_clear(&st->sdec);
     ZSTD_freeCDict(st->cdict);
     ZSTD_freeDDict(st->ddict);
     free(st);
@@ -289,14 +291,78 @@ static void zstd_destroy(codec_stage *s)
  * Streaming (compose/stream_internal.h): libzstd's streaming API, one
  * context per stream. Decoding takes frames back to back, as zstd -d. The
  * Redisson framing needs the length up front and is held whole.
+ *
+ * A stream decoder's context holds a window buffer as large as the frame
+ * (up to the window), which it decodes into and then copies out. Two
+ * things spare that:
+ *   - contexts come from a pool of the stage's (sdec), so a new stream does
+ *     not allocate (and fault in) a window again; one whose buffers grew
+ *     past SDEC_KEEP is freed instead of pooled;
+ *   - a whole frame: a single-segment frame (its content size declared, no
+ *     larger than its window) whose output fits the room the step was given
+ *     is decoded in one call straight into that room. libzstd does that by
+ *     itself when the whole frame is in one piece of input; when it comes
+ *     in pieces, the stage gathers its compressed bytes (about the size of
+ *     the window buffer it spares, at most ZSTD_compressBound of the
+ *     content) and decodes once the last one is there. If
+ *     the room has shrunk by then, or the frame is damaged, the gathered
+ *     bytes go through the stream decoder as if they had just come in
+ *     (replay), so output, errors and their offsets are the stream
+ *     decoder's.
  * ------------------------------------------------------------------------ */
+
+/* A pooled stream decoder and its gather buffer. */
+typedef struct zstd_sdec {
+    ZSTD_DCtx *d;
+    codec_buf frame;
+} zstd_sdec;
+
+#define SDEC_KEEP ((size_t)4 << 20)
+
+/* The largest window the stream decoder takes by default (libzstd's
+ * ZSTD_WINDOWLOG_LIMIT_DEFAULT, 27); a single-segment frame's window is
+ * its content. */
+#define SDEC_WINDOW_MAX ((unsigned long long)1 << 27)
+
+static void *make_sdec(const void *cfg)
+{
+    zstd_sdec *z = calloc(1, sizeof *z);
+    if (z && !(z->d = make_dctx(cfg))) {
+        free(z);
+        return NULL;
+    }
+    if (z)
+        codec_buf_init(&z->frame, NULL);
+    return z;
+}
+
+static void drop_sdec(void *ctx)
+{
+    zstd_sdec *z = ctx;
+    ZSTD_freeDCtx(z->d);
+    codec_buf_free(&z->frame);
+    free(z);
+}
+
+/* The magic number of a zstd frame (RFC 8878 3.1.1), little-endian. */
+#define ZSTD_FRAME_MAGIC 0xFD2FB528u
 
 typedef struct zstd_stream {
     codec__sstream base;
     ZSTD_CCtx *c;
-    ZSTD_DCtx *d;
+    zstd_sdec *sd;           /* decode: from st->sdec */
     size_t hint;             /* decode: 0 once the last frame is complete */
     bool seen;               /* decode: some input arrived */
+    /* decode, a whole frame (sd->frame holds its compressed bytes): */
+    bool gathering;          /* taking its bytes */
+    bool replay;             /* sd->frame[replay_pos..) goes to the stream decoder */
+    bool checksum;           /* its header's content checksum flag */
+    bool last_seen;          /* the walk passed its last block */
+    size_t walk;             /* offset in sd->frame of the next block header */
+    size_t replay_pos;
+    size_t cap;              /* most bytes gathered (a bound on a sane frame) */
+    uint64_t content;        /* its declared content size */
+    uint64_t frame_at;       /* stage-input offset of sd->frame[0] */
 } zstd_stream;
 
 static int zstd_stream_encode(zstd_stream *z, codec__io *io, bool end, bool *done,
@@ -315,22 +381,145 @@ static int zstd_stream_encode(zstd_stream *z, codec__io *io, bool end, bool *don
     return CODEC_OK;
 }
 
+/* Whether a whole frame starts at src[0..n) that is worth gathering: a
+ * zstd frame whose header is all there, single-segment (its window is its
+ * content), with a declared content size that fits `room` and the stream
+ * decoder's window limit, and whose bytes are not all in src (libzstd
+ * decodes those in one pass itself). Sets up the walk of its blocks. */
+static bool frame_gatherable(zstd_stream *z, const uint8_t *src, size_t n, size_t room)
+{
+    if (n < 6 || codec_load_le32(src) != ZSTD_FRAME_MAGIC || !(src[4] & 0x20))
+        return false;
+    unsigned long long content = ZSTD_getFrameContentSize(src, n);
+    if (content == ZSTD_CONTENTSIZE_UNKNOWN || content == ZSTD_CONTENTSIZE_ERROR ||
+        content > room || content > SDEC_WINDOW_MAX ||
+        !ZSTD_isError(ZSTD_findFrameCompressedSize(src, n)))
+        return false;
+    static const uint8_t dict_bytes[4] = {0, 1, 2, 4}, size_bytes[4] = {1, 2, 4, 8};
+    z->walk = 5 + dict_bytes[src[4] & 3] + size_bytes[src[4] >> 6];
+    z->checksum = src[4] & 4;
+    z->last_seen = false;
+    z->content = content;
+    z->cap = ZSTD_compressBound((size_t)content) + 32;
+    return true;
+}
+
+/* Walks the block headers gathered so far (RFC 8878 3.1.1.2): the frame's
+ * compressed size once all of it is there, 0 while more is needed, or
+ * SIZE_MAX for a block type no frame has (the stream decoder reports it). */
+static size_t frame_walk(zstd_stream *z)
+{
+    const uint8_t *f = z->sd->frame.data;
+    size_t len = z->sd->frame.len;
+    while (!z->last_seen) {
+        if (len < 3 || z->walk > len - 3)
+            return 0;
+        uint32_t h = (uint32_t)f[z->walk] | (uint32_t)f[z->walk + 1] << 8 |
+                     (uint32_t)f[z->walk + 2] << 16;
+        unsigned type = h >> 1 & 3;
+        if (type == 3)
+            return SIZE_MAX;
+        z->walk += 3 + (type == 1 ? 1 : (size_t)(h >> 3));
+        z->last_seen = h & 1;
+    }
+    size_t end = z->walk + (z->checksum ? 4 : 0);
+    return end <= len ? end : 0;
+}
+
+/* Takes what it can of io's input into the frame being gathered; once the
+ * frame is all there, decodes it straight into io->dst when it fits (the
+ * bytes past it go back to the input), else replays it. */
+static int frame_gather(zstd_stream *z, codec__io *io, bool end)
+{
+    const zstd_state *st = z->base.stage->state;
+    codec_buf *f = &z->sd->frame;
+    size_t k = io->src_len - io->src_pos;
+    if (k > z->cap - f->len)
+        k = z->cap - f->len;
+    if (codec_buf_append(f, io->src + io->src_pos, k))
+        return CODEC_E_NOMEM;
+    io->src_pos += k;
+    size_t size = frame_walk(z);
+    if (size == 0 && f->len < z->cap && !(end && io->src_pos == io->src_len))
+        return CODEC_OK; /* more to come */
+    z->gathering = false;
+    z->replay = true;
+    z->replay_pos = 0;
+    if (size == 0 || size == SIZE_MAX)
+        return CODEC_OK; /* cut short, too long or damaged: the stream decoder says */
+    io->src_pos -= f->len - size; /* those bytes came in this call */
+    f->len = size;
+    if (z->content > io->dst_cap - io->dst_pos)
+        return CODEC_OK;
+    uint8_t *dst = io->dst + io->dst_pos;
+    size_t room = io->dst_cap - io->dst_pos;
+    size_t r = st->ddict ? ZSTD_decompress_usingDDict(z->sd->d, dst, room, f->data, size, st->ddict)
+                         : ZSTD_decompressDCtx(z->sd->d, dst, room, f->data, size);
+    if (ZSTD_isError(r) || r != z->content) {
+        ZSTD_DCtx_reset(z->sd->d, ZSTD_reset_session_only);
+        return CODEC_OK; /* replayed: the stream decoder's error and offset */
+    }
+    io->dst_pos += r;
+    z->replay = false;
+    f->len = 0;
+    z->hint = 0;
+    return CODEC_OK;
+}
+
+/* Runs the stream decoder over in, into io's output; errors at `at` + the
+ * position reached in `in`. */
+static int zstd_stream_run(zstd_stream *z, ZSTD_inBuffer *in, codec__io *io, uint64_t at,
+                           codec_error *err)
+{
+    ZSTD_outBuffer out = {io->dst, io->dst_cap, io->dst_pos};
+    size_t r = ZSTD_decompressStream(z->sd->d, &out, in);
+    if (ZSTD_isError(r))
+        return zstd_fail(z->base.stage, r, at + in->pos, err);
+    io->dst_pos = out.pos;
+    z->hint = r;
+    return CODEC_OK;
+}
+
 static int zstd_stream_decode(zstd_stream *z, codec__io *io, bool end, bool *done,
                               codec_error *err)
 {
     const codec_stage *s = z->base.stage;
+    z->seen |= io->src_len > io->src_pos;
+    for (;;) {
+        if (z->replay) {
+            codec_buf *f = &z->sd->frame;
+            ZSTD_inBuffer in = {f->data, f->len, z->replay_pos};
+            int rc = zstd_stream_run(z, &in, io, z->frame_at, err);
+            if (rc)
+                return rc;
+            z->replay_pos = in.pos;
+            if (in.pos < in.size)
+                return CODEC_OK; /* the output is full */
+            z->replay = false;
+            f->len = 0;
+        }
+        if (!z->gathering && z->hint == 0 &&
+            frame_gatherable(z, io->src + io->src_pos, io->src_len - io->src_pos,
+                             io->dst_cap - io->dst_pos)) {
+            z->gathering = true;
+            z->sd->frame.len = 0;
+            z->frame_at = z->base.consumed + io->src_pos;
+        }
+        if (!z->gathering)
+            break;
+        if (frame_gather(z, io, end))
+            return codec__compress_nomem(s, err);
+        if (z->gathering)
+            return CODEC_OK;
+    }
     ZSTD_inBuffer in = {io->src, io->src_len, io->src_pos};
-    ZSTD_outBuffer out = {io->dst, io->dst_cap, io->dst_pos};
-    z->seen |= in.size > in.pos;
     if (in.pos < in.size || z->hint) {
-        size_t r = ZSTD_decompressStream(z->d, &out, &in);
-        if (ZSTD_isError(r))
-            return zstd_fail(s, r, z->base.consumed + in.pos, err);
-        z->hint = r;
+        int rc = zstd_stream_run(z, &in, io, z->base.consumed, err);
+        if (rc)
+            return rc;
     }
     io->src_pos = in.pos;
-    io->dst_pos = out.pos;
-    if (!end || in.pos < in.size || out.pos == out.size)
+    if (!end || in.pos < in.size || io->dst_pos == io->dst_cap)
         return CODEC_OK;
     if (!z->seen)
         return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, 0,
@@ -359,7 +548,15 @@ static void zstd_stream_free(codec__sstream *st)
 {
     zstd_stream *z = (zstd_stream *)st;
     ZSTD_freeCCtx(z->c);
-    ZSTD_freeDCtx(z->d);
+    if (z->sd) {
+        zstd_state *zs = st->stage->state;
+        ZSTD_DCtx_reset(z->sd->d, ZSTD_reset_session_only);
+        z->sd->frame.len = 0;
+        if (ZSTD_sizeof_DCtx(z->sd->d) + z->sd->frame.cap <= SDEC_KEEP)
+            codec__pool_put(&zs->sdec, z->sd);
+        else
+            drop_sdec(z->sd);
+    }
     free(z);
 }
 
@@ -369,7 +566,7 @@ static const codec__sstream_ops zstd_sops = {
 static int zstd_stream_open(const codec_stage *s, bool decode, codec__sstream **out,
                             codec_error *err)
 {
-    const zstd_state *st = s->state;
+    zstd_state *st = s->state;
     if (st->redisson)
         return codec__whole_open(s, decode, s->max_output, out, err);
     zstd_stream *z = calloc(1, sizeof *z);
@@ -378,8 +575,8 @@ static int zstd_stream_open(const codec_stage *s, bool decode, codec__sstream **
     z->base = (codec__sstream){.ops = &zstd_sops, .stage = s, .decode = decode};
     bool ok;
     if (decode) {
-        z->d = ZSTD_createDCtx();
-        ok = z->d && (!st->ddict || !ZSTD_isError(ZSTD_DCtx_refDDict(z->d, st->ddict)));
+        z->sd = codec__pool_get(&st->sdec);
+        ok = z->sd != NULL;
     } else {
         z->c = ZSTD_createCCtx();
         ok = z->c && !ZSTD_isError(zstd_set_params(st, z->c));
@@ -460,6 +657,7 @@ static int zstd_init(codec_stage *s, codec_args *a, bool redisson, codec_error *
     st->redisson = redisson;
     codec__pool_init(&st->cctx, make_cctx, drop_cctx, st);
     codec__pool_init(&st->dctx, make_dctx, drop_dctx, st);
+    codec__pool_init(&st->sdec, make_sdec, drop_sdec, st);
     if (dict && (rc = zstd_load_dict(s, st, dict, err))) {
         zstd_state_free(st);
         return rc;
