@@ -181,6 +181,7 @@ typedef struct slot {
 typedef struct reader {
     int fd;
     bool threaded, taken;      /* the thread runs; the pipeline holds slots[head] */
+    bool alone;                /* no thread could start: read here to the end */
     uint64_t total;            /* bytes the calling thread read itself */
     pthread_t thread;
     pthread_mutex_t mu;
@@ -265,7 +266,9 @@ static bool reader_start(reader *r)
 static int reader_next(reader *r, const char *name, const uint8_t **data, size_t *n,
                        codec_error *err)
 {
-    if (!r->threaded && (r->total < CLI_READ || !reader_start(r))) {
+    if (!r->threaded && !r->alone && r->total >= CLI_READ)
+        r->alone = !reader_start(r);
+    if (!r->threaded) {
         ssize_t got = read_once(r->fd, in_bufs[0], false);
         if (got < 0) {
             read_error(name, errno, err);
