@@ -35,17 +35,18 @@ asan: deps
 # by threads (test_compress), the Redis adapter's timeout thread
 # (test_redis), the near cache's 8 readers and writers on one server and on
 # the cluster (test_redis_near_cache, test_redis_cluster_near), Fory's
-# shared TypeDef cache (test_fory), and the bench harness's thread mode (bench/test_bench_harness,
-# and bench/outputs, which runs codec-bench --threads 2). Fails on any report.
+# shared TypeDef cache (test_fory), the bench harness's thread mode (bench/test_bench_harness,
+# and bench/outputs, which runs codec-bench --threads 2), and the `codec`
+# command's read-ahead thread (interop/cli_stream, interop/cli_pipeline). Fails on any report.
 # The tests that fork run without TSan's lock-order checker: codec's fork
 # handler holds every crypto lock at once (64 key-cache stripes per codec),
 # and the checker aborts past 64 locks held by one thread. Races are still
 # detected there; lock order is checked by every other test.
 TSAN_FORK_TESTS = ^(unit/test_envelope|unit/test_fork_safety)$$
-TSAN_OTHER_TESTS = ^(unit/test_compress|unit/test_redis|unit/test_redis_near_cache|unit/test_redis_cluster_near|unit/test_fory|bench/test_bench_harness|bench/outputs)$$
+TSAN_OTHER_TESTS = ^(unit/test_compress|unit/test_redis|unit/test_redis_near_cache|unit/test_redis_cluster_near|unit/test_fory|bench/test_bench_harness|bench/outputs|interop/cli_stream|interop/cli_pipeline)$$
 TSAN_TARGETS = unit_test_envelope unit_test_fork_safety unit_test_compress unit_test_redis \
 	unit_test_redis_near_cache unit_test_redis_cluster_near unit_test_fory \
-	test_bench_harness codec-bench
+	test_bench_harness codec-bench codec_cli
 TSAN_RUN = halt_on_error=1 exitcode=66 second_deadlock_stack=1
 tsan: deps
 	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCODEC_TSAN=ON

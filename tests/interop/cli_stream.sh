@@ -264,4 +264,24 @@ run "pack base64:wrap=76 = base64" "$WORK/prose" pack -p base64:wrap=76
 expect_stdout_file "pack base64:wrap=76 = base64" "$WORK/prose.b64"
 base64 -d <"$OUT" | cmp -s - "$WORK/prose" || fail "base64 -d reads wrap=76" "bytes differ"
 
+# Past the first 128 KiB a second thread reads ahead: through pipes (short
+# reads), a decoding error while the writer keeps the pipe open (the command
+# must not wait for the rest, and leaves no file), and --max-input past the
+# read-ahead.
+CASES=$((CASES + 1))
+cat "$WORK/prose" "$WORK/prose" | "$CODEC" pack -p zstd | "$CODEC" unpack -p zstd >"$WORK/rt.out" 2>"$ERR" &&
+    cat "$WORK/prose" "$WORK/prose" | cmp -s - "$WORK/rt.out" || fail "read-ahead through pipes" "bytes differ"
+head -c 1048576 /dev/urandom >"$WORK/rand"
+{ zstd -q -c "$WORK/rand"; head -c 100000 "$WORK/prose"; } >"$WORK/trailing.zst"
+CASES=$((CASES + 1))
+timeout 60 "$CODEC" unpack -p zstd <(cat "$WORK/trailing.zst"; exec sleep 120) -o "$WORK/t.out" >"$OUT" 2>"$ERR"
+RC=$?
+kill "$!" 2>/dev/null
+[ "$RC" -ne 124 ] || fail "decoding error, pipe left open" "the command waited for the pipe"
+expect_rc "decoding error, pipe left open" 1
+[ ! -e "$WORK/t.out" ] || fail "decoding error, pipe left open" "partial output file"
+ls -a "$WORK" | grep -q 'codec-' && fail "decoding error, pipe left open" "temporary file left"
+run "--max-input past the read-ahead" "$WORK/prose" pack -p zstd --max-input 300k
+expect_error "--max-input past the read-ahead" 1 'input is larger than --max-input \(307200 bytes\)'
+
 finish
