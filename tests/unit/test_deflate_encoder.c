@@ -126,6 +126,41 @@ static void test_incompressible(codec_deflater *d, int level)
         CHECK(w >= n && w <= n + 5 * (n / 32768 + 1) + 1);
         free(p);
     }
+    /* After the first block, stored blocks of 65,535 bytes (sparse mode):
+     * 17 block headers per MiB (zlib and gzip write 32). */
+    size_t n = (size_t)1 << 20;
+    uint8_t *p = random_bytes(n, 31);
+    size_t w = round_trip(d, level, p, n);
+    CHECK(w >= n && w <= n + 5 * (n / 65535 + 2) + 1);
+    free(p);
+}
+
+/* After stored blocks the search runs only every few positions (sparse
+ * mode, deflate_encoder.c): what follows random bytes must still be found,
+ * a repeat among them (8 KiB copied three times) and prose, both within a
+ * few bytes of what a full search finds (the same input without the random
+ * lead-in, plus the lead-in stored). */
+static void test_after_incompressible(codec_deflater *d, int level)
+{
+    size_t lead = 160 * 1024, chunk = 8192, tail = 4 * chunk;
+    uint8_t *p = random_bytes(lead + tail, 23);
+    for (size_t k = 1; k < 4; k++)
+        memcpy(p + lead + k * chunk, p + lead, chunk);
+    size_t lead_w = round_trip(d, level, p, lead);
+    size_t w = round_trip(d, level, p, lead + tail);
+    size_t tail_w = round_trip(d, level, p + lead, tail);
+    CHECK(lead_w >= lead && tail_w < 2 * chunk);
+    CHECK(w <= lead_w + tail_w + 64);
+    free(p);
+    size_t text = 100000;
+    uint8_t *prose = payload_prose(text);
+    uint8_t *q = random_bytes(lead + text, 29);
+    memcpy(q + lead, prose, text);
+    w = round_trip(d, level, q, lead + text);
+    size_t prose_w = round_trip(d, level, prose, text);
+    CHECK(w <= lead_w + prose_w + 64);
+    free(q);
+    free(prose);
 }
 
 /* Mixed text and binary of random sizes up to 1 MiB. */
@@ -332,6 +367,7 @@ int main(void)
         CHECK(d != NULL);
         test_edge_inputs(d, level);
         test_incompressible(d, level);
+        test_after_incompressible(d, level);
         test_deep_codes(d, level);
         test_random_sizes(d, level);
         test_window_edges(d, level);

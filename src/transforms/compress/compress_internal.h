@@ -149,7 +149,7 @@ typedef enum codec_flate_wrap { CODEC_FLATE_ZLIB, CODEC_FLATE_GZIP } codec_flate
 
 /* Our raw deflate (RFC 1951) compressor for levels 6..9
  * (deflate_encoder.c). A context holds the match finder's tables (about
- * 1.1 MiB), kept between calls without clearing, and is reused; it is not
+ * 1.2 MiB), kept between calls without clearing, and is reused; it is not
  * thread-safe, so it lives in a pool. */
 typedef struct codec_deflater codec_deflater;
 #define CODEC_DEFLATER_MIN_LEVEL 6

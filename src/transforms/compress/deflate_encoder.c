@@ -20,6 +20,9 @@
  * one character), and halve a block, up to five times, where two blocks
  * are smaller by exact bit count: that margin, not the parse, keeps them
  * under zlib 8/9 on every test input (docs/formats/compression.md).
+ * After a block that came out stored, the search runs only every 8th
+ * position until it finds a match (sparse mode, see parse_segment()):
+ * incompressible input then costs a third of what it did.
  *
  * Positions are 32-bit offsets from the start of a segment of SEGMENT bytes;
  * the match finder starts over at each segment, so inputs of any size_t
@@ -45,6 +48,7 @@
 #define HASH_BITS_MIN 12
 #define SEGMENT (1u << 30)
 #define BLOCK_ITEMS 32768u      /* literals + matches per block */
+#define SPARSE_ITEMS 65535u     /* ... in sparse mode: one stored block */
 /* Items one lazy step can add before the block-full check: the match grows
  * by at least a byte per literal it pushes out. */
 #define ITEMS_SLACK (MAX_MATCH + 2)
@@ -142,7 +146,7 @@ struct codec_deflater {
     uint32_t head_short[1u << HASH_BITS_MAX];
     uint32_t prev_long[WINDOW];
     uint32_t prev_short[WINDOW];
-    item items[BLOCK_ITEMS + ITEMS_SLACK];
+    item items[SPARSE_ITEMS + ITEMS_SLACK]; /* SPARSE_ITEMS >= BLOCK_ITEMS */
     /* The tree of halvings of the block being written (write_range()). */
     block_freq tree_freq[TREE_NODES];
     block_plan tree_plan[TREE_NODES];
@@ -882,13 +886,15 @@ static void write_tree(codec_deflater *d, bitwriter *w, const item *it, size_t n
  * the same way when that is smaller by exact bit count: symbol statistics
  * drift within a block (JSON keys then text, ...), and zlib's blocks are
  * half the size of ours. Blocks shorter than SPLIT_MIN_ITEMS are not
- * halved: two headers cost more than a better fit can win back. */
-static void write_range(codec_deflater *d, bitwriter *w, const item *it, size_t n,
+ * halved: two headers cost more than a better fit can win back. Returns
+ * whether the range went out as stored block(s), whole (see sparse). */
+static bool write_range(codec_deflater *d, bitwriter *w, const item *it, size_t n,
                         const uint8_t *raw, bool final, unsigned splits)
 {
     count_tree(d, it, n, splits, 0);
     plan_splits(d, n, splits, 0);
     write_tree(d, w, it, n, raw, final, 0);
+    return !d->tree_halve[0] && d->tree_plan[0].kind == BLOCK_STORED;
 }
 
 /* ---------------------------------------------------------------------------
@@ -901,6 +907,10 @@ typedef struct parser {
     const uint8_t *block_start;  /* first input byte of the buffered block */
     size_t nitems;
     unsigned splits;             /* the level's block halvings */
+    /* The last full block was stored whole (incompressible input): the
+     * match search runs only at every SPARSE_STEP-th position, until it
+     * finds a match (see parse_segment()). */
+    bool sparse;
 } parser;
 
 static inline void emit_literal(parser *ps, uint8_t byte)
@@ -913,15 +923,35 @@ static inline void emit_match(parser *ps, match m)
     ps->d->items[ps->nitems++] = (item){(uint16_t)m.len, (uint16_t)m.dist};
 }
 
-/* Flushes a full block; `next` is the first input byte not yet emitted. */
-static inline void maybe_flush(parser *ps, const uint8_t *next)
+/* Writes the buffered block; `next` is the first input byte not yet
+ * emitted. Returns whether it was stored whole (sparse mode follows). */
+static bool flush_block(parser *ps, const uint8_t *next)
 {
-    if (ps->nitems >= BLOCK_ITEMS) {
-        write_range(ps->d, ps->w, ps->d->items, ps->nitems, ps->block_start, false,
-                    ps->splits);
-        ps->nitems = 0;
-        ps->block_start = next;
-    }
+    bool stored = write_range(ps->d, ps->w, ps->d->items, ps->nitems, ps->block_start, false,
+                              ps->splits);
+    ps->nitems = 0;
+    ps->block_start = next;
+    return stored;
+}
+
+/* The block size and mode of parse_segment()'s loop, in registers there
+ * (ps->sparse between segments). */
+typedef struct mode {
+    size_t limit; /* BLOCK_ITEMS, or in sparse mode SPARSE_ITEMS literals: */
+    bool sparse;  /* the most one stored block holds (half the 5-byte
+                   * block headers on random input) */
+} mode;
+
+static inline mode mode_of(bool sparse)
+{
+    return (mode){sparse ? SPARSE_ITEMS : BLOCK_ITEMS, sparse};
+}
+
+/* Flushes a full block. */
+static inline void maybe_flush(parser *ps, const uint8_t *next, mode *md)
+{
+    if (ps->nitems >= md->limit)
+        *md = mode_of(flush_block(ps, next));
 }
 
 /* The table offset of a segment of len bytes (see next_offset). */
@@ -940,7 +970,37 @@ static uint32_t claim_offset(codec_deflater *d, uint32_t len)
 
 /* Lazy parse of one segment: base[0..n). A match m found at p waits
  * (`pending`) for the search at p+1: a longer match there makes p a
- * literal (zlib's rule). One call site, so find_match() is inlined here. */
+ * literal (zlib's rule). One call site, so find_match() is inlined here.
+ *
+ * Incompressible input (random bytes, compressed or encrypted data): once
+ * a full block came out stored, matches cannot make the next one smaller
+ * unless they are frequent, and searching every position is where the time
+ * went (cache misses on the heads and chains: 0.84x gzip -6 on 1 GiB of
+ * random bytes). In this sparse mode positions are still inserted (a
+ * repeat can be found later) but searched only every SPARSE_STEP bytes,
+ * and blocks hold SPARSE_ITEMS literals (one stored block). The first
+ * match of SPARSE_EXIT bytes or more ends it: the literals before it go
+ * out as their own block, and the search is full again from there. Until
+ * a block is stored whole the parse is the same as without the mode (the
+ * same output on text and JSON); the mode lives in one call (parser), so
+ * the output depends on the call's input only. */
+#define SPARSE_STEP 8u
+#define SPARSE_EXIT 5u /* shorter ones turn up by chance in random bytes */
+
+/* Sparse mode's literals from p up to the next position searched (a
+ * multiple of SPARSE_STEP), or until a block that is not stored whole ends
+ * the mode; returns that position. */
+static uint32_t sparse_literals(parser *ps, const uint8_t *base, uint32_t p, uint32_t n,
+                                mode *md)
+{
+    while (p < n && p % SPARSE_STEP && md->sparse) {
+        emit_literal(ps, base[p]);
+        p++;
+        maybe_flush(ps, base + p, md);
+    }
+    return p;
+}
+
 static void parse_segment(parser *ps, const level_params *lp, const uint8_t *base, uint32_t n)
 {
     segment s = {ps->d, base, n, n >= LONG_BYTES ? n - LONG_BYTES + 1 : 0, 0,
@@ -948,6 +1008,7 @@ static void parse_segment(parser *ps, const level_params *lp, const uint8_t *bas
     uint32_t p = 0;
     match m = {0, 0};
     bool pending = false;
+    mode md = mode_of(ps->sparse);
     while (p < n) {
         unsigned depth = lp->long_depth, shorter = MIN_MATCH;
         if (pending) {
@@ -955,7 +1016,7 @@ static void parse_segment(parser *ps, const level_params *lp, const uint8_t *bas
                 emit_match(ps, m);
                 p += m.len;
                 pending = false;
-                maybe_flush(ps, base + p);
+                maybe_flush(ps, base + p, &md);
                 continue;
             }
             if (m.len >= lp->good)
@@ -964,10 +1025,21 @@ static void parse_segment(parser *ps, const level_params *lp, const uint8_t *bas
         }
         match f = find_match(&s, pending ? p + 1 : p, depth, shorter);
         if (!pending) {
+            if (f.len >= MIN_MATCH && md.sparse) {
+                if (f.len < SPARSE_EXIT) {
+                    f.len = 0;
+                } else {
+                    if (ps->nitems)
+                        flush_block(ps, base + p);
+                    md = mode_of(false);
+                }
+            }
             if (f.len < MIN_MATCH) {
                 emit_literal(ps, base[p]);
                 p++;
-                maybe_flush(ps, base + p);
+                maybe_flush(ps, base + p, &md);
+                if (md.sparse)
+                    p = sparse_literals(ps, base, p, n, &md);
             } else {
                 m = f;
                 pending = true;
@@ -976,13 +1048,14 @@ static void parse_segment(parser *ps, const level_params *lp, const uint8_t *bas
             emit_match(ps, m);
             p += m.len;
             pending = false;
-            maybe_flush(ps, base + p);
+            maybe_flush(ps, base + p, &md);
         } else {
             emit_literal(ps, base[p]);
             p++;
             m = f;
         }
     }
+    ps->sparse = md.sparse;
 }
 
 size_t codec__deflate_compress(codec_deflater *d, int level, const uint8_t *src, size_t n,
@@ -996,7 +1069,7 @@ size_t codec__deflate_compress_part(codec_deflater *d, int level, const uint8_t 
 {
     const level_params *lp = &params_for[level];
     bitwriter w = {0, 0, dst, dst + cap, false};
-    parser ps = {d, &w, src, 0, lp->splits};
+    parser ps = {d, &w, src, 0, lp->splits, false};
     unsigned bits = HASH_BITS_MIN;
     while (bits < HASH_BITS_MAX && ((size_t)1 << bits) < n)
         bits++;

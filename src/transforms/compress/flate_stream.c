@@ -6,7 +6,7 @@
  * (zlib's Z_FULL_FLUSH), so the parts make one deflate stream. Up to
  * OWN_PART bytes that is the one-shot's bytes exactly; past it, the same
  * bytes for every split of the input (parts start at fixed offsets).
- * Memory: the part, its output and one encoder context (about 1.1 MiB).
+ * Memory: the part, its output and one encoder context (about 1.2 MiB).
  *
  * Other levels (libdeflate's in the one-shot, which cannot stream) use
  * zlib at the same level, window and memory level as the JDK's Deflater,
