@@ -934,7 +934,18 @@ static void check_schemaless(void)
         "[{\"long key of many bytes\":1,\"b\":2},{\"long key of many bytes\":1,\"b\":2}]",
         "[{\"a\":1},{\"a\":1},{\"a\":{\"a\":{\"a\":1}}},{\"ab\":1,\"a\":2}]",
         /* one literal (clang's -Wstring-concatenation) */
-        "[{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6},{\"a\":1,\"c\":3,\"f\":6},{\"a\":1,\"e\":5},{\"a\":1,\"f\":2,\"b\":3},{\"a\":1,\"d\":2,\"c\":3}]"};
+        "[{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6},{\"a\":1,\"c\":3,\"f\":6},{\"a\":1,\"e\":5},{\"a\":1,\"f\":2,\"b\":3},{\"a\":1,\"d\":2,\"c\":3}]",
+        /* the shape guess (the last two objects' shape at a depth, when the
+         * next one starts with its first key): runs with fewer members, more,
+         * containers as members (empty or not, nested objects guessed too),
+         * a key that leaves the shape; empty containers as members' values,
+         * which take no call */
+        "[{\"a\":1,\"b\":2},{\"a\":3},{\"a\":4,\"b\":5,\"c\":6,\"d\":[7]},{\"a\":8,\"b\":9}]",
+        "[{\"a\":[],\"b\":{}},{\"a\":[1,2],\"b\":{\"c\":[]}},{\"a\":[ ],\"b\":{ }}]",
+        "{\"x\":{\"a\":1,\"b\":2},\"y\":{\"c\":1},\"z\":[{\"a\":1,\"b\":2},{\"c\":3}],\"w\":{\"x\":{\"a\":{\"a\":{}}},\"y\":{\"c\":[[],{}]}}}",
+        "[{\"a\":{\"p\":1,\"q\":[1]},\"b\":2},{\"a\":{\"p\":2,\"q\":[2,3]},\"b\":3},{\"a\":{\"p\":3,\"r\":4,\"s\":5},\"b\":[{\"a\":1}],\"c\":{}}]",
+        "[{\"a\":1,\"b\":2},{\"a\":1,\"x\":2,\"y\":3,\"z\":4},{\"a\":1,\"b\":2}]",
+        "[[],[[]],{},[{}],[[],{},[]],{\"a\":[]},[[[]]]]"};
     for (size_t k = 0; k < sizeof shapes_valid / sizeof shapes_valid[0]; k++)
         CHECK_INT(agree_value_text(shapes_valid[k]), 0);
     static const char *const shapes_invalid[] = {
@@ -947,9 +958,38 @@ static void check_schemaless(void)
         "[{\"a\":1,\"b\":2,\"c\":3,\"d\":4},{\"a\":1,\"c\":3,\"c\":4}]",
         "[{\"a\":1,\"b\":2,\"c\":3,\"d\":4},{\"a\":1,\"c\":3,\"b\":2,\"b\":5}]",
         "[{\"a\":1,\"b\":2,\"c\":3,\"d\":4},{\"a\":1,\"d\":3,\"a\":2}]",
-        "[{\"a\":1,\"b\":2},{\"a\":1,\"b\"2}]"};
+        "[{\"a\":1,\"b\":2},{\"a\":1,\"b\"2}]",
+        /* after a guessed shape: a repeat once the keys left it, a cut */
+        "[{\"a\":1,\"b\":2},{\"a\":1,\"c\":2,\"a\":3}]",
+        "[{\"a\":1,\"b\":2},{\"a\":1,\"b\":2,\"c\":3,\"b\":4}]",
+        "[{\"a\":[],\"b\":2},{\"a\":[],\"b\":[}]",
+        "[{\"a\":[],\"b\":2},{\"a\":[]]",
+        "[{\"a\":1,\"b\":2},{\"a\":[1,\"b\":2}]"};
     for (size_t k = 0; k < sizeof shapes_invalid / sizeof shapes_invalid[0]; k++)
         CHECK(agree_value_text(shapes_invalid[k]) != 0);
+    /* A long shape, then many objects starting like it with a nested
+     * container: the arena stays within a small multiple of the document
+     * (an array of the shape's size taken for each would not). */
+    {
+        static char doc[200000];
+        size_t n = 0;
+        doc[n++] = '[', doc[n++] = '{';
+        for (int i = 0; i < 200; i++)
+            n += (size_t)sprintf(doc + n, "%s\"k%d\":0", i ? "," : "", i);
+        doc[n++] = '}';
+        for (int i = 0; i < 2000; i++)
+            n += (size_t)sprintf(doc + n, ",{\"k0\":[%d]}", i);
+        doc[n++] = ']';
+        CHECK_INT(agree_value((const uint8_t *)doc, n, "long shape"), 0);
+        codec_value v;
+        codec_error err;
+        codec_arena_reset(&arena);
+        size_t before = codec_arena_used(&arena);
+        CHECK_INT(codec__json_decode_fast(codec_value_type(), (const uint8_t *)doc, n, &v, &opts,
+                                          true, &arena, &err),
+                  0);
+        CHECK(codec_arena_used(&arena) - before < 40 * n);
+    }
     /* Arrays of scalars are written straight into the node pool until a
      * container item comes or the pool's chunk is full: arrays of every
      * length up to past a chunk, then a container item, then more. */
@@ -997,6 +1037,11 @@ static void check_schemaless(void)
     opts.max_depth = 3;
     CHECK_INT(agree_value_text("[[[1]]]"), 0);
     CHECK(agree_value_text("[[[[1]]]]") != 0);
+    CHECK_INT(agree_value_text("[[[]]]"), 0);
+    CHECK(agree_value_text("[[[[]]]]") != 0);
+    CHECK_INT(agree_value_text("{\"a\":{\"b\":{}}}"), 0);
+    CHECK(agree_value_text("{\"a\":{\"b\":{\"c\":{}}}}") != 0);
+    CHECK(agree_value_text("[{\"a\":[1],\"b\":1},{\"a\":[[]],\"b\":1}]") != 0);
     opts.max_depth = saved_depth;
     opts.max_elements = 2;
     CHECK_INT(agree_value_text("[1,{\"a\":1,\"b\":2}]"), 0);

@@ -64,6 +64,7 @@ typedef struct shape {
 #define SHAPE_BITS 6   /* 64 slots: shapes_valid has a bit for each */
 #define NO_SHAPE (1u << SHAPE_BITS)
 #define SHAPE_SKIP 4   /* a key is looked for among the shape's next 4 */
+#define SHAPE_SURE 0x80u   /* in fast.shape_at: the shape guess is tried (shape_guess) */
 
 typedef struct fast {
     const uint8_t *base, *end;
@@ -81,6 +82,7 @@ typedef struct fast {
     bool memo_ready;        /* `memo` is cleared (on first lookup by hash) */
     uint64_t memo_older;    /* bit s: the entry of memo set s to fill next */
     uint64_t shapes_valid;  /* bit i: shapes[i] holds a shape */
+    uint8_t shape_at[64];   /* per depth (mod 64): the last shape's slot there, | SHAPE_SURE */
     uint8_t *vals;          /* the value stack of codec_values (see vals_push) */
     uint64_t vals_local[128];   /* its first 1 KiB */
     size_t vals_top, vals_cap;
@@ -1249,6 +1251,22 @@ static inline __attribute__((always_inline)) const uint8_t *any_scalar(fast *f, 
 
 static const uint8_t *any_container(fast *f, size_t at, const uint8_t *p, uint32_t depth);
 
+/* The array or object at p (its '[' or '{') into the value at `at` of the
+ * stack, inside `depth` containers: an empty one ("[]" or "{}", nothing
+ * between) without the call (citm_catalog.json has 8,695 "blockIds":[]).
+ * For members' values only: as an array's items, canada.json's 56,045
+ * pairs would each pay the check (+2 % instructions). */
+static inline __attribute__((always_inline)) const uint8_t *nested(fast *f, size_t at,
+                                                                   const uint8_t *p,
+                                                                   uint32_t depth)
+{
+    if (f->end - p >= 2 && p[1] == p[0] + 2 && depth < f->o->max_depth) {
+        put_value(f->vals + at, *p == '[' ? CODEC_V_ARRAY : CODEC_V_OBJECT, 0, 0);
+        return p + 2;
+    }
+    return any_container(f, at, p, depth);
+}
+
 /* Direct mode: while the items of the innermost open array are scalars
  * they are written straight into the node pool, where the array will be
  * (nothing else takes from the pool meanwhile: a nested container first
@@ -1355,6 +1373,26 @@ static __attribute__((noinline)) size_t shape_skip(const uint8_t *p, const uint8
     return sn;
 }
 
+/* The shape guess: when the last two objects at this depth (mod 64) had
+ * the same shape (SHAPE_SURE), and the object at p starts with its first
+ * key, that shape's slot (the slot the first key's hash would name),
+ * found without copying or hashing the key; else NO_SHAPE. Objects of one
+ * kind come in runs (an array's items): citm_catalog.json's 10,935 objects
+ * are 10,919 guesses. Tried only when sure, as a guess that fails costs
+ * more than the hash it saves (twitter.json's objects alternate). */
+static __attribute__((noinline)) unsigned shape_guess(fast *f, const uint8_t *p, uint32_t depth)
+{
+    unsigned guess = f->shape_at[depth & 63];
+    if (!(guess & SHAPE_SURE))
+        return NO_SHAPE;
+    guess &= SHAPE_SURE - 1;
+    const shape *g = &f->shapes[guess];
+    if ((f->shapes_valid >> guess & 1) && g->depth == depth && key_is(p, f->end, g->members[0].key))
+        return guess;
+    f->shape_at[depth & 63] = (uint8_t)guess;   /* not sure any more */
+    return NO_SHAPE;
+}
+
 /* The members of an object after its '{' (and white space) into the value at `at`. */
 static inline __attribute__((always_inline)) const uint8_t *any_object(fast *f, size_t at,
                                                                        const uint8_t *p,
@@ -1385,6 +1423,7 @@ static inline __attribute__((always_inline)) const uint8_t *any_object(fast *f, 
             /* The shape's next key, or one of the few after it (this
              * object lacks some of the shape's optional members). */
             if (j < sn && (key_is(p, end, sk[j].key) || (j = shape_skip(p, end, sk, j, sn)) < sn)) {
+            matched:;
                 const char *kp = sk[j].key.ptr;
                 size_t kn = sk[j].key.len;
                 key->ptr = kp;
@@ -1392,6 +1431,12 @@ static inline __attribute__((always_inline)) const uint8_t *any_object(fast *f, 
                 p += kn + 2;
                 si = j + 1;
             } else {
+                /* (Here rather than before the loop: the descent is
+                 * sensitive to its layout; docs/formats/json.md.) */
+                if (count == 0 && (slot = shape_guess(f, p, depth)) != NO_SHAPE) {
+                    sk = f->shapes[slot].members, sn = f->shapes[slot].count, j = 0;
+                    goto matched;
+                }
                 const uint8_t *q = p;
                 if (!(p = string_value(f, p, key)))
                     return GIVE_UP;
@@ -1403,14 +1448,18 @@ static inline __attribute__((always_inline)) const uint8_t *any_object(fast *f, 
                     slot = shape_slot(kp, kn, depth);
                     const shape *sh = &f->shapes[slot];
                     if ((f->shapes_valid >> slot & 1) && sh->depth == depth &&
-                        sh->members[0].key.len == kn && same_name(sh->members[0].key.ptr, kp, kn))
+                        sh->members[0].key.len == kn && same_name(sh->members[0].key.ptr, kp, kn)) {
                         sk = sh->members, sn = sh->count, si = 1;
+                        /* sure when the last object here had it too */
+                        unsigned last = f->shape_at[depth & 63];
+                        f->shape_at[depth & 63] = (uint8_t)(slot | (last == slot ? SHAPE_SURE : 0));
+                    }
                 }
             }
             if (!(p = after_colon(p, end)))
                 return GIVE_UP;
             if (*p == '[' || *p == '{') {
-                if (!(p = any_container(f, at_m + offsetof(codec_member, value), p, depth)))
+                if (!(p = nested(f, at_m + offsetof(codec_member, value), p, depth)))
                     return GIVE_UP;
             } else if (!(p = any_scalar(f, m + offsetof(codec_member, value), p))) {
                 return GIVE_UP;
@@ -1438,6 +1487,7 @@ static inline __attribute__((always_inline)) const uint8_t *any_object(fast *f, 
     if (plain && slot != NO_SHAPE && count && !sn) {
         f->shapes[slot] = (shape){members, count, depth};
         f->shapes_valid |= 1ull << slot;
+        f->shape_at[depth & 63] = (uint8_t)slot;
     }
     put_value(f->vals + at, CODEC_V_OBJECT, (uint64_t)(uintptr_t)members, count);
     return p;
@@ -1673,6 +1723,7 @@ int codec__json_decode_fast(const codec_type *t, const uint8_t *in, size_t n, vo
     f.reader_ready = false;
     f.memo_ready = false;
     f.shapes_valid = 0;
+    memset(f.shape_at, 0, sizeof f.shape_at);
     f.vals = (uint8_t *)f.vals_local;
     f.vals_top = 0;
     f.vals_cap = sizeof f.vals_local;
