@@ -43,8 +43,9 @@ asan: deps
 # and the checker aborts past 64 locks held by one thread. Races are still
 # detected there; lock order is checked by every other test.
 TSAN_FORK_TESTS = ^(unit/test_envelope|unit/test_fork_safety)$$
-TSAN_OTHER_TESTS = ^(unit/test_compress|unit/test_redis|unit/test_redis_near_cache|unit/test_redis_cluster_near|unit/test_fory|bench/test_bench_harness|bench/outputs|interop/cli_stream|interop/cli_pipeline)$$
-TSAN_TARGETS = unit_test_envelope unit_test_fork_safety unit_test_compress unit_test_redis \
+TSAN_OTHER_TESTS = ^(unit/test_dynlib|unit/test_lazy_load|unit/test_compress|unit/test_redis|unit/test_redis_near_cache|unit/test_redis_cluster_near|unit/test_fory|bench/test_bench_harness|bench/outputs|interop/cli_stream|interop/cli_pipeline)$$
+TSAN_TARGETS = unit_test_envelope unit_test_fork_safety unit_test_dynlib unit_test_lazy_load \
+	unit_test_compress unit_test_redis \
 	unit_test_redis_near_cache unit_test_redis_cluster_near unit_test_fory \
 	test_bench_harness codec-bench codec_cli
 TSAN_RUN = halt_on_error=1 exitcode=66 second_deadlock_stack=1

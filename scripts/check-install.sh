@@ -33,6 +33,17 @@ cc -Wall -Werror "$src/examples/pipeline.c" $cflags \
     "$(pkg-config --variable=libdir codec)/libcodec.a" $(pkg-config --libs --static codec | sed 's/-lcodec//') \
     -o "$prefix/static"
 "$prefix/static" 'gzip | hex'
+# Libraries libcodec opens on first use are not for the user to link, and a
+# static program without them still runs their stages (dlopen by SONAME).
+static_libs=$(pkg-config --libs --static codec)
+for lib in crypto snappy hiredis rdkafka; do
+  [[ " $static_libs " != *" -l$lib "* ]] || fail "pkg-config --libs --static codec names -l$lib"
+done
+if grep -q 'define CODEC_HAVE_SNAPPY 1' "$(pkg-config --variable=includedir codec)/codec/config.h"; then
+  "$prefix/static" 'snappy | hex' >/dev/null
+  needs=$(ldd "$prefix/static")
+  [[ $needs != *libsnappy* ]] || fail "the static program links libsnappy"
+fi
 version=$(pkg-config --modversion codec)
 [ "$(LD_LIBRARY_PATH=$(pkg-config --variable=libdir codec) "$prefix/bin/codec" --version | head -1)" = "codec $version" ] ||
   fail "codec --version does not say codec $version"

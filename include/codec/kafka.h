@@ -5,6 +5,8 @@
  * librdkafka-dev); the build then defines CODEC_HAVE_KAFKA for you and for
  * every program that links codec. You create, configure, poll and destroy
  * the rd_kafka_t yourself; codec only encodes, decodes and keeps score.
+ * Link librdkafka yourself (`pkg-config --libs rdkafka`): libcodec does not,
+ * it opens librdkafka on first use (docs/ARCHITECTURE.md).
  *
  *   rd_kafka_conf_t *conf = rd_kafka_conf_new();
  *   rd_kafka_conf_set(conf, "bootstrap.servers", "127.0.0.1:9092", ..);
@@ -42,7 +44,10 @@
  *                            detail, stage and offset are kept; the message
  *                            starts with `TOPIC [PARTITION] @OFFSET: `).
  *   CODEC_E_UNSUPPORTED      the spec header names a pipeline this consumer
- *                            does not accept, or is missing when required.
+ *                            does not accept, or is missing when required;
+ *                            or librdkafka could not be loaded (codec opens
+ *                            it by its SONAME on first use, and so finds
+ *                            the copy your program already uses).
  *   CODEC_E_NOT_FOUND        produce: the topic or partition does not exist.
  *   CODEC_E_TRANSIENT        librdkafka failed: timed out, broker or network
  *                            errors, a fatal producer error (librdkafka's own
@@ -102,7 +107,8 @@ CODEC_API CODEC_NODISCARD int codec_kafka_serialize(const codec *c, const char *
 /** codec_kafka_message_spec() — the spec header of `m` (its last
  * occurrence): *id points into the message (not NUL-terminated, valid as
  * long as `m`), *len is its length.
- * @return 0, or CODEC_E_NOT_FOUND when `m` has no such header. Since: 0.1 */
+ * @return 0, or CODEC_E_NOT_FOUND when `m` has no such header
+ *         (CODEC_E_UNSUPPORTED when librdkafka could not be loaded). Since: 0.1 */
 CODEC_API CODEC_NODISCARD int codec_kafka_message_spec(const rd_kafka_message_t *m, const char **id,
                                                        size_t *len);
 

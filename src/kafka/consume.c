@@ -97,6 +97,9 @@ static bool options_ok(rd_kafka_t *rk, const codec_kafka_consume_options *o)
 int codec_kafka_consume(rd_kafka_t *rk, const codec_kafka_consume_options *o,
                         codec_error *err)
 {
+    int opened = CODEC__KAFKA_OPEN(err);
+    if (opened)
+        return opened;
     if (!o || !options_ok(rk, o))
         return codec_error_set(err, CODEC_E_USAGE, 0, "kafka", CODEC_NO_OFFSET,
                                "codec_kafka_consume needs a consumer, a decoder, value, "

@@ -5,10 +5,16 @@
 #define CODEC_KAFKA_INTERNAL_H
 
 #include "codec/kafka.h"
+#include "librdkafka_internal.h"
 
 /* A record's status while its delivery report has not arrived. Never a
  * codec_status, so never seen by the caller once the call returns. */
 #define CODEC__KAFKA_PENDING (-1)
+
+/* Opens librdkafka (the first call does): 0, or CODEC_E_UNSUPPORTED with
+ * the loader's message. Every codec_kafka_* call makes sure of it before
+ * its first librdkafka call. */
+#define CODEC__KAFKA_OPEN(err) codec__dynlib_open(&codec__librdkafka, "kafka", (err))
 
 /* Prefixes err->message with `TOPIC [PARTITION] @OFFSET: ` for `m`. */
 void codec__kafka_locate(const rd_kafka_message_t *m, codec_error *err);

@@ -55,7 +55,9 @@ static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaqu
 
 void codec_kafka_conf_set_delivery(rd_kafka_conf_t *conf)
 {
-    if (conf)
+    /* Without librdkafka there is nothing to set, and codec_kafka_produce
+     * reports why. */
+    if (conf && CODEC__KAFKA_OPEN(NULL) == CODEC_OK)
         rd_kafka_conf_set_dr_msg_cb(conf, on_delivery);
 }
 
@@ -124,7 +126,9 @@ int codec_kafka_produce(rd_kafka_t *rk, const codec *c, const codec_kafka_produc
         return codec_error_set(err, CODEC_E_USAGE, 0, "kafka", CODEC_NO_OFFSET,
                                "codec_kafka_produce needs a codec, options with a topic "
                                "(reserved zero) and records");
-    int rc = codec__kafka_check_producer(rk, err);
+    int rc = CODEC__KAFKA_OPEN(err);
+    if (!rc)
+        rc = codec__kafka_check_producer(rk, err);
     if (rc)
         return rc;
     codec_buf buf;

@@ -41,8 +41,11 @@ int codec_kafka_serialize(const codec *c, const char *spec_id, const void *value
     if (!c || !value || !out)
         return codec_error_set(err, CODEC_E_USAGE, 0, "kafka", CODEC_NO_OFFSET,
                                "codec_kafka_serialize needs a codec, a value and a buffer");
+    int rc = headers ? CODEC__KAFKA_OPEN(err) : CODEC_OK;
+    if (rc)
+        return rc;
     size_t before = out->len;
-    int rc = codec_encode(c, value, out, err);
+    rc = codec_encode(c, value, out, err);
     if (rc || !headers)
         return rc;
     const char *id = spec_id ? spec_id : codec_spec(c);
@@ -61,6 +64,8 @@ int codec_kafka_message_spec(const rd_kafka_message_t *m, const char **id, size_
     rd_kafka_headers_t *h;
     const void *v;
     size_t n;
+    if (m && CODEC__KAFKA_OPEN(NULL))
+        return CODEC_E_UNSUPPORTED;
     if (!m || rd_kafka_message_headers(m, &h) ||
         rd_kafka_header_get_last(h, CODEC_KAFKA_SPEC_HEADER, &v, &n))
         return CODEC_E_NOT_FOUND;
@@ -115,6 +120,9 @@ int codec_kafka_deserialize(const codec_kafka_decoder *d, const rd_kafka_message
         return codec_error_set(err, CODEC_E_USAGE, 0, "kafka", CODEC_NO_OFFSET,
                                "codec_kafka_deserialize needs a decoder with codecs, a "
                                "message, value_out and an arena");
+    int opened = CODEC__KAFKA_OPEN(err);
+    if (opened)
+        return opened;
     size_t k = 0;
     int rc = m->err ? codec_error_set(err, CODEC_E_TRANSIENT, 0, "kafka", CODEC_NO_OFFSET,
                                       "consumer error: %s", rd_kafka_message_errstr(m))

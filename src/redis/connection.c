@@ -3,7 +3,6 @@
 #include "redis_internal.h"
 #include "core/error_internal.h"
 
-#include <openssl/crypto.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/time.h>
@@ -123,6 +122,9 @@ int codec_redis_connect(const codec_redis_options *o, codec_redis **out, codec_e
         return codec_error_set(err, CODEC_E_USAGE, 0, "redis", CODEC_NO_OFFSET,
                                "codec_redis_connect needs somewhere to put the handle");
     *out = NULL;
+    int rc = codec__dynlib_open(&codec__libhiredis, "redis", err);
+    if (rc)
+        return rc;   /* a handle exists only with hiredis open: its users need not check */
     if (!o)
         o = &defaults;
     const codec_allocator *alloc = o->alloc ? o->alloc : codec_default_allocator();
@@ -133,7 +135,7 @@ int codec_redis_connect(const codec_redis_options *o, codec_redis **out, codec_e
     r->alloc = alloc;
     codec_buf_init(&r->buf, alloc);
     codec_arena_init(&r->replies, alloc, 0);
-    int rc = apply_options(r, o, err);
+    rc = apply_options(r, o, err);
     if (!rc && o->url && strncmp(o->url, "redis-cluster://", 16) == 0)
         rc = codec__redis_cluster_open(r, o->url, err);
     else if (!rc)
@@ -178,6 +180,6 @@ void codec_redis_free(codec_redis *r)
         r->alloc->release(r->alloc->ctx, r->argvlen, r->scratch_cap * sizeof *r->argvlen);
         r->alloc->release(r->alloc->ctx, r->ends, r->scratch_cap * sizeof *r->ends);
     }
-    OPENSSL_cleanse(r->password, sizeof r->password);
+    explicit_bzero(r->password, sizeof r->password);
     r->alloc->release(r->alloc->ctx, r, sizeof *r);
 }

@@ -6,8 +6,8 @@
 
 #include "codec/redis.h"
 #include "core/escape_internal.h"
+#include "libhiredis_internal.h"
 
-#include <hiredis/hiredis.h>
 #include <stdbool.h>
 
 #define REDIS_HOST_CAP 256

@@ -14,7 +14,6 @@
 #include "redis_internal.h"
 
 #include <errno.h>
-#include <hiredis/sds.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdalign.h>

@@ -51,6 +51,10 @@ static void check(const redis_reply *n, int depth)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     int fds[2];
+    /* The reader is called without codec_redis_connect(), which would open
+     * hiredis for it. */
+    if (codec__dynlib_open(&codec__libhiredis, "redis", NULL))
+        return 0;
     if (size > 65536 || socketpair(AF_UNIX, SOCK_STREAM, 0, fds))
         return 0;
     if (write(fds[1], data, size) != (ssize_t)size) {

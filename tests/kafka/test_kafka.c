@@ -373,6 +373,8 @@ int main(void)
 {
     kafka_mock_start(&mock);
     codec_error err;
+    /* codec__kafka_send() is called directly below: open librdkafka for it. */
+    CHECK_INT(codec__dynlib_open(&codec__librdkafka, "test", &err), 0);
     codec *json_zstd = codec_parse("json | zstd:3", &order_type, &err);
     codec *proto = codec_parse("protobuf", &order_type, &err);
     CHECK(json_zstd && proto);

@@ -10,6 +10,11 @@
 #include "cli_verb.h"
 
 #include "codec/kafka.h"
+/* librdkafka through libcodec's table, opened on first use like the
+ * library's own calls (make_handle opens it): the command does not link
+ * librdkafka, so `codec pack` never loads it. */
+#define CODEC_DYNLIB_CALLS
+#include "kafka/librdkafka_internal.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -197,6 +202,9 @@ static int make_handle(const kafka_args *a, rd_kafka_type_t type, rd_kafka_t **o
                        codec_error *err)
 {
     char why[512];
+    int rc = codec__dynlib_open(&codec__librdkafka, "kafka", err);
+    if (rc)
+        return rc;
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
     bool ok = rd_kafka_conf_set(conf, "bootstrap.servers", a->brokers, why, sizeof why) ==
               RD_KAFKA_CONF_OK;

@@ -9,7 +9,6 @@
 #include "codec/redis.h"
 
 #include <getopt.h>
-#include <openssl/crypto.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -170,7 +169,7 @@ static int read_password_file(redis_args *a, codec_error *err)
     else
         memcpy(a->password, in.data, n);
     a->password[n < sizeof a->password ? n : 0] = '\0';
-    OPENSSL_cleanse(in.data, in.len);
+    explicit_bzero(in.data, in.len);
     cli_input_free(&in);
     return rc;
 }
@@ -246,7 +245,7 @@ int cmd_redis(int argc, char **argv)
     rc = resolve_credentials(&a, &err);
     if (!rc)
         rc = codec_redis_connect(&a.o, &r, &err);
-    OPENSSL_cleanse(a.password, sizeof a.password);
+    explicit_bzero(a.password, sizeof a.password);
     if (!rc)
         rc = run(&a, c, r, &err);
     codec_redis_free(r);

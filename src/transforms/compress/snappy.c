@@ -10,8 +10,8 @@
 #include "core/varint_internal.h"
 
 #include "codec/compress.h"
+#include "libsnappy_internal.h"
 
-#include <snappy-c.h>
 #include <string.h>
 
 /* A snappy copy element is at least 2 bytes for at most 64 output bytes
@@ -79,9 +79,12 @@ int codec__stage_ctor_snappy(codec_stage *s, codec_args *a, const codec_type *t,
     (void)t;
     static const char *const formats[] = {"raw", "framed", NULL};
     size_t which = 0;
-    int rc = strcmp(a->stage, "snappy") == 0
-                 ? codec__args_choice(a, "format", true, formats, 0, &which, err)
-                 : CODEC_OK;
+    int rc = codec__dynlib_open(&codec__libsnappy, a->stage, err);
+    if (rc)
+        return rc;
+    rc = strcmp(a->stage, "snappy") == 0
+             ? codec__args_choice(a, "format", true, formats, 0, &which, err)
+             : CODEC_OK;
     s->ops = which == 1 ? &snappy_framed_ops : &snappy_ops;
     return rc ? rc : codec__args_max_output(a, &s->max_output, err);
 }

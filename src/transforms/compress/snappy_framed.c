@@ -10,8 +10,8 @@
 #include "compress_internal.h"
 #include "compose/stream_internal.h"
 #include "codec/integrity.h"
+#include "libsnappy_internal.h"
 
-#include <snappy-c.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -8,7 +8,7 @@
 #include "codec/envelope.h"
 #include "envelope_format_internal.h"
 
-#include <openssl/evp.h>
+#include "libcrypto_internal.h"
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -8,7 +8,6 @@
  * from random bytes so that chosen inputs cannot aim at one set. */
 #include "crypto_internal.h"
 
-#include <openssl/crypto.h>
 #include <stdlib.h>
 #include <string.h>
 

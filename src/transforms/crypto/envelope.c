@@ -8,7 +8,6 @@
 #include "crypto_internal.h"
 #include "core/error_internal.h"
 
-#include <openssl/crypto.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -388,7 +387,9 @@ static int state_parts(envelope_state *st, const codec_envelope_options *o, code
 
 int codec__crypto_envelope_fill(codec_stage *s, const codec_envelope_options *o, codec_error *err)
 {
-    int rc = check_options(o, err);
+    int rc = codec__dynlib_open(&codec__libcrypto, "envelope", err);
+    if (!rc)
+        rc = check_options(o, err);
     envelope_state *st = rc ? NULL : calloc(1, sizeof *st);
     if (!st) {
         if (o->provider.release)

@@ -20,7 +20,6 @@
 #include "crypto_internal.h"
 
 #include <limits.h>
-#include <openssl/rand.h>
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static codec__fork_locks registry = {&registry, &registry, NULL, 0};
@@ -97,7 +96,7 @@ unsigned codec__crypto_fork_generation(void)
 
 int codec__random_bytes(uint8_t *dst, size_t n)
 {
-    if (n > INT_MAX)
+    if (n > INT_MAX || codec__dynlib_open(&codec__libcrypto, "envelope", NULL))
         return -1;
     codec__openssl_enter();
     int ok = RAND_priv_bytes(dst, (int)n);

@@ -6,7 +6,6 @@
 #include "crypto_internal.h"
 
 #include <limits.h>
-#include <openssl/crypto.h>
 
 /* EVP takes int lengths; longer inputs go through in chunks. */
 #define GCM_CHUNK ((size_t)1 << 30)

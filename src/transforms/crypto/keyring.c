@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/crypto.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +153,8 @@ codec_keyring *codec__keyring_parse_with(const char *text, size_t len,
         codec_error_set(err, CODEC_E_USAGE, 0, RING_STAGE, CODEC_NO_OFFSET, "no key ring text");
         return NULL;
     }
+    if (codec__dynlib_open(&codec__libcrypto, RING_STAGE, err))
+        return NULL;   /* a ring exists only with libcrypto open: its users need not check */
     size_t candidates = count_key_lines(text, len);
     if (candidates == 0 || candidates > CODEC_KEYRING_MAX_KEYS) {
         codec_error_set(err, CODEC_E_USAGE, CODEC_D_LIMIT, RING_STAGE, CODEC_NO_OFFSET,
@@ -504,6 +505,9 @@ static int default_key_id(char *dst, size_t cap, codec_error *err)
 int codec_keyring_generate_line(const char *id, char *dst, size_t cap, codec_error *err)
 {
     char made_id[64];
+    int opened = codec__dynlib_open(&codec__libcrypto, RING_STAGE, err);
+    if (opened)
+        return opened;
     if (!id) {
         int rc = default_key_id(made_id, sizeof made_id, err);
         if (rc)

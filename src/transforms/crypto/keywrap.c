@@ -11,9 +11,6 @@
  * other and against the RFC 3394 vector). */
 #include "crypto_internal.h"
 
-#include <openssl/crypto.h>
-#include <openssl/modes.h>
-
 EVP_CIPHER_CTX *codec__crypto_kw_new(const uint8_t kek[CRYPTO_KEY_SIZE], bool wrap)
 {
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();

@@ -10,7 +10,6 @@
  * generation are thrown away. */
 #include "crypto_internal.h"
 
-#include <openssl/crypto.h>
 #include <string.h>
 #include <time.h>
 

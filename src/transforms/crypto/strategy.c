@@ -11,7 +11,6 @@
 #include "crypto_internal.h"
 #include "core/error_internal.h"
 
-#include <openssl/crypto.h>
 #include <stdlib.h>
 
 struct crypto_bounded {

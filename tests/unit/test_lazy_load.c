@@ -1,0 +1,144 @@
+/* test_lazy_load.c — libcrypto, libsnappy (and libstdc++ behind it),
+ * libhiredis and librdkafka (and libssl, libsasl2 behind it) are opened on
+ * first use (src/core/dynlib_internal.h): a process that only runs gzip and
+ * base64 never maps them; the first snappy stage, envelope, Redis connect
+ * or Kafka call maps its own, and the stage works. Read from
+ * /proc/self/maps. This program links libcodec.a and nothing of those
+ * libraries (tests/CMakeLists.txt gives it no codec_dl_peers). */
+#include "check.h"
+#include "codec/codec.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#if CODEC_HAVE_HIREDIS
+#include "codec/redis.h"
+#endif
+#if CODEC_HAVE_RDKAFKA
+#include "codec/kafka.h"
+#endif
+
+/* Whether a file whose name starts with `prefix` ("libcrypto.so") is
+ * mapped into this process. */
+static bool mapped(const char *prefix)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    CHECK(f != NULL);
+    if (!f)
+        return false;
+    char line[4096];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f)) {
+        const char *name = strrchr(line, '/');
+        found = name && strncmp(name + 1, prefix, strlen(prefix)) == 0;
+    }
+    fclose(f);
+    return found;
+}
+
+static const char *const lazy[] = {"libcrypto.so", "libssl.so", "librdkafka.so",
+                                   "libsasl2.so", "libhiredis.so", "libsnappy.so",
+                                   "libstdc++.so"};
+
+static void expect_mapped(const char *prefix, bool want, const char *when)
+{
+    bool got = mapped(prefix);
+    if (got != want)
+        fprintf(stderr, "%s: %s is %smapped\n", when, prefix, got ? "" : "not ");
+    CHECK(got == want);
+}
+
+/* Encodes and decodes `n` bytes through `spec`; true when they come back. */
+static bool round_trip(const char *spec, size_t n)
+{
+    uint8_t data[4096];
+    uint64_t seed = 17;
+    for (size_t i = 0; i < n && i < sizeof data; i++)
+        data[i] = (uint8_t)(i % 7 ? check_rand(&seed) : 'a');
+    codec_error err;
+    codec *c = codec_parse(spec, NULL, &err);
+    if (!c) {
+        char line[256];
+        fprintf(stderr, "%s: %s\n", spec, codec_error_format(&err, line, sizeof line));
+        return false;
+    }
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    codec_bytes in = {data, n}, back = {0};
+    bool ok = codec_encode(c, &in, &out, &err) == 0 &&
+              codec_decode(c, out.data, out.len, &back, &arena, &err) == 0 &&
+              back.len == n && memcmp(back.data, data, n) == 0;
+    codec_arena_free(&arena);
+    codec_buf_free(&out);
+    codec_free(c);
+    return ok;
+}
+
+int main(void)
+{
+    /* The maps are read right: libcodec's always-linked zstd is there. */
+    expect_mapped("libzstd.so", true, "start");
+    /* A sanitizer's or libFuzzer's runtime may bring libstdc++ itself. */
+    bool cxx_runtime = mapped("libstdc++.so");
+    CHECK(round_trip("gzip:6 | base64", 4000));
+    CHECK(round_trip("zstd:3 | lz4 | hex", 4000));
+    for (size_t i = 0; i < sizeof lazy / sizeof lazy[0]; i++)
+        if (!cxx_runtime || strcmp(lazy[i], "libstdc++.so") != 0)
+            expect_mapped(lazy[i], false, "after gzip, base64, zstd, lz4");
+
+#if CODEC_HAVE_SNAPPY
+    CHECK(round_trip("snappy | base64", 4000));
+    CHECK(round_trip("snappy:framed", 4000));
+    expect_mapped("libsnappy.so", true, "after snappy");
+    expect_mapped("libstdc++.so", true, "after snappy");   /* libsnappy's NEEDED */
+    expect_mapped("libcrypto.so", false, "after snappy");
+#endif
+
+#if CODEC_HAVE_OPENSSL
+    codec_error err;
+    char line[128];
+    CHECK_INT(codec_keyring_generate_line("lazy", line, sizeof line, &err), 0);
+    expect_mapped("libcrypto.so", true, "after codec_keyring_generate_line");
+    codec_keyring *ring = codec_keyring_parse(line, strlen(line), &err);
+    CHECK(ring != NULL);
+    codec_envelope_options o = {0};
+    o.provider = codec_keyring_provider(ring);
+    codec *env = codec_envelope(&o, &err);
+    CHECK(env != NULL);
+    const uint8_t secret[] = "opened on first use";
+    codec_bytes in = {secret, sizeof secret}, back = {0};
+    codec_buf sealed;
+    codec_buf_init(&sealed, NULL);
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    CHECK_INT(codec_encode(env, &in, &sealed, &err), 0);
+    CHECK(sealed.len > sizeof secret);
+    CHECK_INT(codec_decode(env, sealed.data, sealed.len, &back, &arena, &err), 0);
+    CHECK_MEM(back.data, back.len, secret, sizeof secret);
+    codec_arena_free(&arena);
+    codec_buf_free(&sealed);
+    codec_free(env);
+#endif
+
+#if CODEC_HAVE_HIREDIS
+    /* Nothing listens on port 1: hiredis is opened, the connect fails. */
+    codec_redis_options ro = {0};
+    ro.port = 1;
+    ro.connect_timeout_ms = 500;
+    codec_redis *r = NULL;
+    codec_error rerr;
+    CHECK_INT(codec_redis_connect(&ro, &r, &rerr), CODEC_E_TRANSIENT);
+    CHECK(r == NULL);
+    expect_mapped("libhiredis.so", true, "after codec_redis_connect");
+#endif
+
+#if CODEC_HAVE_RDKAFKA
+    /* librdkafka is opened before the arguments are looked at. */
+    codec_error kerr;
+    CHECK_INT(codec_kafka_consume(NULL, NULL, &kerr), CODEC_E_USAGE);
+    expect_mapped("librdkafka.so", true, "after codec_kafka_consume");
+#endif
+    return check_done("test_lazy_load");
+}
