@@ -171,6 +171,36 @@ const bench_driver bench_driver_codec = {
     "codec", codec_version, codec_open, codec_close, codec_worker_new, codec_worker_free,
     codec_enc, codec_dec, codec_matches, codec_tally, NULL};
 
+/* The view cells (bench/suites.c, group "crc32c-view"): the same codec,
+ * decoded with codec_decode_view(), which hands back a range of the input
+ * where every stage can (the checksum trailers, headers) instead of a copy
+ * in the arena. Bytes pipelines only. The arena is reset as in codec_dec:
+ * a caller keeps one for the pipelines that fall back to it. */
+static void *codec_view_open(const char *spec, const bench_payload *p, char *why, size_t cap)
+{
+    if (p->model) {
+        snprintf(why, cap, "codec_decode_view takes bytes pipelines");
+        return NULL;
+    }
+    return open_typed(spec, p, NULL, why, cap);
+}
+
+static int codec_dec_view(void *worker, const uint8_t *in, size_t n, const uint8_t **out,
+                          size_t *len)
+{
+    codec_worker *w = worker;
+    codec_arena_reset(&w->arena);
+    if (codec_decode_view(w->s->c, in, n, &w->bytes, NULL, &w->arena, NULL) != 0)
+        return -1;
+    *out = w->bytes.data;
+    *len = w->bytes.len;
+    return 0;
+}
+
+const bench_driver bench_driver_codec_view = {
+    "codec", codec_version, codec_view_open, codec_close, codec_worker_new, codec_worker_free,
+    codec_enc, codec_dec_view, codec_matches, codec_tally, NULL};
+
 #ifdef BENCH_HAVE_CODEC_GEN_FORY
 /* The "codec-gen-fory" cells: this driver on the types codec-gen
  * --specialize generated from bench/fory_models.fdl, whose Fory functions

@@ -12,6 +12,10 @@ extern const bench_driver bench_driver_codec_stream, bench_driver_codec_validate
 #define BENCH_CODEC_STREAM_SPEC "codec_json_reader/writer"
 #define BENCH_CODEC_VALIDATE_SPEC "codec_json_validate"
 
+/* codec decoding with codec_decode_view() (codec_driver.c); also named
+ * "codec", so its group's peers are compared with it. */
+extern const bench_driver bench_driver_codec_view;
+
 /* The peers compiled into this build, in table order. */
 size_t bench_peer_count(void);
 const bench_driver *bench_peer_at(size_t i);

@@ -51,8 +51,12 @@ static const group ENCODINGS[] = {
     {"base64", "base64", {{"jdk", "base64"}}},
     {"base32", "base32", {{NULL, NULL}}},
     {"hex", "hex", {{"jdk", "hex"}}},
-    {"crc32c", "crc32c", {{"jdk", "crc32c"}}},
+    {"crc32c", "crc32c", {{"jdk", "crc32c"}, {"kernel", "crc32c"}}},
 };
+
+/* The crc32c cell decoded by codec_decode_view() (bench_driver_codec_view:
+ * the body checked where it is), against the kernel alone. */
+static const group CRC32C_VIEW = {"crc32c-view", "crc32c", {{"kernel", "crc32c"}}};
 
 /* The backends, with the peers doing the same work from the same C structs;
  * a format this build does not register is not listed (backend_registered),
@@ -148,19 +152,26 @@ static int add_cell(bench_plan *p, const char *suite, const char *group_name,
                        filter, false);
 }
 
-static int add_group(bench_plan *p, const char *suite, const group *g, const char *payload,
-                     const char *filter)
+/* The group's cells, its codec cell run by driver `mine`. */
+static int add_group_of(bench_plan *p, const char *suite, const group *g,
+                        const bench_driver *mine, const char *payload, const char *filter)
 {
     const bench_payload *pl = bench_payload_find(payload);
     if (!pl || (pl->model && !backend_registered(g->codec_spec)))
         return 0;   /* a document file that is absent, or a format not merged */
-    if (add_cell(p, suite, g->name, "codec", g->codec_spec, payload, filter) != 0)
+    if (add_cell_of(p, suite, g->name, mine, NULL, g->codec_spec, payload, filter, false) != 0)
         return -1;
     for (size_t i = 0; i < sizeof g->peers / sizeof g->peers[0] && g->peers[i].driver; i++)
         if (add_cell(p, suite, g->name, g->peers[i].driver, g->peers[i].spec, payload,
                      filter) != 0)
             return -1;
     return 0;
+}
+
+static int add_group(bench_plan *p, const char *suite, const group *g, const char *payload,
+                     const char *filter)
+{
+    return add_group_of(p, suite, g, &bench_driver_codec, payload, filter);
 }
 
 /* Two AES-256 keys in the key-ring format "<id> <64 hex>", one per line,
@@ -206,10 +217,14 @@ static int add_compression(bench_plan *p, const char *filter)
 static int add_encodings(bench_plan *p, const char *filter)
 {
     static const char *const PAYLOADS[] = {"medium", "large"};
-    for (size_t k = 0; k < 2; k++)
+    for (size_t k = 0; k < 2; k++) {
         for (size_t i = 0; i < sizeof ENCODINGS / sizeof ENCODINGS[0]; i++)
             if (add_group(p, "encodings", &ENCODINGS[i], PAYLOADS[k], filter) != 0)
                 return -1;
+        if (add_group_of(p, "encodings", &CRC32C_VIEW, &bench_driver_codec_view, PAYLOADS[k],
+                         filter) != 0)
+            return -1;
+    }
     return 0;
 }
 

@@ -10,7 +10,7 @@ extern const bench_driver bench_peer_zlib, bench_peer_libdeflate, bench_peer_zst
     bench_peer_json_c, bench_peer_jansson, bench_peer_yajl,
     bench_peer_protobuf_c, bench_peer_protobuf_cpp, bench_peer_codec_gen, bench_peer_codec_gen_desc,
     bench_peer_simdjson, bench_peer_msgpack_c, bench_peer_libcbor,
-    bench_peer_jdk, bench_driver_codec_gen_fory;
+    bench_peer_jdk, bench_peer_kernel, bench_driver_codec_gen_fory;
 
 static const bench_driver *const peers[] = {
 #ifdef BENCH_HAVE_ZLIB
@@ -66,6 +66,7 @@ static const bench_driver *const peers[] = {
     &bench_peer_libcbor,
 #endif
     &bench_peer_jdk, /* always listed: it reports "not built" without a JDK */
+    &bench_peer_kernel, /* codec's own CRC-32C kernel: always there */
 };
 
 size_t bench_peer_count(void)

@@ -101,6 +101,39 @@ CODEC_API CODEC_NODISCARD int codec_decode(const codec *c, const uint8_t *in, si
                                            void *value_out, codec_arena *arena,
                                            codec_error *err);
 
+/** codec_decode_view() — codec_decode() of a bytes pipeline that borrows
+ * the input instead of copying it where it can. The stages whose decoded
+ * bytes are a sub-range of their input — the checksum trailers (crc32c,
+ * crc32, adler32), the versioned header (and codec_versioned()'s "as is"
+ * routes), a gated compressor's value stored raw — check it where it is:
+ * when every stage is one, `out` points into `in` and nothing is copied.
+ * A stage that must produce new bytes (decompression, base64, envelope, a
+ * routed version) decodes into `arena` as in codec_decode(), and the stages
+ * after it view that; the result then lives in the arena.
+ * Why a fallback rather than an error: whether a stage copies can depend on
+ * the input (a gated value stored raw or compressed, the version of a
+ * routed header), so one call serves every input; `*borrowed` says which
+ * case this one was, and a NULL `arena` turns the fallback into an error.
+ * @param c        a bytes pipeline (no backend): a typed codec's value is
+ *                 no byte range (CODEC_E_USAGE; use codec_decode()).
+ * @param in       the encoded bytes; never read past in[n-1]; not written.
+ * @param out      on success, the decoded bytes: inside in[0..n) when
+ *                 *borrowed is true (valid as long as `in` is, whatever
+ *                 happens to the arena), else in `arena`.
+ * @param borrowed may be NULL; on success, whether `out` points into `in`.
+ * @param arena    where new bytes go; NULL: a stage that would produce
+ *                 them fails with CODEC_E_USAGE naming it (the stages
+ *                 before it have been verified, nothing is returned).
+ * @return the statuses of codec_decode(), with the same errors (family,
+ *         detail, stage, offset in that stage's input) for the same input:
+ *         a checksum mismatch is CODEC_E_INVALID_PAYLOAD, never a view.
+ *         On failure `out` and `*borrowed` are unspecified.
+ * Allocates: nothing when the result borrows.
+ * Threads: safe while no other thread touches `arena` or `err`. Since 0.2. */
+CODEC_API CODEC_NODISCARD int codec_decode_view(const codec *c, const uint8_t *in, size_t n,
+                                                codec_bytes *out, bool *borrowed,
+                                                codec_arena *arena, codec_error *err);
+
 /** codec_spec() — the normalised spec of `c` ("zstd:3 | base64"); a string
  * owned by `c`. Since 0.1. */
 CODEC_API const char *codec_spec(const codec *c);

@@ -315,6 +315,38 @@ int codec__run_decode(const codec *c, const uint8_t *src, size_t n, codec_buf *o
     return rc;
 }
 
+/* The transforms first..count-1 of c, right to left, from *cur to their
+ * result in *cur. Each decodes into the arena, or, with `borrowed` (the
+ * view decode), a stage that can returns a sub-range of its input instead
+ * (codec__stage_view); *borrowed turns false at the first stage that
+ * decodes, which needs an arena (NULL: CODEC_E_USAGE). Inlined in both
+ * callers: the view's fixed cost over its kernel is on this path. */
+static inline __attribute__((always_inline)) int
+decode_transforms(const codec *c, size_t first, codec_bytes *cur, codec_arena *arena,
+                  bool *borrowed, codec_error *err)
+{
+    for (size_t i = c->count; i-- > first;) {
+        const codec_stage *s = &c->stages[i];
+        int rc = borrowed ? codec__stage_view(s, cur->data, cur->len, cur, err) : CODEC__NO_VIEW;
+        if (rc == CODEC__NO_VIEW) {
+            if (!arena)
+                return codec_error_set(err, CODEC_E_USAGE, 0, s->name, CODEC_NO_OFFSET,
+                                       "%s decodes to new bytes: codec_decode_view needs an "
+                                       "arena for this codec", s->name);
+            /* codec_buf_init(&dst, codec_arena_allocator(arena)), inline */
+            codec_buf dst = {NULL, 0, 0, &arena->as_allocator, NULL};
+            rc = codec__stage_decode(s, cur->data, cur->len, &dst, err);
+            cur->data = dst.data ? dst.data : (const uint8_t *)"";
+            cur->len = dst.len;
+            if (borrowed)
+                *borrowed = false;
+        }
+        if (rc)
+            return rc;
+    }
+    return CODEC_OK;
+}
+
 /* codec_decode past the fast path: the transforms right to left, then the
  * backend. Out of line, so the fast path's prologue stays short. */
 static __attribute__((noinline)) int decode_pipeline(const codec *c, const uint8_t *cur,
@@ -322,21 +354,14 @@ static __attribute__((noinline)) int decode_pipeline(const codec *c, const uint8
                                                      codec_arena *arena, codec_error *err)
 {
     size_t first = codec__has_backend(c) ? 1 : 0;
-    for (size_t i = c->count; i-- > first;) {
-        /* codec_buf_init(&dst, codec_arena_allocator(arena)), inline */
-        codec_buf dst = {NULL, 0, 0, &arena->as_allocator, NULL};
-        int rc = codec__stage_decode(&c->stages[i], cur, cur_len, &dst, err);
-        if (rc)
-            return rc;
-        cur = dst.data ? dst.data : (const uint8_t *)"";
-        cur_len = dst.len;
-    }
+    codec_bytes bytes = {cur, cur_len};
+    int rc = decode_transforms(c, first, &bytes, arena, NULL, err);
+    if (rc)
+        return rc;
     if (first)
-        return c->stages[0].ops->decode_value(&c->stages[0], cur, cur_len, value_out, arena,
-                                              err);
-    codec_bytes *bytes = value_out;
-    bytes->data = cur;
-    bytes->len = cur_len;
+        return c->stages[0].ops->decode_value(&c->stages[0], bytes.data, bytes.len, value_out,
+                                              arena, err);
+    *(codec_bytes *)value_out = bytes;
     return CODEC_OK;
 }
 
@@ -360,6 +385,25 @@ int codec_decode(const codec *c, const uint8_t *in, size_t n, void *value_out,
         return rc;
     }
     return decode_pipeline(c, cur, n, value_out, arena, err);
+}
+
+int codec_decode_view(const codec *c, const uint8_t *in, size_t n, codec_bytes *out,
+                      bool *borrowed, codec_arena *arena, codec_error *err)
+{
+    if (!c || (!in && n) || !out)
+        return codec_error_set(err, CODEC_E_USAGE, 0, "codec", CODEC_NO_OFFSET,
+                               "codec_decode_view needs a codec, input and an output");
+    if (codec__has_backend(c))
+        return codec_error_set(err, CODEC_E_USAGE, 0, c->stages[0].name, CODEC_NO_OFFSET,
+                               "codec_decode_view takes a bytes pipeline; %s decodes to a "
+                               "typed value (use codec_decode)", c->stages[0].name);
+    bool held = true;
+    out->data = in ? in : (const uint8_t *)"";
+    out->len = n;
+    int rc = decode_transforms(c, 0, out, arena, &held, err);
+    if (rc == CODEC_OK && borrowed)
+        *borrowed = held;
+    return rc;
 }
 
 const codec_stage *codec__stage_at(const codec *c, size_t i)

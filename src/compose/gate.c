@@ -51,21 +51,46 @@ int codec__gate_encode(const codec_stage *s, const uint8_t *src, size_t n, codec
     return CODEC_OK;
 }
 
-int codec__gate_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+/* The marker checks of decode, in its order: *raw tells which marker
+ * src[0] is (a raw value is also checked against the decode cap). */
+static int gate_marker(const codec_stage *s, const uint8_t *src, size_t n, bool *raw,
                        codec_error *err)
 {
     if (n == 0)
         return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, 0,
                           "missing size-gate marker");
+    *raw = src[0] == GATE_RAW;
     if (src[0] == GATE_COMPRESSED)
-        return s->ops->decode(s, src + 1, n - 1, out, err);
-    if (src[0] != GATE_RAW)
+        return CODEC_OK;
+    if (!*raw)
         return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_CORRUPT, 0,
                           "bad size-gate marker 0x%02x (expected 0x00 or 0x01)", src[0]);
-    int rc = codec__stage_check_cap(s, n - 1, err);
-    if (rc)
-        return rc;
+    return codec__stage_check_cap(s, n - 1, err);
+}
+
+int codec__gate_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                       codec_error *err)
+{
+    bool raw;
+    int rc = gate_marker(s, src, n, &raw, err);
+    if (rc || !raw)
+        return rc ? rc : s->ops->decode(s, src + 1, n - 1, out, err);
     if (codec_buf_append(out, src + 1, n - 1))
         return codec__nomem(err, s->name);
+    return CODEC_OK;
+}
+
+/* A value stored raw is the bytes after its marker; a compressed one is the
+ * stage's own view (compressors have none: CODEC__NO_VIEW). */
+int codec__gate_view(const codec_stage *s, const uint8_t *src, size_t n, codec_bytes *body,
+                     codec_error *err)
+{
+    bool raw;
+    int rc = gate_marker(s, src, n, &raw, err);
+    if (rc || !raw)
+        return rc ? rc
+                  : s->ops->view ? s->ops->view(s, src + 1, n - 1, body, err) : CODEC__NO_VIEW;
+    body->data = src + 1;
+    body->len = n - 1;
     return CODEC_OK;
 }

@@ -40,7 +40,20 @@ typedef struct codec_stage_ops {
      * stages without one stream through the whole adapter. */
     int (*stream_open)(const codec_stage *s, bool decode, struct codec__sstream **out,
                        codec_error *err);
+    /* Optional: decode by reference (codec_decode_view()). When what decode
+     * would append is a sub-range of src[0..n) (a trailer's body, the
+     * payload after a header), runs every check of decode, with its errors,
+     * and sets *body to that range; nothing is written anywhere. Returns
+     * CODEC__NO_VIEW, having done only cheap checks, when this input's
+     * decoded bytes are new ones (a routed version): decode then runs.
+     * NULL: decode always produces new bytes. */
+    int (*view)(const codec_stage *s, const uint8_t *src, size_t n, codec_bytes *body,
+                codec_error *err);
 } codec_stage_ops;
+
+/* What ops->view returns when the stage must decode this input instead; no
+ * status (all are positive) has this value. */
+#define CODEC__NO_VIEW (-1)
 
 struct codec_stage {
     const codec_stage_ops *ops;
@@ -172,6 +185,20 @@ static inline int codec__stage_decode(const codec_stage *s, const uint8_t *src, 
                                       codec_buf *out, codec_error *err)
 {
     return s->gate ? codec__gate_decode(s, src, n, out, err) : s->ops->decode(s, src, n, out, err);
+}
+
+/* A stage's view of src[0..n): through the size gate when the stage has
+ * one (a value stored raw is a view; a compressed one is not), else its
+ * ops->view, or CODEC__NO_VIEW when it has none. */
+int codec__gate_view(const codec_stage *s, const uint8_t *src, size_t n, codec_bytes *body,
+                     codec_error *err);
+
+static inline int codec__stage_view(const codec_stage *s, const uint8_t *src, size_t n,
+                                    codec_bytes *body, codec_error *err)
+{
+    if (s->gate)
+        return codec__gate_view(s, src, n, body, err);
+    return s->ops->view ? s->ops->view(s, src, n, body, err) : CODEC__NO_VIEW;
 }
 
 /** Finds a row by name (exact match). NULL when unknown. */

@@ -1,6 +1,7 @@
 /* test_random_pipelines.c — random inputs (0 bytes to 1 MiB) through random
- * pipelines of every byte transform, checking decode(encode(x)) == x, that
- * encoding is deterministic, and that a re-used buffer gives the same bytes. */
+ * pipelines of every byte transform, checking decode(encode(x)) == x (by
+ * codec_decode and by codec_decode_view), that encoding is deterministic,
+ * and that a re-used buffer gives the same bytes. */
 #include "check.h"
 #include "codec/codec.h"
 
@@ -87,6 +88,12 @@ static void one_pipeline(uint64_t *seed, uint8_t *data, codec_buf *out, codec_bu
     CHECK_INT(codec_decode(c, out->data, out->len, &back, arena, &err), CODEC_OK);
     int same = back.len == n && (n == 0 || memcmp(back.data, data, n) == 0);
     CHECK(same);
+    /* the view decode: the same bytes, in the input when it borrows */
+    codec_bytes view = {0};
+    bool borrowed = false;
+    CHECK_INT(codec_decode_view(c, out->data, out->len, &view, &borrowed, arena, &err), CODEC_OK);
+    CHECK_MEM(view.data, view.len, data, n);
+    CHECK(!borrowed || (view.data >= out->data && view.data + view.len <= out->data + out->len));
     if (rc || !same || !deterministic)
         fprintf(stderr, "failed: '%s' on %zu bytes\n", spec, n);
     codec_free(c);

@@ -133,18 +133,36 @@ int codec__inspect_versioned(const uint8_t *p, size_t n, codec_inspect_fn field,
     return rc;
 }
 
-static int versioned_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
-                            codec_error *err)
+/* The payload after the header, unless the version has a route: its codec
+ * decodes then (CODEC__NO_VIEW; a route of views too: the stage interface
+ * has no nested view). */
+static int versioned_view(const codec_stage *s, const uint8_t *src, size_t n, codec_bytes *body,
+                          codec_error *err)
 {
     const versioned_state *st = s->state;
     int rc = versioned_check(s, src, n, true, err);
     if (rc)
         return rc;
-    unsigned v = src[2];
-    const codec *route = st->routed ? st->routes[v] : NULL;
-    if (route)
-        return codec__run_decode(route, src + HEADER_SIZE, n - HEADER_SIZE, out, err);
-    if (codec_buf_append(out, src + HEADER_SIZE, n - HEADER_SIZE))
+    if (st->routed && st->routes[src[2]])
+        return CODEC__NO_VIEW;
+    body->data = src + HEADER_SIZE;
+    body->len = n - HEADER_SIZE;
+    return CODEC_OK;
+}
+
+/* The view, copied to out, or the version's route. */
+static int versioned_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
+                            codec_error *err)
+{
+    const versioned_state *st = s->state;
+    codec_bytes body;
+    int rc = versioned_view(s, src, n, &body, err);
+    if (rc == CODEC__NO_VIEW)
+        return codec__run_decode(st->routes[src[2]], src + HEADER_SIZE, n - HEADER_SIZE, out,
+                                 err);
+    if (rc)
+        return rc;
+    if (codec_buf_append(out, body.data, body.len))
         return codec__nomem(err, s->name);
     return CODEC_OK;
 }
@@ -210,7 +228,8 @@ static int versioned_stream_open(const codec_stage *s, bool decode, codec__sstre
 static const codec_stage_ops versioned_ops = {.encode = versioned_encode,
                                               .decode = versioned_decode,
                                               .destroy = versioned_destroy,
-                                              .stream_open = versioned_stream_open};
+                                              .stream_open = versioned_stream_open,
+                                              .view = versioned_view};
 
 static versioned_state *state_new(bool routed)
 {

@@ -1,6 +1,6 @@
 /* trailer.c — encode/decode of the 4-byte big-endian checksum trailer. Both
  * directions copy the payload, checksumming it in the same pass
- * (sum_copy). */
+ * (sum_copy); the view (codec_decode_view) only checksums it. */
 #include "trailer_internal.h"
 #include "compose/stream_internal.h"
 #include "core/arena_internal.h"
@@ -52,17 +52,30 @@ static int trailer_mismatch(const codec_stage *s, size_t body, codec_error *err)
                       "checksum mismatch");
 }
 
+/* Decode's checks before the checksum: the body's length and the stored
+ * trailer. */
+static int trailer_split(const codec_stage *s, const uint8_t *src, size_t n, size_t *body,
+                         uint32_t *want, codec_error *err)
+{
+    if (n < CHECKSUM_TRAILER_SIZE)
+        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
+                          "input of %zu bytes is shorter than the 4-byte checksum", n);
+    *body = n - CHECKSUM_TRAILER_SIZE;
+    *want = codec_load_be32(src + *body);
+    return CODEC_OK;
+}
+
 /* Verifies while copying the body to out; out->len moves only when the
  * checksum matches (the bytes past it are scratch until then). */
 static int trailer_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
                           codec_error *err)
 {
     const checksum_trailer *t = s->state;
-    if (n < CHECKSUM_TRAILER_SIZE)
-        return CODEC_FAIL(err, s, CODEC_E_INVALID_PAYLOAD, CODEC_D_TRUNCATED, n,
-                          "input of %zu bytes is shorter than the 4-byte checksum", n);
-    size_t body = n - CHECKSUM_TRAILER_SIZE;
-    uint32_t want = codec_load_be32(src + body);
+    size_t body = 0;
+    uint32_t want = 0;
+    int rc = trailer_split(s, src, n, &body, &want, err);
+    if (rc)
+        return rc;
     if (body == 0)
         return t->init == want ? CODEC_OK : trailer_mismatch(s, body, err);
     /* The output is exactly the body: in codec_decode's arena, an inline
@@ -74,6 +87,22 @@ static int trailer_decode(const codec_stage *s, const uint8_t *src, size_t n, co
     if (sum_copy(t, t->init, out->data + out->len, src, body) != want)
         return trailer_mismatch(s, body, err);
     out->len += body;
+    return CODEC_OK;
+}
+
+/* The same checks with the checksum-only kernel; the body stays where it
+ * is. */
+static int trailer_view(const codec_stage *s, const uint8_t *src, size_t n, codec_bytes *body,
+                        codec_error *err)
+{
+    const checksum_trailer *t = s->state;
+    uint32_t want = 0;
+    int rc = trailer_split(s, src, n, &body->len, &want, err);
+    if (rc)
+        return rc;
+    if ((body->len ? t->fn(t->init, src, body->len) : t->init) != want)
+        return trailer_mismatch(s, body->len, err);
+    body->data = src;
     return CODEC_OK;
 }
 
@@ -162,8 +191,10 @@ static int trailer_stream_open(const codec_stage *s, bool decode, codec__sstream
     return CODEC_OK;
 }
 
-static const codec_stage_ops trailer_ops = {
-    .encode = trailer_encode, .decode = trailer_decode, .stream_open = trailer_stream_open};
+static const codec_stage_ops trailer_ops = {.encode = trailer_encode,
+                                           .decode = trailer_decode,
+                                           .stream_open = trailer_stream_open,
+                                           .view = trailer_view};
 
 void codec__checksum_trailer_stage(codec_stage *s, const checksum_trailer *t)
 {

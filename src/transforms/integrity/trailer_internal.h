@@ -5,7 +5,7 @@
  * starting value and optionally a fused checksum-and-copy kernel); encode,
  * decode and the errors live once in trailer.c. Encode and decode both copy
  * the payload (to `out`, to the arena), and do it in the same pass as the
- * checksum. */
+ * checksum; the view (codec_decode_view) checks it where it is. */
 #ifndef CODEC_INTEGRITY_TRAILER_H
 #define CODEC_INTEGRITY_TRAILER_H
 
