@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
-# The `codec` command loads libcrypto, librdkafka, libhiredis and libsnappy
-# (and libstdc++, libssl, libsasl2 behind them) only when a run needs them
+# The `codec` command loads libbrotlienc, libbrotlidec, libcrypto,
+# librdkafka, libhiredis and libsnappy (and libbrotlicommon, libm,
+# libstdc++, libssl, libsasl2 behind them) only when a run needs them
 # (src/core/dynlib_internal.h): none is NEEDED by the binary, `codec pack
 # -p gzip` loads none (the dynamic loader's own account, LD_DEBUG=files),
-# and a snappy or envelope run loads its own library and still works.
+# and a brotli, snappy or envelope run loads its own library and still
+# works. libm is not NEEDED either: nothing in codec calls it.
 . "$(dirname "$0")/cli_lib.bash"
 
-LAZY="libcrypto libssl librdkafka libsasl2 libhiredis libsnappy libstdc++"
+LAZY="libbrotlienc libbrotlidec libbrotlicommon libcrypto libssl librdkafka libsasl2 libhiredis
+      libsnappy libstdc++"
+# A sanitizer's runtime (make asan, make tsan) brings libm and libstdc++ itself.
+if ! readelf -d "$CODEC" | grep -q 'NEEDED.*san\.so'; then
+    LAZY="$LAZY libm"
+fi
 
 # NAME — the NEEDED entries of the binary name none of them.
 needed=$(readelf -d "$CODEC" | grep NEEDED)
@@ -54,6 +61,20 @@ expect_not_loaded "unpack gzip"
 loaded "pack base64" "$WORK/prose" pack -p 'zstd:3 | lz4 | base64:wrap=76'
 expect_rc "pack base64" 0
 expect_not_loaded "pack base64"
+
+if built_with brotli; then
+    # Each direction opens its own library.
+    loaded "pack brotli" "$WORK/prose" pack -p brotli:5
+    expect_rc "pack brotli" 0
+    cp "$OUT" "$WORK/packed.br"
+    [[ $LOADED == *file=libbrotlienc.so* ]] || fail "pack brotli" "libbrotlienc was not loaded: $LOADED"
+    [[ $LOADED != *file=libbrotlidec.so* ]] || fail "pack brotli" "libbrotlidec was loaded"
+    loaded "unpack brotli" "$WORK/packed.br" unpack -p brotli
+    expect_rc "unpack brotli" 0
+    expect_stdout_file "unpack brotli" "$WORK/prose"
+    [[ $LOADED == *file=libbrotlidec.so* ]] || fail "unpack brotli" "libbrotlidec was not loaded: $LOADED"
+    [[ $LOADED != *file=libbrotlienc.so* ]] || fail "unpack brotli" "libbrotlienc was loaded"
+fi
 
 if built_with snappy; then
     loaded "pack snappy" "$WORK/prose" pack -p snappy:framed

@@ -108,7 +108,7 @@ RC=$?
 expect_error "--max-input one under (pipe)" 1 'larger than --max-input \(99 bytes\)'
 
 # An endless standard input stops at the cap. Its output (2 MiB) is past
-# what standard output holds back (1 MiB), so part of it went out: the
+# what standard output holds back (128 KiB), so part of it went out: the
 # command says so on a second line.
 CASES=$((CASES + 1))
 timeout 20 bash -c 'yes | "$1" pack -p hex --max-input 1m' _ "$CODEC" >"$OUT" 2>"$ERR"

@@ -108,17 +108,28 @@ expect_rc "peer gzip | adler32 | base64:url-nopad" 0
 expect_stdout_file "peer gzip | adler32 | base64:url-nopad" "$WORK/prose"
 
 # A flipped bit under the checksum is caught by the checksum stage (exit 1).
-run "tamper: pack" "$WORK/prose" pack -p 'zstd | crc32c'
+# 100 kB: an output standard output holds back whole (128 KiB), so none of
+# it is written (a longer one would be, with the warning line).
+head -c 100000 "$WORK/prose" >"$WORK/prose100k"
+run "tamper: pack" "$WORK/prose100k" pack -p 'zstd | crc32c'
 cp "$OUT" "$WORK/sealed"
 printf '\x00' | dd of="$WORK/sealed" bs=1 seek=20 conv=notrunc status=none
 run "tamper: unpack" "$WORK/sealed" unpack -p 'zstd | crc32c'
 # The command packs zstd frames with their checksum, which sees the flip
-# before the crc32c trailer at the end does.
-expect_error "tamper: unpack" 1 '^codec: (zstd: Restored data doesn.t match checksum|crc32c: checksum mismatch)'
+# (or zstd's own checks do) before the crc32c trailer at the end does.
+expect_error "tamper: unpack" 1 \
+    '^codec: (zstd: (Restored data doesn.t match checksum|Data corruption detected)|crc32c: checksum mismatch)'
 
-# A decompression bomb through the command stops at max=.
+# A decompression bomb through the command stops at max= (under what
+# standard output holds back, 128 KiB: nothing is written).
 head -c 20000000 /dev/zero | zstd -19cq >"$WORK/bomb.zst"
+run "bomb: unpack zstd:max=100k" "$WORK/bomb.zst" unpack -p 'zstd:max=100k'
+expect_error "bomb: unpack zstd:max=100k" 1 '^codec: zstd: .*limit'
+# Over it, the bytes before the limit went out, and the command says so.
 run "bomb: unpack zstd:max=1m" "$WORK/bomb.zst" unpack -p 'zstd:max=1m'
-expect_error "bomb: unpack zstd:max=1m" 1 '^codec: zstd: .*limit'
+expect_rc "bomb: unpack zstd:max=1m" 1
+grep -q '^codec: zstd: .*limit' "$ERR" || fail "bomb: unpack zstd:max=1m" "no limit error line"
+grep -q 'written to standard output before the error are incomplete and unverified' "$ERR" ||
+    fail "bomb: unpack zstd:max=1m" "no warning about the partial output"
 
 finish

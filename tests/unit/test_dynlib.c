@@ -14,6 +14,10 @@
 #if CODEC_HAVE_OPENSSL
 #include "transforms/crypto/libcrypto_internal.h"
 #endif
+#if CODEC_HAVE_BROTLI
+#include "codec/stream.h"
+#include "transforms/compress/libbrotli_internal.h"
+#endif
 #if CODEC_HAVE_SNAPPY
 #include "transforms/compress/libsnappy_internal.h"
 #endif
@@ -97,7 +101,8 @@ static void test_threads(void)
  * before its first use
  * ------------------------------------------------------------------------ */
 
-#if CODEC_HAVE_OPENSSL || CODEC_HAVE_SNAPPY || CODEC_HAVE_HIREDIS || CODEC_HAVE_RDKAFKA
+#if CODEC_HAVE_OPENSSL || CODEC_HAVE_SNAPPY || CODEC_HAVE_HIREDIS || CODEC_HAVE_RDKAFKA || \
+    CODEC_HAVE_BROTLI
 static bool unloadable(const codec_error *err, int rc)
 {
     return rc == CODEC_E_UNSUPPORTED && err->family == CODEC_E_UNSUPPORTED &&
@@ -122,6 +127,35 @@ static void test_entry_points(void)
     codec *gz = codec_parse("gzip | base64", NULL, &err);
     CHECK(gz != NULL);
     codec_free(gz);
+#if CODEC_HAVE_BROTLI
+    /* brotli opens the library of the direction it runs, when it runs:
+     * the stage parses, then encode, decode and streams refuse. */
+    codec__libbrotlienc.soname = MISSING;
+    codec__libbrotlidec.soname = MISSING;
+    codec *br = codec_parse("brotli:5", NULL, &err);
+    CHECK(br != NULL);
+    codec_buf packed;
+    codec_buf_init(&packed, NULL);
+    codec_bytes raw = {(const uint8_t *)"abc", 3}, back = {0};
+    CHECK(unloadable(&err, codec_encode(br, &raw, &packed, &err)));
+    CHECK_STR(err.stage, "brotli");
+    CHECK_INT(packed.len, 0);
+    static const uint8_t empty_stream[] = {6};   /* what brotli writes for no input */
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    CHECK(unloadable(&err, codec_decode(br, empty_stream, 1, &back, &arena, &err)));
+    CHECK_STR(err.stage, "brotli");
+    for (int decode = 0; decode < 2; decode++) {
+        memset(&err, 0, sizeof err);
+        CHECK(codec_stream_new(br, decode ? CODEC_STREAM_DECODE : CODEC_STREAM_ENCODE, &err) ==
+              NULL);
+        CHECK(unloadable(&err, err.family));
+        CHECK_STR(err.stage, "brotli");
+    }
+    codec_arena_free(&arena);
+    codec_buf_free(&packed);
+    codec_free(br);
+#endif
 #if CODEC_HAVE_SNAPPY
     codec__libsnappy.soname = MISSING;
     for (int i = 0; i < 2; i++) {

@@ -1,8 +1,9 @@
-/* test_lazy_load.c — libcrypto, libsnappy (and libstdc++ behind it),
+/* test_lazy_load.c — libbrotlienc and libbrotlidec (and libbrotlicommon
+ * behind them), libcrypto, libsnappy (and libstdc++ behind it),
  * libhiredis and librdkafka (and libssl, libsasl2 behind it) are opened on
  * first use (src/core/dynlib_internal.h): a process that only runs gzip and
- * base64 never maps them; the first snappy stage, envelope, Redis connect
- * or Kafka call maps its own, and the stage works. Read from
+ * base64 never maps them; the first brotli or snappy stage, envelope, Redis
+ * connect or Kafka call maps its own, and the stage works. Read from
  * /proc/self/maps. This program links libcodec.a and nothing of those
  * libraries (tests/CMakeLists.txt gives it no codec_dl_peers). */
 #include "check.h"
@@ -36,8 +37,9 @@ static bool mapped(const char *prefix)
     return found;
 }
 
-static const char *const lazy[] = {"libcrypto.so", "libssl.so", "librdkafka.so",
-                                   "libsasl2.so", "libhiredis.so", "libsnappy.so",
+static const char *const lazy[] = {"libbrotlienc.so", "libbrotlidec.so", "libbrotlicommon.so",
+                                   "libcrypto.so",    "libssl.so",       "librdkafka.so",
+                                   "libsasl2.so",     "libhiredis.so",   "libsnappy.so",
                                    "libstdc++.so"};
 
 static void expect_mapped(const char *prefix, bool want, const char *when)
@@ -87,6 +89,14 @@ int main(void)
     for (size_t i = 0; i < sizeof lazy / sizeof lazy[0]; i++)
         if (!cxx_runtime || strcmp(lazy[i], "libstdc++.so") != 0)
             expect_mapped(lazy[i], false, "after gzip, base64, zstd, lz4");
+
+#if CODEC_HAVE_BROTLI
+    CHECK(round_trip("brotli:5 | base64", 4000));
+    expect_mapped("libbrotlienc.so", true, "after brotli");
+    expect_mapped("libbrotlidec.so", true, "after brotli");
+    expect_mapped("libbrotlicommon.so", true, "after brotli"); /* their NEEDED */
+    expect_mapped("libsnappy.so", false, "after brotli");
+#endif
 
 #if CODEC_HAVE_SNAPPY
     CHECK(round_trip("snappy | base64", 4000));

@@ -7,7 +7,8 @@
  * place only after the whole stream, trailers included, has verified
  * (outfile.c). Standard output gets the first CLI_HOLD bytes only once
  * the stream has ended, so small outputs appear whole or not at all; a
- * longer stream that fails after output began says so loudly.
+ * longer stream that fails after output began says so loudly. Those bytes
+ * wait in the output buffer itself, so holding them back costs no memory.
  *
  * Input past the first CLI_READ bytes is read ahead by a second thread
  * (reader below), as zstd's asyncio does, so read() overlaps the stages. */
@@ -26,9 +27,10 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Bytes read per call, and what standard output holds back. */
+/* Bytes read per call; the output buffer, which is also what standard
+ * output holds back (docs/guides/cli.md, "Standard output"). */
 #define CLI_READ ((size_t)128 << 10)
-#define CLI_HOLD ((size_t)1 << 20)
+#define CLI_HOLD ((size_t)128 << 10)
 
 typedef struct pipe_opts {
     const char *cmd;
@@ -40,14 +42,22 @@ typedef struct pipe_opts {
     uint64_t max_output;
 } pipe_opts;
 
-/* Where output goes: a file descriptor, with standard output holding back
- * its first CLI_HOLD bytes. */
+/* Output goes through one buffer: codec_stream_update() and
+ * codec_stream_drain() write it, the sink takes it. Static, so only the
+ * pages output reaches are ever touched. A page past CLI_HOLD: bytes
+ * there say the output is longer than what is held back. */
+static uint8_t out_buf[CLI_HOLD + 4096];
+
+/* Where output goes: a file descriptor. Standard output holds back its
+ * first CLI_HOLD bytes: they stay in out_buf[0..held), the stream writes
+ * after them, and they go out once more than CLI_HOLD bytes came (at the
+ * next write into the buffer) or the stream has ended. */
 typedef struct sink {
     int fd;
     const char *name;          /* for messages */
     bool hold;
     bool wrote;                /* bytes have reached fd */
-    codec_buf held;
+    size_t held;               /* out_buf[0..held) is held back */
     uint64_t bytes;
 } sink;
 
@@ -67,24 +77,34 @@ static int write_all(sink *k, const uint8_t *p, size_t n, codec_error *err)
     return CODEC_OK;
 }
 
+/* Ends the holding back: what was held goes out. */
 static int sink_flush(sink *k, codec_error *err)
 {
-    int rc = write_all(k, k->held.data, k->held.len, err);
-    k->held.len = 0;
+    int rc = write_all(k, out_buf, k->held, err);
+    k->held = 0;
     k->hold = false;
     return rc;
 }
 
-static int sink_write(sink *k, const uint8_t *p, size_t n, codec_error *err)
+/* Where the stream writes next: out_buf past what is held, never empty
+ * (the hold ends first once more than CLI_HOLD bytes came). */
+static int sink_room(sink *k, uint8_t **at, size_t *room, codec_error *err)
+{
+    int rc = k->hold && k->held > CLI_HOLD ? sink_flush(k, err) : CODEC_OK;
+    *at = out_buf + k->held;
+    *room = sizeof out_buf - k->held;
+    return rc;
+}
+
+/* The stream wrote n bytes where sink_room() said. */
+static int sink_wrote(sink *k, size_t n, codec_error *err)
 {
     k->bytes += n;
-    if (k->hold && k->held.len + n <= CLI_HOLD)
-        return codec_buf_append(&k->held, p, n) ? codec_error_set(err, CODEC_E_NOMEM, 0,
-                                                                  "output", CODEC_NO_OFFSET,
-                                                                  "out of memory")
-                                                : CODEC_OK;
-    int rc = k->hold ? sink_flush(k, err) : CODEC_OK;
-    return rc ? rc : write_all(k, p, n, err);
+    if (k->hold) {
+        k->held += n;
+        return CODEC_OK;
+    }
+    return write_all(k, out_buf, n, err);
 }
 
 /* ---- progress --------------------------------------------------------- */
@@ -120,36 +140,37 @@ static void progress_show(progress *p, const char *name, const codec_stream *s, 
 
 /* ---- one stream ------------------------------------------------------- */
 
-/* Output goes through one buffer: codec_stream_update() and
- * codec_stream_drain() write it, the sink takes it. */
-static uint8_t out_buf[256 << 10];
-
 /* Gives in[0..n) to the stream, writing what comes out. */
 static int update_all(codec_stream *s, const uint8_t *in, size_t n, sink *k, codec_error *err)
 {
-    size_t at = 0, used, got;
+    size_t at = 0, used, got, room;
     do {
-        int rc = codec_stream_update(s, in + at, n - at, &used, out_buf, sizeof out_buf, &got,
-                                     err);
+        uint8_t *out;
+        int rc = sink_room(k, &out, &room, err);
         if (!rc)
-            rc = sink_write(k, out_buf, got, err);
+            rc = codec_stream_update(s, in + at, n - at, &used, out, room, &got, err);
+        if (!rc)
+            rc = sink_wrote(k, got, err);
         if (rc)
             return rc;
         at += used;
-    } while (at < n || got == sizeof out_buf);
+    } while (at < n || got == room);
     return CODEC_OK;
 }
 
 static int drain_all(codec_stream *s, sink *k, codec_error *err)
 {
-    size_t got;
+    size_t got, room;
     do {
-        int rc = codec_stream_drain(s, out_buf, sizeof out_buf, &got, err);
+        uint8_t *out;
+        int rc = sink_room(k, &out, &room, err);
         if (!rc)
-            rc = sink_write(k, out_buf, got, err);
+            rc = codec_stream_drain(s, out, room, &got, err);
+        if (!rc)
+            rc = sink_wrote(k, got, err);
         if (rc)
             return rc;
-    } while (got == sizeof out_buf);
+    } while (got == room);
     return CODEC_OK;
 }
 
@@ -552,7 +573,6 @@ static int run_input(const codec *c, const pipe_opts *o, const char *path)
     const char *shown = is_stdin ? "standard input" : path;
     codec_error err;
     sink k = {.fd = STDOUT_FILENO, .name = "standard output"};
-    codec_buf_init(&k.held, NULL);
     int rc = refuse_terminal(o, c, is_stdin);
     if (rc)
         return rc;
@@ -619,7 +639,6 @@ static int run_input(const codec *c, const pipe_opts *o, const char *path)
     }
     if (!is_stdin)
         close(fd);
-    codec_buf_free(&k.held);
     free(derived);
     return rc;
 }

@@ -8,10 +8,12 @@ double codec__bin_half_to_double(uint16_t h)
     int exp = h >> 10 & 0x1f;
     double mant = h & 0x3ff;
     double v;
+    /* exact products, as ldexp() would give (no libm: see
+     * docs/ARCHITECTURE.md, "Libraries opened on first use") */
     if (exp == 0)
-        v = ldexp(mant, -24);
+        v = mant * 0x1p-24;
     else if (exp != 31)
-        v = ldexp(mant + 1024, exp - 25);
+        v = (mant + 1024) * (double)(1u << exp) * 0x1p-25;
     else
         v = mant == 0 ? INFINITY : NAN;
     return h & 0x8000 ? -v : v;

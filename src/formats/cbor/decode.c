@@ -231,10 +231,16 @@ static int dec_timestamp(cbor_rd *r, const codec_type *t, codec_timestamp *ts, c
         return CODEC_OK;
     }
     if (h->major == CBOR_SIMPLE && h->ai >= 25 && h->ai <= 27) {
-        double d = cbor_head_double(h), s = floor(d);
-        if (!(s >= -9.2e18 && s <= 9.2e18))
+        /* floor() and llround() without libm, exactly: an integral
+         * bound holds for d as for floor(d); the truncation of d is
+         * representable, and so is one less below 2^53 (above it d is
+         * integral); x - (int64_t)x is exact for 0 <= x < 1e9. */
+        double d = cbor_head_double(h);
+        if (!(d >= -9.2e18 && d <= 9.2e18))
             return CBOR_FAIL(r->err, CODEC_D_LIMIT, h->at, "timestamp out of range");
-        int64_t ns = (int64_t)llround((d - s) * 1e9);
+        double t = (double)(int64_t)d, s = t > d ? t - 1 : t, x = (d - s) * 1e9;
+        int64_t ns = (int64_t)x;
+        ns += x - (double)ns >= 0.5;
         ts->seconds = (int64_t)s + (ns >= 1000000000);
         ts->nanos = (int32_t)(ns >= 1000000000 ? 0 : ns);
         return CODEC_OK;

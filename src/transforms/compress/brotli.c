@@ -3,14 +3,16 @@
  * `brotli -d` reads. Brotli has no size field, so the decoder streams in
  * chunks and stops at the cap. libbrotli 1.0 cannot reset an encoder or
  * decoder, so each call makes its own; but a decoder takes an allocator,
- * and its memory comes from a pooled scratch block (below). */
+ * and its memory comes from a pooled scratch block (below).
+ *
+ * libbrotlienc and libbrotlidec are opened on first use, each by the
+ * direction that needs it (libbrotli_internal.h): brotli_open() comes
+ * before any call into them. */
 #include "compress_internal.h"
 #include "compose/stream_internal.h"
+#include "libbrotli_internal.h"
 
 #include "codec/compress.h"
-
-#include <brotli/decode.h>
-#include <brotli/encode.h>
 
 #include <stdlib.h>
 
@@ -51,6 +53,14 @@ static void *make_scratch(const void *cfg)
     return malloc(sizeof(scratch));
 }
 
+/* Opens the library of one direction: libbrotlidec to decode,
+ * libbrotlienc to encode. */
+static int brotli_open(const codec_stage *s, bool decode, codec_error *err)
+{
+    return codec__dynlib_open(decode ? &codec__libbrotlidec : &codec__libbrotlienc, s->name,
+                              err);
+}
+
 typedef struct brotli_state {
     int quality;
     codec_pool scratch;     /* scratch blocks of the decoders */
@@ -60,6 +70,9 @@ static int brotli_encode(const codec_stage *s, const uint8_t *src, size_t n, cod
                          codec_error *err)
 {
     int quality = ((const brotli_state *)s->state)->quality;
+    int rc = brotli_open(s, false, err);
+    if (rc)
+        return rc;
     size_t bound = BrotliEncoderMaxCompressedSize(n);
     if (bound == 0 || codec_buf_reserve(out, bound))
         return codec__compress_nomem(s, err);
@@ -123,6 +136,9 @@ static int brotli_decode(const codec_stage *s, const uint8_t *src, size_t n, cod
                          codec_error *err)
 {
     codec_pool *pool = &((brotli_state *)s->state)->scratch;
+    int rc = brotli_open(s, true, err);
+    if (rc)
+        return rc;
     scratch *sc = codec__pool_get(pool);
     if (!sc)
         return codec__compress_nomem(s, err);
@@ -133,7 +149,7 @@ static int brotli_decode(const codec_stage *s, const uint8_t *src, size_t n, cod
         return codec__compress_nomem(s, err);
     }
     size_t base = out->len;
-    int rc = brotli_decode_with(s, d, src, n, out, err);
+    rc = brotli_decode_with(s, d, src, n, out, err);
     if (rc)
         out->len = base;
     BrotliDecoderDestroyInstance(d);
@@ -259,6 +275,9 @@ static const codec__sstream_ops brotli_sops = {
 static int brotli_stream_open(const codec_stage *s, bool decode, codec__sstream **out,
                               codec_error *err)
 {
+    int rc = brotli_open(s, decode, err);
+    if (rc)
+        return rc;
     brotli_stream *b = calloc(1, sizeof *b);
     if (!b)
         return codec__compress_nomem(s, err);

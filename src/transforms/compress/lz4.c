@@ -246,9 +246,11 @@ static void lz4_destroy(codec_stage *s)
 
 typedef struct lz4_enc_stream {
     codec__push p;
+    const codec__sstream_ops *push; /* the push adapter's ops, which this wraps */
     LZ4F_cctx *c;
     bool begun;
     size_t fill;
+    size_t bound;                   /* LZ4F_compressBound of one whole block */
     uint8_t block[LZ4_BLOCK];
 } lz4_enc_stream;
 
@@ -322,6 +324,34 @@ static void lz4_enc_free(codec__push *p)
 static const codec__push_ops lz4_enc_ops = {
     .feed = lz4_enc_feed, .finish = lz4_enc_finish, .free = lz4_enc_free};
 
+/* The push adapter's step, but while nothing waits (no output pending, no
+ * partial block) whole blocks are compressed straight into io->dst when it
+ * has room for one: the same bytes, without the copy through `pending`
+ * (nor its memory: the command's `pack -p lz4` writes every block there). */
+static int lz4_enc_step(codec__sstream *st, codec__io *io, bool end, bool *done,
+                        codec_error *err)
+{
+    lz4_enc_stream *e = (lz4_enc_stream *)st;
+    while (e->begun && e->fill == 0 && e->p.pending.len == 0 &&
+           io->src_len - io->src_pos >= LZ4_BLOCK && io->dst_cap - io->dst_pos >= e->bound) {
+        size_t r = LZ4F_compressUpdate(e->c, io->dst + io->dst_pos, io->dst_cap - io->dst_pos,
+                                       io->src + io->src_pos, LZ4_BLOCK, NULL);
+        if (LZ4F_isError(r))
+            return lz4_stream_fail(st->stage, r, err);
+        io->src_pos += LZ4_BLOCK;
+        io->dst_pos += r;
+    }
+    return e->push->step(st, io, end, done, err);
+}
+
+static void lz4_enc_stream_free(codec__sstream *st)
+{
+    ((lz4_enc_stream *)st)->push->free(st);
+}
+
+static const codec__sstream_ops lz4_enc_sops = {.step = lz4_enc_step,
+                                                .free = lz4_enc_stream_free};
+
 typedef struct lz4_dec_stream {
     codec__sstream base;
     LZ4F_dctx *d;
@@ -378,6 +408,9 @@ static int lz4_stream_open(const codec_stage *s, bool decode, codec__sstream **o
                 e->p.base.ops->free(&e->p.base);
             return codec__compress_nomem(s, err);
         }
+        e->push = e->p.base.ops;
+        e->p.base.ops = &lz4_enc_sops;
+        e->bound = LZ4F_compressBound(LZ4_BLOCK, &((const lz4_state *)s->state)->prefs);
         *out = &e->p.base;
         return CODEC_OK;
     }
