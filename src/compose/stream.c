@@ -12,7 +12,9 @@
 
 typedef struct lane {
     codec__sstream *st;
-    uint8_t *buf;             /* CODEC__STREAM_PIECE bytes */
+    uint8_t *buf;             /* CODEC__STREAM_PIECE bytes, from the first step
+                                 that writes there (a last lane that always
+                                 writes into the caller's room needs none) */
     size_t rpos, wpos;        /* buf[rpos..wpos) waits for the reader */
     uint64_t produced;        /* for a max= the spec gave */
     bool done;
@@ -79,7 +81,7 @@ static void lane_input(codec_stream *s, size_t i, const uint8_t **src, size_t *a
         *end = s->finished;
     } else {
         lane *up = &s->lanes[i - 1];
-        *src = up->buf + up->rpos;
+        *src = up->buf ? up->buf + up->rpos : NULL;
         *avail = up->wpos - up->rpos;
         *end = up->done;
     }
@@ -130,6 +132,8 @@ static int lane_step(codec_stream *s, size_t i, direct_out *direct, bool *moved)
         direct = NULL;
     if ((!direct && l->wpos == CODEC__STREAM_PIECE) || (!avail && !end))
         return CODEC_OK;
+    if (!direct && !l->buf && !(l->buf = heap()->alloc(NULL, CODEC__STREAM_PIECE)))
+        return codec__stream_nomem(l->st->stage, &s->error);
     codec__io io = {src ? src : (const uint8_t *)"", avail, 0, l->buf, CODEC__STREAM_PIECE,
                     l->wpos};
     if (direct) {
@@ -240,10 +244,7 @@ static codec_stream *stream_make(const codec *c, bool decode, codec_error *err)
     codec_buf_init(&s->value, NULL);
     for (size_t k = 0; k < count; k++) {
         const codec_stage *stage = codec__stage_at(c, first + (decode ? count - 1 - k : k));
-        lane *l = &s->lanes[k];
-        l->buf = heap()->alloc(NULL, CODEC__STREAM_PIECE);
-        int rc = l->buf ? codec__sstream_open(stage, decode, &l->st, err)
-                        : codec__stream_nomem(stage, err);
+        int rc = codec__sstream_open(stage, decode, &s->lanes[k].st, err);
         if (rc) {
             codec_stream_free(s);
             return NULL;
@@ -413,7 +414,8 @@ int codec_stream_drain(codec_stream *s, uint8_t *out, size_t cap, size_t *got,
         size_t k = min_size(last->wpos - last->rpos, cap - *got);
         if (s->limit && k > s->limit - s->total_out)
             return fail(s, over_limit(s), err);
-        memcpy(out + *got, last->buf + last->rpos, k);
+        if (k)
+            memcpy(out + *got, last->buf + last->rpos, k);
         last->rpos += k;
         *got += k;
         s->total_out += k;

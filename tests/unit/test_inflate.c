@@ -521,6 +521,59 @@ static void test_wrappers(void)
 
 /* The inflater alone, one byte in and out at a time, against zlib on
  * random damage of a valid stream (what the fuzz target does at length). */
+/* Matches of every length at short and long distances, decoded by the
+ * fast loop and handed to the careful path at every output room and input
+ * piece near the fast loop's margins (16 bytes of input, 258 + 32 of room):
+ * the bytes must be the input's. */
+static void test_matches(void)
+{
+    enum { N = 48000 };
+    static uint8_t text[N], a[N + 1000], back[N + 64];
+    uint64_t seed = 17;
+    size_t len = 0;
+    while (len < 64)
+        text[len++] = (uint8_t)('a' + check_rand(&seed) % 26);
+    for (unsigned k = 0; len < N; k++) {
+        size_t want = 3 + k % 256; /* every match length */
+        size_t dist = k % 3 ? 1 + check_rand(&seed) % 40 : 1 + check_rand(&seed) % len;
+        if (dist > len)
+            dist = len;
+        for (size_t i = 0; i < want && len < N; i++, len++)
+            text[len] = text[len - dist];
+        if (len < N)
+            text[len++] = (uint8_t)('A' + k % 26); /* ends the match */
+    }
+    for (int level = 1; level <= 9; level += 8) {
+        size_t n = deflate_text(true, level, text, N, a, sizeof a);
+        CHECK(n > 0);
+        CHECK_INT(agree("matches", true, a, n, -1), 1);
+        static const size_t rooms[] = {257, 289, 290, 291, 300, 333, 4096, N};
+        static const size_t pieces[] = {15, 16, 17, 31, 100, SIZE_MAX};
+        int bad = 0;
+        for (size_t r = 0; r < sizeof rooms / sizeof rooms[0]; r++)
+            for (size_t p = 0; p < sizeof pieces / sizeof pieces[0]; p++) {
+                codec_inflater *z = codec__inflater_new(CODEC_INFLATE_GZIP);
+                const uint8_t *in = a;
+                uint8_t *out = back;
+                int rc = 0;
+                while (!rc && !codec__inflate_finished(z)) {
+                    const uint8_t *in_end = (size_t)(a + n - in) < pieces[p] ? a + n
+                                                                               : in + pieces[p];
+                    uint8_t *out_end = (size_t)(back + N - out) < rooms[r] ? back + N
+                                                                             : out + rooms[r];
+                    const uint8_t *in0 = in;
+                    uint8_t *out0 = out;
+                    rc = codec__inflate(z, &in, in_end, &out, out_end);
+                    if (!rc && in == in0 && out == out0)
+                        break;
+                }
+                bad += rc || in != a + n || out != back + N || memcmp(back, text, N) != 0;
+                codec__inflater_free(z);
+            }
+        CHECK_INT(bad, 0);
+    }
+}
+
 static void test_damage(void)
 {
     static uint8_t text[6000], a[8000], b[8000];
@@ -573,6 +626,7 @@ int main(void)
     test_blocks();
     test_codes();
     test_wrappers();
+    test_matches();
     test_damage();
     codec_free(gz);
     codec_free(zl);

@@ -197,11 +197,12 @@ size_t codec__flate_trailer(codec_flate_wrap wrap, uint32_t check, uint64_t tota
 
 /* A stream of a `gzip` or `deflate` stage (flate_stream.c). `deflaters`:
  * the stage's pool of our encoder's contexts when the one-shot encodes
- * with it (levels 6..9), else NULL (zlib's deflate then). */
+ * with it (levels 6..9), else NULL (zlib's deflate then); `inflaters`: its
+ * pool of stream decoders (codec_inflater, inflate_internal.h). */
 struct codec__sstream;
 int codec__flate_stream_open(const codec_stage *s, codec_flate_wrap wrap, int level,
-                             codec_pool *deflaters, bool decode, struct codec__sstream **out,
-                             codec_error *err);
+                             codec_pool *deflaters, codec_pool *inflaters, bool decode,
+                             struct codec__sstream **out, codec_error *err);
 
 /* `snappy:framed` (snappy_framed.c): the framing format, one-shot and
  * streamed. */

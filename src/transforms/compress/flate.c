@@ -15,6 +15,7 @@
  * with our encoder (levels 1..5 as 6) and decodes with zlib alone. */
 #include "compress_internal.h"
 #include "codec/integrity.h"
+#include "inflate_internal.h"
 
 #if CODEC_HAVE_LIBDEFLATE
 #include <libdeflate.h>
@@ -52,6 +53,7 @@ struct codec_flate {
     codec_pool enc;         /* libdeflate_compressor or codec_deflater */
     codec_pool dec;         /* libdeflate_decompressor */
     codec_pool inf;         /* z_stream (inflate) */
+    codec_pool sinf;        /* codec_inflater: stream decoders, reset when put back */
 };
 
 static int zlib_window_bits(codec_flate_wrap wrap)
@@ -113,6 +115,20 @@ static void drop_zlib_inflater(void *ctx)
     free(ctx);
 }
 
+/* A pooled stream decoder spares a stream allocating (and faulting in)
+ * its 80 KiB. */
+static void *make_stream_inflater(const void *cfg)
+{
+    const codec_flate *f = cfg;
+    return codec__inflater_new(f->wrap == CODEC_FLATE_GZIP ? CODEC_INFLATE_GZIP
+                                                           : CODEC_INFLATE_ZLIB);
+}
+
+static void drop_stream_inflater(void *ctx)
+{
+    codec__inflater_free(ctx);
+}
+
 static codec_flate *codec_flate_new(codec_flate_wrap wrap, int level)
 {
     codec_flate *f = calloc(1, sizeof *f);
@@ -128,6 +144,7 @@ static codec_flate *codec_flate_new(codec_flate_wrap wrap, int level)
     codec__pool_init(&f->dec, make_libdeflate_decompressor, drop_libdeflate_decompressor, f);
 #endif
     codec__pool_init(&f->inf, make_zlib_inflater, drop_zlib_inflater, f);
+    codec__pool_init(&f->sinf, make_stream_inflater, drop_stream_inflater, f);
     return f;
 }
 
@@ -138,6 +155,7 @@ static void codec_flate_free(codec_flate *f)
     codec__pool_clear(&f->enc);
     codec__pool_clear(&f->dec);
     codec__pool_clear(&f->inf);
+    codec__pool_clear(&f->sinf);
     free(f);
 }
 
@@ -559,7 +577,7 @@ static int flate_stage_stream_open(const codec_stage *s, bool decode,
 {
     codec_flate *f = s->state;
     return codec__flate_stream_open(s, f->wrap, f->level, f->libdeflate_level ? NULL : &f->enc,
-                                    decode, out, err);
+                                    &f->sinf, decode, out, err);
 }
 
 static const codec_stage_ops flate_ops = {.encode = flate_stage_encode,

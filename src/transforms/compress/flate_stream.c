@@ -14,7 +14,8 @@
  *
  * Decoding is our own streaming inflate (inflate.c), gzip members back to
  * back as gzip -d reads them (the one-shot's libdeflate needs the whole
- * input); it accepts and rejects what zlib's inflate does. */
+ * input); it accepts and rejects what zlib's inflate does. Its inflaters
+ * come from a pool of the stage's, so a stream allocates none. */
 #include "compress_internal.h"
 #include "codec/integrity.h"
 #include "compose/stream_internal.h"
@@ -94,6 +95,7 @@ static const codec__sstream_ops flate_sops = {.step = flate_step, .free = flate_
 
 typedef struct inflate_stream {
     codec__sstream base;
+    codec_pool *pool;        /* where inf goes back */
     codec_inflater *inf;
 } inflate_stream;
 
@@ -138,21 +140,24 @@ static int inflate_step(codec__sstream *st, codec__io *io, bool end, bool *done,
 static void inflate_free(codec__sstream *st)
 {
     inflate_stream *d = (inflate_stream *)st;
-    codec__inflater_free(d->inf);
+    if (d->inf) {
+        codec__inflater_reset(d->inf);
+        codec__pool_put(d->pool, d->inf);
+    }
     free(d);
 }
 
 static const codec__sstream_ops inflate_sops = {.step = inflate_step, .free = inflate_free};
 
-static int inflate_open(const codec_stage *s, codec_flate_wrap wrap, codec__sstream **out,
+static int inflate_open(const codec_stage *s, codec_pool *pool, codec__sstream **out,
                         codec_error *err)
 {
     inflate_stream *d = calloc(1, sizeof *d);
     if (!d)
         return codec__compress_nomem(s, err);
     d->base = (codec__sstream){.ops = &inflate_sops, .stage = s, .decode = true};
-    d->inf = codec__inflater_new(wrap == CODEC_FLATE_GZIP ? CODEC_INFLATE_GZIP
-                                                          : CODEC_INFLATE_ZLIB);
+    d->pool = pool;
+    d->inf = codec__pool_get(pool);
     if (!d->inf) {
         free(d);
         return codec__compress_nomem(s, err);
@@ -275,11 +280,11 @@ static int own_open(const codec_stage *s, codec_flate_wrap wrap, int level, code
 /* ---- open -------------------------------------------------------------- */
 
 int codec__flate_stream_open(const codec_stage *s, codec_flate_wrap wrap, int level,
-                             codec_pool *deflaters, bool decode, codec__sstream **out,
-                             codec_error *err)
+                             codec_pool *deflaters, codec_pool *inflaters, bool decode,
+                             codec__sstream **out, codec_error *err)
 {
     if (decode)
-        return inflate_open(s, wrap, out, err);
+        return inflate_open(s, inflaters, out, err);
     if (deflaters)
         return own_open(s, wrap, level, deflaters, out, err);
     flate_stream *f = calloc(1, sizeof *f);

@@ -52,6 +52,7 @@
  * (a 258-byte match copied in 16-byte steps). */
 #define FAST_IN 16
 #define FAST_OUT (258 + 32)
+_Static_assert(56 - 3 * 15 >= LBITS, "three literals and a lookup per refill");
 
 enum mode {
     M_HEAD,        /* the wrapper's header */
@@ -287,14 +288,22 @@ codec_inflater *codec__inflater_new(codec_inflate_wrap wrap)
     codec_inflater *z = malloc(sizeof *z);
     if (!z)
         return NULL;
+    z->wrap = wrap;
+    codec__inflater_reset(z);
+    return z;
+}
+
+void codec__inflater_reset(codec_inflater *z)
+{
+    codec_inflate_wrap wrap = z->wrap;
     memset(z, 0, offsetof(codec_inflater, lens));
     /* Fast copies out of the window may read bytes past the match (never
-     * past the array); they are written to scratch output, so no
-     * uninitialised heap byte may reach the caller's buffer. */
+     * past the array); they are written to scratch output, so neither an
+     * uninitialised heap byte nor one of an earlier stream may reach the
+     * caller's buffer. */
     memset(z->window, 0, sizeof z->window);
     z->wrap = wrap;
     z->mode = M_HEAD;
-    return z;
 }
 
 void codec__inflater_free(codec_inflater *z)
@@ -397,8 +406,9 @@ static int decode_fast(codec_inflater *z, const uint8_t **inp, const uint8_t *in
         if (e & E_SUB)
             e = subentry(lt, LBITS, e, bb);
         if (e & E_LIT) {
-            /* Up to two literals, then the next entry, from
-             * the 56 bits: each takes at most 15. */
+            /* Up to three literals, then the next entry, from
+             * the 56 bits: each takes at most 15, leaving 11
+             * (LBITS) for the lookup. */
             DROP(e & 63);
             *out++ = (uint8_t)(e >> 16);
             e = lt[bb & MASK(LBITS)];
@@ -406,6 +416,11 @@ static int decode_fast(codec_inflater *z, const uint8_t **inp, const uint8_t *in
                 DROP(e & 63);
                 *out++ = (uint8_t)(e >> 16);
                 e = lt[bb & MASK(LBITS)];
+                if (e & E_LIT) {
+                    DROP(e & 63);
+                    *out++ = (uint8_t)(e >> 16);
+                    e = lt[bb & MASK(LBITS)];
+                }
             }
             if (!FAST_ROOM)
                 break;
@@ -455,10 +470,17 @@ static int decode_fast(codec_inflater *z, const uint8_t **inp, const uint8_t *in
                 } while (out < end);
             }
         } else if (dist >= 16) {
-            do {
-                memcpy(out, src, 16);
-                out += 16, src += 16;
-            } while (out < end);
+            /* 32 bytes whatever len (most matches are shorter): no
+             * branch on the length but for the long ones */
+            memcpy(out, src, 16);
+            memcpy(out + 16, src + 16, 16);
+            if (len > 32) {
+                out += 32, src += 32;
+                do {
+                    memcpy(out, src, 16);
+                    out += 16, src += 16;
+                } while (out < end);
+            }
         } else if (dist >= 8) {
             do {
                 memcpy(out, src, 8);

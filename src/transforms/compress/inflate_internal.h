@@ -26,6 +26,8 @@ typedef struct codec_inflater codec_inflater;
 
 /* A ready inflater (about 80 KiB), or NULL when out of memory. */
 codec_inflater *codec__inflater_new(codec_inflate_wrap wrap);
+/* Makes z as codec__inflater_new() made it (same wrapper), for reuse. */
+void codec__inflater_reset(codec_inflater *z);
 void codec__inflater_free(codec_inflater *z);
 
 /* Decodes from *in (up to in_end) into *out (up to out_end) and moves both
