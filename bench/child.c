@@ -30,7 +30,10 @@ void bench_cell_serialize(FILE *f, const bench_cell *c)
                 a[k]->codec_bytes);
     fprintf(f, " %d", c->scale_threads);
     for (int t = 0; t < c->scale_threads; t++)
-        fprintf(f, " %a %a", c->scale_enc[t], c->scale_dec[t]);
+        for (int k = 0; k < 2; k++) {
+            const bench_scale *sc = k ? &c->scale_dec[t] : &c->scale_enc[t];
+            fprintf(f, " %a %a %a", sc->ops_s, sc->speedup, sc->cpu_ns);
+        }
     fprintf(f, "\t%s\n", c->reason);
 }
 
@@ -73,8 +76,11 @@ int bench_cell_merge(bench_cell *c, const char *line)
     if (next_num(&p, &threads) != 0 || threads < 0 || threads > BENCH_MAX_THREADS)
         return -1;
     for (int t = 0; t < (int)threads; t++)
-        if (next_num(&p, &c->scale_enc[t]) || next_num(&p, &c->scale_dec[t]))
-            return -1;
+        for (int k = 0; k < 2; k++) {
+            bench_scale *sc = k ? &c->scale_dec[t] : &c->scale_enc[t];
+            if (next_num(&p, &sc->ops_s) || next_num(&p, &sc->speedup) || next_num(&p, &sc->cpu_ns))
+                return -1;
+        }
     /* a cell is only as good as its worst fork */
     if (c->status == BENCH_PENDING || c->status == BENCH_OK)
         c->status = (bench_status)(int)status;

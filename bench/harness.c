@@ -281,7 +281,8 @@ typedef struct scale_arg {
     void *shared;
     double seconds;
     start_gate *gate;
-    double rate;
+    double rate;             /* ops/s of the measured iteration, -1: failed */
+    double cpu_ns;           /* the thread's CPU time per op in it */
 } scale_arg;
 
 static void gate_set(start_gate *g, gate_state s)
@@ -290,6 +291,13 @@ static void gate_set(start_gate *g, gate_state s)
     g->state = s;
     pthread_cond_broadcast(&g->changed);
     pthread_mutex_unlock(&g->lock);
+}
+
+static double thread_cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static void *scale_thread(void *p)
@@ -307,15 +315,21 @@ static void *scale_thread(void *p)
         pthread_cond_wait(&a->gate->changed, &a->gate->lock);
     gate_state s = a->gate->state;
     pthread_mutex_unlock(&a->gate->lock);
-    if (s == GATE_GO && a->o.worker && iteration(&a->o, a->seconds, NULL) >= 0)
-        a->rate = iteration(&a->o, a->seconds, NULL);
+    if (s == GATE_GO && a->o.worker && iteration(&a->o, a->seconds, NULL) >= 0) {
+        long ops;
+        double cpu = thread_cpu_seconds();
+        a->rate = iteration(&a->o, a->seconds, &ops);
+        a->cpu_ns = (thread_cpu_seconds() - cpu) * 1e9 / (double)ops;
+    }
     if (a->o.worker)
         a->o.d->worker_free(a->o.worker);
     return NULL;
 }
 
-/* Total ops/s of `threads` threads, or -1 when one failed or could not start. */
-static double scale_run(cell_ctx *x, bool decode, int threads, double seconds)
+/* One run of `threads` threads: their total ops/s and mean CPU ns per op,
+ * or -1 in both when one failed or could not start. */
+static void scale_run(cell_ctx *x, bool decode, int threads, double seconds, double *rate,
+                      double *cpu_ns)
 {
     const bench_driver *d = x->cell->driver;
     scale_arg args[BENCH_MAX_THREADS];
@@ -324,7 +338,7 @@ static double scale_run(cell_ctx *x, bool decode, int threads, double seconds)
     int started = 0;
     for (; started < threads; started++) {
         args[started] = (scale_arg){{d, NULL, x->cell->payload, x->encoded, x->encoded_len, decode},
-                                    x->shared, seconds, &gate, -1};
+                                    x->shared, seconds, &gate, -1, -1};
         if (pthread_create(&tid[started], NULL, scale_thread, &args[started]) != 0)
             break;
     }
@@ -335,38 +349,68 @@ static double scale_run(cell_ctx *x, bool decode, int threads, double seconds)
     bool go = started == threads && gate.failed == 0;
     pthread_mutex_unlock(&gate.lock);
     gate_set(&gate, go ? GATE_GO : GATE_ABORT);
-    double total = go ? 0 : -1;
+    double total = go ? 0 : -1, cpu = 0;
     for (int i = 0; i < started; i++) {
         pthread_join(tid[i], NULL);
         total = args[i].rate < 0 || total < 0 ? -1 : total + args[i].rate;
+        cpu += args[i].cpu_ns / threads;
     }
-    return total;
+    *rate = total;
+    *cpu_ns = total < 0 ? -1 : cpu;
 }
 
-/* The median of `rounds` runs of each thread count, the counts taking turns
- * within a round so that a slow spell of the machine weighs on all of them
- * (one run each gave a 1.6x and a 2.1x for the same encoder). */
+/* The samples of one direction at one thread count. */
+typedef struct scale_samples {
+    bench_series ops_s, speedup, cpu_ns;
+} scale_samples;
+
+static bench_scale scale_median(const scale_samples *s, bool ok)
+{
+    if (!ok)
+        return (bench_scale){-1, -1, -1};
+    return (bench_scale){bench_series_median(&s->ops_s), bench_series_median(&s->speedup),
+                         bench_series_median(&s->cpu_ns)};
+}
+
+/* One direction's run of t threads in a round, after t = 1's (*one). */
+static bool scale_sample(cell_ctx *x, bool decode, int t, double seconds, double *one,
+                         scale_samples *out)
+{
+    double rate, cpu_ns;
+    scale_run(x, decode, t, seconds, &rate, &cpu_ns);
+    if (rate < 0)
+        return false;
+    if (t == 1)
+        *one = rate;
+    bench_series_add(&out->ops_s, rate);
+    bench_series_add(&out->speedup, rate / *one);
+    bench_series_add(&out->cpu_ns, cpu_ns);
+    return true;
+}
+
+/* `rounds` runs of each thread count, the counts taking turns within a
+ * round so that a slow spell of the machine weighs on all of them (one run
+ * each gave a 1.6x and a 2.1x for the same encoder); the speed-up is taken
+ * within each round, against that round's one thread. */
 static void scale(cell_ctx *x, const bench_profile *prof)
 {
     bench_cell *c = x->cell;
     int n = prof->threads < BENCH_MAX_THREADS ? prof->threads : BENCH_MAX_THREADS;
     int rounds = prof->measure_iters < 1 ? 1 : prof->measure_iters;
-    static bench_series enc[BENCH_MAX_THREADS], dec[BENCH_MAX_THREADS];
-    for (int t = 0; t < n; t++)
-        enc[t].n = dec[t].n = 0;
+    static scale_samples enc[BENCH_MAX_THREADS], dec[BENCH_MAX_THREADS];
+    memset(enc, 0, sizeof enc);
+    memset(dec, 0, sizeof dec);
     bool enc_ok = !c->decode_only, dec_ok = true;
-    for (int r = 0; r < rounds; r++)
+    for (int r = 0; r < rounds; r++) {
+        double enc_one = 0, dec_one = 0;
         for (int t = 1; t <= n; t++) {
-            double e = enc_ok ? scale_run(x, false, t, prof->iter_seconds) : -1;
-            double d = dec_ok ? scale_run(x, true, t, prof->iter_seconds) : -1;
-            enc_ok = e >= 0;
-            dec_ok = d >= 0;
-            bench_series_add(&enc[t - 1], e);
-            bench_series_add(&dec[t - 1], d);
+            enc_ok = enc_ok && scale_sample(x, false, t, prof->iter_seconds, &enc_one, &enc[t - 1]);
+            dec_ok = dec_ok && scale_sample(x, true, t, prof->iter_seconds, &dec_one, &dec[t - 1]);
         }
+    }
     for (int t = 0; t < n; t++) {
-        c->scale_enc[t] = enc_ok ? bench_series_median(&enc[t]) : -1;
-        c->scale_dec[t] = dec_ok ? bench_series_median(&dec[t]) : -1;
+        c->scale_enc[t] = scale_median(&enc[t], enc_ok);
+        c->scale_dec[t] = scale_median(&dec[t], dec_ok);
     }
     c->scale_threads = n;
 }

@@ -97,6 +97,18 @@ double bench_series_median(const bench_series *s);
 double bench_series_min(const bench_series *s);
 double bench_series_max(const bench_series *s);
 
+/* One thread count of a --threads run, one direction; -1 = not measured. */
+typedef struct bench_scale {
+    double ops_s;    /* all threads' ops/s together: the median over rounds */
+    double speedup;  /* ops_s over one thread's in the same round: the median
+                      * of these ratios (a slow spell of the host then weighs
+                      * on both sides of each) */
+    double cpu_ns;   /* thread CPU time per op, mean of the threads: the median
+                      * over rounds. Flat from 1 to N threads: the threads do
+                      * not slow each other's work, and a speed-up under N is
+                      * time they did not run (the VM's scheduling) */
+} bench_scale;
+
 /* Per-operation allocation counts; negative = not measured. */
 typedef struct bench_allocs {
     double heap_calls, heap_bytes;    /* interposed malloc family */
@@ -132,7 +144,7 @@ typedef struct bench_cell {
     bench_series enc, dec;   /* ops/s per measured iteration */
     bench_allocs enc_allocs, dec_allocs;
     int scale_threads;       /* entries in scale_enc/dec (0 = no scaling run) */
-    double scale_enc[BENCH_MAX_THREADS], scale_dec[BENCH_MAX_THREADS]; /* total ops/s */
+    bench_scale scale_enc[BENCH_MAX_THREADS], scale_dec[BENCH_MAX_THREADS];
     bench_cold cold_ns;
     double wall_seconds;     /* how long the cell took to run, all of it */
 } bench_cell;

@@ -73,6 +73,18 @@ static void json_allocs(json_out *j, const char *key, const bench_allocs *a)
     jo_end_object(j);
 }
 
+/* "<dir>_ops_s", "<dir>_speedup" and "<dir>_cpu_ns_op" of one thread count. */
+static void json_scale(json_out *j, const char *dir, const bench_scale *s)
+{
+    static const char *const names[] = {"ops_s", "speedup", "cpu_ns_op"};
+    const double v[] = {s->ops_s, s->speedup, s->cpu_ns};
+    for (int i = 0; i < 3; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "%s_%s", dir, names[i]);
+        jo_key(j, key), jo_num_or_null(j, v[i], s->ops_s >= 0);
+    }
+}
+
 static void json_ns(json_out *j, const char *key, const bench_series *s)
 {
     jo_key(j, key);
@@ -123,8 +135,8 @@ static void json_cell(json_out *j, const bench_cell *c)
     for (int t = 0; ok && t < c->scale_threads; t++) {
         jo_begin_object(j);
         jo_key(j, "threads"), jo_int(j, t + 1);
-        jo_key(j, "encode_ops_s"), jo_num_or_null(j, c->scale_enc[t], c->scale_enc[t] >= 0);
-        jo_key(j, "decode_ops_s"), jo_num_or_null(j, c->scale_dec[t], c->scale_dec[t] >= 0);
+        json_scale(j, "encode", &c->scale_enc[t]);
+        json_scale(j, "decode", &c->scale_dec[t]);
         jo_end_object(j);
     }
     jo_end_array(j);
@@ -465,6 +477,16 @@ static void md_cold_table(FILE *f, const bench_plan *plan)
     }
 }
 
+/* One direction of a thread-scaling row: ops/s | speed-up | CPU ns/op |. */
+static void md_scale(FILE *f, const bench_scale *s)
+{
+    char a[32];
+    if (s->ops_s < 0)
+        fputs(" – | – | – |", f);
+    else
+        fprintf(f, " %s | %.2f× | %.0f |", speed(s->ops_s, a, sizeof a), s->speedup, s->cpu_ns);
+}
+
 static void md_threads(FILE *f, const bench_plan *plan, const char *suite)
 {
     bool any = false;
@@ -473,18 +495,25 @@ static void md_threads(FILE *f, const bench_plan *plan, const char *suite)
         if (strcmp(c->suite, suite) != 0 || c->status != BENCH_OK || c->scale_threads == 0)
             continue;
         if (!any) {
-            fputs("\n#### Thread scaling (total ops/s, each thread its own buffers)\n\n"
-                  "| cell | threads | encode ops/s | decode ops/s | encode speed-up |\n"
-                  "|---|---:|---:|---:|---:|\n",
+            fputs("\n#### Thread scaling (each thread its own buffers)\n\n"
+                  "Ops/s of all threads together; speed-up against one thread in the same "
+                  "round; CPU = each thread's CPU time per op. Medians over rounds. A CPU "
+                  "time that stays flat while the speed-up falls short is time the "
+                  "threads were not running, not work they slowed.\n\n"
+                  "| cell | threads | encode ops/s | ×1 | CPU ns/op | decode ops/s | ×1 | "
+                  "CPU ns/op |\n"
+                  "|---|---:|---:|---:|---:|---:|---:|---:|\n",
                   f);
             any = true;
         }
-        char id[320], a[32], b[32];
+        char id[320];
         bench_cell_id(c, id, sizeof id);
-        for (int t = 0; t < c->scale_threads; t++)
-            fprintf(f, "| %s | %d | %s | %s | %.2f× |\n", id, t + 1,
-                    speed(c->scale_enc[t], a, sizeof a), speed(c->scale_dec[t], b, sizeof b),
-                    c->scale_enc[0] > 0 ? c->scale_enc[t] / c->scale_enc[0] : 0);
+        for (int t = 0; t < c->scale_threads; t++) {
+            fprintf(f, "| %s | %d |", id, t + 1);
+            md_scale(f, &c->scale_enc[t]);
+            md_scale(f, &c->scale_dec[t]);
+            fputc('\n', f);
+        }
     }
 }
 

@@ -86,6 +86,9 @@ cells = run("hex", ["--suite", "encodings,cold", "--filter", "*hex*", "--threads
 codec_hex = [c for c in cells if c["driver"] == "codec" and c["suite"] == "encodings"]
 check(len(codec_hex) == 2 and all(c["status"] == "ok" for c in codec_hex), "codec hex cells ran")
 check(all(len(c["threads"]) == 2 for c in codec_hex), "thread scaling 1..2")
+check(all(t["encode_speedup"] > 0 and t["decode_cpu_ns_op"] > 0 for c in codec_hex
+          for t in c["threads"]) and all(c["threads"][0]["encode_speedup"] == 1 for c in codec_hex),
+      "thread scaling: speed-up (1 for one thread) and CPU time per op")
 check(codec_hex[0]["encoded_bytes"] == 2 * 8338, "hex of medium is twice its size")
 cold = [c for c in cells if c["suite"] == "cold"]
 check(len(cold) == 1 and cold[0]["status"] == "ok" and cold[0]["cold"]["first_ns"]["median"] > 0,

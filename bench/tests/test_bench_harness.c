@@ -248,7 +248,11 @@ static void test_sound_cell_is_timed(void)
     else
         CHECK(c.enc_allocs.heap_calls < 0);
     CHECK_INT(c.scale_threads, 2);
-    CHECK(c.scale_enc[0] > 0 && c.scale_enc[1] > 0 && c.scale_dec[1] > 0);
+    CHECK(c.scale_enc[0].ops_s > 0 && c.scale_enc[1].ops_s > 0 && c.scale_dec[1].ops_s > 0);
+    /* one thread against itself in the same round is exactly 1 */
+    CHECK(c.scale_enc[0].speedup == 1 && c.scale_dec[0].speedup == 1);
+    CHECK(c.scale_enc[1].speedup > 0 && c.scale_dec[1].speedup > 0);
+    CHECK(c.scale_enc[0].cpu_ns > 0 && c.scale_dec[1].cpu_ns > 0);
 }
 
 /* The heap counter sees allocations made anywhere in the process. */
