@@ -718,7 +718,7 @@ static void test_threads(void)
     free(data);
 }
 
-/* A thread keeps the contexts it gave back (common.c): here it keeps four
+/* A thread keeps the contexts it gave back (core/pool.c): here it keeps four
  * (zstd's and lz4's encoder and decoder) of a codec that the main thread
  * then frees while the thread lives; the thread goes on with another codec
  * (its kept entries are full of the dead pools', so that codec's contexts

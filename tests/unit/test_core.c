@@ -4,7 +4,10 @@
 
 #include "core/asan_internal.h"
 #include "core/load_internal.h"
+#include "core/pool_internal.h"
 #include "core/varint_internal.h"
+
+#include <pthread.h>
 
 static void test_errors(void)
 {
@@ -175,6 +178,85 @@ static void test_wire_helpers(void)
     CHECK_INT(codec_unzigzag32(codec_zigzag32(-123456)), -123456);
 }
 
+/* The context pool: a context given back is the one taken next; a pool
+ * with keep_in_thread off (the crypto layer's: its contexts hold keys)
+ * leaves nothing in a thread, so clearing it drops a context that a
+ * still-running thread gave back, where a keeping pool leaves that one to
+ * the thread's exit. */
+static int pool_made, pool_dropped;
+
+static void *pool_make(const void *cfg)
+{
+    (void)cfg;
+    pool_made++;
+    return malloc(16);
+}
+
+static void pool_drop(void *ctx)
+{
+    pool_dropped++;
+    free(ctx);
+}
+
+typedef struct {
+    codec_pool *pool;
+    pthread_barrier_t *step;
+} pool_job;
+
+static void *pool_borrower(void *arg)
+{
+    pool_job *job = arg;
+    codec__pool_put(job->pool, codec__pool_get(job->pool));
+    pthread_barrier_wait(job->step); /* given back; the main thread clears */
+    pthread_barrier_wait(job->step);
+    return NULL;
+}
+
+/* Drops counted when the main thread clears a pool that another thread
+ * (still running) borrowed from once. */
+static int dropped_while_borrower_lives(bool keep_in_thread)
+{
+    pool_made = 0;
+    codec_pool pool;
+    codec__pool_init(&pool, pool_make, pool_drop, NULL);
+    pool.keep_in_thread = keep_in_thread;
+    pthread_barrier_t step;
+    pthread_barrier_init(&step, NULL, 2);
+    pool_job job = {&pool, &step};
+    pthread_t t;
+    pthread_create(&t, NULL, pool_borrower, &job);
+    pthread_barrier_wait(&step);
+    pool_dropped = 0;
+    codec__pool_clear(&pool);
+    int dropped = pool_dropped;
+    pthread_barrier_wait(&step);
+    pthread_join(t, NULL);
+    CHECK_INT(pool_dropped, 1); /* a kept context at the thread's exit */
+    pthread_barrier_destroy(&step);
+    return dropped;
+}
+
+static void test_pool(void)
+{
+    codec_pool pool;
+    codec__pool_init(&pool, pool_make, pool_drop, NULL);
+    pool_made = pool_dropped = 0;
+    void *a = codec__pool_get(&pool);
+    codec__pool_put(&pool, a);
+    CHECK(codec__pool_get(&pool) == a);
+    void *b = codec__pool_get(&pool);
+    CHECK(b != a);
+    CHECK_INT(pool_made, 2);
+    codec__pool_put(&pool, a);
+    codec__pool_put(&pool, b);
+    codec__pool_clear(&pool);
+    CHECK_INT(pool_dropped, 2);
+
+    CHECK_INT(dropped_while_borrower_lives(false), 1);
+    CHECK_INT(pool_made, 1);
+    CHECK_INT(dropped_while_borrower_lives(true), 0);
+}
+
 int main(void)
 {
     test_wire_helpers();
@@ -185,5 +267,6 @@ int main(void)
     test_arena_poison();
 #endif
     test_cpu();
+    test_pool();
     return check_done("core");
 }

@@ -9,6 +9,7 @@
 #include "envelope_format_internal.h"
 
 #include "libcrypto_internal.h"
+#include "core/pool_internal.h"
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -48,28 +49,15 @@ int codec__random_bytes(uint8_t *dst, size_t n);
  * parent (buffers, a bounded data key) must not be reused in the child. */
 unsigned codec__crypto_fork_generation(void);
 
-/* ---------------------------------------------------------------------------
- * pool.c — a thread-safe free list of reusable objects (cipher contexts are
- * costly to create; a handle is shared by threads, so each call borrows).
- * Objects embed a crypto_pool_link as their first member.
- * ------------------------------------------------------------------------ */
-
-typedef struct crypto_pool_link {
-    struct crypto_pool_link *next;
-} crypto_pool_link;
-
-typedef struct crypto_pool {
-    pthread_mutex_t lock;
-    codec__fork_locks fork;
-    crypto_pool_link *free;
-} crypto_pool;
-
-void codec__crypto_pool_init(crypto_pool *p);
-/* An idle object, or NULL when the caller must make one. */
-void *codec__crypto_pool_take(crypto_pool *p);
-void codec__crypto_pool_give(crypto_pool *p, void *item);
-/* Destroys every idle object (all must have been given back). */
-void codec__crypto_pool_destroy(crypto_pool *p, void (*destroy)(void *item));
+/* Objects that calls borrow (cipher contexts are costly to create; a
+ * handle is shared by threads) come from a core/pool_internal.h pool with
+ * keep_in_thread off: codec__crypto_pool_init(). */
+static inline void codec__crypto_pool_init(codec_pool *p, void *(*make)(const void *),
+                                           void (*drop)(void *), const void *cfg)
+{
+    codec__pool_init(p, make, drop, cfg);
+    p->keep_in_thread = false; /* their keys go when the codec does */
+}
 
 /* ---------------------------------------------------------------------------
  * gcm.c — AES-256-GCM with a 12-byte nonce and a 16-byte tag, OpenSSL's.

@@ -23,13 +23,12 @@ typedef struct envelope_state {
     crypto_bounded *bounded;        /* NULL for the direct strategy */
     crypto_dek_cache *cache;        /* NULL when off */
     codec_envelope_test_hooks test;
-    crypto_pool slots;
+    codec_pool slots;               /* of envelope_slot */
 } envelope_state;
 
 /* What one call borrows: a GCM context, the serial of the key it holds
  * (0 = none or unknown), the bounded key it is keyed with, random bytes. */
 typedef struct envelope_slot {
-    crypto_pool_link link;
     EVP_CIPHER_CTX *gcm;
     uint64_t keyed_serial;
     crypto_dek *dek;
@@ -65,12 +64,11 @@ static void slot_destroy(void *item)
     free(slot);
 }
 
-static envelope_slot *slot_take(envelope_state *st)
+/* A new slot (the pool's make). */
+static void *slot_make(const void *unused)
 {
-    envelope_slot *slot = codec__crypto_pool_take(&st->slots);
-    if (slot)
-        return slot;
-    slot = calloc(1, sizeof *slot);
+    (void)unused;
+    envelope_slot *slot = calloc(1, sizeof *slot);
     if (!slot)
         return NULL;
     codec__crypto_random_init(&slot->random);
@@ -80,6 +78,17 @@ static envelope_slot *slot_take(envelope_state *st)
         return NULL;
     }
     return slot;
+}
+
+/* A slot for one call, NULL when out of memory; back with slot_give. */
+static envelope_slot *slot_take(envelope_state *st)
+{
+    return codec__pool_get(&st->slots);
+}
+
+static void slot_give(envelope_state *st, envelope_slot *slot)
+{
+    codec__pool_put(&st->slots, slot);
 }
 
 static codec_byte_source slot_random(const envelope_state *st, envelope_slot *slot)
@@ -220,7 +229,7 @@ static int envelope_encode(const codec_stage *s, const uint8_t *src, size_t n, c
                          : encode_direct(s, st, slot, src, n, out, err);
     if (rc)
         out->len = base;
-    codec__crypto_pool_give(&st->slots, slot);
+    slot_give(st, slot);
     return rc;
 }
 
@@ -294,7 +303,7 @@ static int envelope_decode(const codec_stage *s, const uint8_t *src, size_t n, c
     if (!slot)
         return env_nomem(s, err);
     rc = open_message(s, st, slot, src, &v, out, err);
-    codec__crypto_pool_give(&st->slots, slot);
+    slot_give(st, slot);
     return rc;
 }
 
@@ -306,7 +315,7 @@ static void state_free(envelope_state *st)
 {
     if (!st)
         return;
-    codec__crypto_pool_destroy(&st->slots, slot_destroy);
+    codec__pool_clear(&st->slots);
     codec__crypto_bounded_free(st->bounded);
     codec__crypto_dek_cache_free(st->cache);
     free(st->aad);
@@ -398,7 +407,7 @@ int codec__crypto_envelope_fill(codec_stage *s, const codec_envelope_options *o,
     }
     st->provider = o->provider;
     st->test = o->test;
-    codec__crypto_pool_init(&st->slots);
+    codec__crypto_pool_init(&st->slots, slot_make, slot_destroy, NULL);
     rc = state_parts(st, o, err);
     if (rc) {
         state_free(st);

@@ -34,7 +34,7 @@ struct codec_keyring {
     size_t count;
     size_t capacity;        /* of keys[]: every entry may have held a KEK */
     const codec_allocator *alloc;
-    crypto_pool slots;
+    codec_pool slots;       /* of ring_slot */
     ring_key keys[];        /* keys[0] is current */
 };
 
@@ -45,11 +45,13 @@ static size_t ring_bytes(size_t capacity)
 
 /* Per-thread-at-a-time cipher contexts holding expanded KEKs. */
 typedef struct ring_slot {
-    crypto_pool_link link;
     size_t count;               /* of unwrap[] */
     EVP_CIPHER_CTX *wrap;       /* keys[0], for wrapping */
     EVP_CIPHER_CTX *unwrap[];   /* keys[i], for unwrapping; NULL until used */
 } ring_slot;
+
+static void *ring_slot_make(const void *ring);
+static void ring_slot_destroy(void *item);
 
 /* ---------------------------------------------------------------------------
  * Parsing
@@ -170,7 +172,7 @@ codec_keyring *codec__keyring_parse_with(const char *text, size_t len,
     memset(ring, 0, ring_bytes(candidates));
     ring->capacity = candidates;
     ring->alloc = alloc;
-    codec__crypto_pool_init(&ring->slots);
+    codec__crypto_pool_init(&ring->slots, ring_slot_make, ring_slot_destroy, ring);
     size_t line = 0;
     for (const char *p = text, *end = text + len; p < end;) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -381,21 +383,20 @@ void codec_keyring_free(codec_keyring *ring)
 {
     if (!ring)
         return;
-    codec__crypto_pool_destroy(&ring->slots, ring_slot_destroy);
+    codec__pool_clear(&ring->slots);
     /* Every entry, not only the `count` accepted: a rejected line may have
      * left its KEK in the next one. */
     OPENSSL_cleanse(ring->keys, ring->capacity * sizeof ring->keys[0]);
     ring->alloc->release(ring->alloc->ctx, ring, ring_bytes(ring->capacity));
 }
 
-static ring_slot *slot_take(codec_keyring *ring)
+/* A new slot for the ring's keys as parsed (the pool's make). */
+static void *ring_slot_make(const void *ring)
 {
-    ring_slot *slot = codec__crypto_pool_take(&ring->slots);
-    if (!slot) {
-        slot = calloc(1, sizeof *slot + ring->count * sizeof slot->unwrap[0]);
-        if (slot)
-            slot->count = ring->count;
-    }
+    const codec_keyring *r = ring;
+    ring_slot *slot = calloc(1, sizeof *slot + r->count * sizeof slot->unwrap[0]);
+    if (slot)
+        slot->count = r->count;
     return slot;
 }
 
@@ -412,13 +413,13 @@ static int ring_generate(void *ctx, const codec_byte_source *random, codec_data_
     if (random->fill(random->ctx, out->key, CRYPTO_KEY_SIZE) != 0)
         return codec_error_set(err, CODEC_E_TRANSIENT, 0, RING_STAGE, CODEC_NO_OFFSET,
                                "no random bytes for a data key");
-    ring_slot *slot = slot_take(ring);
+    ring_slot *slot = codec__pool_get(&ring->slots);
     if (!slot)
         return ring_nomem(err);
     if (!slot->wrap)
         slot->wrap = codec__crypto_kw_new(current->kek, true);
     bool ok = slot->wrap && codec__crypto_kw_wrap(slot->wrap, out->key, out->wrapped + 1);
-    codec__crypto_pool_give(&ring->slots, slot);
+    codec__pool_put(&ring->slots, slot);
     if (!ok)
         return ring_nomem(err);
     out->wrapped[0] = WRAP_SCHEME_AES_KW;
@@ -443,7 +444,7 @@ static int ring_unwrap(void *ctx, const uint8_t *key_id, size_t key_id_len,
     if (!k || wrapped_len != RING_WRAPPED_SIZE || wrapped[0] != WRAP_SCHEME_AES_KW)
         return codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_DECRYPT, RING_STAGE,
                                CODEC_NO_OFFSET, "unable to decrypt");
-    ring_slot *slot = slot_take(ring);
+    ring_slot *slot = codec__pool_get(&ring->slots);
     if (!slot)
         return ring_nomem(err);
     size_t i = (size_t)(k - ring->keys);
@@ -455,7 +456,7 @@ static int ring_unwrap(void *ctx, const uint8_t *key_id, size_t key_id_len,
     else if (!codec__crypto_kw_unwrap(slot->unwrap[i], wrapped + 1, key))
         rc = codec_error_set(err, CODEC_E_INVALID_PAYLOAD, CODEC_D_DECRYPT, RING_STAGE,
                              CODEC_NO_OFFSET, "unable to decrypt");
-    codec__crypto_pool_give(&ring->slots, slot);
+    codec__pool_put(&ring->slots, slot);
     return rc;
 }
 
