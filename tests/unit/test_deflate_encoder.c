@@ -201,28 +201,65 @@ static void test_window_edges(codec_deflater *d, int level)
     }
 }
 
-/* Inputs longer than a segment (1 GiB; made small here): the match finder
- * restarts at each segment, the blocks go on across it. */
-static void test_segments(int level)
+/* Compresses src[0..n) as a stream does: parts of CODEC_DEFLATE_PART
+ * through codec__deflate_compress_part(), each copied with the history it
+ * needs before it into a buffer of its own (the history moves between
+ * parts), into caps of the documented bound; returns the size, 0 on
+ * failure. */
+static size_t stream_parts(codec_deflater *d, int level, const uint8_t *src, size_t n,
+                           uint8_t *dst, size_t cap)
+{
+    size_t w = 0, off = 0;
+    for (;;) {
+        size_t len = n - off < CODEC_DEFLATE_PART ? n - off : CODEC_DEFLATE_PART;
+        size_t hist = off ? codec__deflate_history(d) : 0;
+        CHECK(hist <= CODEC_DEFLATE_HOLD && hist <= off);
+        bool final = off + len == n;
+        uint8_t *buf = malloc(hist + len + 1);
+        memcpy(buf, src + off - hist, hist + len);
+        size_t got = 0, part_cap = codec__deflate_bound(hist + len);
+        bool ok = part_cap <= cap - w &&
+                  codec__deflate_compress_part(d, level, buf + hist, len, off == 0, final,
+                                               dst + w, part_cap, &got);
+        free(buf);
+        if (!ok)
+            return 0;
+        w += got;
+        if (final)
+            return w;
+        off += len;
+    }
+}
+
+/* Parts (CODEC_DEFLATE_PART; made small here): each matches into the
+ * window before it, so smaller parts cost little; the tables go on across
+ * parts, calls and the rebase near 2^32 without changing a byte; a stream
+ * of parts gives the one-shot's bytes. */
+static void test_parts(int level)
 {
     codec_deflater *d = codec__deflater_new();
     CHECK(d != NULL);
-    codec__deflater_set_segment(d, 50000);
     size_t n = 230000;
     uint8_t *p = payload_prose(n);
+    size_t one = round_trip(d, level, p, n);
+    codec__deflater_set_part(d, 50000);
     size_t whole = round_trip(d, level, p, n);
-    CHECK(whole > 0);
+    CHECK(whole > 0 && whole <= one + one / 100);
     uint8_t *runs = malloc(n);
     memset(runs, 'z', n);
     round_trip(d, level, runs, n);
-    /* a segment of 1 byte: every position starts over */
-    codec__deflater_set_segment(d, 1);
+    /* parts shorter than the window: the history is all the input before */
+    codec__deflater_set_part(d, 1000);
     round_trip(d, level, p, 3000);
-    /* The tables are not cleared between segments and calls (positions
-     * carry a growing offset): the same input gives the same stream after
-     * other inputs, and across the restart near 2^32 (segments of 50,000
-     * bytes from 120,000 below it: the second one restarts). */
-    codec__deflater_set_segment(d, 50000);
+    size_t small = round_trip(d, level, p, 70000);
+    codec__deflater_set_part(d, 1);
+    round_trip(d, level, p, 3000);
+    /* The tables are not cleared between parts and calls (positions carry
+     * a growing offset): the same input gives the same stream after other
+     * inputs, and across the rebase near 2^32 (parts of 50,000 bytes from
+     * 120,000 below it: the third one rebases, within the call), also
+     * with parts shorter than the window. */
+    codec__deflater_set_part(d, 50000);
     size_t cap = codec__deflate_bound(n);
     uint8_t *first = malloc(cap), *again = malloc(cap);
     size_t w1 = codec__deflate_compress(d, level, p, n, first, cap);
@@ -232,8 +269,40 @@ static void test_segments(int level)
     size_t w2 = codec__deflate_compress(d, level, p, n, again, cap);
     CHECK(w2 == w1 && memcmp(first, again, w1) == 0);
     CHECK(round_trip(d, level, p, n) == whole);
+    codec__deflater_set_part(d, 1000);
+    codec__deflater_set_offset(d, UINT32_MAX - 30500);
+    CHECK(round_trip(d, level, p, 70000) == small);
     free(first);
     free(again);
+    codec__deflater_free(d);
+    d = codec__deflater_new();
+    CHECK(d != NULL);
+    /* A stream of parts == the one-shot, at sizes around the parts and
+     * across the rebase. */
+    size_t part = CODEC_DEFLATE_PART;
+    size_t sizes[] = {part - 1, part, part + 1, 3 * part, 3 * part + 12345};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        size_t m = sizes[k];
+        uint8_t *q = k == 2 ? random_bytes(m, 17) : k % 2 ? payload_prose(m) : payload_mixed(m, 40 + k);
+        if (k == 4) /* a run longer than CODEC_DEFLATE_HOLD: a block written at a part end */
+            memset(q + part / 2, 'r', 2 * part);
+        size_t qcap = codec__deflate_bound(m);
+        uint8_t *a = malloc(qcap), *b = malloc(qcap);
+        size_t wa = codec__deflate_compress(d, level, q, m, a, qcap);
+        CHECK(wa > 0 && raw_inflates_to(a, wa, q, m));
+        size_t wb = stream_parts(d, level, q, m, b, qcap);
+        CHECK(wb == wa && memcmp(a, b, wa) == 0);
+        /* the stream's first part at 2^32 - 2.5 parts: its third rebases */
+        codec__deflater_set_offset(d, UINT32_MAX - (uint32_t)(5 * part / 2));
+        wb = stream_parts(d, level, q, m, b, qcap);
+        CHECK(wb == wa && memcmp(a, b, wa) == 0);
+        codec__deflater_set_offset(d, UINT32_MAX - (uint32_t)(3 * part / 2));
+        wb = codec__deflate_compress(d, level, q, m, b, qcap);
+        CHECK(wb == wa && memcmp(a, b, wa) == 0);
+        free(a);
+        free(b);
+        free(q);
+    }
     free(runs);
     free(p);
     codec__deflater_free(d);
@@ -373,7 +442,7 @@ int main(void)
         test_window_edges(d, level);
         test_short_cap(d, level);
         codec__deflater_free(d);
-        test_segments(level);
+        test_parts(level);
     }
     test_stages_against_zlib();
     return check_done("test_deflate_encoder");

@@ -599,16 +599,19 @@ static void test_text_hostile(void)
     }
 }
 
-/* gzip and deflate at levels 6..9 stream in 1 MiB parts of the one-shot
- * encoder: up to 1 MiB the one-shot's bytes; past it (parts joined by
- * empty stored blocks) the same bytes for every split, which the one-shot
- * decoder (libdeflate) and the stream (zlib) both read back, no more than
- * 1% larger than the one-shot. */
+/* gzip and deflate at levels 6..9: the one-shot and the stream both
+ * compress in parts of CODEC_DEFLATE_PART (128 KiB) that match into the
+ * window before them (deflate_encoder.c), so the stream gives the
+ * one-shot's bytes at every size (around and across the parts, past 2 MiB)
+ * and for every split, which the one-shot decoder (libdeflate) and the
+ * stream (our inflate) both read back. */
 static void test_flate_parts(void)
 {
-    static const char *const specs[] = {"gzip", "deflate:9"};
-    static const size_t sizes[] = {(size_t)1 << 20, ((size_t)1 << 20) + 1, (size_t)2 << 20,
-                                   ((size_t)5 << 20) / 2};
+    static const char *const specs[] = {"gzip", "deflate:9", "deflate:6", "deflate:7",
+                                        "deflate:8", "gzip:9"};
+    const size_t part = (size_t)128 << 10;
+    const size_t sizes[] = {0, 1000, part - 1, part, part + 1, 2 * part, 3 * part + 1,
+                            (size_t)1 << 20, ((size_t)1 << 20) + 1, ((size_t)5 << 20) / 2};
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
         codec *c = parse_checked(specs[i]);
         if (!c)
@@ -616,10 +619,11 @@ static void test_flate_parts(void)
         int before = check_failures;
         for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++) {
             size_t n = sizes[j];
-            uint8_t *in = j % 2 ? payload_prose(n) : payload_mixed(n, 70 + j);
-            codec_buf once, first, enc, dec;
+            if (i >= 2 && n > 3 * part + 1)
+                continue; /* the large sizes for gzip:6 and deflate:9 only */
+            uint8_t *in = (i + j) % 2 ? payload_prose(n ? n : 1) : payload_mixed(n ? n : 1, 70 + j);
+            codec_buf once, enc, dec;
             codec_buf_init(&once, NULL);
-            codec_buf_init(&first, NULL);
             codec_bytes value = {in, n};
             codec_error err;
             CHECK_INT(codec_encode(c, &value, &once, &err), 0);
@@ -630,13 +634,10 @@ static void test_flate_parts(void)
                 codec_buf_init(&dec, NULL);
                 CHECK_INT(stream_all(c, CODEC_STREAM_ENCODE, in, n, plans[k], false, &enc, &err),
                           0);
-                if (k == 0)
-                    CHECK(codec_buf_append(&first, enc.data, enc.len) == 0);
-                else
-                    CHECK(same_bytes(enc.data, enc.len, first.data, first.len));
-                if (n <= ((size_t)1 << 20))
-                    CHECK(same_bytes(enc.data, enc.len, once.data, once.len));
-                CHECK(enc.len <= once.len + once.len / 100);
+                if (!same_bytes(enc.data, enc.len, once.data, once.len))
+                    fprintf(stderr, "%s, %zu bytes, plan %zu: stream %zu bytes, one-shot %zu\n",
+                            specs[i], n, k, enc.len, once.len);
+                CHECK(same_bytes(enc.data, enc.len, once.data, once.len));
                 codec_arena arena;
                 codec_arena_init(&arena, NULL, 0);
                 codec_bytes got = {0};
@@ -651,7 +652,6 @@ static void test_flate_parts(void)
                 codec_buf_free(&dec);
             }
             codec_buf_free(&once);
-            codec_buf_free(&first);
             free(in);
         }
         printf("  parts %-22s %s\n", specs[i], check_failures == before ? "ok" : "FAILED");

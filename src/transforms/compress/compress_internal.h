@@ -108,32 +108,57 @@ typedef enum codec_flate_wrap { CODEC_FLATE_ZLIB, CODEC_FLATE_GZIP } codec_flate
 /* Our raw deflate (RFC 1951) compressor for levels 6..9
  * (deflate_encoder.c). A context holds the match finder's tables (about
  * 1.2 MiB), kept between calls without clearing, and is reused; it is not
- * thread-safe, so it lives in a pool. */
+ * thread-safe, so it lives in a pool.
+ *
+ * The input is compressed in parts of CODEC_DEFLATE_PART bytes at fixed
+ * offsets (the last one shorter): each part's matches reach back into the
+ * CODEC_DEFLATE_WINDOW bytes before it and none crosses its end; a block
+ * goes on into the next part unless its input would then be more than
+ * CODEC_DEFLATE_HOLD bytes before the next part (it is written at the part
+ * end). The one-shot does that over its whole input, a stream part by part
+ * (codec__deflate_compress_part), keeping only the bytes of history the
+ * next part needs (at most CODEC_DEFLATE_HOLD): the same bytes at any size
+ * and for any split of the input. */
 typedef struct codec_deflater codec_deflater;
 #define CODEC_DEFLATER_MIN_LEVEL 6
+#define CODEC_DEFLATE_PART ((size_t)128 << 10)  /* >= 64 KiB */
+#define CODEC_DEFLATE_HOLD ((size_t)256 << 10)  /* >= CODEC_DEFLATE_WINDOW */
+#define CODEC_DEFLATE_WINDOW ((size_t)32768)
 
 /* A context, or NULL when out of memory. */
 codec_deflater *codec__deflater_new(void);
 void codec__deflater_free(codec_deflater *d);
-/* Tests only: restart the match finder every `bytes` (> 0) of input instead
- * of every GiB, to exercise the restart on small inputs. */
-void codec__deflater_set_segment(codec_deflater *d, uint32_t bytes);
-/* Tests only: the next table offset (see deflate_encoder.c), to reach the
- * restart near 2^32 without compressing 4 GiB. */
+/* Tests only: the one-shot's parts are `bytes` (> 0) long instead of
+ * CODEC_DEFLATE_PART, to exercise parts and the history on small inputs. */
+void codec__deflater_set_part(codec_deflater *d, uint32_t bytes);
+/* Tests only: the next call's or stream's first table offset (see
+ * deflate_encoder.c), to reach the rebase near 2^32 without compressing
+ * 4 GiB. */
 void codec__deflater_set_offset(codec_deflater *d, uint32_t offset);
-/* Largest raw deflate output for n input bytes (+ 16 bytes of slack). */
+/* Largest raw deflate output for n input bytes (+ 16 bytes of slack),
+ * compressed whole or in parts. */
 size_t codec__deflate_bound(size_t n);
 /* Compresses src[0..n) at `level` (6..9) into dst[0..cap) as one raw
- * deflate stream; returns its size, or 0 when cap is too small (never with
- * cap >= codec__deflate_bound(n)). Allocates nothing. */
+ * deflate stream, in parts (above); returns its size, or 0 when cap is too
+ * small (never with cap >= codec__deflate_bound(n)). Allocates nothing. */
 size_t codec__deflate_compress(codec_deflater *d, int level, const uint8_t *src, size_t n,
                                uint8_t *dst, size_t cap);
-/* The same with `final` false: the blocks are not the last of the stream
- * and end with an empty stored block, on a byte boundary (zlib's
- * Z_FULL_FLUSH: the next part's matches start afresh), so parts
- * concatenate into one raw deflate stream whose last part is final. */
-size_t codec__deflate_compress_part(codec_deflater *d, int level, const uint8_t *src, size_t n,
-                                    bool final, uint8_t *dst, size_t cap);
+/* One part of a stream: src[0..n), n <= CODEC_DEFLATE_PART, exactly that
+ * unless `final` (the stream's last part; a stream of no input is one empty
+ * final part); `first` for the stream's first part. Before any part but the
+ * first, src[-codec__deflate_history(d)..0) must be the input just before
+ * the part (the buffer may move between parts: the tables hold stream
+ * positions). Writes to dst[0..cap) the part's share of the one-shot's raw
+ * deflate stream, whole bytes (the bits of an unfinished byte come with
+ * the next part), *written of them; false when cap is too small (never
+ * with cap >= codec__deflate_bound(codec__deflate_history(d) + n)), and the
+ * stream cannot go on. */
+bool codec__deflate_compress_part(codec_deflater *d, int level, const uint8_t *src, size_t n,
+                                  bool first, bool final, uint8_t *dst, size_t cap,
+                                  size_t *written);
+/* Bytes of input before the next part that it needs (the window, and the
+ * pending block's for a stored block): at most CODEC_DEFLATE_HOLD. */
+size_t codec__deflate_history(const codec_deflater *d);
 
 /* RFC 1951's tables (inflate.c): base and extra bits of the length
  * symbols 257..285 and of the distance symbols, and the order of the

@@ -24,11 +24,26 @@
  * position until it finds a match (sparse mode, see parse_segment()):
  * incompressible input then costs a third of what it did.
  *
- * Positions are 32-bit offsets from the start of a segment of SEGMENT bytes;
- * the match finder starts over at each segment, so inputs of any size_t
- * length work (a match never reaches back into the previous segment, which
- * costs nothing measurable at 1 GiB). The tables are not cleared for that,
- * nor between calls: see next_offset. */
+ * Parts: the input is compressed in parts of CODEC_DEFLATE_PART bytes at
+ * fixed offsets (the last one shorter), the same in the one-shot
+ * (codec__deflate_compress) and in a stream (codec__deflate_compress_part,
+ * flate_stream.c), so both give the same bytes for any input and any split
+ * of it. Each part is parsed on its own (its end is the end of the data:
+ * no match or lookahead crosses it), but its matches reach back into the
+ * WINDOW bytes before it (the table positions go on from part to part, see
+ * next_offset) and the block being filled goes on into the next part
+ * (items, sparse mode and the unfinished output byte are kept in the
+ * context) unless its input would then start more than CODEC_DEFLATE_HOLD
+ * bytes before the next part: a stream keeps only that much input for a
+ * block that comes out stored, so such a block is written at the part end.
+ * The ratio is then that of one window over the whole input (prose and
+ * JSON within 0.2%, docs/formats/compression.md).
+ *
+ * Positions are 32-bit: a part's position plus a table offset that grows
+ * from part to part and call to call; near 2^32 the tables are rebased (see
+ * rebase()) without losing an entry within WINDOW, so inputs of any size_t
+ * length work and the output never depends on what a pooled context
+ * compressed before. The tables are not cleared between calls. */
 #include "compress_internal.h"
 #include "core/load_internal.h"
 
@@ -37,6 +52,9 @@
 
 #define WINDOW 32768u           /* deflate's largest distance */
 #define WMASK (WINDOW - 1)
+_Static_assert(CODEC_DEFLATE_WINDOW == WINDOW && CODEC_DEFLATE_PART >= 65536 &&
+                   CODEC_DEFLATE_HOLD >= WINDOW,
+               "parts of at least 64 KiB (hash_bits 16 for any input of several)");
 #define MIN_MATCH 3
 #define MAX_MATCH 258
 #define LONG_BYTES 8            /* prefix of the long chain's hash */
@@ -46,7 +64,6 @@
  * 104-byte bench value came out 2 bytes over zlib with 256). */
 #define HASH_BITS_MAX 16
 #define HASH_BITS_MIN 12
-#define SEGMENT (1u << 30)
 #define BLOCK_ITEMS 32768u      /* literals + matches per block */
 #define SPARSE_ITEMS 65535u     /* ... in sparse mode: one stored block */
 /* Items one lazy step can add before the block-full check: the match grows
@@ -132,16 +149,25 @@ typedef struct block_plan {
 
 struct codec_deflater {
     unsigned hash_bits;
-    uint32_t segment;       /* SEGMENT, or less for tests */
-    /* The tables hold positions plus an offset that grows from segment to
-     * segment and call to call by the segment's length plus WINDOW: an
-     * entry left by an earlier segment is then always more than WINDOW
-     * behind, which the match finder rejects anyway, so the tables are
-     * never cleared between calls (zeroed once per size, as 0 is stale
-     * too). `next_offset` is the next segment's; near 2^32 the tables are
-     * zeroed and it starts over. */
+    uint32_t part;          /* CODEC_DEFLATE_PART, or less for tests */
+    /* The tables hold positions plus an offset: a part's offset is the
+     * previous part's plus its length (the previous parts' entries are
+     * valid history), the first part of a call or stream starts WINDOW
+     * further: an entry left by an earlier call is then always more than
+     * WINDOW behind, which the match finder rejects anyway, so the tables
+     * are never cleared between calls (zeroed once per size, as 0 is stale
+     * too). `next_offset` is where the next part of the current stream
+     * starts (the end of the last part); near 2^32 the tables are rebased
+     * (rebase()). */
     uint32_t next_offset;
     uint32_t zeroed;        /* head entries zeroed so far (a power of 2) */
+    /* Between the parts of one call or stream: */
+    uint64_t pos;           /* input bytes before the next part */
+    size_t block_bytes;     /* input bytes of the pending block (its items) */
+    size_t nitems;          /* the pending block's items */
+    uint64_t bits;          /* output bits not yet written (< 8) */
+    unsigned count;
+    bool sparse;            /* sparse mode */
     uint32_t head_long[1u << HASH_BITS_MAX];
     uint32_t head_short[1u << HASH_BITS_MAX];
     uint32_t prev_long[WINDOW];
@@ -165,8 +191,12 @@ codec_deflater *codec__deflater_new(void)
     codec_deflater *d = malloc(sizeof *d);
     if (!d)
         return NULL;
-    d->segment = SEGMENT;
-    d->next_offset = FIRST_OFFSET;
+    d->part = CODEC_DEFLATE_PART;
+    d->next_offset = FIRST_OFFSET - WINDOW;
+    d->pos = d->block_bytes = d->nitems = 0;
+    d->bits = 0;
+    d->count = 0;
+    d->sparse = false;
     d->zeroed = 0;
     fixed_codes(&d->fixed);
     for (unsigned s = 0; s < 29; s++)
@@ -184,14 +214,14 @@ codec_deflater *codec__deflater_new(void)
     return d;
 }
 
-void codec__deflater_set_segment(codec_deflater *d, uint32_t bytes)
+void codec__deflater_set_part(codec_deflater *d, uint32_t bytes)
 {
-    d->segment = bytes;
+    d->part = bytes ? bytes : 1;
 }
 
 void codec__deflater_set_offset(codec_deflater *d, uint32_t offset)
 {
-    d->next_offset = offset > FIRST_OFFSET ? offset : FIRST_OFFSET;
+    d->next_offset = (offset > FIRST_OFFSET ? offset : FIRST_OFFSET) - WINDOW;
 }
 
 void codec__deflater_free(codec_deflater *d)
@@ -201,9 +231,14 @@ void codec__deflater_free(codec_deflater *d)
 
 size_t codec__deflate_bound(size_t n)
 {
-    /* Every block holds at least 4096 input bytes unless it is the last, and
-     * costs at most its stored size: 5 bytes per 65,535 plus one partial
-     * byte; 16 more for the final padding and the writer's 8-byte stores. */
+    /* Every block holds at least 4096 input bytes unless it is the last of
+     * a part or ends sparse mode (at most two such per part, as short as a
+     * byte), and costs at most its stored size: 5 bytes per 65,535 plus one
+     * partial byte; a part that is not the last adds an empty stored block
+     * (5 bytes). A part (>= 64 KiB) is 16 slots of 6 bytes, where it needs
+     * at most 2 + 2 + 2 and the 5 bytes; 16 more for the final padding and
+     * the writer's 8-byte stores. Parts shorter than 16 KiB (tests only,
+     * codec__deflater_set_part()) need more. */
     return n + (n / 4096 + 2) * 6 + 16;
 }
 
@@ -255,14 +290,18 @@ typedef struct match {
     unsigned len, dist;
 } match;
 
-/* The finder's view of one segment: base[0..end) with positions below
- * `inserted` already in the tables, as position + off (see next_offset).
- * Positions within LONG_BYTES of the end are not hashed (their matches
- * would be at most 7 bytes). */
+/* The finder's view of one part: base[0..end) with positions below
+ * `inserted` already in the tables, as position + off (see next_offset),
+ * and base[-hist..0) the input before it (the history, at least the part's
+ * stream position or WINDOW bytes). Positions within LONG_BYTES of the end
+ * are not hashed (their matches would be at most 7 bytes). Every table
+ * entry within WINDOW of a position of the part is a position of this call
+ * or stream (the first part starts WINDOW after the entries of earlier
+ * ones), so its bytes are in the part or the history. */
 typedef struct segment {
     codec_deflater *d;
     const uint8_t *base;
-    uint32_t end, hash_end, inserted, off;
+    uint32_t end, hash_end, inserted, off, hist;
     const level_params *lp;
 } segment;
 
@@ -395,7 +434,9 @@ static match find_match(segment *s, uint32_t p, unsigned depth, unsigned shorter
         uint32_t k = shorter + 1 - LONG_BYTES;
         walk(s, d->prev_long, cand_long, p, p, k, &depth, limit, &best);
         size_t hk = hash_all(cur + k, d->hash_bits).hl;
-        walk(s, d->prev_long, d->head_long[hk], p, p + k, p < WINDOW ? p : WINDOW, &depth,
+        /* candidates at p - dist, so at most p + hist back */
+        uint32_t back = p + s->hist;
+        walk(s, d->prev_long, d->head_long[hk], p, p + k, back < WINDOW ? back : WINDOW, &depth,
              limit, &best);
     } else if (shorter < limit) {
         walk(s, d->prev_long, cand_long, p, p, WINDOW, &depth, limit, &best);
@@ -935,7 +976,7 @@ static bool flush_block(parser *ps, const uint8_t *next)
 }
 
 /* The block size and mode of parse_segment()'s loop, in registers there
- * (ps->sparse between segments). */
+ * (d->sparse between parts). */
 typedef struct mode {
     size_t limit; /* BLOCK_ITEMS, or in sparse mode SPARSE_ITEMS literals: */
     bool sparse;  /* the most one stored block holds (half the 5-byte
@@ -954,21 +995,44 @@ static inline void maybe_flush(parser *ps, const uint8_t *next, mode *md)
         *md = mode_of(flush_block(ps, next));
 }
 
-/* The table offset of a segment of len bytes (see next_offset). */
-static uint32_t claim_offset(codec_deflater *d, uint32_t len)
+/* Subtracts c from the n entries of t; those at or below it become 0
+ * (stale). */
+static void rebase_entries(uint32_t *t, size_t n, uint32_t c)
 {
-    if (d->next_offset > UINT32_MAX - WINDOW - len) {
-        size_t n = d->zeroed;
-        memset(d->head_long, 0, n * sizeof d->head_long[0]);
-        memset(d->head_short, 0, n * sizeof d->head_short[0]);
-        d->next_offset = FIRST_OFFSET;
-    }
-    uint32_t off = d->next_offset;
-    d->next_offset = off + len + WINDOW;
+    for (size_t i = 0; i < n; i++)
+        t[i] = t[i] > c ? t[i] - c : 0;
+}
+
+/* Moves the table positions down by a multiple of WINDOW (the chain slots,
+ * position & WMASK, stay where they are) so that next_offset lands in
+ * (WINDOW, 2 * WINDOW]: every entry within WINDOW of it keeps its
+ * distance, older ones may become 0 (stale, as they were: a match is never
+ * further than WINDOW), so the output is the same as without. The prev
+ * slots of positions never inserted hold anything; they are never read. */
+static void rebase(codec_deflater *d)
+{
+    uint32_t c = (d->next_offset - WINDOW - 1) & ~WMASK;
+    rebase_entries(d->head_long, d->zeroed, c);
+    rebase_entries(d->head_short, d->zeroed, c);
+    rebase_entries(d->prev_long, WINDOW, c);
+    rebase_entries(d->prev_short, WINDOW, c);
+    d->next_offset -= c;
+}
+
+/* The table offset of a part of len bytes: the first of a call or stream
+ * starts WINDOW after the previous part's end, the others at it (see
+ * next_offset). */
+static uint32_t claim_offset(codec_deflater *d, uint32_t len, bool first)
+{
+    uint32_t gap = first ? WINDOW : 0;
+    if (d->next_offset > UINT32_MAX - gap - len)
+        rebase(d);
+    uint32_t off = d->next_offset + gap;
+    d->next_offset = off + len;
     return off;
 }
 
-/* Lazy parse of one segment: base[0..n). A match m found at p waits
+/* Lazy parse of one part: base[0..n), after base[-hist..0). A match m found at p waits
  * (`pending`) for the search at p+1: a longer match there makes p a
  * literal (zlib's rule). One call site, so find_match() is inlined here.
  *
@@ -982,8 +1046,8 @@ static uint32_t claim_offset(codec_deflater *d, uint32_t len)
  * match of SPARSE_EXIT bytes or more ends it: the literals before it go
  * out as their own block, and the search is full again from there. Until
  * a block is stored whole the parse is the same as without the mode (the
- * same output on text and JSON); the mode lives in one call (parser), so
- * the output depends on the call's input only. */
+ * same output on text and JSON); the mode lives in one call or stream
+ * (d->sparse between its parts), so the output depends on its input only. */
 #define SPARSE_STEP 8u
 #define SPARSE_EXIT 5u /* shorter ones turn up by chance in random bytes */
 
@@ -1001,10 +1065,11 @@ static uint32_t sparse_literals(parser *ps, const uint8_t *base, uint32_t p, uin
     return p;
 }
 
-static void parse_segment(parser *ps, const level_params *lp, const uint8_t *base, uint32_t n)
+static void parse_segment(parser *ps, const level_params *lp, const uint8_t *base, uint32_t hist,
+                          uint32_t n, bool first)
 {
     segment s = {ps->d, base, n, n >= LONG_BYTES ? n - LONG_BYTES + 1 : 0, 0,
-                 claim_offset(ps->d, n), lp};
+                 claim_offset(ps->d, n, first), hist, lp};
     uint32_t p = 0;
     match m = {0, 0};
     bool pending = false;
@@ -1058,20 +1123,14 @@ static void parse_segment(parser *ps, const level_params *lp, const uint8_t *bas
     ps->sparse = md.sparse;
 }
 
-size_t codec__deflate_compress(codec_deflater *d, int level, const uint8_t *src, size_t n,
-                               uint8_t *dst, size_t cap)
+/* The first part of a call or stream: head tables of 2^bits entries for
+ * `size` bytes (the call's input, or for a stream of more than one part
+ * SIZE_MAX), zeroed on the first use of that size; no history, no pending
+ * block, sparse mode off. */
+static void start_input(codec_deflater *d, size_t size)
 {
-    return codec__deflate_compress_part(d, level, src, n, true, dst, cap);
-}
-
-size_t codec__deflate_compress_part(codec_deflater *d, int level, const uint8_t *src, size_t n,
-                                    bool final, uint8_t *dst, size_t cap)
-{
-    const level_params *lp = &params_for[level];
-    bitwriter w = {0, 0, dst, dst + cap, false};
-    parser ps = {d, &w, src, 0, lp->splits, false};
     unsigned bits = HASH_BITS_MIN;
-    while (bits < HASH_BITS_MAX && ((size_t)1 << bits) < n)
+    while (bits < HASH_BITS_MAX && ((size_t)1 << bits) < size)
         bits++;
     d->hash_bits = bits;
     if (d->zeroed < 1u << bits) { /* first use of this size: 0 is stale */
@@ -1080,13 +1139,80 @@ size_t codec__deflate_compress_part(codec_deflater *d, int level, const uint8_t 
         memset(d->head_short + from, 0, n_new * sizeof d->head_short[0]);
         d->zeroed = 1u << bits;
     }
-    for (size_t off = 0; off < n; off += d->segment) {
-        size_t len = n - off < d->segment ? n - off : d->segment;
-        parse_segment(&ps, lp, src + off, (uint32_t)len);
+    d->pos = d->block_bytes = d->nitems = 0;
+    d->bits = 0;
+    d->count = 0;
+    d->sparse = false;
+}
+
+size_t codec__deflate_history(const codec_deflater *d)
+{
+    size_t hist = d->pos < WINDOW ? (size_t)d->pos : WINDOW;
+    return d->block_bytes > hist ? d->block_bytes : hist;
+}
+
+/* Parses one part, src[0..n) after the history (codec__deflate_history()),
+ * into the pending block, which goes on into the next part unless the part
+ * is the last or the block's bytes would be more than CODEC_DEFLATE_HOLD
+ * (the input a stream keeps for a stored block): then it is written. */
+static void compress_part(codec_deflater *d, const level_params *lp, bitwriter *w,
+                          const uint8_t *src, uint32_t n, bool first, bool final)
+{
+    parser ps = {d, w, src - d->block_bytes, d->nitems, lp->splits, d->sparse};
+    parse_segment(&ps, lp, src, d->pos < WINDOW ? (uint32_t)d->pos : WINDOW, n, first);
+    d->sparse = ps.sparse;
+    size_t block_bytes = (size_t)(src + n - ps.block_start);
+    if (final || block_bytes > CODEC_DEFLATE_HOLD) {
+        write_range(d, w, d->items, ps.nitems, ps.block_start, final, lp->splits);
+        ps.nitems = 0;
+        block_bytes = 0;
     }
-    write_range(d, &w, d->items, ps.nitems, ps.block_start, final, lp->splits);
-    if (!final) /* an empty stored block: ends on a byte, as zlib's Z_FULL_FLUSH */
-        write_stored(&w, src, 0, false);
+    d->nitems = ps.nitems;
+    d->block_bytes = block_bytes;
+    d->pos += n;
+}
+
+size_t codec__deflate_compress(codec_deflater *d, int level, const uint8_t *src, size_t n,
+                               uint8_t *dst, size_t cap)
+{
+    const level_params *lp = &params_for[level];
+    bitwriter w = {0, 0, dst, dst + cap, false};
+    start_input(d, n);
+    size_t off = 0;
+    for (;;) {
+        size_t len = n - off < d->part ? n - off : d->part;
+        bool final = off + len == n;
+        compress_part(d, lp, &w, src + off, (uint32_t)len, off == 0, final);
+        if (final || w.overflow)
+            break;
+        off += len;
+    }
     align_bytes(&w);
     return w.overflow ? 0 : (size_t)(w.out - dst);
+}
+
+bool codec__deflate_compress_part(codec_deflater *d, int level, const uint8_t *src, size_t n,
+                                  bool first, bool final, uint8_t *dst, size_t cap,
+                                  size_t *written)
+{
+    const level_params *lp = &params_for[level];
+    if (first)
+        start_input(d, final ? n : SIZE_MAX);
+    bitwriter w = {d->bits, d->count, dst, dst + cap, false};
+    compress_part(d, lp, &w, src, (uint32_t)n, first, final);
+    if (final) {
+        align_bytes(&w);
+    } else { /* whole bytes out, the rest for the next part */
+        while (w.count >= 8 && w.out < w.end) {
+            *w.out++ = (uint8_t)w.bits;
+            w.bits >>= 8;
+            w.count -= 8;
+        }
+        if (w.count >= 8)
+            w.overflow = true;
+        d->bits = w.bits;
+        d->count = w.count;
+    }
+    *written = (size_t)(w.out - dst);
+    return !w.overflow;
 }

@@ -1,12 +1,15 @@
 /* flate_stream.c — streaming `gzip` and `deflate` (compose/stream_internal.h).
  *
- * Encode at levels 6..9 (our encoder, as the one-shot): the input is
- * compressed in parts of OWN_PART bytes, each a run of the one-shot
- * encoder; a part that is not the last ends with an empty stored block
- * (zlib's Z_FULL_FLUSH), so the parts make one deflate stream. Up to
- * OWN_PART bytes that is the one-shot's bytes exactly; past it, the same
- * bytes for every split of the input (parts start at fixed offsets).
- * Memory: the part, its output and one encoder context (about 1.2 MiB).
+ * Encode at levels 6..9 (our encoder, as the one-shot): the one-shot too
+ * compresses in parts of CODEC_DEFLATE_PART (128 KiB) at fixed offsets,
+ * each matching into the 32 KiB before it, a block going on across parts
+ * (compress_internal.h); the stream holds the input before the part that
+ * the encoder needs (the window, or the pending block's input: at most
+ * CODEC_DEFLATE_HOLD, 256 KiB) and the next part, and compresses the part
+ * when it is full and more input follows, or at the end. So the stream's
+ * bytes are the one-shot's at every size and for every split of the input.
+ * Memory: those 384 KiB, a part's output and one encoder context (about
+ * 1.2 MiB, about 1 MiB of it touched).
  *
  * Other levels (libdeflate's in the one-shot, which cannot stream) use
  * zlib at the same level, window and memory level as the JDK's Deflater,
@@ -168,7 +171,8 @@ static int inflate_open(const codec_stage *s, codec_pool *pool, codec__sstream *
 
 /* ---- encode with our encoder, in parts -------------------------------- */
 
-#define OWN_PART ((size_t)1 << 20)
+#define OWN_PART CODEC_DEFLATE_PART
+#define OWN_HOLD CODEC_DEFLATE_HOLD
 
 typedef struct own_stream {
     codec__sstream base;
@@ -176,8 +180,11 @@ typedef struct own_stream {
     int level;               /* the stage's (for the header) */
     codec_pool *pool;        /* where d goes back */
     codec_deflater *d;
-    uint8_t *part;           /* OWN_PART bytes of input not yet compressed */
-    size_t part_len;
+    /* OWN_HOLD + OWN_PART bytes: the part (input not yet compressed) at
+     * buf + OWN_HOLD, after the `hist` bytes of input before it that the
+     * encoder needs (codec__deflate_history()). */
+    uint8_t *buf;
+    size_t hist, part_len;
     codec_buf out;           /* compressed bytes not yet given to io->dst */
     size_t out_pos;
     uint32_t check;          /* adler32 or crc32 of the input so far */
@@ -190,25 +197,31 @@ typedef struct own_stream {
 static int own_compress(own_stream *o, bool final, codec_error *err)
 {
     const codec_stage *s = o->base.stage;
-    size_t n = o->part_len, bound = codec__deflate_bound(n);
+    size_t n = o->part_len, bound = codec__deflate_bound(o->hist + n);
     o->out.len = o->out_pos = 0;
-    if (bound < n || codec_buf_reserve(&o->out, bound + FLATE_HEADER_MAX + 8))
+    if (codec_buf_reserve(&o->out, bound + FLATE_HEADER_MAX + 8))
         return codec__compress_nomem(s, err);
     uint8_t *dst = o->out.data;
     size_t head = o->started ? 0 : codec__flate_header(o->wrap, o->level, dst);
     int level = o->level < CODEC_DEFLATER_MIN_LEVEL ? CODEC_DEFLATER_MIN_LEVEL : o->level;
-    size_t body = codec__deflate_compress_part(o->d, level, o->part, n, final, dst + head, bound);
-    if (!body)
+    uint8_t *part = o->buf + OWN_HOLD;
+    size_t body;
+    if (!codec__deflate_compress_part(o->d, level, part, n, !o->started, final, dst + head, bound,
+                                      &body))
         return CODEC_FAIL(err, s, CODEC_E_INVALID_VALUE, 0, CODEC_NO_OFFSET,
                           "deflate failed to compress %zu bytes", n);
-    o->check = o->wrap == CODEC_FLATE_ZLIB ? codec_adler32(o->check, o->part, n)
-                                           : codec_crc32(o->check, o->part, n);
+    o->check = o->wrap == CODEC_FLATE_ZLIB ? codec_adler32(o->check, part, n)
+                                           : codec_crc32(o->check, part, n);
     o->total += n;
     o->out.len = head + body;
     if (final)
         o->out.len += codec__flate_trailer(o->wrap, o->check, o->total, dst + o->out.len);
     o->started = true;
     o->finished = final;
+    if (!final) { /* the end of [history | part] is the next part's history */
+        o->hist = codec__deflate_history(o->d);
+        memmove(o->buf + OWN_HOLD - o->hist, part + n - o->hist, o->hist);
+    }
     o->part_len = 0;
     return CODEC_OK;
 }
@@ -229,7 +242,7 @@ static int own_step(codec__sstream *st, codec__io *io, bool end, bool *done, cod
             rc = own_compress(o, false, err); /* more input follows the part */
         } else if (avail) {
             size_t k = OWN_PART - o->part_len < avail ? OWN_PART - o->part_len : avail;
-            memcpy(o->part + o->part_len, io->src + io->src_pos, k);
+            memcpy(o->buf + OWN_HOLD + o->part_len, io->src + io->src_pos, k);
             o->part_len += k;
             io->src_pos += k;
             continue;
@@ -248,7 +261,7 @@ static void own_free(codec__sstream *st)
     own_stream *o = (own_stream *)st;
     if (o->d)
         codec__pool_put(o->pool, o->d);
-    free(o->part);
+    free(o->buf);
     codec_buf_free(&o->out);
     free(o);
 }
@@ -267,8 +280,8 @@ static int own_open(const codec_stage *s, codec_flate_wrap wrap, int level, code
     o->pool = pool;
     o->check = wrap == CODEC_FLATE_ZLIB ? 1 : 0;
     codec_buf_init(&o->out, NULL);
-    o->part = malloc(OWN_PART);
-    o->d = o->part ? codec__pool_get(pool) : NULL;
+    o->buf = malloc(OWN_HOLD + OWN_PART);
+    o->d = o->buf ? codec__pool_get(pool) : NULL;
     if (!o->d) {
         own_free(&o->base);
         return codec__compress_nomem(s, err);
