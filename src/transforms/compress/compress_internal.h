@@ -133,7 +133,7 @@ void codec__deflater_free(codec_deflater *d);
 void codec__deflater_set_part(codec_deflater *d, uint32_t bytes);
 /* Tests only: the next call's or stream's first table offset (see
  * deflate_encoder.c), to reach the rebase near 2^32 without compressing
- * 4 GiB. */
+ * 4 GiB; clears the tables (the offset may go back). */
 void codec__deflater_set_offset(codec_deflater *d, uint32_t offset);
 /* Largest raw deflate output for n input bytes (+ 16 bytes of slack),
  * compressed whole or in parts. */

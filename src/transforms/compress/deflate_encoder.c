@@ -221,6 +221,10 @@ void codec__deflater_set_part(codec_deflater *d, uint32_t bytes)
 
 void codec__deflater_set_offset(codec_deflater *d, uint32_t offset)
 {
+    /* The heads are cleared: an offset below the tables' entries would make
+     * them look recent (chains start at the heads, so that is enough). */
+    memset(d->head_long, 0, d->zeroed * sizeof d->head_long[0]);
+    memset(d->head_short, 0, d->zeroed * sizeof d->head_short[0]);
     d->next_offset = (offset > FIRST_OFFSET ? offset : FIRST_OFFSET) - WINDOW;
 }
 
