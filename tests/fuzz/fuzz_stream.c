@@ -28,7 +28,7 @@ static const struct {
     {"base64:wrap=8", true}, {"base32", true},          {"base32:crockford,wrap=5", true},
     {"hex", true},           {"hex:lines=skip", true},  {"versioned:3", true},
     {"zstd:1 | crc32c | base64", true},
-    {"gzip:6", true},        {"deflate:9", true}, /* our encoder, in 1 MiB parts */
+    {"gzip:6", true},        {"deflate:9", true}, /* our encoder, in 128 KiB parts: the one-shot's bytes */
 };
 #define STAGE_COUNT (sizeof stages / sizeof stages[0])
 
