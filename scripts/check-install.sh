@@ -33,11 +33,18 @@ cc -Wall -Werror "$src/examples/pipeline.c" $cflags \
     "$(pkg-config --variable=libdir codec)/libcodec.a" $(pkg-config --libs --static codec | sed 's/-lcodec//') \
     -o "$prefix/static"
 "$prefix/static" 'gzip | hex'
-# Libraries libcodec opens on first use are not for the user to link, and a
-# static program without them still runs their stages (dlopen by SONAME).
+# libcodec opens every library it calls on first use: none is for the user
+# to link, and a static program without them still runs their stages
+# (dlopen by SONAME).
 static_libs=$(pkg-config --libs --static codec)
-for lib in crypto snappy hiredis rdkafka; do
+for lib in zstd lz4 z deflate crypto snappy hiredis rdkafka; do
   [[ " $static_libs " != *" -l$lib "* ]] || fail "pkg-config --libs --static codec names -l$lib"
+done
+[ -z "$(pkg-config --print-requires-private codec)" ] ||
+  fail "codec.pc requires $(pkg-config --print-requires-private codec)"
+needs=$(ldd "$prefix/static")
+for lib in libzstd liblz4 libz.so libdeflate; do
+  [[ $needs != *$lib* ]] || fail "the static program links $lib"
 done
 if grep -q 'define CODEC_HAVE_SNAPPY 1' "$(pkg-config --variable=includedir codec)/codec/config.h"; then
   "$prefix/static" 'snappy | hex' >/dev/null

@@ -38,11 +38,15 @@ extern "C" {
 CODEC_API uint32_t codec_crc32c(uint32_t crc, const void *p, size_t n);
 
 /** codec_crc32() — zlib's CRC-32 of p[0..n), continuing from `crc` (0 to
- * start); identical to zlib's crc32(). Threads: safe. Since: 0.1 */
+ * start); identical to zlib's crc32(). Computed by libdeflate (zlib in a
+ * build without it), loaded on the first call; where it cannot be loaded,
+ * by a slower kernel of codec's own, with the same value.
+ * Threads: safe. Since: 0.1 */
 CODEC_API uint32_t codec_crc32(uint32_t crc, const void *p, size_t n);
 
 /** codec_adler32() — zlib's Adler-32 of p[0..n), continuing from `adler`
- * (1 to start); identical to zlib's adler32(). Threads: safe. Since: 0.1 */
+ * (1 to start); identical to zlib's adler32(). Computed as codec_crc32()
+ * is. Threads: safe. Since: 0.1 */
 CODEC_API uint32_t codec_adler32(uint32_t adler, const void *p, size_t n);
 
 /** codec_crc32c_trailer() — a one-stage bytes codec, the spec stage

@@ -1,18 +1,23 @@
 /* dynlib_internal.h — libraries opened on first use (dlopen), as systemd
  * does with its optional libraries.
  *
- * libcodec does not link libcrypto, librdkafka, libhiredis or libsnappy:
- * loading them (relocations, initialisers, libstdc++ behind libsnappy,
- * libssl and libsasl2 behind librdkafka) costs every process that links
- * codec about 4.5 MiB of resident memory and most of its start-up
- * instructions, even one that only runs gzip or base64. Each of them is
- * opened the first time a stage or call needs it, by the SONAME of the
- * library the build found (CMake reads it from the file: CODEC_SONAME_*),
- * and its functions are reached through a table of pointers.
+ * libcodec links no library but libc. It calls libzstd, liblz4, zlib,
+ * libdeflate, libbrotlienc, libbrotlidec, libsnappy, libcrypto, libhiredis
+ * and librdkafka, but loading them (relocations, initialisers, libstdc++
+ * behind libsnappy, libssl and libsasl2 behind librdkafka) costs every
+ * process that links codec resident memory and start-up instructions
+ * (about 4.5 MiB for libcrypto, librdkafka, libhiredis and libsnappy, 0.5
+ * for brotli, 0.4 for the four compression libraries), even one that only
+ * runs base64. Each of them is opened the first time a stage or call needs
+ * it, by the SONAME of the library the build found (CMake reads it from
+ * the file: CODEC_SONAME_*), and its functions are reached through a table
+ * of pointers.
  *
  * A dependency's private header (crypto/libcrypto_internal.h,
- * compress/libsnappy_internal.h, redis/libhiredis_internal.h,
- * kafka/librdkafka_internal.h) does three things, in this order:
+ * compress/libzstd_internal.h, liblz4_internal.h, libz_internal.h,
+ * libdeflate_internal.h, libbrotli_internal.h, libsnappy_internal.h,
+ * redis/libhiredis_internal.h, kafka/librdkafka_internal.h) does three
+ * things, in this order:
  *
  *   1. includes the library's own headers;
  *   2. lists the functions codec calls, once, as an X-macro of names
@@ -24,7 +29,8 @@
  *      crypto/libcrypto.c and its siblings);
  *   3. when compiled into the library (CODEC_BUILDING) or by a program
  *      that asks for it (CODEC_DYNLIB_CALLS: the `codec` command's Kafka
- *      verb), maps each name to its table entry:
+ *      verb and its inspect of gzip, zlib and zstd payloads), maps each
+ *      name to its table entry:
  *          #define EVP_CIPHER_CTX_new (*codec__libcrypto_fn.fn_EVP_CIPHER_CTX_new)
  *      so call sites stay as they were (`EVP_CIPHER_CTX_new()`). An
  *      object-like macro also serves a name used as a value (a callback,
@@ -36,10 +42,14 @@
  * one mapped but not listed does not compile.
  *
  * Each entry point that needs a library (the envelope and key ring
- * constructors, the snappy stage constructor, codec_redis_connect, every
- * codec_kafka_* call) calls codec__dynlib_open() first and fails with its
- * report instead of calling through an empty table. Nothing is ever
- * closed: a handle lives as long as the process.
+ * constructors, the zstd and snappy stage constructors, brotli's and lz4's
+ * encode, decode and stream open, each gzip and deflate path that runs
+ * into zlib or libdeflate, codec_zstd_train_dict, codec_redis_connect,
+ * every codec_kafka_* call) calls codec__dynlib_open() first and fails
+ * with its report instead of calling through an empty table. CRC-32 and
+ * Adler-32 cannot fail: without their library they compute with their own
+ * kernel (integrity/checksum_internal.h). Nothing is ever closed: a handle
+ * lives as long as the process.
  */
 #ifndef CODEC_DYNLIB_INTERNAL_H
 #define CODEC_DYNLIB_INTERNAL_H

@@ -2,14 +2,24 @@
  * (src/core/dynlib.c): a SONAME that does not exist and a symbol a library
  * lacks give a clear CODEC_E_UNSUPPORTED naming them, every time, without
  * a crash or a leak (make asan); threads opening one library at once fill
- * its table once (make tsan); and each entry point that needs a library
- * refuses cleanly when its library cannot be loaded. */
+ * its table once (make tsan); each entry point that needs a library
+ * refuses cleanly when its library cannot be loaded; and CRC-32 and
+ * Adler-32, which cannot refuse, give zlib's values without theirs. */
 #include "check.h"
 #include "codec/codec.h"
+#include "codec/zstd_dict.h"
 #include "core/dynlib_internal.h"
+#include "test_support.h"
+#include "transforms/compress/liblz4_internal.h"
+#include "transforms/compress/libz_internal.h"
+#include "transforms/compress/libzstd_internal.h"
 
 #include <pthread.h>
 #include <string.h>
+
+#if CODEC_HAVE_LIBDEFLATE
+#include "transforms/compress/libdeflate_internal.h"
+#endif
 
 #if CODEC_HAVE_OPENSSL
 #include "transforms/crypto/libcrypto_internal.h"
@@ -32,7 +42,7 @@
 
 #define MISSING "libcodec-test-missing.so.0"
 
-/* A table of one zlib function (zlib is linked by libcodec anyway). */
+/* A table of one zlib function (zlib is on every machine codec runs on). */
 typedef struct {
     const char *(*fn_zlibVersion)(void);
 } zlib_fns;
@@ -101,14 +111,39 @@ static void test_threads(void)
  * before its first use
  * ------------------------------------------------------------------------ */
 
-#if CODEC_HAVE_OPENSSL || CODEC_HAVE_SNAPPY || CODEC_HAVE_HIREDIS || CODEC_HAVE_RDKAFKA || \
-    CODEC_HAVE_BROTLI
 static bool unloadable(const codec_error *err, int rc)
 {
     return rc == CODEC_E_UNSUPPORTED && err->family == CODEC_E_UNSUPPORTED &&
            message_has(err, MISSING " could not be loaded", NULL);
 }
-#endif
+
+/* Whether each direction of `c` refuses with the loader's error: encode,
+ * decode of `packed`, and streams each way (unless `one_shot`). */
+static void expect_unloadable(const codec *c, const char *stage, const uint8_t *packed,
+                              size_t n, bool one_shot)
+{
+    codec_error err;
+    codec_buf out;
+    codec_buf_init(&out, NULL);
+    codec_bytes raw = {(const uint8_t *)"abc", 3}, back = {0};
+    CHECK(unloadable(&err, codec_encode(c, &raw, &out, &err)));
+    CHECK_STR(err.stage, stage);
+    CHECK_INT(out.len, 0);
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    memset(&err, 0, sizeof err);
+    CHECK(unloadable(&err, codec_decode(c, packed, n, &back, &arena, &err)));
+    CHECK_STR(err.stage, stage);
+    for (int decode = 0; decode < 2 && !one_shot; decode++) {
+        memset(&err, 0, sizeof err);
+        CHECK(codec_stream_new(c, decode ? CODEC_STREAM_DECODE : CODEC_STREAM_ENCODE, &err) ==
+              NULL);
+        CHECK(unloadable(&err, err.family));
+        CHECK_STR(err.stage, stage);
+    }
+    codec_arena_free(&arena);
+    codec_buf_free(&out);
+}
 
 #if CODEC_HAVE_OPENSSL
 static int released;
@@ -134,33 +169,15 @@ static void test_entry_points(void)
     codec__libbrotlidec.soname = MISSING;
     codec *br = codec_parse("brotli:5", NULL, &err);
     CHECK(br != NULL);
-    codec_buf packed;
-    codec_buf_init(&packed, NULL);
-    codec_bytes raw = {(const uint8_t *)"abc", 3}, back = {0};
-    CHECK(unloadable(&err, codec_encode(br, &raw, &packed, &err)));
-    CHECK_STR(err.stage, "brotli");
-    CHECK_INT(packed.len, 0);
     static const uint8_t empty_stream[] = {6};   /* what brotli writes for no input */
-    codec_arena arena;
-    codec_arena_init(&arena, NULL, 0);
-    CHECK(unloadable(&err, codec_decode(br, empty_stream, 1, &back, &arena, &err)));
-    CHECK_STR(err.stage, "brotli");
-    for (int decode = 0; decode < 2; decode++) {
-        memset(&err, 0, sizeof err);
-        CHECK(codec_stream_new(br, decode ? CODEC_STREAM_DECODE : CODEC_STREAM_ENCODE, &err) ==
-              NULL);
-        CHECK(unloadable(&err, err.family));
-        CHECK_STR(err.stage, "brotli");
-    }
-    codec_arena_free(&arena);
-    codec_buf_free(&packed);
+    expect_unloadable(br, "brotli", empty_stream, 1, false);
     codec_free(br);
 #endif
 #if CODEC_HAVE_SNAPPY
     codec__libsnappy.soname = MISSING;
     for (int i = 0; i < 2; i++) {
         memset(&err, 0, sizeof err);
-        CHECK(codec_parse(i ? "redisson-snappy" : "zstd | snappy:framed", NULL, &err) == NULL);
+        CHECK(codec_parse(i ? "redisson-snappy" : "lz4 | snappy:framed", NULL, &err) == NULL);
         CHECK(unloadable(&err, err.family));
         CHECK_STR(err.stage, i ? "redisson-snappy" : "snappy");
     }
@@ -210,11 +227,142 @@ static void test_entry_points(void)
 #endif
 }
 
+/* ---------------------------------------------------------------------------
+ * The compression libraries and the checksums, all four missing
+ * ------------------------------------------------------------------------ */
+
+/* CRC-32 and Adler-32 of n bytes (i * 31 + 7) & 0xff and of n bytes 0xff,
+ * and of "123456789", by Python's zlib. */
+#define PATTERN_BYTES 100000
+#define PATTERN_CRC32 0x92858800u
+#define PATTERN_ADLER32 0x76f5980fu
+#define ONES_CRC32 0x68c6cec4u
+#define ONES_ADLER32 0x149a302cu
+
+/* Without their library the checksums come from codec's own kernels, with
+ * the same values: checked whole and in pieces. */
+static void test_checksums_without_library(void)
+{
+    static uint8_t pattern[PATTERN_BYTES], ones[PATTERN_BYTES];
+    for (size_t i = 0; i < PATTERN_BYTES; i++)
+        pattern[i] = (uint8_t)(i * 31 + 7);
+    memset(ones, 0xff, sizeof ones);
+    CHECK(codec_crc32(0, "123456789", 9) == 0xcbf43926u);
+    CHECK(codec_adler32(1, "123456789", 9) == 0x091e01deu);
+    CHECK(codec_crc32(0, pattern, PATTERN_BYTES) == PATTERN_CRC32);
+    CHECK(codec_adler32(1, pattern, PATTERN_BYTES) == PATTERN_ADLER32);
+    CHECK(codec_crc32(0, ones, PATTERN_BYTES) == ONES_CRC32);
+    CHECK(codec_adler32(1, ones, PATTERN_BYTES) == ONES_ADLER32);
+    uint32_t crc = 0, adler = 1;
+    for (size_t at = 0, k = 1; at < PATTERN_BYTES; at += k, k = k * 3 + 1) {
+        size_t n = PATTERN_BYTES - at < k ? PATTERN_BYTES - at : k;
+        crc = codec_crc32(crc, pattern + at, n);
+        adler = codec_adler32(adler, pattern + at, n);
+    }
+    CHECK(crc == PATTERN_CRC32);
+    CHECK(adler == PATTERN_ADLER32);
+    CHECK(codec_crc32(5, NULL, 0) == 5 && codec_adler32(7, NULL, 0) == 7);
+}
+
+/* gzip and deflate at levels 6..9 are our encoder, their streams' decoder
+ * our inflate: they work without zlib or libdeflate. */
+static void test_flate_without_library(void)
+{
+    static uint8_t data[PATTERN_BYTES];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (uint8_t)(i % 13 ? i * 31 + 7 : 'a');
+    static const char *const specs[] = {"gzip:6", "deflate:9", "crc32 | adler32"};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        codec *c = test_parse(specs[i]);
+        codec_buf packed, back;
+        codec_buf_init(&packed, NULL);
+        codec_buf_init(&back, NULL);
+        codec_error err;
+        codec_bytes in = {data, sizeof data};
+        CHECK_INT(codec_encode(c, &in, &packed, &err), 0);
+        CHECK_INT(test_stream_all(c, CODEC_STREAM_DECODE, packed.data, packed.len, &back, &err),
+                  0);
+        CHECK_MEM(back.data, back.len, data, sizeof data);
+        codec_buf_free(&back);
+        codec_buf_free(&packed);
+        codec_free(c);
+    }
+}
+
+static void test_compress_entry_points(void)
+{
+    codec__libzstd.soname = MISSING;
+    codec__liblz4.soname = MISSING;
+    codec__libz.soname = MISSING;
+#if CODEC_HAVE_LIBDEFLATE
+    codec__libdeflate.soname = MISSING;
+#endif
+    test_checksums_without_library();
+    test_flate_without_library();
+
+    /* zstd opens libzstd in its constructor (its levels are the
+     * library's), dictionary training once its arguments are good. */
+    codec_error err;
+    for (int i = 0; i < 2; i++) {
+        memset(&err, 0, sizeof err);
+        CHECK(codec_parse(i ? "redisson-zstd" : "base64 | zstd:3", NULL, &err) == NULL);
+        CHECK(unloadable(&err, err.family));
+        CHECK_STR(err.stage, i ? "redisson-zstd" : "zstd");
+    }
+    CHECK(codec_zstd(3, &err) == NULL);
+    CHECK(unloadable(&err, err.family));
+    static const uint8_t sample[200];
+    codec_bytes samples[CODEC_ZSTD_DICT_MIN_SAMPLES];
+    for (size_t i = 0; i < CODEC_ZSTD_DICT_MIN_SAMPLES; i++)
+        samples[i] = (codec_bytes){sample, sizeof sample};
+    codec_buf dict;
+    codec_buf_init(&dict, NULL);
+    CHECK_INT(codec_zstd_train_dict(samples, 1, 0, &dict, &err), CODEC_E_USAGE);
+    CHECK(unloadable(&err, codec_zstd_train_dict(samples, CODEC_ZSTD_DICT_MIN_SAMPLES, 0,
+                                                 &dict, &err)));
+    CHECK_STR(err.stage, "dict");
+    CHECK_INT(dict.len, 0);
+    codec_buf_free(&dict);
+
+    /* lz4 parses, then each direction opens liblz4 when it runs, before
+     * it reads its input. */
+    static const uint8_t lz4_frame[] = {0x04, 0x22, 0x4d, 0x18, 0x64, 0x40, 0xa7, 0, 0, 0, 0};
+    static const char *const lz4_specs[] = {"lz4", "lz4hc:9", "redisson-lz4"};
+    static const char *const lz4_stages[] = {"lz4", "lz4hc", "redisson-lz4"};
+    for (size_t i = 0; i < 3; i++) {
+        codec *c = test_parse(lz4_specs[i]);
+        expect_unloadable(c, lz4_stages[i], lz4_frame, sizeof lz4_frame, i == 2);
+        codec_free(c);
+    }
+
+    /* gzip's other paths: levels 1..5 (libdeflate's one-shot, zlib's
+     * stream) and the one-shot decoder. */
+    codec *gz = test_parse("gzip:1");
+    static const uint8_t empty_gzip[] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff,
+                                         3, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+#if CODEC_HAVE_LIBDEFLATE
+    expect_unloadable(gz, "gzip", empty_gzip, sizeof empty_gzip, true);
+    memset(&err, 0, sizeof err);
+    CHECK(codec_stream_new(gz, CODEC_STREAM_ENCODE, &err) == NULL);
+    CHECK(unloadable(&err, err.family));
+    CHECK_STR(err.stage, "gzip");
+#else
+    codec_bytes back = {0};
+    codec_arena arena;
+    codec_arena_init(&arena, NULL, 0);
+    CHECK(unloadable(&err, codec_decode(gz, empty_gzip, sizeof empty_gzip, &back, &arena, &err)));
+    CHECK_STR(err.stage, "gzip");
+    codec_arena_free(&arena);
+#endif
+    codec_free(gz);
+}
+
 int main(void)
 {
     test_missing_library();
     test_missing_symbol();
     test_threads();
+    test_compress_entry_points();   /* first: nothing has used them yet */
     test_entry_points();
     return check_done("test_dynlib");
 }

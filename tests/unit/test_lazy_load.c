@@ -1,13 +1,17 @@
-/* test_lazy_load.c — libbrotlienc and libbrotlidec (and libbrotlicommon
- * behind them), libcrypto, libsnappy (and libstdc++ behind it),
- * libhiredis and librdkafka (and libssl, libsasl2 behind it) are opened on
- * first use (src/core/dynlib_internal.h): a process that only runs gzip and
- * base64 never maps them; the first brotli or snappy stage, envelope, Redis
- * connect or Kafka call maps its own, and the stage works. Read from
- * /proc/self/maps. This program links libcodec.a and nothing of those
- * libraries (tests/CMakeLists.txt gives it no codec_dl_peers). */
+/* test_lazy_load.c — every library codec calls is opened on first use
+ * (src/core/dynlib_internal.h): libzstd, liblz4, zlib, libdeflate,
+ * libbrotlienc and libbrotlidec (and libbrotlicommon behind them),
+ * libcrypto, libsnappy (and libstdc++ behind it), libhiredis and librdkafka
+ * (and libssl, libsasl2 behind it). A process that only runs base64 maps
+ * none of them; zstd maps libzstd alone, lz4 liblz4 alone; gzip streams at
+ * level 6 (our encoder, our inflate) map no zlib, only libdeflate for the
+ * CRC-32; the first brotli or snappy stage, envelope, Redis connect or
+ * Kafka call maps its own, and the stage works. Read from /proc/self/maps.
+ * This program links libcodec.a and nothing of those libraries
+ * (tests/CMakeLists.txt gives it no codec_dl_peers). */
 #include "check.h"
 #include "codec/codec.h"
+#include "test_support.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -50,20 +54,44 @@ static void expect_mapped(const char *prefix, bool want, const char *when)
     CHECK(got == want);
 }
 
-/* Encodes and decodes `n` bytes through `spec`; true when they come back. */
-static bool round_trip(const char *spec, size_t n)
+/* The libraries of the compression stages and checksums. */
+static const char *const compress_libs[] = {"libzstd.so", "liblz4.so", "libz.so",
+                                            "libdeflate.so"};
+
+/* Each of compress_libs mapped as `want` says (in its order). */
+static void expect_compress_libs(const bool want[4], const char *when)
 {
-    uint8_t data[4096];
+    for (size_t i = 0; i < sizeof compress_libs / sizeof compress_libs[0]; i++)
+        expect_mapped(compress_libs[i], want[i], when);
+}
+
+static void fill(uint8_t *data, size_t n)
+{
     uint64_t seed = 17;
-    for (size_t i = 0; i < n && i < sizeof data; i++)
+    for (size_t i = 0; i < n; i++)
         data[i] = (uint8_t)(i % 7 ? check_rand(&seed) : 'a');
+}
+
+static codec *parse(const char *spec)
+{
     codec_error err;
     codec *c = codec_parse(spec, NULL, &err);
     if (!c) {
         char line[256];
         fprintf(stderr, "%s: %s\n", spec, codec_error_format(&err, line, sizeof line));
-        return false;
     }
+    return c;
+}
+
+/* Encodes and decodes `n` bytes through `spec`; true when they come back. */
+static bool round_trip(const char *spec, size_t n)
+{
+    uint8_t data[4096];
+    fill(data, n < sizeof data ? n : sizeof data);
+    codec_error err;
+    codec *c = parse(spec);
+    if (!c)
+        return false;
     codec_buf out;
     codec_buf_init(&out, NULL);
     codec_arena arena;
@@ -78,14 +106,76 @@ static bool round_trip(const char *spec, size_t n)
     return ok;
 }
 
+/* The same through a stream each way (64 KiB: our gzip and deflate
+ * streams at levels 6..9 compress in 1 MiB parts). */
+static bool stream_round_trip(const char *spec)
+{
+    static uint8_t data[64 << 10];
+    fill(data, sizeof data);
+    codec_error err;
+    codec *c = parse(spec);
+    if (!c)
+        return false;
+    codec_buf packed, back;
+    codec_buf_init(&packed, NULL);
+    codec_buf_init(&back, NULL);
+    bool ok = test_stream_all(c, CODEC_STREAM_ENCODE, data, sizeof data, &packed, &err) == 0 &&
+              test_stream_all(c, CODEC_STREAM_DECODE, packed.data, packed.len, &back, &err) == 0 &&
+              back.len == sizeof data && memcmp(back.data, data, sizeof data) == 0;
+    codec_buf_free(&back);
+    codec_buf_free(&packed);
+    codec_free(c);
+    return ok;
+}
+
+/* zlib, libdeflate, libzstd and liblz4 each mapped by the stage that needs
+ * it, when it runs. */
+static void compress_libs_on_use(void)
+{
+    /* libzstd, liblz4, zlib, libdeflate */
+    static const bool none[4] = {false, false, false, false};
+    CHECK(round_trip("base64", 4000));
+    CHECK(round_trip("hex | base32", 4000));
+    CHECK(round_trip("crc32c | base64", 4000));
+    CHECK(stream_round_trip("base64:wrap=76"));
+    expect_compress_libs(none, "after base64, hex, base32, crc32c");
+    /* A spec naming zstd's neighbours parses without theirs. */
+    codec *parsed = parse("lz4 | gzip:1 | deflate");
+    CHECK(parsed != NULL);
+    codec_free(parsed);
+    expect_compress_libs(none, "after parsing lz4, gzip, deflate");
+
+    /* Our encoder and our inflate: the CRC-32 is libdeflate's (zlib's
+     * without it). */
+    CHECK(stream_round_trip("gzip:6"));
+    CHECK(stream_round_trip("deflate:9"));
+    const bool gzip_stream[4] = {false, false, !CODEC_HAVE_LIBDEFLATE, CODEC_HAVE_LIBDEFLATE};
+    expect_compress_libs(gzip_stream, "after gzip:6 and deflate:9 streams");
+
+    CHECK(round_trip("zstd:3", 4000));
+    const bool zstd[4] = {true, false, !CODEC_HAVE_LIBDEFLATE, CODEC_HAVE_LIBDEFLATE};
+    expect_compress_libs(zstd, "after zstd");
+    CHECK(round_trip("lz4", 4000));
+    CHECK(stream_round_trip("lz4"));
+    const bool lz4[4] = {true, true, !CODEC_HAVE_LIBDEFLATE, CODEC_HAVE_LIBDEFLATE};
+    expect_compress_libs(lz4, "after lz4");
+#if CODEC_HAVE_LIBDEFLATE
+    /* libdeflate's one-shot gzip (4000 bytes: no short-stream zlib) */
+    CHECK(round_trip("gzip:1 | base64", 4000));
+    expect_mapped("libz.so", false, "after one-shot gzip");
+#endif
+    /* A gzip stream at level 1 is zlib's (our encoder's without libdeflate). */
+    CHECK(stream_round_trip("gzip:1"));
+    expect_mapped("libz.so", true, "after a gzip:1 stream");
+}
+
 int main(void)
 {
-    /* The maps are read right: libcodec's always-linked zstd is there. */
-    expect_mapped("libzstd.so", true, "start");
+    /* The maps are read right: libc is there. */
+    expect_mapped("libc.so", true, "start");
     /* A sanitizer's or libFuzzer's runtime may bring libstdc++ itself. */
     bool cxx_runtime = mapped("libstdc++.so");
-    CHECK(round_trip("gzip:6 | base64", 4000));
-    CHECK(round_trip("zstd:3 | lz4 | hex", 4000));
+    compress_libs_on_use();
     for (size_t i = 0; i < sizeof lazy / sizeof lazy[0]; i++)
         if (!cxx_runtime || strcmp(lazy[i], "libstdc++.so") != 0)
             expect_mapped(lazy[i], false, "after gzip, base64, zstd, lz4");

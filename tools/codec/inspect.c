@@ -8,6 +8,12 @@
 
 #include "codec/compose.h"
 #include "codec/types.h"
+/* zlib and libzstd through libcodec's tables, opened on first use like the
+ * library's own calls (open_lib()): the command links neither, so only an
+ * inspect of a gzip, zlib or zstd payload loads one. */
+#define CODEC_DYNLIB_CALLS
+#include "transforms/compress/libz_internal.h"
+#include "transforms/compress/libzstd_internal.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -16,9 +22,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include <zlib.h>
-#include <zstd.h>
-#include <zstd_errors.h>
 
 typedef enum format_id {
     F_EMPTY, F_GZIP, F_ZLIB, F_ZSTD, F_LZ4, F_VERSIONED, F_ENVELOPE, F_JSON, F_HEX,
@@ -76,6 +79,16 @@ static int fail(inspect_report *r, int family, int detail, uint64_t offset, cons
     va_end(ap);
     r->status = codec_error_set(&r->err, family, detail, r->format, offset, "%s", msg);
     return r->status;
+}
+
+/* Opens zlib or libzstd before the first call into it; one that cannot be
+ * loaded is the report's CODEC_E_UNSUPPORTED (the loader's message). */
+static int open_lib(codec__dynlib *lib, inspect_report *r)
+{
+    int rc = codec__dynlib_open(lib, r->format, &r->err);
+    if (rc)
+        r->status = rc;
+    return rc;
 }
 
 static int truncated(inspect_report *r, size_t n, const char *what)
@@ -433,6 +446,8 @@ static int gzip_members(z_stream *zs, const uint8_t *p, size_t n, uint64_t budge
 
 static int inspect_gzip(const uint8_t *p, size_t n, uint64_t budget, inspect_report *r)
 {
+    if (open_lib(&codec__libz, r))
+        return r->status;
     z_stream zs;
     memset(&zs, 0, sizeof zs);
     if (inflateInit2(&zs, -MAX_WBITS) != Z_OK)
@@ -458,6 +473,8 @@ static int inspect_zlib(const uint8_t *p, size_t n, uint64_t budget, inspect_rep
         add(r, "dictionary id", "0x%08x", be32(p + 2));
         return CODEC_OK;  /* the stream cannot be inflated without the dictionary */
     }
+    if (open_lib(&codec__libz, r))
+        return r->status;
     z_stream zs;
     memset(&zs, 0, sizeof zs);
     if (inflateInit2(&zs, -MAX_WBITS) != Z_OK)
@@ -539,6 +556,8 @@ static int inspect_zstd(const uint8_t *p, size_t n, inspect_report *r)
     size_t at = 0;
     uint64_t frames = 0, skippable = 0, regular = 0, content = 0;
     bool all_sizes = true;
+    if (open_lib(&codec__libzstd, r))
+        return r->status;
     while (n - at >= 4) {
         uint32_t magic = le32(p + at);
         if ((magic & ZSTD_SKIPPABLE_MASK) == ZSTD_SKIPPABLE_MAGIC) {

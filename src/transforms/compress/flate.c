@@ -12,18 +12,23 @@
  * was too small, for the members after the first of a multi-member gzip
  * file, and to report where a corrupt stream goes wrong.
  * A build without libdeflate (CODEC_HAVE_LIBDEFLATE 0) encodes every level
- * with our encoder (levels 1..5 as 6) and decodes with zlib alone. */
+ * with our encoder (levels 1..5 as 6) and decodes with zlib alone.
+ *
+ * libdeflate and zlib are opened on first use (libdeflate_internal.h,
+ * libz_internal.h), each by the path that runs into it (lib_context()):
+ * levels 6..9 load neither (but for the checksum), and the one-shot
+ * decoder loads zlib only when it falls back to it. */
 #include "compress_internal.h"
 #include "codec/integrity.h"
 #include "inflate_internal.h"
-
+#include "libz_internal.h"
 #if CODEC_HAVE_LIBDEFLATE
-#include <libdeflate.h>
+#include "libdeflate_internal.h"
 #endif
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 /* Compression engine per level, chosen so the size never exceeds zlib's at
  * that level: libdeflate at the level given here (1..5), our encoder
@@ -148,6 +153,19 @@ static codec_flate *codec_flate_new(codec_flate_wrap wrap, int level)
     return f;
 }
 
+/* A context from `pool`, whose maker calls into `lib` (NULL: into no
+ * library): the library is opened first (on the first call), under the
+ * stage's name. */
+static int lib_context(const codec_stage *s, codec__dynlib *lib, codec_pool *pool, void **ctx,
+                       codec_error *err)
+{
+    int rc = lib ? codec__dynlib_open(lib, s->name, err) : CODEC_OK;
+    if (rc)
+        return rc;
+    *ctx = codec__pool_get(pool);
+    return *ctx ? CODEC_OK : codec__compress_nomem(s, err);
+}
+
 static void codec_flate_free(codec_flate *f)
 {
     if (!f)
@@ -234,6 +252,19 @@ size_t codec__flate_trailer(codec_flate_wrap wrap, uint32_t check, uint64_t tota
     return GZIP_TRAILER;
 }
 
+/* The library behind f->enc's contexts: libdeflate at its levels, none
+ * for our encoder. */
+static codec__dynlib *encoder_lib(const codec_flate *f)
+{
+#if CODEC_HAVE_LIBDEFLATE
+    if (f->libdeflate_level)
+        return &codec__libdeflate;
+#else
+    (void)f;
+#endif
+    return NULL;
+}
+
 static size_t own_encode(codec_flate *f, codec_deflater *d, const uint8_t *src, size_t n,
                          codec_buf *out, int *rc)
 {
@@ -255,10 +286,10 @@ static size_t own_encode(codec_flate *f, codec_deflater *d, const uint8_t *src, 
 static int codec_flate_encode(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
                               codec_buf *out, codec_error *err)
 {
-    void *ctx = codec__pool_get(&f->enc);
-    if (!ctx)
-        return codec__compress_nomem(s, err);
-    int rc = CODEC_OK;
+    void *ctx;
+    int rc = lib_context(s, encoder_lib(f), &f->enc, &ctx, err);
+    if (rc)
+        return rc;
 #if CODEC_HAVE_LIBDEFLATE
     size_t written = f->libdeflate_level ? libdeflate_encode(f, ctx, src, n, out, &rc)
                                          : own_encode(f, ctx, src, n, out, &rc);
@@ -351,10 +382,11 @@ static int inflate_step(const codec_stage *s, z_stream *z, const uint8_t *src, s
 static int zlib_decode(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
                        size_t pos, codec_buf *out, size_t base, codec_error *err)
 {
-    z_stream *z = codec__pool_get(&f->inf);
-    if (!z)
-        return codec__compress_nomem(s, err);
-    int rc;
+    void *ctx;
+    int rc = lib_context(s, &codec__libz, &f->inf, &ctx, err);
+    if (rc)
+        return rc;
+    z_stream *z = ctx;
     for (;;) {
         inflateReset(z);
         bool ended = false;
@@ -399,12 +431,13 @@ static bool short_dynamic_stream(codec_flate_wrap wrap, const uint8_t *src, size
  * true when the stream ends exactly at the end of src. Anything else (more
  * gzip members, more output than cap, a bad stream) is left to the general
  * path, which reports it. */
-static bool zlib_whole(codec_flate *f, const uint8_t *src, size_t n, codec_buf *out,
-                       size_t cap)
+static bool zlib_whole(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
+                       codec_buf *out, size_t cap)
 {
-    z_stream *z = codec__pool_get(&f->inf);
-    if (!z)
+    void *ctx;
+    if (lib_context(s, &codec__libz, &f->inf, &ctx, NULL))
         return false;
+    z_stream *z = ctx;
     inflateReset(z);
     z->next_in = (Bytef *)src;
     z->avail_in = (uInt)n;
@@ -474,13 +507,14 @@ static bool gzip_isize_plausible(const codec_stage *s, const uint8_t *src, size_
 static int gzip_walk(const codec_stage *s, codec_flate *f, const uint8_t *src, size_t n,
                      codec_error *err)
 {
-    z_stream *z = codec__pool_get(&f->inf);
-    if (!z)
-        return codec__compress_nomem(s, err);
+    void *ctx;
+    int rc = lib_context(s, &codec__libz, &f->inf, &ctx, err);
+    if (rc)
+        return rc;
+    z_stream *z = ctx;
     uint8_t window[16384];
     uint64_t produced = 0;
     size_t pos = 0;
-    int rc = CODEC_OK;
     inflateReset(z);
     for (;;) {
         z->next_in = (Bytef *)src + pos;
@@ -521,13 +555,13 @@ static int codec_flate_decode(const codec_stage *s, codec_flate *f, const uint8_
     }
     if (codec_buf_reserve(out, guess))
         return codec__compress_nomem(s, err);
-    if (short_dynamic_stream(f->wrap, src, n) && zlib_whole(f, src, n, out, guess))
+    if (short_dynamic_stream(f->wrap, src, n) && zlib_whole(s, f, src, n, out, guess))
         return CODEC_OK;
     size_t in_used = 0;
 #if CODEC_HAVE_LIBDEFLATE
-    struct libdeflate_decompressor *d = codec__pool_get(&f->dec);
-    if (!d)
-        return codec__compress_nomem(s, err);
+    void *d;
+    if ((rc = lib_context(s, &codec__libdeflate, &f->dec, &d, err)))
+        return rc;
     enum libdeflate_result r = libdeflate_decode(f, d, src, n, out, guess, &in_used);
     codec__pool_put(&f->dec, d);
     if (r == LIBDEFLATE_SUCCESS) {

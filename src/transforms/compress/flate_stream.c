@@ -13,7 +13,8 @@
  *
  * Other levels (libdeflate's in the one-shot, which cannot stream) use
  * zlib at the same level, window and memory level as the JDK's Deflater,
- * so their bytes are zlib's, the same for any split.
+ * so their bytes are zlib's, the same for any split. Only they load zlib
+ * (opened on first use, libz_internal.h).
  *
  * Decoding is our own streaming inflate (inflate.c), gzip members back to
  * back as gzip -d reads them (the one-shot's libdeflate needs the whole
@@ -23,11 +24,11 @@
 #include "codec/integrity.h"
 #include "compose/stream_internal.h"
 #include "inflate_internal.h"
+#include "libz_internal.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 /* zlib's defaults, which the JDK's Deflater uses too. */
 #define FLATE_MEM_LEVEL 8
@@ -300,6 +301,9 @@ int codec__flate_stream_open(const codec_stage *s, codec_flate_wrap wrap, int le
         return inflate_open(s, inflaters, out, err);
     if (deflaters)
         return own_open(s, wrap, level, deflaters, out, err);
+    int rc = codec__dynlib_open(&codec__libz, s->name, err);
+    if (rc)
+        return rc;
     flate_stream *f = calloc(1, sizeof *f);
     if (!f)
         return codec__compress_nomem(s, err);

@@ -3,17 +3,19 @@
  * size: the frame the Java codec library writes and `lz4 -d` reads. The
  * decoder takes frames back to back (and skippable frames), as `lz4 -d`
  * does, and uses a declared content size, when a frame has one, to check
- * the cap and reserve exactly. */
+ * the cap and reserve exactly.
+ *
+ * liblz4 is opened on first use (liblz4_internal.h): encode, decode and
+ * stream open each open it before anything else, so a spec naming lz4
+ * parses without it. */
 #include "compress_internal.h"
 #include "compose/stream_internal.h"
+#include "liblz4_internal.h"
 
 #include "codec/compress.h"
 
 #include <stdlib.h>
 #include <string.h>
-#define LZ4F_STATIC_LINKING_ONLY /* LZ4F_getErrorCode, exported by liblz4 1.9 */
-#include <lz4frame.h>
-#include <lz4hc.h>
 
 /* An LZ4 sequence turns each extra length byte into at most 255 bytes. */
 #define LZ4_MAX_RATIO 256
@@ -52,6 +54,9 @@ static int lz4_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_
                       codec_error *err)
 {
     lz4_state *st = s->state;
+    int rc = codec__dynlib_open(&codec__liblz4, s->name, err);
+    if (rc)
+        return rc;
     size_t bound = LZ4F_compressFrameBound(n, &st->prefs);
     if (LZ4F_isError(bound) || codec_buf_reserve(out, bound))
         return codec__compress_nomem(s, err);
@@ -202,6 +207,9 @@ static int lz4_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_
                       codec_error *err)
 {
     lz4_state *st = s->state;
+    int rc = codec__dynlib_open(&codec__liblz4, s->name, err);
+    if (rc)
+        return rc;
     LZ4F_dctx *d = codec__pool_get(&st->dctx);
     if (!d)
         return codec__compress_nomem(s, err);
@@ -217,7 +225,7 @@ static int lz4_decode(const codec_stage *s, const uint8_t *src, size_t n, codec_
     out->len = base;
     if (!(d = make_dctx(NULL)))
         return codec__compress_nomem(s, err);
-    int rc = lz4_decode_with(s, d, src, n, out, err);
+    rc = lz4_decode_with(s, d, src, n, out, err);
     if (rc) {
         drop_dctx(d);
         out->len = base;
@@ -400,6 +408,9 @@ static const codec__sstream_ops lz4_dec_sops = {.step = lz4_dec_step, .free = lz
 static int lz4_stream_open(const codec_stage *s, bool decode, codec__sstream **out,
                            codec_error *err)
 {
+    int rc = codec__dynlib_open(&codec__liblz4, s->name, err);
+    if (rc)
+        return rc;
     if (!decode) {
         lz4_enc_stream *e =
             (lz4_enc_stream *)codec__push_new(sizeof *e, &lz4_enc_ops, s, false);

@@ -1,11 +1,12 @@
 /* lz4_block.c — `redisson-lz4`: Redisson's LZ4CodecV2 layout, an int32
  * big-endian uncompressed length followed by one raw LZ4 block (the block
- * format, no frame), as lz4-java's fast compressor writes it. */
+ * format, no frame), as lz4-java's fast compressor writes it. liblz4 is
+ * opened on first use, by encode and decode (liblz4_internal.h). */
 #include "compress_internal.h"
+#include "liblz4_internal.h"
 
 #include "codec/compress.h"
 
-#include <lz4.h>
 #include <stdlib.h>
 
 #define LZ4_MAX_RATIO 256
@@ -19,6 +20,9 @@ static void *make_state(const void *cfg)
 static int lz4_block_encode(const codec_stage *s, const uint8_t *src, size_t n, codec_buf *out,
                             codec_error *err)
 {
+    int rc = codec__dynlib_open(&codec__liblz4, s->name, err);
+    if (rc)
+        return rc;
     if (n > LZ4_MAX_INPUT_SIZE)
         return CODEC_FAIL(err, s, CODEC_E_INVALID_VALUE, CODEC_D_LIMIT, CODEC_NO_OFFSET,
                           "an LZ4 block holds at most %d bytes, got %zu", LZ4_MAX_INPUT_SIZE, n);
@@ -45,7 +49,9 @@ static int lz4_block_decode(const codec_stage *s, const uint8_t *src, size_t n, 
                             codec_error *err)
 {
     uint32_t len;
-    int rc = codec__redisson_length(s, src, n, &len, err);
+    int rc = codec__dynlib_open(&codec__liblz4, s->name, err);
+    if (!rc)
+        rc = codec__redisson_length(s, src, n, &len, err);
     if (!rc)
         rc = codec__check_declared(s, len, n - 4, LZ4_MAX_RATIO, 0, err);
     if (rc)

@@ -3,16 +3,19 @@
  * single-threaded unless `workers=N`) and `redisson-zstd:L`
  * (Redisson's ZStdCodec: int32 big-endian uncompressed length, then the
  * frame). `dict=FILE` loads a dictionary; a trained (zstd --train)
- * dictionary's id is written into every frame. */
+ * dictionary's id is written into every frame.
+ *
+ * libzstd is opened on first use (libzstd_internal.h), by the stage
+ * constructor: it needs the library for the level's range, and every other
+ * call comes after it. */
 #include "compress_internal.h"
 #include "compose/stream_internal.h"
+#include "libzstd_internal.h"
 
 #include "codec/compress.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <zstd.h>
-#include <zstd_errors.h>
 
 /* A zstd block (at most 128 KiB of output) takes at least 4 bytes (an RLE
  * block), so no frame expands by more than this. */
@@ -630,8 +633,10 @@ static int zstd_init(codec_stage *s, codec_args *a, bool redisson, codec_error *
 {
     long level;
     const char *dict = NULL;
-    int rc =
-        codec__args_int(a, "level", true, ZSTD_CLEVEL_DEFAULT, -7, ZSTD_maxCLevel(), &level, err);
+    int rc = codec__dynlib_open(&codec__libzstd, a->stage, err);
+    if (!rc)
+        rc = codec__args_int(a, "level", true, ZSTD_CLEVEL_DEFAULT, -7, ZSTD_maxCLevel(), &level,
+                             err);
     if (!rc && level == 0)
         rc = codec_error_set(err, CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, a->stage, a->offset,
                              "bad level '0': expected -7..-1 or 1..%d", ZSTD_maxCLevel());

@@ -1,9 +1,10 @@
 /* zstd_train.c — codec_zstd_train_dict(): samples laid end to end, then
- * ZDICT_trainFromBuffer. */
+ * ZDICT_trainFromBuffer (libzstd, opened on first use once the arguments
+ * are known to be good: libzstd_internal.h). */
 #include "codec/zstd_dict.h"
+#include "libzstd_internal.h"
 
 #include <string.h>
-#include <zdict.h>
 
 #define DICT_USAGE(err, ...) \
     codec_error_set((err), CODEC_E_USAGE, CODEC_D_BAD_ARGUMENT, "dict", CODEC_NO_OFFSET, \
@@ -44,6 +45,8 @@ int codec_zstd_train_dict(const codec_bytes *samples, size_t count, size_t dict_
         dict_size = CODEC_ZSTD_DICT_DEFAULT_SIZE;
     size_t total = 0;
     int rc = check_samples(samples, count, dict_size, &total, err);
+    if (!rc)
+        rc = codec__dynlib_open(&codec__libzstd, "dict", err);
     if (rc)
         return rc;
     const codec_allocator *a = out->alloc;
