@@ -11,7 +11,7 @@
 # builds, whose sanitizer or coverage runtimes have floors of their own.
 . "$(dirname "$0")/cli_lib.bash"
 
-BOUND=2.5
+BOUND=2.2
 if [ ! -x /usr/bin/time ] || ! command -v base64 >/dev/null; then
     echo "FAIL: no /usr/bin/time or base64 (make test installs them)"
     exit 1
