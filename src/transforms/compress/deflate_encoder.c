@@ -54,18 +54,24 @@
 #define WMASK (WINDOW - 1)
 _Static_assert(CODEC_DEFLATE_WINDOW == WINDOW && CODEC_DEFLATE_PART >= 65536 &&
                    CODEC_DEFLATE_HOLD >= WINDOW,
-               "parts of at least 64 KiB (hash_bits 16 for any input of several)");
+               "parts of at least 64 KiB (the largest tables for any input of several)");
 #define MIN_MATCH 3
 #define MAX_MATCH 258
 #define LONG_BYTES 8            /* prefix of the long chain's hash */
 /* Head tables of 2^bits entries, bits = log2(input) within these bounds:
  * tables are not cleared per call, so a small input gains nothing from a
  * smaller one, and below 4,096 entries its collisions cost bytes (the
- * 104-byte bench value came out 2 bytes over zlib with 256). */
+ * 104-byte bench value came out 2 bytes over zlib with 256). The long
+ * chain's table stops at 2^15 entries, the short one's at the level's
+ * short_bits (levels 8..9 need 2^16 to stay under zlib on twitter.json),
+ * as zlib's at 2^15: each halving of a table is 128 KiB less memory. */
 #define HASH_BITS_MAX 16
+#define LONG_BITS_MAX 15
 #define HASH_BITS_MIN 12
-#define BLOCK_ITEMS 32768u      /* literals + matches per block */
-#define SPARSE_ITEMS 65535u     /* ... in sparse mode: one stored block */
+/* Literals + matches per block (zlib: 16K); in sparse mode (below) a
+ * stored block of as many bytes. Twice that would save 5 bytes per 64 KiB
+ * of random input and cost 128 KiB of memory. */
+#define BLOCK_ITEMS 32768u
 /* Items one lazy step can add before the block-full check: the match grows
  * by at least a byte per literal it pushes out. */
 #define ITEMS_SLACK (MAX_MATCH + 2)
@@ -93,6 +99,7 @@ typedef struct level_params {
     unsigned good;         /* ... and from this long, only a quarter as deep */
     unsigned near3;        /* 3-byte matches only this close (see worth()) */
     unsigned splits;       /* times a block may be halved (see write_range()) */
+    unsigned short_bits;   /* the short chain's largest head table (log2) */
 } level_params;
 
 /* zlib's knobs (its levels 6 and 7 use chains of 128 and 256, lazy 16 and
@@ -100,10 +107,10 @@ typedef struct level_params {
  * here on the bench payloads so that each level is no larger than zlib's:
  * docs/formats/compression.md has the figures. */
 static const level_params params_for[10] = {
-    [6] = {64, 8, 128, 24, 8, 128, 0},
-    [7] = {256, 16, 258, 258, 16, 128, 0},
-    [8] = {4096, 64, 258, 258, 258, 4096, SPLITS_MAX},
-    [9] = {4096, 64, 258, 258, 258, 4096, SPLITS_MAX},
+    [6] = {64, 8, 128, 24, 8, 128, 0, 15},
+    [7] = {256, 16, 258, 258, 16, 128, 0, 15},
+    [8] = {4096, 64, 258, 258, 258, 4096, SPLITS_MAX, 16},
+    [9] = {4096, 64, 258, 258, 258, 4096, SPLITS_MAX, 16},
 };
 
 /* One literal (dist 0, value the byte) or one match. */
@@ -147,8 +154,15 @@ typedef struct block_plan {
     dyn_header h;
 } block_plan;
 
+/* 64 - log2 of each head table's size in use: a key is the top bits of a
+ * 64-bit product. Copied into locals before a loop (stores into the tables
+ * could alias the context's copy). */
+typedef struct hash_shifts {
+    unsigned hl, hs;
+} hash_shifts;
+
 struct codec_deflater {
-    unsigned hash_bits;
+    hash_shifts shifts;
     uint32_t part;          /* CODEC_DEFLATE_PART, or less for tests */
     /* The tables hold positions plus an offset: a part's offset is the
      * previous part's plus its length (the previous parts' entries are
@@ -160,7 +174,8 @@ struct codec_deflater {
      * starts (the end of the last part); near 2^32 the tables are rebased
      * (rebase()). */
     uint32_t next_offset;
-    uint32_t zeroed;        /* head entries zeroed so far (a power of 2) */
+    uint32_t zeroed;        /* head_short entries zeroed so far (a power of 2;
+                             * of head_long, up to its size) */
     /* Between the parts of one call or stream: */
     uint64_t pos;           /* input bytes before the next part */
     size_t block_bytes;     /* input bytes of the pending block (its items) */
@@ -168,11 +183,11 @@ struct codec_deflater {
     uint64_t bits;          /* output bits not yet written (< 8) */
     unsigned count;
     bool sparse;            /* sparse mode */
-    uint32_t head_long[1u << HASH_BITS_MAX];
+    uint32_t head_long[1u << LONG_BITS_MAX];
     uint32_t head_short[1u << HASH_BITS_MAX];
     uint32_t prev_long[WINDOW];
     uint32_t prev_short[WINDOW];
-    item items[SPARSE_ITEMS + ITEMS_SLACK]; /* SPARSE_ITEMS >= BLOCK_ITEMS */
+    item items[BLOCK_ITEMS + ITEMS_SLACK];
     /* The tree of halvings of the block being written (write_range()). */
     block_freq tree_freq[TREE_NODES];
     block_plan tree_plan[TREE_NODES];
@@ -219,11 +234,17 @@ void codec__deflater_set_part(codec_deflater *d, uint32_t bytes)
     d->part = bytes ? bytes : 1;
 }
 
+/* head_long entries zeroed so far. */
+static size_t long_zeroed(const codec_deflater *d)
+{
+    return d->zeroed < 1u << LONG_BITS_MAX ? d->zeroed : 1u << LONG_BITS_MAX;
+}
+
 void codec__deflater_set_offset(codec_deflater *d, uint32_t offset)
 {
     /* The heads are cleared: an offset below the tables' entries would make
      * them look recent (chains start at the heads, so that is enough). */
-    memset(d->head_long, 0, d->zeroed * sizeof d->head_long[0]);
+    memset(d->head_long, 0, long_zeroed(d) * sizeof d->head_long[0]);
     memset(d->head_short, 0, d->zeroed * sizeof d->head_short[0]);
     d->next_offset = (offset > FIRST_OFFSET ? offset : FIRST_OFFSET) - WINDOW;
 }
@@ -256,22 +277,20 @@ typedef struct hashes {
     size_t hl, hs; /* size_t: indexes without a zero extension */
 } hashes;
 
-/* Both keys are the top `bits` bits of a 64-bit product, so one shift
- * count serves both. */
-static inline hashes hash_all(const uint8_t *p, unsigned bits)
+static inline hashes hash_all(const uint8_t *p, hash_shifts sh)
 {
     uint64_t v = codec_load_le64(p);
     uint64_t l = v << (64 - 8 * LONG_BYTES);
-    return (hashes){(size_t)((l * 0x9E3779B97F4A7C15ull) >> (64 - bits)),
-                    (size_t)(((v << 40) * 0x9E3779B97F4A7C15ull) >> (64 - bits))};
+    return (hashes){(size_t)((l * 0x9E3779B97F4A7C15ull) >> sh.hl),
+                    (size_t)(((v << 40) * 0x9E3779B97F4A7C15ull) >> sh.hs)};
 }
 
 /* hash_all()'s hs, reading only 3 bytes: it also serves the input's last
  * positions. */
-static inline size_t hash_3(const uint8_t *p, unsigned bits)
+static inline size_t hash_3(const uint8_t *p, hash_shifts sh)
 {
     uint64_t v = (uint64_t)p[0] << 40 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 56;
-    return (size_t)((v * 0x9E3779B97F4A7C15ull) >> (64 - bits));
+    return (size_t)((v * 0x9E3779B97F4A7C15ull) >> sh.hs);
 }
 
 /* Common prefix of a and b, at most `limit` bytes (8 at a time while 8 are
@@ -329,13 +348,13 @@ static inline void insert_short(codec_deflater *d, uint32_t pa, size_t hs)
 static inline void insert_upto(segment *s, uint32_t p)
 {
     codec_deflater *d = s->d;
-    unsigned bits = d->hash_bits;
+    hash_shifts sh = d->shifts;
     uint32_t stop = p < s->hash_end ? p : s->hash_end;
     for (uint32_t i = s->inserted; i < stop; i++)
-        insert_hashed(d, i + s->off, hash_all(s->base + i, bits));
+        insert_hashed(d, i + s->off, hash_all(s->base + i, sh));
     for (uint32_t i = s->inserted > stop ? s->inserted : stop; i < p; i++)
         if (s->end - i >= MIN_MATCH)
-            insert_short(d, i + s->off, hash_3(s->base + i, bits));
+            insert_short(d, i + s->off, hash_3(s->base + i, sh));
     if (s->inserted < p)
         s->inserted = p;
 }
@@ -356,7 +375,7 @@ static match find_tail_match(segment *s, uint32_t p)
     uint32_t left = s->end - p;
     if (left < MIN_MATCH)
         return best;
-    size_t hs = hash_3(s->base + p, s->d->hash_bits);
+    size_t hs = hash_3(s->base + p, s->d->shifts);
     uint32_t dist = p + s->off - s->d->head_short[hs]; /* stale: more than WINDOW */
     insert_short(s->d, p + s->off, hs);
     s->inserted = p + 1;
@@ -430,14 +449,15 @@ static match find_match(segment *s, uint32_t p, unsigned depth, unsigned shorter
     const uint8_t *cur = s->base + p;
     uint32_t left = s->end - p, pa = p + s->off;
     unsigned limit = left < MAX_MATCH ? left : MAX_MATCH;
-    hashes h = hash_all(cur, d->hash_bits);
+    hash_shifts sh = d->shifts;
+    hashes h = hash_all(cur, sh);
     uint32_t cand_long = d->head_long[h.hl], cand_short = d->head_short[h.hs];
     best.len = shorter; /* a candidate must beat it to count; reset below */
     if (shorter >= LONG_BYTES && shorter < limit) {
         /* p + k + LONG_BYTES = p + shorter + 1 <= end: p + k is hashed */
         uint32_t k = shorter + 1 - LONG_BYTES;
         walk(s, d->prev_long, cand_long, p, p, k, &depth, limit, &best);
-        size_t hk = hash_all(cur + k, d->hash_bits).hl;
+        size_t hk = hash_all(cur + k, sh).hl;
         /* candidates at p - dist, so at most p + hist back */
         uint32_t back = p + s->hist;
         walk(s, d->prev_long, d->head_long[hk], p, p + k, back < WINDOW ? back : WINDOW, &depth,
@@ -979,24 +999,12 @@ static bool flush_block(parser *ps, const uint8_t *next)
     return stored;
 }
 
-/* The block size and mode of parse_segment()'s loop, in registers there
- * (d->sparse between parts). */
-typedef struct mode {
-    size_t limit; /* BLOCK_ITEMS, or in sparse mode SPARSE_ITEMS literals: */
-    bool sparse;  /* the most one stored block holds (half the 5-byte
-                   * block headers on random input) */
-} mode;
-
-static inline mode mode_of(bool sparse)
+/* Flushes a full block; *sparse: the mode that follows (in a register in
+ * parse_segment()'s loop, d->sparse between parts). */
+static inline void maybe_flush(parser *ps, const uint8_t *next, bool *sparse)
 {
-    return (mode){sparse ? SPARSE_ITEMS : BLOCK_ITEMS, sparse};
-}
-
-/* Flushes a full block. */
-static inline void maybe_flush(parser *ps, const uint8_t *next, mode *md)
-{
-    if (ps->nitems >= md->limit)
-        *md = mode_of(flush_block(ps, next));
+    if (ps->nitems >= BLOCK_ITEMS)
+        *sparse = flush_block(ps, next);
 }
 
 /* Subtracts c from the n entries of t; those at or below it become 0
@@ -1016,7 +1024,7 @@ static void rebase_entries(uint32_t *t, size_t n, uint32_t c)
 static void rebase(codec_deflater *d)
 {
     uint32_t c = (d->next_offset - WINDOW - 1) & ~WMASK;
-    rebase_entries(d->head_long, d->zeroed, c);
+    rebase_entries(d->head_long, long_zeroed(d), c);
     rebase_entries(d->head_short, d->zeroed, c);
     rebase_entries(d->prev_long, WINDOW, c);
     rebase_entries(d->prev_short, WINDOW, c);
@@ -1045,8 +1053,8 @@ static uint32_t claim_offset(codec_deflater *d, uint32_t len, bool first)
  * unless they are frequent, and searching every position is where the time
  * went (cache misses on the heads and chains: 0.84x gzip -6 on 1 GiB of
  * random bytes). In this sparse mode positions are still inserted (a
- * repeat can be found later) but searched only every SPARSE_STEP bytes,
- * and blocks hold SPARSE_ITEMS literals (one stored block). The first
+ * repeat can be found later) but searched only every SPARSE_STEP bytes.
+ * The first
  * match of SPARSE_EXIT bytes or more ends it: the literals before it go
  * out as their own block, and the search is full again from there. Until
  * a block is stored whole the parse is the same as without the mode (the
@@ -1059,12 +1067,12 @@ static uint32_t claim_offset(codec_deflater *d, uint32_t len, bool first)
  * multiple of SPARSE_STEP), or until a block that is not stored whole ends
  * the mode; returns that position. */
 static uint32_t sparse_literals(parser *ps, const uint8_t *base, uint32_t p, uint32_t n,
-                                mode *md)
+                                bool *sparse)
 {
-    while (p < n && p % SPARSE_STEP && md->sparse) {
+    while (p < n && p % SPARSE_STEP && *sparse) {
         emit_literal(ps, base[p]);
         p++;
-        maybe_flush(ps, base + p, md);
+        maybe_flush(ps, base + p, sparse);
     }
     return p;
 }
@@ -1077,7 +1085,7 @@ static void parse_segment(parser *ps, const level_params *lp, const uint8_t *bas
     uint32_t p = 0;
     match m = {0, 0};
     bool pending = false;
-    mode md = mode_of(ps->sparse);
+    bool sparse = ps->sparse;
     while (p < n) {
         unsigned depth = lp->long_depth, shorter = MIN_MATCH;
         if (pending) {
@@ -1085,7 +1093,7 @@ static void parse_segment(parser *ps, const level_params *lp, const uint8_t *bas
                 emit_match(ps, m);
                 p += m.len;
                 pending = false;
-                maybe_flush(ps, base + p, &md);
+                maybe_flush(ps, base + p, &sparse);
                 continue;
             }
             if (m.len >= lp->good)
@@ -1094,21 +1102,21 @@ static void parse_segment(parser *ps, const level_params *lp, const uint8_t *bas
         }
         match f = find_match(&s, pending ? p + 1 : p, depth, shorter);
         if (!pending) {
-            if (f.len >= MIN_MATCH && md.sparse) {
+            if (f.len >= MIN_MATCH && sparse) {
                 if (f.len < SPARSE_EXIT) {
                     f.len = 0;
                 } else {
                     if (ps->nitems)
                         flush_block(ps, base + p);
-                    md = mode_of(false);
+                    sparse = false;
                 }
             }
             if (f.len < MIN_MATCH) {
                 emit_literal(ps, base[p]);
                 p++;
-                maybe_flush(ps, base + p, &md);
-                if (md.sparse)
-                    p = sparse_literals(ps, base, p, n, &md);
+                maybe_flush(ps, base + p, &sparse);
+                if (sparse)
+                    p = sparse_literals(ps, base, p, n, &sparse);
             } else {
                 m = f;
                 pending = true;
@@ -1117,31 +1125,31 @@ static void parse_segment(parser *ps, const level_params *lp, const uint8_t *bas
             emit_match(ps, m);
             p += m.len;
             pending = false;
-            maybe_flush(ps, base + p, &md);
+            maybe_flush(ps, base + p, &sparse);
         } else {
             emit_literal(ps, base[p]);
             p++;
             m = f;
         }
     }
-    ps->sparse = md.sparse;
+    ps->sparse = sparse;
 }
 
 /* The first part of a call or stream: head tables of 2^bits entries for
  * `size` bytes (the call's input, or for a stream of more than one part
- * SIZE_MAX), zeroed on the first use of that size; no history, no pending
- * block, sparse mode off. */
-static void start_input(codec_deflater *d, size_t size)
+ * SIZE_MAX), at most 2^LONG_BITS_MAX and 2^short_bits, zeroed on the first
+ * use of that size; no history, no pending block, sparse mode off. */
+static void start_input(codec_deflater *d, const level_params *lp, size_t size)
 {
     unsigned bits = HASH_BITS_MIN;
-    while (bits < HASH_BITS_MAX && ((size_t)1 << bits) < size)
+    while (bits < lp->short_bits && ((size_t)1 << bits) < size)
         bits++;
-    d->hash_bits = bits;
+    d->shifts = (hash_shifts){64 - (bits < LONG_BITS_MAX ? bits : LONG_BITS_MAX), 64 - bits};
     if (d->zeroed < 1u << bits) { /* first use of this size: 0 is stale */
-        size_t from = d->zeroed, n_new = ((size_t)1 << bits) - from;
-        memset(d->head_long + from, 0, n_new * sizeof d->head_long[0]);
-        memset(d->head_short + from, 0, n_new * sizeof d->head_short[0]);
+        size_t from_long = long_zeroed(d), from_short = d->zeroed;
         d->zeroed = 1u << bits;
+        memset(d->head_long + from_long, 0, (long_zeroed(d) - from_long) * sizeof d->head_long[0]);
+        memset(d->head_short + from_short, 0, (d->zeroed - from_short) * sizeof d->head_short[0]);
     }
     d->pos = d->block_bytes = d->nitems = 0;
     d->bits = 0;
@@ -1181,7 +1189,7 @@ size_t codec__deflate_compress(codec_deflater *d, int level, const uint8_t *src,
 {
     const level_params *lp = &params_for[level];
     bitwriter w = {0, 0, dst, dst + cap, false};
-    start_input(d, n);
+    start_input(d, lp, n);
     size_t off = 0;
     for (;;) {
         size_t len = n - off < d->part ? n - off : d->part;
@@ -1201,7 +1209,7 @@ bool codec__deflate_compress_part(codec_deflater *d, int level, const uint8_t *s
 {
     const level_params *lp = &params_for[level];
     if (first)
-        start_input(d, final ? n : SIZE_MAX);
+        start_input(d, lp, final ? n : SIZE_MAX);
     bitwriter w = {d->bits, d->count, dst, dst + cap, false};
     compress_part(d, lp, &w, src, (uint32_t)n, first, final);
     if (final) {
