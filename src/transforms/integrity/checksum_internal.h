@@ -2,13 +2,15 @@
  * adler32.c: codec_crc32(), codec_adler32(), their stages, and through
  * them gzip's and zlib's trailers and our inflate's checks).
  *
+ * CRC-32 is folded by codec's own kernel where the CPU can (crc32.c). Else
  * libdeflate computes them (zlib in a build without libdeflate), opened on
  * first use like every library codec calls (core/dynlib_internal.h): a
  * process that never checksums never maps it. The two functions return a
  * value, not an error, so when the library cannot be opened they compute
- * with a portable kernel of their own instead (two look-ups in a 16-entry
- * table, or two additions, per byte): slower, the same values, never a
- * wrong one. unit/test_dynlib checks those kernels against zlib's values. */
+ * with a portable kernel of their own instead (a table look-up, or two
+ * additions, per byte): slower, the same values, never a wrong one.
+ * unit/test_integrity and unit/test_dynlib check those kernels against
+ * zlib's values. */
 #ifndef CODEC_INTEGRITY_CHECKSUM_INTERNAL_H
 #define CODEC_INTEGRITY_CHECKSUM_INTERNAL_H
 
