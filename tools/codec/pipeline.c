@@ -203,7 +203,8 @@ static void read_error(const char *name, int errnum, codec_error *err)
  * times as long as the reads or more (reading ahead would save under 3%).
  * gzip -6 (about 100 times) then reads alone; lz4, base64, gzip -d and a
  * pipe from a slower writer (read() waits for it) read ahead. The choice
- * changes no output byte. */
+ * changes no output byte; CODEC_READ_AHEAD=on or off in the environment
+ * makes it (docs/guides/cli.md). */
 #define CLI_SLOTS 2
 #define READ_PROBE ((uint64_t)1 << 20)
 #define READ_AHEAD_RATIO 32
@@ -307,11 +308,22 @@ static uint64_t ns_between(const struct timespec *a, const struct timespec *b)
     return (uint64_t)((b->tv_sec - a->tv_sec) * 1000000000LL + (b->tv_nsec - a->tv_nsec));
 }
 
+/* Whether to start the reader after the first READ_PROBE bytes. */
+static bool read_ahead_pays(const reader *r)
+{
+    const char *force = getenv("CODEC_READ_AHEAD");
+    if (force && strcmp(force, "on") == 0)
+        return true;
+    if (force && strcmp(force, "off") == 0)
+        return false;
+    return r->work_ns < READ_AHEAD_RATIO * r->read_ns;
+}
+
 static int reader_next(reader *r, const char *name, const uint8_t **data, size_t *n,
                        codec_error *err)
 {
     if (!r->threaded && !r->alone && r->total >= READ_PROBE)
-        r->alone = r->work_ns >= READ_AHEAD_RATIO * r->read_ns || !reader_start(r);
+        r->alone = !read_ahead_pays(r) || !reader_start(r);
     if (!r->threaded) {
         bool probing = !r->alone;
         struct timespec start;
