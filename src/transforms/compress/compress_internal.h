@@ -107,15 +107,15 @@ typedef enum codec_flate_wrap { CODEC_FLATE_ZLIB, CODEC_FLATE_GZIP } codec_flate
 
 /* Our raw deflate (RFC 1951) compressor for levels 6..9
  * (deflate_encoder.c). A context holds the match finder's tables (about
- * 1.2 MiB), kept between calls without clearing, and is reused; it is not
+ * 0.95 MiB), kept between calls without clearing, and is reused; it is not
  * thread-safe, so it lives in a pool.
  *
  * The input is compressed in parts of CODEC_DEFLATE_PART bytes at fixed
  * offsets (the last one shorter): each part's matches reach back into the
  * CODEC_DEFLATE_WINDOW bytes before it and none crosses its end; a block
  * goes on into the next part unless its input would then be more than
- * CODEC_DEFLATE_HOLD bytes before the next part (it is written at the part
- * end). The one-shot does that over its whole input, a stream part by part
+ * CODEC_DEFLATE_HOLD bytes (half at levels 6..7) before the next part (it
+ * is written at the part end). The one-shot does that over its whole input, a stream part by part
  * (codec__deflate_compress_part), keeping only the bytes of history the
  * next part needs (at most CODEC_DEFLATE_HOLD): the same bytes at any size
  * and for any split of the input. */

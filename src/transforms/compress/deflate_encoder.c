@@ -33,8 +33,9 @@
  * WINDOW bytes before it (the table positions go on from part to part, see
  * next_offset) and the block being filled goes on into the next part
  * (items, sparse mode and the unfinished output byte are kept in the
- * context) unless its input would then start more than CODEC_DEFLATE_HOLD
- * bytes before the next part: a stream keeps only that much input for a
+ * context) unless its input would then start more than the level's hold
+ * (CODEC_DEFLATE_HOLD bytes, half at levels 6..7) before the next part: a
+ * stream keeps only that much input for a
  * block that comes out stored, so such a block is written at the part end.
  * The ratio is then that of one window over the whole input (prose and
  * JSON within 0.2%, docs/formats/compression.md).
@@ -100,17 +101,26 @@ typedef struct level_params {
     unsigned near3;        /* 3-byte matches only this close (see worth()) */
     unsigned splits;       /* times a block may be halved (see write_range()) */
     unsigned short_bits;   /* the short chain's largest head table (log2) */
+    size_t hold;           /* a block goes on into the next part while its
+                            * input fits this (see compress_part()) */
 } level_params;
+
+/* Levels 6..7 keep half of CODEC_DEFLATE_HOLD for a block that goes on
+ * across parts: a stream touches 128 KiB less, for 0.1-0.2% more bytes on
+ * text that compresses well; levels 8..9 keep it all (twitter.json at
+ * level 9 is 69 bytes over zlib's with half). */
+#define HOLD_FAST (CODEC_DEFLATE_HOLD / 2)
+_Static_assert(HOLD_FAST >= WINDOW, "a hold of at least the window");
 
 /* zlib's knobs (its levels 6 and 7 use chains of 128 and 256, lazy 16 and
  * 32, good 8; 8 and 9 chains of 1,024 and 4,096, lazy and nice 258), tuned
  * here on the bench payloads so that each level is no larger than zlib's:
  * docs/formats/compression.md has the figures. */
 static const level_params params_for[10] = {
-    [6] = {64, 8, 128, 24, 8, 128, 0, 15},
-    [7] = {256, 16, 258, 258, 16, 128, 0, 15},
-    [8] = {4096, 64, 258, 258, 258, 4096, SPLITS_MAX, 16},
-    [9] = {4096, 64, 258, 258, 258, 4096, SPLITS_MAX, 16},
+    [6] = {64, 8, 128, 24, 8, 128, 0, 15, HOLD_FAST},
+    [7] = {256, 16, 258, 258, 16, 128, 0, 15, HOLD_FAST},
+    [8] = {4096, 64, 258, 258, 258, 4096, SPLITS_MAX, 16, CODEC_DEFLATE_HOLD},
+    [9] = {4096, 64, 258, 258, 258, 4096, SPLITS_MAX, 16, CODEC_DEFLATE_HOLD},
 };
 
 /* One literal (dist 0, value the byte) or one match. */
@@ -1165,7 +1175,7 @@ size_t codec__deflate_history(const codec_deflater *d)
 
 /* Parses one part, src[0..n) after the history (codec__deflate_history()),
  * into the pending block, which goes on into the next part unless the part
- * is the last or the block's bytes would be more than CODEC_DEFLATE_HOLD
+ * is the last or the block's bytes would be more than the level's hold
  * (the input a stream keeps for a stored block): then it is written. */
 static void compress_part(codec_deflater *d, const level_params *lp, bitwriter *w,
                           const uint8_t *src, uint32_t n, bool first, bool final)
@@ -1174,7 +1184,7 @@ static void compress_part(codec_deflater *d, const level_params *lp, bitwriter *
     parse_segment(&ps, lp, src, d->pos < WINDOW ? (uint32_t)d->pos : WINDOW, n, first);
     d->sparse = ps.sparse;
     size_t block_bytes = (size_t)(src + n - ps.block_start);
-    if (final || block_bytes > CODEC_DEFLATE_HOLD) {
+    if (final || block_bytes > lp->hold) {
         write_range(d, w, d->items, ps.nitems, ps.block_start, final, lp->splits);
         ps.nitems = 0;
         block_bytes = 0;
