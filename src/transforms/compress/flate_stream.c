@@ -5,11 +5,12 @@
  * each matching into the 32 KiB before it, a block going on across parts
  * (compress_internal.h); the stream holds the input before the part that
  * the encoder needs (the window, or the pending block's input: at most
- * CODEC_DEFLATE_HOLD, 256 KiB) and the next part, and compresses the part
- * when it is full and more input follows, or at the end. So the stream's
- * bytes are the one-shot's at every size and for every split of the input.
- * Memory: those 384 KiB, a part's output and one encoder context (about
- * 0.95 MiB; at level 6 about 0.65 MiB of it touched).
+ * CODEC_DEFLATE_HOLD, 256 KiB, half at levels 6..7) and the next part, and
+ * compresses the part when it is full and more input follows, or at the
+ * end. So the stream's bytes are the one-shot's at every size and for
+ * every split of the input. Memory: those 384 KiB (touched as used), a
+ * part's output and one encoder context (about 0.95 MiB; at level 6 about
+ * 0.65 MiB of it touched).
  *
  * Other levels (libdeflate's in the one-shot, which cannot stream) use
  * zlib at the same level, window and memory level as the JDK's Deflater,
