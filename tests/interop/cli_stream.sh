@@ -264,12 +264,10 @@ run "pack base64:wrap=76 = base64" "$WORK/prose" pack -p base64:wrap=76
 expect_stdout_file "pack base64:wrap=76 = base64" "$WORK/prose.b64"
 base64 -d <"$OUT" | cmp -s - "$WORK/prose" || fail "base64 -d reads wrap=76" "bytes differ"
 
-# Past the first MiB a second thread reads ahead where reading is a share of
-# the time (CODEC_READ_AHEAD=on makes it here, off keeps one thread):
-# through pipes (short reads), a decoding error while the writer keeps the
-# pipe open (the command must not wait for the rest, and leaves no file),
-# and --max-input past the read-ahead.
-export CODEC_READ_AHEAD=on
+# Past the first 128 KiB a second thread reads ahead (CODEC_READ_AHEAD=off
+# keeps one thread): through pipes (short reads), a decoding error while the
+# writer keeps the pipe open (the command must not wait for the rest, and
+# leaves no file), and --max-input past the read-ahead.
 for ahead in on off; do
     CASES=$((CASES + 1))
     cat "$WORK/prose" "$WORK/prose" | CODEC_READ_AHEAD=$ahead "$CODEC" pack -p zstd |
@@ -290,6 +288,5 @@ ls -a "$WORK" | grep -q 'codec-' && fail "decoding error, pipe left open" "tempo
 run "--max-input past the read-ahead" "$WORK/prose" pack -p zstd --max-input 1500k -o "$WORK/mi.zst"
 expect_error "--max-input past the read-ahead" 1 'input is larger than --max-input \(1536000 bytes\)'
 [ ! -e "$WORK/mi.zst" ] || fail "--max-input past the read-ahead" "partial output file"
-unset CODEC_READ_AHEAD
 
 finish

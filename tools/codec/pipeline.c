@@ -184,30 +184,25 @@ static void read_error(const char *name, int errnum, codec_error *err)
 
 /* ---- reading ahead ---------------------------------------------------- */
 
-/* The input comes in pieces of at most CLI_READ bytes. The first
- * READ_PROBE bytes are read by the calling thread; past them a reader
- * thread fills a ring of CLI_SLOTS buffers ahead of the stages (as zstd's
- * asyncio does), so reading overlaps encoding and a small input starts no
- * thread. Two slots (the one the stages work on, the one being read)
- * measured as well as three on 1 GiB, for 128 KiB less memory. The
+/* The input comes in pieces of at most CLI_READ bytes. The first CLI_READ
+ * bytes are read by the calling thread; past them a reader thread fills a
+ * ring of CLI_SLOTS buffers ahead of the stages (as zstd's asyncio does),
+ * so reading overlaps encoding and a small input starts no thread. Two
+ * slots (the one the stages work on, the one being read) measured as well
+ * as three on 1 GiB, for 128 KiB less memory. The
  * pipeline takes slots in order and gives each back when done with it; the
  * reader stops after the end of input or an error, which the pipeline
  * reports as it would have reported its own read (same message). Buffers
  * are static and touched only when used.
  *
- * Reading ahead saves at most the time read() takes, so the reader starts
- * only where that is a share worth its memory (the second slot and the
- * thread's stack, about 0.25 MiB of peak RSS): while it reads the first
- * READ_PROBE bytes, the calling thread times its reads and the stages
- * between them, and carries on alone if the stages took READ_AHEAD_RATIO
- * times as long as the reads or more (reading ahead would save under 3%).
- * gzip -6 (about 100 times) then reads alone; lz4, base64, gzip -d and a
- * pipe from a slower writer (read() waits for it) read ahead. The choice
- * changes no output byte; CODEC_READ_AHEAD=on or off in the environment
- * makes it (docs/guides/cli.md). */
+ * CODEC_READ_AHEAD=off in the environment keeps one thread, for about
+ * 0.2 MiB less peak RSS (the second slot, the thread's stack, the libc
+ * pages it touches). Reading ahead is the default everywhere: a rule that
+ * read alone where the stages took 32 times as long as read() (timed over
+ * the first MiB) cost `brotli -d` and even `gzip -6` 3-5% of their speed
+ * in alternated runs, more than the reads' timed share: the copy also
+ * evicts the stages' tables from the cache they share with it. */
 #define CLI_SLOTS 2
-#define READ_PROBE ((uint64_t)1 << 20)
-#define READ_AHEAD_RATIO 32
 
 typedef struct slot {
     size_t len;
@@ -217,13 +212,9 @@ typedef struct slot {
 typedef struct reader {
     int fd;
     bool threaded, taken;      /* the thread runs; the pipeline holds slots[head] */
-    bool alone;                /* no thread (not worth it, or it could not
-                                * start): read here to the end */
+    bool alone;                /* no thread (CODEC_READ_AHEAD=off, or it could
+                                * not start): read here to the end */
     uint64_t total;            /* bytes the calling thread read itself */
-    uint64_t read_ns, work_ns; /* until READ_PROBE: time in read(), and in
-                                * the stages since the previous piece */
-    unsigned reads;            /* ... and reads timed so far */
-    struct timespec given;     /* when the previous piece was given */
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -302,48 +293,24 @@ static bool reader_start(reader *r)
     return r->threaded;
 }
 
+static bool read_ahead_off(void)
+{
+    const char *v = getenv("CODEC_READ_AHEAD");
+    return v && strcmp(v, "off") == 0;
+}
+
 /* The next piece of input: *n bytes at *data, 0 at the end. The previous
  * piece is given back first. */
-static uint64_t ns_between(const struct timespec *a, const struct timespec *b)
-{
-    return (uint64_t)((b->tv_sec - a->tv_sec) * 1000000000LL + (b->tv_nsec - a->tv_nsec));
-}
-
-/* Whether to start the reader after the first READ_PROBE bytes. */
-static bool read_ahead_pays(const reader *r)
-{
-    const char *force = getenv("CODEC_READ_AHEAD");
-    if (force && strcmp(force, "on") == 0)
-        return true;
-    if (force && strcmp(force, "off") == 0)
-        return false;
-    return r->work_ns < READ_AHEAD_RATIO * r->read_ns;
-}
-
 static int reader_next(reader *r, const char *name, const uint8_t **data, size_t *n,
                        codec_error *err)
 {
-    if (!r->threaded && !r->alone && r->total >= READ_PROBE)
-        r->alone = !read_ahead_pays(r) || !reader_start(r);
+    if (!r->threaded && !r->alone && r->total >= CLI_READ)
+        r->alone = read_ahead_off() || !reader_start(r);
     if (!r->threaded) {
-        /* The first read and the stages' first piece are left out: page
-         * faults on fresh buffers and libraries opened make them slow. */
-        bool probing = !r->alone;
-        struct timespec start;
-        if (probing) {
-            clock_gettime(CLOCK_MONOTONIC, &start);
-            if (r->reads > 1)
-                r->work_ns += ns_between(&r->given, &start);
-        }
         ssize_t got = read_once(r->fd, in_bufs[0], false);
         if (got < 0) {
             read_error(name, errno, err);
             return err->family;
-        }
-        if (probing) {
-            clock_gettime(CLOCK_MONOTONIC, &r->given);
-            if (r->reads++)
-                r->read_ns += ns_between(&start, &r->given);
         }
         r->total += (uint64_t)got;
         *data = in_bufs[0];
