@@ -46,6 +46,7 @@
     X(T, ZSTD_getFrameContentSize)                                                       \
     X(T, ZSTD_isError)                                                                   \
     X(T, ZSTD_maxCLevel)                                                                 \
+    X(T, ZSTD_sizeof_CCtx)                                                               \
     X(T, ZSTD_sizeof_DCtx)
 
 /* The table (codec__libzstd_fn) and the library that fills it
@@ -84,6 +85,7 @@ CODEC__DYNLIB_DECLARE(libzstd, CODEC__LIBZSTD_FUNCTIONS);
 #define ZSTD_getFrameContentSize (*codec__libzstd_fn.fn_ZSTD_getFrameContentSize)
 #define ZSTD_isError (*codec__libzstd_fn.fn_ZSTD_isError)
 #define ZSTD_maxCLevel (*codec__libzstd_fn.fn_ZSTD_maxCLevel)
+#define ZSTD_sizeof_CCtx (*codec__libzstd_fn.fn_ZSTD_sizeof_CCtx)
 #define ZSTD_sizeof_DCtx (*codec__libzstd_fn.fn_ZSTD_sizeof_DCtx)
 #endif
 
