@@ -264,10 +264,11 @@ run "pack base64:wrap=76 = base64" "$WORK/prose" pack -p base64:wrap=76
 expect_stdout_file "pack base64:wrap=76 = base64" "$WORK/prose.b64"
 base64 -d <"$OUT" | cmp -s - "$WORK/prose" || fail "base64 -d reads wrap=76" "bytes differ"
 
-# Past the first 128 KiB a second thread reads ahead (CODEC_READ_AHEAD=off
-# keeps one thread): through pipes (short reads), a decoding error while the
-# writer keeps the pipe open (the command must not wait for the rest, and
-# leaves no file), and --max-input past the read-ahead.
+# With CODEC_READ_AHEAD=on a second thread reads ahead past the first
+# 128 KiB (by default the command reads alone); both ways: through pipes
+# (short reads), a decoding error while the writer keeps the pipe open (the
+# command must not wait for the rest, and leaves no file), and --max-input
+# past the first read.
 for ahead in on off; do
     CASES=$((CASES + 1))
     cat "$WORK/prose" "$WORK/prose" | CODEC_READ_AHEAD=$ahead "$CODEC" pack -p zstd |
@@ -277,16 +278,23 @@ for ahead in on off; do
 done
 head -c 1048576 /dev/urandom >"$WORK/rand"
 { zstd -q -c "$WORK/rand"; head -c 100000 "$WORK/prose"; } >"$WORK/trailing.zst"
-CASES=$((CASES + 1))
-timeout 60 "$CODEC" unpack -p zstd <(cat "$WORK/trailing.zst"; exec sleep 120) -o "$WORK/t.out" >"$OUT" 2>"$ERR"
-RC=$?
-kill "$!" 2>/dev/null
-[ "$RC" -ne 124 ] || fail "decoding error, pipe left open" "the command waited for the pipe"
-expect_rc "decoding error, pipe left open" 1
-[ ! -e "$WORK/t.out" ] || fail "decoding error, pipe left open" "partial output file"
-ls -a "$WORK" | grep -q 'codec-' && fail "decoding error, pipe left open" "temporary file left"
-run "--max-input past the read-ahead" "$WORK/prose" pack -p zstd --max-input 1500k -o "$WORK/mi.zst"
-expect_error "--max-input past the read-ahead" 1 'input is larger than --max-input \(1536000 bytes\)'
-[ ! -e "$WORK/mi.zst" ] || fail "--max-input past the read-ahead" "partial output file"
+for ahead in on off; do
+    export CODEC_READ_AHEAD=$ahead
+    CASES=$((CASES + 1))
+    timeout 60 "$CODEC" unpack -p zstd \
+        <(cat "$WORK/trailing.zst"; exec sleep 120) -o "$WORK/t.out" >"$OUT" 2>"$ERR"
+    RC=$?
+    kill "$!" 2>/dev/null
+    [ "$RC" -ne 124 ] || fail "decoding error, pipe left open ($ahead)" "the command waited for the pipe"
+    expect_rc "decoding error, pipe left open ($ahead)" 1
+    [ ! -e "$WORK/t.out" ] || fail "decoding error, pipe left open ($ahead)" "partial output file"
+    ls -a "$WORK" | grep -q 'codec-' && fail "decoding error, pipe left open ($ahead)" "temporary file left"
+    run "--max-input past the first read ($ahead)" "$WORK/prose" \
+        pack -p zstd --max-input 1500k -o "$WORK/mi.zst"
+    expect_error "--max-input past the first read ($ahead)" 1 \
+        'input is larger than --max-input \(1536000 bytes\)'
+    [ ! -e "$WORK/mi.zst" ] || fail "--max-input past the first read ($ahead)" "partial output file"
+done
+unset CODEC_READ_AHEAD
 
 finish

@@ -195,13 +195,15 @@ static void read_error(const char *name, int errnum, codec_error *err)
  * reports as it would have reported its own read (same message). Buffers
  * are static and touched only when used.
  *
- * CODEC_READ_AHEAD=off in the environment keeps one thread, for about
- * 0.2 MiB less peak RSS (the second slot, the thread's stack, the libc
- * pages it touches). Reading ahead is the default everywhere: a rule that
- * read alone where the stages took 32 times as long as read() (timed over
- * the first MiB) cost `brotli -d` and even `gzip -6` 3-5% of their speed
- * in alternated runs, more than the reads' timed share: the copy also
- * evicts the stages' tables from the cache they share with it. */
+ * Only with CODEC_READ_AHEAD=on in the environment: by default the calling
+ * thread reads alone. Whether the thread pays is the machine's: on an AMD
+ * EPYC guest it gained `brotli -d` and `gzip -6` 3-5%; on an Intel Xeon
+ * guest it gained nothing anywhere and cost fast stages much (`brotli -d`
+ * of stored blocks at 0.6x the tool's speed, 1.06x alone): each slot
+ * handed over wakes the other thread, and waking a vCPU costs tens of
+ * microseconds, as much as a fast stage spends on 128 KiB. Alone, a run
+ * also peaks about 0.2 MiB lower (the second slot, the thread's stack,
+ * the libc pages it touches). docs/benchmarks.md, part N. */
 #define CLI_SLOTS 2
 
 typedef struct slot {
@@ -212,8 +214,8 @@ typedef struct slot {
 typedef struct reader {
     int fd;
     bool threaded, taken;      /* the thread runs; the pipeline holds slots[head] */
-    bool alone;                /* no thread (CODEC_READ_AHEAD=off, or it could
-                                * not start): read here to the end */
+    bool alone;                /* no thread (CODEC_READ_AHEAD not on, or it
+                                * could not start): read here to the end */
     uint64_t total;            /* bytes the calling thread read itself */
     pthread_t thread;
     pthread_mutex_t mu;
@@ -293,10 +295,10 @@ static bool reader_start(reader *r)
     return r->threaded;
 }
 
-static bool read_ahead_off(void)
+static bool read_ahead_on(void)
 {
     const char *v = getenv("CODEC_READ_AHEAD");
-    return v && strcmp(v, "off") == 0;
+    return v && strcmp(v, "on") == 0;
 }
 
 /* The next piece of input: *n bytes at *data, 0 at the end. The previous
@@ -305,7 +307,7 @@ static int reader_next(reader *r, const char *name, const uint8_t **data, size_t
                        codec_error *err)
 {
     if (!r->threaded && !r->alone && r->total >= CLI_READ)
-        r->alone = read_ahead_off() || !reader_start(r);
+        r->alone = !read_ahead_on() || !reader_start(r);
     if (!r->threaded) {
         ssize_t got = read_once(r->fd, in_bufs[0], false);
         if (got < 0) {
