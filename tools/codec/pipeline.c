@@ -10,8 +10,9 @@
  * longer stream that fails after output began says so loudly. Those bytes
  * wait in the output buffer itself, so holding them back costs no memory.
  *
- * Input past the first CLI_READ bytes is read ahead by a second thread
- * (reader below), as zstd's asyncio does, so read() overlaps the stages. */
+ * Where the stages are quick next to read(), input past the first MiB is
+ * read ahead by a second thread (reader below), as zstd's asyncio does, so
+ * read() overlaps the stages. */
 #include "cli.h"
 #include "codec/stream.h"
 #include "outfile.h"
@@ -19,13 +20,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 /* Bytes read per call; the output buffer, which is also what standard
  * output holds back (docs/guides/cli.md, "Standard output"). */
@@ -184,27 +190,43 @@ static void read_error(const char *name, int errnum, codec_error *err)
 
 /* ---- reading ahead ---------------------------------------------------- */
 
-/* The input comes in pieces of at most CLI_READ bytes. The first CLI_READ
- * bytes are read by the calling thread; past them a reader thread fills a
- * ring of CLI_SLOTS buffers ahead of the stages (as zstd's asyncio does),
- * so reading overlaps encoding and a small input starts no thread. Two
- * slots (the one the stages work on, the one being read) measured as well
- * as three on 1 GiB, for 128 KiB less memory. The
+/* The input comes in pieces of at most CLI_READ bytes. The first
+ * READ_PROBE bytes are read by the calling thread; past them a reader
+ * thread may fill a ring of CLI_SLOTS buffers ahead of the stages (as
+ * zstd's asyncio does), so reading overlaps the stages and a small input
+ * starts no thread. Two slots (the one the stages work on, the one being
+ * read) measured as well as three on 1 GiB, for 128 KiB less memory. The
  * pipeline takes slots in order and gives each back when done with it; the
  * reader stops after the end of input or an error, which the pipeline
  * reports as it would have reported its own read (same message). Buffers
  * are static and touched only when used.
  *
- * Only with CODEC_READ_AHEAD=on in the environment: by default the calling
- * thread reads alone. Whether the thread pays is the machine's: on an AMD
- * EPYC guest it gained `brotli -d` and `gzip -6` 3-5%; on an Intel Xeon
- * guest it gained nothing anywhere and cost fast stages much (`brotli -d`
- * of stored blocks at 0.6x the tool's speed, 1.06x alone): each slot
- * handed over wakes the other thread, and waking a vCPU costs tens of
- * microseconds, as much as a fast stage spends on 128 KiB. Alone, a run
- * also peaks about 0.2 MiB lower (the second slot, the thread's stack,
- * the libc pages it touches). docs/benchmarks.md, part N. */
+ * Reading ahead saves at most the time read() takes, so the reader starts
+ * only where that is a share worth its memory (the second slot, the
+ * thread's stack and the libc pages it touches: about 0.2 MiB of peak
+ * RSS): while it reads the first READ_PROBE bytes, the calling thread
+ * times its reads and the stages between them, and carries on alone if
+ * the stages took READ_AHEAD_RATIO times as long as the reads or more
+ * (reading ahead would save under 3%). gzip -6 and brotli then read alone;
+ * lz4, zstd -d, base64 and a pipe from a slower writer (read() waits for
+ * it) read ahead. `pack -T N` reads alone: zstd's workers keep the CPUs
+ * busy, and a third busy thread made `-T1 -p zstd:3` of random bytes up
+ * to 3 times slower. CODEC_READ_AHEAD=on or =off in the environment
+ * decides instead. The choice changes no output byte.
+ *
+ * A side that finds nothing to take (the reader: no free slot; the
+ * pipeline: no filled one) spins up to SPIN_NS before it sleeps on the
+ * condition variable: the stages that read ahead take a piece in tens of
+ * microseconds, about what waking a sleeping thread costs on a virtual
+ * CPU, and with sleeps on both sides reading ahead made `brotli -d` of
+ * stored blocks 1.7 times slower than reading alone on an Intel Xeon guest
+ * (docs/benchmarks.md, part N). A signal to a side that is spinning makes
+ * no system call; the spinner yields every few microseconds, to whatever
+ * else has work. */
 #define CLI_SLOTS 2
+#define READ_PROBE ((uint64_t)1 << 20)
+#define READ_AHEAD_RATIO 32
+#define SPIN_NS 200000
 
 typedef struct slot {
     size_t len;
@@ -214,14 +236,20 @@ typedef struct slot {
 typedef struct reader {
     int fd;
     bool threaded, taken;      /* the thread runs; the pipeline holds slots[head] */
-    bool alone;                /* no thread (CODEC_READ_AHEAD not on, or it
-                                * could not start): read here to the end */
+    bool alone;                /* no thread (not worth it, or it could not
+                                * start): read here to the end */
+    bool workers;              /* -T N: zstd's workers have the CPUs */
     uint64_t total;            /* bytes the calling thread read itself */
+    uint64_t read_ns, work_ns; /* until READ_PROBE: time in read(), and in
+                                * the stages since the previous piece */
+    struct timespec given;     /* when the previous piece was given */
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
     slot slots[CLI_SLOTS];
-    unsigned head, filled;     /* next slot to take; slots filled from head */
+    unsigned head;             /* next slot to take */
+    atomic_uint filled;        /* slots filled from head; changed under mu,
+                                * read without it while spinning */
     bool stop;                 /* the pipeline is done: the reader exits */
     bool ended;                /* the reader saw the end or an error, and exits */
 } reader;
@@ -243,12 +271,40 @@ static ssize_t read_once(int fd, uint8_t *buf, bool cancellable)
     return r;
 }
 
+static uint64_t ns_between(const struct timespec *a, const struct timespec *b)
+{
+    return (uint64_t)((b->tv_sec - a->tv_sec) * 1000000000LL + (b->tv_nsec - a->tv_nsec));
+}
+
+/* Called with r->mu held, which it releases while it spins: returns once
+ * r->filled is no longer `from`, or after SPIN_NS. */
+static void spin_while_filled(reader *r, unsigned from)
+{
+    pthread_mutex_unlock(&r->mu);
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (unsigned i = 1; atomic_load_explicit(&r->filled, memory_order_relaxed) == from; i++) {
+#if defined(__x86_64__) || defined(__i386__)
+        _mm_pause();
+#endif
+        if (i % 64 == 0) {
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            if (ns_between(&start, &now) > SPIN_NS)
+                break;
+            sched_yield(); /* to a thread that has work, if any waits */
+        }
+    }
+    pthread_mutex_lock(&r->mu);
+}
+
 static void *reader_main(void *arg)
 {
     reader *r = arg;
     pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
     pthread_mutex_lock(&r->mu);
     for (;;) {
+        if (!r->stop && r->filled == CLI_SLOTS)
+            spin_while_filled(r, CLI_SLOTS);
         while (!r->stop && r->filled == CLI_SLOTS)
             pthread_cond_wait(&r->cv, &r->mu);
         if (r->stop)
@@ -295,10 +351,16 @@ static bool reader_start(reader *r)
     return r->threaded;
 }
 
-static bool read_ahead_on(void)
+/* Whether to read ahead past READ_PROBE: CODEC_READ_AHEAD=on or =off, or
+ * else the rule above. */
+static bool read_ahead_wanted(const reader *r)
 {
     const char *v = getenv("CODEC_READ_AHEAD");
-    return v && strcmp(v, "on") == 0;
+    if (v && strcmp(v, "on") == 0)
+        return true;
+    if (v && strcmp(v, "off") == 0)
+        return false;
+    return !r->workers && r->work_ns < READ_AHEAD_RATIO * r->read_ns;
 }
 
 /* The next piece of input: *n bytes at *data, 0 at the end. The previous
@@ -306,13 +368,24 @@ static bool read_ahead_on(void)
 static int reader_next(reader *r, const char *name, const uint8_t **data, size_t *n,
                        codec_error *err)
 {
-    if (!r->threaded && !r->alone && r->total >= CLI_READ)
-        r->alone = !read_ahead_on() || !reader_start(r);
+    if (!r->threaded && !r->alone && r->total >= READ_PROBE)
+        r->alone = !read_ahead_wanted(r) || !reader_start(r);
     if (!r->threaded) {
+        bool probing = !r->alone;
+        struct timespec start;
+        if (probing) {
+            clock_gettime(CLOCK_MONOTONIC, &start);
+            if (r->total)
+                r->work_ns += ns_between(&r->given, &start);
+        }
         ssize_t got = read_once(r->fd, in_bufs[0], false);
         if (got < 0) {
             read_error(name, errno, err);
             return err->family;
+        }
+        if (probing) {
+            clock_gettime(CLOCK_MONOTONIC, &r->given);
+            r->read_ns += ns_between(&start, &r->given);
         }
         r->total += (uint64_t)got;
         *data = in_bufs[0];
@@ -325,6 +398,8 @@ static int reader_next(reader *r, const char *name, const uint8_t **data, size_t
         r->filled--;
         pthread_cond_signal(&r->cv);
     }
+    if (r->filled == 0)
+        spin_while_filled(r, 0);
     while (r->filled == 0)
         pthread_cond_wait(&r->cv, &r->mu);
     slot s = r->slots[r->head];
@@ -365,7 +440,7 @@ static int pump_fd(codec_stream *s, const pipe_opts *o, int fd, const char *name
     progress p = {.on = !o->quiet && isatty(STDERR_FILENO)};
     clock_gettime(CLOCK_MONOTONIC, &p.start);
     p.last = p.start;
-    reader r = {.fd = fd};
+    reader r = {.fd = fd, .workers = !o->decode && o->threads > 0};
     uint64_t total = 0;
     int rc;
     for (;;) {
