@@ -404,8 +404,6 @@ decode_fast_body(codec_inflater *z, const uint8_t **inp, const uint8_t *in_end, 
     REFILL();
     uint32_t e = lt[bb & MASK(LBITS)];
     for (;;) {
-        if (e & E_SUB)
-            e = subentry(lt, LBITS, e, bb);
         if (e & E_LIT) {
             /* Up to three literals, then the next entry, from
              * the 56 bits: each takes at most 15, leaving 11
@@ -428,6 +426,18 @@ decode_fast_body(codec_inflater *z, const uint8_t **inp, const uint8_t *in_end, 
             REFILL(); /* adds bits above bc: e stays right */
             continue;
         }
+        if (e & E_SUB) { /* a code longer than LBITS: rare */
+            e = subentry(lt, LBITS, e, bb);
+            if (e & E_LIT) {
+                DROP(e & 63);
+                *out++ = (uint8_t)(e >> 16);
+                if (!FAST_ROOM)
+                    break;
+                REFILL();
+                e = lt[bb & MASK(LBITS)];
+                continue;
+            }
+        }
         if (e & (E_EOB | E_BAD)) {
             /* The bits above bc are input bytes counted as
              * unread: clear them for the careful path. */
@@ -442,16 +452,16 @@ decode_fast_body(codec_inflater *z, const uint8_t **inp, const uint8_t *in_end, 
         uint32_t len = (e >> 16) + (uint32_t)((bb & MASK(all)) >> (e & 63));
         DROP(all);
         uint32_t d = dt[bb & MASK(DBITS)];
-        if (d & E_SUB)
-            d = subentry(dt, DBITS, d, bb);
-        if (d & E_BAD)
-            return fast_fail(z, "invalid distance code");
+        if (d & (E_SUB | E_BAD)) {
+            if (d & E_SUB)
+                d = subentry(dt, DBITS, d, bb);
+            if (d & E_BAD)
+                return fast_fail(z, "invalid distance code");
+        }
         all = d >> 8 & 63;
         uint32_t dist = (d >> 16) + (uint32_t)((bb & MASK(all)) >> (d & 63));
         DROP(all);
         size_t near = (size_t)(out - taken);
-        if (dist > near + whave)
-            return fast_fail(z, "invalid distance too far back");
         /* At least 9 input bytes are left since the last
          * FAST_ROOM: refill for the next symbol. */
         REFILL();
@@ -459,6 +469,8 @@ decode_fast_body(codec_inflater *z, const uint8_t **inp, const uint8_t *in_end, 
         const uint8_t *src = out - dist;
         uint8_t *end = out + len;
         if (dist > near) {
+            if (dist > near + whave)
+                return fast_fail(z, "invalid distance too far back");
             uint32_t back = (uint32_t)(dist - near);
             unsigned pos = (wnext - back) & WMASK;
             if (back < len || pos + len > WSIZE) { /* wraps or leaves it */
