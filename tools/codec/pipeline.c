@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -253,23 +254,40 @@ typedef struct reader {
                                 * read without it while spinning */
     bool stop;                 /* the pipeline is done: the reader exits */
     bool ended;                /* the reader saw the end or an error, and exits */
+    int wake[2];               /* a pipe: reader_stop() ends the reader's poll() */
+    bool regular;              /* fd is a regular file: no poll() */
 } reader;
 
 static uint8_t in_bufs[CLI_SLOTS][CLI_READ];
 
-/* One read(); cancellation (reader_stop) is allowed only inside it, where
- * the reader holds nothing. */
-static ssize_t read_once(int fd, uint8_t *buf, bool cancellable)
+static ssize_t read_once(int fd, uint8_t *buf)
 {
     ssize_t r;
-    do {
-        if (cancellable)
-            pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
+    do
         r = read(fd, buf, CLI_READ);
-        if (cancellable)
-            pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-    } while (r < 0 && errno == EINTR);
+    while (r < 0 && errno == EINTR);
     return r;
+}
+
+/* The reader's read(). Unless fd is a regular file (whose read() always
+ * returns), it first waits until fd has input (or its end, or an error)
+ * or reader_stop() writes to the wake pipe, so that it never blocks in
+ * read() on a pipe that may never deliver (after a decoding error). -1
+ * with errno 0: stopped. (Cancelling the thread inside read() did that
+ * before; a cancelled thread's unwinding trips AddressSanitizer.) */
+static ssize_t reader_read(reader *r, uint8_t *buf)
+{
+    if (r->regular)
+        return read_once(r->fd, buf);
+    struct pollfd p[2] = {{.fd = r->fd, .events = POLLIN}, {.fd = r->wake[0], .events = POLLIN}};
+    while (poll(p, 2, -1) < 0)
+        if (errno != EINTR)
+            return -1;
+    if (p[1].revents) {
+        errno = 0;
+        return -1;
+    }
+    return read_once(r->fd, buf);
 }
 
 static uint64_t ns_between(const struct timespec *a, const struct timespec *b)
@@ -301,7 +319,6 @@ static void spin_while_filled(reader *r, unsigned from)
 static void *reader_main(void *arg)
 {
     reader *r = arg;
-    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
     pthread_mutex_lock(&r->mu);
     for (;;) {
         if (!r->stop && r->filled == CLI_SLOTS)
@@ -313,9 +330,11 @@ static void *reader_main(void *arg)
         /* head + filled stays put while the pipeline gives slots back */
         unsigned i = (r->head + r->filled) % CLI_SLOTS;
         pthread_mutex_unlock(&r->mu);
-        ssize_t n = read_once(r->fd, in_bufs[i], true);
+        ssize_t n = reader_read(r, in_bufs[i]);
         int errnum = n < 0 ? errno : 0;
         pthread_mutex_lock(&r->mu);
+        if (n < 0 && errnum == 0) /* stopped */
+            break;
         r->slots[i] = (slot){n < 0 ? 0 : (size_t)n, errnum};
         r->filled++;
         r->ended = n <= 0;
@@ -332,22 +351,34 @@ static void *reader_main(void *arg)
  * reads on). */
 static bool reader_start(reader *r)
 {
-    if (pthread_mutex_init(&r->mu, NULL) != 0)
+    struct stat st;
+    r->regular = fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode);
+    if (pipe(r->wake) != 0)
         return false;
+    if (pthread_mutex_init(&r->mu, NULL) != 0) {
+        close(r->wake[0]);
+        close(r->wake[1]);
+        return false;
+    }
     if (pthread_cond_init(&r->cv, NULL) != 0) {
         pthread_mutex_destroy(&r->mu);
+        close(r->wake[0]);
+        close(r->wake[1]);
         return false;
     }
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    r->head = r->filled = 0;
+    r->head = 0;
+    atomic_store(&r->filled, 0);
     r->stop = r->taken = r->ended = false;
     r->threaded = pthread_create(&r->thread, NULL, reader_main, r) == 0;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!r->threaded) {
         pthread_cond_destroy(&r->cv);
         pthread_mutex_destroy(&r->mu);
+        close(r->wake[0]);
+        close(r->wake[1]);
     }
     return r->threaded;
 }
@@ -381,7 +412,7 @@ static int reader_next(reader *r, const char *name, const uint8_t **data, size_t
             if (r->reads > 1)
                 r->work_ns += ns_between(&r->given, &start);
         }
-        ssize_t got = read_once(r->fd, in_bufs[0], false);
+        ssize_t got = read_once(r->fd, in_bufs[0]);
         if (got < 0) {
             read_error(name, errno, err);
             return err->family;
@@ -418,22 +449,25 @@ static int reader_next(reader *r, const char *name, const uint8_t **data, size_t
     return CODEC_OK;
 }
 
-/* Ends the reader thread, wherever it is: waiting for a slot, or in a
- * read() from a pipe that may never return (after a decoding error). */
+/* Ends the reader thread, wherever it is: waiting for a slot, or waiting
+ * for input on a pipe that may never deliver (after a decoding error). */
 static void reader_stop(reader *r)
 {
     if (!r->threaded)
         return;
     pthread_mutex_lock(&r->mu);
     r->stop = true;
-    bool ended = r->ended;
     pthread_cond_signal(&r->cv);
     pthread_mutex_unlock(&r->mu);
-    if (!ended)
-        pthread_cancel(r->thread);
+    ssize_t w;
+    do
+        w = write(r->wake[1], "", 1);
+    while (w < 0 && errno == EINTR);
     pthread_join(r->thread, NULL);
     pthread_cond_destroy(&r->cv);
     pthread_mutex_destroy(&r->mu);
+    close(r->wake[0]);
+    close(r->wake[1]);
     r->threaded = false;
 }
 
