@@ -15,7 +15,7 @@
 /* ---- building deflate bit streams ------------------------------------- */
 
 typedef struct bitw {
-    uint8_t buf[4096];
+    uint8_t buf[1 << 16];
     size_t len;
     unsigned bits;   /* bits used in buf[len] */
 } bitw;
@@ -523,7 +523,7 @@ static void test_wrappers(void)
  * random damage of a valid stream (what the fuzz target does at length). */
 /* Matches of every length at short and long distances, decoded by the
  * fast loop and handed to the careful path at every output room and input
- * piece near the fast loop's margins (16 bytes of input, 258 + 32 of room):
+ * piece near the fast loop's margins (24 bytes of input, 258 + 32 of room):
  * the bytes must be the input's. */
 static void test_matches(void)
 {
@@ -548,7 +548,7 @@ static void test_matches(void)
         CHECK(n > 0);
         CHECK_INT(agree("matches", true, a, n, -1), 1);
         static const size_t rooms[] = {257, 289, 290, 291, 300, 333, 4096, N};
-        static const size_t pieces[] = {15, 16, 17, 31, 100, SIZE_MAX};
+        static const size_t pieces[] = {15, 16, 17, 23, 24, 25, 31, 100, SIZE_MAX};
         int bad = 0;
         for (size_t r = 0; r < sizeof rooms / sizeof rooms[0]; r++)
             for (size_t p = 0; p < sizeof pieces / sizeof pieces[0]; p++) {
@@ -572,6 +572,65 @@ static void test_matches(void)
             }
         CHECK_INT(bad, 0);
     }
+}
+
+/* The longest matches in bits, in the fast loop: a length code of 15 bits
+ * with 5 extra bits and a distance code of 15 bits with 13 extra (48
+ * bits), then the next lookup, all from one refill. Hand-made, as no compressor makes such codes on purpose: one
+ * dynamic block whose codes have lengths 1, 2, ..., 14, 15, 15; random
+ * literals first (32 KiB of history and more), then such matches,
+ * alone, after one or three literals of 10 bits and after a short match.
+ * zlib decodes it too. */
+static void test_long_matches(void)
+{
+    static const unsigned ll_syms[16] = {'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h',
+                                         'i', 'j', 256, 257, 'k', 'l', 284, 285};
+    static const unsigned d_syms[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 28, 29};
+    uint8_t ll[288] = {0}, dl[32] = {0};
+    for (unsigned i = 0; i < 16; i++)
+        ll[ll_syms[i]] = (uint8_t)(i < 15 ? i + 1 : 15), dl[d_syms[i]] = ll[ll_syms[i]];
+    uint32_t lcodes[288], dcodes[32];
+    canonical(ll, 286, lcodes);
+    canonical(dl, 30, dcodes);
+    static bitw w;
+    memset(&w, 0, sizeof w);
+    dynamic_header(&w, ll, 286, dl, 30, NULL);
+    uint64_t seed = 23;
+    for (int i = 0; i < 33000; i++) {
+        unsigned c = 'a' + (unsigned)(check_rand(&seed) % 10);
+        put_code(&w, lcodes[c], ll[c]);
+    }
+    for (int k = 0; k < 300; k++) {
+        for (int i = 0; i < (k % 4 == 2 ? 3 : k % 4 == 1); i++) /* literals first */
+            put_code(&w, lcodes['j'], ll['j']);
+        if (k % 4 == 3) { /* a long literal code, a short match: length 3, distance 1 */
+            put_code(&w, lcodes['k'], ll['k']);
+            put_code(&w, lcodes[257], ll[257]);
+            put_code(&w, dcodes[0], dl[0]);
+        }
+        put_code(&w, lcodes[284], ll[284]);
+        put(&w, (uint32_t)(check_rand(&seed) % 31), 5); /* length 227..257 */
+        put_code(&w, dcodes[29], dl[29]);
+        put(&w, (uint32_t)(check_rand(&seed) % 8192), 13); /* distance 24577.. */
+    }
+    put_code(&w, lcodes[256], ll[256]);
+    size_t n = finish(&w);
+    /* zlib framing, with the Adler-32 of what zlib makes of it */
+    static uint8_t z[sizeof w.buf + 8], text[1 << 17];
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    CHECK_INT(inflateInit2(&zs, -15), Z_OK);
+    zs.next_in = w.buf, zs.avail_in = (uInt)n;
+    zs.next_out = text, zs.avail_out = sizeof text;
+    CHECK_INT(inflate(&zs, Z_FINISH), Z_STREAM_END);
+    uLong a = adler32(1, text, (uInt)zs.total_out);
+    CHECK(zs.total_out > 33000 + 300 * 227);
+    inflateEnd(&zs);
+    z[0] = 0x78, z[1] = 0x9c;
+    memcpy(z + 2, w.buf, n);
+    for (int i = 0; i < 4; i++)
+        z[n + 2 + i] = (uint8_t)(a >> (24 - 8 * i));
+    CHECK_INT(agree("long matches", false, z, n + 6, -1), 1);
 }
 
 /* Literal codes longer than the table's 11 bits, in the fast loop: bytes
@@ -647,6 +706,7 @@ int main(void)
     test_wrappers();
     test_matches();
     test_long_codes();
+    test_long_matches();
     test_damage();
     codec_free(gz);
     codec_free(zl);

@@ -3,22 +3,25 @@
  *
  * Two decoders share one state:
  *   - the fast loop runs while at least FAST_IN bytes of input and FAST_OUT
- *     bytes of output room remain: one 8-byte refill per symbol gives the
- *     64-bit bit buffer at least 56 bits, enough for a whole match (length
- *     code, its extra bits, distance code, its extra bits: at most 48), and
- *     matches are copied 16 or 8 bytes at a time, past their end into the
- *     output room that remains;
+ *     bytes of output room remain: an 8-byte refill fills the 64-bit bit
+ *     buffer with input, 56 to 63 bits of it counted as read, enough for
+ *     three literals and the next lookup, or for a whole match (at most
+ *     48 bits) and the next lookup, and matches are copied 16 or 8 bytes
+ *     at a time, past their end into the output room that remains;
  *   - the careful path decodes one whole item (symbol, match, header field)
  *     at a time, only once all of its bits are in the bit buffer, taking
  *     input one byte at a time. Nothing is consumed for an item that is not
  *     complete, so a call can stop anywhere and the next goes on.
  *
- * Huffman tables: an entry (uint32) holds the code length (bits 0..5, at
- * most 15, so `e & 63`, which x86 shifts apply for free, is the length),
- * the code length plus the extra bits of the symbol (bits 8..13), flags,
- * and the value (bits 16..31: literal byte, length or distance base). Codes
- * longer than the table's bits go to a subtable whose index bits are in the
- * pointing entry (bits 8..11) and whose offset is its value.
+ * Huffman tables: an entry (uint32) holds the bits its item takes, the
+ * code length plus the extra bits of the symbol (bits 0..7, at most 28:
+ * the low byte, which shifts and x86's bzhi use as they are), the code
+ * length alone (bits 8..11), flags (bits 12..15) and the value (bits
+ * 16..31: literal byte, length or distance base). Codes longer than the
+ * table's bits go to a subtable whose index bits are in the pointing entry
+ * (bits 8..11), whose offset is its value, and which takes no bits itself
+ * (its low byte is 0), so the fast loop can drop `e`'s bits before it
+ * knows what `e` is.
  *
  * History: output written in this call is read back in place; before it,
  * the last 32 KiB of earlier output are in a circular window, updated
@@ -44,16 +47,20 @@
 #define LTABLE ((1u << LBITS) + 288u * (1u << (15 - LBITS)))
 #define DTABLE ((1u << DBITS) + 32u * (1u << (15 - DBITS)))
 
-#define E_EOB (1u << 6)
-#define E_BAD (1u << 7)
-#define E_LIT (1u << 14)
-#define E_SUB (1u << 15)
+#define E_EOB (1u << 12)
+#define E_BAD (1u << 13)
+#define E_SUB (1u << 14)
+#define E_LIT (1u << 15)
 
-/* The fast loop needs this much input (an 8-byte load) and output room
- * (a 258-byte match copied in 16-byte steps). */
-#define FAST_IN 16
+/* The fast loop needs this much input and output room between two checks
+ * of them: up to three 8-byte refills, each at most 7 bytes on from the
+ * last (2 * 7 + 8 <= 24), and three literals then a 258-byte match,
+ * copied in steps that write up to 272 bytes. */
+#define FAST_IN 24
 #define FAST_OUT (258 + 32)
-_Static_assert(56 - 3 * 15 >= LBITS, "three literals and a lookup per refill");
+_Static_assert(3 + 272 <= FAST_OUT, "three literals and a match between checks");
+_Static_assert(56 >= 4 * LBITS, "three literals and a lookup per refill");
+_Static_assert(64 >= 15 + 5 + 15 + 13 + LBITS, "a match and a lookup per refill");
 
 enum mode {
     M_HEAD,        /* the wrapper's header */
@@ -127,21 +134,21 @@ static uint32_t litlen_value(unsigned sym)
     if (sym == 256)
         return E_EOB;
     if (sym < 286)
-        return (uint32_t)codec__deflate_len_base[sym - 257] << 16 | (uint32_t)codec__deflate_len_extra[sym - 257] << 8;
+        return (uint32_t)codec__deflate_len_base[sym - 257] << 16 | (uint32_t)codec__deflate_len_extra[sym - 257];
     return E_BAD; /* 286, 287: in the fixed code only */
 }
 
 static uint32_t dist_value(unsigned sym)
 {
     if (sym < 30)
-        return (uint32_t)codec__deflate_dist_base[sym] << 16 | (uint32_t)codec__deflate_dist_extra[sym] << 8;
+        return (uint32_t)codec__deflate_dist_base[sym] << 16 | (uint32_t)codec__deflate_dist_extra[sym];
     return E_BAD; /* 30, 31: in the fixed code only */
 }
 
 static uint32_t clen_value(unsigned sym)
 {
     static const uint8_t extra[3] = {2, 3, 7};
-    return (uint32_t)sym << 16 | (sym < 16 ? 0u : (uint32_t)extra[sym - 16] << 8);
+    return (uint32_t)sym << 16 | (sym < 16 ? 0u : (uint32_t)extra[sym - 16]);
 }
 
 static unsigned reverse_bits(unsigned code, unsigned len)
@@ -190,7 +197,7 @@ static bool build_table(uint32_t *table, unsigned bits, const uint8_t *lens, uns
     for (unsigned len = 1; len <= max; len++, code <<= 1) {
         for (unsigned c = 0; c < count[len]; c++, code++) {
             uint32_t e = value(sorted[k++]);
-            e += len | len << 8; /* length, and length + extra bits */
+            e += len | len << 8; /* length + extra bits, and length */
             unsigned rev = reverse_bits(code, len);
             if (len <= bits) {
                 for (unsigned j = rev; j < size; j += 1u << len)
@@ -367,12 +374,6 @@ static enum mode gzip_next_field(codec_inflater *z)
     return M_BLOCK;
 }
 
-/* The fast loop: after a refill the bit buffer holds a whole symbol or
- * match. The next literal/length entry is looked up before a match is
- * copied, so the two overlap. Runs while FAST_IN bytes of input and
- * FAST_OUT of room remain (the caller checked once); returns 0 when they
- * do not, 1 at the end of the block, -1 at an error. Its own function so
- * that its state lives in registers. */
 static int fast_fail(codec_inflater *z, const char *msg)
 {
     z->detail = CODEC_D_CORRUPT;
@@ -382,137 +383,187 @@ static int fast_fail(codec_inflater *z, const char *msg)
 }
 
 /* in_last and out_last: the last positions with FAST_IN bytes of input and
- * FAST_OUT of room (set up by decode_fast). */
+ * FAST_OUT of room (set up by decode_fast).
+ *
+ * In the fast loop only the low 6 bits of bc mean anything: an entry's
+ * bits are dropped with `bc -= e`, whose low 6 bits are what
+ * `bc -= e & 63` leaves (the true count stays in 0..63), and the shifts
+ * (which x86 masks to 6 bits for free) and the refill read no more. It
+ * saves a mask per symbol. */
 #define FAST_ROOM (in <= in_last && out <= out_last)
-#define REFILL() (bb |= load_le64(in) << bc, in += (63 - bc) >> 3, bc |= 56)
+#define RARELY(x) __builtin_expect(!!(x), 0)
+#define REFILL()                                                                                 \
+    (bb |= load_le64(in) << (bc & 63), in += 7 - (bc >> 3 & 7), bc |= 56)
+#define TAKE(e) (bb >>= (e) & 63, bc -= (e))
+#define PUT_LITERAL(e) (*out++ = (uint8_t)((e) >> 16))
+/* The extra bits of a length or distance entry e, from the bit buffer
+ * `from` that held them: `>> 8 & 63` takes bits 12..13 too, which are
+ * clear in such an entry, and lets x86 shift with no mask. */
+#define EXTRA(from, e) ((uint32_t)(((from) & MASK((uint8_t)(e))) >> ((e) >> 8 & 63)))
 
+/* Copies a match of len bytes from dist back, all of it in this call's
+ * output (dist <= out - taken), in steps that may write up to 32 bytes
+ * past its end (FAST_OUT leaves the room). */
+static inline __attribute__((always_inline)) void copy_near(uint8_t *out, uint32_t dist,
+                                                            uint32_t len)
+{
+    const uint8_t *src = out - dist;
+    uint8_t *end = out + len;
+    if (dist >= 16) {
+        /* 32 bytes whatever len (most matches are shorter): no branch
+         * on the length but for the long ones */
+        memcpy(out, src, 16);
+        memcpy(out + 16, src + 16, 16);
+        for (out += 32, src += 32; out < end; out += 16, src += 16)
+            memcpy(out, src, 16);
+    } else if (dist >= 8) {
+        do {
+            memcpy(out, src, 8);
+            out += 8, src += 8;
+        } while (out < end);
+    } else if (dist == 1) {
+        uint64_t run = 0x0101010101010101ull * *src;
+        do {
+            memcpy(out, &run, 8);
+            out += 8;
+        } while (out < end);
+    } else {
+        while (out < end)
+            *out++ = *src++;
+    }
+}
+
+/* A match that reaches into the window (dist > near, the output of this
+ * call). Not inlined: rare, and its state would crowd the loop's registers. */
+static __attribute__((noinline)) uint8_t *copy_far(const codec_inflater *z, uint8_t *out,
+                                                   size_t near, uint32_t dist, uint32_t len)
+{
+    uint32_t back = (uint32_t)(dist - near);
+    unsigned pos = (z->wnext - back) & WMASK;
+    if (back < len || pos + len > WSIZE) /* wraps, or goes on past the window */
+        return copy_slow(z, out, near, dist, len);
+    const uint8_t *src = z->window + pos; /* no overlap with out */
+    uint8_t *end = out + len;
+    do {
+        memcpy(out, src, 16);
+        out += 16, src += 16;
+    } while (out < end);
+    return end;
+}
+
+/* The fast loop: after a refill the bit buffer holds a whole symbol or
+ * match. The next literal/length entry is looked up before a match is
+ * copied, so the two overlap. Runs while FAST_IN bytes of input and
+ * FAST_OUT of room remain (the caller checked once); returns 0 when they
+ * do not, 1 at the end of the block, -1 at an error. Its own function so
+ * that its state lives in registers. */
 static inline __attribute__((always_inline)) int
 decode_fast_body(codec_inflater *z, const uint8_t **inp, const uint8_t *in_end, uint8_t **outp,
                  uint8_t *out_end, const uint8_t *taken, uint64_t *bbp, unsigned *bcp)
 {
     const uint8_t *in = *inp;
     uint8_t *out = *outp;
-    uint64_t bb = *bbp;
+    uint64_t bb = *bbp, from;
     unsigned bc = *bcp;
-    const uint32_t *lt = z->ltab, *dt = z->dtab;
-    /* Stores through out may alias *z: keep these here. */
-    const size_t whave = z->whave;
-    const unsigned wnext = z->wnext;
-    const uint8_t *window = z->window;
     const uint8_t *const in_last = in_end - FAST_IN;
     const uint8_t *const out_last = out_end - FAST_OUT;
     REFILL();
-    uint32_t e = lt[bb & MASK(LBITS)];
+    uint32_t e = z->ltab[bb & MASK(LBITS)];
     for (;;) {
+        from = bb;
+        TAKE(e);
         if (e & E_LIT) {
-            /* Up to three literals, then the next entry, from
-             * the 56 bits: each takes at most 15, leaving 11
-             * (LBITS) for the lookup. */
-            DROP(e & 63);
-            *out++ = (uint8_t)(e >> 16);
-            e = lt[bb & MASK(LBITS)];
+            /* Up to three literals, then the next entry, from the 56
+             * bits: a literal of the main table takes at most LBITS, so
+             * 4 * LBITS are enough. */
+            PUT_LITERAL(e);
+            e = z->ltab[bb & MASK(LBITS)];
             if (e & E_LIT) {
-                DROP(e & 63);
-                *out++ = (uint8_t)(e >> 16);
-                e = lt[bb & MASK(LBITS)];
+                TAKE(e);
+                PUT_LITERAL(e);
+                e = z->ltab[bb & MASK(LBITS)];
                 if (e & E_LIT) {
-                    DROP(e & 63);
-                    *out++ = (uint8_t)(e >> 16);
-                    e = lt[bb & MASK(LBITS)];
+                    TAKE(e);
+                    PUT_LITERAL(e);
+                    e = z->ltab[bb & MASK(LBITS)];
+                    if (e & E_LIT) {
+                        if (!FAST_ROOM)
+                            break;
+                        REFILL(); /* adds bits above bc: e stays right */
+                        continue;
+                    }
                 }
             }
-            if (!FAST_ROOM)
-                break;
-            REFILL(); /* adds bits above bc: e stays right */
-            continue;
+            /* A match (or the block's end) after one to three literals:
+             * on to it with no check of the room, which FAST_OUT leaves
+             * for three literals and a match. */
+            REFILL();
+            from = bb;
+            TAKE(e);
         }
-        if (e & E_SUB) { /* a code longer than LBITS: rare */
-            e = subentry(lt, LBITS, e, bb);
-            if (e & E_LIT) {
-                DROP(e & 63);
-                *out++ = (uint8_t)(e >> 16);
-                if (!FAST_ROOM)
-                    break;
-                REFILL();
-                e = lt[bb & MASK(LBITS)];
-                continue;
+        if (RARELY(e & (E_SUB | E_EOB | E_BAD))) {
+            if (e & E_SUB) { /* a code longer than LBITS: rare */
+                e = subentry(z->ltab, LBITS, e, bb);
+                TAKE(e);
+                if (e & E_LIT) {
+                    PUT_LITERAL(e);
+                    if (!FAST_ROOM)
+                        break;
+                    REFILL();
+                    e = z->ltab[bb & MASK(LBITS)];
+                    continue;
+                }
+            }
+            if (e & (E_EOB | E_BAD)) {
+                bc &= 63;
+                /* The bits above bc are input bytes counted as unread:
+                 * clear them for the careful path. */
+                bb &= MASK(bc);
+                if (e & E_BAD)
+                    return fast_fail(z, "invalid literal/length code");
+                *bbp = bb, *bcp = bc, *inp = in, *outp = out;
+                return 1;
             }
         }
-        if (e & (E_EOB | E_BAD)) {
-            /* The bits above bc are input bytes counted as
-             * unread: clear them for the careful path. */
-            bb &= MASK(bc);
-            if (e & E_BAD)
-                return fast_fail(z, "invalid literal/length code");
-            DROP(e & 63);
-            *bbp = bb, *bcp = bc, *inp = in, *outp = out;
-            return 1;
-        }
-        unsigned all = e >> 8 & 63;
-        uint32_t len = (e >> 16) + (uint32_t)((bb & MASK(all)) >> (e & 63));
-        DROP(all);
-        uint32_t d = dt[bb & MASK(DBITS)];
-        if (d & (E_SUB | E_BAD)) {
+        uint32_t len = (e >> 16) + EXTRA(from, e);
+        uint32_t d = z->dtab[bb & MASK(DBITS)];
+        if (RARELY(d & (E_SUB | E_BAD))) {
             if (d & E_SUB)
-                d = subentry(dt, DBITS, d, bb);
+                d = subentry(z->dtab, DBITS, d, bb);
             if (d & E_BAD)
                 return fast_fail(z, "invalid distance code");
         }
-        all = d >> 8 & 63;
-        uint32_t dist = (d >> 16) + (uint32_t)((bb & MASK(all)) >> (d & 63));
-        DROP(all);
-        size_t near = (size_t)(out - taken);
-        /* At least 9 input bytes are left since the last
-         * FAST_ROOM: refill for the next symbol. */
+        from = bb;
+        TAKE(d);
+        uint32_t dist = (d >> 16) + EXTRA(from, d);
+        /* The next lookup before the refill (which adds bits above bc):
+         * it then waits on no more than this distance's bits, and
+         * overlaps the copy. All 64 bits of the buffer were input after
+         * the last refill, and a match takes at most 48: LBITS are left
+         * for the lookup, though bc may count fewer. */
+        e = z->ltab[bb & MASK(LBITS)];
         REFILL();
-        e = lt[bb & MASK(LBITS)];
-        const uint8_t *src = out - dist;
-        uint8_t *end = out + len;
-        if (dist > near) {
-            if (dist > near + whave)
-                return fast_fail(z, "invalid distance too far back");
-            uint32_t back = (uint32_t)(dist - near);
-            unsigned pos = (wnext - back) & WMASK;
-            if (back < len || pos + len > WSIZE) { /* wraps or leaves it */
-                out = copy_slow(z, out, near, dist, len);
-            } else { /* all in the window: no overlap */
-                src = window + pos;
-                do {
-                    memcpy(out, src, 16);
-                    out += 16, src += 16;
-                } while (out < end);
-            }
-        } else if (dist >= 16) {
-            /* 32 bytes whatever len (most matches are shorter): no
-             * branch on the length but for the long ones */
-            memcpy(out, src, 16);
-            memcpy(out + 16, src + 16, 16);
-            if (len > 32) {
-                out += 32, src += 32;
-                do {
-                    memcpy(out, src, 16);
-                    out += 16, src += 16;
-                } while (out < end);
-            }
-        } else if (dist >= 8) {
-            do {
-                memcpy(out, src, 8);
-                out += 8, src += 8;
-            } while (out < end);
-        } else if (dist == 1) {
-            memset(out, *src, len);
+        size_t near = (size_t)(out - taken);
+        if (!RARELY(dist > near)) {
+            copy_near(out, dist, len);
+            out += len;
         } else {
-            while (out < end)
-                *out++ = *src++;
+            if (dist > near + z->whave)
+                return fast_fail(z, "invalid distance too far back");
+            out = copy_far(z, out, near, dist, len);
         }
-        out = end;
         if (!FAST_ROOM)
             break;
     }
+    bc &= 63;
     bb &= MASK(bc);
     *bbp = bb, *bcp = bc, *inp = in, *outp = out;
     return 0;
 }
+#undef EXTRA
+#undef PUT_LITERAL
+#undef RARELY
+#undef TAKE
 #undef REFILL
 #undef FAST_ROOM
 
@@ -729,7 +780,7 @@ int codec__inflate(codec_inflater *z, const uint8_t **inp, const uint8_t *in_end
             unsigned total = z->hlit + z->hdist;
             while (z->have < total) {
                 uint32_t e = z->ctab[bb & MASK(CBITS)];
-                unsigned len = e & 31, all = e >> 8 & 63, sym = e >> 16;
+                unsigned len = e >> 8 & 15, all = e & 63, sym = e >> 16;
                 if (all > bc) {
                     PULL();
                     continue;
@@ -757,7 +808,7 @@ int codec__inflate(codec_inflater *z, const uint8_t **inp, const uint8_t *in_end
             z->fixed = false;
             if (!build_table(z->ltab, LBITS, z->lens, z->hlit, litlen_value, true))
                 FAIL(CODEC_D_CORRUPT, "invalid literal/lengths set");
-            if (!build_table(z->dtab, DBITS, z->lens + z->hlit, z->hdist, dist_value, true))
+                    if (!build_table(z->dtab, DBITS, z->lens + z->hlit, z->hdist, dist_value, true))
                 FAIL(CODEC_D_CORRUPT, "invalid distances set");
             z->mode = M_DECODE;
             break;
@@ -790,7 +841,7 @@ int codec__inflate(codec_inflater *z, const uint8_t **inp, const uint8_t *in_end
                     }
                     e = subentry(lt, LBITS, e, bb);
                 }
-                unsigned len0 = e & 31, all = e >> 8 & 63;
+                unsigned len0 = e >> 8 & 15, all = e & 63;
                 if (all > bc) {
                     PULL();
                     continue;
@@ -819,14 +870,14 @@ int codec__inflate(codec_inflater *z, const uint8_t **inp, const uint8_t *in_end
                     }
                     d = subentry(dt, DBITS, d, b2);
                 }
-                unsigned dall = d >> 8 & 63;
+                unsigned dall = d & 63;
                 if (dall > c2) {
                     PULL();
                     continue;
                 }
                 if (d & E_BAD)
                     FAIL(CODEC_D_CORRUPT, "invalid distance code");
-                uint32_t dist = (d >> 16) + (uint32_t)((b2 & MASK(dall)) >> (d & 31));
+                uint32_t dist = (d >> 16) + (uint32_t)((b2 & MASK(dall)) >> (d >> 8 & 15));
                 size_t near = (size_t)(out - taken);
                 if (dist > near + z->whave)
                     FAIL(CODEC_D_CORRUPT, "invalid distance too far back");
