@@ -232,6 +232,7 @@ static const uint8_t *escaped_string(fast *f, const uint8_t *start, size_t raw,
     return start + raw + 1;
 }
 
+#if CODEC_SSE2
 /* A string whose body start[0..q-start) is in the pool at room, from the
  * escape at q on: escapes are decoded in place and the text between them
  * goes through f->copy, as far as the pool's room goes (nothing is taken
@@ -275,6 +276,7 @@ escaped_copy(fast *f, const uint8_t *start, const uint8_t *q, char *room,
     *out = (codec_string){room, len};
     return q + 1;
 }
+#endif
 
 /* The rest of string_value, out of line: a string the inline copy did not
  * finish, from where it stopped (plain ASCII before, in the pool at room
