@@ -14,14 +14,34 @@ function(codec_generate target)
   if(NOT CG_OUT_DIR)
     set(CG_OUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/${target}_generated)
   endif()
-  if(TARGET protoc-gen-codec)
+  if(TARGET protoc-gen-codec AND CMAKE_CROSSCOMPILING_EMULATOR)
+    # A cross build's generators run under the emulator (qemu-user); protoc
+    # takes its plugin as one program, so a script runs it there.
+    set(plugin ${CMAKE_BINARY_DIR}/protoc-gen-codec-emulated)
+    get_property(written GLOBAL PROPERTY CODEC_EMULATED_PLUGIN)
+    if(NOT written)
+      list(JOIN CMAKE_CROSSCOMPILING_EMULATOR " " emulator)
+      file(GENERATE OUTPUT ${plugin}
+        CONTENT "#!/bin/sh\nexec ${emulator} $<TARGET_FILE:protoc-gen-codec> \"$@\"\n"
+        FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+                         WORLD_READ WORLD_EXECUTE)
+      set_property(GLOBAL PROPERTY CODEC_EMULATED_PLUGIN TRUE)
+    endif()
+    set(plugin_deps protoc-gen-codec)
+    set(gen ${CMAKE_CROSSCOMPILING_EMULATOR} $<TARGET_FILE:codec_gen>)
+    set(gen_deps codec_gen)
+  elseif(TARGET protoc-gen-codec)
     set(plugin $<TARGET_FILE:protoc-gen-codec>)
     set(gen $<TARGET_FILE:codec_gen>)
+    set(plugin_deps ${plugin})
+    set(gen_deps ${gen})
   else()
     find_program(CODEC_PROTOC_GEN_CODEC protoc-gen-codec REQUIRED)
     find_program(CODEC_GEN codec-gen REQUIRED)
     set(plugin ${CODEC_PROTOC_GEN_CODEC})
     set(gen ${CODEC_GEN})
+    set(plugin_deps ${plugin})
+    set(gen_deps ${gen})
   endif()
   find_program(CODEC_PROTOC protoc)
   set(import_args)
@@ -54,13 +74,13 @@ function(codec_generate target)
       add_custom_command(OUTPUT ${out_c} ${out_h}
         COMMAND ${CMAKE_COMMAND} -E make_directory ${CG_OUT_DIR}
         COMMAND ${gen} -o ${CG_OUT_DIR} ${fdl_args} --fdl ${abs} --name ${rel}
-        DEPENDS ${abs} ${gen} VERBATIM)
+        DEPENDS ${abs} ${gen_deps} VERBATIM)
     else()
       add_custom_command(OUTPUT ${out_c} ${out_h}
         COMMAND ${CMAKE_COMMAND} -E make_directory ${CG_OUT_DIR}
         COMMAND ${CODEC_PROTOC} --plugin=protoc-gen-codec=${plugin} --codec_out=${CG_OUT_DIR}
                 "--codec_opt=${opts}" ${import_args} ${abs}
-        DEPENDS ${abs} ${plugin} VERBATIM)
+        DEPENDS ${abs} ${plugin_deps} VERBATIM)
     endif()
     list(APPEND sources ${out_c})
   endforeach()

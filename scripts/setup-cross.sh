@@ -37,6 +37,11 @@ case $arch in
         liblz4-1:s390x zlib1g-dev:s390x zlib1g:s390x)
     $sudo mkdir -p "$root"
     for deb in "$debs"/*.deb; do $sudo dpkg-deb -x "$deb" "$root"; done
+    # Absolute links (usr/lib/.../libz.so -> /lib/.../libz.so.1) would
+    # point out of the sysroot, and the linker would take libz.a instead.
+    find "$root" -type l -lname '/*' | while read -r link; do
+      $sudo ln -sfn "$root$(readlink "$link")" "$link"
+    done
     rm -rf "$debs"
     $sudo touch "$root/.complete"
     ;;
