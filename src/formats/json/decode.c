@@ -1121,9 +1121,19 @@ static inline void *vals_pop(fast *f, size_t base, size_t bytes, bool *ok)
  * after it (zero). */
 static inline void put_kind(uint8_t *d, codec_value_kind k)
 {
-    uint64_t w = (uint64_t)k;
+    /* k at the start of the word in either byte order, the padding after
+     * it zero: one 8-byte store */
+    uint64_t w = 0;
     _Static_assert(sizeof(codec_value) == 3 * sizeof w, "codec_value is three words");
+    memcpy(&w, &k, sizeof k);
     memcpy(d, &w, sizeof w);
+}
+/* The word whose first byte is the bool b (as.b), in either byte order. */
+static inline uint64_t bool_word(bool b)
+{
+    uint64_t w = 0;
+    memcpy(&w, &b, sizeof b);
+    return w;
 }
 
 /* Writes all 24 bytes of the value at d: its kind and two words, one
@@ -1238,10 +1248,10 @@ static inline __attribute__((always_inline)) const uint8_t *any_scalar(fast *f, 
         put_kind(d, CODEC_V_STRING);
         return string_value(f, p, &((codec_value *)(void *)d)->as.s);
     case 't':
-        put_value(d, CODEC_V_BOOL, 1, 0);
+        put_value(d, CODEC_V_BOOL, bool_word(true), 0);
         return literal(p, end, "true", 4) ? p + 4 : GIVE_UP;
     case 'f':
-        put_value(d, CODEC_V_BOOL, 0, 0);
+        put_value(d, CODEC_V_BOOL, bool_word(false), 0);
         return literal(p, end, "false", 5) ? p + 5 : GIVE_UP;
     case 'n':
         put_value(d, CODEC_V_NULL, 0, 0);
